@@ -1,0 +1,1 @@
+"""The ``spatialbench`` command. Each sub-command lives in its own module of this package."""

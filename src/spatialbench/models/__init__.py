@@ -1,0 +1,23 @@
+"""Model back ends behind one interface (``Backend.generate(Request) -> Response``)."""
+
+from spatialbench.models.base import (
+    BACKENDS,
+    Backend,
+    GenerationSettings,
+    ImagePart,
+    Request,
+    Response,
+    TextPart,
+    TokenLogprob,
+)
+
+__all__ = [
+    "BACKENDS",
+    "Backend",
+    "GenerationSettings",
+    "ImagePart",
+    "Request",
+    "Response",
+    "TextPart",
+    "TokenLogprob",
+]

@@ -1,0 +1,122 @@
+"""The one model interface: ``generate(request) -> response``.
+
+Back ends receive messages of text and images and know nothing of benchmarks. Each back end is one module
+of this package registered in ``BACKENDS`` under its provider name (the part before ``:`` of a model name
+such as ``openai:gpt-4o`` or ``hf:/path/to/model``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from spatialbench.registry import Registry
+
+
+@dataclass(frozen=True)
+class TextPart:
+    """A piece of prompt text."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class ImagePart:
+    """One image: an RGB array of shape (H, W, 3), dtype uint8.
+
+    ``label`` is optional text a back end may place before the image (e.g. a frame timestamp or name).
+    """
+
+    pixels: NDArray[np.uint8]
+    label: str | None = None
+
+
+Part = TextPart | ImagePart
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    """Decoding settings; defaults are greedy decoding as in VSI-Bench Sec. 4.1.
+
+    ``max_new_tokens`` bounds the answer length; ``logprobs`` asks for per-token log-probabilities where
+    the back end can return them; ``extra`` carries provider-specific scalars (recorded with the run).
+    """
+
+    temperature: float = 0.0
+    top_p: float = 1.0
+    max_new_tokens: int = 128
+    seed: int | None = None
+    logprobs: bool = False
+    extra: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Request:
+    """One model call: an optional system prompt, then a user turn of interleaved parts.
+
+    ``history`` holds earlier turns as (role, parts) pairs for multi-turn strategies
+    (e.g. a chain-of-thought answer-extraction turn).
+    """
+
+    parts: tuple[Part, ...]
+    system: str | None = None
+    settings: GenerationSettings = field(default_factory=GenerationSettings)
+    history: tuple[tuple[str, tuple[Part, ...]], ...] = ()
+
+    @property
+    def n_images(self) -> int:
+        """Number of image parts in the user turn."""
+        return sum(isinstance(p, ImagePart) for p in self.parts)
+
+
+@dataclass(frozen=True)
+class TokenLogprob:
+    """A generated token and its log-probability (natural log)."""
+
+    token: str
+    logprob: float
+
+
+@dataclass(frozen=True)
+class Response:
+    """What a back end returns.
+
+    ``text`` is the raw model output (untrusted); token counts are None when the provider does not say.
+    """
+
+    text: str
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    logprobs: tuple[TokenLogprob, ...] | None = None
+    raw: dict[str, Any] | None = None  # provider metadata worth keeping (finish reason, model id); never secrets
+
+
+class Backend(ABC):
+    """A model back end. Implementations must be safe to call from several asyncio tasks at once."""
+
+    #: provider name, e.g. "openai-compatible"
+    provider: str = ""
+
+    @abstractmethod
+    async def generate(self, request: Request) -> Response:
+        """Answer one request.
+
+        Raises:
+            spatialbench.models.errors.BackendError (or a subclass) on a failure after retries.
+        """
+
+    def describe(self) -> dict[str, Any]:
+        """Settings worth recording with a run (model id, endpoint without credentials...). No secrets."""
+        return {"provider": self.provider}
+
+    async def aclose(self) -> None:  # noqa: B027 - optional hook
+        """Release connections; default does nothing."""
+
+
+#: provider name → factory taking the part of the model name after ``provider:`` (may be "") and keyword options.
+BACKENDS: Registry[Callable[..., Backend]] = Registry("model back end")
