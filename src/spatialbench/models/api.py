@@ -1,0 +1,249 @@
+"""What every API back end shares: retries, bounded concurrency, timeouts, image encoding, image limits.
+
+A provider module subclasses :class:`ApiBackend` and implements two hooks:
+
+- ``_send(request) -> Response``: one attempt against the provider (no retry logic inside);
+- ``_classify(exc) -> RetryableError | None``: map a provider exception to a transient failure, or None
+  when it is permanent (bad request, authentication...). Timeouts of the per-request limit are transient
+  without any hook.
+
+``ApiBackend.generate`` applies the image-count limit, bounds concurrency with a semaphore, enforces the
+per-request timeout and retries transient failures with exponential backoff and full jitter, honouring a
+server's ``Retry-After``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import email.utils
+import io
+import time
+from abc import abstractmethod
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from spatialbench.models.base import Backend, ImagePart, Request, Response
+from spatialbench.models.errors import BackendError, RetryableError, TooManyImagesError
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """Exponential backoff with full jitter.
+
+    Attempt ``k`` (0-based) that fails transiently waits ``uniform(0, min(max_delay_s, base_delay_s * 2**k))``
+    seconds, or the server's ``Retry-After`` when that is longer (capped at ``max_retry_after_s``).
+    ``max_attempts`` counts the first try.
+    """
+
+    max_attempts: int = 6
+    base_delay_s: float = 1.0
+    max_delay_s: float = 60.0
+    max_retry_after_s: float = 300.0
+
+    def delay(self, attempt: int, retry_after: float | None, rng: np.random.Generator) -> float:
+        """Seconds to wait after failed attempt ``attempt`` (0-based)."""
+        backoff = float(rng.uniform(0.0, min(self.max_delay_s, self.base_delay_s * 2.0**attempt)))
+        if retry_after is None:
+            return backoff
+        return max(backoff, min(retry_after, self.max_retry_after_s))
+
+
+class ImageOverflow(StrEnum):
+    """What to do with a request holding more images than ``max_images``."""
+
+    ERROR = "error"  # raise TooManyImagesError (recorded against the item)
+    SUBSAMPLE = "subsample"  # keep max_images evenly spaced images, drop the rest
+
+
+class ImageFormat(StrEnum):
+    """Encoding of images sent to an API."""
+
+    PNG = "png"
+    JPEG = "jpeg"
+
+
+@dataclass(frozen=True)
+class ApiSettings:
+    """Transport settings shared by the API back ends (recorded with a run; no secrets).
+
+    Attributes:
+        concurrency: most requests in flight at once from this back end.
+        timeout_s: limit for one attempt, seconds.
+        retry: backoff policy for transient failures.
+        max_images: per-request image limit (None = unlimited).
+        image_overflow: policy beyond ``max_images``.
+        image_format: PNG (lossless) or JPEG (``jpeg_quality``).
+    """
+
+    concurrency: int = 8
+    timeout_s: float = 120.0
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    max_images: int | None = None
+    image_overflow: ImageOverflow = ImageOverflow.ERROR
+    image_format: ImageFormat = ImageFormat.PNG
+    jpeg_quality: int = 90
+
+
+def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date); None if absent/bad."""
+    if value is None or not value.strip():
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - (time.time() if now is None else now))
+
+
+def retry_after_from_headers(headers: Any) -> float | None:
+    """Read ``retry-after-ms`` or ``Retry-After`` from a mapping of response headers."""
+    if headers is None:
+        return None
+    millis = headers.get("retry-after-ms")
+    if millis is not None:
+        seconds = parse_retry_after(millis)
+        return None if seconds is None else seconds / 1000.0
+    return parse_retry_after(headers.get("retry-after"))
+
+
+def is_retryable_status(status: int) -> bool:
+    """HTTP statuses worth retrying: 408, 409 (lock), 429 and every 5xx."""
+    return status in (408, 409, 429) or status >= 500
+
+
+async def call_with_retries(
+    attempt: Callable[[], Awaitable[Response]],
+    *,
+    policy: RetryPolicy,
+    timeout_s: float | None,
+    classify: Callable[[Exception], RetryableError | None],
+    rng: np.random.Generator,
+    sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+) -> Response:
+    """Run ``attempt`` until it succeeds, a permanent error occurs or ``policy.max_attempts`` is spent.
+
+    ``timeout_s`` (None = none) bounds each attempt; a timeout counts as a transient failure.
+
+    Raises:
+        BackendError: permanent failure, or the last transient failure once attempts are spent
+            (the message counts the attempts).
+    """
+    last: RetryableError | None = None
+    for k in range(policy.max_attempts):
+        try:
+            return await (attempt() if timeout_s is None else asyncio.wait_for(attempt(), timeout_s))
+        except TimeoutError:
+            last = RetryableError("request timed out")
+        except RetryableError as exc:
+            last = exc
+        except BackendError:
+            raise
+        except Exception as exc:  # provider SDK errors: classified by the back end
+            last = classify(exc)
+            if last is None:
+                raise BackendError(f"{type(exc).__name__}: {exc}") from exc
+        if k + 1 < policy.max_attempts:
+            await sleep(policy.delay(k, last.retry_after, rng))
+    assert last is not None
+    raise BackendError(f"gave up after {policy.max_attempts} attempts: {last}") from last
+
+
+def encode_image(pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG, quality: int = 90) -> bytes:
+    """Encode an RGB array of shape (H, W, 3), uint8, as PNG or JPEG bytes."""
+    from PIL import Image  # lazy: only API back ends need it
+
+    buffer = io.BytesIO()
+    image = Image.fromarray(np.ascontiguousarray(pixels), mode="RGB")
+    if fmt is ImageFormat.JPEG:
+        image.save(buffer, format="JPEG", quality=quality)
+    else:
+        image.save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def image_base64(pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG, quality: int = 90) -> str:
+    """Base64 text (no data-URL prefix) of the encoded image."""
+    return base64.b64encode(encode_image(pixels, fmt, quality)).decode("ascii")
+
+
+def image_data_url(pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG, quality: int = 90) -> str:
+    """``data:image/...;base64,...`` URL of the encoded image (OpenAI-style ``image_url``)."""
+    return f"data:image/{fmt.value};base64,{image_base64(pixels, fmt, quality)}"
+
+
+def limit_images(request: Request, max_images: int | None, policy: ImageOverflow) -> Request:
+    """Apply a per-request image limit to the user turn.
+
+    Raises:
+        TooManyImagesError: more than ``max_images`` images and ``policy`` is ERROR.
+    """
+    n = request.n_images
+    if max_images is None or n <= max_images:
+        return request
+    if policy is ImageOverflow.ERROR:
+        raise TooManyImagesError(f"request has {n} images; this back end allows {max_images} (max_images)")
+    keep = set(np.linspace(0, n - 1, max_images).round().astype(int).tolist())
+    parts, seen = [], 0
+    for part in request.parts:
+        if isinstance(part, ImagePart):
+            seen += 1
+            if seen - 1 not in keep:
+                continue
+        parts.append(part)
+    return replace(request, parts=tuple(parts))
+
+
+class ApiBackend(Backend):
+    """Base of the API back ends: subclasses implement ``_send`` and ``_classify`` only."""
+
+    def __init__(self, settings: ApiSettings | None = None, seed: int | None = None) -> None:
+        self.settings = settings or ApiSettings()
+        self._semaphore = asyncio.Semaphore(self.settings.concurrency)
+        self._rng = np.random.default_rng(seed)  # jitter only; never affects outputs
+
+    async def generate(self, request: Request) -> Response:
+        """Answer one request with limits, concurrency bound, timeout and retries applied."""
+        request = limit_images(request, self.settings.max_images, self.settings.image_overflow)
+
+        async def attempt() -> Response:
+            # The timeout covers the call only, not the wait for a concurrency slot.
+            async with self._semaphore:
+                return await asyncio.wait_for(self._send(request), self.settings.timeout_s)
+
+        return await call_with_retries(
+            attempt,
+            policy=self.settings.retry,
+            timeout_s=None,
+            classify=self._classify,
+            rng=self._rng,
+        )
+
+    @abstractmethod
+    async def _send(self, request: Request) -> Response:
+        """One attempt against the provider; raise the SDK's own exceptions or BackendError."""
+
+    def _classify(self, exc: Exception) -> RetryableError | None:
+        """Map a provider exception to a transient failure, or None when it is permanent."""
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """Return the provider name and transport settings (no secrets)."""
+        s = self.settings
+        return {
+            "provider": self.provider,
+            "timeout_s": s.timeout_s,
+            "max_attempts": s.retry.max_attempts,
+            "max_images": s.max_images,
+            "image_overflow": s.image_overflow.value,
+            "image_format": s.image_format.value,
+        }
