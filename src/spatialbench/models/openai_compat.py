@@ -1,0 +1,167 @@
+"""OpenAI chat-completions back end via the official ``openai`` client (async).
+
+Covers OpenAI itself (``openai:gpt-4o``) and every OpenAI-compatible server — vLLM, SGLang, LMDeploy, Ollama,
+gateways — as ``openai-compatible:BASE_URL#MODEL``. Images go as base64 data URLs in ``image_url`` parts; an
+image's label, when set, is a text part right before it. The SDK's own retries are off: the shared policy of
+:mod:`spatialbench.models.api` is the only one. The API key comes from the environment
+(``OPENAI_API_KEY`` or the variable named by ``api_key_env``) and is never recorded.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from spatialbench.models.api import (
+    ApiBackend,
+    ApiSettings,
+    image_data_url,
+    is_retryable_status,
+    retry_after_from_headers,
+)
+from spatialbench.models.base import BACKENDS, Part, Request, Response, TextPart, TokenLogprob
+from spatialbench.models.errors import BackendError, RetryableError
+
+
+def _public_url(url: str | None) -> str | None:
+    """Return the URL without user info, query or fragment (safe to record)."""
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+class OpenAIChatBackend(ApiBackend):
+    """Chat completions against ``base_url`` (None = OpenAI) for ``model``.
+
+    Args:
+        model: the served model name.
+        base_url: API root such as ``http://127.0.0.1:8000/v1``.
+        api_key_env: environment variable holding the key; a missing key is sent as ``"EMPTY"`` to
+            self-hosted servers and is an error for OpenAI itself.
+        settings: shared transport settings.
+    """
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str | None = None,
+        api_key_env: str = "OPENAI_API_KEY",
+        settings: ApiSettings | None = None,
+        seed: int | None = None,
+    ) -> None:
+        super().__init__(settings, seed)
+        import openai  # lazy: the SDK loads only when this back end is used
+
+        key = os.environ.get(api_key_env)
+        if key is None and base_url is None:
+            raise BackendError(f"environment variable {api_key_env} is not set (needed for OpenAI)")
+        self.provider = "openai" if base_url is None else "openai-compatible"
+        self.model = model
+        self.base_url = base_url
+        self._openai = openai
+        self._client = openai.AsyncOpenAI(
+            api_key=key or "EMPTY", base_url=base_url, max_retries=0, timeout=self.settings.timeout_s
+        )
+
+    def _content(self, parts: tuple[Part, ...]) -> list[dict[str, Any]]:
+        content: list[dict[str, Any]] = []
+        for part in parts:
+            if isinstance(part, TextPart):
+                content.append({"type": "text", "text": part.text})
+                continue
+            if part.label:
+                content.append({"type": "text", "text": part.label})
+            url = image_data_url(part.pixels, self.settings.image_format, self.settings.jpeg_quality)
+            content.append({"type": "image_url", "image_url": {"url": url}})
+        return content
+
+    def _messages(self, request: Request) -> list[dict[str, Any]]:
+        messages: list[dict[str, Any]] = []
+        if request.system:
+            messages.append({"role": "system", "content": request.system})
+        for role, parts in request.history:
+            if role == "assistant" and all(isinstance(p, TextPart) for p in parts):
+                messages.append({"role": role, "content": "".join(p.text for p in parts)})  # type: ignore[union-attr]
+            else:
+                messages.append({"role": role, "content": self._content(parts)})
+        messages.append({"role": "user", "content": self._content(request.parts)})
+        return messages
+
+    async def _send(self, request: Request) -> Response:
+        s = request.settings
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": self._messages(request),
+            "temperature": s.temperature,
+            "top_p": s.top_p,
+            "max_tokens": s.max_new_tokens,
+        }
+        if s.seed is not None:
+            kwargs["seed"] = s.seed
+        if s.logprobs:
+            kwargs["logprobs"] = True
+        if s.extra:
+            kwargs["extra_body"] = dict(s.extra)
+        completion = await self._client.chat.completions.create(**kwargs)
+        return _to_response(completion)
+
+    def _classify(self, exc: Exception) -> RetryableError | None:
+        oa = self._openai
+        if isinstance(exc, oa.APITimeoutError | oa.APIConnectionError):
+            return RetryableError(f"{type(exc).__name__}: {exc}")
+        if isinstance(exc, oa.APIStatusError) and is_retryable_status(exc.status_code):
+            wait = retry_after_from_headers(exc.response.headers)
+            return RetryableError(f"HTTP {exc.status_code}: {exc.message}", retry_after=wait)
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """Return provider, model, endpoint (without credentials) and transport settings."""
+        return {**super().describe(), "model": self.model, "base_url": _public_url(self.base_url)}
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool."""
+        await self._client.close()
+
+
+def _to_response(completion: Any) -> Response:
+    """Turn a ChatCompletion into a Response; a missing message or usage gives empty text / None counts."""
+    choice = completion.choices[0] if completion.choices else None
+    text = (choice.message.content if choice and choice.message else None) or ""
+    usage = completion.usage
+    logprobs = None
+    if choice is not None and choice.logprobs is not None and choice.logprobs.content:
+        logprobs = tuple(TokenLogprob(t.token, float(t.logprob)) for t in choice.logprobs.content)
+    return Response(
+        text=text,
+        input_tokens=usage.prompt_tokens if usage else None,
+        output_tokens=usage.completion_tokens if usage else None,
+        logprobs=logprobs,
+        raw={"finish_reason": choice.finish_reason if choice else None, "model": completion.model},
+    )
+
+
+@BACKENDS.register("openai")
+def make_openai(
+    model: str, *, api: ApiSettings | None = None, seed: int | None = None, **options: Any
+) -> ApiBackend:
+    """``openai:MODEL`` — OpenAI's API; key from ``OPENAI_API_KEY`` (or ``api_key_env``)."""
+    return OpenAIChatBackend(model, None, settings=api, seed=seed, **options)
+
+
+@BACKENDS.register("openai-compatible")
+def make_openai_compatible(
+    spec: str, *, api: ApiSettings | None = None, seed: int | None = None, **options: Any
+) -> ApiBackend:
+    """``openai-compatible:BASE_URL#MODEL``.
+
+    Raises:
+        BackendError: ``spec`` lacks ``#MODEL``.
+    """
+    base_url, sep, model = spec.rpartition("#")
+    if not sep or not base_url or not model:
+        raise BackendError(f"expected openai-compatible:BASE_URL#MODEL, got {spec!r}")
+    return OpenAIChatBackend(model, base_url, settings=api, seed=seed, **options)

@@ -1,0 +1,154 @@
+"""A real OpenAI-compatible chat-completions server on 127.0.0.1 for tests and benchmarks.
+
+It answers ``POST /v1/chat/completions`` with scripted text, adds latency, injects faults (429 with
+``Retry-After``, 500, timeouts by answering late), can hold requests unanswered (to kill a client mid-run) and
+logs every request it receives with the number of image parts it carried.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Fault:
+    """An injected failure: ``kind`` is "429", "500" or "timeout" (answer after ``delay_s``)."""
+
+    kind: str
+    retry_after: float | None = None
+    delay_s: float = 0.0
+
+
+@dataclass
+class LoggedRequest:
+    """What the server saw: the user text, image parts, auth header, and the outcome."""
+
+    text: str
+    n_images: int
+    authorization: str | None
+    outcome: str  # "answered", "429", "500", "timeout", "held"
+    body: dict[str, Any]
+
+
+def user_text(body: dict[str, Any]) -> tuple[str, int]:
+    """Concatenated text of all messages and the number of image parts in the request."""
+    texts, images = [], 0
+    for message in body.get("messages", []):
+        content = message.get("content")
+        if isinstance(content, str):
+            texts.append(content)
+            continue
+        for part in content or []:
+            if part.get("type") == "text":
+                texts.append(part["text"])
+            elif part.get("type") in ("image_url", "input_image", "image"):
+                images += 1
+    return "\n".join(texts), images
+
+
+@dataclass
+class ServerScript:
+    """Behaviour of the server.
+
+    ``answer(text)`` gives the reply; ``fault(seen, text)`` may inject a fault for the ``seen``-th time
+    (0-based) this exact text arrives; ``latency_s`` is added to each answer; after ``hold_after`` answered
+    requests, further requests are held without an answer until the server stops.
+    """
+
+    answer: Callable[[str], str] = lambda text: "A"
+    fault: Callable[[int, str], Fault | None] = lambda seen, text: None
+    latency_s: float = 0.0
+    hold_after: int | None = None
+    log: list[LoggedRequest] = field(default_factory=list)
+    seen: dict[str, int] = field(default_factory=dict)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    release: threading.Event = field(default_factory=threading.Event)
+
+    def answered(self) -> list[LoggedRequest]:
+        """Requests that got a 200 answer."""
+        with self.lock:
+            return [r for r in self.log if r.outcome == "answered"]
+
+
+def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet
+            return None
+
+        def _reply(self, status: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for key, value in (headers or {}).items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
+            text, n_images = user_text(body)
+            with script.lock:
+                seen = script.seen.get(text, 0)
+                script.seen[text] = seen + 1
+                n_answered = sum(r.outcome == "answered" for r in script.log)
+                hold = script.hold_after is not None and n_answered >= script.hold_after
+                fault = None if hold else script.fault(seen, text)
+                outcome = "held" if hold else (fault.kind if fault else "answered")
+                script.log.append(
+                    LoggedRequest(text, n_images, self.headers.get("Authorization"), outcome, body)
+                )
+            if hold:
+                script.release.wait()
+                self.close_connection = True
+                return
+            time.sleep(script.latency_s + (fault.delay_s if fault else 0.0))
+            if fault is not None and fault.kind in ("429", "500"):
+                headers = {"Retry-After": f"{fault.retry_after:g}"} if fault.retry_after is not None else {}
+                error = {"error": {"message": f"injected {fault.kind}", "type": "server_error"}}
+                self._reply(int(fault.kind), error, headers)
+                return
+            reply = script.answer(text)
+            self._reply(200, {
+                "id": "chatcmpl-test", "object": "chat.completion", "created": 0,
+                "model": body.get("model", "test"),
+                "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
+                             "message": {"role": "assistant", "content": reply}}],
+                "usage": {"prompt_tokens": len(text.split()) + 85 * n_images,
+                          "completion_tokens": len(reply.split()),
+                          "total_tokens": len(text.split()) + 85 * n_images + len(reply.split())},
+            })
+
+    return Handler
+
+
+class OpenAIServer:
+    """Context manager running the server in a background thread; ``url`` is the ``/v1`` base URL."""
+
+    def __init__(self, script: ServerScript | None = None) -> None:
+        self.script = script or ServerScript()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self.script))
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def __enter__(self) -> OpenAIServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.script.release.set()
+        self._server.shutdown()
+        self._server.server_close()
