@@ -1,0 +1,456 @@
+"""Route planning on a free-space map, replacing VSI-Bench's human route annotators (paper App. B.1).
+
+The paper's annotators pick two unique objects as start and goal and describe a route between them in
+"approximately two to five movements" built from two actions, "Go forward until [unique object]" and
+"Turn [left / right / back]". Here a planner does the same on a top-down free-space grid.
+
+Conventions (written once):
+
+- The grid is in the world frame, z up, metres: cell ``(row, col)`` has its centre at
+  ``origin + (col, row) * cell_size`` (x grows with the column, y with the row).
+- A heading is an integer 0..3: the robot looks along +x, +y, -x, -y. "Turn left" adds one quarter turn
+  counter-clockwise seen from above (+90 degrees about z), "turn right" subtracts one, "turn back" adds two.
+- "Go forward until X" walks along the heading through free cells until the first cell whose distance to
+  X's footprint is within ``step_tolerance`` of the closest approach on that ray; it fails when the closest
+  approach is farther than ``reach`` or the walk is shorter than ``min_travel``.
+- A move is one "Go forward" action; turns happen in place. Official routes have one to five.
+
+Every route carries its execution semantics: :func:`execute_route` replays actions on the map, so a route
+is correct iff its ground-truth actions reach the goal and every other turn choice does not.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from importlib import resources
+
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+
+from spatialbench.scene import OrientedBox, Scene
+
+# (d_row, d_col) of one step along each heading.
+HEADING_VECTORS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+
+
+class Turn(StrEnum):
+    """A turn in place; the value is the official option text."""
+
+    LEFT = "Turn Left"
+    RIGHT = "Turn Right"
+    BACK = "Turn Back"
+
+    @property
+    def quarter_turns(self) -> int:
+        """Counter-clockwise quarter turns this turn applies to the heading."""
+        return {Turn.LEFT: 1, Turn.RIGHT: 3, Turn.BACK: 2}[self]
+
+
+FIRST_TURNS: tuple[Turn, ...] = (Turn.LEFT, Turn.RIGHT, Turn.BACK)
+# Official routes turn back only as the first action (a later "turn back" would retrace the last leg).
+LATER_TURNS: tuple[Turn, ...] = (Turn.LEFT, Turn.RIGHT)
+
+
+@dataclass(frozen=True)
+class FreeSpaceMap:
+    """Top-down occupancy of the walkable floor.
+
+    Attributes:
+        free: (H, W) bool, True where the robot's centre may stand (already shrunk by the robot's radius).
+        origin: world (x, y) in metres of the centre of cell (0, 0).
+        cell_size: cell edge in metres.
+    """
+
+    free: NDArray[np.bool_]
+    origin: tuple[float, float]
+    cell_size: float
+
+    def cell_centers(self) -> NDArray[np.float64]:
+        """(H, W, 2) world (x, y) of every cell centre, metres."""
+        rows, cols = np.indices(self.free.shape, dtype=np.float64)
+        return np.stack([self.origin[0] + cols * self.cell_size, self.origin[1] + rows * self.cell_size], -1)
+
+    def world_to_cell(self, xy: Sequence[float]) -> tuple[int, int]:
+        """Nearest cell (row, col) of a world point; may lie outside the grid."""
+        col = int(round((xy[0] - self.origin[0]) / self.cell_size))
+        row = int(round((xy[1] - self.origin[1]) / self.cell_size))
+        return row, col
+
+    def cell_to_world(self, cell: tuple[int, int]) -> tuple[float, float]:
+        """World (x, y) of a cell centre, metres."""
+        return self.origin[0] + cell[1] * self.cell_size, self.origin[1] + cell[0] * self.cell_size
+
+    def is_free(self, cell: tuple[int, int]) -> bool:
+        """Return whether ``cell`` lies on the grid and is walkable."""
+        row, col = cell
+        return 0 <= row < self.free.shape[0] and 0 <= col < self.free.shape[1] and bool(self.free[row, col])
+
+
+@dataclass(frozen=True)
+class Pose:
+    """Robot pose on the grid: cell (row, col) and heading 0..3."""
+
+    row: int
+    col: int
+    heading: int
+
+    def turned(self, turn: Turn) -> Pose:
+        """Return the pose after turning in place."""
+        return replace(self, heading=(self.heading + turn.quarter_turns) % 4)
+
+
+@dataclass(frozen=True)
+class Forward:
+    """The action "Go forward until the {landmark}"."""
+
+    landmark: str
+
+
+Action = Turn | Forward
+
+
+@dataclass(frozen=True)
+class PlannerSettings:
+    """Tolerances of the route semantics (metres) and the allowed number of moves."""
+
+    reach: float = 0.8  # the robot "is at" an object within this distance of its footprint
+    min_travel: float = 0.5  # a "Go forward" shorter than this is not a move
+    step_tolerance: float = 0.05  # stop at the first cell this close to the closest approach
+    min_moves: int = 1
+    max_moves: int = 5
+
+
+@dataclass(frozen=True)
+class Route:
+    """A planned route between two unique objects.
+
+    Attributes:
+        start, facing, goal: landmark names ("beginning at the {start} and facing the {facing}").
+        start_pose: the robot's pose before the first action.
+        actions: the ground-truth actions, the last one ``Forward(goal)``.
+    """
+
+    start: str
+    facing: str
+    goal: str
+    start_pose: Pose
+    actions: tuple[Action, ...]
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        """The turns in order (the blanks of the question)."""
+        return tuple(a for a in self.actions if isinstance(a, Turn))
+
+    def with_turns(self, turns: Sequence[Turn]) -> tuple[Action, ...]:
+        """Return the actions with each turn replaced by the corresponding entry of ``turns``."""
+        it = iter(turns)
+        return tuple(next(it) if isinstance(a, Turn) else a for a in self.actions)
+
+
+@dataclass
+class RouteStats:
+    """How many candidate (start, goal) pairs each filter removed."""
+
+    candidates: int = 0
+    removed: Counter[str] = field(default_factory=Counter)
+
+
+class RouteWorld:
+    """The free-space map plus landmark footprints, with per-landmark distance fields cached.
+
+    Args:
+        free_map: the walkable grid.
+        footprints: landmark name -> footprint polygon (world xy, metres). Names must be unique
+            descriptions (the planner only uses objects whose category is unique in the scene).
+    """
+
+    def __init__(self, free_map: FreeSpaceMap, footprints: Mapping[str, shapely.Geometry]) -> None:
+        self.free_map = free_map
+        self.footprints = dict(footprints)
+        centers = free_map.cell_centers()
+        points = shapely.points(centers[..., 0], centers[..., 1])
+        self.distance: dict[str, NDArray[np.float64]] = {
+            name: shapely.distance(poly, points) for name, poly in self.footprints.items()
+        }
+
+    def ray(self, pose: Pose) -> list[tuple[int, int]]:
+        """Free cells ahead of ``pose`` (excluding its own cell) until the first blocked cell."""
+        d_row, d_col = HEADING_VECTORS[pose.heading]
+        cells: list[tuple[int, int]] = []
+        cell = (pose.row + d_row, pose.col + d_col)
+        while self.free_map.is_free(cell):
+            cells.append(cell)
+            cell = (cell[0] + d_row, cell[1] + d_col)
+        return cells
+
+    def forward_until(self, pose: Pose, landmark: str, settings: PlannerSettings) -> Pose | None:
+        """Walk ahead until ``landmark`` (module docstring); None when the walk is not a valid move.
+
+        Raises:
+            KeyError: ``landmark`` is not a known landmark.
+        """
+        field_ = self.distance[landmark]
+        cells = self.ray(pose)
+        if not cells:
+            return None
+        dists = np.array([field_[c] for c in cells])
+        closest = float(dists.min())
+        if closest > settings.reach:
+            return None
+        stop = int(np.argmax(dists <= closest + settings.step_tolerance))
+        if (stop + 1) * self.free_map.cell_size < settings.min_travel:
+            return None
+        return Pose(cells[stop][0], cells[stop][1], pose.heading)
+
+    def facing(self, pose: Pose) -> str | None:
+        """Return the landmark ahead: the one nearest to the cell that blocks the ray, if within 0.3 m."""
+        d_row, d_col = HEADING_VECTORS[pose.heading]
+        last = ([(pose.row, pose.col)] + self.ray(pose))[-1]
+        blocked = (last[0] + d_row, last[1] + d_col)
+        if not self._on_grid(blocked):
+            return None
+        near = sorted((float(f[blocked]), name) for name, f in self.distance.items())
+        return near[0][1] if near and near[0][0] <= 0.3 else None
+
+    def start_poses(self, start: str, settings: PlannerSettings) -> list[Pose]:
+        """Return the poses at ``start``, four headings on each of its sides.
+
+        A side's cell is the first free cell met walking out from the centroid along a heading; it must
+        lie within ``reach`` of the footprint.
+        """
+        centroid = shapely.centroid(self.footprints[start])
+        origin = self.free_map.world_to_cell((centroid.x, centroid.y))
+        field_ = self.distance[start]
+        poses: list[Pose] = []
+        for d_row, d_col in HEADING_VECTORS:
+            cell = origin
+            while not self.free_map.is_free(cell) and self._on_grid(cell) and field_[cell] <= settings.reach:
+                cell = (cell[0] + d_row, cell[1] + d_col)
+            if self.free_map.is_free(cell) and field_[cell] <= settings.reach:
+                poses.extend(Pose(cell[0], cell[1], h) for h in range(4))
+        return poses
+
+    def _on_grid(self, cell: tuple[int, int]) -> bool:
+        return 0 <= cell[0] < self.free_map.free.shape[0] and 0 <= cell[1] < self.free_map.free.shape[1]
+
+
+def execute_route(
+    world: RouteWorld, start: Pose, actions: Iterable[Action], settings: PlannerSettings
+) -> Pose | None:
+    """Replay actions from ``start``; the final pose, or None when a "Go forward" cannot be carried out.
+
+    A route reaches its goal iff this returns a pose and the last action is ``Forward(goal)``.
+    """
+    pose: Pose | None = start
+    for action in actions:
+        if pose is None:
+            return None
+        pose = (
+            pose.turned(action)
+            if isinstance(action, Turn)
+            else world.forward_until(pose, action.landmark, settings)
+        )
+    return pose
+
+
+def turn_choices(n_turns: int) -> list[tuple[Turn, ...]]:
+    """Every turn sequence an option may show: the first turn left/right/back, later ones left/right."""
+    if n_turns == 0:
+        return [()]
+    return [
+        (first, *rest) for first in FIRST_TURNS for rest in itertools.product(LATER_TURNS, repeat=n_turns - 1)
+    ]
+
+
+def is_unambiguous(world: RouteWorld, route: Route, settings: PlannerSettings) -> bool:
+    """Return whether the ground-truth turns are the only turn choice whose replay reaches the goal."""
+    for turns in turn_choices(len(route.turns)):
+        if turns != route.turns and execute_route(world, route.start_pose, route.with_turns(turns), settings):
+            return False
+    return True
+
+
+def _expand(
+    world: RouteWorld, pose: Pose, first: bool, landmarks: Sequence[str], settings: PlannerSettings
+) -> Iterable[tuple[tuple[Action, ...], Pose, str]]:
+    """One move from ``pose``: an optional turn, then "Go forward until" each landmark that works."""
+    turns: tuple[Turn | None, ...] = (None, *FIRST_TURNS) if first else LATER_TURNS
+    for turn in turns:
+        turned = pose if turn is None else pose.turned(turn)
+        for name in landmarks:
+            end = world.forward_until(turned, name, settings)
+            if end is not None:
+                prefix: tuple[Action, ...] = () if turn is None else (turn,)
+                yield (*prefix, Forward(name)), end, name
+
+
+def shortest_routes(
+    world: RouteWorld, start_pose: Pose, goal: str, landmarks: Sequence[str], settings: PlannerSettings
+) -> list[tuple[Action, ...]]:
+    """All action sequences with the fewest moves from ``start_pose`` to ``goal`` (breadth-first).
+
+    Intermediate moves go until one of ``landmarks`` (each at most once, never the goal); the last goes
+    until ``goal``. Returns an empty list when no route has at most ``settings.max_moves`` moves.
+    """
+    frontier: list[tuple[Pose, tuple[Action, ...]]] = [(start_pose, ())]
+    seen = {start_pose}
+    targets = [*landmarks, goal]
+    for _ in range(settings.max_moves):
+        found: list[tuple[Action, ...]] = []
+        next_frontier: list[tuple[Pose, tuple[Action, ...]]] = []
+        for pose, done in frontier:
+            used = {a.landmark for a in done if isinstance(a, Forward)}
+            options = [t for t in targets if t not in used]
+            for actions, end, name in _expand(world, pose, not done, options, settings):
+                if name == goal:
+                    found.append(done + actions)
+                elif end not in seen:
+                    seen.add(end)
+                    next_frontier.append((end, done + actions))
+        if found:
+            return found
+        frontier = next_frontier
+    return []
+
+
+def plan_route(
+    world: RouteWorld,
+    start: str,
+    goal: str,
+    landmarks: Sequence[str],
+    rng: np.random.Generator,
+    settings: PlannerSettings,
+    stats: RouteStats | None = None,
+) -> Route | None:
+    """Plan one unambiguous route from ``start`` to ``goal``, or None (reason counted in ``stats``).
+
+    Start poses are the four headings at the cell nearest ``start``; a pose needs a landmark ahead to be
+    "facing". Among the shortest routes of all start poses, one unambiguous route is drawn with ``rng``.
+    """
+    stats = stats if stats is not None else RouteStats()
+    stats.candidates += 1
+    facing = {p: world.facing(p) for p in world.start_poses(start, settings)}
+    poses = [(p, f) for p, f in facing.items() if f is not None]
+    if not poses:
+        stats.removed["no start pose facing a landmark"] += 1
+        return None
+    middle = [name for name in landmarks if name not in (start, goal)]
+    routes = [
+        Route(start, facing, goal, pose, actions)
+        for pose, facing in poses
+        for actions in shortest_routes(world, pose, goal, middle, settings)
+    ]
+    if not routes:
+        stats.removed["no route within max moves"] += 1
+        return None
+    routes = [r for r in routes if settings.min_moves <= len(r.actions) - len(r.turns) and r.turns]
+    if not routes:
+        stats.removed["too few moves or no turn"] += 1
+        return None
+    clear = [r for r in routes if is_unambiguous(world, r, settings)]
+    if not clear:
+        stats.removed["ambiguous turns"] += 1
+        return None
+    return clear[int(rng.integers(len(clear)))]
+
+
+def box_footprint(box: OrientedBox) -> shapely.Geometry:
+    """Top-down footprint (convex hull of the corners' x, y) of an oriented box, world metres."""
+    return shapely.convex_hull(shapely.multipoints(box.corners()[:, :2]))
+
+
+def route_landmarks(
+    scene: Scene, visible: Iterable[str] | None = None, max_bottom: float = 1.8
+) -> dict[str, shapely.Geometry]:
+    """Footprints of the scene's landmark objects: unique categories standing below ``max_bottom``.
+
+    Args:
+        scene: the scene; only categories with exactly one instance are used (names must be unambiguous).
+        visible: categories seen in the video; others are dropped (the robot only navigates by what the
+            viewer has seen). None keeps all.
+        max_bottom: objects whose lowest point is above this height (metres above the floor's lowest box
+            point) hang from the ceiling and are not landmarks.
+    """
+    floor = min(float(inst.box.aabb()[0][2]) for insts in scene.objects.values() for inst in insts)
+    keep = None if visible is None else set(visible)
+    out: dict[str, shapely.Geometry] = {}
+    for category in scene.unique_categories():
+        box = scene.unique_box(category)
+        if (keep is None or category in keep) and float(box.aabb()[0][2]) - floor <= max_bottom:
+            out[category] = box_footprint(box)
+    return out
+
+
+def plan_scene_routes(
+    world: RouteWorld,
+    rng: np.random.Generator,
+    settings: PlannerSettings | None = None,
+    max_routes: int | None = None,
+    stats: RouteStats | None = None,
+) -> list[Route]:
+    """Plan routes between every ordered pair of landmarks of ``world`` (in a seeded random order).
+
+    Returns at most ``max_routes`` routes, one per (start, goal) pair that yields an unambiguous route.
+    """
+    settings = settings or PlannerSettings()
+    names = sorted(world.footprints)
+    pairs = [(a, b) for a in names for b in names if a != b]
+    routes: list[Route] = []
+    for index in rng.permutation(len(pairs)):
+        if max_routes is not None and len(routes) >= max_routes:
+            break
+        start, goal = pairs[int(index)]
+        route = plan_route(world, start, goal, names, rng, settings, stats)
+        if route is not None:
+            routes.append(route)
+    return routes
+
+
+@dataclass(frozen=True)
+class RouteQuestion:
+    """A route phrased like the official ``route_planning`` questions (letters on the options)."""
+
+    question: str
+    options: tuple[str, ...]
+    ground_truth: str
+
+
+def _template() -> dict[str, str | int]:
+    text = resources.files("spatialbench.synth").joinpath("route_question.json").read_text(encoding="utf-8")
+    return dict(json.loads(text))
+
+
+def phrase_route(route: Route, rng: np.random.Generator) -> RouteQuestion:
+    """Phrase ``route`` with ``[please fill in]`` blanks for its turns and turn-sequence options.
+
+    One turn gives three options (left, right, back); more give four: the truth and three other turn
+    sequences drawn from :func:`turn_choices` (as in the official file). Options are shuffled by ``rng``.
+    """
+    tpl = _template()
+    steps = [
+        str(tpl["blank"]) if isinstance(a, Turn) else str(tpl["forward"]).format(landmark=a.landmark)
+        for a in route.actions
+    ]
+    numbered = str(tpl["step_separator"]).join(
+        str(tpl["step"]).format(number=i, text=text) for i, text in enumerate(steps, start=1)
+    )
+    question = str(tpl["question"]).format(
+        start=route.start, facing=route.facing, goal=route.goal, steps=numbered
+    )
+    wrong = [t for t in turn_choices(len(route.turns)) if t != route.turns]
+    n_options = int(tpl["options_with_one_turn"] if len(route.turns) == 1 else tpl["options_with_more_turns"])
+    picked = [wrong[int(i)] for i in rng.choice(len(wrong), size=n_options - 1, replace=False)]
+    shown = [route.turns, *picked]
+    order = rng.permutation(len(shown))
+    options = tuple(
+        f"{chr(ord('A') + k)}. " + str(tpl["turn_separator"]).join(t.value for t in shown[int(i)])
+        for k, i in enumerate(order)
+    )
+    truth = chr(ord("A") + int(np.flatnonzero(order == 0)[0]))
+    return RouteQuestion(question, options, truth)

@@ -1,0 +1,154 @@
+"""Route planning: hand-built kitchen and random rooms; routes replayed from their phrased text."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+import shapely
+
+from spatialbench.synth.routes import (
+    Forward,
+    FreeSpaceMap,
+    PlannerSettings,
+    Pose,
+    RouteStats,
+    RouteWorld,
+    Turn,
+    execute_route,
+    phrase_route,
+    plan_route,
+    plan_scene_routes,
+)
+
+CELL = 0.1
+MARGIN = 0.25  # robot radius: cells closer than this to a wall or object are not free
+
+
+def make_world(width: float, depth: float, boxes: dict[str, tuple[float, float, float, float]]) -> RouteWorld:
+    """A width x depth room (origin at a corner) with axis-aligned boxes (x0, y0, x1, y1)."""
+    cols, rows = int(round(width / CELL)) + 1, int(round(depth / CELL)) + 1
+    probe = FreeSpaceMap(np.ones((rows, cols), bool), (0.0, 0.0), CELL)
+    xy = probe.cell_centers()
+    free = (xy[..., 0] >= MARGIN) & (xy[..., 0] <= width - MARGIN)
+    free &= (xy[..., 1] >= MARGIN) & (xy[..., 1] <= depth - MARGIN)
+    footprints = {name: shapely.box(*b) for name, b in boxes.items()}
+    points = shapely.points(xy[..., 0], xy[..., 1])
+    for poly in footprints.values():
+        free &= shapely.distance(poly, points) > MARGIN + 1e-9
+    return RouteWorld(FreeSpaceMap(free, (0.0, 0.0), CELL), footprints)
+
+
+KITCHEN = {
+    "stove": (2.8, 0.0, 3.2, 0.4),  # against the bottom wall
+    "window": (5.9, 0.3, 6.0, 1.2),  # in the right wall
+    "refrigerator": (5.5, 3.0, 6.0, 3.6),  # right wall, far end
+}
+
+
+def test_kitchen_route_matches_hand_plan() -> None:
+    # Hand plan: the robot stands in front of the stove (x 3.0, y 0.7: the first free cell above its
+    # centroid) facing it (-y). The fridge is 2.3 m or more from any cell it can walk to in one move, so:
+    # turn left (+x), walk along y = 0.7 to x = 5.6 (0.3 m from the window; 5.7 is within the robot
+    # margin of it), turn left (+y), walk to y = 2.7 (0.3 m from the fridge; 2.8 is within the margin).
+    world = make_world(6.0, 4.0, KITCHEN)
+    route = plan_route(
+        world, "stove", "refrigerator", sorted(KITCHEN), np.random.default_rng(0), PlannerSettings()
+    )
+    assert route is not None
+    assert (route.start, route.facing, route.goal) == ("stove", "stove", "refrigerator")
+    assert route.start_pose == Pose(7, 30, 3)
+    assert route.actions == (Turn.LEFT, Forward("window"), Turn.LEFT, Forward("refrigerator"))
+    assert execute_route(world, route.start_pose, route.actions, PlannerSettings()) == Pose(27, 56, 1)
+
+
+def test_kitchen_question_wording() -> None:
+    world = make_world(6.0, 4.0, KITCHEN)
+    route = plan_route(
+        world, "stove", "refrigerator", sorted(KITCHEN), np.random.default_rng(0), PlannerSettings()
+    )
+    assert route is not None
+    q = phrase_route(route, np.random.default_rng(1))
+    assert q.question == (
+        "You are a robot beginning at the stove and facing the stove. You want to navigate to the "
+        "refrigerator. You will perform the following actions (Note: for each [please fill in], choose "
+        "either 'turn back,' 'turn left,' or 'turn right.'): 1. [please fill in] 2. Go forward until the "
+        "window 3. [please fill in] 4. Go forward until the refrigerator. You have reached the final "
+        "destination."
+    )
+    assert len(q.options) == 4 and len(set(q.options)) == 4
+    assert q.options["ABCD".index(q.ground_truth)][3:] == "Turn Left, Turn Left"
+
+
+def test_one_turn_route_offers_all_three_turns() -> None:
+    # Start at the window facing it (+x); the fridge is behind-left: one turn (left, +y) then walk.
+    world = make_world(6.0, 4.0, {"window": (5.9, 1.0, 6.0, 2.0), "refrigerator": (5.5, 3.0, 6.0, 3.6)})
+    route = plan_route(
+        world,
+        "window",
+        "refrigerator",
+        ["window", "refrigerator"],
+        np.random.default_rng(0),
+        PlannerSettings(),
+    )
+    assert route is not None and route.turns == (Turn.LEFT,)
+    q = phrase_route(route, np.random.default_rng(0))
+    assert sorted(o[3:] for o in q.options) == ["Turn Back", "Turn Left", "Turn Right"]
+
+
+def test_unreachable_goal_is_counted() -> None:
+    # A wall of boxes splits the room: no route crosses it.
+    boxes = {"sofa": (0.5, 0.0, 1.0, 0.5), "tv": (5.0, 0.0, 5.5, 0.5), "wall": (2.9, 0.0, 3.1, 4.0)}
+    world = make_world(6.0, 4.0, boxes)
+    stats = RouteStats()
+    assert (
+        plan_route(world, "sofa", "tv", ["sofa", "tv"], np.random.default_rng(0), PlannerSettings(), stats)
+        is None
+    )
+    assert stats.candidates == 1 and sum(stats.removed.values()) == 1
+
+
+STEP = re.compile(r"(\d+)\. (\[please fill in\]|Go forward until the (.+?))(?= \d+\. |\. You have reached)")
+
+
+def parse_actions(question: str, option: str) -> list[Turn | Forward]:
+    """Actions read back from the question text, the blanks filled from an option's text."""
+    body = question.split("'turn right.'): ", 1)[1]
+    turns = iter(Turn(t) for t in option[3:].split(", "))
+    return [next(turns) if m.group(2).startswith("[") else Forward(m.group(3)) for m in STEP.finditer(body)]
+
+
+def random_room(rng: np.random.Generator) -> RouteWorld:
+    """A 7 x 5 m room with up to 9 axis-aligned objects that do not overlap."""
+    boxes: dict[str, tuple[float, float, float, float]] = {}
+    names = ["bed", "sofa", "tv", "table", "desk", "stove", "sink", "toilet", "lamp", "plant", "washer"]
+    for name in rng.permutation(names)[:9]:
+        for _ in range(20):
+            w, d = rng.uniform(0.3, 1.5, 2)
+            x, y = rng.uniform(0, 7 - w), rng.uniform(0, 5 - d)
+            cand = shapely.box(x, y, x + w, y + d)
+            if all(cand.distance(shapely.box(*b)) > 0.8 for b in boxes.values()):
+                boxes[str(name)] = (x, y, x + w, y + d)
+                break
+    return make_world(7.0, 5.0, boxes)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_phrased_routes_replay_to_goal_and_wrong_options_do_not(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    world = random_room(rng)
+    settings = PlannerSettings()
+    routes = plan_scene_routes(world, rng, settings, max_routes=6)
+    assert routes, "a 7 x 5 m room with spaced objects always has some route"
+    for route in routes:
+        q = phrase_route(route, rng)
+        goal_field = world.distance[route.goal]
+        for option in q.options:
+            actions = parse_actions(q.question, option)
+            assert actions[-1] == Forward(route.goal)
+            end = execute_route(world, route.start_pose, actions, settings)
+            if option[0] == q.ground_truth:
+                assert end is not None and goal_field[end.row, end.col] <= settings.reach
+            else:
+                assert end is None
