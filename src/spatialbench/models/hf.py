@@ -1,0 +1,262 @@
+"""Local Hugging Face vision-language models through ``transformers`` (provider ``hf``).
+
+Model names: ``hf:/path/to/folder`` (a ``save_pretrained`` folder) or ``hf:Qwen/Qwen2.5-VL-7B-Instruct``
+(a hub name, loaded from the local cache; downloads only if the user's environment allows it). Tested
+families: Qwen2-VL, Qwen2.5-VL, Qwen3-VL, LLaVA-OneVision / LLaVA-Video (``-hf`` checkpoints), InternVL
+(``-hf`` checkpoints) — anything ``AutoModelForImageTextToText`` loads and whose chat template takes
+``{"type": "image"}`` content.
+
+Install: ``pip install 'spatialbench[hf]'`` (torch 2.13.0 CPU build, transformers, tokenizers). No
+torchvision: video frames are fed as separate images through the slow PIL image processor, see
+:mod:`spatialbench.models.hf_loading` for why. For Qwen models this spends each frame its own image
+tokens instead of the video processor's pairwise temporal merge.
+
+Decoding is greedy by default (temperature 0, top-p 1, no repetition penalty; VSI-Bench Sec. 4.1);
+``temperature > 0`` samples with ``top_p`` and the settings' ``seed``. Further ``transformers``
+generation options go in ``GenerationSettings.extra``. For analyses (ReMindView-Bench Sec. 6: linear
+probing on token logits, entropy dynamics) :meth:`HFBackend.generate_with_trace` also returns the raw
+logits of every generated token and, on request, the last-position hidden state of every layer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from spatialbench.models.base import (
+    BACKENDS,
+    Backend,
+    GenerationSettings,
+    ImagePart,
+    Part,
+    Request,
+    Response,
+    TokenLogprob,
+)
+from spatialbench.models.hf_loading import import_hf, load_model, load_processor, resolve_device
+from spatialbench.models.parts import map_parts
+
+
+@dataclass(frozen=True)
+class GenerationTrace:
+    """Per-step model outputs of one generation (a side channel for analyses; never stored as JSON).
+
+    Attributes:
+        token_ids: (T,) int64, the generated token ids (T <= max_new_tokens).
+        logits: (T, V) float32, raw next-token logits at each step (before any sampling transform).
+        hidden_states: (T, L + 1, H) float32, the last position's hidden state per layer (embeddings
+            first) at each step, or None unless asked for.
+    """
+
+    token_ids: NDArray[np.int64]
+    logits: NDArray[np.float32]
+    hidden_states: NDArray[np.float32] | None = None
+
+
+def chat_messages(request: Request) -> tuple[list[dict[str, Any]], list[NDArray[np.uint8]]]:
+    """Turn a request into chat-template messages and the images in the order they appear.
+
+    Each image becomes ``{"type": "image"}`` (its label, if any, a text item just before it); history
+    turns come before the user turn, the system prompt first.
+    """
+    images: list[NDArray[np.uint8]] = []
+
+    def image(part: ImagePart) -> dict[str, Any]:
+        images.append(part.pixels)
+        return {"type": "image"}
+
+    def content(parts: tuple[Part, ...]) -> list[dict[str, Any]]:
+        return map_parts(parts, lambda text: {"type": "text", "text": text}, image)
+
+    messages: list[dict[str, Any]] = []
+    if request.system:
+        messages.append({"role": "system", "content": [{"type": "text", "text": request.system}]})
+    for role, parts in request.history:
+        messages.append({"role": role, "content": content(parts)})
+    messages.append({"role": "user", "content": content(request.parts)})
+    return messages, images
+
+
+def generation_options(settings: GenerationSettings) -> dict[str, Any]:
+    """``transformers.GenerationConfig`` fields for the settings.
+
+    Everything that changes a greedy result is set explicitly, so a checkpoint's own
+    ``generation_config.json`` (Qwen ships ``repetition_penalty=1.05``, ``top_k=1``) cannot alter it.
+    """
+    sampling = settings.temperature > 0
+    options: dict[str, Any] = {
+        "max_new_tokens": settings.max_new_tokens,
+        "do_sample": sampling,
+        "num_beams": 1,
+        "repetition_penalty": 1.0,
+        "temperature": settings.temperature if sampling else 1.0,
+        "top_p": settings.top_p,
+        "top_k": 0,
+    }
+    options.update(dict(settings.extra))
+    return options
+
+
+class HFBackend(Backend):
+    """A local transformers model; loads on first use; one generation at a time (the model is shared).
+
+    Args:
+        path: folder or hub name.
+        device: ``"auto"`` (CUDA if present), ``"cpu"``, ``"cuda:1"``...
+        dtype: ``"auto"`` or a torch dtype name.
+        image_processor_kwargs: overrides for the image processor (e.g. ``max_pixels`` for Qwen).
+        attn_implementation: e.g. ``"sdpa"`` or ``"flash_attention_2"``; None keeps the default.
+        local_files_only: never reach the network when loading.
+    """
+
+    provider = "hf"
+
+    def __init__(
+        self,
+        path: str,
+        *,
+        device: str = "auto",
+        dtype: str = "auto",
+        image_processor_kwargs: dict[str, Any] | None = None,
+        attn_implementation: str | None = None,
+        local_files_only: bool = False,
+    ) -> None:
+        self.path = path
+        self.device = device
+        self.dtype = dtype
+        self.image_processor_kwargs = dict(image_processor_kwargs or {})
+        self.attn_implementation = attn_implementation
+        self.local_files_only = local_files_only
+        self._lock = asyncio.Lock()
+        self._model: Any = None
+        self._processor: Any = None
+
+    def describe(self) -> dict[str, Any]:
+        """Model path and loading settings."""
+        return {
+            "provider": self.provider,
+            "model": self.path,
+            "device": self.device,
+            "dtype": self.dtype,
+            "image_processor_kwargs": self.image_processor_kwargs,
+            "attn_implementation": self.attn_implementation,
+            "frames_as": "images",
+        }
+
+    async def generate(self, request: Request) -> Response:
+        """Answer one request (see :meth:`generate_with_trace`)."""
+        response, _ = await self.generate_with_trace(request)
+        return response
+
+    async def generate_with_trace(
+        self, request: Request, hidden_states: bool = False
+    ) -> tuple[Response, GenerationTrace]:
+        """Answer one request and return the per-step logits (and hidden states if asked).
+
+        Raises:
+            spatialbench.models.errors.ProviderUnavailableError: torch/transformers missing.
+            spatialbench.models.errors.BackendError: the model or processor cannot be loaded.
+        """
+        async with self._lock:
+            return await asyncio.to_thread(self._generate_sync, request, hidden_states)
+
+    async def aclose(self) -> None:
+        """Drop the model so its memory can be freed."""
+        self._model = self._processor = None
+
+    def _ensure_loaded(self) -> None:
+        if self._model is None:
+            device = resolve_device(self.device)
+            self._processor = load_processor(self.path, self.image_processor_kwargs, self.local_files_only)
+            self._model = load_model(
+                self.path, device, self.dtype, self.attn_implementation, self.local_files_only
+            )
+
+    def _generate_sync(self, request: Request, want_hidden: bool) -> tuple[Response, GenerationTrace]:
+        torch, transformers = import_hf()
+        self._ensure_loaded()
+        model, processor = self._model, self._processor
+        messages, images = chat_messages(request)
+        prompt = processor.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+        from PIL import Image
+
+        pil_images = [Image.fromarray(np.ascontiguousarray(pixels)) for pixels in images] or None
+        inputs = processor(text=[prompt], images=pil_images, return_tensors="pt")
+        inputs = inputs.to(model.device, dtype=model.dtype)
+        config = transformers.GenerationConfig(**generation_options(request.settings))
+        if request.settings.seed is not None:
+            torch.manual_seed(request.settings.seed)  # sampling only; greedy ignores it
+        with torch.inference_mode():
+            out = model.generate(
+                **inputs,
+                generation_config=config,
+                output_logits=True,
+                output_hidden_states=want_hidden,
+                return_dict_in_generate=True,
+            )
+        n_prompt = int(inputs["input_ids"].shape[1])
+        trace = _trace(out, n_prompt, want_hidden)
+        response = self._response(trace, request.settings, inputs["input_ids"], n_prompt)
+        return response, trace
+
+    def _response(
+        self, trace: GenerationTrace, settings: GenerationSettings, input_ids: Any, n_prompt: int
+    ) -> Response:
+        tokenizer = self._processor.tokenizer
+        ids = trace.token_ids.tolist()
+        eos = self._model.generation_config.eos_token_id
+        eos_ids = set(eos if isinstance(eos, list) else [eos])
+        image_token_id = getattr(self._processor, "image_token_id", None)
+        logprobs = None
+        if settings.logprobs:
+            logprobs = tuple(
+                TokenLogprob(token=tokenizer.decode([token]), logprob=float(lp))
+                for token, lp in zip(ids, token_logprobs(trace.logits, trace.token_ids), strict=True)
+            )
+        return Response(
+            text=tokenizer.decode(ids, skip_special_tokens=True),
+            input_tokens=n_prompt,
+            output_tokens=len(ids),
+            logprobs=logprobs,
+            raw={
+                "model": self.path,
+                "finish_reason": "stop" if ids and ids[-1] in eos_ids else "length",
+                "image_tokens": None if image_token_id is None else int((input_ids == image_token_id).sum()),
+            },
+        )
+
+
+def token_logprobs(logits: NDArray[np.float32], token_ids: NDArray[np.int64]) -> NDArray[np.float64]:
+    """Natural-log probability of each chosen token under the raw logits; shapes (T, V), (T,) → (T,)."""
+    z = logits.astype(np.float64)
+    z = z - z.max(axis=1, keepdims=True)
+    log_norm = np.log(np.exp(z).sum(axis=1))
+    return z[np.arange(len(token_ids)), token_ids] - log_norm
+
+
+def _trace(out: Any, n_prompt: int, want_hidden: bool) -> GenerationTrace:
+    token_ids = out.sequences[0, n_prompt:].cpu().numpy().astype(np.int64)
+    logits = np.stack([step[0].float().cpu().numpy() for step in out.logits]).astype(np.float32)
+    hidden = None
+    if want_hidden:
+        # out.hidden_states: per step, per layer, (1, positions, H); keep the last position.
+        hidden = np.stack(
+            [np.stack([layer[0, -1].float().cpu().numpy() for layer in step]) for step in out.hidden_states]
+        ).astype(np.float32)
+    return GenerationTrace(token_ids=token_ids[: len(logits)], logits=logits, hidden_states=hidden)
+
+
+@BACKENDS.register("hf")
+def make_hf(model_part: str, api: Any = None, seed: int | None = None, **options: Any) -> HFBackend:
+    """Build the back end for ``hf:PATH_OR_NAME``; ``api`` (transport) and ``seed`` do not apply here.
+
+    Raises:
+        ValueError: empty model part.
+    """
+    if not model_part:
+        raise ValueError("hf back end needs a model path or hub name: hf:/path/to/model")
+    return HFBackend(model_part, **options)
