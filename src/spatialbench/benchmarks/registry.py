@@ -1,0 +1,124 @@
+"""Benchmarks by name: how to load a benchmark's items and how to extract, score and tabulate answers.
+
+A benchmark module registers one :class:`BenchmarkSpec`::
+
+    BENCHMARKS.add("vsibench", BenchmarkSpec(name="vsibench", load=load_vsibench, table=vsibench_table,
+                                             choice_modes=("official", "robust"), ...))
+
+:func:`get_benchmark` imports every module of ``spatialbench.benchmarks`` once (on first use, not at
+import time), so a new benchmark is one new file in that package and no edit elsewhere.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from spatialbench.benchmarks.item import Item
+from spatialbench.registry import Registry
+
+if TYPE_CHECKING:  # scoring imports this module; at run time it is imported only where used
+    import pandas as pd
+
+    from spatialbench.scoring.tables import ScoreTable
+
+
+@dataclass(frozen=True)
+class RowError:
+    """One bad row of an annotation or prediction file; ``str()`` names file, line and field."""
+
+    file: str
+    line: int | None
+    field: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        what = f" field {self.field!r}:" if self.field else ""
+        return f"{where}:{what} {self.message}"
+
+
+class LoadedItems(list[Item]):
+    """A ``list[Item]`` that also carries the rows that could not be read (``errors``)."""
+
+    def __init__(self, items: Sequence[Item] = (), errors: Sequence[RowError] = ()) -> None:
+        super().__init__(items)
+        self.errors: list[RowError] = list(errors)
+
+
+Loader = Callable[..., LoadedItems]
+"""``load(path, **options) -> LoadedItems``; path is a data folder or an annotation file."""
+TableFn = Callable[["pd.DataFrame"], "ScoreTable"]
+"""Aggregates per-item score rows (columns id, task, dataset, score, ...) into the benchmark's table."""
+
+
+@dataclass(frozen=True)
+class BenchmarkSpec:
+    """How one benchmark is loaded and scored.
+
+    Attributes:
+        name: registered name (``vsibench``).
+        load: reads items from a data folder or annotation file; bad rows go to ``.errors``.
+        table: the benchmark's table layout (per-item score rows → :class:`ScoreTable`).
+        choice_modes / number_modes: extraction modes this benchmark allows, names in
+            ``CHOICE_EXTRACTORS`` / ``NUMBER_EXTRACTORS`` (a benchmark registers its own there).
+        default_extract: extraction mode for new runs.
+        extract_aliases: per mode name, the (choice mode, number mode) to use when they differ from
+            the mode name itself (e.g. a benchmark whose ``official`` choice rule is its own).
+        description: one line for listings.
+    """
+
+    name: str
+    load: Loader
+    table: TableFn
+    choice_modes: tuple[str, ...] = ("official", "robust")
+    number_modes: tuple[str, ...] = ("official", "robust")
+    default_extract: str = "robust"
+    extract_aliases: dict[str, tuple[str, str]] = field(default_factory=dict)
+    description: str = ""
+
+    def extractor_names(self, mode: str) -> tuple[str, str]:
+        """(choice mode, number mode) registered names for ``mode``; raises ValueError if not allowed."""
+        choice, number = self.extract_aliases.get(mode, (mode, mode))
+        if choice not in self.choice_modes and number not in self.number_modes:
+            allowed = sorted(set(self.choice_modes) | set(self.number_modes) | set(self.extract_aliases))
+            raise ValueError(f"benchmark {self.name!r} has no extraction mode {mode!r}; allowed: {allowed}")
+        return choice, number
+
+    def extractors(self, mode: str) -> tuple[Any, Any]:
+        """The (choice, number) extractor functions for ``mode``."""
+        from spatialbench.scoring.extraction import CHOICE_EXTRACTORS, NUMBER_EXTRACTORS, load_robust_modes
+
+        choice, number = self.extractor_names(mode)
+        load_robust_modes()
+        return CHOICE_EXTRACTORS.get(choice), NUMBER_EXTRACTORS.get(number)
+
+
+BENCHMARKS: Registry[BenchmarkSpec] = Registry("benchmark")
+_discovered = False
+
+
+def discover() -> None:
+    """Import every module of ``spatialbench.benchmarks`` once, so each registers its benchmark."""
+    global _discovered
+    if _discovered:
+        return
+    package = importlib.import_module("spatialbench.benchmarks")
+    for module in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"spatialbench.benchmarks.{module.name}")
+    _discovered = True
+
+
+def get_benchmark(name: str) -> BenchmarkSpec:
+    """The registered benchmark ``name``; raises UnknownNameError with suggestions."""
+    discover()
+    return BENCHMARKS.get(name)
+
+
+def load_items(name: str, path: str | Path, **options: Any) -> LoadedItems:
+    """Load benchmark ``name`` from ``path`` (a folder or an annotation file)."""
+    return get_benchmark(name).load(Path(path), **options)

@@ -1,0 +1,225 @@
+"""VSI-Bench: official annotation files → :class:`Item`, and the paper's table layout (Fig. 6).
+
+Formats read (see :mod:`spatialbench.benchmarks.vsibench_io`): ``test.jsonl``, the Hugging Face Parquet
+files, and JSON exports holding a list of question objects (or ``{"questions": [...]}``). Fields follow
+the official schema: ``id``, ``dataset``, ``scene_name``, ``question_type``, ``question``, ``options``
+(null for numerical questions), ``ground_truth``, optional ``pruned``.
+
+A record without ``id`` gets a stable derived id ``<scene_name>-<12 hex of sha1(dataset, scene, type,
+question, options)>`` (``-2``, ``-3``… for repeats) and ``metadata["derived_id"] = True``.
+Media: ``MediaRef(VIDEO, "<dataset>/<scene_name>.mp4")`` relative to the video root.
+
+VSI-Bench-Debiased: the bias-pruned ids come from a ``pruned`` column or an id list
+(``pruned_ids=``, one id per line); each item gets ``metadata["pruned"]``; ``subset="debiased"`` keeps
+only the unpruned items.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from spatialbench.benchmarks.item import AnswerKind, Item, MediaKind, MediaRef
+from spatialbench.benchmarks.registry import BENCHMARKS, BenchmarkSpec, LoadedItems, RowError
+from spatialbench.benchmarks.vsibench_io import read_records
+from spatialbench.scoring.tables import Column, ScoreTable, build_table
+
+NAME = "vsibench"
+MCA_TASKS = (
+    "object_rel_direction_easy",
+    "object_rel_direction_medium",
+    "object_rel_direction_hard",
+    "object_rel_distance",
+    "route_planning",
+    "obj_appearance_order",
+)
+NA_TASKS = ("object_abs_distance", "object_counting", "object_size_estimation", "room_size_estimation")
+REL_DIRECTION_TASKS = MCA_TASKS[:3]
+
+# Paper Fig. 6 / Table 1 column order; Rel. Dir. is the mean of its three sub-types (official code).
+COLUMNS = (
+    Column("object_counting", "Obj. Count", ("object_counting",)),
+    Column("object_abs_distance", "Abs. Dist.", ("object_abs_distance",)),
+    Column("object_size_estimation", "Obj. Size", ("object_size_estimation",)),
+    Column("room_size_estimation", "Room Size", ("room_size_estimation",)),
+    Column("object_rel_distance", "Rel. Dist.", ("object_rel_distance",)),
+    Column("object_rel_direction", "Rel. Dir.", REL_DIRECTION_TASKS),
+    Column("route_planning", "Route Plan", ("route_planning",)),
+    Column("obj_appearance_order", "Appr. Order", ("obj_appearance_order",)),
+)
+_REQUIRED_TEXT = ("dataset", "scene_name", "question_type", "question")
+_KNOWN_FIELDS = {"id", "options", "ground_truth", "pruned", *_REQUIRED_TEXT}
+
+
+class RowProblem(ValueError):
+    """A record field that cannot be read; carries the field name."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def vsibench_table(rows: pd.DataFrame) -> ScoreTable:
+    """The paper's layout (Fig. 6): 8 task columns, Rel. Dir. = mean(easy, medium, hard), Avg."""
+    return build_table(rows, COLUMNS)
+
+
+def _options(record: dict[str, Any]) -> tuple[str, ...]:
+    raw = record.get("options")
+    if raw is None:
+        return ()
+    if isinstance(raw, str) or not hasattr(raw, "__iter__"):
+        raise RowProblem("options", f"expected a list of strings or null, got {type(raw).__name__}")
+    options = tuple(raw)
+    if not all(isinstance(o, str) for o in options):
+        raise RowProblem("options", "every option must be a string such as 'A. sofa'")
+    return options
+
+
+def _ground_truth(record: dict[str, Any], kind: AnswerKind, options: tuple[str, ...]) -> str:
+    raw = record.get("ground_truth")
+    if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
+        raise RowProblem("ground_truth", f"missing or not a string/number: {raw!r}")
+    truth = str(raw).strip()
+    if kind is AnswerKind.MULTIPLE_CHOICE:
+        letters = "".join(chr(ord("A") + i) for i in range(len(options)))
+        if len(truth) != 1 or truth.upper() not in letters:
+            raise RowProblem("ground_truth", f"{truth!r} is not one of the option letters {letters!r}")
+        truth = truth.upper()
+    return truth
+
+
+def _answer_kind(task: str, options: tuple[str, ...]) -> AnswerKind:
+    if task in MCA_TASKS:
+        if not options:
+            raise RowProblem("options", f"multiple-choice task {task!r} needs options")
+        return AnswerKind.MULTIPLE_CHOICE
+    if task in NA_TASKS:
+        return AnswerKind.NUMERICAL
+    # A task outside the official eight (e.g. a generated one): the options decide.
+    return AnswerKind.MULTIPLE_CHOICE if options else AnswerKind.NUMERICAL
+
+
+def derived_id(record: dict[str, Any]) -> str:
+    """Stable id for a record without one: ``<scene_name>-<sha1 of its content, 12 hex>``."""
+    options = record.get("options")
+    content = "\x1f".join(
+        [str(record.get(k, "")) for k in ("dataset", "scene_name", "question_type", "question")]
+        + [str(o) for o in (options if options is not None else [])]
+    )
+    return f"{record.get('scene_name', '')}-{hashlib.sha1(content.encode('utf-8')).hexdigest()[:12]}"
+
+
+def record_to_item(record: dict[str, Any]) -> Item:
+    """One official record → :class:`Item` (id must already be set).
+
+    Raises:
+        RowProblem: a missing or malformed field (``.field`` names it).
+    """
+    for name in _REQUIRED_TEXT:
+        if not isinstance(record.get(name), str) or not record[name].strip():
+            raise RowProblem(name, f"missing or not a non-empty string: {record.get(name)!r}")
+    options = _options(record)
+    task = record["question_type"]
+    kind = _answer_kind(task, options)
+    metadata = {k: v for k, v in record.items() if k not in _KNOWN_FIELDS}
+    if record.get("pruned") is not None:
+        metadata["pruned"] = bool(record["pruned"])
+    return Item(
+        id=str(record["id"]),
+        benchmark=NAME,
+        task=task,
+        question=record["question"],
+        options=options,
+        ground_truth=_ground_truth(record, kind, options),
+        answer_kind=kind,
+        media=(MediaRef(kind=MediaKind.VIDEO, path=f"{record['dataset']}/{record['scene_name']}.mp4"),),
+        scene_id=record["scene_name"],
+        dataset=record["dataset"],
+        metadata=metadata,
+    )
+
+
+def _with_id(record: dict[str, Any], seen: dict[str, int]) -> dict[str, Any]:
+    if record.get("id") is not None:
+        return record
+    base = derived_id(record)
+    seen[base] = seen.get(base, 0) + 1
+    suffix = f"-{seen[base]}" if seen[base] > 1 else ""
+    return {**record, "id": base + suffix, "derived_id": True}
+
+
+def read_pruned_ids(source: str | Path | Iterable[Any]) -> set[str]:
+    """Ids removed by bias pruning, from a file (one id per line) or an iterable; ids as strings."""
+    if isinstance(source, (str, Path)):
+        lines = Path(source).read_text(encoding="utf-8").splitlines()
+        return {line.strip() for line in lines if line.strip()}
+    return {str(i) for i in source}
+
+
+def _mark_pruned(item: Item, pruned: set[str] | None) -> Item:
+    if pruned is None:
+        return item
+    return item.model_copy(update={"metadata": {**item.metadata, "pruned": item.id in pruned}})
+
+
+def load_vsibench(
+    path: str | Path,
+    *,
+    pruned_ids: str | Path | Iterable[Any] | None = None,
+    subset: str = "full",
+) -> LoadedItems:
+    """Load VSI-Bench items from an annotation file or folder.
+
+    Args:
+        path: ``test.jsonl``, a Parquet file, a JSON export, or a folder of them.
+        pruned_ids: the VSI-Bench-Debiased pruned id list (file or ids); overrides a ``pruned`` column.
+        subset: ``full`` (all items, pruning recorded in metadata) or ``debiased`` (unpruned only).
+
+    Returns:
+        The items read; ``.errors`` lists every malformed row (file, line, field); good rows are kept.
+
+    Raises:
+        FileNotFoundError: ``path`` or ``pruned_ids`` file missing.
+        ValueError: unknown ``subset``, or ``debiased`` without pruning information.
+    """
+    if subset not in ("full", "debiased"):
+        raise ValueError(f"subset must be 'full' or 'debiased', got {subset!r}")
+    pruned = read_pruned_ids(pruned_ids) if pruned_ids is not None else None
+    items, errors, seen_ids, derived = LoadedItems(), [], {}, {}
+    for entry in read_records(Path(path)):
+        if isinstance(entry, RowError):
+            errors.append(entry)
+            continue
+        file, line, record = entry
+        try:
+            item = _mark_pruned(record_to_item(_with_id(record, derived)), pruned)
+        except RowProblem as problem:
+            errors.append(RowError(file, line, problem.field, str(problem)))
+            continue
+        if item.id in seen_ids:
+            errors.append(RowError(file, line, "id", f"duplicate id {item.id!r} (first at {seen_ids[item.id]})"))
+            continue
+        seen_ids[item.id] = f"{file}:{line}"
+        items.append(item)
+    if subset == "debiased":
+        if any("pruned" not in item.metadata for item in items):
+            raise ValueError("subset='debiased' needs a 'pruned' column or pruned_ids for every item")
+        items = LoadedItems([i for i in items if not i.metadata["pruned"]])
+    items.errors = errors
+    return items
+
+
+BENCHMARKS.add(
+    NAME,
+    BenchmarkSpec(
+        name=NAME,
+        load=load_vsibench,
+        table=vsibench_table,
+        description="VSI-Bench (Thinking in Space): 8 tasks over ARKitScenes, ScanNet, ScanNet++ videos",
+    ),
+)

@@ -1,0 +1,114 @@
+"""Report a :class:`ScoreResult`: a Markdown table (with the modes printed above it), ``scores.json``
+and a per-item CSV.
+
+``scores.json`` keys: ``overall`` (Avg) and one key per table column (for VSI-Bench the official names
+``object_counting`` … ``obj_appearance_order``, ``object_rel_direction``), plus every task's own score
+(e.g. ``object_rel_direction_easy``); values in percent, ``null`` when a task has no items. It also
+stores ``modes``, ``averaged_over``, ``missing_tasks``, ``no_answer``, ``missing_predictions``,
+``data_errors``, ``by_dataset`` and ``debiased`` (same keys, or null).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from spatialbench.scoring.scorer import ScoreResult
+from spatialbench.scoring.tables import ScoreTable
+
+CSV_COLUMNS = ("id", "task", "dataset", "prediction", "extracted", "score", "rule", "ground_truth", "pruned")
+
+
+def _fmt(value: float | None) -> str:
+    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.1f}"
+
+
+def table_scores(table: ScoreTable) -> dict[str, Any]:
+    """The JSON form of one table: ``overall``, column keys, task keys, and what Avg covers."""
+    scores: dict[str, Any] = {"overall": table.average, **table.scores}
+    for column in table.columns:
+        for task in column.tasks:
+            scores.setdefault(task, table.task_scores.get(task))
+    for task in table.other_tasks:
+        scores[task] = table.task_scores[task]
+    scores["averaged_over"] = list(table.averaged_over)
+    scores["missing_tasks"] = list(table.missing)
+    scores["counts"] = dict(table.counts)
+    return scores
+
+
+def markdown_rows(named: list[tuple[str, ScoreTable]]) -> list[str]:
+    """Markdown lines of a table with one row per ``(name, table)``; columns from the first table."""
+    columns = named[0][1].columns
+    lines = ["| | Avg. | " + " | ".join(c.label for c in columns) + " |",
+             "|---|---:|" + "---:|" * len(columns)]
+    for name, table in named:
+        cells = [_fmt(table.scores.get(c.key)) for c in columns]
+        lines.append(f"| {name} | {_fmt(table.average)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _notes(table: ScoreTable) -> list[str]:
+    labels = {c.key: c.label for c in table.columns}
+    notes = []
+    if table.missing:
+        covered = ", ".join(labels[k] for k in table.averaged_over) or "nothing"
+        notes.append(f"Avg. is over {len(table.averaged_over)} of {len(table.columns)} tasks ({covered}); "
+                     f"no items for: {', '.join(labels[k] for k in table.missing)}.")
+    if table.partial:
+        notes.append(f"Partial columns (a sub-task has no items): {', '.join(labels[k] for k in table.partial)}.")
+    if table.other_tasks:
+        notes.append(f"Tasks outside the table (not in Avg.): {', '.join(table.other_tasks)}.")
+    return notes
+
+
+def render_markdown(result: ScoreResult) -> str:
+    """The terminal report: modes line, counts, table (all / debiased / per dataset) and notes."""
+    named = [("all", result.table)]
+    if result.debiased is not None:
+        named.append(("debiased", result.debiased))
+    named += [(name, table) for name, table in result.by_dataset.items()]
+    lines = [f"**{result.benchmark}** · {result.modes_line} · items: {len(result.rows)} · "
+             f"no answer: {result.no_answer} · missing predictions: {len(result.missing_predictions)}", ""]
+    lines += markdown_rows(named)
+    lines += ["", *_notes(result.table)]
+    if result.data_errors:
+        lines.append(f"Data errors ({len(result.data_errors)} items left out): " + "; ".join(result.data_errors[:5])
+                     + (" ..." if len(result.data_errors) > 5 else ""))
+    if result.unmatched_predictions:
+        lines.append(f"Predictions matching no item: {len(result.unmatched_predictions)}.")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def scores_json(result: ScoreResult) -> dict[str, Any]:
+    """The content of ``scores.json`` (see module docstring)."""
+    by_task = result.rows[~result.rows["answered"] & ~result.rows["missing"]].groupby("task").size()
+    return {
+        "benchmark": result.benchmark,
+        "modes": {"extract": result.extract, "mra": result.mra},
+        **table_scores(result.table),
+        "n_items": len(result.rows),
+        "no_answer": {"total": result.no_answer, "by_task": {str(k): int(v) for k, v in by_task.items()}},
+        "missing_predictions": len(result.missing_predictions),
+        "unmatched_predictions": len(result.unmatched_predictions),
+        "data_errors": result.data_errors,
+        "by_dataset": {name: table_scores(t) for name, t in result.by_dataset.items()},
+        "debiased": table_scores(result.debiased) if result.debiased is not None else None,
+    }
+
+
+def write_scores(result: ScoreResult, out_dir: str | Path) -> dict[str, Path]:
+    """Write ``scores.json``, ``items.csv`` and ``scores.md`` into ``out_dir`` (created if needed).
+
+    Returns:
+        ``{"scores": ..., "items": ..., "markdown": ...}`` paths.
+    """
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"scores": out / "scores.json", "items": out / "items.csv", "markdown": out / "scores.md"}
+    paths["scores"].write_text(json.dumps(scores_json(result), indent=2) + "\n", encoding="utf-8")
+    result.rows.loc[:, list(CSV_COLUMNS)].to_csv(paths["items"], index=False)
+    paths["markdown"].write_text(render_markdown(result), encoding="utf-8")
+    return paths

@@ -1,0 +1,164 @@
+"""Score responses against items: extract → metric → per-item rows → the benchmark's tables.
+
+Multiple-choice items are scored by exact-match accuracy, numerical items by MRA (VSI-Bench Sec. 3.1).
+An item without a response scores 0 and is counted in ``missing_predictions``; a response without a
+readable answer scores 0 and is counted in ``no_answer`` (both are reported, never hidden). A numerical
+item whose ground truth is ≤ 0 or not a finite number is a data error: it gets no score (NaN), is left
+out of every mean, and is listed with its id in ``data_errors``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from spatialbench.benchmarks.item import AnswerKind, Item
+from spatialbench.benchmarks.registry import BenchmarkSpec, get_benchmark
+from spatialbench.scoring.metrics import MRA_MODES, exact_match, ground_truth_error, mra_array
+from spatialbench.scoring.tables import ScoreTable
+
+ROW_COLUMNS = (
+    "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth",
+    "prediction", "extracted", "rule", "answered", "missing", "score", "pruned",
+)
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    """Everything one scoring run produces.
+
+    Attributes:
+        benchmark, extract, mra: the benchmark and the modes used (printed with every table).
+        rows: one row per item (columns ``ROW_COLUMNS``; ``score`` in [0, 1], NaN for data errors).
+        table: the benchmark's table over all items.
+        by_dataset: the table per source dataset.
+        debiased: the table over unpruned items when every item says whether it was pruned, else None.
+        no_answer: responses that yielded no answer (missing predictions not included).
+        missing_predictions: ids of items that had no response.
+        unmatched_predictions: response ids that match no item.
+        data_errors: ``"item <id>: <problem>"`` for items that cannot be scored.
+    """
+
+    benchmark: str
+    extract: str
+    mra: str
+    rows: pd.DataFrame
+    table: ScoreTable
+    by_dataset: dict[str, ScoreTable]
+    debiased: ScoreTable | None
+    no_answer: int
+    missing_predictions: list[str] = field(default_factory=list)
+    unmatched_predictions: list[str] = field(default_factory=list)
+    data_errors: list[str] = field(default_factory=list)
+
+    @property
+    def modes_line(self) -> str:
+        """One line naming the modes, e.g. ``extraction: official · MRA: official (<=)``."""
+        comparison = {"official": "<=", "paper": "<"}.get(self.mra, self.mra)
+        return f"extraction: {self.extract} · MRA: {self.mra} ({comparison})"
+
+
+def _extract_all(items: list[Item], texts: list[str | None], spec: BenchmarkSpec, mode: str) -> list:
+    choice, number = spec.extractors(mode)
+    results = []
+    for item, text in zip(items, texts, strict=True):
+        if text is None:
+            results.append(None)
+        elif item.answer_kind is AnswerKind.MULTIPLE_CHOICE:
+            results.append(choice(text, item.options))
+        else:
+            results.append(number(text, item.question))
+    return results
+
+
+def _scores(items: list[Item], values: list, mra: str) -> tuple[np.ndarray, list[str]]:
+    scores = np.zeros(len(items))
+    numeric_idx, preds, truths, errors = [], [], [], []
+    for i, (item, value) in enumerate(zip(items, values, strict=True)):
+        if item.answer_kind is AnswerKind.MULTIPLE_CHOICE:
+            scores[i] = exact_match(value, item.ground_truth)
+            continue
+        problem = ground_truth_error(item.ground_truth)
+        if problem:
+            errors.append(f"item {item.id}: {problem}")
+            truths.append(np.nan)
+        else:
+            truths.append(float(item.ground_truth))
+        numeric_idx.append(i)
+        preds.append(np.nan if value is None else value)
+    if numeric_idx:
+        scores[numeric_idx] = mra_array(np.array(preds, dtype=float), np.array(truths, dtype=float), mra)
+    return scores, errors
+
+
+def score_items(
+    items: Iterable[Item],
+    responses: Mapping[str, str | None],
+    *,
+    benchmark: str | BenchmarkSpec | None = None,
+    extract: str | None = None,
+    mra: str = "official",
+) -> ScoreResult:
+    """Score ``responses`` (item id → response text) on ``items``.
+
+    Args:
+        items: the benchmark items (ids unique).
+        responses: raw model responses by item id; ids missing here score 0 as missing predictions.
+        benchmark: a registered name or spec; default: the ``benchmark`` field of the first item.
+        extract: extraction mode (default: the benchmark's ``default_extract``).
+        mra: ``official`` (``<=``) or ``paper`` (``<``).
+
+    Returns:
+        A :class:`ScoreResult`. Never raises on response text.
+
+    Raises:
+        UnknownNameError / ValueError: unknown benchmark, extraction or MRA mode.
+    """
+    items = list(items)
+    spec = benchmark if isinstance(benchmark, BenchmarkSpec) else get_benchmark(
+        benchmark or (items[0].benchmark if items else "vsibench"))
+    extract = extract or spec.default_extract
+    MRA_MODES.get(mra)
+    texts = [responses.get(item.id) for item in items]
+    extractions = _extract_all(items, texts, spec, extract)
+    values = [e.value if e is not None else None for e in extractions]
+    scores, errors = _scores(items, values, mra)
+    rows = pd.DataFrame({
+        "id": [i.id for i in items],
+        "task": [i.task for i in items],
+        "dataset": [i.dataset for i in items],
+        "scene_id": [i.scene_id for i in items],
+        "answer_kind": [i.answer_kind.value for i in items],
+        "ground_truth": [i.ground_truth for i in items],
+        "prediction": texts,
+        "extracted": values,
+        "rule": [e.rule if e is not None else "missing_prediction" for e in extractions],
+        "answered": [v is not None for v in values],
+        "missing": [t is None for t in texts],
+        "score": scores,
+        "pruned": [i.metadata.get("pruned") for i in items],
+    }, columns=list(ROW_COLUMNS))
+    return _result(spec, extract, mra, rows, errors, set(responses) - set(rows["id"]))
+
+
+def _result(spec: BenchmarkSpec, extract: str, mra: str, rows: pd.DataFrame, errors: list[str],
+            unmatched: set[str]) -> ScoreResult:
+    by_dataset = {str(name): spec.table(group) for name, group in rows.groupby("dataset", sort=True)}
+    pruning_known = len(rows) > 0 and rows["pruned"].notna().all()
+    debiased = spec.table(rows[~rows["pruned"].astype(bool)]) if pruning_known else None
+    return ScoreResult(
+        benchmark=spec.name,
+        extract=extract,
+        mra=mra,
+        rows=rows,
+        table=spec.table(rows),
+        by_dataset=by_dataset,
+        debiased=debiased,
+        no_answer=int((~rows["answered"] & ~rows["missing"]).sum()),
+        missing_predictions=rows.loc[rows["missing"], "id"].tolist(),
+        unmatched_predictions=sorted(unmatched),
+        data_errors=errors,
+    )
