@@ -1,0 +1,103 @@
+"""A per-run frame cache: each (media, strategy, size) is decoded once however many items use it.
+
+VSI-Bench asks ~18 questions per video; the runner orders items by media so a video's questions run
+together, and the cache keeps recent samples (least recently used out once ``max_bytes`` is exceeded).
+Failures are cached too, so a corrupt video is tried once and each of its items gets the same error.
+Thread-safe: concurrent requests for one key wait for a single decode.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import Counter, OrderedDict
+from pathlib import Path
+
+from spatialbench.benchmarks.item import MediaKind, MediaRef
+from spatialbench.media.errors import MediaError
+from spatialbench.media.frames import sample_frame_folder, single_image
+from spatialbench.media.sampling import FrameStrategy
+from spatialbench.media.video import SampledFrames, sample_video
+
+CacheKey = tuple[object, ...]
+
+
+def resolve_path(ref: MediaRef, root: Path | None) -> str:
+    """Return the media path, joined to ``root`` when relative."""
+    path = Path(ref.path)
+    return str(path if path.is_absolute() or root is None else root / path)
+
+
+def load_media(
+    ref: MediaRef, root: Path | None, strategy: FrameStrategy, max_pixels: int | None
+) -> SampledFrames:
+    """Sample one media reference without caching (video, frame folder or image).
+
+    Raises:
+        MediaError: the media cannot be used; the message names the file.
+    """
+    path = resolve_path(ref, root)
+    if ref.kind is MediaKind.VIDEO:
+        return sample_video(path, strategy, ref.start, ref.end, max_pixels)
+    if ref.kind is MediaKind.FRAMES:
+        return sample_frame_folder(path, ref.frames, ref.timestamps, strategy, ref.start, ref.end, max_pixels)
+    return single_image(path, max_pixels)
+
+
+class FrameCache:
+    """Memoises :func:`load_media` per (media, strategy, max_pixels).
+
+    Args:
+        root: folder that relative media paths are resolved against (the benchmark's data root).
+        max_bytes: pixel memory kept before least-recently-used entries are dropped.
+    """
+
+    def __init__(self, root: Path | None = None, max_bytes: int = 2 * 1024**3) -> None:
+        self.root = root
+        self.max_bytes = max_bytes
+        self.decodes: Counter[str] = Counter()  # media path → times decoded (for checks and reports)
+        self._entries: OrderedDict[CacheKey, SampledFrames | MediaError] = OrderedDict()
+        self._locks: dict[CacheKey, threading.Lock] = {}
+        self._guard = threading.Lock()
+
+    def key(self, ref: MediaRef, strategy: FrameStrategy, max_pixels: int | None) -> CacheKey:
+        """Cache key: resolved media identity, segment, strategy name and size limit."""
+        name = "image" if ref.kind is MediaKind.IMAGE else strategy.name
+        path = resolve_path(ref, self.root)
+        return (ref.kind.value, path, ref.frames, ref.timestamps, ref.start, ref.end, name, max_pixels)
+
+    def get(self, ref: MediaRef, strategy: FrameStrategy, max_pixels: int | None = None) -> SampledFrames:
+        """Return the sampled frames of ``ref``, decoding only on the first request for its key.
+
+        Raises:
+            MediaError: the media cannot be used (the same error for every later request).
+        """
+        key = self.key(ref, strategy, max_pixels)
+        with self._guard:
+            lock = self._locks.setdefault(key, threading.Lock())
+        with lock:
+            entry = self._lookup(key)
+            if entry is None:
+                self.decodes[str(key[1])] += 1
+                try:
+                    entry = load_media(ref, self.root, strategy, max_pixels)
+                except MediaError as exc:
+                    entry = exc
+                self._store(key, entry)
+        if isinstance(entry, MediaError):
+            raise entry
+        return entry
+
+    def _lookup(self, key: CacheKey) -> SampledFrames | MediaError | None:
+        with self._guard:
+            entry = self._entries.get(key)
+            if entry is not None:
+                self._entries.move_to_end(key)
+            return entry
+
+    def _store(self, key: CacheKey, entry: SampledFrames | MediaError) -> None:
+        with self._guard:
+            self._entries[key] = entry
+            total = sum(e.nbytes for e in self._entries.values() if isinstance(e, SampledFrames))
+            while total > self.max_bytes and len(self._entries) > 1:
+                _, dropped = self._entries.popitem(last=False)
+                total -= dropped.nbytes if isinstance(dropped, SampledFrames) else 0

@@ -1,0 +1,120 @@
+"""Frame sampling strategies, by name, as pure functions of frame timestamps.
+
+Names (see :func:`parse_strategy`):
+
+- ``uniform:N`` — N evenly spaced frames, first and last included: ``np.linspace(0, n - 1, min(N, n),
+  dtype=int)``, as the official VSI-Bench / lmms-eval code samples (N is clamped to the frames available);
+- ``fps:F`` — the first frame at or after each time ``t0 + k / F`` (duplicates dropped);
+- ``consecutive:N@S`` — N consecutive frames from frame index S, or from the first frame at or after
+  S seconds when S ends in ``s`` (``consecutive:8@2.5s``);
+- ``all`` — every frame.
+
+The same strategies apply to videos and to frame folders with timestamps.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+class StrategyError(ValueError):
+    """A strategy name that does not parse."""
+
+
+@dataclass(frozen=True)
+class FrameStrategy:
+    """A parsed strategy; ``name`` is the canonical text form (used in cache keys and run configs)."""
+
+    kind: str  # "uniform", "fps", "consecutive", "all"
+    count: int = 0
+    rate: float = 0.0
+    start_index: int | None = None
+    start_s: float | None = None
+
+    @property
+    def name(self) -> str:
+        """Canonical name, e.g. ``uniform:32``."""
+        if self.kind == "uniform":
+            return f"uniform:{self.count}"
+        if self.kind == "fps":
+            return f"fps:{self.rate:g}"
+        if self.kind == "consecutive":
+            start = f"{self.start_s:g}s" if self.start_s is not None else str(self.start_index)
+            return f"consecutive:{self.count}@{start}"
+        return "all"
+
+    def select(self, timestamps: NDArray[np.float64]) -> NDArray[np.int64]:
+        """Return increasing indices into frames with presentation ``timestamps`` (seconds, shape (n,)).
+
+        Returns an empty array when there are no frames.
+        """
+        n = len(timestamps)
+        if n == 0:
+            return np.zeros(0, dtype=np.int64)
+        if self.kind == "uniform":
+            return np.linspace(0, n - 1, min(self.count, n), dtype=int).astype(np.int64)
+        if self.kind == "all":
+            return np.arange(n, dtype=np.int64)
+        if self.kind == "fps":
+            targets = np.arange(timestamps[0], timestamps[-1] + 1e-9, 1.0 / self.rate)
+            return np.unique(np.minimum(np.searchsorted(timestamps, targets - 1e-6), n - 1)).astype(np.int64)
+        if self.start_s is None:
+            first = self.start_index or 0
+        else:
+            first = int(np.searchsorted(timestamps, self.start_s - 1e-6))
+        first = min(max(first, 0), n)
+        return np.arange(first, min(first + self.count, n), dtype=np.int64)
+
+
+_PATTERNS = {
+    "uniform": re.compile(r"uniform:(\d+)"),
+    "fps": re.compile(r"fps:(\d+(?:\.\d+)?)"),
+    "consecutive": re.compile(r"consecutive:(\d+)@(\d+(?:\.\d+)?s|\d+)"),
+}
+
+
+def parse_strategy(name: str) -> FrameStrategy:
+    """Parse ``uniform:N``, ``fps:F``, ``consecutive:N@S`` / ``consecutive:N@Ts`` or ``all``.
+
+    Raises:
+        StrategyError: the name does not match any form, or N / F is not positive.
+    """
+    text = name.strip()
+    if text == "all":
+        return FrameStrategy("all")
+    kind = text.partition(":")[0]
+    match = _PATTERNS[kind].fullmatch(text) if kind in _PATTERNS else None
+    if match is None:
+        raise StrategyError(
+            f"bad frame strategy {name!r}; expected uniform:N, fps:F, consecutive:N@START[s] or all"
+        )
+    if kind == "fps":
+        rate = float(match.group(1))
+        if rate <= 0:
+            raise StrategyError(f"bad frame strategy {name!r}: rate must be > 0")
+        return FrameStrategy("fps", rate=rate)
+    count = int(match.group(1))
+    if count <= 0:
+        raise StrategyError(f"bad frame strategy {name!r}: frame count must be > 0")
+    if kind == "uniform":
+        return FrameStrategy("uniform", count=count)
+    start = match.group(2)
+    if start.endswith("s"):
+        return FrameStrategy("consecutive", count=count, start_s=float(start[:-1]))
+    return FrameStrategy("consecutive", count=count, start_index=int(start))
+
+
+def within_segment(
+    timestamps: NDArray[np.float64], start: float | None, end: float | None
+) -> NDArray[np.int64]:
+    """Return indices of frames whose timestamp lies in ``[start, end]`` seconds (None = open)."""
+    keep = np.ones(len(timestamps), dtype=bool)
+    if start is not None:
+        keep &= timestamps >= start - 1e-6
+    if end is not None:
+        keep &= timestamps <= end + 1e-6
+    return np.flatnonzero(keep).astype(np.int64)
