@@ -1,0 +1,1 @@
+"""Benchmark generation: VSI-Bench from scene meta-information (``generate.vsi``)."""

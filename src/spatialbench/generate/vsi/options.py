@@ -1,0 +1,84 @@
+"""Option making: letter balancing for multiple choice, generated options for numerical tasks (App. B.1)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from spatialbench.generate.vsi.base import CHOICE_PLACEHOLDERS
+from spatialbench.generate.vsi.settings import GenerationSettings
+
+MAX_DRAWS = 1000  # re-sampling attempts before the option gap is relaxed
+
+
+def letter(index: int) -> str:
+    """0 -> "A", 1 -> "B", ..."""
+    return chr(ord("A") + index)
+
+
+class LetterBalancer:
+    """Places each answer at the least-used letter so far (ties broken at random): letters stay as
+    uniform as possible within a task (App. B.1: "letter answers are distributed as uniformly as possible").
+    """
+
+    def __init__(self) -> None:
+        self.used: Counter[int] = Counter()
+
+    def order(self, answer: str, choices: tuple[str, ...], rng: np.random.Generator) -> tuple[list[str], int]:
+        """Order ``choices`` with ``answer`` at a balanced position.
+
+        Returns:
+            (ordered choices, index of the answer).
+
+        Raises:
+            ValueError: ``answer`` is not among ``choices`` or a choice repeats.
+        """
+        if answer not in choices or len(set(choices)) != len(choices):
+            raise ValueError(f"answer {answer!r} must be one of distinct choices {list(choices)}")
+        least = min(self.used[i] for i in range(len(choices)))
+        slots = [i for i in range(len(choices)) if self.used[i] == least]
+        position = int(slots[rng.integers(len(slots))])
+        self.used[position] += 1
+        others = [c for c in choices if c != answer]
+        others = [others[i] for i in rng.permutation(len(others))]
+        return others[:position] + [answer] + others[position:], position
+
+
+def fill_choices(question: str, ordered: list[str]) -> str:
+    """Fill ``{choice_a}``… placeholders of ``question`` with the ordered choices (others untouched)."""
+    for name, text in zip(CHOICE_PLACEHOLDERS, ordered, strict=False):
+        question = question.replace("{" + name + "}", text)
+    return question
+
+
+def format_number(value: float, decimals: int) -> str:
+    """Official number formatting: ``round(value, decimals)`` with exactly ``decimals`` digits
+    (``"2.3"``, ``"43.0"``; integers for ``decimals == 0``: ``"96"``)."""
+    return f"{round(float(value), decimals):.{decimals}f}" if decimals else str(int(round(float(value))))
+
+
+def numeric_options(
+    truth: float, decimals: int, settings: GenerationSettings, rng: np.random.Generator
+) -> list[str]:
+    """Options for the multiple-choice version of a numerical question, truth first (unordered).
+
+    Distractors are drawn uniformly in [low·truth, high·truth] and the whole set is re-drawn while two
+    options lie within ``option_min_gap·truth`` of each other or format to the same text. Small truths
+    leave few distinct rounded values in that range (a count of 2, a distance of 0.1 m), so every
+    ``MAX_DRAWS`` attempts the gap is halved and the upper factor grows by half.
+    """
+    gap = settings.option_min_gap * truth
+    low, high = settings.option_factor_low * truth, settings.option_factor_high * truth
+    answer = format_number(truth, decimals)
+    for attempt in range(MAX_DRAWS * 8):
+        if attempt and attempt % MAX_DRAWS == 0:
+            gap, high = gap / 2.0, high * 1.5
+        draws = rng.uniform(low, high, size=settings.option_count - 1)
+        texts = [answer] + [format_number(d, decimals) for d in draws]
+        values = np.array([float(t) for t in texts])
+        close = np.abs(values[:, None] - values[None, :])
+        np.fill_diagonal(close, np.inf)
+        if len(set(texts)) == len(texts) and close.min() >= gap and values.min() > 0:
+            return texts
+    raise ValueError(f"cannot make {settings.option_count} distinct options around {answer}")

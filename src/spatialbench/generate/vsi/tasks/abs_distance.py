@@ -1,0 +1,38 @@
+"""Absolute distance (Table 3): closest-point distance between two unique objects, metres, one decimal."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from spatialbench.benchmarks.item import AnswerKind
+from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
+from spatialbench.generate.vsi.distances import category_distances
+from spatialbench.generate.vsi.options import format_number
+from spatialbench.generate.vsi.seeding import derived_rng
+from spatialbench.generate.vsi.settings import GenerationSettings
+from spatialbench.generate.vsi.templates import render
+from spatialbench.scene.model import Scene
+
+TASK = "object_abs_distance"
+MIN_DISTANCE_M = 0.05  # rounds to "0.0" or "0.1": not a meaningful question and MRA divides by the truth
+
+
+@task_generator(TASK, AnswerKind.NUMERICAL)
+def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
+    """One question per pair of unique categories; the pair's order in the text is drawn at random."""
+    result = TaskResult()
+    pairs = list(combinations(scene.unique_categories(), 2))
+    distances = category_distances(scene, pairs, settings)
+    rng = derived_rng(settings.seed, TASK, scene.scene_id)
+    for a, b in pairs:
+        d = distances[(a, b)]
+        if d < MIN_DISTANCE_M:
+            result.removed["touching"] += 1
+            continue
+        first, second = (a, b) if rng.random() < 0.5 else (b, a)
+        result.candidates.append(Candidate(
+            task=TASK, scene_id=scene.scene_id, dataset=scene.dataset,
+            question=render(TASK, object_1=first, object_2=second),
+            answer=format_number(d, 1), value=d, decimals=1, metadata={"objects": [first, second]},
+        ))
+    return result

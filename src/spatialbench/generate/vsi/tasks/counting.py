@@ -1,0 +1,26 @@
+"""Object counting (Table 3): "How many {category}(s) are in this room?" (App. B.1: skip counts of one)."""
+
+from __future__ import annotations
+
+from spatialbench.benchmarks.item import AnswerKind
+from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
+from spatialbench.generate.vsi.settings import GenerationSettings
+from spatialbench.generate.vsi.templates import render
+from spatialbench.scene.model import Scene
+
+TASK = "object_counting"
+
+
+@task_generator(TASK, AnswerKind.NUMERICAL)
+def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
+    """One question per category counted at least twice; ground truth is the verified count."""
+    result = TaskResult()
+    for category, count in scene.counts.items():
+        if count < 2:
+            result.removed["single_instance"] += 1
+            continue
+        result.candidates.append(Candidate(
+            task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=category),
+            answer=str(count), value=float(count), decimals=0, metadata={"category": category},
+        ))
+    return result
