@@ -1,0 +1,77 @@
+"""VSI-Bench prompts: ``[frames][pre-prompt][question][options][post-prompt]`` (App. C.1, Table 9).
+
+Text and layout come from ``data/vsibench.json``. Registered for ``vsibench`` and as the ``default`` builder
+for video QA benchmarks without their own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from spatialbench.benchmarks.item import AnswerKind, Item
+from spatialbench.media.video import SampledFrames
+from spatialbench.models.base import Request
+from spatialbench.prompting.builders import PROMPT_BUILDERS, PromptBuilder, arrange, image_parts
+from spatialbench.prompting.config import PromptConfig
+from spatialbench.prompting.templates import fill, load_template_data
+
+
+class VideoQABuilder(PromptBuilder):
+    """Frames, then one text block; post-prompt by model family and answer kind (Table 9)."""
+
+    template = "vsibench"
+    known_overrides = frozenset(
+        {
+            "pre_prompt",
+            "post_prompt",
+            "post_prompt.numerical",
+            "post_prompt.multiple_choice",
+            "system",
+            "repetition_system",
+        }
+    )
+
+    def __init__(self, config: PromptConfig) -> None:
+        super().__init__(config)
+        self.data = load_template_data(self.template)
+
+    def _field(self, key: str, default: str) -> str:
+        return self.config.overrides.get(key, default)
+
+    def text(self, item: Item) -> str:
+        """Return the question block: pre-prompt, question, options (multiple choice), post-prompt."""
+        kind = item.answer_kind.value
+        default_post = self.data["post_prompt"][self.config.model_family.value][kind]
+        values = {
+            "pre_prompt": self._field("pre_prompt", self.data["pre_prompt"]),
+            "question": item.question,
+            "post_prompt": self._field(f"post_prompt.{kind}", self._field("post_prompt", default_post)),
+        }
+        if item.answer_kind is AnswerKind.MULTIPLE_CHOICE:
+            values["options"] = "\n".join(item.options)
+        return fill(self.data["layout"][kind], values)
+
+    def build(self, item: Item, media: Sequence[SampledFrames]) -> Request:
+        """Frames (none when blind), then the text; repeated video as ``[video][text][video]``."""
+        video = () if self.config.blind else image_parts(media)
+        repeats = self.config.video_repeats
+        system = self.config.overrides.get("system")
+        if video and repeats > 1:
+            note = fill(
+                self._field("repetition_system", self.data["repetition_system"]), {"repeats": str(repeats)}
+            )
+            system = f"{system}\n{note}" if system else note
+        return Request(parts=arrange(video, self.text(item), self.config.order, repeats), system=system)
+
+    def max_new_tokens(self, item: Item) -> int | None:
+        """16, as the official VSI-Bench task config."""
+        return int(self.data["max_new_tokens"])
+
+    def fingerprint(self) -> dict[str, Any]:
+        """Config plus the template data."""
+        return {**super().fingerprint(), "template": self.data}
+
+
+PROMPT_BUILDERS.add("vsibench", VideoQABuilder)
+PROMPT_BUILDERS.add("default", VideoQABuilder)
