@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 import shapely
 
+from spatialbench.generate.vsi.base import Candidate
+from spatialbench.generate.vsi.route import Route, route_candidate
 from spatialbench.synth.routes import (
     Forward,
     FreeSpaceMap,
@@ -17,9 +19,12 @@ from spatialbench.synth.routes import (
     RouteWorld,
     Turn,
     execute_route,
-    phrase_route,
     plan_route,
     plan_scene_routes,
+    route_record,
+)
+from spatialbench.synth.routes import (
+    Route as PlannedRoute,
 )
 
 CELL = 0.1
@@ -38,6 +43,12 @@ def make_world(width: float, depth: float, boxes: dict[str, tuple[float, float, 
     for poly in footprints.values():
         free &= shapely.distance(poly, points) > MARGIN + 1e-9
     return RouteWorld(FreeSpaceMap(free, (0.0, 0.0), CELL), footprints)
+
+
+def phrase(route: PlannedRoute) -> Candidate:
+    """The planned route phrased through the route schema of the VSI-Bench generator."""
+    record = Route.model_validate(route_record(route, "kitchen", "synthetic"))
+    return route_candidate(record, np.random.default_rng(1))
 
 
 KITCHEN = {
@@ -69,16 +80,16 @@ def test_kitchen_question_wording() -> None:
         world, "stove", "refrigerator", sorted(KITCHEN), np.random.default_rng(0), PlannerSettings()
     )
     assert route is not None
-    q = phrase_route(route, np.random.default_rng(1))
+    q = phrase(route)
     assert q.question == (
-        "You are a robot beginning at the stove and facing the stove. You want to navigate to the "
+        "You are a robot beginning at the stove facing the stove. You want to navigate to the "
         "refrigerator. You will perform the following actions (Note: for each [please fill in], choose "
         "either 'turn back,' 'turn left,' or 'turn right.'): 1. [please fill in] 2. Go forward until the "
         "window 3. [please fill in] 4. Go forward until the refrigerator. You have reached the final "
         "destination."
     )
-    assert len(q.options) == 4 and len(set(q.options)) == 4
-    assert q.options["ABCD".index(q.ground_truth)][3:] == "Turn Left, Turn Left"
+    assert len(q.choices) == 4 and len(set(q.choices)) == 4
+    assert q.answer == "Turn Left, Turn Left"
 
 
 def test_one_turn_route_offers_all_three_turns() -> None:
@@ -93,8 +104,7 @@ def test_one_turn_route_offers_all_three_turns() -> None:
         PlannerSettings(),
     )
     assert route is not None and route.turns == (Turn.LEFT,)
-    q = phrase_route(route, np.random.default_rng(0))
-    assert sorted(o[3:] for o in q.options) == ["Turn Back", "Turn Left", "Turn Right"]
+    assert sorted(phrase(route).choices) == ["Turn Back", "Turn Left", "Turn Right"]
 
 
 def test_unreachable_goal_is_counted() -> None:
@@ -115,7 +125,7 @@ STEP = re.compile(r"(\d+)\. (\[please fill in\]|Go forward until the (.+?))(?= \
 def parse_actions(question: str, option: str) -> list[Turn | Forward]:
     """Actions read back from the question text, the blanks filled from an option's text."""
     body = question.split("'turn right.'): ", 1)[1]
-    turns = iter(Turn(t) for t in option[3:].split(", "))
+    turns = iter(Turn(t) for t in option.split(", "))
     return [next(turns) if m.group(2).startswith("[") else Forward(m.group(3)) for m in STEP.finditer(body)]
 
 
@@ -142,13 +152,13 @@ def test_phrased_routes_replay_to_goal_and_wrong_options_do_not(seed: int) -> No
     routes = plan_scene_routes(world, rng, settings, max_routes=6)
     assert routes, "a 7 x 5 m room with spaced objects always has some route"
     for route in routes:
-        q = phrase_route(route, rng)
+        q = phrase(route)
         goal_field = world.distance[route.goal]
-        for option in q.options:
+        for option in q.choices:
             actions = parse_actions(q.question, option)
             assert actions[-1] == Forward(route.goal)
             end = execute_route(world, route.start_pose, actions, settings)
-            if option[0] == q.ground_truth:
+            if option == q.answer:
                 assert end is not None and goal_field[end.row, end.col] <= settings.reach
             else:
                 assert end is None

@@ -22,18 +22,15 @@ is correct iff its ground-truth actions reach the goal and every other turn choi
 from __future__ import annotations
 
 import itertools
-import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from importlib import resources
+from typing import Any
 
 import numpy as np
 import shapely
 from numpy.typing import NDArray
-
-from spatialbench.scene import OrientedBox, Scene
 
 # (d_row, d_col) of one step along each heading.
 HEADING_VECTORS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -52,7 +49,7 @@ class Turn(StrEnum):
         return {Turn.LEFT: 1, Turn.RIGHT: 3, Turn.BACK: 2}[self]
 
 
-FIRST_TURNS: tuple[Turn, ...] = (Turn.LEFT, Turn.RIGHT, Turn.BACK)
+TURNS: tuple[Turn, ...] = (Turn.LEFT, Turn.RIGHT, Turn.BACK)  # options may show any turn anywhere
 # Official routes turn back only as the first action (a later "turn back" would retrace the last leg).
 LATER_TURNS: tuple[Turn, ...] = (Turn.LEFT, Turn.RIGHT)
 
@@ -260,12 +257,8 @@ def execute_route(
 
 
 def turn_choices(n_turns: int) -> list[tuple[Turn, ...]]:
-    """Every turn sequence an option may show: the first turn left/right/back, later ones left/right."""
-    if n_turns == 0:
-        return [()]
-    return [
-        (first, *rest) for first in FIRST_TURNS for rest in itertools.product(LATER_TURNS, repeat=n_turns - 1)
-    ]
+    """Every turn sequence of ``n_turns`` turns (any option of the question may show any of them)."""
+    return list(itertools.product(TURNS, repeat=n_turns))
 
 
 def is_unambiguous(world: RouteWorld, route: Route, settings: PlannerSettings) -> bool:
@@ -280,7 +273,7 @@ def _expand(
     world: RouteWorld, pose: Pose, first: bool, landmarks: Sequence[str], settings: PlannerSettings
 ) -> Iterable[tuple[tuple[Action, ...], Pose, str]]:
     """One move from ``pose``: an optional turn, then "Go forward until" each landmark that works."""
-    turns: tuple[Turn | None, ...] = (None, *FIRST_TURNS) if first else LATER_TURNS
+    turns: tuple[Turn | None, ...] = (None, *TURNS) if first else LATER_TURNS
     for turn in turns:
         turned = pose if turn is None else pose.turned(turn)
         for name in landmarks:
@@ -360,33 +353,6 @@ def plan_route(
     return clear[int(rng.integers(len(clear)))]
 
 
-def box_footprint(box: OrientedBox) -> shapely.Geometry:
-    """Top-down footprint (convex hull of the corners' x, y) of an oriented box, world metres."""
-    return shapely.convex_hull(shapely.multipoints(box.corners()[:, :2]))
-
-
-def route_landmarks(
-    scene: Scene, visible: Iterable[str] | None = None, max_bottom: float = 1.8
-) -> dict[str, shapely.Geometry]:
-    """Footprints of the scene's landmark objects: unique categories standing below ``max_bottom``.
-
-    Args:
-        scene: the scene; only categories with exactly one instance are used (names must be unambiguous).
-        visible: categories seen in the video; others are dropped (the robot only navigates by what the
-            viewer has seen). None keeps all.
-        max_bottom: objects whose lowest point is above this height (metres above the floor's lowest box
-            point) hang from the ceiling and are not landmarks.
-    """
-    floor = min(float(inst.box.aabb()[0][2]) for insts in scene.objects.values() for inst in insts)
-    keep = None if visible is None else set(visible)
-    out: dict[str, shapely.Geometry] = {}
-    for category in scene.unique_categories():
-        box = scene.unique_box(category)
-        if (keep is None or category in keep) and float(box.aabb()[0][2]) - floor <= max_bottom:
-            out[category] = box_footprint(box)
-    return out
-
-
 def plan_scene_routes(
     world: RouteWorld,
     rng: np.random.Generator,
@@ -412,45 +378,26 @@ def plan_scene_routes(
     return routes
 
 
-@dataclass(frozen=True)
-class RouteQuestion:
-    """A route phrased like the official ``route_planning`` questions (letters on the options)."""
+def route_record(route: Route, scene_id: str, dataset: str) -> dict[str, Any]:
+    """Return the route in the route-file format of :mod:`spatialbench.generate.vsi.route` (one JSON line).
 
-    question: str
-    options: tuple[str, ...]
-    ground_truth: str
-
-
-def _template() -> dict[str, str | int]:
-    text = resources.files("spatialbench.synth").joinpath("route_question.json").read_text(encoding="utf-8")
-    return dict(json.loads(text))
-
-
-def phrase_route(route: Route, rng: np.random.Generator) -> RouteQuestion:
-    """Phrase ``route`` with ``[please fill in]`` blanks for its turns and turn-sequence options.
-
-    One turn gives three options (left, right, back); more give four: the truth and three other turn
-    sequences drawn from :func:`turn_choices` (as in the official file). Options are shuffled by ``rng``.
+    Landmarks are named with "the" as the official questions do ("Go forward until the sofa"); the
+    replay data (start pose, planner semantics) goes into ``metadata``.
     """
-    tpl = _template()
-    steps = [
-        str(tpl["blank"]) if isinstance(a, Turn) else str(tpl["forward"]).format(landmark=a.landmark)
+    steps: list[dict[str, str]] = [
+        {"turn": a.name.lower()} if isinstance(a, Turn) else {"forward": f"the {a.landmark}"}
         for a in route.actions
     ]
-    numbered = str(tpl["step_separator"]).join(
-        str(tpl["step"]).format(number=i, text=text) for i, text in enumerate(steps, start=1)
-    )
-    question = str(tpl["question"]).format(
-        start=route.start, facing=route.facing, goal=route.goal, steps=numbered
-    )
-    wrong = [t for t in turn_choices(len(route.turns)) if t != route.turns]
-    n_options = int(tpl["options_with_one_turn"] if len(route.turns) == 1 else tpl["options_with_more_turns"])
-    picked = [wrong[int(i)] for i in rng.choice(len(wrong), size=n_options - 1, replace=False)]
-    shown = [route.turns, *picked]
-    order = rng.permutation(len(shown))
-    options = tuple(
-        f"{chr(ord('A') + k)}. " + str(tpl["turn_separator"]).join(t.value for t in shown[int(i)])
-        for k, i in enumerate(order)
-    )
-    truth = chr(ord("A") + int(np.flatnonzero(order == 0)[0]))
-    return RouteQuestion(question, options, truth)
+    pose = route.start_pose
+    return {
+        "scene_id": scene_id,
+        "dataset": dataset,
+        "start": f"the {route.start}",
+        "facing": f"the {route.facing}",
+        "goal": f"the {route.goal}",
+        "steps": steps,
+        "metadata": {
+            "start_pose": [pose.row, pose.col, pose.heading],
+            "planner": "spatialbench.synth.routes",
+        },
+    }
