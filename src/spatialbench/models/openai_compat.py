@@ -20,8 +20,9 @@ from spatialbench.models.api import (
     is_retryable_status,
     retry_after_from_headers,
 )
-from spatialbench.models.base import BACKENDS, Part, Request, Response, TextPart, TokenLogprob
+from spatialbench.models.base import BACKENDS, ImagePart, Part, Request, Response, TextPart, TokenLogprob
 from spatialbench.models.errors import BackendError, RetryableError
+from spatialbench.models.parts import map_parts
 
 
 def _public_url(url: str | None) -> str | None:
@@ -68,16 +69,12 @@ class OpenAIChatBackend(ApiBackend):
         )
 
     def _content(self, parts: tuple[Part, ...]) -> list[dict[str, Any]]:
-        content: list[dict[str, Any]] = []
-        for part in parts:
-            if isinstance(part, TextPart):
-                content.append({"type": "text", "text": part.text})
-                continue
-            if part.label:
-                content.append({"type": "text", "text": part.label})
-            url = image_data_url(part.pixels, self.settings.image_format, self.settings.jpeg_quality)
-            content.append({"type": "image_url", "image_url": {"url": url}})
-        return content
+        fmt, quality = self.settings.image_format, self.settings.jpeg_quality
+
+        def image(part: ImagePart) -> dict[str, Any]:
+            return {"type": "image_url", "image_url": {"url": image_data_url(part.pixels, fmt, quality)}}
+
+        return map_parts(parts, lambda text: {"type": "text", "text": text}, image)
 
     def _messages(self, request: Request) -> list[dict[str, Any]]:
         messages: list[dict[str, Any]] = []
