@@ -1,0 +1,146 @@
+"""The gemini back end through the official google-genai SDK against a loopback generateContent server."""
+
+import asyncio
+import base64
+import io
+import json
+import logging
+import time
+
+import numpy as np
+import pytest
+
+from spatialbench.models.api import ApiSettings, RetryPolicy
+from spatialbench.models.base import GenerationSettings, ImagePart, Request, TextPart
+from spatialbench.models.errors import BackendError
+from spatialbench.models.resolve import load_backend
+from support.recording_server import Recorded, RecordingServer
+
+SECRET = "gem-test-secret-7f3a"
+FAST = ApiSettings(timeout_s=5.0, retry=RetryPolicy(max_attempts=3, base_delay_s=0.01))
+OK = {
+    "candidates": [{"content": {"role": "model", "parts": [{"text": "B"}]}, "finishReason": "STOP"}],
+    "usageMetadata": {
+        "promptTokenCount": 530,
+        "candidatesTokenCount": 1,
+        "thoughtsTokenCount": 12,
+        "totalTokenCount": 543,
+    },
+    "modelVersion": "gemini-test-001",
+}
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GOOGLE_API_KEY", raising=False)
+    monkeypatch.setenv("GEMINI_API_KEY", SECRET)
+
+
+def _frames() -> list[np.ndarray]:
+    rng = np.random.default_rng(0)
+    return [rng.integers(0, 256, (6, 8, 3), dtype=np.uint8) for _ in range(2)]
+
+
+def _ask(url: str, request: Request):
+    async def main():
+        backend = load_backend("gemini:gemini-test", api=FAST, base_url=url)
+        try:
+            return await backend.generate(request), backend.describe()
+        finally:
+            await backend.aclose()
+
+    return asyncio.run(main())
+
+
+def _decode_png(data: str) -> np.ndarray:
+    from PIL import Image
+
+    # proto JSON bytes: the SDK writes URL-safe base64; the API reads either alphabet
+    raw = base64.b64decode(data.replace("-", "+").replace("_", "/"))
+    return np.asarray(Image.open(io.BytesIO(raw)).convert("RGB"))
+
+
+def test_images_arrive_as_inline_parts_and_usage_is_mapped() -> None:
+    frames = _frames()
+    request = Request(
+        parts=(ImagePart(frames[0], label="Frame 1"), ImagePart(frames[1]), TextPart("Which is closer?")),
+        system="Answer with the option's letter.",
+        settings=GenerationSettings(max_new_tokens=16),
+    )
+    with RecordingServer(lambda rec, i: (200, {}, OK)) as server:
+        response, _ = _ask(server.url, request)
+    [rec] = server.log
+    assert rec.path == "/v1/models/gemini-test:generateContent"  # SDK default api_version
+    [content] = rec.body["contents"]
+    parts = content["parts"]
+    assert (
+        content["role"] == "user"
+        and parts[0] == {"text": "Frame 1"}
+        and parts[3] == {"text": "Which is closer?"}
+    )
+    for part, frame in zip((parts[1], parts[2]), frames, strict=True):
+        inline = part["inlineData"]  # proto JSON: the API accepts mimeType or mime_type
+        assert inline.get("mimeType", inline.get("mime_type")) == "image/png"
+        np.testing.assert_array_equal(_decode_png(inline["data"]), frame)
+    assert rec.body["systemInstruction"]["parts"] == [{"text": "Answer with the option's letter."}]
+    assert rec.body["generationConfig"] == {"temperature": 0.0, "topP": 1.0, "maxOutputTokens": 16}
+    assert (response.text, response.input_tokens, response.output_tokens) == ("B", 530, 1 + 12)
+    assert response.raw == {
+        "finish_reason": "STOP",
+        "block_reason": None,
+        "thoughts_tokens": 12,
+        "model": "gemini-test-001",
+    }
+
+
+def test_429_with_retry_after_is_waited_then_succeeds() -> None:
+    def respond(rec: Recorded, index: int):
+        if index == 0:
+            error = {"error": {"code": 429, "message": "quota", "status": "RESOURCE_EXHAUSTED"}}
+            return 429, {"Retry-After": "1"}, error
+        return 200, {}, OK
+
+    with RecordingServer(respond) as server:
+        start = time.monotonic()
+        response, _ = _ask(server.url, Request(parts=(TextPart("q"),)))
+        elapsed = time.monotonic() - start
+    assert response.text == "B" and len(server.log) == 2
+    assert elapsed >= 1.0  # the backoff alone would wait at most 0.01 s
+
+
+def test_bad_request_is_not_retried() -> None:
+    error = {"error": {"code": 400, "message": "bad image", "status": "INVALID_ARGUMENT"}}
+    with (
+        RecordingServer(lambda rec, i: (400, {}, error)) as server,
+        pytest.raises(BackendError, match="bad image"),
+    ):
+        _ask(server.url, Request(parts=(TextPart("q"),)))
+    assert len(server.log) == 1
+
+
+def test_api_key_is_sent_but_never_written_to_disk(tmp_path) -> None:
+    handler = logging.FileHandler(tmp_path / "debug.log")
+    root = logging.getLogger()
+    old_level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    try:
+        with RecordingServer(lambda rec, i: (200, {}, OK)) as server:
+            response, described = _ask(server.url, Request(parts=(ImagePart(_frames()[0]), TextPart("q"))))
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old_level)
+        handler.close()
+    (tmp_path / "record.json").write_text(
+        json.dumps({"backend": described, "raw": response.raw, "text": response.text})
+    )
+    assert server.log[0].headers["x-goog-api-key"] == SECRET
+    assert (tmp_path / "debug.log").stat().st_size > 0
+    for path in tmp_path.iterdir():
+        assert SECRET not in path.read_text(), path
+
+
+def test_missing_key_names_the_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GEMINI_API_KEY")
+    with pytest.raises(BackendError, match="GOOGLE_API_KEY or GEMINI_API_KEY"):
+        load_backend("gemini:gemini-test")
