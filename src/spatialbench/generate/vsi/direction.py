@@ -22,6 +22,7 @@ from numpy.typing import NDArray
 from spatialbench.generate.vsi.base import Candidate, TaskResult
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
+from spatialbench.scene.categories import question_name
 from spatialbench.scene.model import Scene
 
 Labeller = Callable[[float, GenerationSettings], str]
@@ -93,7 +94,8 @@ def direction_candidates(scene: Scene, task: str, level: str, choices: tuple[str
         positioning, orienting, querying = triples[k]
         result.candidates.append(Candidate(
             task=task, scene_id=scene.scene_id, dataset=scene.dataset,
-            question=render(task, positioning=positioning, orienting=orienting, querying=querying),
+            question=render(task, positioning=question_name(positioning), orienting=question_name(orienting),
+                            querying=question_name(querying)),
             answer=label(float(angles[k]), settings), choices=choices,
             metadata={"objects": [positioning, orienting, querying], "bearing_deg": round(float(angles[k]), 3)},
         ))

@@ -11,6 +11,7 @@ from spatialbench.generate.vsi.options import format_number
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
+from spatialbench.scene.categories import question_name
 from spatialbench.scene.model import Scene
 
 TASK = "object_abs_distance"
@@ -32,7 +33,7 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
         first, second = (a, b) if rng.random() < 0.5 else (b, a)
         result.candidates.append(Candidate(
             task=TASK, scene_id=scene.scene_id, dataset=scene.dataset,
-            question=render(TASK, object_1=first, object_2=second),
+            question=render(TASK, object_1=question_name(first), object_2=question_name(second)),
             answer=format_number(d, 1), value=d, decimals=1, metadata={"objects": [first, second]},
         ))
     return result

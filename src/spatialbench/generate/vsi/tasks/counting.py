@@ -6,6 +6,7 @@ from spatialbench.benchmarks.item import AnswerKind
 from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
+from spatialbench.scene.categories import question_name
 from spatialbench.scene.model import Scene
 
 TASK = "object_counting"
@@ -20,7 +21,7 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
             result.removed["single_instance"] += 1
             continue
         result.candidates.append(Candidate(
-            task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=category),
+            task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=question_name(category)),
             answer=str(count), value=float(count), decimals=0, metadata={"category": category},
         ))
     return result

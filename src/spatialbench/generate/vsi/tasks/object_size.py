@@ -7,6 +7,7 @@ from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
 from spatialbench.generate.vsi.options import format_number
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
+from spatialbench.scene.categories import question_name
 from spatialbench.scene.model import Scene
 
 TASK = "object_size_estimation"
@@ -23,7 +24,7 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
             continue
         size_cm = scene.unique_box(category).longest_side * 100.0
         result.candidates.append(Candidate(
-            task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=category),
+            task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=question_name(category)),
             answer=format_number(size_cm, 0), value=size_cm, decimals=0, metadata={"category": category},
         ))
     return result

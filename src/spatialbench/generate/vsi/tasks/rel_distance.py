@@ -17,6 +17,7 @@ from spatialbench.generate.vsi.distances import category_distances
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
+from spatialbench.scene.categories import question_name
 from spatialbench.scene.model import Scene
 
 TASK = "object_rel_distance"
@@ -63,8 +64,8 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
             result.removed["ambiguous_gap"] += 1
             continue
         result.candidates.append(Candidate(
-            task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=primary),
-            answer=choice_set[int(np.argmin(d))], choices=choice_set,
+            task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=question_name(primary)),
+            answer=question_name(choice_set[int(np.argmin(d))]), choices=tuple(map(question_name, choice_set)),
             metadata={"primary": primary, "distances": {c: round(x, 4) for c, x in zip(choice_set, d, strict=True)}},
         ))
     return result

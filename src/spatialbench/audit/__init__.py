@@ -1,0 +1,1 @@
+"""Audits of benchmark answers against 3D annotations (``audit.vsibench``)."""
