@@ -141,11 +141,12 @@ def score_items(
         "score": scores,
         "pruned": [i.metadata.get("pruned") for i in items],
     }, columns=list(ROW_COLUMNS))
-    return _result(spec, extract, mra, rows, errors, set(responses) - set(rows["id"]))
+    return result_from_rows(spec, extract, mra, rows, errors, set(responses) - set(rows["id"]))
 
 
-def _result(spec: BenchmarkSpec, extract: str, mra: str, rows: pd.DataFrame, errors: list[str],
-            unmatched: set[str]) -> ScoreResult:
+def result_from_rows(spec: BenchmarkSpec, extract: str, mra: str, rows: pd.DataFrame, errors: list[str],
+                     unmatched: set[str]) -> ScoreResult:
+    """Build a :class:`ScoreResult` (all tables) from per-item rows with columns ``ROW_COLUMNS``."""
     by_dataset = {str(name): spec.table(group) for name, group in rows.groupby("dataset", sort=True)}
     pruning_known = len(rows) > 0 and rows["pruned"].notna().all()
     debiased = spec.table(rows[~rows["pruned"].astype(bool)]) if pruning_known else None

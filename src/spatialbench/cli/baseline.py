@@ -1,0 +1,40 @@
+"""``spatialbench baseline``: chance-level baselines (VSI-Bench Sec. 4.1) scored on a benchmark."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from spatialbench.cli.apps import app
+from spatialbench.cli.score import (
+    AnnotationsOpt,
+    BenchmarkOpt,
+    MraOpt,
+    OutOpt,
+    PrunedOpt,
+    emit,
+    load_annotations,
+)
+from spatialbench.registry import UnknownNameError
+
+
+@app.command()
+def baseline(
+    annotations: AnnotationsOpt,
+    model: Annotated[str, typer.Option("--model", "-m", help="chance-random or chance-frequency.")],
+    benchmark: BenchmarkOpt = "vsibench",
+    mra: MraOpt = "official",
+    out: OutOpt = None,
+    pruned_ids: PrunedOpt = None,
+) -> None:
+    """Score a chance baseline (no media needed) and print its table."""
+    from spatialbench.scoring.baselines import BASELINES
+
+    items = load_annotations(benchmark, annotations, pruned_ids)
+    try:
+        result = BASELINES.get(model)(items, benchmark=benchmark, mra=mra)
+    except (UnknownNameError, ValueError) as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from err
+    emit(result, out)

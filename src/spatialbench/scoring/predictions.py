@@ -1,0 +1,186 @@
+"""Read model predictions into ``{item id: response text}`` from the formats people have.
+
+Formats (detected from the content):
+
+* ``jsonl`` — one ``{"id": ..., "response": "..."}`` per line.
+* ``lmms-eval`` — lmms-eval ``samples_*.jsonl`` logs (a file or a folder of them): the response is
+  ``filtered_resps[0]`` (what lmms-eval's ``process_results`` receives), falling back to ``resps[0][0]``;
+  the item is ``doc["id"]``, or the scene + question join below when the doc has no id.
+* ``export`` — JSON files holding a list of question objects or ``{"questions": [...]}`` with a response
+  field (``response``, ``prediction``, ``model_answer`` or any ``*_answer`` such as ``gemini_answer``),
+  e.g. official_samples/gemini3flash_5scenes/responses. Without ids they are joined to items on
+  (``scene_name``, ``question`` text); a key shared by several items is refused with
+  :class:`AmbiguousJoinError` rather than guessed.
+
+Bad rows become :class:`RowError` (file, line, field); the other rows are kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from spatialbench.benchmarks.item import Item
+from spatialbench.benchmarks.registry import RowError
+from spatialbench.benchmarks.vsibench_io import read_records
+
+RESPONSE_FIELDS = ("response", "prediction", "model_answer")
+
+
+class AmbiguousJoinError(ValueError):
+    """A prediction without id matches several items on (scene, question); the join is refused."""
+
+
+@dataclass
+class Predictions:
+    """Responses by item id, the detected format and the rows that could not be used."""
+
+    responses: dict[str, str] = field(default_factory=dict)
+    format: str = ""
+    errors: list[RowError] = field(default_factory=list)
+
+
+def _response_field(record: dict[str, Any]) -> str | None:
+    for name in RESPONSE_FIELDS:
+        if name in record:
+            return name
+    return next((k for k in record if k.endswith("_answer")), None)
+
+
+class _Joiner:
+    """Maps (scene, question) to item ids; refuses keys that several items share."""
+
+    def __init__(self, items: Iterable[Item]) -> None:
+        self.ids: dict[tuple[str, str], list[str]] = {}
+        for item in items:
+            self.ids.setdefault(self.key(item.scene_id, item.question), []).append(item.id)
+
+    @staticmethod
+    def key(scene: object, question: object) -> tuple[str, str]:
+        return str(scene or "").strip(), " ".join(str(question or "").split())
+
+    def find(self, record: dict[str, Any], where: str) -> str | None:
+        key = self.key(record.get("scene_name"), record.get("question"))
+        ids = self.ids.get(key, [])
+        if len(ids) > 1:
+            raise AmbiguousJoinError(
+                f"{where}: scene {key[0]!r} question {key[1][:60]!r} matches {len(ids)} items "
+                f"({', '.join(ids[:5])}); give predictions with ids instead"
+            )
+        return ids[0] if ids else None
+
+
+def _add(
+    out: Predictions, item_id: str | None, text: object, where: tuple[str, int | None], name: str
+) -> None:
+    file, line = where
+    if item_id is None:
+        out.errors.append(RowError(file, line, "question", "matches no item (scene + question text)"))
+    elif not isinstance(text, str):
+        out.errors.append(RowError(file, line, name, f"response is not a string: {text!r}"))
+    elif item_id in out.responses:
+        out.errors.append(RowError(file, line, "id", f"second prediction for item {item_id!r} (first kept)"))
+    else:
+        out.responses[item_id] = text
+
+
+def _lmms_response(record: dict[str, Any]) -> object:
+    filtered = record.get("filtered_resps")
+    if isinstance(filtered, list) and filtered:
+        first = filtered[0]
+        return first[0] if isinstance(first, list) and first else first
+    resps = record.get("resps")
+    if isinstance(resps, list) and resps and isinstance(resps[0], list) and resps[0]:
+        return resps[0][0]
+    return None
+
+
+def _jsonl_files(folder: Path) -> list[Path]:
+    return sorted(folder.glob("samples_*.jsonl")) or sorted(folder.glob("*.jsonl"))
+
+
+def _jsonl_records(path: Path) -> Iterator[tuple[str, int, dict[str, Any]] | RowError]:
+    for file in _jsonl_files(path) if path.is_dir() else [path]:
+        yield from read_records(file)
+
+
+def detect_format(path: Path) -> str:
+    """Return ``jsonl``, ``lmms-eval`` or ``export`` for ``path`` (file or folder)."""
+    if path.is_dir():
+        jsonl = _jsonl_files(path)
+        if not jsonl:
+            return "export"
+        path = jsonl[0]
+    if path.suffix.lower() == ".json":
+        return "export"
+    for entry in read_records(path):
+        if not isinstance(entry, RowError):
+            record = entry[2]
+            return "lmms-eval" if {"resps", "filtered_resps", "doc"} & set(record) else "jsonl"
+    return "jsonl"
+
+
+def read_predictions(path: str | Path, items: Iterable[Item], format: str | None = None) -> Predictions:
+    """Read predictions for ``items`` from ``path``.
+
+    Args:
+        path: a JSONL file, an lmms-eval samples file or folder, or an export file or folder.
+        items: the items the predictions answer (for joins without ids).
+        format: ``jsonl``, ``lmms-eval`` or ``export``; detected when None.
+
+    Raises:
+        FileNotFoundError: ``path`` missing.
+        AmbiguousJoinError: an id-less prediction matches several items.
+        ValueError: unknown ``format``.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"predictions not found: {path}")
+    items = list(items)
+    format = format or detect_format(path)
+    readers = {"jsonl": _read_jsonl, "lmms-eval": _read_lmms, "export": _read_export}
+    if format not in readers:
+        raise ValueError(f"unknown predictions format {format!r}; use one of {', '.join(readers)}")
+    out = Predictions(format=format)
+    readers[format](path, _Joiner(items), out)
+    return out
+
+
+def _read_jsonl(path: Path, joiner: _Joiner, out: Predictions) -> None:
+    for entry in _jsonl_records(path):
+        if isinstance(entry, RowError):
+            out.errors.append(entry)
+            continue
+        file, line, record = entry
+        if record.get("id") is None:
+            out.errors.append(RowError(file, line, "id", "missing (each line needs 'id' and 'response')"))
+            continue
+        _add(out, str(record["id"]), record.get("response"), (file, line), "response")
+
+
+def _read_lmms(path: Path, joiner: _Joiner, out: Predictions) -> None:
+    for entry in _jsonl_records(path):
+        if isinstance(entry, RowError):
+            out.errors.append(entry)
+            continue
+        file, line, record = entry
+        doc = record.get("doc") if isinstance(record.get("doc"), dict) else {}
+        item_id = str(doc["id"]) if doc.get("id") is not None else joiner.find(doc, f"{file}:{line}")
+        _add(out, item_id, _lmms_response(record), (file, line), "filtered_resps")
+
+
+def _read_export(path: Path, joiner: _Joiner, out: Predictions) -> None:
+    for entry in read_records(path):
+        if isinstance(entry, RowError):
+            out.errors.append(entry)
+            continue
+        file, line, record = entry
+        name = _response_field(record)
+        if name is None:
+            out.errors.append(RowError(file, line, "response", f"no response field (one of {RESPONSE_FIELDS} "
+                                                               "or '*_answer')"))
+            continue
+        item_id = str(record["id"]) if record.get("id") is not None else joiner.find(record, f"{file}:{line}")
+        _add(out, item_id, record[name], (file, line), name)
