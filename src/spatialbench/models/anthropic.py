@@ -1,0 +1,165 @@
+"""Anthropic Messages API back end via the official ``anthropic`` SDK (async), provider ``anthropic``.
+
+``anthropic:claude-sonnet-4-5``. The key comes from ``ANTHROPIC_API_KEY`` and is never recorded. Images go
+as base64 ``image`` content blocks (PNG or JPEG per :class:`~spatialbench.models.api.ApiSettings`), an
+image's label as a text block right before it. The SDK's own retries are off (``max_retries=0``), so the
+shared policy of :mod:`spatialbench.models.api` is the only one (it honours ``retry-after``; 529
+"overloaded" is a 5xx and retried).
+
+Sampling: none of ``temperature``, ``top_p``, ``top_k`` is sent. The SDK 2.x speaks API version
+2026-10-21, which rejects every sampling parameter at any value (the SDK removed them), so greedy decoding
+cannot be requested: answers use the provider's own sampling, and ``describe()`` / ``Response.raw`` say so
+(``"sampling": "provider default"``) so a report can flag it. The API returns no log-probabilities, so
+``Response.logprobs`` is None.
+Input tokens count cache reads and writes too (``raw`` keeps the split). ``GenerationSettings.extra``
+entries are sent as extra body fields (e.g. ``top_k``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from typing import Any
+
+from spatialbench.models.api import (
+    ApiBackend,
+    ApiSettings,
+    image_base64,
+    is_retryable_status,
+    retry_after_from_headers,
+)
+from spatialbench.models.base import BACKENDS, ImagePart, Part, Request, Response
+from spatialbench.models.errors import BackendError, ProviderUnavailableError, RetryableError
+from spatialbench.models.openai_compat import _public_url
+from spatialbench.models.parts import map_parts
+
+#: Messages API limit on images in one request (docs.anthropic.com, "Vision": 100 per API request).
+ANTHROPIC_MAX_IMAGES = 100
+KEY_VARIABLE = "ANTHROPIC_API_KEY"
+#: what decides the sampling: the API accepts no temperature / top_p / top_k (see the module docstring).
+SAMPLING = "provider default"
+
+
+class AnthropicBackend(ApiBackend):
+    """``POST /v1/messages`` for ``model``.
+
+    Args:
+        model: e.g. ``claude-sonnet-4-5``.
+        base_url: endpoint root (None = the SDK's default, which reads ``ANTHROPIC_BASE_URL``).
+        settings: shared transport settings; ``max_images`` defaults to :data:`ANTHROPIC_MAX_IMAGES`.
+
+    Raises:
+        ProviderUnavailableError: ``anthropic`` is not installed.
+        BackendError: no API key in the environment.
+    """
+
+    provider = "anthropic"
+
+    def __init__(
+        self,
+        model: str,
+        base_url: str | None = None,
+        settings: ApiSettings | None = None,
+        seed: int | None = None,
+    ) -> None:
+        settings = settings or ApiSettings()
+        if settings.max_images is None:
+            settings = replace(settings, max_images=ANTHROPIC_MAX_IMAGES)
+        super().__init__(settings, seed)
+        try:
+            import anthropic
+        except ImportError as exc:
+            raise ProviderUnavailableError(f"the anthropic back end needs the anthropic SDK: {exc}") from exc
+        key = os.environ.get(KEY_VARIABLE)
+        if not key:
+            raise BackendError(f"environment variable {KEY_VARIABLE} is not set (needed for Anthropic)")
+        self.model = model
+        self.base_url = base_url
+        self._sdk = anthropic
+        self._client = anthropic.AsyncAnthropic(
+            api_key=key, base_url=base_url, max_retries=0, timeout=self.settings.timeout_s
+        )
+
+    def _content(self, parts: tuple[Part, ...]) -> list[dict[str, Any]]:
+        s = self.settings
+
+        def image(part: ImagePart) -> dict[str, Any]:
+            data = image_base64(part.pixels, s.image_format, s.jpeg_quality)
+            source = {"type": "base64", "media_type": f"image/{s.image_format.value}", "data": data}
+            return {"type": "image", "source": source}
+
+        return map_parts(parts, lambda text: {"type": "text", "text": text}, image)
+
+    def _messages(self, request: Request) -> list[dict[str, Any]]:
+        turns = [{"role": role, "content": self._content(parts)} for role, parts in request.history]
+        return [*turns, {"role": "user", "content": self._content(request.parts)}]
+
+    async def _send(self, request: Request) -> Response:
+        s = request.settings
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "max_tokens": s.max_new_tokens,
+            "messages": self._messages(request),
+        }
+        if request.system:
+            kwargs["system"] = request.system
+        if s.extra:
+            kwargs["extra_body"] = dict(s.extra)
+        message = await self._client.messages.create(**kwargs)
+        return _to_response(message)
+
+    def _classify(self, exc: Exception) -> RetryableError | None:
+        sdk = self._sdk
+        if isinstance(exc, sdk.APITimeoutError | sdk.APIConnectionError):
+            return RetryableError(f"{type(exc).__name__}: {exc}")
+        if isinstance(exc, sdk.APIStatusError) and is_retryable_status(exc.status_code):
+            wait = retry_after_from_headers(exc.response.headers)
+            return RetryableError(f"HTTP {exc.status_code}: {exc.message}", retry_after=wait)
+        return None
+
+    def describe(self) -> dict[str, Any]:
+        """Return provider, model, endpoint (without credentials) and transport settings."""
+        return {
+            **super().describe(),
+            "model": self.model,
+            "base_url": _public_url(self.base_url),
+            "sampling": SAMPLING,
+        }
+
+    async def aclose(self) -> None:
+        """Close the HTTP connection pool."""
+        await self._client.close()
+
+
+def _to_response(message: Any) -> Response:
+    """Turn a Message into a Response: its text blocks joined (thinking blocks left out)."""
+    text = "".join(block.text for block in message.content or [] if block.type == "text")
+    usage = message.usage
+    cache_read = (usage.cache_read_input_tokens or 0) if usage else 0
+    cache_write = (usage.cache_creation_input_tokens or 0) if usage else 0
+    return Response(
+        text=text,
+        input_tokens=usage.input_tokens + cache_read + cache_write if usage else None,
+        output_tokens=usage.output_tokens if usage else None,
+        raw={
+            "finish_reason": message.stop_reason,
+            "sampling": SAMPLING,
+            "model": message.model,
+            "cache_read_input_tokens": cache_read,
+            "cache_creation_input_tokens": cache_write,
+        },
+    )
+
+
+@BACKENDS.register("anthropic")
+def make_anthropic(
+    model: str, *, api: ApiSettings | None = None, seed: int | None = None, **options: Any
+) -> ApiBackend:
+    """Build the back end for ``anthropic:MODEL``; option ``base_url``.
+
+    Raises:
+        BackendError: empty model name or no API key.
+    """
+    if not model:
+        raise BackendError("anthropic back end needs a model name: anthropic:MODEL")
+    return AnthropicBackend(model, settings=api, seed=seed, **options)

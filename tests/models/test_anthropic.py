@@ -1,0 +1,153 @@
+"""The anthropic back end through the official SDK against a loopback Messages API server."""
+
+import asyncio
+import base64
+import io
+import json
+import logging
+import time
+
+import numpy as np
+import pytest
+
+from spatialbench.models.api import ApiSettings, RetryPolicy
+from spatialbench.models.base import GenerationSettings, ImagePart, Request, TextPart
+from spatialbench.models.errors import BackendError, TooManyImagesError
+from spatialbench.models.resolve import load_backend
+from support.recording_server import Recorded, RecordingServer
+
+SECRET = "sk-ant-test-secret-91c2"
+FAST = ApiSettings(timeout_s=5.0, retry=RetryPolicy(max_attempts=3, base_delay_s=0.01))
+OK = {
+    "id": "msg_01",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-test-20990101",
+    "content": [{"type": "thinking", "thinking": "hmm", "signature": "s"}, {"type": "text", "text": "2.5"}],
+    "stop_reason": "end_turn",
+    "stop_sequence": None,
+    "usage": {
+        "input_tokens": 400,
+        "output_tokens": 7,
+        "cache_read_input_tokens": 100,
+        "cache_creation_input_tokens": 0,
+    },
+}
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
+    for name in ("ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+
+
+def _frames() -> list[np.ndarray]:
+    rng = np.random.default_rng(1)
+    return [rng.integers(0, 256, (6, 8, 3), dtype=np.uint8) for _ in range(2)]
+
+
+def _ask(url: str, request: Request, settings: ApiSettings = FAST):
+    async def main():
+        backend = load_backend("anthropic:claude-test", api=settings, base_url=url)
+        try:
+            return await backend.generate(request), backend.describe()
+        finally:
+            await backend.aclose()
+
+    return asyncio.run(main())
+
+
+def _decode_png(data: str) -> np.ndarray:
+    from PIL import Image
+
+    return np.asarray(Image.open(io.BytesIO(base64.b64decode(data))).convert("RGB"))
+
+
+def test_images_arrive_as_image_blocks_and_usage_is_mapped() -> None:
+    frames = _frames()
+    request = Request(
+        parts=(ImagePart(frames[0], label="Frame 1"), ImagePart(frames[1]), TextPart("How far apart?")),
+        system="Do not respond with anything other than a single number!",
+        settings=GenerationSettings(max_new_tokens=32),
+        history=(("user", (TextPart("earlier"),)), ("assistant", (TextPart("ok"),))),
+    )
+    with RecordingServer(lambda rec, i: (200, {}, OK)) as server:
+        response, _ = _ask(server.url, request)
+    [rec] = server.log
+    assert rec.path == "/v1/messages" and rec.headers["anthropic-version"]
+    body = rec.body
+    assert (body["model"], body["max_tokens"]) == ("claude-test", 32)
+    # API 2026-10-21 rejects any sampling parameter; the run records that the provider's sampling applied
+    assert not {"temperature", "top_p", "top_k"} & set(body)
+    assert body["system"] == "Do not respond with anything other than a single number!"
+    assert [m["role"] for m in body["messages"]] == ["user", "assistant", "user"]
+    blocks = body["messages"][-1]["content"]
+    assert [b["type"] for b in blocks] == ["text", "image", "image", "text"]
+    assert blocks[0]["text"] == "Frame 1" and blocks[3]["text"] == "How far apart?"
+    for block, frame in zip(blocks[1:3], frames, strict=True):
+        assert block["source"]["type"] == "base64" and block["source"]["media_type"] == "image/png"
+        np.testing.assert_array_equal(_decode_png(block["source"]["data"]), frame)
+    assert (response.text, response.input_tokens, response.output_tokens) == ("2.5", 400 + 100, 7)
+    assert response.logprobs is None and response.raw["finish_reason"] == "end_turn"
+    assert response.raw["sampling"] == "provider default"
+
+
+def test_429_with_retry_after_is_waited_then_succeeds() -> None:
+    def respond(rec: Recorded, index: int):
+        if index == 0:
+            error = {"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}
+            return 429, {"Retry-After": "1"}, error
+        return 200, {}, OK
+
+    with RecordingServer(respond) as server:
+        start = time.monotonic()
+        response, _ = _ask(server.url, Request(parts=(TextPart("q"),)))
+        elapsed = time.monotonic() - start
+    assert response.text == "2.5" and len(server.log) == 2
+    assert elapsed >= 1.0  # the backoff alone would wait at most 0.01 s
+
+
+def test_overloaded_529_is_retried_and_400_is_not() -> None:
+    overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}}
+    with RecordingServer(lambda rec, i: (529, {}, overloaded) if i == 0 else (200, {}, OK)) as server:
+        assert _ask(server.url, Request(parts=(TextPart("q"),)))[0].text == "2.5"
+    assert len(server.log) == 2
+    invalid = {"type": "error", "error": {"type": "invalid_request_error", "message": "image too large"}}
+    with RecordingServer(lambda rec, i: (400, {}, invalid)) as server:
+        with pytest.raises(BackendError, match="image too large"):
+            _ask(server.url, Request(parts=(TextPart("q"),)))
+    assert len(server.log) == 1
+
+
+def test_default_image_limit_is_the_api_limit() -> None:
+    frame = ImagePart(np.zeros((2, 2, 3), np.uint8))
+    with pytest.raises(TooManyImagesError, match="allows 100"):
+        _ask("http://127.0.0.1:9", Request(parts=(frame,) * 101))
+
+
+def test_api_key_is_sent_but_never_written_to_disk(tmp_path) -> None:
+    handler = logging.FileHandler(tmp_path / "debug.log")
+    root = logging.getLogger()
+    old_level = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.DEBUG)
+    try:
+        with RecordingServer(lambda rec, i: (200, {}, OK)) as server:
+            response, described = _ask(server.url, Request(parts=(ImagePart(_frames()[0]), TextPart("q"))))
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(old_level)
+        handler.close()
+    record = {"backend": described, "raw": response.raw, "text": response.text}
+    (tmp_path / "record.json").write_text(json.dumps(record))
+    assert server.log[0].headers["authorization"] == f"Bearer {SECRET}"  # SDK 2.x sends the key this way
+    assert (tmp_path / "debug.log").stat().st_size > 0
+    for path in tmp_path.iterdir():
+        assert SECRET not in path.read_text(), path
+
+
+def test_missing_key_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    with pytest.raises(BackendError, match="ANTHROPIC_API_KEY"):
+        load_backend("anthropic:claude-test")
