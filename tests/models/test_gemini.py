@@ -4,7 +4,6 @@ import asyncio
 import base64
 import io
 import json
-import logging
 import time
 
 import numpy as np
@@ -15,6 +14,7 @@ from spatialbench.models.base import GenerationSettings, ImagePart, Request, Tex
 from spatialbench.models.errors import BackendError
 from spatialbench.models.resolve import load_backend
 from support.recording_server import Recorded, RecordingServer
+from support.secrets import debug_log_to, files_containing
 
 SECRET = "gem-test-secret-7f3a"
 FAST = ApiSettings(timeout_s=5.0, retry=RetryPolicy(max_attempts=3, base_delay_s=0.01))
@@ -119,25 +119,13 @@ def test_bad_request_is_not_retried() -> None:
 
 
 def test_api_key_is_sent_but_never_written_to_disk(tmp_path) -> None:
-    handler = logging.FileHandler(tmp_path / "debug.log")
-    root = logging.getLogger()
-    old_level = root.level
-    root.addHandler(handler)
-    root.setLevel(logging.DEBUG)
-    try:
-        with RecordingServer(lambda rec, i: (200, {}, OK)) as server:
-            response, described = _ask(server.url, Request(parts=(ImagePart(_frames()[0]), TextPart("q"))))
-    finally:
-        root.removeHandler(handler)
-        root.setLevel(old_level)
-        handler.close()
-    (tmp_path / "record.json").write_text(
-        json.dumps({"backend": described, "raw": response.raw, "text": response.text})
-    )
+    with debug_log_to(tmp_path / "debug.log"), RecordingServer(lambda rec, i: (200, {}, OK)) as server:
+        response, described = _ask(server.url, Request(parts=(ImagePart(_frames()[0]), TextPart("q"))))
+    record = {"backend": described, "raw": response.raw, "text": response.text}
+    (tmp_path / "record.json").write_text(json.dumps(record))
     assert server.log[0].headers["x-goog-api-key"] == SECRET
-    assert (tmp_path / "debug.log").stat().st_size > 0
-    for path in tmp_path.iterdir():
-        assert SECRET not in path.read_text(), path
+    assert (tmp_path / "debug.log").stat().st_size > 0  # the SDK and HTTP client did log
+    assert files_containing(tmp_path, SECRET) == []
 
 
 def test_missing_key_names_the_variables(monkeypatch: pytest.MonkeyPatch) -> None:
