@@ -5,3 +5,6 @@ from spatialbench.cli import version  # noqa: F401
 from spatialbench.cli import score  # noqa: F401
 from spatialbench.cli import baseline  # noqa: F401
 from spatialbench.cli import demo  # noqa: F401
+from spatialbench.cli import generate_vsibench  # noqa: F401
+from spatialbench.cli import audit  # noqa: F401
+from spatialbench.cli import run  # noqa: F401

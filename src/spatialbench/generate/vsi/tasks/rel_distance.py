@@ -48,7 +48,6 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
     """Random choice sets per unique primary object, kept when unambiguous."""
     result = TaskResult()
     rng = derived_rng(settings.seed, TASK, scene.scene_id)
-    gap = ambiguity_gap(scene, settings)
     plans = []
     for primary in scene.unique_categories():
         others = [c for c in scene.objects if c != primary]
@@ -59,13 +58,26 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
     needed = sorted({(p, c) for p, s in plans for c in s})
     distances = category_distances(scene, needed, settings)
     for primary, choice_set in plans:
-        d = [distances[(primary, c)] for c in choice_set]
-        if is_ambiguous(d, gap):
+        candidate = choice_set_candidate(scene, primary, choice_set, distances, settings)
+        if candidate is None:
             result.removed["ambiguous_gap"] += 1
-            continue
-        result.candidates.append(Candidate(
-            task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=question_name(primary)),
-            answer=question_name(choice_set[int(np.argmin(d))]), choices=tuple(map(question_name, choice_set)),
-            metadata={"primary": primary, "distances": {c: round(x, 4) for c, x in zip(choice_set, d, strict=True)}},
-        ))
+        else:
+            result.candidates.append(candidate)
     return result
+
+
+def choice_set_candidate(scene: Scene, primary: str, choice_set: tuple[str, ...],
+                         distances: dict[tuple[str, str], float], settings: GenerationSettings) -> Candidate | None:
+    """The question for one primary object and choice set, or None when it is ambiguous.
+
+    Args:
+        distances: (primary, choice) -> minimum distance over instances, metres (``category_distances``).
+    """
+    d = [distances[(primary, c)] for c in choice_set]
+    if is_ambiguous(d, ambiguity_gap(scene, settings)):
+        return None
+    return Candidate(
+        task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=question_name(primary)),
+        answer=question_name(choice_set[int(np.argmin(d))]), choices=tuple(map(question_name, choice_set)),
+        metadata={"primary": primary, "distances": {c: round(x, 4) for c, x in zip(choice_set, d, strict=True)}},
+    )
