@@ -1,0 +1,161 @@
+"""MMSI-Video-Bench score tables: 13 subtypes (Table 2), main categories (Table 3), difficulty, sub-benchmarks.
+
+All scores are question-weighted accuracy (a category's score is over its questions, not the mean of its
+subtypes: Table 3's Plan.&Pred. of O4-mini, 34.0, is 48/124 Planning and 22/82 Prediction together, not the
+mean 32.75 of 38.7 and 26.8). Each cell carries its random-guess baseline (mean of 1 / number of options;
+24.1 over the whole benchmark, Table 2).
+
+Sub-benchmarks (Sec. 8, Table 6) and difficulty levels come from the official id lists in ``meta_data/``.
+The difficulty file names its levels ``level_1``…``level_3``; ``level_1`` is **Hard**, ``level_3`` **Easy**:
+with 327 / 400 / 379 questions, O4-mini's Sufficient-Coverage row of Table 3 (Hard 16.2, Medium 30.0,
+Easy 56.7, Avg 35.1) is 53/327, 120/400, 215/379 and 388/1106, while the reverse order fits no row.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from spatialbench.scoring.breakdown import Group, Outcome, Table, breakdown, everything, id_in
+
+MEMORY_UPDATE = "(Cross-Video) Memoery Update"  # official spelling in mmsivideo.json
+
+#: (official ``type``, Table 2 group), in Table 2 group order
+SUBTYPES: tuple[tuple[str, str], ...] = (
+    ("(Spatial Construction) Instance/Scene Attribute", "Attr."),
+    ("(Spatial Construction) Instance-Instance Spatial Relationship", "Inst.-Inst."),
+    ("(Spatial Construction) Instance-Scene Spatial Relationship", "Inst.-Scen."),
+    ("(Spatial Construction) Scene-Scene Spatial Relationship", "Scen.-Scen."),
+    ("(Spatial Construction) Camera-Instance Spatial Relationship", "Cam.-Inst."),
+    ("(Spatial Construction) Camera-Scene Spatial Relationship", "Cam.-Scen."),
+    ("(Motion Understanding) Camera Motion", "Cam."),
+    ("(Motion Understanding) Instance Motion", "Inst."),
+    ("(Motion Understanding) Interactive Motion", "Inter."),
+    (MEMORY_UPDATE, "MU."),
+    ("(Cross-Video) Multi-View Integration", "MV."),
+    ("Planning", "Plan."),
+    ("Prediction", "Pred."),
+)
+#: the corrected spelling, accepted as the same subtype
+TYPE_ALIASES = {"(Cross-Video) Memory Update": MEMORY_UPDATE}
+
+#: Table 3 main categories: group → official types
+MAIN_CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("SC.", tuple(t for t, _ in SUBTYPES[:6])),
+    ("MU.", tuple(t for t, _ in SUBTYPES[6:9])),
+    ("Plan.&Pred.", ("Planning", "Prediction")),
+    ("CV.", (MEMORY_UPDATE, "(Cross-Video) Multi-View Integration")),
+)
+
+#: sub-benchmark name → (id-list file in meta_data/, title, ((group, key in the file), ...)) (Table 6 order)
+SUB_BENCHMARKS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
+    "indoor": (
+        "indoor_perception_bench.json",
+        "Indoor Scene Perception Bench",
+        (
+            ("Static-CC.", "Static Scene (Camera-Centric)"),
+            ("Static-IC.", "Static Scene (Instance-Centric)"),
+            ("Dynamic", "Dynamic Scene"),
+        ),
+    ),
+    "robot": ("robot_bench.json", "Robot Bench", (("Man.", "Manipulation"), ("Nav.", "Navigation"))),
+    "grounding": (
+        "ground_bench.json",
+        "Grounding Bench",
+        (("TG.", "Target Grounding"), ("TL.", "Time Localization")),
+    ),
+    "difficulty": (
+        "easy2hard_bench.json",
+        "Difficulty levels",
+        (("Hard", "level_1"), ("Medium", "level_2"), ("Easy", "level_3")),
+    ),
+}
+
+
+def canonical_type(task: str) -> str:
+    """The official spelling of a subtype name (maps the corrected ``Memory Update`` to ``Memoery``)."""
+    return TYPE_ALIASES.get(task, task)
+
+
+def _of_types(types: Sequence[str]) -> Group:
+    wanted = set(types)
+    return Group("", lambda item: canonical_type(item.task) in wanted)
+
+
+def _named(name: str, group: Group) -> Group:
+    return Group(name, group.selects)
+
+
+def subtype_table(outcomes: Sequence[Outcome]) -> Table:
+    """Table 2: the 13 subtypes in the paper's group order, then ``Avg.`` over all questions."""
+    groups = [_named(label, _of_types([official])) for official, label in SUBTYPES]
+    return breakdown("MMSI-Video-Bench subtypes (Table 2)", outcomes, [*groups, Group("Avg.", everything)])
+
+
+def category_table(outcomes: Sequence[Outcome]) -> Table:
+    """Table 3 main categories: ``Avg.``, SC., MU., Plan.&Pred., CV."""
+    groups = [_named(label, _of_types(types)) for label, types in MAIN_CATEGORIES]
+    return breakdown("MMSI-Video-Bench main categories (Table 3)", outcomes, [Group("Avg.", everything), *groups])
+
+
+def load_id_lists(meta_dir: Path | str, name: str) -> dict[str, list[str]]:
+    """The official id list of sub-benchmark ``name`` (``indoor``, ``robot``, ``grounding``, ``difficulty``).
+
+    Raises:
+        KeyError: unknown sub-benchmark name (message lists the names).
+        FileNotFoundError: the id-list file is missing (message names it and where it comes from).
+        ValueError: the file is not a JSON object of id lists, or lacks a group's key.
+    """
+    if name not in SUB_BENCHMARKS:
+        raise KeyError(f"unknown MMSI-Video-Bench sub-benchmark {name!r}; known: {', '.join(SUB_BENCHMARKS)}")
+    file_name, _, groups = SUB_BENCHMARKS[name]
+    path = Path(meta_dir) / file_name
+    if not path.is_file():
+        raise FileNotFoundError(f"{path} not found: copy meta_data/ from the official MMSI-Video-Bench repository")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, Mapping) or not all(isinstance(v, list) for v in data.values()):
+        raise ValueError(f"{path}: expected a JSON object mapping category names to lists of question ids")
+    missing = [key for _, key in groups if key not in data]
+    if missing:
+        raise ValueError(f"{path}: missing categories {missing}; found {list(data)}")
+    return {key: [str(i) for i in ids] for key, ids in data.items()}
+
+
+def sub_benchmark_table(outcomes: Sequence[Outcome], name: str, id_lists: Mapping[str, Sequence[str]]) -> Table:
+    """A sub-benchmark (or the difficulty levels): ``Avg.`` over its listed questions, then its groups."""
+    _, title, groups = SUB_BENCHMARKS[name]
+    listed = [i for _, key in groups for i in id_lists[key]]
+    cells = [Group("Avg.", id_in(listed))] + [Group(label, id_in(id_lists[key])) for label, key in groups]
+    if name == "difficulty":
+        cells = cells[1:]  # Table 3 prints Hard / Medium / Easy beside the overall Avg.
+    return breakdown(f"MMSI-Video-Bench {title}", outcomes, cells)
+
+
+def mmsi_tables(outcomes: Sequence[Outcome], meta_dir: Path | str | None, sub_bench: str | None = None) -> list[Table]:
+    """The tables of a run: one sub-benchmark's table when ``sub_bench`` is given, else Tables 2 and 3 and,
+    when ``meta_dir`` holds the id lists, the difficulty levels.
+
+    Raises:
+        KeyError / FileNotFoundError / ValueError: as :func:`load_id_lists`, for a requested sub-benchmark.
+    """
+    if sub_bench is not None:
+        if meta_dir is None:
+            raise FileNotFoundError(f"sub-benchmark {sub_bench!r} needs the meta_data/ folder of id lists")
+        return [sub_benchmark_table(outcomes, sub_bench, load_id_lists(meta_dir, sub_bench))]
+    tables = [subtype_table(outcomes), category_table(outcomes)]
+    if meta_dir is not None and (Path(meta_dir) / SUB_BENCHMARKS["difficulty"][0]).is_file():
+        tables.append(sub_benchmark_table(outcomes, "difficulty", load_id_lists(meta_dir, "difficulty")))
+    return tables
+
+
+__all__ = [
+    "MAIN_CATEGORIES",
+    "SUBTYPES",
+    "SUB_BENCHMARKS",
+    "category_table",
+    "load_id_lists",
+    "mmsi_tables",
+    "sub_benchmark_table",
+    "subtype_table",
+]

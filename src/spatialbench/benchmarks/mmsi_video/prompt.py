@@ -1,0 +1,114 @@
+r"""Build the model input of an MMSI-Video-Bench item (MMSI-Video-Bench App. B, Fig. 14).
+
+The input text is ``system_prompt + "\n" + task_prompt + user_prompt + format_prompt`` (the template lives in
+``templates/input_prompt.txt``). Each ``<video>`` placeholder is replaced by that video's sampled frames and
+each ``<image>`` placeholder by the next reference image, so frames and images stand where the annotators put
+them (``item.media`` is already in placeholder order).
+
+A run first narrows each item to its setting with :func:`apply_setting` (the multi-video proportional
+allocation of :mod:`~spatialbench.benchmarks.mmsi_video.frames`), then samples every media reference with
+strategy ``all`` and lays the request out with the ``mmsi-video`` prompt builder (:class:`MMSIVideoBuilder`).
+:func:`build_request` does all three for one item.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from importlib import resources
+
+from spatialbench.benchmarks.item import Item, MediaKind, MediaRef
+from spatialbench.benchmarks.mmsi_video.frames import allocate_frames, format_timestamp, frame_budget
+from spatialbench.benchmarks.mmsi_video.loader import IMAGE_PLACEHOLDER, PROMPT_FIELDS, VIDEO_PLACEHOLDER
+from spatialbench.media.cache import load_media
+from spatialbench.media.sampling import parse_strategy
+from spatialbench.media.video import SampledFrames
+from spatialbench.models.base import ImagePart, Part, Request, TextPart
+from spatialbench.prompting.builders import PROMPT_BUILDERS, PromptBuilder
+
+_PLACEHOLDERS = re.compile(f"({re.escape(VIDEO_PLACEHOLDER)}|{re.escape(IMAGE_PLACEHOLDER)})")
+#: the strategy a run uses for items narrowed by :func:`apply_setting` (their frame lists are the sample)
+MEDIA_STRATEGY = "all"
+
+
+def input_text(item: Item) -> str:
+    """The official input text of an item, placeholders still in place."""
+    template = resources.files(__package__).joinpath("templates/input_prompt.txt").read_text(encoding="utf-8")
+    return template.format(**{name: item.metadata[name] for name in PROMPT_FIELDS})
+
+
+def apply_setting(item: Item, setting: str) -> Item:
+    """The item with each video's frame list cut to the frames a setting shows.
+
+    Args:
+        item: an item from :func:`~spatialbench.benchmarks.mmsi_video.loader.load_mmsi_video`.
+        setting: ``uniform-50``, ``sufficient-coverage`` (or ``uniform-N``).
+
+    Returns:
+        A copy whose ``FRAMES`` media hold only the chosen frames (and their timestamps); reference images
+        are unchanged. ``metadata["setting"]`` records the setting.
+
+    Raises:
+        ValueError: unknown setting.
+    """
+    videos = [m for m in item.media if m.kind is MediaKind.FRAMES]
+    chosen = iter(allocate_frames([len(v.frames) for v in videos], frame_budget(setting)))
+    media = tuple(_narrow(m, next(chosen)) if m.kind is MediaKind.FRAMES else m for m in item.media)
+    return item.model_copy(update={"media": media, "metadata": {**item.metadata, "setting": setting}})
+
+
+def _narrow(video: MediaRef, indices: list[int]) -> MediaRef:
+    stamps = tuple(video.timestamps[k] for k in indices) if video.timestamps else ()
+    return video.model_copy(update={"frames": tuple(video.frames[k] for k in indices), "timestamps": stamps})
+
+
+def interleave(item: Item, media: Sequence[SampledFrames], label_frames: bool = False) -> Request:
+    """Split the input text at its placeholders and put each media's frames in its place.
+
+    Args:
+        item: the (narrowed) item.
+        media: one sample per ``item.media`` entry, in the same order; empty for a blind run (the
+            placeholders are then dropped and the request holds no image).
+        label_frames: label each video frame with its time ``mm:ss.ff`` (off by default: the official
+            evaluation shows the time only inside the frame, drawn in its top-left corner).
+
+    Raises:
+        ValueError: ``media`` does not have one entry per ``item.media``.
+    """
+    if media and len(media) != len(item.media):
+        raise ValueError(f"item {item.id!r}: {len(media)} media samples for {len(item.media)} media references")
+    samples: Iterator[SampledFrames] = iter(media)
+    parts: list[Part] = []
+    for piece in _PLACEHOLDERS.split(input_text(item)):
+        if piece in (VIDEO_PLACEHOLDER, IMAGE_PLACEHOLDER):
+            if media:
+                parts.extend(_images(next(samples), label_frames and piece == VIDEO_PLACEHOLDER))
+        elif piece:
+            parts.append(TextPart(piece))
+    return Request(parts=tuple(parts))
+
+
+def _images(sample: SampledFrames, labelled: bool) -> list[ImagePart]:
+    labels = [format_timestamp(float(t)) if labelled else None for t in sample.timestamps]
+    return [ImagePart(pixels, label) for pixels, label in zip(sample.pixels, labels, strict=True)]
+
+
+@PROMPT_BUILDERS.register("mmsi-video")
+class MMSIVideoBuilder(PromptBuilder):
+    """Prompt builder of ``mmsi-video``: the official input text with frames and images interleaved."""
+
+    def build(self, item: Item, media: Sequence[SampledFrames]) -> Request:
+        """The request for an item already narrowed by :func:`apply_setting` (see :func:`interleave`)."""
+        return interleave(item, [] if self.config.blind else media)
+
+
+def build_request(item: Item, setting: str, label_frames: bool = False) -> Request:
+    """Narrow ``item`` to ``setting``, load its frames and reference images, and lay the request out.
+
+    Raises:
+        ValueError: unknown setting. spatialbench.media.errors.MediaError: an image cannot be read.
+    """
+    narrowed = apply_setting(item, setting)
+    strategy = parse_strategy(MEDIA_STRATEGY)
+    media = [load_media(ref, None, strategy, None) for ref in narrowed.media]
+    return interleave(narrowed, media, label_frames)

@@ -1,0 +1,85 @@
+"""ReMindView-Bench: QA-table loader, Table 7 prompts, 4-phase answer parsing and the paper's tables.
+
+Modules: ``loader`` (CSV / Parquet QA tables → items; folder layout), ``query`` (relation, query type,
+perspective taking, pattern, distance level), ``prompt`` (system prompts, named multi-image input), ``phases``
+(phase (1)–(4) parsing; extraction modes ``remindview-phases`` and ``remindview-official``), ``breakdown``
+(Table 1, accuracy by object count and distance level). Registered as benchmark ``remindview``; its
+``official`` mode is the official evaluation's reader, ``phases`` (default) reads phase (4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from spatialbench.benchmarks.item import Item
+from spatialbench.benchmarks.registry import BENCHMARKS, BenchmarkSpec
+from spatialbench.benchmarks.remindview.breakdown import remindview_tables
+from spatialbench.benchmarks.remindview.loader import BENCHMARK_NAME, load_remindview
+from spatialbench.benchmarks.remindview.phases import parse_response, split_phases
+from spatialbench.benchmarks.remindview.prompt import ReMindViewBuilder, build_request, layout, system_prompt, user_text
+from spatialbench.scoring.breakdown import BREAKDOWNS, Table, micro_table, outcomes_from_rows
+from spatialbench.scoring.tables import Column, ScoreTable
+
+#: columns computable from ``query_type`` alone: (label, part index, value); Table 1 needs the pattern too
+TASK_COLUMNS = (
+    ("V–V", 0, "view-view"),
+    ("V–O", 0, "view-object"),
+    ("O–O", 0, "object-object"),
+    ("Dir.", 1, "relative_direction"),
+    ("Dis.", 1, "relative_distance"),
+)
+
+
+def _part(task: str, index: int) -> str:
+    parts = task.split("|")
+    return parts[index] if index < len(parts) else ""
+
+
+def remindview_table(rows: pd.DataFrame) -> ScoreTable:
+    """Question-weighted accuracy by relation and query type; ``average`` over all questions."""
+    tasks = sorted(set(rows["task"]))
+    columns = [
+        Column(label, label, tuple(t for t in tasks if _part(t, index) == value))
+        for label, index, value in TASK_COLUMNS
+    ]
+    return micro_table(rows, columns)
+
+
+@BREAKDOWNS.register(BENCHMARK_NAME)
+def remindview_breakdowns(items: Sequence[Item], rows: pd.DataFrame, **_: Any) -> list[Table]:
+    """Table 1 (overall, per pattern), accuracy by object count and by distance level."""
+    return remindview_tables(outcomes_from_rows(items, rows))
+
+
+BENCHMARKS.add(
+    BENCHMARK_NAME,
+    BenchmarkSpec(
+        name=BENCHMARK_NAME,
+        load=load_remindview,
+        table=remindview_table,
+        choice_modes=("remindview-phases", "remindview-official", "robust"),
+        number_modes=(),
+        default_extract="phases",
+        extract_aliases={
+            "phases": ("remindview-phases", "official"),
+            "official": ("remindview-official", "official"),
+        },
+        description="ReMindView-Bench: multi-view spatial reasoning over procedurally generated indoor scenes",
+    ),
+)
+
+__all__ = [
+    "ReMindViewBuilder",
+    "build_request",
+    "layout",
+    "load_remindview",
+    "parse_response",
+    "remindview_breakdowns",
+    "remindview_table",
+    "split_phases",
+    "system_prompt",
+    "user_text",
+]

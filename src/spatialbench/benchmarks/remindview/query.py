@@ -1,0 +1,82 @@
+"""Classify a ReMindView-Bench query: relation, query type, perspective taking, pattern, distance level.
+
+The official QA tables (``ground_truth_generation.py``) encode the kind of a query in ``query_type``:
+``<relation>|<query type>|<template index>`` for view–view queries and
+``<relation>|<query type>|<perspective_changing | non_perspective_changing>|<template index>`` for the others.
+Perspective taking (ReMindView-Bench App. A.1, Table 6) is read from that tag; without it, it is derived from
+the template: the perspective-changing (PC) templates are those that put the viewer at an object
+("If you are positioned where <object_1> is…", "If positioned at <object_1>…", "If you turn <direction> from
+the view of <object_1>…", "After turning <direction> from <object_1>…"); the others are self-perspective (SP).
+View–view queries have no perspective class (the 21,250 PC + 18,750 SP queries of Table 4 are the 40,000
+non-view–view queries of Table 5).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePath
+
+RELATIONS = ("view-view", "view-object", "object-object")
+QUERY_KINDS = ("relative_direction", "relative_distance")
+PATTERNS = ("object-centric", "view-centric")
+ROOM_TYPES = {"bathroom": "Bathroom", "bedroom": "Bedroom", "diningroom": "DiningRoom", "kitchen": "Kitchen",
+              "livingroom": "LivingRoom"}
+_PERSPECTIVE_TAGS = {"perspective_changing": "PC", "non_perspective_changing": "SP"}
+_VIEWER_AT_OBJECT = re.compile(r"\bpositioned (?:where|at)\b|\bfrom the view of\b|^\s*after turning\b", re.I)
+_LEVEL = re.compile(r"level_(\d+)")
+
+
+@dataclass(frozen=True)
+class QueryKind:
+    """The parts of ``query_type``; ``perspective`` is ``"SP"``, ``"PC"`` or None (view–view)."""
+
+    relation: str
+    query_kind: str
+    perspective: str | None
+    template_index: int | None
+
+
+def parse_query_type(query_type: str, query: str) -> QueryKind:
+    """Split ``query_type`` and classify perspective taking (module docstring).
+
+    Raises:
+        ValueError: the relation or query type is not one of the official names.
+    """
+    parts = [p.strip() for p in str(query_type).split("|") if p.strip()]
+    if len(parts) < 2 or parts[0] not in RELATIONS or parts[1] not in QUERY_KINDS:
+        raise ValueError(f"{query_type!r} is not '<relation>|<query type>|...' with relation in {RELATIONS} "
+                         f"and query type in {QUERY_KINDS}")
+    rest = parts[2:]
+    tag = next((_PERSPECTIVE_TAGS[p] for p in rest if p in _PERSPECTIVE_TAGS), None)
+    index = int(rest[-1]) if rest and rest[-1].isdigit() else None
+    if parts[0] == "view-view":
+        perspective = None
+    else:
+        perspective = tag or ("PC" if _VIEWER_AT_OBJECT.search(query) else "SP")
+    return QueryKind(parts[0], parts[1], perspective, index)
+
+
+def pattern_of(*paths: str) -> str | None:
+    """``object-centric`` or ``view-centric`` from the first path naming one (``object_centric`` etc.)."""
+    for path in paths:
+        flat = path.lower().replace("_", "-")
+        for pattern in PATTERNS:
+            if pattern in flat:
+                return pattern
+    return None
+
+
+def distance_level(folder_path: str) -> int | None:
+    """The ``level_<k>`` distance level in a frame-set path (App. B.2), or None."""
+    found = _LEVEL.findall(folder_path)
+    return int(found[-1]) if found else None
+
+
+def room_type(folder_path: str) -> str | None:
+    """The room type named by a component of the path (Bathroom, Bedroom, DiningRoom, Kitchen, LivingRoom)."""
+    for part in PurePath(folder_path).parts:
+        key = part.lower().replace("_", "").replace("-", "").replace(" ", "")
+        if key in ROOM_TYPES:
+            return ROOM_TYPES[key]
+    return None
