@@ -6,9 +6,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from spatialbench.media import parse_strategy, sample_video
 from spatialbench.models.base import GenerationSettings, ImagePart, Request, TextPart
 from spatialbench.models.errors import BackendError
 from spatialbench.models.hf import chat_messages, generation_options, token_logprobs
+from support.videos import encode_indexed_video, read_index
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
@@ -90,36 +92,14 @@ def tiny_qwen(tmp_path_factory) -> Path:
     return folder
 
 
-def _encode_mp4(path: Path, n_frames: int) -> None:
-    """h264 video whose frame i is a flat grey of level 10·i (so decoded frames can be told apart)."""
-    import av
-
-    with av.open(str(path), "w") as container:
-        stream = container.add_stream("libx264", rate=10)
-        stream.width, stream.height, stream.pix_fmt = FRAME_W, FRAME_H, "yuv420p"
-        for i in range(n_frames):
-            frame = av.VideoFrame.from_ndarray(np.full((FRAME_H, FRAME_W, 3), 10 * i, np.uint8), "rgb24")
-            container.mux(stream.encode(frame))
-        container.mux(stream.encode())
-
-
-def _uniform_frames(path: Path, n: int) -> list[np.ndarray]:
-    """Decode every frame with PyAV and keep n evenly spaced ones (first and last included)."""
-    import av
-
-    with av.open(str(path)) as container:
-        frames = [f.to_ndarray(format="rgb24") for f in container.decode(video=0)]
-    return [frames[i] for i in np.linspace(0, len(frames) - 1, n).round().astype(int)]
-
-
 @pytest.fixture(scope="module")
 def frames(tmp_path_factory) -> list[np.ndarray]:
-    video = tmp_path_factory.mktemp("video") / "scene.mp4"
-    _encode_mp4(video, 20)
-    sampled = _uniform_frames(video, 4)
-    # frames 0, 6, 13, 19 → grey levels 0, 60, 130, 190 (h264 is lossy: within a few levels)
-    assert [round(float(f.mean()) / 10) for f in sampled] == [0, 6, 13, 19]
-    return sampled
+    """4 uniformly sampled frames of a 20-frame h264 mp4 whose frames carry their own index."""
+    video = encode_indexed_video(tmp_path_factory.mktemp("video") / "scene.mp4", 20, FRAME_W, FRAME_H)
+    sampled = sample_video(str(video), parse_strategy("uniform:4"))
+    assert [read_index(p) for p in sampled.pixels] == sampled.indices.tolist()
+    assert sampled.indices[0] == 0 and sampled.indices[-1] == 19
+    return list(sampled.pixels)
 
 
 def _request(frames, max_new_tokens=6, logprobs=True) -> Request:
