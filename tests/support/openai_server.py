@@ -117,15 +117,28 @@ def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
                 self._reply(int(fault.kind), error, headers)
                 return
             reply = script.answer(text)
-            self._reply(200, {
-                "id": "chatcmpl-test", "object": "chat.completion", "created": 0,
-                "model": body.get("model", "test"),
-                "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                             "message": {"role": "assistant", "content": reply}}],
-                "usage": {"prompt_tokens": len(text.split()) + 85 * n_images,
-                          "completion_tokens": len(reply.split()),
-                          "total_tokens": len(text.split()) + 85 * n_images + len(reply.split())},
-            })
+            self._reply(
+                200,
+                {
+                    "id": "chatcmpl-test",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": body.get("model", "test"),
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "logprobs": None,
+                            "message": {"role": "assistant", "content": reply},
+                        }
+                    ],
+                    "usage": {
+                        "prompt_tokens": len(text.split()) + 85 * n_images,
+                        "completion_tokens": len(reply.split()),
+                        "total_tokens": len(text.split()) + 85 * n_images + len(reply.split()),
+                    },
+                },
+            )
 
     return Handler
 

@@ -25,7 +25,8 @@ class PromptConfig(BaseModel):
     """How a benchmark's prompt builder lays out a request.
 
     Attributes:
-        model_family: open-source or proprietary post-prompts (VSI-Bench Table 9).
+        model_family: open-source or proprietary post-prompts (VSI-Bench Table 9); None = open, unless
+            the runner resolves it from the model name first.
         order: video first or question first (App. D).
         video_repeats: times the video is shown; 2 gives ``[video][context][video]`` (App. D, Table 7b).
         blind: vision disabled — no image parts at all (App. D / Table 12 "Vision Disabled").
@@ -35,7 +36,7 @@ class PromptConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    model_family: ModelFamily = ModelFamily.OPEN
+    model_family: ModelFamily | None = None
     order: InputOrder = InputOrder.VIDEO_FIRST
     video_repeats: int = Field(default=1, ge=1, le=8)
     blind: bool = False

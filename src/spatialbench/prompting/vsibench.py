@@ -13,7 +13,7 @@ from spatialbench.benchmarks.item import AnswerKind, Item
 from spatialbench.media.video import SampledFrames
 from spatialbench.models.base import Request
 from spatialbench.prompting.builders import PROMPT_BUILDERS, PromptBuilder, arrange, image_parts
-from spatialbench.prompting.config import PromptConfig
+from spatialbench.prompting.config import ModelFamily, PromptConfig
 from spatialbench.prompting.templates import fill, load_template_data
 
 
@@ -42,7 +42,8 @@ class VideoQABuilder(PromptBuilder):
     def text(self, item: Item) -> str:
         """Return the question block: pre-prompt, question, options (multiple choice), post-prompt."""
         kind = item.answer_kind.value
-        default_post = self.data["post_prompt"][self.config.model_family.value][kind]
+        family = self.config.model_family or ModelFamily.OPEN
+        default_post = self.data["post_prompt"][family.value][kind]
         values = {
             "pre_prompt": self._field("pre_prompt", self.data["pre_prompt"]),
             "question": item.question,

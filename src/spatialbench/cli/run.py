@@ -1,0 +1,91 @@
+"""``spatialbench run``: evaluate a model on a benchmark, resumably, and write the score table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from spatialbench.cli.apps import app
+
+
+def parse_assignments(pairs: list[str], what: str) -> dict[str, str | int | float | bool]:
+    """``["k=v", ...]`` → dict; values ``true``/``false``, integers and floats are typed.
+
+    Raises:
+        typer.BadParameter: an entry without ``=``.
+    """
+    parsed: dict[str, str | int | float | bool] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise typer.BadParameter(f"{what} must look like KEY=VALUE, got {pair!r}")
+        parsed[key.strip()] = _typed(value.strip())
+    return parsed
+
+
+def _typed(value: str) -> str | int | float | bool:
+    if value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def read_ids(path: Path) -> tuple[str, ...]:
+    """Item ids from a file, one per line; blank lines and ``#`` comments are skipped."""
+    lines = (line.split("#", 1)[0].strip() for line in path.read_text().splitlines())
+    return tuple(line for line in lines if line)
+
+
+@app.command("run")
+def run_command(
+    benchmark: Annotated[str, typer.Option(help="Registered benchmark name, e.g. vsibench.")],
+    data: Annotated[Path, typer.Option(help="Benchmark data folder or annotation file.")],
+    model: Annotated[str, typer.Option(help="provider:model, e.g. openai-compatible:http://host/v1#name.")],
+    out: Annotated[Path, typer.Option(help="Run folder (created); re-running the same command resumes.")],
+    frames: Annotated[str, typer.Option(help="uniform:N|fps:F|consecutive:N@S|all")] = "uniform:32",
+    limit: Annotated[int | None, typer.Option(help="Only the first N selected items.")] = None,
+    ids: Annotated[Path | None, typer.Option(help="File of item ids to run, one per line.")] = None,
+    blind: Annotated[bool, typer.Option(help="Vision disabled: send no images at all.")] = False,
+    concurrency: Annotated[int, typer.Option(help="Requests in flight.")] = 8,
+    max_pixels: Annotated[int | None, typer.Option(help="Max pixels per frame.")] = None,
+    model_family: Annotated[str | None, typer.Option(help="open|proprietary (Table 9).")] = None,
+    order: Annotated[str, typer.Option(help="video_first | question_first.")] = "video_first",
+    video_repeats: Annotated[int, typer.Option(help="Show the video this many times (App. D).")] = 1,
+    prompt: Annotated[list[str] | None, typer.Option(help="Prompt field KEY=VALUE.")] = None,
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Benchmark KEY=VALUE.")] = None,
+    max_new_tokens: Annotated[int | None, typer.Option(help="Answer length (default: benchmark's).")] = None,
+    timeout: Annotated[float, typer.Option(help="Seconds per request attempt.")] = 120.0,
+    max_attempts: Annotated[int, typer.Option(help="Attempts per request (429/5xx/timeouts).")] = 6,
+    max_images: Annotated[int | None, typer.Option(help="Per-request image limit.")] = None,
+    image_overflow: Annotated[str, typer.Option(help="error | subsample beyond --max-images.")] = "error",
+    extract: Annotated[str | None, typer.Option(help="Extraction mode.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed (recorded; sent to APIs that take one).")] = 0,
+    progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
+) -> None:
+    """Evaluate MODEL on BENCHMARK; answers go to OUT/run.sqlite, scores to OUT/scores.*."""
+    from spatialbench.runs import RunConfig, run
+    from spatialbench.scoring import render_markdown
+
+    config = RunConfig(
+        benchmark=benchmark, data=str(data), model=model, out=str(out), frames=frames, limit=limit,
+        ids=read_ids(ids) if ids else None, concurrency=concurrency, max_pixels=max_pixels,
+        prompt={"model_family": model_family, "order": order, "video_repeats": video_repeats, "blind": blind,
+                "overrides": {k: str(v) for k, v in parse_assignments(prompt or [], "--prompt").items()}},
+        max_new_tokens=max_new_tokens, timeout_s=timeout, max_attempts=max_attempts, max_images=max_images,
+        image_overflow=image_overflow, benchmark_options=parse_assignments(option or [], "--option"),
+        extract=extract, seed=seed,
+    )
+    summary = run(config, progress=progress)
+    counts = summary.counts
+    typer.echo(
+        f"{summary.selected} items: {summary.already_done} already answered, {counts['ok']} answered now, "
+        f"{counts['empty']} empty, {counts['failed']} failed (re-run the command to retry those)"
+    )
+    if summary.score is not None:
+        typer.echo(render_markdown(summary.score))

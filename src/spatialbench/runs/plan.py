@@ -1,0 +1,78 @@
+"""Planning a run: select items, give each its settings and request key, order them by media."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from spatialbench.benchmarks.item import Item
+from spatialbench.models.base import GenerationSettings
+from spatialbench.prompting.builders import PromptBuilder
+from spatialbench.runs.config import RunConfig
+from spatialbench.runs.keys import MediaDigests, request_key
+
+
+class SelectionError(ValueError):
+    """Requested ids that the benchmark does not contain."""
+
+
+@dataclass(frozen=True)
+class PlannedItem:
+    """One item of a run with its decoding settings and request key."""
+
+    item: Item
+    settings: GenerationSettings
+    key: str
+
+
+def select_items(items: Sequence[Item], ids: Sequence[str] | None, limit: int | None) -> list[Item]:
+    """Keep ``ids`` (in benchmark order) then the first ``limit`` items.
+
+    Raises:
+        SelectionError: an id is not in the benchmark (the message lists up to 5).
+    """
+    chosen = list(items)
+    if ids is not None:
+        wanted = set(ids)
+        unknown = wanted - {it.id for it in chosen}
+        if unknown:
+            raise SelectionError(
+                f"{len(unknown)} requested id(s) not in the benchmark: {sorted(unknown)[:5]}"
+            )
+        chosen = [it for it in chosen if it.id in wanted]
+    return chosen if limit is None else chosen[:limit]
+
+
+def data_root(data: str) -> Path:
+    """Folder that relative media paths resolve against: ``data`` itself, or its folder for a file."""
+    path = Path(data)
+    return path if path.is_dir() else path.parent
+
+
+def plan(
+    items: Sequence[Item], config: RunConfig, builder: PromptBuilder, uses_media: bool
+) -> list[PlannedItem]:
+    """Return settings and request key per item (media digested only when media is sent)."""
+    digests = MediaDigests(data_root(config.data))
+    fingerprint = builder.fingerprint()
+    planned = []
+    for item in items:
+        settings = config.generation(builder.max_new_tokens(item))
+        media = [digests.of(ref) for ref in item.media] if uses_media else []
+        key = request_key(
+            item,
+            media,
+            frames=config.frames if uses_media else "",
+            max_pixels=config.max_pixels if uses_media else None,
+            prompt=fingerprint,
+            settings=settings,
+            model=config.model,
+        )
+        planned.append(PlannedItem(item, settings, key))
+    return planned
+
+
+def media_order(planned: Sequence[PlannedItem]) -> list[PlannedItem]:
+    """Group items by their media (stable), so each video's questions run together and hit the cache."""
+    return sorted(planned, key=lambda p: tuple(ref.path for ref in p.item.media))

@@ -1,0 +1,26 @@
+"""Keep secrets off disk: redact credential values from any text a run writes (errors, provider metadata).
+
+Values come from environment variables whose names look like credentials (``*_API_KEY``, ``*_TOKEN``,
+``*SECRET*``...), read when redacting, never at import; key-shaped strings (``sk-...``) are masked too.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+_SECRET_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|AUTH)", re.IGNORECASE)
+_KEY_SHAPE = re.compile(r"\b(sk|pk|rk)-[A-Za-z0-9_\-*]{6,}")
+
+
+def secret_values() -> list[str]:
+    """Values (8+ characters) of credential-like environment variables, longest first."""
+    values = {v for k, v in os.environ.items() if _SECRET_NAME.search(k) and len(v) >= 8}
+    return sorted(values, key=len, reverse=True)
+
+
+def redact(text: str, secrets: list[str] | None = None) -> str:
+    """``text`` with every secret value and key-shaped token replaced by ``***``."""
+    for value in secrets if secrets is not None else secret_values():
+        text = text.replace(value, "***")
+    return _KEY_SHAPE.sub("***", text)

@@ -1,0 +1,199 @@
+"""The runner: plan → (sample media → build prompt → ask the model → store) per item → score.
+
+Items run concurrently (``config.concurrency``), grouped by media so the frame cache decodes each video
+once. Every outcome is committed to the store as it completes; an item's media, prompt or model error is
+recorded against it and the run goes on. Re-running resumes: items with an ``ok`` row are skipped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from spatialbench.benchmarks.registry import load_items
+from spatialbench.media.cache import FrameCache
+from spatialbench.media.errors import MediaError
+from spatialbench.media.sampling import parse_strategy
+from spatialbench.media.video import SampledFrames
+from spatialbench.models.base import Backend, ImagePart, Request, Response
+from spatialbench.models.chance import ItemBackend
+from spatialbench.models.errors import BackendError
+from spatialbench.models.resolve import load_backend, model_family
+from spatialbench.prompting.builders import PromptBuilder, get_prompt_builder
+from spatialbench.prompting.config import ModelFamily
+from spatialbench.prompting.templates import TemplateError
+from spatialbench.runs.config import RunConfig
+from spatialbench.runs.environment import environment
+from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan, select_items
+from spatialbench.runs.progress import Progress
+from spatialbench.runs.redaction import redact, secret_values
+from spatialbench.runs.store import RunStore
+
+STORE_NAME = "run.sqlite"
+
+
+@dataclass
+class RunSummary:
+    """What a run did: counts, per-video decode counts, load errors and the score result (if scored)."""
+
+    selected: int
+    already_done: int
+    counts: dict[str, int]
+    decodes: dict[str, int]
+    load_errors: list[str] = field(default_factory=list)
+    score: Any = None
+
+
+def _prompt_record(request: Request, media: list[SampledFrames]) -> dict[str, Any]:
+    """Return the request as stored: text verbatim, images by position; media by source and frame numbers."""
+    parts: list[Any] = []
+    image = 0
+    for part in request.parts:
+        if isinstance(part, ImagePart):
+            parts.append({"image": image, "label": part.label, "shape": list(part.pixels.shape)})
+            image += 1
+        else:
+            parts.append(part.text)
+    return {
+        "system": request.system,
+        "parts": parts,
+        "media": [
+            {"source": m.source, "frames": m.indices.tolist(), "timestamps": m.timestamps.tolist()}
+            for m in media
+        ],
+        "settings": asdict(request.settings),
+    }
+
+
+class Runner:
+    """Runs one :class:`RunConfig`; ``backend`` may be given (tests, notebooks) instead of built by name."""
+
+    def __init__(self, config: RunConfig, backend: Backend | None = None, progress: bool = True) -> None:
+        config = resolve_config(config)
+        self.config = config
+        self.backend = backend or load_backend(config.model, api=config.api_settings(), seed=config.seed)
+        self.show_progress = progress
+        self.out = Path(config.out)
+        self.cache = FrameCache(data_root(config.data), max_bytes=config.frame_cache_mb * 2**20)
+        self.strategy = parse_strategy(config.frames)
+        self.builder: PromptBuilder = get_prompt_builder(config.benchmark, config.prompt)
+        self._secrets: list[str] = []
+
+    @property
+    def uses_media(self) -> bool:
+        """Whether media is decoded and sent (not in blind mode, not for item back ends)."""
+        return not self.config.prompt.blind and not isinstance(self.backend, ItemBackend)
+
+    async def run(self) -> RunSummary:
+        """Run every selected item not yet answered, then score; returns the summary."""
+        self._secrets = secret_values()
+        loaded = load_items(self.config.benchmark, self.config.data, **self.config.benchmark_options)
+        selected = select_items(loaded, self.config.ids, self.config.limit)
+        planned = await asyncio.to_thread(plan, selected, self.config, self.builder, self.uses_media)
+        store = RunStore(self.out / STORE_NAME)
+        try:
+            self._record(store)
+            done = store.done_keys()
+            pending = media_order([p for p in planned if p.key not in done])
+            if isinstance(self.backend, ItemBackend):
+                self.backend.prepare(loaded)
+            progress = Progress(
+                len(pending), self.show_progress, f"{self.config.benchmark} × {self.config.model}"
+            )
+            try:
+                await self._execute(pending, store, progress)
+            finally:
+                progress.close()
+                await self.backend.aclose()
+            summary = RunSummary(
+                len(selected),
+                len(planned) - len(pending),
+                dict(progress.counts),
+                dict(self.cache.decodes),
+                [str(e) for e in getattr(loaded, "errors", [])],
+            )
+            summary.score = self._score(store, selected, planned)
+        finally:
+            store.close()
+        return summary
+
+    def _record(self, store: RunStore) -> None:
+        config = self.config.model_dump(mode="json")
+        env, described = environment(), self.backend.describe()
+        store.record_invocation(config, env, described)
+        record = {
+            "config": config,
+            "environment": env,
+            "backend": described,
+            "prompt": self.builder.fingerprint(),
+        }
+        (self.out / "config.json").write_text(redact(json.dumps(record, indent=2), self._secrets) + "\n")
+
+    async def _execute(self, pending: list[PlannedItem], store: RunStore, progress: Progress) -> None:
+        slots = asyncio.Semaphore(self.config.concurrency)  # FIFO: items start in media order
+
+        async def one(planned: PlannedItem) -> None:
+            async with slots:
+                started = time.perf_counter()
+                prompt, response, error = await self._answer(planned)
+                status = store.put(
+                    planned.key,
+                    planned.item.id,
+                    prompt,
+                    response,
+                    error and redact(error, self._secrets),
+                    time.perf_counter() - started,
+                )
+                progress.update(status, response)
+
+        await asyncio.gather(*(one(p) for p in pending))
+
+    async def _answer(self, planned: PlannedItem) -> tuple[dict[str, Any], Response | None, str | None]:
+        """Ask about one item; errors of media, prompt or model come back as text, never raised."""
+        item, prompt = planned.item, {"item_backend": True}
+        try:
+            if isinstance(self.backend, ItemBackend):
+                return prompt, self.backend.answer(item), None
+            media = await asyncio.to_thread(self._media, item) if self.uses_media else []
+            request = replace(self.builder.build(item, media), settings=planned.settings)
+            prompt = _prompt_record(request, media)
+            return prompt, await self.backend.generate(request), None
+        except (MediaError, BackendError, TemplateError) as exc:
+            return prompt, None, f"{type(exc).__name__}: {exc}"
+
+    def _media(self, item: Any) -> list[SampledFrames]:
+        return [self.cache.get(ref, self.strategy, self.config.max_pixels) for ref in item.media]
+
+    def _score(self, store: RunStore, selected: list[Any], planned: list[PlannedItem]) -> Any:
+        from spatialbench.scoring import score_items, write_scores
+
+        rows = store.results([p.key for p in planned])
+        responses = {r.item_id: r.response for r in rows if r.status == "ok"}
+        if not selected:
+            return None
+        result = score_items(
+            selected,
+            responses,
+            benchmark=self.config.benchmark,
+            extract=self.config.extract,
+            mra=self.config.mra,
+        )
+        write_scores(result, self.out)
+        return result
+
+
+def resolve_config(config: RunConfig) -> RunConfig:
+    """Fill settings left to defaults that depend on the model (model family for Table 9 prompts)."""
+    if config.prompt.model_family is not None:
+        return config
+    prompt = config.prompt.model_copy(update={"model_family": ModelFamily(model_family(config.model))})
+    return config.model_copy(update={"prompt": prompt})
+
+
+def run(config: RunConfig, backend: Backend | None = None, progress: bool = True) -> RunSummary:
+    """Resolve ``config`` and run it to completion (blocking)."""
+    return asyncio.run(Runner(config, backend, progress).run())

@@ -1,0 +1,155 @@
+"""The run store: one SQLite file, one row per request key, written in its own transaction per item.
+
+A request key hashes the item, its media, the prompt layout and the settings (see
+:mod:`spatialbench.runs.keys`), so a changed prompt or setting is a different row and never a stale hit.
+Status: ``ok`` (non-empty answer), ``empty`` (the model said nothing) or ``failed`` (error recorded);
+only ``ok`` rows count as done, so re-running retries the others. Nothing secret is ever written.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spatialbench.models.base import Response
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS invocations (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started_at REAL NOT NULL,
+    config TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    backend TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS results (
+    request_key TEXT PRIMARY KEY,
+    item_id TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('ok', 'empty', 'failed')),
+    response TEXT,
+    error TEXT,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    logprobs TEXT,
+    raw TEXT,
+    prompt TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 1,
+    latency_s REAL,
+    finished_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS results_item ON results (item_id);
+"""
+
+UPSERT = """
+INSERT INTO results (request_key, item_id, status, response, error, input_tokens, output_tokens, logprobs,
+                     raw, prompt, latency_s, finished_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (request_key) DO UPDATE SET
+    status = excluded.status, response = excluded.response, error = excluded.error,
+    input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
+    logprobs = excluded.logprobs, raw = excluded.raw, prompt = excluded.prompt,
+    latency_s = excluded.latency_s, finished_at = excluded.finished_at, attempts = results.attempts + 1
+"""
+
+
+@dataclass(frozen=True)
+class StoredResult:
+    """One row of ``results``."""
+
+    request_key: str
+    item_id: str
+    status: str
+    response: str | None
+    error: str | None
+    attempts: int
+
+
+class RunStore:
+    """A run's SQLite store at ``path`` (created with its folder when missing).
+
+    WAL journaling: a process killed mid-run (even SIGKILL) loses at most the items not yet committed.
+    """
+
+    def __init__(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
+        self._conn = sqlite3.connect(path)
+        self._conn.execute("PRAGMA journal_mode=WAL")
+        self._conn.execute("PRAGMA synchronous=NORMAL")
+        self._conn.executescript(SCHEMA)
+
+    def record_invocation(
+        self, config: dict[str, Any], environment: dict[str, Any], backend: dict[str, Any]
+    ) -> None:
+        """Append this invocation's configuration, package versions and back-end settings."""
+        with self._conn:
+            self._conn.execute(
+                "INSERT INTO invocations (started_at, config, environment, backend) VALUES (?, ?, ?, ?)",
+                (time.time(), json.dumps(config), json.dumps(environment), json.dumps(backend)),
+            )
+
+    def done_keys(self) -> set[str]:
+        """Request keys with an ``ok`` answer."""
+        return {row[0] for row in self._conn.execute("SELECT request_key FROM results WHERE status = 'ok'")}
+
+    def put(
+        self,
+        key: str,
+        item_id: str,
+        prompt: dict[str, Any],
+        response: Response | None = None,
+        error: str | None = None,
+        latency_s: float | None = None,
+    ) -> str:
+        """Write one item's outcome in its own transaction; returns the status written.
+
+        A row already present for ``key`` (an earlier failed or empty attempt) is replaced and its
+        ``attempts`` count incremented.
+        """
+        status = _status(response, error)
+        r = response or Response(text="")
+        logprobs = json.dumps([[t.token, t.logprob] for t in r.logprobs]) if r.logprobs else None
+        values = (
+            key,
+            item_id,
+            status,
+            r.text if response else None,
+            error,
+            r.input_tokens,
+            r.output_tokens,
+            logprobs,
+            json.dumps(r.raw) if r.raw else None,
+            json.dumps(prompt),
+            latency_s,
+            time.time(),
+        )
+        with self._conn:
+            self._conn.execute(
+                UPSERT,
+                values,
+            )
+        return status
+
+    def results(self, keys: list[str] | None = None) -> list[StoredResult]:
+        """Rows for ``keys`` (all rows when None)."""
+        query = "SELECT request_key, item_id, status, response, error, attempts FROM results"
+        rows = [StoredResult(*row) for row in self._conn.execute(query)]
+        if keys is None:
+            return rows
+        wanted = set(keys)
+        return [r for r in rows if r.request_key in wanted]
+
+    def close(self) -> None:
+        """Close the connection."""
+        self._conn.close()
+
+
+def _status(response: Response | None, error: str | None) -> str:
+    if error is not None or response is None:
+        return "failed"
+    if response.text.strip() or (response.raw or {}).get("no_answer_expected"):
+        return "ok"
+    return "empty"
