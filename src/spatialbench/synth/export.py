@@ -1,0 +1,142 @@
+"""Writers and readers of a rendered scene's files (layout documented in ``synth.pipeline``).
+
+``frames.npz`` keys: ``instance`` (T, H, W) uint16 instance ids (0 = room shell), ``depth_mm`` (T, H, W)
+uint16 depth along the optical axis in millimetres (0 = none), ``K`` (3, 3) intrinsics, ``cam_to_world``
+(T, 4, 4) OpenCV-convention camera-to-world poses (z-up world), ``timestamps`` (T,) seconds, ``fps``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import av
+import numpy as np
+import trimesh
+from numpy.typing import NDArray
+
+from spatialbench.synth.parts import Material
+from spatialbench.synth.scene import SynthScene
+from spatialbench.synth.structure import shell_parts
+
+
+@dataclass(frozen=True)
+class FrameSet:
+    """Per-frame ground truth of one walkthrough (see module docstring for shapes and units)."""
+
+    instance: NDArray[np.uint16]
+    depth_mm: NDArray[np.uint16]
+    K: NDArray[np.float64]
+    cam_to_world: NDArray[np.float64]
+    timestamps: NDArray[np.float64]
+    fps: float
+
+    def depth(self, index: int) -> NDArray[np.float32]:
+        """Depth of frame ``index`` in metres, (H, W) float32 (0 where nothing was hit)."""
+        return self.depth_mm[index].astype(np.float32) / 1000.0
+
+    def save(self, path: Path) -> None:
+        """Write ``frames.npz`` (compressed)."""
+        np.savez_compressed(
+            path,
+            instance=self.instance,
+            depth_mm=self.depth_mm,
+            K=self.K,
+            cam_to_world=self.cam_to_world,
+            timestamps=self.timestamps,
+            fps=self.fps,
+        )
+
+    @classmethod
+    def load(cls, path: Path) -> FrameSet:
+        """Read a ``frames.npz`` written by ``save``."""
+        with np.load(path) as data:
+            return cls(
+                data["instance"],
+                data["depth_mm"],
+                data["K"],
+                data["cam_to_world"],
+                data["timestamps"],
+                float(data["fps"]),
+            )
+
+
+def depth_to_mm(depth: NDArray[np.float32]) -> NDArray[np.uint16]:
+    """Metres → uint16 millimetres (rounded; saturates at 65.535 m)."""
+    return np.clip(np.rint(depth * 1000.0), 0, 65535).astype(np.uint16)
+
+
+class VideoWriter:
+    """h264 mp4 writer (PyAV, yuv420p); feed (H, W, 3) uint8 frames in order."""
+
+    def __init__(self, path: Path, width: int, height: int, fps: int, crf: int = 23) -> None:
+        self.container = av.open(str(path), mode="w")
+        self.stream = self.container.add_stream("libx264", rate=fps)
+        self.stream.width, self.stream.height, self.stream.pix_fmt = width, height, "yuv420p"
+        self.stream.options = {"crf": str(crf), "preset": "veryfast"}
+
+    def write(self, rgb: NDArray[np.uint8]) -> None:
+        """Encode one frame."""
+        for packet in self.stream.encode(av.VideoFrame.from_ndarray(rgb, format="rgb24")):
+            self.container.mux(packet)
+
+    def close(self) -> None:
+        """Flush the encoder and close the file."""
+        for packet in self.stream.encode():
+            self.container.mux(packet)
+        self.container.close()
+
+
+def scene_mesh(scene: SynthScene) -> trimesh.Scene:
+    """The scene as a trimesh Scene: node ``shell`` plus one node per object named ``<id>_<category>``."""
+    out = trimesh.Scene()
+    palette = scene.palette
+    shell = [
+        p
+        for p in shell_parts(
+            scene.plan, tuple(palette["wall"]), tuple(palette["floor"]), Material[palette["floor_material"]]
+        )
+    ]
+    out.add_geometry(_coloured(shell), node_name="shell", geom_name="shell")
+    for obj in scene.objects:
+        name = f"{obj.instance_id}_{obj.category.replace(' ', '_')}"
+        out.add_geometry(
+            _coloured(list(obj.asset.parts)), node_name=name, geom_name=name, transform=obj.pose()
+        )
+    return out
+
+
+def _coloured(parts: list[Any]) -> trimesh.Trimesh:
+    meshes = []
+    for part in parts:
+        mesh = part.mesh.copy()
+        mesh.visual = trimesh.visual.ColorVisuals(
+            mesh, face_colors=np.append(np.array(part.color) * 255, 255)
+        )
+        meshes.append(mesh)
+    return trimesh.util.concatenate(meshes)
+
+
+def scene_record(scene: SynthScene, config: dict[str, Any]) -> dict[str, Any]:
+    """``scene.json``: how the scene was made (seed, types, plan) and its instance table."""
+    plan = scene.plan
+    return {
+        "scene_id": scene.scene_id,
+        "seed": scene.seed,
+        "room_type": scene.room_type,
+        "room_types": list(scene.room_types),
+        "density": scene.density,
+        "plan": plan.kind.value,
+        "room_polygons": [np.round(np.asarray(r.exterior.coords), 6).tolist() for r in plan.rooms],
+        "ceiling_height": round(plan.height, 6),
+        "wall_thickness": plan.wall_thickness,
+        "render": config,
+        "instances": scene.instances(),
+    }
+
+
+def write_json(path: Path, payload: Any) -> None:
+    """Write JSON with stable key order and a trailing newline (byte-identical for equal input)."""
+    path.write_text(json.dumps(payload, indent=1) + "\n")

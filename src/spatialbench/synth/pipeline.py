@@ -1,0 +1,159 @@
+"""Generate and render synthetic scenes into a folder.
+
+Folder layout written by ``generate_synthetic(out, ...)`` (all paths relative to ``out``)::
+
+    meta_info/synthetic_meta_info.json     {scene_id: entry} in the official VSI-Bench meta-info schema
+    synthetic/<scene_id>.mp4               h264 walkthrough, 640×480, 24 fps (VSI-Bench <dataset>/<scene>.mp4)
+    scenes/<scene_id>/scene.json           seed, room types, density, plan, render settings, instance table
+    scenes/<scene_id>/meta_info.json       {scene_id: entry}, this scene alone (same schema)
+    scenes/<scene_id>/frames.npz           per-frame instance ids, depth (mm), K, cam_to_world, timestamps
+    scenes/<scene_id>/freespace.npz        FreeSpaceMap (free / walkable grids, origin, resolution)
+    scenes/<scene_id>/mesh.glb             the scene mesh, one node per instance named <id>_<category>
+
+Frame ``i`` of the mp4 is frame ``i`` of ``frames.npz``. The instance table maps each mask id to its
+category and to its index in ``object_bbox[category]`` of the meta-info.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from spatialbench.synth.camera import PathConfig, intrinsics, walkthrough
+from spatialbench.synth.export import FrameSet, VideoWriter, depth_to_mm, scene_mesh, scene_record, write_json
+from spatialbench.synth.freespace import FreeSpaceMap, free_space_map
+from spatialbench.synth.generator import Density, SceneConfig, generate_scene
+from spatialbench.synth.plan import PlanKind
+from spatialbench.synth.renderer import Renderer
+from spatialbench.synth.scene import SYNTHETIC_DATASET, SynthScene
+
+ROOM_ORDER = ("bedroom", "living room", "kitchen", "office", "dining room", "bathroom")
+
+
+@dataclass(frozen=True)
+class RenderConfig:
+    """Video and camera settings (defaults: VSI-Bench-like 640×480 at 24 fps, at most 30 s)."""
+
+    width: int = 640
+    height: int = 480
+    fps: int = 24
+    horizontal_fov_deg: float = 66.0
+    max_seconds: float = 30.0
+    crf: int = 23
+
+
+@dataclass(frozen=True)
+class RenderedScene:
+    """Paths and in-memory results of one rendered scene."""
+
+    scene: SynthScene
+    video: Path
+    folder: Path
+    frames: FrameSet
+    free_space: FreeSpaceMap
+    meta_info: dict[str, Any]
+
+
+def entrance(scene: SynthScene, space: FreeSpaceMap) -> np.ndarray:
+    """A standing point 0.9 m inside the first door (the room centre when there is no door)."""
+    for obj in scene.objects:
+        if obj.category == "door":
+            return obj.position[:2] + obj.pose()[:2, 1] * 0.9
+    return np.array(scene.plan.footprint.centroid.coords[0])
+
+
+def render_scene(
+    scene: SynthScene, out: Path, config: RenderConfig = RenderConfig(), renderer: Renderer | None = None
+) -> RenderedScene:
+    """Render ``scene``'s walkthrough into ``out`` (layout in the module docstring); deterministic per seed.
+
+    Returns the RenderedScene; its ``meta_info`` is this scene's entry (not yet written to the combined file).
+    """
+    space = free_space_map(scene)
+    rng = np.random.default_rng([scene.seed, 1])
+    path = PathConfig(
+        fps=config.fps, max_seconds=config.max_seconds, eye_height=float(rng.uniform(1.45, 1.65))
+    )
+    poses = walkthrough(space, entrance(scene, space), rng, path)
+    K = intrinsics(config.width, config.height, config.horizontal_fov_deg)
+    folder = out / "scenes" / scene.scene_id
+    folder.mkdir(parents=True, exist_ok=True)
+    video = out / SYNTHETIC_DATASET / f"{scene.scene_id}.mp4"
+    video.parent.mkdir(parents=True, exist_ok=True)
+    own = renderer is None
+    renderer = renderer or Renderer(config.width, config.height)
+    try:
+        frames = _render_frames(renderer, scene, K, poses, video, config)
+    finally:
+        if own:
+            renderer.close()
+    frames.save(folder / "frames.npz")
+    space.save(folder / "freespace.npz")
+    scene_mesh(scene).export(folder / "mesh.glb")
+    write_json(folder / "scene.json", scene_record(scene, asdict(config)))
+    meta = scene.meta_info(f"{SYNTHETIC_DATASET}/{scene.scene_id}.mp4")
+    write_json(folder / "meta_info.json", {scene.scene_id: meta})
+    return RenderedScene(scene, video, folder, frames, space, meta)
+
+
+def _render_frames(
+    renderer: Renderer, scene: SynthScene, K: np.ndarray, poses: np.ndarray, video: Path, config: RenderConfig
+) -> FrameSet:
+    renderer.load(scene)
+    shape = (len(poses), config.height, config.width)
+    instance, depth = np.zeros(shape, dtype=np.uint16), np.zeros(shape, dtype=np.uint16)
+    writer = VideoWriter(video, config.width, config.height, config.fps, config.crf)
+    try:
+        for index, pose in enumerate(poses):
+            frame = renderer.render(K, pose)
+            writer.write(frame.color)
+            instance[index], depth[index] = frame.instance, depth_to_mm(frame.depth)
+    finally:
+        writer.close()
+    return FrameSet(instance, depth, K, poses, np.arange(len(poses)) / config.fps, float(config.fps))
+
+
+def scene_configs(count: int, seed: int) -> list[tuple[SceneConfig, int]]:
+    """``count`` (config, scene seed) pairs cycling through room types, both densities and plan shapes."""
+    rng = np.random.default_rng(seed)
+    configs = []
+    for index in range(count):
+        room_type = ROOM_ORDER[index % len(ROOM_ORDER)]
+        density = Density.DENSE if (index // len(ROOM_ORDER) + index) % 2 else Density.SPARSE
+        plan = PlanKind(rng.choice([k.value for k in PlanKind], p=[0.6, 0.25, 0.15]))
+        if room_type == "bathroom":
+            plan = PlanKind.RECTANGLE
+        second = ROOM_ORDER[int(rng.integers(len(ROOM_ORDER) - 1))] if plan is PlanKind.TWO_ROOMS else None
+        configs.append(
+            (
+                SceneConfig(room_type=room_type, density=density, plan=plan, second_room_type=second),
+                int(rng.integers(2**31)),
+            )
+        )
+    return configs
+
+
+def generate_synthetic(
+    out: Path, scenes: int = 3, seed: int = 0, config: RenderConfig = RenderConfig(), progress: Any = None
+) -> list[RenderedScene]:
+    """Generate and render ``scenes`` scenes into ``out`` and write the combined meta-info file.
+
+    ``progress`` is an optional callable ``f(done, total, scene_id)``.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    results = []
+    with Renderer(config.width, config.height) as renderer:
+        for index, (scene_config, scene_seed) in enumerate(scene_configs(scenes, seed)):
+            scene = generate_scene(scene_config, scene_seed, scene_id=f"synth_{seed:04d}_{index:03d}")
+            results.append(render_scene(scene, out, config, renderer))
+            if progress is not None:
+                progress(index + 1, scenes, scene.scene_id)
+    (out / "meta_info").mkdir(exist_ok=True)
+    write_json(
+        out / "meta_info" / f"{SYNTHETIC_DATASET}_meta_info.json",
+        {r.scene.scene_id: r.meta_info for r in results},
+    )
+    return results

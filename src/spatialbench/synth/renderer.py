@@ -1,0 +1,171 @@
+"""Headless rasteriser (moderngl on an EGL standalone context, works on Mesa llvmpipe without a GPU).
+
+One draw per frame writes three attachments: colour (RGB8), instance id (int32; 0 = walls, floor,
+ceiling) and metric depth (float32, z-distance along the optical axis in metres, 0 where nothing was hit).
+Camera conventions are those of ``synth.camera``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from spatialbench.synth.parts import Material, Part
+from spatialbench.synth.scene import SynthScene
+from spatialbench.synth.shaders import FRAGMENT, VERTEX
+from spatialbench.synth.structure import shell_parts
+
+NEAR, FAR = 0.05, 50.0
+GL_FROM_CV = np.diag([1.0, -1.0, -1.0, 1.0])  # OpenCV camera axes → OpenGL camera axes
+MAX_LAMPS = 8
+
+
+class RendererUnavailableError(RuntimeError):
+    """No OpenGL context could be created (no EGL / Mesa, or moderngl missing)."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One rendered view.
+
+    Attributes:
+        color: (H, W, 3) uint8 RGB.
+        instance: (H, W) int32 instance ids (0 = room shell).
+        depth: (H, W) float32 metres along the optical axis (0 = no surface).
+    """
+
+    color: NDArray[np.uint8]
+    instance: NDArray[np.int32]
+    depth: NDArray[np.float32]
+
+
+def projection(K: NDArray[np.float64], width: int, height: int) -> NDArray[np.float64]:
+    """OpenGL clip matrix (4, 4) that reproduces the pinhole ``K`` (pixel centres at integer coordinates)."""
+    fx, fy, cx, cy = K[0, 0], K[1, 1], K[0, 2], K[1, 2]
+    return np.array(
+        [
+            [2 * fx / width, 0.0, 1 - 2 * (cx + 0.5) / width, 0.0],
+            [0.0, 2 * fy / height, 2 * (cy + 0.5) / height - 1, 0.0],
+            [0.0, 0.0, -(FAR + NEAR) / (FAR - NEAR), -2 * FAR * NEAR / (FAR - NEAR)],
+            [0.0, 0.0, -1.0, 0.0],
+        ]
+    )
+
+
+def _part_vertices(part: Part, pose: NDArray[np.float64], instance_id: int) -> NDArray[np.float32]:
+    mesh = part.mesh
+    rotation = pose[:3, :3]
+    positions = mesh.vertices[mesh.faces].reshape(-1, 3) @ rotation.T + pose[:3, 3]
+    if part.smooth:
+        normals = mesh.vertex_normals[mesh.faces].reshape(-1, 3)
+    else:
+        normals = np.repeat(mesh.face_normals, 3, axis=0)
+    count = len(positions)
+    data = np.empty((count, 11), dtype=np.float32)
+    data[:, 0:3], data[:, 3:6] = positions, normals @ rotation.T
+    data[:, 6:9], data[:, 9], data[:, 10] = part.color, instance_id, int(part.material)
+    return data
+
+
+def scene_vertices(scene: SynthScene) -> NDArray[np.float32]:
+    """Interleaved vertex rows (N, 11): position, normal, colour, instance id, material — world frame."""
+    palette = scene.palette
+    shell = shell_parts(
+        scene.plan, tuple(palette["wall"]), tuple(palette["floor"]), Material[palette["floor_material"]]
+    )
+    blocks = [_part_vertices(part, np.eye(4), 0) for part in shell]
+    for obj in scene.objects:
+        pose = obj.pose()
+        blocks += [_part_vertices(part, pose, obj.instance_id) for part in obj.asset.parts]
+    return np.concatenate(blocks)
+
+
+class Renderer:
+    """Renders one scene at a fixed resolution; create once, ``load`` a scene, then ``render`` many views.
+
+    Raises:
+        RendererUnavailableError: no EGL context (message says what failed).
+    """
+
+    def __init__(self, width: int, height: int, backend: str = "egl") -> None:
+        try:
+            import moderngl
+
+            self.ctx = moderngl.create_standalone_context(backend=backend)
+        except Exception as error:  # moderngl raises plain Exception for a missing EGL/driver
+            raise RendererUnavailableError(
+                f"cannot create an OpenGL context with backend {backend!r}: {error}. "
+                "Install libegl1 and Mesa (libgl1-mesa-dri)."
+            ) from error
+        self.width, self.height = width, height
+        self.program = self.ctx.program(vertex_shader=VERTEX, fragment_shader=FRAGMENT)
+        self.targets = (
+            self.ctx.texture((width, height), 4),
+            self.ctx.texture((width, height), 1, dtype="i4"),
+            self.ctx.texture((width, height), 1, dtype="f4"),
+        )
+        self.fbo = self.ctx.framebuffer(
+            color_attachments=list(self.targets),
+            depth_attachment=self.ctx.depth_renderbuffer((width, height)),
+        )
+        self.vao = None
+
+    def load(self, scene: SynthScene) -> None:
+        """Upload ``scene``'s geometry and lights (replaces the previous scene)."""
+        data = scene_vertices(scene)
+        buffer = self.ctx.buffer(data.tobytes())
+        self.vao = self.ctx.vertex_array(
+            self.program, [(buffer, "3f 3f 3f 1f 1f", "in_pos", "in_normal", "in_color", "in_id", "in_mat")]
+        )
+        lamps = [
+            obj.position + np.array([0.0, 0.0, -0.25])
+            for obj in scene.objects
+            if obj.category == "ceiling light"
+        ][:MAX_LAMPS]
+        lamps = lamps or [np.array([*scene.plan.footprint.centroid.coords[0], scene.plan.height - 0.25])]
+        padded = np.zeros((MAX_LAMPS, 3), dtype=np.float32)
+        padded[: len(lamps)] = lamps
+        self.program["lamp_pos"].write(padded.tobytes())
+        self.program["lamp_count"].value = len(lamps)
+        self.program["key_dir"].value = (0.35, 0.25, -0.9)
+
+    def render(self, K: NDArray[np.float64], cam_to_world: NDArray[np.float64]) -> Frame:
+        """Render the loaded scene from ``cam_to_world`` (4, 4) with intrinsics ``K`` (3, 3).
+
+        Raises:
+            RuntimeError: no scene was loaded.
+        """
+        if self.vao is None:
+            raise RuntimeError("Renderer.render called before Renderer.load(scene)")
+        view = GL_FROM_CV @ np.linalg.inv(cam_to_world)
+        mvp = projection(K, self.width, self.height) @ view
+        self.program["mvp"].write(mvp.T.astype(np.float32).tobytes())
+        self.program["view"].write(view.T.astype(np.float32).tobytes())
+        self.program["eye"].value = tuple(float(v) for v in cam_to_world[:3, 3])
+        self.fbo.use()
+        self.fbo.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
+        self.targets[1].write(np.zeros((self.height, self.width), dtype=np.int32).tobytes())
+        self.targets[2].write(np.zeros((self.height, self.width), dtype=np.float32).tobytes())
+        self.ctx.enable(self.ctx.DEPTH_TEST)
+        self.vao.render()
+        shape = (self.height, self.width)
+        color = np.frombuffer(self.fbo.read(components=3, attachment=0), dtype=np.uint8).reshape(*shape, 3)
+        ids = np.frombuffer(self.fbo.read(components=1, attachment=1, dtype="i4"), dtype=np.int32).reshape(
+            shape
+        )
+        depth = np.frombuffer(
+            self.fbo.read(components=1, attachment=2, dtype="f4"), dtype=np.float32
+        ).reshape(shape)
+        return Frame(np.flipud(color).copy(), np.flipud(ids).copy(), np.flipud(depth).copy())
+
+    def close(self) -> None:
+        """Release the GL context."""
+        self.ctx.release()
+
+    def __enter__(self) -> Renderer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

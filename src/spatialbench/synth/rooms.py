@@ -1,0 +1,141 @@
+"""Room recipes: which objects a room type gets and how they relate (ReMindView-Bench App. B.1 in spirit:
+large furniture first under wall/adjacency constraints, then medium and small objects on supports).
+
+Each recipe places the room's anchor furniture, then its optional items, whose counts depend on the
+density ("sparse" or "dense"). Recipes only call the placement primitives; all randomness is ``layout.rng``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from spatialbench.registry import Registry
+from spatialbench.synth.assets import ASSETS
+from spatialbench.synth.parts import Asset
+from spatialbench.synth.placement import GAP, Layout, against_wall, free_standing, on_top, relative_to
+from spatialbench.synth.scene import SynthObject
+
+Recipe = Callable[[Layout, int, bool], None]
+#: Room type → recipe ``f(layout, room_index, dense)``.
+ROOM_TYPES: Registry[Recipe] = Registry("room type")
+
+#: Optional floor items per room type: variant name → (count if sparse, count if dense), upper bounds.
+OPTIONAL = {
+    "bedroom": {
+        "closet": (1, 1),
+        "trash bin": (1, 1),
+        "backpack": (0, 2),
+        "plant": (0, 2),
+        "bookshelf": (0, 1),
+    },
+    "living room": {
+        "floor lamp": (1, 2),
+        "plant": (1, 3),
+        "bookshelf": (0, 2),
+        "stool": (0, 2),
+        "trash bin": (0, 1),
+        "backpack": (0, 1),
+    },
+    "kitchen": {"trash bin": (1, 2), "stool": (0, 3), "plant": (0, 1), "dishwasher": (0, 1)},
+    "bathroom": {"trash bin": (1, 1), "washer": (0, 1), "plant": (0, 1)},
+    "dining room": {"cabinet": (1, 2), "plant": (1, 3), "floor lamp": (0, 1), "trash bin": (0, 1)},
+    "office": {"bookshelf": (1, 2), "trash bin": (1, 3), "backpack": (0, 2), "plant": (0, 2)},
+}
+WALL_MOUNTED = {"mirror": 1.05, "whiteboard": 0.9, "clock": 1.8, "towel": 1.0, "radiator": 0.0}
+
+
+def make(layout: Layout, name: str) -> Asset:
+    """Build a fresh instance of the asset variant ``name`` from the layout's generator."""
+    return ASSETS.get(name)(layout.rng)
+
+
+def _count(layout: Layout, bounds: tuple[int, int], dense: bool) -> int:
+    high = bounds[1] if dense else bounds[0]
+    low = 1 if bounds[0] >= 1 else 0
+    return int(layout.rng.integers(low, high + 1)) if high >= low else 0
+
+
+def optional_items(layout: Layout, room: int, room_type: str, dense: bool) -> None:
+    """Place the optional floor items of ``room_type`` against walls (or free-standing when no wall fits)."""
+    for name, bounds in OPTIONAL[room_type].items():
+        for _ in range(_count(layout, bounds, dense)):
+            asset = make(layout, name)
+            if against_wall(layout, asset, room, front_clearance=0.4) is None:
+                free_standing(layout, asset, room, margin=0.4)
+
+
+def on_wall(layout: Layout, name: str, room: int, z: float | None = None) -> SynthObject | None:
+    """Hang the variant ``name`` on a wall of ``room`` at its usual height (or ``z``)."""
+    return against_wall(layout, make(layout, name), room, z=WALL_MOUNTED.get(name, 1.0) if z is None else z)
+
+
+def ceiling_lights(layout: Layout, room: int, count: int) -> None:
+    """Spread ``count`` ceiling lights over the room's floor polygon (on a jittered grid)."""
+    polygon = layout.plan.rooms[room]
+    x0, y0, x1, y1 = polygon.bounds
+    columns = int(np.ceil(np.sqrt(count * (x1 - x0) / (y1 - y0))))
+    rows = int(np.ceil(count / columns))
+    spots = [
+        (x0 + (i + 0.5) * (x1 - x0) / columns, y0 + (j + 0.5) * (y1 - y0) / rows)
+        for i in range(columns)
+        for j in range(rows)
+    ]
+    for index in layout.rng.permutation(len(spots))[:count]:
+        x, y = spots[int(index)]
+        layout.add(make(layout, "ceiling light"), np.array([x, y, layout.plan.height]), 0.0, room)
+
+
+def pillows(layout: Layout, support: SynthObject, count: int, back_band: float) -> None:
+    """Put ``count`` pillows on ``support`` within ``back_band`` metres of its back (bed head, sofa back)."""
+    low, high = support.asset.bounds()
+    region = (low[0], high[0], low[1] + 0.02, low[1] + back_band)
+    for _ in range(count):
+        on_top(layout, make(layout, "pillow"), support, yaw=0.0, region=region)
+
+
+def chairs_around(layout: Layout, table: SynthObject, variant: str, ends: bool) -> None:
+    """Seat chairs along both long sides of ``table`` (one per 0.6 m), and at the ends when ``ends``."""
+    low, high = table.asset.bounds()
+    per_side = max(1, int((high[0] - low[0]) // 0.62))
+    xs = low[0] + (np.arange(per_side) + 0.5) * (high[0] - low[0]) / per_side
+    seats = [(float(x), side) for x in xs for side in (-1, 1)]
+    for x, side in seats:
+        chair = make(layout, variant)
+        c_low, c_high = chair.bounds()
+        y = (high[1] + GAP * 2 + c_high[1]) if side > 0 else (low[1] - GAP * 2 - c_high[1])
+        relative_to(layout, chair, table, np.array([x, y, 0.0]), np.pi if side > 0 else 0.0)
+    if ends:
+        for side in (-1, 1):
+            chair = make(layout, variant)
+            x = (
+                (high[0] + GAP * 2 + chair.bounds()[1][1])
+                if side > 0
+                else (low[0] - GAP * 2 - chair.bounds()[1][1])
+            )
+            relative_to(layout, chair, table, np.array([x, 0.0, 0.0]), np.pi / 2 if side > 0 else -np.pi / 2)
+
+
+def tv_facing(layout: Layout, room: int, viewer: SynthObject) -> SynthObject | None:
+    """A TV table against the wall opposite ``viewer`` (sofa or bed), with the TV on it facing the viewer."""
+    front = viewer.pose()[:2, 1]
+    faces = [f for f in layout.faces(room) if float(np.dot(f.normal, front)) < -0.9]
+    for face in faces:
+        table = against_wall(layout, make(layout, "tv table"), room, face=face, tries=25, front_clearance=0.3)
+        if table is not None:
+            on_top(layout, make(layout, "tv"), table, yaw=0.0, region=_middle(table))
+            return table
+    return None
+
+
+def _middle(support: SynthObject) -> tuple[float, float, float, float]:
+    low, high = support.asset.bounds()
+    return (low[0] * 0.6, high[0] * 0.6, low[1], high[1])
+
+
+def scatter_on(layout: Layout, supports: list[SynthObject], names: list[str], probability: float) -> None:
+    """Each variant in ``names`` goes, with ``probability``, onto a random one of ``supports``."""
+    for name in names:
+        if supports and layout.rng.random() < probability:
+            on_top(layout, make(layout, name), supports[int(layout.rng.integers(len(supports)))])

@@ -1,0 +1,158 @@
+"""Generated scenes: placed object instances with exact oriented boxes, the plan, and the meta-info entry.
+
+Box convention (matches the official VSI-Bench meta-info, verified on its files): ``normalizedAxes`` is a
+row-major 3×3 whose *rows* are the box axes in world coordinates; ``axesLengths[i]`` is the full edge length
+along row ``i``; ``min``/``max`` are the world axis-aligned bounds of the box.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+from shapely.geometry import Polygon
+
+from spatialbench.synth.parts import Asset
+from spatialbench.synth.plan import FloorPlan
+
+#: The ``dataset`` field written for synthetic scenes (VSI-Bench videos live under ``<dataset>/<scene>.mp4``).
+SYNTHETIC_DATASET = "synthetic"
+
+
+def yaw_matrix(yaw: float) -> NDArray[np.float64]:
+    """Rotation (3, 3) by ``yaw`` radians about +z."""
+    c, s = np.cos(yaw), np.sin(yaw)
+    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
+
+
+@dataclass(frozen=True)
+class SynthObject:
+    """One placed instance.
+
+    Attributes:
+        instance_id: id written in the instance masks (>= 1; 0 is walls, floor and ceiling).
+        asset: the parametric asset (category + parts in its local frame).
+        position: (3,) world position of the asset's local origin, metres.
+        yaw: rotation about +z in radians (local +y is the object's front).
+        support: instance id of the object it stands on, or None (floor, wall, ceiling).
+        room: index of the room of the plan it belongs to.
+    """
+
+    instance_id: int
+    asset: Asset
+    position: NDArray[np.float64]
+    yaw: float
+    support: int | None = None
+    room: int = 0
+
+    @property
+    def category(self) -> str:
+        """The object's category (VSI-Bench vocabulary)."""
+        return self.asset.category
+
+    def pose(self) -> NDArray[np.float64]:
+        """Local-to-world transform, shape (4, 4)."""
+        pose = np.eye(4)
+        pose[:3, :3] = yaw_matrix(self.yaw)
+        pose[:3, 3] = self.position
+        return pose
+
+    def box(self) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+        """Tight oriented box: centre (3,), rotation (3, 3) whose columns are the box axes, extent (3,)."""
+        low, high = self.asset.bounds()
+        rotation = yaw_matrix(self.yaw)
+        return rotation @ ((low + high) / 2) + self.position, rotation, high - low
+
+    def footprint(self, margin: float = 0.0) -> Polygon:
+        """The box's outline on the floor (shapely polygon), grown by ``margin`` metres."""
+        center, rotation, extent = self.box()
+        half = extent[:2] / 2 + margin
+        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * half
+        return Polygon(corners @ rotation[:2, :2].T + center[:2])
+
+    def z_range(self) -> tuple[float, float]:
+        """Bottom and top height of the box in metres."""
+        center, _, extent = self.box()
+        return float(center[2] - extent[2] / 2), float(center[2] + extent[2] / 2)
+
+
+def box_meta(obj: SynthObject) -> dict[str, list[float]]:
+    """The object's box in the official meta-info form (centroid, axesLengths, normalizedAxes, min, max)."""
+    center, rotation, extent = obj.box()
+    corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * extent / 2
+    world = corners @ rotation.T + center
+    return {
+        "centroid": _floats(center),
+        "axesLengths": _floats(extent),
+        "normalizedAxes": _floats(rotation.T.reshape(-1)),
+        "min": _floats(world.min(axis=0)),
+        "max": _floats(world.max(axis=0)),
+    }
+
+
+def _floats(values: NDArray[np.float64]) -> list[float]:
+    return [round(float(v), 6) + 0.0 for v in values]
+
+
+@dataclass(frozen=True)
+class SynthScene:
+    """A generated scene.
+
+    Attributes:
+        scene_id: unique name, used for files (``<scene_id>.mp4``).
+        room_type: e.g. ``"bedroom"`` (for two rooms, the first room's type).
+        room_types: type of each room of the plan.
+        density: ``"sparse"`` or ``"dense"``.
+        seed: the seed that generated it (same seed, same scene).
+        plan: floor plan with walls and openings.
+        objects: placed instances, ids ascending from 1.
+        palette: colours of walls, floor and ceiling and the floor material name.
+    """
+
+    scene_id: str
+    room_type: str
+    room_types: tuple[str, ...]
+    density: str
+    seed: int
+    plan: FloorPlan
+    objects: tuple[SynthObject, ...]
+    palette: dict[str, Any]
+
+    def instances(self) -> list[dict[str, Any]]:
+        """Instance table: id → category and index of its box in the meta-info ``object_bbox[category]`` list."""
+        seen: dict[str, int] = {}
+        table = []
+        for obj in self.objects:
+            index = seen.get(obj.category, 0)
+            seen[obj.category] = index + 1
+            table.append(
+                {
+                    "instance_id": obj.instance_id,
+                    "category": obj.category,
+                    "index": index,
+                    "support": obj.support,
+                    "room": obj.room,
+                }
+            )
+        return table
+
+    def meta_info(self, video_path: str) -> dict[str, Any]:
+        """This scene's entry in the official meta-info schema (VSI-Bench ``*_meta_info_val.json``).
+
+        ``room_size`` is the floor area in m² (both rooms together for a two-room plan); ``room_center`` is
+        the centre of the floor's bounding box at half the ceiling height.
+        """
+        boxes: dict[str, list[dict[str, list[float]]]] = {}
+        for obj in self.objects:
+            boxes.setdefault(obj.category, []).append(box_meta(obj))
+        x0, y0, x1, y1 = self.plan.footprint.bounds
+        return {
+            "room_size": round(self.plan.area, 6),
+            "room_center": _floats(np.array([(x0 + x1) / 2, (y0 + y1) / 2, self.plan.height / 2])),
+            "object_counts": {category: len(items) for category, items in boxes.items()},
+            "object_bbox": boxes,
+            "video_path": video_path,
+            "dataset": SYNTHETIC_DATASET,
+        }

@@ -1,0 +1,113 @@
+"""GLSL sources of the rasteriser (kept beside the renderer that compiles them)."""
+
+VERTEX = """
+#version 330
+uniform mat4 mvp;
+uniform mat4 view;
+in vec3 in_pos;
+in vec3 in_normal;
+in vec3 in_color;
+in float in_id;
+in float in_mat;
+out vec3 v_world;
+out vec3 v_normal;
+out vec3 v_color;
+out float v_view_z;
+flat out int v_id;
+flat out int v_mat;
+void main() {
+    gl_Position = mvp * vec4(in_pos, 1.0);
+    v_world = in_pos;
+    v_normal = in_normal;
+    v_color = in_color;
+    v_view_z = -(view * vec4(in_pos, 1.0)).z;
+    v_id = int(in_id + 0.5);
+    v_mat = int(in_mat + 0.5);
+}
+"""
+
+FRAGMENT = """
+#version 330
+uniform vec3 eye;
+uniform vec3 key_dir;       // direction the key light travels (world)
+uniform vec3 lamp_pos[8];   // ceiling lights (world)
+uniform int lamp_count;
+in vec3 v_world;
+in vec3 v_normal;
+in vec3 v_color;
+in float v_view_z;
+flat in int v_id;
+flat in int v_mat;
+layout(location = 0) out vec4 out_color;
+layout(location = 1) out int out_id;
+layout(location = 2) out float out_depth;
+
+float hash(vec2 p) { return fract(sin(dot(p, vec2(127.1, 311.7))) * 43758.5453); }
+float noise(vec2 p) {
+    vec2 i = floor(p), f = fract(p);
+    vec2 u = f * f * (3.0 - 2.0 * f);
+    return mix(mix(hash(i), hash(i + vec2(1, 0)), u.x), mix(hash(i + vec2(0, 1)), hash(i + vec2(1, 1)), u.x), u.y);
+}
+
+// Procedural patterns per material, from world coordinates (no UVs needed).
+vec3 pattern(vec3 base, vec3 n) {
+    vec2 p = abs(n.z) > 0.5 ? v_world.xy : (abs(n.x) > 0.5 ? v_world.yz : v_world.xz);
+    if (v_mat == 1) {  // wood grain
+        float g = noise(vec2(p.x * 3.0, p.y * 40.0)) * 0.5 + noise(p * 9.0) * 0.5;
+        return base * (0.85 + 0.25 * g);
+    }
+    if (v_mat == 2) {  // fabric weave
+        return base * (0.92 + 0.12 * noise(p * 60.0));
+    }
+    if (v_mat == 5) {  // floor planks
+        float row = floor(v_world.y / 0.18);
+        float x = v_world.x + hash(vec2(row, 1.0)) * 3.0;
+        float plank = floor(x / 1.2);
+        float seam = step(0.985, fract(v_world.y / 0.18)) + step(0.995, fract(x / 1.2));
+        float tone = 0.85 + 0.25 * hash(vec2(row, plank));
+        float grain = 0.9 + 0.15 * noise(vec2(x * 2.0, v_world.y * 60.0));
+        return base * tone * grain * (1.0 - 0.5 * min(seam, 1.0));
+    }
+    if (v_mat == 6) {  // tiles with grout
+        vec2 t = fract(p / 0.3);
+        float grout = step(t.x, 0.03) + step(t.y, 0.03);
+        return mix(base * (0.95 + 0.08 * hash(floor(p / 0.3))), vec3(0.55), min(grout, 1.0));
+    }
+    if (v_mat == 7) {  // painted wall, faint roughness
+        return base * (0.97 + 0.05 * noise(p * 8.0));
+    }
+    return base;
+}
+
+void main() {
+    vec3 n = normalize(v_normal);
+    vec3 to_eye = normalize(eye - v_world);
+    if (dot(n, to_eye) < 0.0) n = -n;  // two-sided lighting
+    vec3 albedo = pattern(v_color, n);
+    vec3 color;
+    if (v_mat == 4) {
+        color = albedo * 1.05;  // emissive: window panes, lamp shades
+    } else {
+        float sky = 0.5 + 0.5 * n.z;
+        vec3 ambient = mix(vec3(0.32, 0.3, 0.28), vec3(0.5, 0.52, 0.55), sky);
+        float key = max(dot(n, -normalize(key_dir)), 0.0) * 0.45;
+        vec3 lamps = vec3(0.0);
+        for (int i = 0; i < lamp_count; ++i) {
+            vec3 d = lamp_pos[i] - v_world;
+            float dist = length(d);
+            lamps += vec3(1.0, 0.96, 0.88) * max(dot(n, d / dist), 0.0) * 0.9 / (1.0 + 0.25 * dist * dist);
+        }
+        float spec = 0.0;
+        if (v_mat == 3 || v_mat == 8) {
+            vec3 h = normalize(to_eye - normalize(key_dir));
+            spec = pow(max(dot(n, h), 0.0), v_mat == 8 ? 60.0 : 24.0) * 0.35;
+        }
+        color = albedo * (ambient + key + lamps) + spec;
+    }
+    // A slight darkening with distance reads as depth cueing and keeps far walls from washing out.
+    color *= 1.0 - 0.04 * clamp(v_view_z - 2.0, 0.0, 6.0) / 6.0;
+    out_color = vec4(pow(clamp(color, 0.0, 1.0), vec3(1.0 / 1.15)), 1.0);
+    out_id = v_id;
+    out_depth = v_view_z;
+}
+"""
