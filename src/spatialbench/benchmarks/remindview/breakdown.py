@@ -29,14 +29,14 @@ def pattern_columns(pattern: str) -> list[Group]:
     """Table 1 groups of one pattern, in the paper's order (no V–V for view-centric)."""
     in_pattern = field_equals("pattern", pattern)
     relations = RELATION_COLUMNS[1:] if pattern == "view-centric" else RELATION_COLUMNS
-    groups = [
+    columns = [
         *(("relation", label, value) for label, value in relations),
         *(("query_kind", label, value) for label, value in KIND_COLUMNS),
         *(("perspective", label, value) for label, value in PERSPECTIVE_COLUMNS),
         *(("cross_frame", label, value) for label, value in CROSS_FRAME_COLUMNS),
     ]
     groups = [Group("Avg.", in_pattern)]
-    groups += [Group(label, _both(in_pattern, field_equals(key, value))) for key, label, value in groups]
+    groups += [Group(label, _both(in_pattern, field_equals(key, value))) for key, label, value in columns]
     return groups
 
 
