@@ -1,5 +1,4 @@
-"""Report a :class:`ScoreResult`: a Markdown table (with the modes printed above it), ``scores.json``
-and a per-item CSV.
+"""Report a :class:`ScoreResult`: Markdown table (modes printed above it), ``scores.json``, item CSV.
 
 ``scores.json`` keys: ``overall`` (Avg) and one key per table column (for VSI-Bench the official names
 ``object_counting`` … ``obj_appearance_order``, ``object_rel_direction``), plus every task's own score
@@ -18,7 +17,7 @@ from typing import Any
 from spatialbench.scoring.scorer import ScoreResult
 from spatialbench.scoring.tables import ScoreTable
 
-CSV_COLUMNS = ("id", "task", "dataset", "prediction", "extracted", "score", "rule", "ground_truth", "pruned")
+CSV_COLUMNS = ("id", "task", "prediction", "extracted", "score", "rule", "ground_truth", "dataset", "pruned")
 
 
 def _fmt(value: float | None) -> str:
@@ -26,7 +25,7 @@ def _fmt(value: float | None) -> str:
 
 
 def table_scores(table: ScoreTable) -> dict[str, Any]:
-    """The JSON form of one table: ``overall``, column keys, task keys, and what Avg covers."""
+    """Return the JSON form of one table: ``overall``, column keys, task keys, and what Avg covers."""
     scores: dict[str, Any] = {"overall": table.average, **table.scores}
     for column in table.columns:
         for task in column.tasks:
@@ -58,14 +57,15 @@ def _notes(table: ScoreTable) -> list[str]:
         notes.append(f"Avg. is over {len(table.averaged_over)} of {len(table.columns)} tasks ({covered}); "
                      f"no items for: {', '.join(labels[k] for k in table.missing)}.")
     if table.partial:
-        notes.append(f"Partial columns (a sub-task has no items): {', '.join(labels[k] for k in table.partial)}.")
+        partial = ", ".join(labels[k] for k in table.partial)
+        notes.append(f"Partial columns (a sub-task has no items): {partial}.")
     if table.other_tasks:
         notes.append(f"Tasks outside the table (not in Avg.): {', '.join(table.other_tasks)}.")
     return notes
 
 
 def render_markdown(result: ScoreResult) -> str:
-    """The terminal report: modes line, counts, table (all / debiased / per dataset) and notes."""
+    """Render the terminal report: modes line, counts, table (all / debiased / per dataset) and notes."""
     named = [("all", result.table)]
     if result.debiased is not None:
         named.append(("debiased", result.debiased))
@@ -75,15 +75,15 @@ def render_markdown(result: ScoreResult) -> str:
     lines += markdown_rows(named)
     lines += ["", *_notes(result.table)]
     if result.data_errors:
-        lines.append(f"Data errors ({len(result.data_errors)} items left out): " + "; ".join(result.data_errors[:5])
-                     + (" ..." if len(result.data_errors) > 5 else ""))
+        shown = "; ".join(result.data_errors[:5]) + (" ..." if len(result.data_errors) > 5 else "")
+        lines.append(f"Data errors ({len(result.data_errors)} items left out): {shown}")
     if result.unmatched_predictions:
         lines.append(f"Predictions matching no item: {len(result.unmatched_predictions)}.")
     return "\n".join(lines).rstrip() + "\n"
 
 
 def scores_json(result: ScoreResult) -> dict[str, Any]:
-    """The content of ``scores.json`` (see module docstring)."""
+    """Build the content of ``scores.json`` (see module docstring)."""
     by_task = result.rows[~result.rows["answered"] & ~result.rows["missing"]].groupby("task").size()
     return {
         "benchmark": result.benchmark,

@@ -1,0 +1,64 @@
+import json
+
+import pytest
+
+from spatialbench.benchmarks.item import AnswerKind, Item
+from spatialbench.scoring.predictions import AmbiguousJoinError, detect_format, read_predictions
+
+
+def item(id_, scene="s1", question="How many chairs?"):
+    return Item(id=id_, benchmark="vsibench", task="object_counting", question=question, ground_truth="2",
+                answer_kind=AnswerKind.NUMERICAL, scene_id=scene, dataset="scannet")
+
+
+ITEMS = [item("1"), item("2", question="How many beds?"), item("3", scene="s2")]
+
+
+def test_jsonl_id_response(tmp_path):
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"id": 1, "response": "2"}\n{"id": 2}\n{"response": "x"}\n{"id": 1, "response": "3"}\n')
+    read = read_predictions(path, ITEMS)
+    assert read.format == "jsonl" and read.responses == {"1": "2"}
+    assert [(e.line, e.field) for e in read.errors] == [(2, "response"), (3, "id"), (4, "id")]
+
+
+def test_lmms_eval_samples_log(tmp_path):
+    # the shape of an lmms-eval --log_samples line (doc, target, resps, filtered_resps, hashes)
+    lines = [
+        {"doc_id": 0, "doc": {"id": 1, "scene_name": "s1", "question": "How many chairs?"}, "target": "2",
+         "arguments": {}, "resps": [["3 chairs"]], "filtered_resps": ["3"], "doc_hash": "x"},
+        {"doc_id": 1, "doc": {"scene_name": "s1", "question": "How many beds?"}, "target": "2",
+         "resps": [["1"]], "filtered_resps": [["1"]]},
+    ]
+    (tmp_path / "samples_vsibench.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    assert detect_format(tmp_path) == "lmms-eval"
+    read = read_predictions(tmp_path, ITEMS)
+    assert read.responses == {"1": "3", "2": "1"} and read.errors == []
+
+
+def test_export_join_on_scene_and_question(tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"questions": [
+        {"scene_name": "s2", "question": "How many  chairs?", "gemini_answer": "4"},
+        {"scene_name": "s9", "question": "How many chairs?", "gemini_answer": "4"},
+    ]}))
+    read = read_predictions(path, ITEMS)
+    assert read.format == "export" and read.responses == {"3": "4"}
+    assert read.errors[0].line == 2 and "matches no item" in read.errors[0].message
+
+
+def test_ambiguous_join_is_refused(tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps([{"scene_name": "s1", "question": "How many chairs?", "response": "4"}]))
+    with pytest.raises(AmbiguousJoinError, match=r"r\.json:1: scene 's1' .* matches 2 items \(1, 4\)"):
+        read_predictions(path, [*ITEMS, item("4")])
+
+
+def test_gemini_export_joins_all_291(shared_data):
+    from conftest import require_file
+    from spatialbench.benchmarks.vsibench import load_vsibench
+
+    root = require_file(shared_data / "vsibench" / "official_samples" / "gemini3flash_5scenes")
+    items = load_vsibench(root / "questions")
+    read = read_predictions(root / "responses", items)
+    assert len(read.responses) == 291 and read.errors == []

@@ -1,0 +1,93 @@
+import json
+import math
+
+import pandas as pd
+import pytest
+
+from spatialbench.benchmarks.item import AnswerKind, Item
+from spatialbench.scoring import render_markdown, score_items, write_scores
+
+
+def item(id_, task, gt, options=(), dataset="scannet", **meta):
+    kind = AnswerKind.MULTIPLE_CHOICE if options else AnswerKind.NUMERICAL
+    return Item(id=id_, benchmark="vsibench", task=task, question="How far (in meters)?", options=options,
+                ground_truth=gt, answer_kind=kind, dataset=dataset, scene_id="s", metadata=meta)
+
+
+AB = ("A. left", "B. right")
+ABC = ("A. left", "B. right", "C. back")
+ITEMS = [
+    item("1", "object_rel_direction_easy", "A", AB),
+    item("2", "object_rel_direction_medium", "B", ABC),
+    item("3", "object_rel_direction_medium", "C", ABC),
+    item("4", "object_rel_direction_hard", "A", ("A. front-left", "B. back-left")),
+    item("5", "object_abs_distance", "2", dataset="arkitscenes"),
+    item("6", "object_abs_distance", "4", dataset="arkitscenes"),
+]
+RESPONSES = {"1": "A", "2": "B", "3": "I can't tell", "4": "B", "5": "3", "6": "5"}
+
+
+def test_rel_direction_is_mean_of_subtypes_and_avg_says_what_it_covers():
+    result = score_items(ITEMS, RESPONSES, extract="robust")
+    table = result.table
+    # easy 1/1, medium 1/2, hard 0/1 -> (100 + 50 + 0) / 3; abs. dist. MRA (0.1 + 0.6) / 2
+    assert table.scores["object_rel_direction"] == pytest.approx(50.0)
+    assert table.scores["object_abs_distance"] == pytest.approx(35.0)
+    assert table.average == pytest.approx(42.5)
+    assert table.averaged_over == ("object_abs_distance", "object_rel_direction")
+    assert "object_counting" in table.missing and table.scores["object_counting"] is None
+    assert result.no_answer == 1
+    text = render_markdown(result)
+    assert "extraction: robust · MRA: official (<=)" in text and "Avg. is over 2 of 8 tasks" in text
+
+
+def test_paper_mra_mode_changes_boundary_cases():
+    result = score_items(ITEMS, RESPONSES, extract="robust", mra="paper")
+    assert result.table.scores["object_abs_distance"] == pytest.approx(25.0)  # (0.0 + 0.5) / 2
+
+
+def test_partial_rel_direction_is_flagged():
+    result = score_items(ITEMS[:2], RESPONSES)
+    assert result.table.partial == ("object_rel_direction",)
+
+
+def test_bad_ground_truth_is_a_data_error_left_out_of_means():
+    items = [*ITEMS[4:], item("7", "object_abs_distance", "0"), item("8", "object_abs_distance", "nan")]
+    result = score_items(items, {**RESPONSES, "7": "1", "8": "1"})
+    assert result.data_errors == [
+        "item 7: ground truth '0' is not positive (MRA divides by it)",
+        "item 8: ground truth 'nan' is not finite",
+    ]
+    assert result.table.scores["object_abs_distance"] == pytest.approx(35.0)
+    assert math.isnan(result.rows.set_index("id").loc["7", "score"])
+
+
+def test_missing_and_unmatched_predictions_are_counted():
+    result = score_items(ITEMS, {"1": "A", "zzz": "B"})
+    assert len(result.missing_predictions) == 5 and result.unmatched_predictions == ["zzz"]
+    assert result.no_answer == 0
+
+
+def test_per_dataset_and_debiased_tables():
+    items = [i.model_copy(update={"metadata": {"pruned": i.id in {"5"}}}) for i in ITEMS]
+    result = score_items(items, RESPONSES)
+    assert set(result.by_dataset) == {"arkitscenes", "scannet"}
+    assert result.by_dataset["arkitscenes"].scores["object_abs_distance"] == pytest.approx(35.0)
+    assert result.debiased is not None
+    assert result.debiased.scores["object_abs_distance"] == pytest.approx(60.0)
+
+
+def test_write_scores_files(tmp_path):
+    paths = write_scores(score_items(ITEMS, RESPONSES, extract="official"), tmp_path)
+    scores = json.loads(paths["scores"].read_text())
+    assert scores["modes"] == {"extract": "official", "mra": "official"}
+    for key in ("overall", "object_counting", "object_abs_distance", "object_size_estimation",
+                "room_size_estimation", "object_rel_distance", "object_rel_direction", "route_planning",
+                "obj_appearance_order", "object_rel_direction_easy", "object_rel_direction_medium",
+                "object_rel_direction_hard"):
+        assert key in scores
+    assert scores["object_rel_direction_easy"] == 100.0 and scores["no_answer"]["total"] == 1
+    rows = pd.read_csv(paths["items"])
+    assert list(rows.columns[:5]) == ["id", "task", "prediction", "extracted", "score"]
+    assert rows.set_index("id").loc[6, "score"] == pytest.approx(0.6)
+    assert "extraction: official" in paths["markdown"].read_text()
