@@ -30,10 +30,11 @@ def ambiguity_gap(scene: Scene, settings: GenerationSettings) -> float:
     return settings.rel_distance_gap_large_m if large else settings.rel_distance_gap_small_m
 
 
-def is_ambiguous(distances: list[float], gap: float) -> bool:
-    """True when two of ``distances`` are within ``gap`` of each other."""
-    d = np.sort(np.asarray(distances))
-    return bool(np.any(np.diff(d) < gap))
+def is_ambiguous(distances: list[float], gap: float, rule: str = "any_pair") -> bool:
+    """True when two of ``distances`` are within ``gap`` of each other (``rule="any_pair"``, App. B.1), or
+    the two smallest are (``rule="closest"``, what the official data follows)."""
+    d = np.diff(np.sort(np.asarray(distances)))
+    return bool(np.any(d < gap) if rule == "any_pair" else d[0] < gap)
 
 
 def _choice_sets(others: list[str], settings: GenerationSettings, rng: np.random.Generator) -> list[tuple[str, ...]]:
@@ -74,7 +75,7 @@ def choice_set_candidate(scene: Scene, primary: str, choice_set: tuple[str, ...]
         distances: (primary, choice) -> minimum distance over instances, metres (``category_distances``).
     """
     d = [distances[(primary, c)] for c in choice_set]
-    if is_ambiguous(d, ambiguity_gap(scene, settings)):
+    if is_ambiguous(d, ambiguity_gap(scene, settings), settings.rel_distance_gap_rule):
         return None
     return Candidate(
         task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=question_name(primary)),
