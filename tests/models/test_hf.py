@@ -1,4 +1,4 @@
-"""The hf back end end to end on CPU with a tiny randomly initialised Qwen2.5-VL built here (no download)."""
+"""The hf back end end to end on CPU: tiny random Qwen2.5-VL and LLaVA-OneVision (no download)."""
 
 import asyncio
 from pathlib import Path
@@ -10,86 +10,19 @@ from spatialbench.media import parse_strategy, sample_video
 from spatialbench.models.base import GenerationSettings, ImagePart, Request, TextPart
 from spatialbench.models.errors import BackendError
 from spatialbench.models.hf import chat_messages, generation_options, token_logprobs
+from support.tiny_vlm import build_llava_onevision, build_qwen2_5_vl
 from support.videos import encode_indexed_video, read_index
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
-TEMPLATE = (Path(__file__).parent / "data" / "qwen2_vl_chat_template.jinja").read_text()
-SPECIALS = [
-    "<|endoftext|>",
-    "<|im_start|>",
-    "<|im_end|>",
-    "<|vision_start|>",
-    "<|vision_end|>",
-    "<|image_pad|>",
-    "<|video_pad|>",
-]
-VOCAB = {t: i for i, t in enumerate(SPECIALS + [chr(c) for c in range(32, 127)] + ["\n"])}
 # Frames 112×84 with 28-pixel resize factor stay 112×84: 8×6 patches of 14 px, merged 2×2 → 12 tokens.
 FRAME_W, FRAME_H, TOKENS_PER_FRAME = 112, 84, 12
 
 
-def _tokenizer():
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers
-
-    tok = Tokenizer(models.WordLevel(vocab=VOCAB, unk_token="<|endoftext|>"))
-    tok.pre_tokenizer = pre_tokenizers.Split("", "isolated")  # one token per character
-    tok.decoder = decoders.Fuse()
-    tok.add_special_tokens(SPECIALS)
-    return transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>"
-    )
-
-
-def _config():
-    text = dict(
-        vocab_size=len(VOCAB),
-        hidden_size=32,
-        intermediate_size=64,
-        num_hidden_layers=2,
-        num_attention_heads=4,
-        num_key_value_heads=2,
-        max_position_embeddings=4096,
-        rope_parameters={"rope_type": "default", "mrope_section": [2, 1, 1], "rope_theta": 1e4},
-        bos_token_id=0,
-        eos_token_id=VOCAB["<|im_end|>"],
-        pad_token_id=0,
-    )
-    vision = dict(
-        depth=2,
-        hidden_size=32,
-        intermediate_size=64,
-        num_heads=2,
-        out_hidden_size=32,
-        patch_size=14,
-        spatial_merge_size=2,
-        temporal_patch_size=2,
-        window_size=56,
-        fullatt_block_indexes=[1],
-    )
-    return transformers.Qwen2_5_VLConfig(
-        text_config=text,
-        vision_config=vision,
-        image_token_id=VOCAB["<|image_pad|>"],
-        video_token_id=VOCAB["<|video_pad|>"],
-        vision_start_token_id=VOCAB["<|vision_start|>"],
-        vision_end_token_id=VOCAB["<|vision_end|>"],
-    )
-
-
 @pytest.fixture(scope="module")
 def tiny_qwen(tmp_path_factory) -> Path:
-    """A saved folder like a hub checkpoint: weights, config, tokenizer, image processor, chat template."""
-    from transformers.models.qwen2_vl.image_processing_pil_qwen2_vl import Qwen2VLImageProcessorPil
-
-    folder = tmp_path_factory.mktemp("tiny-qwen2.5-vl")
-    torch.manual_seed(0)
-    transformers.Qwen2_5_VLForConditionalGeneration(_config()).save_pretrained(folder)
-    _tokenizer().save_pretrained(folder)
-    Qwen2VLImageProcessorPil(min_pixels=28 * 28, max_pixels=28 * 28 * 16).save_pretrained(folder)
-    (folder / "chat_template.jinja").write_text(TEMPLATE)
-    return folder
+    return build_qwen2_5_vl(tmp_path_factory.mktemp("tiny-qwen2.5-vl"))
 
 
 @pytest.fixture(scope="module")
@@ -141,6 +74,15 @@ def test_greedy_is_deterministic_and_picks_the_argmax(tiny_qwen, frames) -> None
     assert trace.hidden_states.shape == (first.output_tokens, 3, 32)
 
 
+def test_llava_onevision_frames_through_anyres_tiles(tmp_path, frames) -> None:
+    folder = build_llava_onevision(tmp_path / "tiny-llava-ov")
+    response = asyncio.run(_backend(folder).generate(_request(frames[:3], max_new_tokens=4)))
+    # the model itself checks that placeholder tokens match its image features; each frame adds the same
+    # count, more than the 4 base tokens because anyres tiles are added
+    assert response.raw["image_tokens"] % 3 == 0 and response.raw["image_tokens"] // 3 > 4
+    assert response.output_tokens == len(response.logprobs) <= 4
+
+
 def test_text_only_request_without_logprobs(tiny_qwen) -> None:
     request = Request(
         parts=(TextPart("Is the sofa left of the bed?"),),
@@ -180,4 +122,6 @@ def test_greedy_options_override_checkpoint_defaults() -> None:
     options = generation_options(GenerationSettings(max_new_tokens=16, extra=(("repetition_penalty", 1.1),)))
     assert options["do_sample"] is False and options["max_new_tokens"] == 16
     assert options["repetition_penalty"] == 1.1  # extra wins over the greedy default of 1.0
-    assert generation_options(GenerationSettings(temperature=0.7))["do_sample"] is True
+    assert "temperature" not in options and "top_k" not in options  # greedy ignores them
+    sampled = generation_options(GenerationSettings(temperature=0.7, top_p=0.9))
+    assert (sampled["do_sample"], sampled["temperature"], sampled["top_p"]) == (True, 0.7, 0.9)

@@ -81,22 +81,24 @@ def chat_messages(request: Request) -> tuple[list[dict[str, Any]], list[NDArray[
     return messages, images
 
 
-def generation_options(settings: GenerationSettings) -> dict[str, Any]:
-    """``transformers.GenerationConfig`` fields for the settings.
+def generation_options(settings: GenerationSettings, want_hidden: bool = False) -> dict[str, Any]:
+    """``transformers.GenerationConfig`` fields for the settings (raw logits always returned).
 
     Everything that changes a greedy result is set explicitly, so a checkpoint's own
-    ``generation_config.json`` (Qwen ships ``repetition_penalty=1.05``, ``top_k=1``) cannot alter it.
+    ``generation_config.json`` (Qwen ships ``repetition_penalty=1.05``) cannot alter it; temperature,
+    top-p and top-k are set only when sampling (greedy decoding ignores them).
     """
-    sampling = settings.temperature > 0
     options: dict[str, Any] = {
         "max_new_tokens": settings.max_new_tokens,
-        "do_sample": sampling,
+        "do_sample": settings.temperature > 0,
         "num_beams": 1,
         "repetition_penalty": 1.0,
-        "temperature": settings.temperature if sampling else 1.0,
-        "top_p": settings.top_p,
-        "top_k": 0,
+        "output_logits": True,
+        "output_hidden_states": want_hidden,
+        "return_dict_in_generate": True,
     }
+    if settings.temperature > 0:
+        options.update(temperature=settings.temperature, top_p=settings.top_p, top_k=0)
     options.update(dict(settings.extra))
     return options
 
@@ -187,17 +189,11 @@ class HFBackend(Backend):
         pil_images = [Image.fromarray(np.ascontiguousarray(pixels)) for pixels in images] or None
         inputs = processor(text=[prompt], images=pil_images, return_tensors="pt")
         inputs = inputs.to(model.device, dtype=model.dtype)
-        config = transformers.GenerationConfig(**generation_options(request.settings))
+        config = transformers.GenerationConfig(**generation_options(request.settings, want_hidden))
         if request.settings.seed is not None:
             torch.manual_seed(request.settings.seed)  # sampling only; greedy ignores it
         with torch.inference_mode():
-            out = model.generate(
-                **inputs,
-                generation_config=config,
-                output_logits=True,
-                output_hidden_states=want_hidden,
-                return_dict_in_generate=True,
-            )
+            out = model.generate(**inputs, generation_config=config)
         n_prompt = int(inputs["input_ids"].shape[1])
         trace = _trace(out, n_prompt, want_hidden)
         response = self._response(trace, request.settings, inputs["input_ids"], n_prompt)
