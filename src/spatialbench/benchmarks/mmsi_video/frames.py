@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from enum import Enum
 from pathlib import PurePosixPath
 
+from spatialbench.benchmarks.item import Item, MediaKind, MediaRef
+
 #: the Sufficient-Coverage cap on the number of frames (official ``MAX_LENGTH``)
 SUFFICIENT_COVERAGE_MAX_FRAMES = 300
 
@@ -108,3 +110,28 @@ def format_timestamp(seconds: float) -> str:
     """The ``mm:ss.ff`` form the official frame names use (65.5 gives ``"01:05.50"``)."""
     minutes, rest = divmod(round(seconds * 100), 6000)
     return f"{minutes:02d}:{rest / 100:05.2f}"
+
+
+def apply_setting(item: Item, setting: str) -> Item:
+    """The item with each video's frame list cut to the frames a setting shows.
+
+    Args:
+        item: an item from :func:`~spatialbench.benchmarks.mmsi_video.loader.load_mmsi_video`.
+        setting: ``uniform-50``, ``sufficient-coverage`` (or ``uniform-N``).
+
+    Returns:
+        A copy whose ``FRAMES`` media hold only the chosen frames (and their timestamps); reference images
+        are unchanged. ``metadata["setting"]`` records the setting.
+
+    Raises:
+        ValueError: unknown setting.
+    """
+    videos = [m for m in item.media if m.kind is MediaKind.FRAMES]
+    chosen = iter(allocate_frames([len(v.frames) for v in videos], frame_budget(setting)))
+    media = tuple(_narrow(m, next(chosen)) if m.kind is MediaKind.FRAMES else m for m in item.media)
+    return item.model_copy(update={"media": media, "metadata": {**item.metadata, "setting": setting}})
+
+
+def _narrow(video: MediaRef, indices: list[int]) -> MediaRef:
+    stamps = tuple(video.timestamps[k] for k in indices) if video.timestamps else ()
+    return video.model_copy(update={"frames": tuple(video.frames[k] for k in indices), "timestamps": stamps})

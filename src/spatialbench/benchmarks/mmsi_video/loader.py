@@ -27,7 +27,7 @@ from typing import Any
 from spatialbench.benchmarks.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.benchmarks.load_errors import MalformedSampleError
 from spatialbench.benchmarks.registry import LoadedItems
-from spatialbench.benchmarks.mmsi_video.frames import frame_timestamp
+from spatialbench.benchmarks.mmsi_video.frames import apply_setting, frame_budget, frame_timestamp
 from spatialbench.benchmarks.mmsi_video.options import OPTION_LETTERS, parse_options
 
 BENCHMARK_NAME = "mmsi-video"
@@ -37,11 +37,14 @@ VIDEO_PLACEHOLDER = "<video>"
 IMAGE_PLACEHOLDER = "<image>"
 
 
-def load_mmsi_video(data_dir: Path | str) -> LoadedItems:
+def load_mmsi_video(data_dir: Path | str, setting: str | None = None) -> LoadedItems:
     """Load every sample of ``DIR/mmsivideo.json``; malformed samples are reported, not raised.
 
     Args:
         data_dir: the downloaded folder (layout in the module docstring), or its ``mmsivideo.json``.
+        setting: ``uniform-50`` or ``sufficient-coverage`` (Sec. 4.1) to cut each item's frame lists to the
+            frames that setting shows (:func:`~spatialbench.benchmarks.mmsi_video.frames.apply_setting`; a run
+            then samples them with strategy ``all``); None keeps every annotation frame.
 
     Returns:
         The items in file order (media paths absolute); ``.errors`` holds one RowError per skipped sample,
@@ -49,8 +52,11 @@ def load_mmsi_video(data_dir: Path | str) -> LoadedItems:
 
     Raises:
         FileNotFoundError: ``mmsivideo.json`` is missing.
-        ValueError: the file is not JSON (message names file, line and column) or not a list of objects.
+        ValueError: the file is not JSON (message names file, line and column) or not a list of objects;
+            an unknown setting.
     """
+    if setting is not None:
+        frame_budget(setting)  # an unknown setting fails before any file is read
     root = Path(data_dir).resolve()
     if root.is_file():
         root = root.parent
@@ -58,7 +64,8 @@ def load_mmsi_video(data_dir: Path | str) -> LoadedItems:
     loaded = LoadedItems()
     for index, sample in enumerate(_read_annotations(annotations)):
         try:
-            loaded.append(sample_to_item(sample, root, index))
+            item = sample_to_item(sample, root, index)
+            loaded.append(apply_setting(item, setting) if setting is not None else item)
         except MalformedSampleError as error:
             loaded.errors.append(error.row_error(str(annotations)))
     return loaded

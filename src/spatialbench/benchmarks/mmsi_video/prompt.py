@@ -17,8 +17,8 @@ import re
 from collections.abc import Iterator, Sequence
 from importlib import resources
 
-from spatialbench.benchmarks.item import Item, MediaKind, MediaRef
-from spatialbench.benchmarks.mmsi_video.frames import allocate_frames, format_timestamp, frame_budget
+from spatialbench.benchmarks.item import Item
+from spatialbench.benchmarks.mmsi_video.frames import apply_setting, format_timestamp
 from spatialbench.benchmarks.mmsi_video.loader import IMAGE_PLACEHOLDER, PROMPT_FIELDS, VIDEO_PLACEHOLDER
 from spatialbench.media.cache import load_media
 from spatialbench.media.sampling import parse_strategy
@@ -35,31 +35,6 @@ def input_text(item: Item) -> str:
     """The official input text of an item, placeholders still in place."""
     template = resources.files(__package__).joinpath("templates/input_prompt.txt").read_text(encoding="utf-8")
     return template.format(**{name: item.metadata[name] for name in PROMPT_FIELDS})
-
-
-def apply_setting(item: Item, setting: str) -> Item:
-    """The item with each video's frame list cut to the frames a setting shows.
-
-    Args:
-        item: an item from :func:`~spatialbench.benchmarks.mmsi_video.loader.load_mmsi_video`.
-        setting: ``uniform-50``, ``sufficient-coverage`` (or ``uniform-N``).
-
-    Returns:
-        A copy whose ``FRAMES`` media hold only the chosen frames (and their timestamps); reference images
-        are unchanged. ``metadata["setting"]`` records the setting.
-
-    Raises:
-        ValueError: unknown setting.
-    """
-    videos = [m for m in item.media if m.kind is MediaKind.FRAMES]
-    chosen = iter(allocate_frames([len(v.frames) for v in videos], frame_budget(setting)))
-    media = tuple(_narrow(m, next(chosen)) if m.kind is MediaKind.FRAMES else m for m in item.media)
-    return item.model_copy(update={"media": media, "metadata": {**item.metadata, "setting": setting}})
-
-
-def _narrow(video: MediaRef, indices: list[int]) -> MediaRef:
-    stamps = tuple(video.timestamps[k] for k in indices) if video.timestamps else ()
-    return video.model_copy(update={"frames": tuple(video.frames[k] for k in indices), "timestamps": stamps})
 
 
 def interleave(item: Item, media: Sequence[SampledFrames], label_frames: bool = False) -> Request:
