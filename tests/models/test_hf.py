@@ -10,7 +10,7 @@ from spatialbench.media import parse_strategy, sample_video
 from spatialbench.models.base import GenerationSettings, ImagePart, Request, TextPart
 from spatialbench.models.errors import BackendError
 from spatialbench.models.hf import chat_messages, generation_options, token_logprobs
-from support.tiny_vlm import build_llava_onevision, build_qwen2_5_vl
+from support.tiny_vlm import build_internvl, build_llava_onevision, build_qwen2_5_vl
 from support.videos import encode_indexed_video, read_index
 
 torch = pytest.importorskip("torch")
@@ -80,6 +80,15 @@ def test_llava_onevision_frames_through_anyres_tiles(tmp_path, frames) -> None:
     # the model itself checks that placeholder tokens match its image features; each frame adds the same
     # count, more than the 4 base tokens because anyres tiles are added
     assert response.raw["image_tokens"] % 3 == 0 and response.raw["image_tokens"] // 3 > 4
+    assert response.output_tokens == len(response.logprobs) <= 4
+
+
+def test_internvl_frames_as_tiles(tmp_path, frames) -> None:
+    folder = build_internvl(tmp_path / "tiny-internvl")
+    response = asyncio.run(_backend(folder).generate(_request(frames[:3], max_new_tokens=4)))
+    # 112×84 (aspect 1.33): grids 1×1 and 2×2 tie on aspect; the image is larger than half of 2×2 tiles
+    # (9408 > 0.5·4·28²) so 2×2 wins → 4 tiles + 1 thumbnail, 1 token each → 5 tokens per frame
+    assert response.raw["image_tokens"] == 3 * 5
     assert response.output_tokens == len(response.logprobs) <= 4
 
 

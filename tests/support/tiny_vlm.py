@@ -1,7 +1,8 @@
 """Tiny random vision-language checkpoints built from configs (no download), saved like hub ones.
 
-Each builder writes weights, config, a character-level tokenizer built with ``tokenizers``, the slow PIL
-image processor, the family's chat template and (LLaVA-OneVision) ``processor_config.json`` into a folder.
+Each builder (Qwen2.5-VL, LLaVA-OneVision, InternVL) writes weights, config, a character-level tokenizer
+built with ``tokenizers``, the slow PIL image processor, the family's chat template and, where the family
+has one, ``processor_config.json`` into a folder.
 """
 
 from __future__ import annotations
@@ -20,6 +21,15 @@ QWEN_SPECIALS = [
     "<|video_pad|>",
 ]
 LLAVA_SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>", "<image>", "<video>"]
+INTERNVL_SPECIALS = [
+    "<|endoftext|>",
+    "<|im_start|>",
+    "<|im_end|>",
+    "<img>",
+    "</img>",
+    "<IMG_CONTEXT>",
+    "<video>",
+]
 TEXT = dict(
     hidden_size=32,
     intermediate_size=64,
@@ -37,8 +47,8 @@ def char_vocab(specials: list[str]) -> dict[str, int]:
     return {t: i for i, t in enumerate(specials + [chr(c) for c in range(32, 127)] + ["\n"])}
 
 
-def save_tokenizer(folder: Path, specials: list[str]) -> dict[str, int]:
-    """Save a one-token-per-character tokenizer; return its vocabulary."""
+def save_tokenizer(folder: Path, specials: list[str], extra: dict[str, str] | None = None) -> dict[str, int]:
+    """Save a one-token-per-character tokenizer (``extra``: named special tokens); return its vocabulary."""
     import transformers
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers
 
@@ -48,7 +58,10 @@ def save_tokenizer(folder: Path, specials: list[str]) -> dict[str, int]:
     tok.decoder = decoders.Fuse()
     tok.add_special_tokens(specials)
     fast = transformers.PreTrainedTokenizerFast(
-        tokenizer_object=tok, eos_token="<|im_end|>", pad_token="<|endoftext|>"
+        tokenizer_object=tok,
+        eos_token="<|im_end|>",
+        pad_token="<|endoftext|>",
+        extra_special_tokens=extra or {},
     )
     fast.save_pretrained(folder)
     return vocab
@@ -133,5 +146,43 @@ def build_llava_onevision(folder: Path) -> Path:
         "vision_feature_select_strategy": "full",
         "vision_aspect_ratio": "anyres_max_9",
     }
+    (folder / "processor_config.json").write_text(json.dumps(processor))
+    return folder
+
+
+def build_internvl(folder: Path) -> Path:
+    """InternVL (``-hf`` layout): 28-px tiles, 1 token per tile (2×2 patches, downsample 0.5), ≤ 4 tiles."""
+    import torch
+    import transformers
+    from transformers.models.got_ocr2.image_processing_pil_got_ocr2 import GotOcr2ImageProcessorPil
+
+    names = {
+        "start_image_token": "<img>",
+        "end_image_token": "</img>",
+        "context_image_token": "<IMG_CONTEXT>",
+    }
+    vocab = save_tokenizer(folder, INTERNVL_SPECIALS, extra={**names, "video_token": "<video>"})
+    config = transformers.InternVLConfig(
+        vision_config=dict(
+            hidden_size=32,
+            intermediate_size=64,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            image_size=[28, 28],
+            patch_size=[14, 14],
+        ),
+        text_config={**TEXT, "model_type": "qwen2", "vocab_size": len(vocab)},
+        image_token_id=vocab["<IMG_CONTEXT>"],
+        image_seq_length=1,
+        downsample_ratio=0.5,
+    )
+    torch.manual_seed(0)
+    transformers.InternVLForConditionalGeneration(config).save_pretrained(folder)
+    size = {"height": 28, "width": 28}
+    GotOcr2ImageProcessorPil(size=size, crop_to_patches=True, min_patches=1, max_patches=4).save_pretrained(
+        folder
+    )
+    (folder / "chat_template.jinja").write_text((DATA / "internvl_chat_template.jinja").read_text())
+    processor = {"processor_class": "InternVLProcessor", "image_seq_length": 1}
     (folder / "processor_config.json").write_text(json.dumps(processor))
     return folder
