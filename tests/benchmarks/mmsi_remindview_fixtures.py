@@ -39,7 +39,7 @@ def build_mmsi(target: Path, samples: list[dict] | None = None) -> Path:
     """Copy the MMSI fixture into ``target`` and create its frames and reference images.
 
     Args:
-        samples: write these samples as ``mmsivideo.json`` instead of the fixture's (their files are made too).
+        samples: write these as ``mmsivideo.json`` instead of the fixture's (their files are made too).
     """
     shutil.copytree(MMSI_FIXTURE, target)
     if samples is None:

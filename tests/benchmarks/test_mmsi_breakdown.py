@@ -22,9 +22,9 @@ Options per question: 4,4,5,4,6,4,4,4,5,4,6,4,5,4, so random guess = (9/4 + 3/5 
 """
 
 import pytest
-from conftest import require_file
 from mmsi_remindview_fixtures import MMSI_FIXTURE, build_mmsi, mmsi_responses
 
+from conftest import require_file
 from spatialbench.benchmarks.mmsi_video import load_mmsi_video, mmsi_video_breakdowns
 from spatialbench.benchmarks.mmsi_video.breakdown import load_id_lists
 from spatialbench.scoring import score_items
@@ -46,21 +46,64 @@ def _scored(items, mode):
 
 
 def _row(table, what="accuracy"):
-    return {c.group: (round(getattr(c, what), 2) if isinstance(getattr(c, what), float) else getattr(c, what))
-            for c in table.cells}
+    return {
+        c.group: (round(getattr(c, what), 2) if isinstance(getattr(c, what), float) else getattr(c, what))
+        for c in table.cells
+    }
 
 
 def test_table2_subtypes_in_paper_order_robust(items, data_dir):
     result = _scored(items, "robust")
     table2 = mmsi_video_breakdowns(items, result.rows, data_dir=data_dir)[0]
     assert [c.group for c in table2.cells] == [
-        "Attr.", "Inst.-Inst.", "Inst.-Scen.", "Scen.-Scen.", "Cam.-Inst.", "Cam.-Scen.",
-        "Cam.", "Inst.", "Inter.", "MU.", "MV.", "Plan.", "Pred.", "Avg.",
+        "Attr.",
+        "Inst.-Inst.",
+        "Inst.-Scen.",
+        "Scen.-Scen.",
+        "Cam.-Inst.",
+        "Cam.-Scen.",
+        "Cam.",
+        "Inst.",
+        "Inter.",
+        "MU.",
+        "MV.",
+        "Plan.",
+        "Pred.",
+        "Avg.",
     ]
-    assert list(_row(table2).values()) == [100, 100, 100, 100, 100, 100, 100, 0, 100, 0, 100, 0, 50, 71.43]  # 10/14
+    assert list(_row(table2).values()) == [
+        100,
+        100,
+        100,
+        100,
+        100,
+        100,
+        100,
+        0,
+        100,
+        0,
+        100,
+        0,
+        50,
+        71.43,
+    ]  # 10/14
     # random guess per subtype: 1/4, 1/4, 1/5, 1/4, 1/6, 1/4, 1/4, 1/4, 1/5, 1/4, 1/6, 1/4, (1/5 + 1/4) / 2
     assert list(_row(table2, "chance").values()) == [
-        25.0, 25.0, 20.0, 25.0, 16.67, 25.0, 25.0, 25.0, 20.0, 25.0, 16.67, 25.0, 22.5, 22.74]
+        25.0,
+        25.0,
+        20.0,
+        25.0,
+        16.67,
+        25.0,
+        25.0,
+        25.0,
+        20.0,
+        25.0,
+        16.67,
+        25.0,
+        22.5,
+        22.74,
+    ]
     assert table2.cell("Avg.").failures == 3  # 0007, 0011, 0012
     assert result.table.average == pytest.approx(100 * 10 / 14)  # the registered table is question-weighted
 
@@ -113,8 +156,10 @@ def test_random_guess_baseline_of_the_fixture(items):
 
 def test_official_id_lists_match_the_paper(shared_data):
     meta = require_file(shared_data / "mmsi_video" / "meta_data")
-    sizes = {name: {k: len(v) for k, v in load_id_lists(meta, name).items()}
-             for name in ("indoor", "robot", "grounding", "difficulty")}
+    sizes = {
+        name: {k: len(v) for k, v in load_id_lists(meta, name).items()}
+        for name in ("indoor", "robot", "grounding", "difficulty")
+    }
     assert sum(sizes["indoor"].values()) == 523  # Sec. 8
     assert sum(sizes["robot"].values()) == 204
     assert sum(sizes["grounding"].values()) == 335

@@ -40,7 +40,9 @@ def test_videos_proportional_to_their_lengths():
     assert [len(c) for c in allocate_frames([100, 300], 40)] == [10, 30]
 
 
-@pytest.mark.parametrize(("setting", "budget"), [("uniform-50", 50), ("sufficient-coverage", 300), ("uniform-8", 8)])
+@pytest.mark.parametrize(
+    ("setting", "budget"), [("uniform-50", 50), ("sufficient-coverage", 300), ("uniform-8", 8)]
+)
 def test_frame_budgets(setting, budget):
     assert frame_budget(setting) == budget
 

@@ -33,8 +33,12 @@ def test_multi_video_sample_interleaves_media_in_placeholder_order(data_dir):
     assert [len(m.frames) for m in item.media if m.kind is MediaKind.FRAMES] == [2, 1, 2]
     assert item.media[1].path.endswith("ref_images/question_0010_ref_0.png")
     assert item.media[0].timestamps == (0.0, 2.0)  # from 00:00.00_frame_2_0.jpg, 00:02.00_frame_2_1.jpg
-    assert item.metadata["videos"][1] == {"path": "src/question_0010_1.mp4", "start": 10.0, "end": 12.0,
-                                          "base_fps": 0.5}
+    assert item.metadata["videos"][1] == {
+        "path": "src/question_0010_1.mp4",
+        "start": 10.0,
+        "end": 12.0,
+        "base_fps": 0.5,
+    }
 
 
 def test_reference_image_before_the_video(data_dir):
@@ -45,8 +49,13 @@ def test_reference_image_before_the_video(data_dir):
 def test_input_text_is_system_newline_task_user_format(data_dir):
     sample = mmsi_samples()[1]
     item = load_mmsi_video(data_dir)[1]
-    expected = (sample["system_prompt"] + "\n" + sample["task_prompt"] + sample["user_prompt"]
-                + sample["format_prompt"])
+    expected = (
+        sample["system_prompt"]
+        + "\n"
+        + sample["task_prompt"]
+        + sample["user_prompt"]
+        + sample["format_prompt"]
+    )
     assert input_text(item) == expected
     assert "\\boxed{X}" in input_text(item)  # braces of the official text survive the template
 

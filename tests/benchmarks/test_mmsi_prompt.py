@@ -29,11 +29,27 @@ def _layout(request):
 
 def test_three_videos_and_two_reference_images_interleaved(items):
     request = build_request(items[10], "sufficient-coverage")
-    assert _layout(request) == ["T", (0, 0), (0, 1), "T", "R", "T", (1, 0), "T", "R", "T", (2, 0), (2, 1), "T"]
+    assert _layout(request) == [
+        "T",
+        (0, 0),
+        (0, 1),
+        "T",
+        "R",
+        "T",
+        (1, 0),
+        "T",
+        "R",
+        "T",
+        (2, 0),
+        (2, 1),
+        "T",
+    ]
     first = request.parts[0].text
     assert first.startswith("You are a spatial reasoning expert.") and first.endswith("View 1: ")
     assert request.parts[3].text == "\nThe red mug "
-    assert request.parts[-1].text.endswith("F. below\nAnswer with the option's letter in the format \\boxed{X}.")
+    assert request.parts[-1].text.endswith(
+        "F. below\nAnswer with the option's letter in the format \\boxed{X}."
+    )
     assert request.system is None  # the official input is one user text
 
 
@@ -66,7 +82,9 @@ def test_registered_prompt_builder_and_blind_mode(items):
     from spatialbench.media.sampling import parse_strategy
 
     media = [load_media(ref, None, parse_strategy("all"), None) for ref in narrowed.media]
-    assert _layout(builder.build(narrowed, media)) == _layout(reference) == ["T", "R", "T", (0, 0), (0, 1), "T"]
+    assert (
+        _layout(builder.build(narrowed, media)) == _layout(reference) == ["T", "R", "T", (0, 0), (0, 1), "T"]
+    )
     blind = get_prompt_builder("mmsi-video", PromptConfig(blind=True)).build(narrowed, [])
     assert blind.n_images == 0
     assert "<video>" not in "".join(p.text for p in blind.parts) and "<image>" not in blind.parts[0].text

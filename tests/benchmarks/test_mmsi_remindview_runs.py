@@ -12,8 +12,16 @@ pytestmark = pytest.mark.slow
 
 
 def _config(benchmark, data, url, out, **extra):
-    return RunConfig(benchmark=benchmark, data=str(data), model=f"openai-compatible:{url}#test-vlm",
-                     out=str(out), frames="all", concurrency=4, timeout_s=5.0, **extra)
+    return RunConfig(
+        benchmark=benchmark,
+        data=str(data),
+        model=f"openai-compatible:{url}#test-vlm",
+        out=str(out),
+        frames="all",
+        concurrency=4,
+        timeout_s=5.0,
+        **extra,
+    )
 
 
 def _mmsi_answer(text):
@@ -28,8 +36,12 @@ def test_mmsi_run_uniform_budget_reaches_the_model(tmp_path):
     data = build_mmsi(tmp_path / "mmsi")
     script = ServerScript(answer=_mmsi_answer)
     with OpenAIServer(script) as server:
-        summary = run(_config("mmsi-video", data, server.url, tmp_path / "run",
-                              benchmark_options={"setting": "uniform-4"}), progress=False)
+        summary = run(
+            _config(
+                "mmsi-video", data, server.url, tmp_path / "run", benchmark_options={"setting": "uniform-4"}
+            ),
+            progress=False,
+        )
     assert summary.counts == {"ok": 14, "empty": 0, "failed": 0}
     images = sorted(r.n_images for r in script.answered())
     # eight 2-frame videos send 2; 0000 (3 frames), 0001 and 0011 (2 frames + 1 reference image) send 3;

@@ -71,8 +71,15 @@ def test_object_centric_columns(tables):
 def test_view_centric_has_no_view_view_column(tables):
     table = tables["ReMindView-Bench View-centric (Table 1)"]
     assert _row(table) == {
-        "Avg.": 75.0, "V–O": 100.0, "O–O": 50.0, "Dir.": 50.0, "Dis.": 100.0,
-        "SP": 66.67, "PC": 100.0, "CF": 100.0, "NCF": 50.0,
+        "Avg.": 75.0,
+        "V–O": 100.0,
+        "O–O": 50.0,
+        "Dir.": 50.0,
+        "Dis.": 100.0,
+        "SP": 66.67,
+        "PC": 100.0,
+        "CF": 100.0,
+        "NCF": 50.0,
     }
 
 

@@ -39,7 +39,15 @@ def test_classification_of_each_row(data_dir):
         ("object-centric", "view-object", "relative_distance", "SP", False, 5, 2),
         ("object-centric", "view-object", "relative_direction", "PC", True, 7, 4),
         ("object-centric", "object-object", "relative_distance", "SP", False, 7, 4),
-        ("object-centric", "object-object", "relative_direction", "PC", True, 3, 4),  # derived: "positioned at"
+        (
+            "object-centric",
+            "object-object",
+            "relative_direction",
+            "PC",
+            True,
+            3,
+            4,
+        ),  # derived: "positioned at"
         ("object-centric", "object-object", "relative_direction", "SP", False, 3, 2),  # derived: frame view
         ("view-centric", "view-object", "relative_direction", "SP", True, 4, 5),
         ("view-centric", "view-object", "relative_distance", "PC", True, 4, 5),
@@ -58,12 +66,32 @@ def test_frames_in_natural_order_with_names(data_dir):
 @pytest.mark.parametrize(
     ("query_type", "query", "perspective"),
     [
-        ("view-object|relative_distance|1", "If you are positioned where bed is, which object is the closest to you?", "PC"),
-        ("view-object|relative_direction|3", "If you turn left from the view of sofa, which object is in the front of you?", "PC"),
-        ("object-object|relative_direction|3", "After turning right from desk, what is the spatial relationship of a to b?", "PC"),
+        (
+            "view-object|relative_distance|1",
+            "If you are positioned where bed is, which object is the closest to you?",
+            "PC",
+        ),
+        (
+            "view-object|relative_direction|3",
+            "If you turn left from the view of sofa, which object is in the front of you?",
+            "PC",
+        ),
+        (
+            "object-object|relative_direction|3",
+            "After turning right from desk, what is the spatial relationship of a to b?",
+            "PC",
+        ),
         ("object-object|relative_distance|0", "Which object is the closest to lamp?", "SP"),
-        ("view-object|relative_direction|0", "From the perspective of frame1, what is the direction of lamp relative to you?", "SP"),
-        ("view-view|relative_direction|1", "Which frame is taken at the position left of the taken position of frame0?", None),
+        (
+            "view-object|relative_direction|0",
+            "From the perspective of frame1, what is the direction of lamp relative to you?",
+            "SP",
+        ),
+        (
+            "view-view|relative_direction|1",
+            "Which frame is taken at the position left of the taken position of frame0?",
+            None,
+        ),
     ],
 )
 def test_perspective_derived_from_the_template(query_type, query, perspective):
@@ -82,7 +110,10 @@ def test_malformed_rows_are_reported_and_the_rest_loads(data_dir):
     loaded = load_remindview(data_dir)
     assert len(loaded) == 11
     assert [(e.line, e.field) for e in loaded.errors] == [
-        (9, "folder_path"), (10, "ground_truth"), (11, "query_type"), (12, "object_num"),
+        (9, "folder_path"),
+        (10, "ground_truth"),
+        (11, "query_type"),
+        (12, "object_num"),
     ]
     assert "sample 'object_centric_qa:7': frame folder not found" in str(loaded.errors[0])
     assert "'frame7' is not exactly one of the choices" in str(loaded.errors[1])

@@ -10,9 +10,11 @@ from spatialbench.prompting.builders import get_prompt_builder
 from spatialbench.prompting.config import PromptConfig
 
 OPTIONS = ("A. lamp", "B. bed", "C. chair", "D. desk")
-ROTATIONS = ("The provided images are taken at the same position, frame1 is taken by turning 90 degree "
-             "counter-clockwise from frame0 view, frame2 is taken by turning 180 degree counter-clockwise from "
-             "frame0 view, frame3 is taken by turning 90 degree clockwise from frame0 view.")
+ROTATIONS = (
+    "The provided images are taken at the same position, frame1 is taken by turning 90 degree "
+    "counter-clockwise from frame0 view, frame2 is taken by turning 180 degree counter-clockwise from "
+    "frame0 view, frame3 is taken by turning 90 degree clockwise from frame0 view."
+)
 
 
 @pytest.fixture(scope="module")
@@ -25,18 +27,26 @@ def test_request_names_each_frame_then_asks(items):
     kinds = ["T" if isinstance(p, TextPart) else "I" for p in request.parts]
     assert kinds == ["T", "I", "T", "I", "T", "I", "T", "I", "T"]
     assert [p.text for p in request.parts[:-1] if isinstance(p, TextPart)] == [
-        "frame0:", "frame1:", "frame2:", "frame10:"]
+        "frame0:",
+        "frame1:",
+        "frame2:",
+        "frame10:",
+    ]
     assert request.parts[-1].text == (
-        "Question: If you are positioned where bed is and facing the same direction, what is the direction of "
-        "lamp to you?\nChoices:\nA. front\nB. left\nC. back-right\nD. right\n\nFollow the Reasoning Path "
-        "Template strictly. Your last line must match ^[ABCD]\\.[^\\n\\r]+$ and contain only one choice.")
+        "Question: If you are positioned where bed is and facing the same direction, what is the "
+        "direction of lamp to you?\nChoices:\nA. front\nB. left\nC. back-right\nD. right\n\n"
+        "Follow the Reasoning Path Template strictly. "
+        "Your last line must match ^[ABCD]\\.[^\\n\\r]+$ and contain only one choice."
+    )
     assert request.system == system_prompt("object-centric", "view-object")
 
 
 def test_system_prompts_of_table7(items):
     object_centric = system_prompt("object-centric", "object-object")
     view_centric = system_prompt("view-centric", "view-object")
-    assert "frame2 is taken from the front-right of frame1" in object_centric and ROTATIONS not in object_centric
+    assert (
+        "frame2 is taken from the front-right of frame1" in object_centric and ROTATIONS not in object_centric
+    )
     assert ROTATIONS in view_centric
     for prompt in (object_centric, view_centric):
         assert "(1) General visual description in each frame" in prompt and "(4) Final answer" in prompt
@@ -52,8 +62,10 @@ def test_blind_builder_sends_no_image(items):
     assert request.n_images == 0 and not any(isinstance(p, ImagePart) for p in request.parts)
 
 
-FULL = ("(1) In frame0: the lamp is in front of the bed. B. is not a label here\n(2) frame1 is front-right of "
-        "frame0.\n(3) So the lamp is closest.\n(4) A.lamp")
+FULL = (
+    "(1) In frame0: the lamp is in front of the bed. B. is not a label here\n(2) frame1 is front-right of "
+    "frame0.\n(3) So the lamp is closest.\n(4) A.lamp"
+)
 
 
 def test_phases_split_and_answer_from_phase_four():

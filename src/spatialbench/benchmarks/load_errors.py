@@ -26,5 +26,5 @@ class MalformedSampleError(ValueError):
         self.reason = reason
 
     def row_error(self, file: str, line: int | None = None) -> RowError:
-        """The registry's record of this error; its text names the file, field and sample id."""
+        """Return the registry's record of this error; its text names the file, field and sample id."""
         return RowError(file, line, self.field, f"sample {self.sample_id!r}: {self.reason}")

@@ -64,14 +64,14 @@ class Table:
     cells: tuple[Cell, ...]
 
     def cell(self, group: str) -> Cell:
-        """The cell of ``group``; KeyError naming the known groups otherwise."""
+        """Return the cell of ``group``; KeyError naming the known groups otherwise."""
         for cell in self.cells:
             if cell.group == group:
                 return cell
         raise KeyError(f"no group {group!r} in table {self.title!r}; groups: {[c.group for c in self.cells]}")
 
     def to_markdown(self, digits: int = 1) -> str:
-        """The table as Markdown: one row of accuracy, one of random guess, one of n and failures."""
+        """Render the table as Markdown: one row of accuracy, one of random guess, one of n and failures."""
         head = "| " + " | ".join(["", *(c.group for c in self.cells)]) + " |"
         rule = "|" + "---|" * (len(self.cells) + 1)
         rows = [
@@ -114,7 +114,7 @@ def score_group(outcomes: Sequence[Outcome], group: Group) -> Cell:
 
 
 def breakdown(title: str, outcomes: Sequence[Outcome], groups: Sequence[Group]) -> Table:
-    """A table with one cell per group, in the given order."""
+    """Score each group, in the given order, into one table."""
     return Table(title, tuple(score_group(outcomes, group) for group in groups))
 
 
@@ -155,7 +155,7 @@ def outcomes_from_rows(items: Iterable[Item], rows: pd.DataFrame) -> list[Outcom
 
 
 def micro_table(rows: pd.DataFrame, columns: Sequence[Column]) -> ScoreTable:
-    """A :class:`ScoreTable` whose column scores and ``average`` are question-weighted.
+    """Build a :class:`ScoreTable` whose column scores and ``average`` are question-weighted.
 
     Unlike :func:`spatialbench.scoring.tables.build_table` (a column of several tasks is the mean of its task
     means; Avg is the mean of the columns), every score here is the mean over the questions it covers, as
@@ -188,8 +188,10 @@ BreakdownFn = Callable[..., list[Table]]
 BREAKDOWNS: Registry[BreakdownFn] = Registry("benchmark breakdown")
 
 
-def breakdown_tables(benchmark: str, items: Iterable[Item], rows: pd.DataFrame, **options: Any) -> list[Table]:
-    """The breakdown tables of ``benchmark`` (empty when it registers none).
+def breakdown_tables(
+    benchmark: str, items: Iterable[Item], rows: pd.DataFrame, **options: Any
+) -> list[Table]:
+    """Return the breakdown tables of ``benchmark`` (empty when it registers none).
 
     Raises:
         whatever the benchmark's function raises for bad options (e.g. an unknown sub-benchmark).

@@ -20,7 +20,12 @@ from spatialbench.benchmarks.mmsi_video.breakdown import SUBTYPES, canonical_typ
 from spatialbench.benchmarks.mmsi_video.extraction import extract_official
 from spatialbench.benchmarks.mmsi_video.frames import FrameSetting, allocate_frames, frame_budget
 from spatialbench.benchmarks.mmsi_video.loader import BENCHMARK_NAME, load_mmsi_video
-from spatialbench.benchmarks.mmsi_video.prompt import MMSIVideoBuilder, apply_setting, build_request, input_text
+from spatialbench.benchmarks.mmsi_video.prompt import (
+    MMSIVideoBuilder,
+    apply_setting,
+    build_request,
+    input_text,
+)
 from spatialbench.benchmarks.registry import BENCHMARKS, BenchmarkSpec
 from spatialbench.scoring.breakdown import BREAKDOWNS, Table, micro_table, outcomes_from_rows
 from spatialbench.scoring.extraction import CHOICE_EXTRACTORS, NO_ANSWER, Extraction
@@ -32,7 +37,7 @@ TABLE2_COLUMNS = tuple(Column(official, label, (official,)) for official, label 
 
 @CHOICE_EXTRACTORS.register(OFFICIAL_MODE)
 def official_choice(text: str, options: Sequence[str] = ()) -> Extraction:
-    """Extraction mode: the official MMSI-Video-Bench general extractor (App. B); failures are no answer."""
+    """Read a letter with the official MMSI-Video-Bench general extractor (App. B); failures: no answer."""
     letter = extract_official(text)
     if letter is None:
         return Extraction(None, f"{NO_ANSWER}:official_general_extractor")
@@ -46,7 +51,11 @@ def mmsi_video_table(rows: pd.DataFrame) -> ScoreTable:
 
 @BREAKDOWNS.register(BENCHMARK_NAME)
 def mmsi_video_breakdowns(
-    items: Sequence[Item], rows: pd.DataFrame, *, sub_bench: str | None = None, data_dir: Path | str | None = None,
+    items: Sequence[Item],
+    rows: pd.DataFrame,
+    *,
+    sub_bench: str | None = None,
+    data_dir: Path | str | None = None,
     **_: Any,
 ) -> list[Table]:
     """Tables 2 and 3 (+ difficulty levels), or one sub-benchmark, with random-guess baselines.

@@ -1,4 +1,4 @@
-"""MMSI-Video-Bench score tables: 13 subtypes (Table 2), main categories (Table 3), difficulty, sub-benchmarks.
+"""MMSI-Video-Bench tables: 13 subtypes (Table 2), main categories (Table 3), difficulty, sub-benchmarks.
 
 All scores are question-weighted accuracy (a category's score is over its questions, not the mean of its
 subtypes: Table 3's Plan.&Pred. of O4-mini, 34.0, is 48/124 Planning and 22/82 Prediction together, not the
@@ -74,7 +74,7 @@ SUB_BENCHMARKS: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
 
 
 def canonical_type(task: str) -> str:
-    """The official spelling of a subtype name (maps the corrected ``Memory Update`` to ``Memoery``)."""
+    """Return the official spelling of a subtype (the corrected ``Memory Update`` becomes ``Memoery``)."""
     return TYPE_ALIASES.get(task, task)
 
 
@@ -96,11 +96,13 @@ def subtype_table(outcomes: Sequence[Outcome]) -> Table:
 def category_table(outcomes: Sequence[Outcome]) -> Table:
     """Table 3 main categories: ``Avg.``, SC., MU., Plan.&Pred., CV."""
     groups = [_named(label, _of_types(types)) for label, types in MAIN_CATEGORIES]
-    return breakdown("MMSI-Video-Bench main categories (Table 3)", outcomes, [Group("Avg.", everything), *groups])
+    return breakdown(
+        "MMSI-Video-Bench main categories (Table 3)", outcomes, [Group("Avg.", everything), *groups]
+    )
 
 
 def load_id_lists(meta_dir: Path | str, name: str) -> dict[str, list[str]]:
-    """The official id list of sub-benchmark ``name`` (``indoor``, ``robot``, ``grounding``, ``difficulty``).
+    """Read the official id lists of sub-benchmark ``name`` (indoor, robot, grounding, difficulty).
 
     Raises:
         KeyError: unknown sub-benchmark name (message lists the names).
@@ -112,7 +114,9 @@ def load_id_lists(meta_dir: Path | str, name: str) -> dict[str, list[str]]:
     file_name, _, groups = SUB_BENCHMARKS[name]
     path = Path(meta_dir) / file_name
     if not path.is_file():
-        raise FileNotFoundError(f"{path} not found: copy meta_data/ from the official MMSI-Video-Bench repository")
+        raise FileNotFoundError(
+            f"{path} not found: copy meta_data/ from the official MMSI-Video-Bench repository"
+        )
     data = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(data, Mapping) or not all(isinstance(v, list) for v in data.values()):
         raise ValueError(f"{path}: expected a JSON object mapping category names to lists of question ids")
@@ -122,8 +126,10 @@ def load_id_lists(meta_dir: Path | str, name: str) -> dict[str, list[str]]:
     return {key: [str(i) for i in ids] for key, ids in data.items()}
 
 
-def sub_benchmark_table(outcomes: Sequence[Outcome], name: str, id_lists: Mapping[str, Sequence[str]]) -> Table:
-    """A sub-benchmark (or the difficulty levels): ``Avg.`` over its listed questions, then its groups."""
+def sub_benchmark_table(
+    outcomes: Sequence[Outcome], name: str, id_lists: Mapping[str, Sequence[str]]
+) -> Table:
+    """Score a sub-benchmark (or the difficulty levels): ``Avg.`` over its listed questions, then groups."""
     _, title, groups = SUB_BENCHMARKS[name]
     listed = [i for _, key in groups for i in id_lists[key]]
     cells = [Group("Avg.", id_in(listed))] + [Group(label, id_in(id_lists[key])) for label, key in groups]
@@ -132,9 +138,13 @@ def sub_benchmark_table(outcomes: Sequence[Outcome], name: str, id_lists: Mappin
     return breakdown(f"MMSI-Video-Bench {title}", outcomes, cells)
 
 
-def mmsi_tables(outcomes: Sequence[Outcome], meta_dir: Path | str | None, sub_bench: str | None = None) -> list[Table]:
-    """The tables of a run: one sub-benchmark's table when ``sub_bench`` is given, else Tables 2 and 3 and,
-    when ``meta_dir`` holds the id lists, the difficulty levels.
+def mmsi_tables(
+    outcomes: Sequence[Outcome], meta_dir: Path | str | None, sub_bench: str | None = None
+) -> list[Table]:
+    """Build the tables of a run.
+
+    One sub-benchmark's table when ``sub_bench`` is given, else Tables 2 and 3 and, when ``meta_dir`` holds
+    the id lists, the difficulty levels.
 
     Raises:
         KeyError / FileNotFoundError / ValueError: as :func:`load_id_lists`, for a requested sub-benchmark.

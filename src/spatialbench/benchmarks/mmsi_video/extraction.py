@@ -1,4 +1,4 @@
-"""MMSI-Video-Bench's general answer extractor (App. B), reproduced rule for rule as extraction mode ``official``.
+"""MMSI-Video-Bench's general answer extractor (App. B), rule for rule: extraction mode ``official``.
 
 The official evaluation reads a letter from the first rule that applies, after removing ``<answer>`` tags:
 
@@ -10,8 +10,8 @@ The official evaluation reads a letter from the first rule that applies, after r
 
 The candidate is cleaned of spaces, quotes, newlines and colons and must then be exactly one of A–F; anything
 else (``(C)``, ``d``, a sentence) is a failure, counted and scored as wrong. The paper states that every
-correct response of every evaluated model is read by this function; the robust mode of ``spatialbench.scoring``
-reads more forms and is reported beside it.
+correct response of every evaluated model is read by this function; the robust mode of
+``spatialbench.scoring`` reads more forms and is reported beside it.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def _candidate(response: str) -> str | None:
 
 
 def extract_official(response: str | None) -> str | None:
-    """The letter the official MMSI-Video-Bench extractor reads from ``response``, or None on failure.
+    """Return the letter the official MMSI-Video-Bench extractor reads from ``response`` (None: failure).
 
     Never raises; ``None`` or non-text input is a failure.
     """

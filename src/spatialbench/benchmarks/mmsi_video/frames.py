@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from enum import Enum
+from enum import StrEnum
 from pathlib import PurePosixPath
 
 from spatialbench.benchmarks.item import Item, MediaKind, MediaRef
@@ -29,7 +29,7 @@ _UNIFORM = re.compile(r"^uniform-(\d+)$")
 _FRAME_NAME = re.compile(r"^(\d+):(\d+(?:\.\d+)?)_frame_")
 
 
-class FrameSetting(str, Enum):
+class FrameSetting(StrEnum):
     """The two evaluation tracks of MMSI-Video-Bench (Sec. 4.1)."""
 
     UNIFORM_50 = "uniform-50"
@@ -37,7 +37,7 @@ class FrameSetting(str, Enum):
 
 
 def frame_budget(setting: str) -> int:
-    """The frame budget of a setting name: ``uniform-N`` gives N, ``sufficient-coverage`` gives 300.
+    """Return the frame budget of a setting name: ``uniform-N`` gives N, ``sufficient-coverage`` gives 300.
 
     Raises:
         ValueError: an unknown setting name (the message lists the known ones).
@@ -107,13 +107,13 @@ def frame_timestamp(frame_name: str) -> float | None:
 
 
 def format_timestamp(seconds: float) -> str:
-    """The ``mm:ss.ff`` form the official frame names use (65.5 gives ``"01:05.50"``)."""
+    """Write seconds in the ``mm:ss.ff`` form the official frame names use (65.5 gives ``"01:05.50"``)."""
     minutes, rest = divmod(round(seconds * 100), 6000)
     return f"{minutes:02d}:{rest / 100:05.2f}"
 
 
 def apply_setting(item: Item, setting: str) -> Item:
-    """The item with each video's frame list cut to the frames a setting shows.
+    """Cut each video's frame list of ``item`` to the frames a setting shows.
 
     Args:
         item: an item from :func:`~spatialbench.benchmarks.mmsi_video.loader.load_mmsi_video`.

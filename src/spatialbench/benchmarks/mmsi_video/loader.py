@@ -26,9 +26,9 @@ from typing import Any
 
 from spatialbench.benchmarks.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.benchmarks.load_errors import MalformedSampleError
-from spatialbench.benchmarks.registry import LoadedItems
 from spatialbench.benchmarks.mmsi_video.frames import apply_setting, frame_budget, frame_timestamp
 from spatialbench.benchmarks.mmsi_video.options import OPTION_LETTERS, parse_options
+from spatialbench.benchmarks.registry import LoadedItems
 
 BENCHMARK_NAME = "mmsi-video"
 ANNOTATION_FILE = "mmsivideo.json"
@@ -77,7 +77,9 @@ def _read_annotations(path: Path) -> list[Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as error:
-        raise ValueError(f"{path}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}") from None
+        raise ValueError(
+            f"{path}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
+        ) from None
     if not isinstance(data, list):
         raise ValueError(f"{path}: expected a list of samples, got {type(data).__name__}")
     return data
@@ -106,13 +108,19 @@ def sample_to_item(sample: Any, root: Path, index: int) -> Item:
         ground_truth=truth,
         answer_kind=AnswerKind.MULTIPLE_CHOICE,
         media=_interleave(prompts, videos, images),
-        metadata={**prompts, "n_options": len(options), "videos": [_segment(v) for v in sample["video_list"]]},
+        metadata={
+            **prompts,
+            "n_options": len(options),
+            "videos": [_segment(v) for v in sample["video_list"]],
+        },
     )
 
 
 def _sample_id(sample: Any, index: int) -> str:
     if not isinstance(sample, Mapping):
-        raise MalformedSampleError(f"#{index}", "(sample)", f"expected a JSON object, got {type(sample).__name__}")
+        raise MalformedSampleError(
+            f"#{index}", "(sample)", f"expected a JSON object, got {type(sample).__name__}"
+        )
     value = sample.get("id")
     if not isinstance(value, str) or not value:
         raise MalformedSampleError(f"#{index}", "id", "missing or not a string")
@@ -140,21 +148,33 @@ def _videos(sample: Mapping[str, Any], sample_id: str, root: Path) -> list[Media
         raise MalformedSampleError(
             sample_id, "frames_list", f"{len(frame_lists)} frame lists for {len(videos)} videos in video_list"
         )
-    return [_video(sample_id, root, v, video, frames) for v, (video, frames) in enumerate(zip(videos, frame_lists))]
+    return [
+        _video(sample_id, root, v, video, frames)
+        for v, (video, frames) in enumerate(zip(videos, frame_lists, strict=True))
+    ]
 
 
 def _video(sample_id: str, root: Path, v: int, video: Any, frames: Any) -> MediaRef:
     field = f"video_list[{v}]"
     if not isinstance(video, Mapping) or not all(k in video for k in ("path", "start", "end", "base_fps")):
         raise MalformedSampleError(sample_id, field, "needs path, start, end and base_fps")
-    if not all(isinstance(video[k], (int, float)) and not isinstance(video[k], bool) for k in ("start", "end", "base_fps")):
-        raise MalformedSampleError(sample_id, field, "start, end and base_fps must be numbers (seconds, frames/s)")
+    if not all(
+        isinstance(video[k], (int, float)) and not isinstance(video[k], bool)
+        for k in ("start", "end", "base_fps")
+    ):
+        raise MalformedSampleError(
+            sample_id, field, "start, end and base_fps must be numbers (seconds, frames/s)"
+        )
     if not isinstance(frames, list) or not frames or not all(isinstance(f, str) for f in frames):
-        raise MalformedSampleError(sample_id, f"frames_list[{v}]", "expected a non-empty list of frame file names")
+        raise MalformedSampleError(
+            sample_id, f"frames_list[{v}]", "expected a non-empty list of frame file names"
+        )
     frames_dir = root / "frames"
     for k, name in enumerate(frames):
         if not (frames_dir / name).is_file():
-            raise MalformedSampleError(sample_id, f"frames_list[{v}][{k}]", f"frame file not found: {frames_dir / name}")
+            raise MalformedSampleError(
+                sample_id, f"frames_list[{v}][{k}]", f"frame file not found: {frames_dir / name}"
+            )
     stamps = [frame_timestamp(name) for name in frames]
     return MediaRef(
         kind=MediaKind.FRAMES,
@@ -166,10 +186,17 @@ def _video(sample_id: str, root: Path, v: int, video: Any, frames: Any) -> Media
 
 
 def _segment(video: Mapping[str, Any]) -> dict[str, Any]:
-    """The video segment a question uses, kept in metadata: the frame lists already are that segment, so
-    the media references carry no start/end (a sampler would otherwise cut the frames a second time)."""
-    return {"path": str(video["path"]), "start": float(video["start"]), "end": float(video["end"]),
-            "base_fps": float(video["base_fps"])}
+    """Keep the video segment a question uses in metadata.
+
+    The frame lists already are that segment, so the media references carry no start/end (a sampler would
+    otherwise cut the frames a second time).
+    """
+    return {
+        "path": str(video["path"]),
+        "start": float(video["start"]),
+        "end": float(video["end"]),
+        "base_fps": float(video["base_fps"]),
+    }
 
 
 def _ref_images(sample: Mapping[str, Any], sample_id: str, root: Path) -> list[MediaRef]:
@@ -212,7 +239,9 @@ def _ground_truth(sample: Mapping[str, Any], sample_id: str, n_options: int) -> 
     return truth
 
 
-def _interleave(prompts: Mapping[str, str], videos: list[MediaRef], images: list[MediaRef]) -> tuple[MediaRef, ...]:
+def _interleave(
+    prompts: Mapping[str, str], videos: list[MediaRef], images: list[MediaRef]
+) -> tuple[MediaRef, ...]:
     """Media in the order their placeholders stand in the assembled prompt."""
     text = "".join(prompts[name] for name in PROMPT_FIELDS)
     video_iter, image_iter = iter(videos), iter(images)

@@ -16,7 +16,7 @@ _INLINE_MARKER = re.compile(r"(?:^|(?<=\s))\(?([A-F])[.):][ \t]*")
 
 
 def _consecutive(matches: list[re.Match[str]]) -> list[re.Match[str]]:
-    """The markers A, B, C... in order of appearance, stopping at the first gap."""
+    """Keep the markers A, B, C... in order of appearance, stopping at the first gap."""
     run: list[re.Match[str]] = []
     for match in matches:
         if match.group(1) == OPTION_LETTERS[len(run)]:
@@ -27,7 +27,7 @@ def _consecutive(matches: list[re.Match[str]]) -> list[re.Match[str]]:
 
 
 def parse_options(text: str) -> tuple[str, ...]:
-    """The options written in ``text`` as ``("A. 2;1", "B. 1;2", ...)``; empty if fewer than two are found.
+    """Read the options in ``text`` as ``("A. 2;1", "B. 1;2", ...)``; empty if fewer than two are found.
 
     Options at line starts are preferred; options inline (``A. x B. y``) are read when there are none.
     """

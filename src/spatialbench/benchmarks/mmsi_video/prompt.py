@@ -32,7 +32,7 @@ MEDIA_STRATEGY = "all"
 
 
 def input_text(item: Item) -> str:
-    """The official input text of an item, placeholders still in place."""
+    """Assemble the official input text of an item, placeholders still in place."""
     template = resources.files(__package__).joinpath("templates/input_prompt.txt").read_text(encoding="utf-8")
     return template.format(**{name: item.metadata[name] for name in PROMPT_FIELDS})
 
@@ -51,7 +51,9 @@ def interleave(item: Item, media: Sequence[SampledFrames], label_frames: bool = 
         ValueError: ``media`` does not have one entry per ``item.media``.
     """
     if media and len(media) != len(item.media):
-        raise ValueError(f"item {item.id!r}: {len(media)} media samples for {len(item.media)} media references")
+        raise ValueError(
+            f"item {item.id!r}: {len(media)} media samples for {len(item.media)} media references"
+        )
     samples: Iterator[SampledFrames] = iter(media)
     parts: list[Part] = []
     for piece in _PLACEHOLDERS.split(input_text(item)):
@@ -73,7 +75,7 @@ class MMSIVideoBuilder(PromptBuilder):
     """Prompt builder of ``mmsi-video``: the official input text with frames and images interleaved."""
 
     def build(self, item: Item, media: Sequence[SampledFrames]) -> Request:
-        """The request for an item already narrowed by :func:`apply_setting` (see :func:`interleave`)."""
+        """Build the request of an item narrowed by :func:`apply_setting` (see :func:`interleave`)."""
         return interleave(item, [] if self.config.blind else media)
 
 

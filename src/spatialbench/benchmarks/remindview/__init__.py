@@ -19,7 +19,13 @@ from spatialbench.benchmarks.registry import BENCHMARKS, BenchmarkSpec
 from spatialbench.benchmarks.remindview.breakdown import remindview_tables
 from spatialbench.benchmarks.remindview.loader import BENCHMARK_NAME, load_remindview
 from spatialbench.benchmarks.remindview.phases import parse_response, split_phases
-from spatialbench.benchmarks.remindview.prompt import ReMindViewBuilder, build_request, layout, system_prompt, user_text
+from spatialbench.benchmarks.remindview.prompt import (
+    ReMindViewBuilder,
+    build_request,
+    layout,
+    system_prompt,
+    user_text,
+)
 from spatialbench.scoring.breakdown import BREAKDOWNS, Table, micro_table, outcomes_from_rows
 from spatialbench.scoring.tables import Column, ScoreTable
 
@@ -67,7 +73,7 @@ BENCHMARKS.add(
             "phases": ("remindview-phases", "official"),
             "official": ("remindview-official", "official"),
         },
-        description="ReMindView-Bench: multi-view spatial reasoning over procedurally generated indoor scenes",
+        description="ReMindView-Bench: multi-view spatial reasoning in procedurally generated indoor scenes",
     ),
 )
 

@@ -10,6 +10,7 @@ choices over its queries (Sec. 4.1).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from spatialbench.benchmarks.item import Item
 from spatialbench.scoring.breakdown import Group, Outcome, Table, breakdown, everything, field_equals
@@ -52,7 +53,9 @@ def table1(outcomes: Sequence[Outcome]) -> list[Table]:
 
 def by_value(title: str, outcomes: Sequence[Outcome], key: str) -> Table:
     """Accuracy per value of ``metadata[key]``, values ascending (items without a value are left out)."""
-    values = sorted({o.item.metadata.get(key) for o in outcomes} - {None})
+    values: list[Any] = sorted(
+        {o.item.metadata[key] for o in outcomes if o.item.metadata.get(key) is not None}
+    )
     return breakdown(title, outcomes, [Group(str(v), field_equals(key, v)) for v in values])
 
 

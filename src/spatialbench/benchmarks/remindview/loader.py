@@ -31,7 +31,15 @@ from spatialbench.benchmarks.registry import LoadedItems
 from spatialbench.benchmarks.remindview.query import distance_level, parse_query_type, pattern_of, room_type
 
 BENCHMARK_NAME = "remindview"
-REQUIRED_COLUMNS = ("folder_path", "query_type", "query", "ground_truth", "choices", "cross_frame", "object_num")
+REQUIRED_COLUMNS = (
+    "folder_path",
+    "query_type",
+    "query",
+    "ground_truth",
+    "choices",
+    "cross_frame",
+    "object_num",
+)
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 _LETTERED = re.compile(r"^\s*([A-Z])\s*\.\s*(.+?)\s*$")
 _TRUE, _FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
@@ -138,7 +146,9 @@ def _text(row: Mapping[str, Any], sample_id: str, field: str) -> str:
 def _choices(row: Mapping[str, Any], sample_id: str) -> list[str]:
     choices = [c.strip() for c in _text(row, sample_id, "choices").split(",") if c.strip()]
     if len(choices) < 2:
-        raise MalformedSampleError(sample_id, "choices", f"needs at least 2 comma-separated choices, got {choices}")
+        raise MalformedSampleError(
+            sample_id, "choices", f"needs at least 2 comma-separated choices, got {choices}"
+        )
     return choices
 
 
@@ -150,7 +160,9 @@ def _letter_of(row: Mapping[str, Any], sample_id: str, choices: list[str]) -> st
         matches = [i for i, c in enumerate(choices) if c.lower() == text.lower()]
         if len(matches) == 1:
             return chr(ord("A") + matches[0])
-    raise MalformedSampleError(sample_id, "ground_truth", f"{truth!r} is not exactly one of the choices {choices}")
+    raise MalformedSampleError(
+        sample_id, "ground_truth", f"{truth!r} is not exactly one of the choices {choices}"
+    )
 
 
 def _flag(row: Mapping[str, Any], sample_id: str, field: str) -> bool:
@@ -177,7 +189,9 @@ def _frames(sample_id: str, folder: str, roots: tuple[Path, ...]) -> tuple[Media
     found = next((c for c in candidates if c.is_dir()), None)
     if found is None:
         raise MalformedSampleError(sample_id, "folder_path", f"frame folder not found: {candidates[0]}")
-    images = sorted((p for p in found.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES), key=lambda p: natural_key(p.name))
+    images = sorted(
+        (p for p in found.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES), key=lambda p: natural_key(p.name)
+    )
     if not images:
         raise MalformedSampleError(sample_id, "folder_path", f"no image files in {found}")
     return tuple(MediaRef(kind=MediaKind.IMAGE, path=str(p), name=p.stem) for p in images)

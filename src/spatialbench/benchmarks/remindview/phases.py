@@ -19,7 +19,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from spatialbench.scoring.extraction import CHOICE_EXTRACTORS, NO_ANSWER, Extraction, extract_choice, option_letters
+from spatialbench.scoring.extraction import (
+    CHOICE_EXTRACTORS,
+    NO_ANSWER,
+    Extraction,
+    extract_choice,
+    option_letters,
+)
 
 PHASES = (1, 2, 3, 4)
 _LABEL = re.compile(r"\b([A-Z])\s*\.\s*([^\n\r]*)")
@@ -42,7 +48,7 @@ class PhaseParse:
 
 
 def split_phases(text: str) -> dict[int, str]:
-    """The text of each phase marker ``(k)`` found in order; a phase ends where the next one starts."""
+    """Return the text of each phase marker ``(k)`` found in order; a phase ends where the next one starts."""
     starts: list[tuple[int, int, int]] = []  # (phase, marker start, text start)
     position = 0
     for k in PHASES:
@@ -86,13 +92,13 @@ def parse_response(text: str, options: Sequence[str]) -> PhaseParse:
 
 @CHOICE_EXTRACTORS.register("remindview-phases")
 def phases_choice(text: str, options: Sequence[str] = ()) -> Extraction:
-    """Extraction mode ``remindview-phases``: the answer of phase (4), robust fallback otherwise."""
+    """Read the answer of phase (4), robust fallback otherwise (mode ``remindview-phases``)."""
     return parse_response(text, options).extraction
 
 
 @CHOICE_EXTRACTORS.register("remindview-official")
 def official_choice(text: str, options: Sequence[str] = ()) -> Extraction:
-    """Extraction mode ``remindview-official``: the official evaluation's reader (module docstring)."""
+    """Read the answer as the official evaluation does (mode ``remindview-official``, module docstring)."""
     if not isinstance(text, str) or not text:
         return Extraction(None, f"{NO_ANSWER}:empty")
     labels = list(_OFFICIAL_LABEL.finditer(text))

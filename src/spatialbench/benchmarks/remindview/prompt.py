@@ -28,7 +28,7 @@ def _template(name: str) -> str:
 
 
 def system_prompt(pattern: str, relation: str) -> str:
-    """The system prompt of a pattern (``object-centric`` / ``view-centric``) and relation.
+    """Return the system prompt of a pattern (``object-centric`` / ``view-centric``) and relation.
 
     Raises:
         KeyError: a pattern or relation without a prompt (view–view queries are not asked view-centric,
@@ -37,19 +37,22 @@ def system_prompt(pattern: str, relation: str) -> str:
     examples = json.loads(_template("step3_examples.json"))
     if relation not in examples.get(pattern, {}):
         known = [(p, r) for p, rs in examples.items() if not p.startswith("_") for r in rs]
-        raise KeyError(f"no ReMindView-Bench system prompt for pattern {pattern!r}, relation {relation!r}; known {known}")
+        raise KeyError(
+            f"no ReMindView-Bench system prompt for pattern {pattern!r}, relation {relation!r}; known {known}"
+        )
     template = _template(f"system_{pattern.replace('-', '_')}.txt")
     return template.format(step3_example=examples[pattern][relation])
 
 
 def user_text(item: Item) -> str:
-    """The question and its lettered choices (``A. frame1`` one per line) with the output-format reminder."""
+    """Write the question, its lettered choices (``A. frame1``, one per line) and the format reminder."""
     return _template("user.txt").format(question=item.question, choices="\n".join(item.options))
 
 
 def layout(item: Item, media: Sequence[SampledFrames]) -> Request:
-    """The request: Table 7 system prompt; each frame's name and image (none when ``media`` is empty, a blind
-    run), then the question.
+    """Lay the request out: Table 7 system prompt; each frame's name and image, then the question.
+
+    ``media`` is empty in a blind run (no images are sent).
 
     Raises:
         KeyError: see :func:`system_prompt`. ValueError: ``media`` does not match ``item.media``.
@@ -61,7 +64,9 @@ def layout(item: Item, media: Sequence[SampledFrames]) -> Request:
         parts.append(TextPart(f"{ref.name}:"))
         parts.extend(ImagePart(pixels) for pixels in sample.pixels)
     parts.append(TextPart(user_text(item)))
-    return Request(parts=tuple(parts), system=system_prompt(item.metadata["pattern"], item.metadata["relation"]))
+    return Request(
+        parts=tuple(parts), system=system_prompt(item.metadata["pattern"], item.metadata["relation"])
+    )
 
 
 @PROMPT_BUILDERS.register("remindview")
@@ -69,7 +74,7 @@ class ReMindViewBuilder(PromptBuilder):
     """Prompt builder of ``remindview`` (see :func:`layout`); frames are sampled with strategy ``all``."""
 
     def build(self, item: Item, media: Sequence[SampledFrames]) -> Request:
-        """The request for one item."""
+        """Build the request for one item."""
         return layout(item, [] if self.config.blind else media)
 
 

@@ -20,8 +20,13 @@ from pathlib import PurePath
 RELATIONS = ("view-view", "view-object", "object-object")
 QUERY_KINDS = ("relative_direction", "relative_distance")
 PATTERNS = ("object-centric", "view-centric")
-ROOM_TYPES = {"bathroom": "Bathroom", "bedroom": "Bedroom", "diningroom": "DiningRoom", "kitchen": "Kitchen",
-              "livingroom": "LivingRoom"}
+ROOM_TYPES = {
+    "bathroom": "Bathroom",
+    "bedroom": "Bedroom",
+    "diningroom": "DiningRoom",
+    "kitchen": "Kitchen",
+    "livingroom": "LivingRoom",
+}
 _PERSPECTIVE_TAGS = {"perspective_changing": "PC", "non_perspective_changing": "SP"}
 _VIEWER_AT_OBJECT = re.compile(r"\bpositioned (?:where|at)\b|\bfrom the view of\b|^\s*after turning\b", re.I)
 _LEVEL = re.compile(r"level_(\d+)")
@@ -45,8 +50,10 @@ def parse_query_type(query_type: str, query: str) -> QueryKind:
     """
     parts = [p.strip() for p in str(query_type).split("|") if p.strip()]
     if len(parts) < 2 or parts[0] not in RELATIONS or parts[1] not in QUERY_KINDS:
-        raise ValueError(f"{query_type!r} is not '<relation>|<query type>|...' with relation in {RELATIONS} "
-                         f"and query type in {QUERY_KINDS}")
+        raise ValueError(
+            f"{query_type!r} is not '<relation>|<query type>|...' with relation in {RELATIONS} "
+            f"and query type in {QUERY_KINDS}"
+        )
     rest = parts[2:]
     tag = next((_PERSPECTIVE_TAGS[p] for p in rest if p in _PERSPECTIVE_TAGS), None)
     index = int(rest[-1]) if rest and rest[-1].isdigit() else None
@@ -68,13 +75,13 @@ def pattern_of(*paths: str) -> str | None:
 
 
 def distance_level(folder_path: str) -> int | None:
-    """The ``level_<k>`` distance level in a frame-set path (App. B.2), or None."""
+    """Return the ``level_<k>`` distance level in a frame-set path (App. B.2), or None."""
     found = _LEVEL.findall(folder_path)
     return int(found[-1]) if found else None
 
 
 def room_type(folder_path: str) -> str | None:
-    """The room type named by a component of the path (Bathroom, Bedroom, DiningRoom, Kitchen, LivingRoom)."""
+    """Return the room type a path component names (Bathroom, Bedroom, DiningRoom, Kitchen, LivingRoom)."""
     for part in PurePath(folder_path).parts:
         key = part.lower().replace("_", "").replace("-", "").replace(" ", "")
         if key in ROOM_TYPES:
