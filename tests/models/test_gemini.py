@@ -93,6 +93,18 @@ def test_images_arrive_as_inline_parts_and_usage_is_mapped() -> None:
     }
 
 
+def test_logprobs_seed_and_extra_settings_are_sent_and_mapped() -> None:
+    chosen = [{"token": "B", "logProbability": -0.25, "tokenId": 33}]
+    reply = {**OK, "candidates": [{**OK["candidates"][0], "logprobsResult": {"chosenCandidates": chosen}}]}
+    settings = GenerationSettings(temperature=0.5, top_p=0.9, seed=7, logprobs=True, extra=(("top_k", 3),))
+    with RecordingServer(lambda rec, i: (200, {}, reply)) as server:
+        response, _ = _ask(server.url, Request(parts=(TextPart("q"),), settings=settings))
+    config = server.log[0].body["generationConfig"]
+    assert (config["temperature"], config["topP"], config["seed"], config["topK"]) == (0.5, 0.9, 7, 3)
+    assert config["responseLogprobs"] is True
+    assert [(t.token, t.logprob) for t in response.logprobs] == [("B", -0.25)]
+
+
 def test_429_with_retry_after_is_waited_then_succeeds() -> None:
     def respond(rec: Recorded, index: int):
         if index == 0:
