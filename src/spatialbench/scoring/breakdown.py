@@ -10,14 +10,14 @@ of ``1 / number of options`` over its items, in percent — the expected accurac
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pandas as pd
 
 from spatialbench.benchmarks.item import Item
 from spatialbench.registry import Registry
-from spatialbench.scoring.tables import Column, ScoreTable, task_means
+from spatialbench.scoring.tables import Column, ScoreTable, build_table
 
 
 @dataclass(frozen=True)
@@ -163,22 +163,12 @@ def micro_table(rows: pd.DataFrame, columns: Sequence[Column]) -> ScoreTable:
     items; ``average`` covers all scored rows, including tasks no column names (listed in ``other_tasks``).
     """
     scored = rows[rows["score"].notna()]
-    means, counts = task_means(rows)
     scores: dict[str, float | None] = {}
     for column in columns:
         chosen = scored[scored["task"].isin(column.tasks)]
         scores[column.key] = 100.0 * float(chosen["score"].mean()) if len(chosen) else None
-    covered = {t for c in columns for t in c.tasks}
-    return ScoreTable(
-        columns=tuple(columns),
-        scores=scores,
-        task_scores={t: 100.0 * m for t, m in means.items()},
-        counts=counts,
-        average=100.0 * float(scored["score"].mean()) if len(scored) else None,
-        averaged_over=tuple(k for k, v in scores.items() if v is not None),
-        missing=tuple(k for k, v in scores.items() if v is None),
-        other_tasks=tuple(sorted(set(means) - covered)),
-    )
+    average = 100.0 * float(scored["score"].mean()) if len(scored) else None
+    return replace(build_table(rows, columns), scores=scores, average=average)
 
 
 BreakdownFn = Callable[..., list[Table]]
