@@ -16,10 +16,17 @@ from spatialbench.generate.vsi import GenerationSettings, builtin_tasks, generat
 from spatialbench.scene import load_meta_info
 
 DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "vsibench" / "meta_info"
-# Official per-task counts of VSI-Bench test.jsonl (5,130 questions; the paper's Fig. 5 shows them as a chart).
-OFFICIAL = {"object_counting": 565, "object_abs_distance": 834, "object_size_estimation": 953,
-            "room_size_estimation": 288, "object_rel_distance": 710, "object_rel_direction_easy": 217,
-            "object_rel_direction_medium": 378, "object_rel_direction_hard": 373}
+# Official per-task counts of the released VSI-Bench test.jsonl (5,130 questions; Fig. 5 charts them).
+OFFICIAL = {
+    "object_counting": 565,
+    "object_abs_distance": 834,
+    "object_size_estimation": 953,
+    "room_size_estimation": 288,
+    "object_rel_distance": 710,
+    "object_rel_direction_easy": 217,
+    "object_rel_direction_medium": 378,
+    "object_rel_direction_hard": 373,
+}
 
 
 def run_once(meta_info: Path, out: Path) -> tuple[float, dict]:
@@ -42,10 +49,13 @@ def main() -> None:
             times.append(seconds)
     print(f"{'task':30s} {'generated':>9s} {'official':>8s} {'candidates':>10s} {'freq. baseline':>14s}")
     for task, entry in manifest["tasks"].items():
-        print(f"{task:30s} {entry['count']:9d} {OFFICIAL[task]:8d} {entry['candidates']:10d} {entry['frequency_baseline']:13.1f}%")
+        counts = f"{entry['count']:9d} {OFFICIAL[task]:8d} {entry['candidates']:10d}"
+        print(f"{task:30s} {counts} {entry['frequency_baseline']:13.1f}%")
     print(f"{'total':30s} {manifest['total']:9d} {sum(OFFICIAL.values()):8d}")
-    print(f"generate all 7 tasks for {args.meta_info}: best {min(times):.2f} s, "
-          f"median {sorted(times)[len(times) // 2]:.2f} s over {len(times)} runs (goal <= 10 s)")
+    print(
+        f"generate all 7 tasks for {args.meta_info}: best {min(times):.2f} s, "
+        f"median {sorted(times)[len(times) // 2]:.2f} s over {len(times)} runs (goal <= 10 s)"
+    )
 
 
 if __name__ == "__main__":

@@ -9,8 +9,15 @@ from spatialbench.benchmarks.vsibench import load_vsibench
 from spatialbench.cli.main import app
 from spatialbench.scene import load_meta_info
 
-EXACT_TASKS = ("object_counting", "object_size_estimation", "room_size_estimation", "object_rel_distance",
-               "object_rel_direction_easy", "object_rel_direction_medium", "object_rel_direction_hard")
+EXACT_TASKS = (
+    "object_counting",
+    "object_size_estimation",
+    "room_size_estimation",
+    "object_rel_distance",
+    "object_rel_direction_easy",
+    "object_rel_direction_medium",
+    "object_rel_direction_hard",
+)
 
 
 @pytest.fixture(scope="module")
@@ -36,27 +43,54 @@ def test_official_answers_agree(scenes, samples, questions):
 
 
 def _row(**update):
-    row = {"id": 1, "dataset": "arkitscenes", "scene_name": "41254432", "question_type": "object_counting",
-           "question": "How many sofa(s) are in this room?", "options": None, "ground_truth": "2"}
+    row = {
+        "id": 1,
+        "dataset": "arkitscenes",
+        "scene_name": "41254432",
+        "question_type": "object_counting",
+        "question": "How many sofa(s) are in this room?",
+        "options": None,
+        "ground_truth": "2",
+    }
     return {**row, **update}
 
 
 def test_wrong_answer_and_unknown_category_are_reported(scenes, tmp_path):
-    rows = [_row(), _row(id=2, ground_truth="3"), _row(id=3, question="How many piano(s) are in this room?"),
-            _row(id=4, scene_name="nope"), _row(id=5, question="Count the sofas.")]
+    rows = [
+        _row(),
+        _row(id=2, ground_truth="3"),
+        _row(id=3, question="How many piano(s) are in this room?"),
+        _row(id=4, scene_name="nope"),
+        _row(id=5, question="Count the sofas."),
+    ]
     path = tmp_path / "q.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     records = {r.id: r for r in audit_items(load_vsibench(path), scenes)}
     assert records["1"].status == "agree"
-    assert records["2"].status == "disagree" and records["2"].recomputed == "2" and records["2"].difference == -1.0
+    assert (
+        records["2"].status == "disagree"
+        and records["2"].recomputed == "2"
+        and records["2"].difference == -1.0
+    )
     assert records["3"].status == "unresolved" and "'piano' not in scene" in records["3"].reason
     assert "not in the meta-info" in records["4"].reason
     assert "template" in records["5"].reason
 
 
 def test_cli_writes_audit_json(shared_data, samples, tmp_path):
-    result = CliRunner().invoke(app, ["audit", "vsibench", "--meta-info", str(shared_data / "vsibench" / "meta_info"),
-                                      "--questions", str(samples / "subset_300.jsonl"), "--out", str(tmp_path)])
+    result = CliRunner().invoke(
+        app,
+        [
+            "audit",
+            "vsibench",
+            "--meta-info",
+            str(shared_data / "vsibench" / "meta_info"),
+            "--questions",
+            str(samples / "subset_300.jsonl"),
+            "--out",
+            str(tmp_path),
+        ],
+    )
     assert result.exit_code == 0, result.output
     audit = json.loads((tmp_path / "audit.json").read_text())
     assert audit["tasks"]["object_counting"]["agree"] == 30

@@ -31,7 +31,9 @@ def test_same_seed_same_bytes_other_seed_differs(scannet, tmp_path):
     for name, seed in (("a", 5), ("b", 5), ("c", 6)):
         bench = generate_vsibench(scannet, builtin_tasks(), GenerationSettings(seed=seed))
         paths = write_benchmark(bench.items, bench.manifest, tmp_path / name)
-        outs.append((paths["jsonl"].read_bytes(), paths["manifest"].read_bytes(), paths["parquet"].read_bytes()))
+        outs.append(
+            (paths["jsonl"].read_bytes(), paths["manifest"].read_bytes(), paths["parquet"].read_bytes())
+        )
     assert outs[0] == outs[1]
     assert outs[0][0] != outs[2][0]
 
@@ -40,7 +42,15 @@ def test_written_files_follow_the_official_schema(scannet, tmp_path):
     bench = generate_vsibench(scannet, builtin_tasks(), GenerationSettings())
     paths = write_benchmark(bench.items, bench.manifest, tmp_path)
     first = json.loads(paths["jsonl"].read_text().splitlines()[0])
-    assert list(first)[:7] == ["id", "dataset", "scene_name", "question_type", "question", "options", "ground_truth"]
+    assert list(first)[:7] == [
+        "id",
+        "dataset",
+        "scene_name",
+        "question_type",
+        "question",
+        "options",
+        "ground_truth",
+    ]
     loaded = load_vsibench(paths["jsonl"])
     assert not loaded.errors and len(loaded) == len(bench.items)
     assert [i.ground_truth for i in loaded] == [i.ground_truth for i in bench.items]
@@ -83,11 +93,15 @@ def test_numeric_options_distinct_positive_and_contain_truth(truth, decimals):
 
 def test_external_task_goes_through_the_same_assembler():
     # e.g. appearance order built from rendered frames by another module
-    cand = Candidate(task="obj_appearance_order", scene_id="s1", dataset="synthetic",
-                     question="What will be the first-time appearance order of the following categories in the "
-                              "video: sofa, tv, bed, lamp?",
-                     answer="tv, sofa, bed, lamp",
-                     choices=("tv, sofa, bed, lamp", "sofa, tv, bed, lamp", "bed, lamp, tv, sofa", "lamp, bed, sofa, tv"))
+    cand = Candidate(
+        task="obj_appearance_order",
+        scene_id="s1",
+        dataset="synthetic",
+        question="What will be the first-time appearance order of the following categories in the "
+        "video: sofa, tv, bed, lamp?",
+        answer="tv, sofa, bed, lamp",
+        choices=("tv, sofa, bed, lamp", "sofa, tv, bed, lamp", "bed, lamp, tv, sofa", "lamp, bed, sofa, tv"),
+    )
     bench = assemble({"obj_appearance_order": [TaskResult([cand])]}, GenerationSettings())
     item = bench.items[0]
     assert item.options[ord(item.ground_truth) - ord("A")] == f"{item.ground_truth}. tv, sofa, bed, lamp"
@@ -99,13 +113,25 @@ def synthetic_room(tmp_path):
     from spatialbench.scene import Scene, make_box, rotation_z, write_meta_info
     from spatialbench.scene.model import ObjectInstance
 
-    boxes = {"sofa": [([1, 1, 0.4], [2, 0.9, 0.8], 0.0)], "tv": [([4.5, 1, 1.0], [1.2, 0.1, 0.7], 0.2)],
-             "bed": [([2.5, 3.2, 0.3], [2, 1.6, 0.6], 0.0)], "lamp": [([0.4, 3.6, 0.8], [0.3, 0.3, 1.6], 0.0)],
-             "chair": [([3, 1.5, 0.45], [0.5, 0.5, 0.9], 0.5), ([3.8, 2.5, 0.45], [0.5, 0.5, 0.9], 1.0)]}
-    objects = {c: tuple(ObjectInstance(c, i, make_box(ctr, ext, rotation_z(a))) for i, (ctr, ext, a) in enumerate(v))
-               for c, v in boxes.items()}
-    scene = Scene("synthetic_0001", "synthetic", 20.0, np.array([2.5, 2.0, 1.2]), objects,
-                  {c: len(v) for c, v in objects.items()})
+    boxes = {
+        "sofa": [([1, 1, 0.4], [2, 0.9, 0.8], 0.0)],
+        "tv": [([4.5, 1, 1.0], [1.2, 0.1, 0.7], 0.2)],
+        "bed": [([2.5, 3.2, 0.3], [2, 1.6, 0.6], 0.0)],
+        "lamp": [([0.4, 3.6, 0.8], [0.3, 0.3, 1.6], 0.0)],
+        "chair": [([3, 1.5, 0.45], [0.5, 0.5, 0.9], 0.5), ([3.8, 2.5, 0.45], [0.5, 0.5, 0.9], 1.0)],
+    }
+    objects = {
+        c: tuple(ObjectInstance(c, i, make_box(ctr, ext, rotation_z(a))) for i, (ctr, ext, a) in enumerate(v))
+        for c, v in boxes.items()
+    }
+    scene = Scene(
+        "synthetic_0001",
+        "synthetic",
+        20.0,
+        np.array([2.5, 2.0, 1.2]),
+        objects,
+        {c: len(v) for c, v in objects.items()},
+    )
     write_meta_info([scene], tmp_path / "synthetic.json")
     return tmp_path / "synthetic.json"
 
@@ -116,8 +142,9 @@ def test_cli_generates_from_a_synthetic_scene_file(tmp_path):
     from spatialbench.cli.main import app
 
     meta = synthetic_room(tmp_path)
-    result = CliRunner().invoke(app, ["generate", "vsibench", "--meta-info", str(meta), "--out", str(tmp_path / "out"),
-                                      "--seed", "3"])
+    result = CliRunner().invoke(
+        app, ["generate", "vsibench", "--meta-info", str(meta), "--out", str(tmp_path / "out"), "--seed", "3"]
+    )
     assert result.exit_code == 0, result.output
     rows = [json.loads(x) for x in (tmp_path / "out" / "test.jsonl").read_text().splitlines()]
     by_task = Counter(r["question_type"] for r in rows)
@@ -125,8 +152,11 @@ def test_cli_generates_from_a_synthetic_scene_file(tmp_path):
     assert by_task["object_size_estimation"] == 4  # sofa, tv, bed, lamp
     counting = next(r for r in rows if r["question_type"] == "object_counting")
     assert counting["question"] == "How many chair(s) are in this room?" and counting["ground_truth"] == "2"
-    size = {r["question"].split(" of the ")[-1].split(",")[0]: r["ground_truth"] for r in rows
-            if r["question_type"] == "object_size_estimation"}
+    size = {
+        r["question"].split(" of the ")[-1].split(",")[0]: r["ground_truth"]
+        for r in rows
+        if r["question_type"] == "object_size_estimation"
+    }
     assert size == {"sofa": "200", "tv": "120", "bed": "200", "lamp": "160"}
 
 
@@ -136,6 +166,7 @@ def test_cli_reports_bad_meta_info(tmp_path):
     from spatialbench.cli.main import app
 
     (tmp_path / "bad.json").write_text('{"r": {"object_bbox": {}}}')
-    result = CliRunner().invoke(app, ["generate", "vsibench", "--meta-info", str(tmp_path / "bad.json"), "--out",
-                                      str(tmp_path / "o")])
+    result = CliRunner().invoke(
+        app, ["generate", "vsibench", "--meta-info", str(tmp_path / "bad.json"), "--out", str(tmp_path / "o")]
+    )
     assert result.exit_code == 2 and "missing field 'room_size'" in result.output

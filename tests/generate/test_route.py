@@ -4,23 +4,41 @@ import numpy as np
 import pytest
 from pydantic import ValidationError
 
-from spatialbench.generate.vsi import GenerationSettings, Route, RouteError, RouteStep, assemble, load_routes, write_routes
+from spatialbench.generate.vsi import (
+    GenerationSettings,
+    Route,
+    RouteError,
+    RouteStep,
+    assemble,
+    load_routes,
+    write_routes,
+)
 from spatialbench.generate.vsi.base import TaskResult
 from spatialbench.generate.vsi.route import route_candidate
 
 # official question 4960 (subset_300), scene 42899696, answer "Turn Right, Turn Left"
 OFFICIAL_4960 = (
-    "You are a robot beginning at the tv facing the bed. You want to navigate to the trash bin. You will perform "
-    "the following actions (Note: for each [please fill in], choose either 'turn back,' 'turn left,' or "
-    "'turn right.'): 1. [please fill in] 2. Go forward until the cabinet 3. [please fill in] 4. Go forward until "
-    "the trash bin is on your right. You have reached the final destination."
+    "You are a robot beginning at the tv facing the bed. You want to navigate to the trash bin. You will "
+    "perform the following actions (Note: for each [please fill in], choose either 'turn back,' 'turn left,' "
+    "or 'turn right.'): 1. [please fill in] 2. Go forward until the cabinet 3. [please fill in] "
+    "4. Go forward until the trash bin is on your right. You have reached the final destination."
 )
 
 
 def route_4960() -> Route:
-    return Route(scene_id="42899696", dataset="arkitscenes", start="the tv", facing="the bed", goal="the trash bin",
-                 steps=(RouteStep(turn="right"), RouteStep(forward="the cabinet"), RouteStep(turn="left"),
-                        RouteStep(forward="the trash bin is on your right")))
+    return Route(
+        scene_id="42899696",
+        dataset="arkitscenes",
+        start="the tv",
+        facing="the bed",
+        goal="the trash bin",
+        steps=(
+            RouteStep(turn="right"),
+            RouteStep(forward="the cabinet"),
+            RouteStep(turn="left"),
+            RouteStep(forward="the trash bin is on your right"),
+        ),
+    )
 
 
 def test_official_question_text(official_rows):
@@ -36,10 +54,18 @@ def test_candidate_answer_and_options():
 
 def test_one_turn_route_has_three_options_like_the_official_data(official_rows):
     # official 4966: "beginning at the blue chair and facing the fan beside the boxes" (free phrase)
-    route = Route(scene_id="578511c8a9", start="the blue chair", facing="the fan beside the boxes",
-                  goal="the trash bin", beginning="the blue chair and facing the fan beside the boxes",
-                  steps=(RouteStep(text="Go forward until passing the tables on the right."), RouteStep(turn="left"),
-                         RouteStep(forward="the trash bin")))
+    route = Route(
+        scene_id="578511c8a9",
+        start="the blue chair",
+        facing="the fan beside the boxes",
+        goal="the trash bin",
+        beginning="the blue chair and facing the fan beside the boxes",
+        steps=(
+            RouteStep(text="Go forward until passing the tables on the right."),
+            RouteStep(turn="left"),
+            RouteStep(forward="the trash bin"),
+        ),
+    )
     assert route.question() == official_rows[4966]["question"]
     cand = route_candidate(route, np.random.default_rng(0))
     assert sorted(cand.choices) == ["Turn Back", "Turn Left", "Turn Right"] and cand.answer == "Turn Left"
@@ -49,21 +75,27 @@ def test_write_load_round_trip_and_assembly(tmp_path):
     path = tmp_path / "routes.jsonl"
     write_routes([route_4960()], path)
     assert load_routes(path) == [route_4960()]
-    bench = assemble({"route_planning": [TaskResult([route_candidate(route_4960(), np.random.default_rng(1))])]},
-                     GenerationSettings())
+    bench = assemble(
+        {"route_planning": [TaskResult([route_candidate(route_4960(), np.random.default_rng(1))])]},
+        GenerationSettings(),
+    )
     assert bench.items[0].question == OFFICIAL_4960
 
 
 @pytest.mark.parametrize(
     ("steps", "message"),
-    [([{"forward": "the bed"}], "1 to 6 turns"),
-     ([{"turn": "left"}], "ends with a forward step"),
-     ([{"turn": "left"}, {"turn": "right"}, {"forward": "the bed"}], "two turns in a row"),
-     ([{"turn": "up"}, {"forward": "the bed"}], "steps.0.turn")],
+    [
+        ([{"forward": "the bed"}], "1 to 6 turns"),
+        ([{"turn": "left"}], "ends with a forward step"),
+        ([{"turn": "left"}, {"turn": "right"}, {"forward": "the bed"}], "two turns in a row"),
+        ([{"turn": "up"}, {"forward": "the bed"}], "steps.0.turn"),
+    ],
 )
 def test_invalid_routes_name_file_line_and_field(tmp_path, steps, message):
     good = json.dumps(route_4960().model_dump(mode="json", exclude_none=True))
-    bad = json.dumps({"scene_id": "s", "start": "the tv", "facing": "the bed", "goal": "the bed", "steps": steps})
+    bad = json.dumps(
+        {"scene_id": "s", "start": "the tv", "facing": "the bed", "goal": "the bed", "steps": steps}
+    )
     path = tmp_path / "routes.jsonl"
     path.write_text(good + "\n" + bad + "\n")
     with pytest.raises(RouteError, match=message) as err:

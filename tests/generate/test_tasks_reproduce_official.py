@@ -24,12 +24,20 @@ def candidates(official_scenes, row):
 
 @pytest.mark.parametrize(
     "qid",
-    [14, 45,  # counting: sofa 2, table 3
-     209, 228,  # object size: tv 96 cm, tv 88 cm
-     542, 566,  # room size: 43.0, 11.9
-     959, 978,  # direction hard: front-right, front-left
-     1114, 1140,  # direction medium: right, left
-     1251, 1260],  # direction easy: left, left
+    [
+        14,
+        45,  # counting: sofa 2, table 3
+        209,
+        228,  # object size: tv 96 cm, tv 88 cm
+        542,
+        566,  # room size: 43.0, 11.9
+        959,
+        978,  # direction hard: front-right, front-left
+        1114,
+        1140,  # direction medium: right, left
+        1251,
+        1260,
+    ],  # direction easy: left, left
 )
 def test_generator_emits_the_official_question_and_answer(official_scenes, official_rows, qid):
     row = official_rows[qid]
@@ -40,7 +48,9 @@ def test_generator_emits_the_official_question_and_answer(official_scenes, offic
         assert sorted(found[0].choices) == sorted(o.split(". ", 1)[1] for o in row["options"])
 
 
-@pytest.mark.parametrize(("qid", "pair", "answer"), [(711, {"sofa", "tv"}, "1.2"), (732, {"tv", "table"}, "2.3")])
+@pytest.mark.parametrize(
+    ("qid", "pair", "answer"), [(711, {"sofa", "tv"}, "1.2"), (732, {"tv", "table"}, "2.3")]
+)
 def test_abs_distance_reproduces_official(official_scenes, official_rows, qid, pair, answer):
     row = official_rows[qid]
     assert row["ground_truth"] == answer
@@ -48,7 +58,8 @@ def test_abs_distance_reproduces_official(official_scenes, official_rows, qid, p
     assert len(found) == 1 and found[0].answer == answer
     a, b = found[0].metadata["objects"]
     assert found[0].question == row["question"].replace("sofa and the tv", f"{a} and the {b}").replace(
-        "tv and the table", f"{a} and the {b}")
+        "tv and the table", f"{a} and the {b}"
+    )
 
 
 def rel_distance_candidate(official_scenes, row, primary, settings):
@@ -66,7 +77,10 @@ def test_rel_distance_reproduces_official_choice_sets(official_scenes, official_
     cand, names = rel_distance_candidate(official_scenes, row, primary, ALL)
     assert cand is not None, "official question judged ambiguous"
     assert cand.answer == official_answer(row)
-    assert cand.question.format(choice_a=names[0], choice_b=names[1], choice_c=names[2], choice_d=names[3]) == row["question"]
+    assert (
+        cand.question.format(choice_a=names[0], choice_b=names[1], choice_c=names[2], choice_d=names[3])
+        == row["question"]
+    )
 
 
 def test_official_rel_distance_follows_the_closest_gap_rule(official_scenes, official_rows):
@@ -75,5 +89,7 @@ def test_official_rel_distance_follows_the_closest_gap_rule(official_scenes, off
     row = official_rows[1365]
     rejected, _ = rel_distance_candidate(official_scenes, row, "tv", ALL)
     assert rejected is None
-    kept, _ = rel_distance_candidate(official_scenes, row, "tv", ALL.model_copy(update={"rel_distance_gap_rule": "closest"}))
+    kept, _ = rel_distance_candidate(
+        official_scenes, row, "tv", ALL.model_copy(update={"rel_distance_gap_rule": "closest"})
+    )
     assert kept is not None and kept.answer == official_answer(row) == "fireplace"

@@ -44,13 +44,21 @@ def test_crossing_without_vertex_inside_is_zero():
 
 
 def test_segment_distance_parallel():
-    d = segment_distance(np.array([0.0, 0, 0]), np.array([1.0, 0, 0]), np.array([0.5, 1, 0]), np.array([2.0, 1, 0]))
+    d = segment_distance(
+        np.array([0.0, 0, 0]), np.array([1.0, 0, 0]), np.array([0.5, 1, 0]), np.array([2.0, 1, 0])
+    )
     assert float(d) == pytest.approx(1.0)
 
 
 def _random_boxes(rng, n):
-    return [make_box(rng.uniform(-1.5, 1.5, 3), rng.uniform(0.1, 1.5, 3), Rotation.random(random_state=int(s)).as_matrix())
-            for s in rng.integers(0, 2**31, n)]
+    return [
+        make_box(
+            rng.uniform(-1.5, 1.5, 3),
+            rng.uniform(0.1, 1.5, 3),
+            Rotation.random(random_state=int(s)).as_matrix(),
+        )
+        for s in rng.integers(0, 2**31, n)
+    ]
 
 
 def test_matches_convex_qp_on_random_rotated_boxes():

@@ -3,7 +3,14 @@ import json
 import numpy as np
 import pytest
 
-from spatialbench.scene import MetaInfoError, load_meta_info, make_box, rotation_z, scene_to_meta, write_meta_info
+from spatialbench.scene import (
+    MetaInfoError,
+    load_meta_info,
+    make_box,
+    rotation_z,
+    scene_to_meta,
+    write_meta_info,
+)
 from spatialbench.scene.metainfo import box_from_meta, box_to_meta
 
 META = "vsibench/meta_info"
@@ -13,7 +20,17 @@ META = "vsibench/meta_info"
 STOVE = {
     "centroid": [-0.7345465904620994, -0.9345679887500986, -0.03302363240595252],
     "axesLengths": [0.6006312760435208, 0.6225802599699855, 0.03710324799789916],
-    "normalizedAxes": [0.5373512942365626, 0.8433585160430238, 0, -0.8433585160430238, 0.5373512942365626, 0, 0, 0, 1],
+    "normalizedAxes": [
+        0.5373512942365626,
+        0.8433585160430238,
+        0,
+        -0.8433585160430238,
+        0.5373512942365626,
+        0,
+        0,
+        0,
+        1,
+    ],
     "min": [-1.1584507693155548, -1.355113893807148, -0.0515752564049021],
     "max": [-0.31064241160864386, -0.5140220836930491, -0.01447200840700294],
 }
@@ -31,9 +48,17 @@ def test_axis_convention_rows_are_box_axes():
 CHAIR = {
     "centroid": [1.6660784105904327, -0.11247369636632484, -0.3127635643278425],
     "axesLengths": [0.6157292864842954, 0.884636045099437, 0.5346067302374184],
-    "normalizedAxes": [-0.4825706269772676, 0.8758498999721477, -0.0035415671030991133, 0.15590860435578247,
-                       0.08987916754165705, 0.9836738495710105, 0.8618689558550063, 0.4741399455443484,
-                       -0.1799255817625815],
+    "normalizedAxes": [
+        -0.4825706269772676,
+        0.8758498999721477,
+        -0.0035415671030991133,
+        0.15590860435578247,
+        0.08987916754165705,
+        0.9836738495710105,
+        0.8618689558550063,
+        0.4741399455443484,
+        -0.1799255817625815,
+    ],
     "min": [1.2181703189084092, -0.5486112919915673, -0.7970452730727544],
     "max": [2.113986502272456, 0.3236638992589176, 0.17151814441706933],
 }
@@ -46,7 +71,9 @@ def test_tilted_official_box_rows_convention():
 
 
 def test_columns_convention_is_rejected_by_min_max_check():
-    transposed = dict(CHAIR, normalizedAxes=np.array(CHAIR["normalizedAxes"]).reshape(3, 3).T.ravel().tolist())
+    transposed = dict(
+        CHAIR, normalizedAxes=np.array(CHAIR["normalizedAxes"]).reshape(3, 3).T.ravel().tolist()
+    )
     with pytest.raises(MetaInfoError, match="min/max do not match"):
         box_from_meta(transposed, "chair")
 
@@ -67,8 +94,13 @@ def test_duplicate_boxes_dropped_and_counts_of_record_kept(shared_data):
 
 def test_round_trip(tmp_path):
     box = make_box([1.0, 2.0, 0.5], [0.4, 1.2, 0.8], rotation_z(0.3))
-    entry = {"dataset": "synthetic", "room_size": 12.5, "room_center": [0, 0, 0],
-             "object_counts": {"sofa": 1}, "object_bbox": {"sofa": [box_to_meta(box)]}}
+    entry = {
+        "dataset": "synthetic",
+        "room_size": 12.5,
+        "room_center": [0, 0, 0],
+        "object_counts": {"sofa": 1},
+        "object_bbox": {"sofa": [box_to_meta(box)]},
+    }
     path = tmp_path / "meta.json"
     path.write_text(json.dumps({"room1": entry}))
     scenes = load_meta_info(path)
@@ -82,15 +114,27 @@ def test_round_trip(tmp_path):
     ("mutate", "message"),
     [
         (lambda e: e.pop("room_size"), "scene 'r': missing field 'room_size'"),
-        (lambda e: e["object_bbox"]["sofa"][0].pop("axesLengths"), r"object_bbox\['sofa'\]\[0\]: missing field 'axesLengths'"),
-        (lambda e: e["object_bbox"]["sofa"][0].update(centroid=[1, 2]), r"centroid: expected 3 finite numbers"),
-        (lambda e: e["object_counts"].update(sofa=0), r"object_counts\['sofa'\]: expected a positive integer"),
+        (
+            lambda e: e["object_bbox"]["sofa"][0].pop("axesLengths"),
+            r"object_bbox\['sofa'\]\[0\]: missing field 'axesLengths'",
+        ),
+        (
+            lambda e: e["object_bbox"]["sofa"][0].update(centroid=[1, 2]),
+            r"centroid: expected 3 finite numbers",
+        ),
+        (
+            lambda e: e["object_counts"].update(sofa=0),
+            r"object_counts\['sofa'\]: expected a positive integer",
+        ),
         (lambda e: e.update(room_size=-3), r"room_size: expected a positive number"),
     ],
 )
 def test_schema_errors_name_file_scene_and_field(tmp_path, mutate, message):
-    entry = {"room_size": 10.0, "object_counts": {"sofa": 1},
-             "object_bbox": {"sofa": [box_to_meta(make_box([0, 0, 0], [1, 1, 1]))]}}
+    entry = {
+        "room_size": 10.0,
+        "object_counts": {"sofa": 1},
+        "object_bbox": {"sofa": [box_to_meta(make_box([0, 0, 0], [1, 1, 1]))]},
+    }
     mutate(entry)
     path = tmp_path / "bad.json"
     path.write_text(json.dumps({"r": entry}))

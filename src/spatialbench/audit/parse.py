@@ -15,7 +15,7 @@ from spatialbench.generate.vsi.templates import templates
 
 @cache
 def template_pattern(task: str) -> re.Pattern[str]:
-    """The compiled pattern of ``task``'s template (KeyError for an unknown task)."""
+    """Return the compiled pattern of ``task``'s template (KeyError for an unknown task)."""
     parts, seen = [], set()
     for literal, name, _, _ in string.Formatter().parse(templates()[task]):
         parts.append(re.escape(literal))

@@ -31,14 +31,20 @@ def difference_stats(differences: Sequence[float], tolerance: float = 0.1) -> di
 
 
 def summarize(records: Sequence[AuditRecord]) -> dict[str, Any]:
-    """The ``audit.json`` content: per task the status counts, agreement among resolvable questions,
-    numeric differences (list and statistics), and every disagreement and unresolved question."""
+    """Build the ``audit.json`` content.
+
+    Per task: the status counts, agreement among resolvable questions, numeric differences (list and
+    statistics), and every disagreement and unresolved question.
+    """
     tasks: dict[str, Any] = {}
     for task in sorted({r.task for r in records}):
         rows = [r for r in records if r.task == task]
         counts = {s: sum(r.status == s for r in rows) for s in STATUSES}
         resolved = counts["agree"] + counts["disagree"]
-        entry: dict[str, Any] = {**counts, "agreement": round(counts["agree"] / resolved, 4) if resolved else None}
+        entry: dict[str, Any] = {
+            **counts,
+            "agreement": round(counts["agree"] / resolved, 4) if resolved else None,
+        }
         diffs = [r.difference for r in rows if r.difference is not None]
         if diffs:
             entry["differences"] = [round(x, 4) for x in diffs]
@@ -50,17 +56,21 @@ def summarize(records: Sequence[AuditRecord]) -> dict[str, Any]:
 
 
 def render_text(summary: dict[str, Any]) -> str:
-    """A terminal report: one line per task, then every disagreement and unresolved question."""
+    """Render a terminal report: one line per task, then every disagreement and unresolved question."""
     lines = [f"{'task':32s} {'agree':>6s} {'disagree':>9s} {'unresolved':>11s} {'skipped':>8s}  agreement"]
     for task, e in summary["tasks"].items():
         share = "-" if e["agreement"] is None else f"{100 * e['agreement']:.1f}%"
-        lines.append(f"{task:32s} {e['agree']:6d} {e['disagree']:9d} {e['unresolved']:11d} {e['skipped']:8d}  {share}")
+        lines.append(
+            f"{task:32s} {e['agree']:6d} {e['disagree']:9d} {e['unresolved']:11d} {e['skipped']:8d}  {share}"
+        )
     for task, e in summary["tasks"].items():
         if "difference_stats" in e:
             lines.append(f"{task} differences (recomputed - official): {e['difference_stats']}")
         for r in e["disagreements"]:
-            lines.append(f"  DISAGREE {task} id={r['id']} scene={r['scene_id']} official={r['official']} "
-                         f"recomputed={r['recomputed']} diff={r['difference']} {r['details']}")
+            lines.append(
+                f"  DISAGREE {task} id={r['id']} scene={r['scene_id']} official={r['official']} "
+                f"recomputed={r['recomputed']} diff={r['difference']} {r['details']}"
+            )
         for r in e["unresolved_questions"]:
             lines.append(f"  UNRESOLVED {task} id={r['id']} scene={r['scene_id']}: {r['reason']}")
     return "\n".join(lines)

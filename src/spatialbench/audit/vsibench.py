@@ -11,7 +11,7 @@ route planning) are ``skipped``. Numerical tasks also record the signed differen
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -58,7 +58,7 @@ Recompute = Callable[[Item, dict[str, str], Scene, GenerationSettings], Recomput
 
 
 def _category(scene: Scene, name: str) -> str:
-    """The scene category a question's name refers to (through the remapping table)."""
+    """Return the scene category a question's name refers to (through the remapping table)."""
     category = scene_category(scene, name)
     if category is None:
         raise Unresolvable(f"category {name!r} not in scene {scene.scene_id}")
@@ -68,8 +68,9 @@ def _category(scene: Scene, name: str) -> str:
 def _unique(scene: Scene, name: str) -> str:
     category = _category(scene, name)
     if category not in scene.unique_categories():
-        raise Unresolvable(f"category {category!r} is not unique in scene {scene.scene_id} "
-                           f"(count {scene.count(category)})")
+        raise Unresolvable(
+            f"category {category!r} is not unique in scene {scene.scene_id} (count {scene.count(category)})"
+        )
     return category
 
 
@@ -111,13 +112,17 @@ def _rel_distance(item: Item, f: dict[str, str], scene: Scene, s: GenerationSett
     choices = [_category(scene, n) for n in names]
     dist = category_distances(scene, [(primary, c) for c in choices], s)
     d = [dist[(primary, c)] for c in choices]
-    return Recomputed(_letter_of(item, names[int(np.argmin(d))]),
-                      details={"distances": {n: round(x, 3) for n, x in zip(names, d, strict=True)}})
+    return Recomputed(
+        _letter_of(item, names[int(np.argmin(d))]),
+        details={"distances": {n: round(x, 3) for n, x in zip(names, d, strict=True)}},
+    )
 
 
 def _direction(label: Callable[[float, GenerationSettings], str]) -> Recompute:
     def recompute(item: Item, f: dict[str, str], scene: Scene, s: GenerationSettings) -> Recomputed:
-        p, o, q = (scene.unique_box(_unique(scene, f[k])).center for k in ("positioning", "orienting", "querying"))
+        p, o, q = (
+            scene.unique_box(_unique(scene, f[k])).center for k in ("positioning", "orienting", "querying")
+        )
         angle = float(bearing_deg(p, o, q))
         return Recomputed(_letter_of(item, label(angle, s)), details={"bearing_deg": round(angle, 2)})
 
@@ -138,10 +143,10 @@ RECOMPUTE: dict[str, Recompute] = {
 
 def audit_item(item: Item, scenes: Mapping[str, Scene], settings: GenerationSettings) -> AuditRecord:
     """Recompute one question's answer and compare it with the official ground truth."""
-    base = {"id": item.id, "task": item.task, "scene_id": item.scene_id or "", "official": item.ground_truth}
+    base = AuditRecord(item.id, item.task, item.scene_id or "", status="skipped", official=item.ground_truth)
     recompute = RECOMPUTE.get(item.task)
     if recompute is None:
-        return AuditRecord(**base, status="skipped", reason="task not derived from meta-information")
+        return replace(base, reason="task not derived from meta-information")
     scene = scenes.get(item.scene_id or "")
     fields = parse_question(item.task, item.question)
     try:
@@ -151,14 +156,20 @@ def audit_item(item: Item, scenes: Mapping[str, Scene], settings: GenerationSett
             raise Unresolvable("question does not follow the official template")
         result = recompute(item, fields, scene, settings)
     except Unresolvable as err:
-        return AuditRecord(**base, status="unresolved", reason=str(err))
+        return replace(base, status="unresolved", reason=str(err))
     status = "agree" if result.answer == item.ground_truth else "disagree"
-    return AuditRecord(**base, status=status, recomputed=result.answer, difference=result.difference,
-                       details=dict(result.details))
+    return replace(
+        base,
+        status=status,
+        recomputed=result.answer,
+        difference=result.difference,
+        details=dict(result.details),
+    )
 
 
-def audit_items(items: Iterable[Item], scenes: Mapping[str, Scene],
-                settings: GenerationSettings | None = None) -> list[AuditRecord]:
+def audit_items(
+    items: Iterable[Item], scenes: Mapping[str, Scene], settings: GenerationSettings | None = None
+) -> list[AuditRecord]:
     """Audit every item (see :func:`audit_item`); ``settings`` selects the distance method."""
     settings = settings or GenerationSettings()
     return [audit_item(it, scenes, settings) for it in items]

@@ -3,20 +3,29 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from spatialbench.cli.apps import audit_app
 
+MetaInfoOpt = Annotated[Path, typer.Option("--meta-info", help="Meta-info JSON file or folder of them.")]
+QuestionsOpt = Annotated[
+    Path, typer.Option("--questions", help="Questions in the official schema (jsonl, parquet, json, folder).")
+]
+OutOpt = Annotated[Path | None, typer.Option("--out", help="Folder for audit.json.")]
+DistanceOpt = Annotated[
+    str, typer.Option("--distance", help="Box distance: exact or sampled (paper's estimate).")
+]
+
 
 @audit_app.command("vsibench")
 def audit_vsibench_command(
-    meta_info: Path = typer.Option(..., "--meta-info", help="Meta-info JSON file or folder of them."),
-    questions: Path = typer.Option(..., "--questions", help="Questions in the official schema (jsonl/parquet/json)."),
-    out: Path = typer.Option(None, "--out", help="Folder for audit.json."),
-    distance: str = typer.Option("exact", "--distance", help="Box distance: exact or sampled (paper)."),
+    meta_info: MetaInfoOpt, questions: QuestionsOpt, out: OutOpt = None, distance: DistanceOpt = "exact"
 ) -> None:
     """Recompute each question's answer from the boxes and report agreement per task."""
+    from pydantic import ValidationError
+
     from spatialbench.audit.report import render_text, summarize, write_audit
     from spatialbench.audit.vsibench import audit_items
     from spatialbench.benchmarks.vsibench import load_vsibench
@@ -26,8 +35,8 @@ def audit_vsibench_command(
     try:
         scenes = load_meta_info(meta_info)
         items = load_vsibench(questions)
-        settings = GenerationSettings(distance_method=distance)  # type: ignore[arg-type]
-    except (MetaInfoError, FileNotFoundError, ValueError) as err:
+        settings = GenerationSettings.model_validate({"distance_method": distance})
+    except (MetaInfoError, FileNotFoundError, ValidationError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
     for row_error in items.errors:

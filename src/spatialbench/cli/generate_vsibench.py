@@ -3,30 +3,57 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from spatialbench.cli.apps import generate_app
 
+MetaInfoOpt = Annotated[Path, typer.Option("--meta-info", help="Meta-info JSON file or folder of them.")]
+OutOpt = Annotated[
+    Path, typer.Option("--out", help="Output folder (test.jsonl, test.parquet, manifest.json).")
+]
+TasksOpt = Annotated[
+    list[str] | None, typer.Option("--tasks", help="Task to generate (repeat); default: all 7.")
+]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Root seed; same seed, same bytes.")]
+DistanceOpt = Annotated[
+    str, typer.Option("--distance", help="Box distance: exact or sampled (paper's estimate).")
+]
+GapRuleOpt = Annotated[
+    str,
+    typer.Option("--rel-distance-rule", help="Rel. distance ambiguity: any_pair (paper) or closest (data)."),
+]
+
 
 @generate_app.command("vsibench")
 def generate_vsibench_command(
-    meta_info: Path = typer.Option(..., "--meta-info", help="Meta-info JSON file or folder of them."),
-    out: Path = typer.Option(..., "--out", help="Output folder (test.jsonl, test.parquet, manifest.json)."),
-    tasks: list[str] = typer.Option(None, "--tasks", help="Tasks to generate (repeat); default: all seven."),
-    seed: int = typer.Option(0, "--seed", help="Root seed; same seed, same bytes."),
-    distance: str = typer.Option("exact", "--distance", help="Box distance: exact or sampled (paper)."),
+    meta_info: MetaInfoOpt,
+    out: OutOpt,
+    tasks: TasksOpt = None,
+    seed: SeedOpt = 0,
+    distance: DistanceOpt = "exact",
+    rel_distance_rule: GapRuleOpt = "any_pair",
 ) -> None:
     """Generate VSI-Bench questions for every scene of the meta-info and write them with a manifest."""
-    from spatialbench.generate.vsi import GenerationSettings, builtin_tasks, generate_vsibench, write_benchmark
+    from pydantic import ValidationError
+
+    from spatialbench.generate.vsi import (
+        GenerationSettings,
+        builtin_tasks,
+        generate_vsibench,
+        write_benchmark,
+    )
     from spatialbench.registry import UnknownNameError
     from spatialbench.scene import MetaInfoError, load_meta_info
 
     try:
         scenes = load_meta_info(meta_info)
-        settings = GenerationSettings(seed=seed, distance_method=distance)  # type: ignore[arg-type]
+        settings = GenerationSettings.model_validate(
+            {"seed": seed, "distance_method": distance, "rel_distance_gap_rule": rel_distance_rule}
+        )
         bench = generate_vsibench(scenes.values(), tasks or list(builtin_tasks()), settings)
-    except (MetaInfoError, FileNotFoundError, UnknownNameError, ValueError) as err:
+    except (MetaInfoError, FileNotFoundError, UnknownNameError, ValidationError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
     paths = write_benchmark(bench.items, bench.manifest, out)

@@ -48,7 +48,7 @@ class OrientedBox:
         return self.center + (_SIGNS * self.half_extent) @ self.rotation.T
 
     def edges(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """The 12 edges as two (12, 3) arrays of segment start and end points."""
+        """Return the 12 edges as two (12, 3) arrays of segment start and end points."""
         corners = self.corners()
         return corners[_EDGES[:, 0]], corners[_EDGES[:, 1]]
 

@@ -36,12 +36,12 @@ def vocabulary(dataset: str | None = None) -> list[str]:
 
 
 def question_name(category: str) -> str:
-    """The name official questions use for a meta-info category (itself unless remapped)."""
+    """Return the name official questions use for a meta-info category (itself unless remapped)."""
     return str(_data()["question_names"].get(category, category))
 
 
 def scene_category(scene: Scene, name: str) -> str | None:
-    """The scene category a question's ``name`` refers to, or None when the scene has none."""
+    """Return the scene category a question's ``name`` refers to, or None when the scene has none."""
     if scene.count(name):
         return name
     for category in scene.objects:

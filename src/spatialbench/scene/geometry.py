@@ -24,7 +24,9 @@ from spatialbench.scene.box import _EDGES, _SIGNS, OrientedBox
 _EPS = 1e-12
 
 
-def _stack(boxes: Sequence[OrientedBox]) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
+def _stack(
+    boxes: Sequence[OrientedBox],
+) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
     """Centres (P,3), rotations (P,3,3), half extents (P,3) of a sequence of boxes."""
     centers = np.array([b.center for b in boxes], dtype=np.float64).reshape(-1, 3)
     rotations = np.array([b.rotation for b in boxes], dtype=np.float64).reshape(-1, 3, 3)
@@ -69,8 +71,12 @@ def segment_distance(
 
 
 def _intersecting(
-    ca: NDArray[np.float64], ra: NDArray[np.float64], ha: NDArray[np.float64],
-    cb: NDArray[np.float64], rb: NDArray[np.float64], hb: NDArray[np.float64],
+    ca: NDArray[np.float64],
+    ra: NDArray[np.float64],
+    ha: NDArray[np.float64],
+    cb: NDArray[np.float64],
+    rb: NDArray[np.float64],
+    hb: NDArray[np.float64],
 ) -> NDArray[np.bool_]:
     """(P,) separating-axis test on the 15 candidate axes; True where boxes overlap (touching counts)."""
     axes_a, axes_b = ra.swapaxes(1, 2), rb.swapaxes(1, 2)  # (P, 3, 3), rows = box axes
@@ -90,7 +96,8 @@ def box_distances(boxes_a: Sequence[OrientedBox], boxes_b: Sequence[OrientedBox]
     """Exact minimum distances between solid boxes, pairwise over two equal-length sequences.
 
     Args:
-        boxes_a, boxes_b: P boxes each; pair ``i`` is ``(boxes_a[i], boxes_b[i])``.
+        boxes_a: P boxes.
+        boxes_b: P boxes; pair ``i`` is ``(boxes_a[i], boxes_b[i])``.
 
     Returns:
         (P,) closest-point distances in metres, 0 for touching or overlapping boxes.
@@ -106,13 +113,16 @@ def box_distances(boxes_a: Sequence[OrientedBox], boxes_b: Sequence[OrientedBox]
     cb, rb, hb = _stack(boxes_b)
     corners_a, corners_b = _corners(ca, ra, ha), _corners(cb, rb, hb)
     vertex = np.minimum(
-        _point_box_distance(corners_a, cb, rb, hb).min(axis=1), _point_box_distance(corners_b, ca, ra, ha).min(axis=1)
+        _point_box_distance(corners_a, cb, rb, hb).min(axis=1),
+        _point_box_distance(corners_b, ca, ra, ha).min(axis=1),
     )
     ea0, ea1 = corners_a[:, _EDGES[:, 0]], corners_a[:, _EDGES[:, 1]]  # (P, 12, 3)
     eb0, eb1 = corners_b[:, _EDGES[:, 0]], corners_b[:, _EDGES[:, 1]]
-    edge = segment_distance(
-        ea0[:, :, None, :], ea1[:, :, None, :], eb0[:, None, :, :], eb1[:, None, :, :]
-    ).reshape(len(boxes_a), -1).min(axis=1)
+    edge = (
+        segment_distance(ea0[:, :, None, :], ea1[:, :, None, :], eb0[:, None, :, :], eb1[:, None, :, :])
+        .reshape(len(boxes_a), -1)
+        .min(axis=1)
+    )
     dist = np.minimum(vertex, edge)
     return np.where(_intersecting(ca, ra, ha, cb, rb, hb), 0.0, dist)
 
@@ -123,7 +133,9 @@ def box_distance(a: OrientedBox, b: OrientedBox) -> float:
 
 
 def box_distance_sampled(a: OrientedBox, b: OrientedBox, n: int, rng: np.random.Generator) -> float:
-    """The paper's estimate (App. B.1): ``n`` uniform points inside each box, minimum pairwise distance.
+    """Estimate the distance as the paper does (App. B.1).
+
+    ``n`` uniform points inside each box; the minimum pairwise distance.
 
     Always >= :func:`box_distance`; the excess shrinks as ``n`` grows.
     """

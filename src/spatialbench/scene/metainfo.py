@@ -72,15 +72,16 @@ def box_from_meta(entry: Mapping[str, Any], where: str = "box") -> OrientedBox:
         raise _fail(where, str(err)) from None
     if "min" in entry and "max" in entry:
         lo, hi = box.aabb()
-        if np.abs(lo - _vector(entry["min"], 3, f"{where}.min")).max() > _AABB_TOL or np.abs(
-            hi - _vector(entry["max"], 3, f"{where}.max")
-        ).max() > _AABB_TOL:
+        if (
+            np.abs(lo - _vector(entry["min"], 3, f"{where}.min")).max() > _AABB_TOL
+            or np.abs(hi - _vector(entry["max"], 3, f"{where}.max")).max() > _AABB_TOL
+        ):
             raise _fail(where, "min/max do not match centroid/axesLengths/normalizedAxes (rows = box axes)")
     return box
 
 
 def box_to_meta(box: OrientedBox) -> dict[str, list[float]]:
-    """The official ``object_bbox`` entry of a box (inverse of :func:`box_from_meta`)."""
+    """Return the official ``object_bbox`` entry of a box (inverse of :func:`box_from_meta`)."""
     lo, hi = box.aabb()
     return {
         "centroid": box.center.tolist(),
@@ -99,7 +100,7 @@ def _parse_objects(raw: Any, where: str) -> dict[str, tuple[ObjectInstance, ...]
         if not isinstance(boxes, list) or not boxes:
             raise _fail(f"{where}.object_bbox[{category!r}]", "expected a non-empty list of boxes")
         seen: set[str] = set()
-        instances = []
+        instances: list[ObjectInstance] = []
         for i, entry in enumerate(boxes):
             key = json.dumps(entry, sort_keys=True)
             if key in seen:  # exact duplicate annotation (official ScanNet printers)
@@ -164,7 +165,7 @@ def scene_from_meta(scene_id: str, entry: Mapping[str, Any], source: str = "<met
 
 
 def scene_to_meta(scene: Scene) -> dict[str, Any]:
-    """The official meta-info entry of a scene (inverse of :func:`scene_from_meta`)."""
+    """Return the official meta-info entry of a scene (inverse of :func:`scene_from_meta`)."""
     return {
         "dataset": scene.dataset,
         "video_path": scene.video_path,

@@ -58,7 +58,7 @@ class Scene:
         return list(self.objects)
 
     def count(self, category: str) -> int:
-        """Verified number of instances of ``category`` (0 when absent)."""
+        """Return the verified number of instances of ``category`` (0 when absent)."""
         return self.counts.get(category, 0)
 
     def unique_categories(self) -> list[str]:
@@ -79,7 +79,7 @@ class Scene:
             ) from None
 
     def unique_box(self, category: str) -> OrientedBox:
-        """The box of a category with exactly one instance.
+        """Return the box of a category with exactly one instance.
 
         Raises:
             KeyError: absent category. ValueError: the category has several instances.

@@ -8,9 +8,22 @@ Public names: the task interface (``Candidate``, ``TaskResult``, ``TaskGenerator
 
 from __future__ import annotations
 
-from spatialbench.generate.vsi.base import TASK_GENERATORS, Candidate, TaskGenerator, TaskResult, task_generator
+from spatialbench.generate.vsi.base import (
+    TASK_GENERATORS,
+    Candidate,
+    TaskGenerator,
+    TaskResult,
+    task_generator,
+)
 from spatialbench.generate.vsi.pipeline import GeneratedBenchmark, assemble, generate_vsibench, run_generators
-from spatialbench.generate.vsi.route import Route, RouteError, RouteStep, load_routes, route_candidate, write_routes
+from spatialbench.generate.vsi.route import (
+    Route,
+    RouteError,
+    RouteStep,
+    load_routes,
+    route_candidate,
+    write_routes,
+)
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.writers import write_benchmark, write_jsonl, write_manifest, write_parquet
 
@@ -43,4 +56,5 @@ __all__ = [
     "write_jsonl",
     "write_manifest",
     "write_parquet",
+    "write_routes",
 ]

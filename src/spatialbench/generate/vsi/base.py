@@ -101,7 +101,7 @@ TASK_GENERATORS: Registry[TaskGenerator] = Registry("VSI-Bench task generator")
 
 
 def task_generator(name: str, answer_kind: AnswerKind) -> Callable[[TaskFunction], TaskFunction]:
-    """Decorator registering ``function`` as the generator of task ``name``.
+    """Register the decorated function as the generator of task ``name``.
 
     Raises:
         DuplicateNameError: ``name`` is already registered.

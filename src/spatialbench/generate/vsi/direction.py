@@ -28,12 +28,15 @@ from spatialbench.scene.model import Scene
 Labeller = Callable[[float, GenerationSettings], str]
 
 
-def bearing_deg(positioning: NDArray[np.float64], orienting: NDArray[np.float64],
-                querying: NDArray[np.float64]) -> NDArray[np.float64]:
+def bearing_deg(
+    positioning: NDArray[np.float64], orienting: NDArray[np.float64], querying: NDArray[np.float64]
+) -> NDArray[np.float64]:
     """Signed bearing(s) in degrees, (-180, 180], of querying seen from positioning facing orienting.
 
     Args:
-        positioning, orienting, querying: (..., 2) or (..., 3) points; only x and y are used.
+        positioning: (..., 2) or (..., 3) observer position(s); only x and y are used.
+        orienting: same shape, the point(s) the observer faces.
+        querying: same shape, the point(s) whose bearing is returned.
     """
     f = orienting[..., :2] - positioning[..., :2]
     v = querying[..., :2] - positioning[..., :2]
@@ -61,8 +64,13 @@ def hard_label(angle: float, settings: GenerationSettings) -> str:
 def boundaries(level: str, settings: GenerationSettings) -> NDArray[np.float64]:
     """Bearings (degrees) separating two answers of ``level``."""
     back = settings.direction_back_deg
-    return np.array({"easy": [0.0, 180.0, -180.0], "medium": [0.0, back, -back],
-                     "hard": [0.0, 90.0, -90.0, 180.0, -180.0]}[level])
+    return np.array(
+        {
+            "easy": [0.0, 180.0, -180.0],
+            "medium": [0.0, back, -back],
+            "hard": [0.0, 90.0, -90.0, 180.0, -180.0],
+        }[level]
+    )
 
 
 def _floor_distances(points: NDArray[np.float64]) -> NDArray[np.float64]:
@@ -72,8 +80,14 @@ def _floor_distances(points: NDArray[np.float64]) -> NDArray[np.float64]:
     return np.stack([d.min(axis=1), d.max(axis=1)], axis=1)
 
 
-def direction_candidates(scene: Scene, task: str, level: str, choices: tuple[str, ...], label: Labeller,
-                         settings: GenerationSettings) -> TaskResult:
+def direction_candidates(
+    scene: Scene,
+    task: str,
+    level: str,
+    choices: tuple[str, ...],
+    label: Labeller,
+    settings: GenerationSettings,
+) -> TaskResult:
     """All unambiguous (positioning, orienting, querying) triples of distinct unique objects."""
     result = TaskResult()
     unique = scene.unique_categories()
@@ -85,18 +99,31 @@ def direction_candidates(scene: Scene, task: str, level: str, choices: tuple[str
     angles = bearing_deg(pts[:, 0], pts[:, 1], pts[:, 2])
     extremes = _floor_distances(pts)
     bad_distance = (extremes[:, 0] < settings.direction_min_distance_m) | (
-        extremes[:, 1] > settings.direction_max_distance_m)
+        extremes[:, 1] > settings.direction_max_distance_m
+    )
     margin = np.abs(angles[:, None] - boundaries(level, settings)[None, :]).min(axis=1)
     near_boundary = margin < settings.direction_angle_margin_deg
     result.removed["distance_bounds"] += int(bad_distance.sum())
     result.removed["angle_boundary"] += int((near_boundary & ~bad_distance).sum())
     for k in np.flatnonzero(~bad_distance & ~near_boundary):
         positioning, orienting, querying = triples[k]
-        result.candidates.append(Candidate(
-            task=task, scene_id=scene.scene_id, dataset=scene.dataset,
-            question=render(task, positioning=question_name(positioning), orienting=question_name(orienting),
-                            querying=question_name(querying)),
-            answer=label(float(angles[k]), settings), choices=choices,
-            metadata={"objects": [positioning, orienting, querying], "bearing_deg": round(float(angles[k]), 3)},
-        ))
+        result.candidates.append(
+            Candidate(
+                task=task,
+                scene_id=scene.scene_id,
+                dataset=scene.dataset,
+                question=render(
+                    task,
+                    positioning=question_name(positioning),
+                    orienting=question_name(orienting),
+                    querying=question_name(querying),
+                ),
+                answer=label(float(angles[k]), settings),
+                choices=choices,
+                metadata={
+                    "objects": [positioning, orienting, querying],
+                    "bearing_deg": round(float(angles[k]), 3),
+                },
+            )
+        )
     return result

@@ -8,6 +8,7 @@ import numpy as np
 
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
+from spatialbench.scene.box import OrientedBox
 from spatialbench.scene.geometry import box_distance_sampled, box_distances
 from spatialbench.scene.model import Scene
 
@@ -29,17 +30,25 @@ def category_distances(
     Raises:
         KeyError: a category not in the scene.
     """
-    index: list[tuple[int, object, object]] = []
+    owner: list[int] = []  # pair index of each instance pair
+    boxes_a: list[OrientedBox] = []
+    boxes_b: list[OrientedBox] = []
     for k, (a, b) in enumerate(pairs):
-        index.extend((k, ia.box, ib.box) for ia in scene.instances(a) for ib in scene.instances(b))
+        for ia in scene.instances(a):
+            for ib in scene.instances(b):
+                owner.append(k)
+                boxes_a.append(ia.box)
+                boxes_b.append(ib.box)
     if settings.distance_method == "exact":
-        values = box_distances([i[1] for i in index], [i[2] for i in index])  # type: ignore[misc]
+        values = box_distances(boxes_a, boxes_b)
     else:
-        values = np.array([
-            box_distance_sampled(ba, bb, settings.distance_samples,  # type: ignore[arg-type]
-                                 derived_rng(settings.seed, scene.scene_id, "distance", str(k)))
-            for k, ba, bb in index
-        ])
+        rngs = (derived_rng(settings.seed, scene.scene_id, "distance", str(k)) for k in owner)
+        values = np.array(
+            [
+                box_distance_sampled(a, b, settings.distance_samples, r)
+                for a, b, r in zip(boxes_a, boxes_b, rngs, strict=True)
+            ]
+        )
     best = np.full(len(pairs), np.inf)
-    np.minimum.at(best, np.array([i[0] for i in index], dtype=int), values)
+    np.minimum.at(best, np.array(owner, dtype=int), values)
     return {pair: float(best[k]) for k, pair in enumerate(pairs)}

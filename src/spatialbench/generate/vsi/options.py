@@ -9,7 +9,8 @@ import numpy as np
 from spatialbench.generate.vsi.base import CHOICE_PLACEHOLDERS
 from spatialbench.generate.vsi.settings import GenerationSettings
 
-MAX_DRAWS = 1000  # re-sampling attempts before the option gap is relaxed
+BATCH = 256  # candidate option sets drawn at once
+MAX_ROUNDS = 8  # batches before giving up; each failed batch relaxes the gap and widens the range
 
 
 def letter(index: int) -> str:
@@ -18,8 +19,10 @@ def letter(index: int) -> str:
 
 
 class LetterBalancer:
-    """Places each answer at the least-used letter so far (ties broken at random): letters stay as
-    uniform as possible within a task (App. B.1: "letter answers are distributed as uniformly as possible").
+    """Place each answer at the least-used letter so far (ties broken at random).
+
+    Letters stay as uniform as possible within a task (App. B.1: "letter answers are distributed as
+    uniformly as possible").
     """
 
     def __init__(self) -> None:
@@ -53,8 +56,11 @@ def fill_choices(question: str, ordered: list[str]) -> str:
 
 
 def format_number(value: float, decimals: int) -> str:
-    """Official number formatting: ``round(value, decimals)`` with exactly ``decimals`` digits
-    (``"2.3"``, ``"43.0"``; integers for ``decimals == 0``: ``"96"``)."""
+    """Format a number as the official files do.
+
+    ``round(value, decimals)`` with exactly ``decimals`` digits (``"2.3"``, ``"43.0"``; integers for
+    ``decimals == 0``: ``"96"``).
+    """
     return f"{round(float(value), decimals):.{decimals}f}" if decimals else str(int(round(float(value))))
 
 
@@ -65,20 +71,25 @@ def numeric_options(
 
     Distractors are drawn uniformly in [low·truth, high·truth] and the whole set is re-drawn while two
     options lie within ``option_min_gap·truth`` of each other or format to the same text. Small truths
-    leave few distinct rounded values in that range (a count of 2, a distance of 0.1 m), so every
-    ``MAX_DRAWS`` attempts the gap is halved and the upper factor grows by half.
+    leave few distinct rounded values in that range (a count of 2, a distance of 0.1 m), so after each
+    batch of ``BATCH`` sets without an acceptable one the gap is halved and the upper factor grows by half.
+
+    Raises:
+        ValueError: no acceptable set after ``MAX_ROUNDS`` batches.
     """
     gap = settings.option_min_gap * truth
     low, high = settings.option_factor_low * truth, settings.option_factor_high * truth
     answer = format_number(truth, decimals)
-    for attempt in range(MAX_DRAWS * 8):
-        if attempt and attempt % MAX_DRAWS == 0:
-            gap, high = gap / 2.0, high * 1.5
-        draws = rng.uniform(low, high, size=settings.option_count - 1)
-        texts = [answer] + [format_number(d, decimals) for d in draws]
-        values = np.array([float(t) for t in texts])
-        close = np.abs(values[:, None] - values[None, :])
-        np.fill_diagonal(close, np.inf)
-        if len(set(texts)) == len(texts) and close.min() >= gap and values.min() > 0:
-            return texts
+    for _ in range(MAX_ROUNDS):
+        # one vectorised batch of candidate sets; the first acceptable set wins (same draws -> same result)
+        draws = np.round(rng.uniform(low, high, size=(BATCH, settings.option_count - 1)), decimals)
+        values = np.concatenate([np.full((BATCH, 1), float(answer)), draws], axis=1)
+        gaps = np.abs(values[:, :, None] - values[:, None, :])
+        gaps[:, np.arange(values.shape[1]), np.arange(values.shape[1])] = np.inf
+        ok = (gaps.min(axis=(1, 2)) >= max(gap, 10.0**-decimals / 2)) & (values.min(axis=1) > 0)
+        for row in np.flatnonzero(ok):
+            texts = [answer] + [format_number(v, decimals) for v in draws[row]]
+            if len(set(texts)) == len(texts):
+                return texts
+        gap, high = gap / 2.0, high * 1.5
     raise ValueError(f"cannot make {settings.option_count} distinct options around {answer}")

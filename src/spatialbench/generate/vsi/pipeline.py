@@ -68,7 +68,11 @@ def run_generators(
     for gen in generators:
         for scene in scene_list:
             result = gen(scene, settings)
-            kept = subsample(result.candidates, settings.cap(gen.name), derived_rng(settings.seed, gen.name, scene.scene_id))
+            kept = subsample(
+                result.candidates,
+                settings.cap(gen.name),
+                derived_rng(settings.seed, gen.name, scene.scene_id),
+            )
             result.removed["per_scene_cap"] += len(result.candidates) - len(kept)
             results[gen.name].append(TaskResult(kept, result.removed))
     return results
@@ -84,19 +88,28 @@ def _item(index: int, cand: Candidate, balancer: LetterBalancer, settings: Gener
     else:
         question, truth, options = cand.question, cand.answer, ()
         if cand.value is not None:
-            mc, position = balancer.order(cand.answer, tuple(numeric_options(cand.value, cand.decimals, settings, rng)), rng)
+            mc, position = balancer.order(
+                cand.answer, tuple(numeric_options(cand.value, cand.decimals, settings, rng)), rng
+            )
             metadata["mc_options"] = [f"{letter(i)}. {c}" for i, c in enumerate(mc)]
             metadata["mc_ground_truth"] = letter(position)
             metadata["value"] = cand.value
     return Item(
-        id=str(index), benchmark=BENCHMARK, task=cand.task, question=question, options=options,
-        ground_truth=truth, answer_kind=cand.answer_kind, scene_id=cand.scene_id, dataset=cand.dataset,
+        id=str(index),
+        benchmark=BENCHMARK,
+        task=cand.task,
+        question=question,
+        options=options,
+        ground_truth=truth,
+        answer_kind=cand.answer_kind,
+        scene_id=cand.scene_id,
+        dataset=cand.dataset,
         metadata=metadata,
     )
 
 
 def assemble(results: Mapping[str, Sequence[TaskResult]], settings: GenerationSettings) -> GeneratedBenchmark:
-    """Number, order and complete the candidates of every task; build the manifest.
+    """Assemble the benchmark: number, order and complete every task's candidates; build the manifest.
 
     Args:
         results: task -> TaskResults (from :func:`run_generators`, or built by another source such as
@@ -123,9 +136,14 @@ def generate_vsibench(
     return assemble(run_generators(scenes, tasks, settings), settings)
 
 
-def build_manifest(items: Sequence[Item], stats: Mapping[str, TaskStats], settings: GenerationSettings) -> dict[str, Any]:
-    """Manifest: seed, settings, and per task the item count, candidates, removals per rule, answer
-    distribution and frequency baseline (see :mod:`spatialbench.generate.vsi.baseline`)."""
+def build_manifest(
+    items: Sequence[Item], stats: Mapping[str, TaskStats], settings: GenerationSettings
+) -> dict[str, Any]:
+    """Build the manifest.
+
+    Seed, settings, and per task the item count, candidates, removals per rule, answer distribution and
+    frequency baseline (see :mod:`spatialbench.generate.vsi.baseline`).
+    """
     from spatialbench.generate.vsi.baseline import frequency_baseline
 
     per_task: dict[str, Any] = {}

@@ -58,7 +58,7 @@ class RouteStep(BaseModel):
         return self
 
     def question_text(self) -> str:
-        """The step as the question shows it (turns become the blank)."""
+        """Return the step as the question shows it (turns become the blank)."""
         if self.turn is not None:
             return BLANK
         return self.text if self.text is not None else f"Go forward until {self.forward}"
@@ -101,7 +101,7 @@ class Route(BaseModel):
         return tuple(s.turn for s in self.steps if s.turn is not None)
 
     def question(self) -> str:
-        """The official question text with ``[please fill in]`` blanks (Table 3)."""
+        """Render the official question text with ``[please fill in]`` blanks (Table 3)."""
         parts = [f"{i}. {s.question_text()}" for i, s in enumerate(self.steps, start=1)]
         steps = " ".join(parts).rstrip(".")
         beginning = self.beginning if self.beginning is not None else f"{self.start} facing {self.facing}"
@@ -114,7 +114,7 @@ def turn_option(turns: Iterable[str]) -> str:
 
 
 def route_candidate(route: Route, rng: np.random.Generator, n_options: int = 4) -> Candidate:
-    """The route question as a multiple-choice candidate.
+    """Build the route question as a multiple-choice candidate.
 
     Distractors are other turn sequences of the same length, drawn without replacement; a one-turn route
     has three options (left, right, back), as in the official data.

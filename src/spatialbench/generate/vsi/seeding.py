@@ -8,6 +8,6 @@ import numpy as np
 
 
 def derived_rng(seed: int, *names: str) -> np.random.Generator:
-    """A generator seeded from ``seed`` and ``names`` (stable across runs, platforms and Python versions)."""
+    """Return a generator seeded from ``seed`` and ``names`` (stable across runs and platforms)."""
     digest = hashlib.sha256("\x1f".join([str(seed), *names]).encode()).digest()
     return np.random.default_rng(int.from_bytes(digest[:8], "little"))

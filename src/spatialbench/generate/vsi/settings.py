@@ -36,7 +36,8 @@ class GenerationSettings(BaseModel):
             relative-distance question ambiguous (0.30 m / 0.15 m, App. B.1).
         rel_distance_gap_rule: ``"any_pair"`` (the paper's words: any two of the four distances within the
             threshold) or ``"closest"`` (only the closest and second-closest choice; the rule the official
-            data follows: 5 of 86 official questions in official_samples break ``any_pair``, none ``closest``).
+            data follows: 5 of 86 official questions in official_samples break ``any_pair``, none
+            ``closest``).
         rel_distance_sets_per_primary: random choice sets tried per primary object.
         direction_min_distance_m / direction_max_distance_m: bounds on the floor-plane distance between
             any two of the three objects of a direction question (App. B.1 names the rule, not the values).

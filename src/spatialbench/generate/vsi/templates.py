@@ -15,10 +15,11 @@ def templates() -> dict[str, str]:
     return dict(json.loads(text))
 
 
-def placeholders(task: str) -> list[str]:
+@cache
+def placeholders(task: str) -> tuple[str, ...]:
     """Names of the placeholders of ``task``'s template, in order of first appearance."""
     names = [f for _, f, _, _ in string.Formatter().parse(templates()[task]) if f]
-    return list(dict.fromkeys(names))
+    return tuple(dict.fromkeys(names))
 
 
 def render(task: str, **fields: str) -> str:

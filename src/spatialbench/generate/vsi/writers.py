@@ -35,7 +35,7 @@ SCHEMA = pa.schema(
 
 
 def official_row(item: Item) -> dict[str, Any]:
-    """The official-schema row of a generated item (see module docstring)."""
+    """Return the official-schema row of a generated item (see module docstring)."""
     return {
         "id": int(item.id),
         "dataset": item.dataset,
@@ -56,13 +56,13 @@ def write_jsonl(items: Sequence[Item], path: Path | str) -> None:
 
 
 def write_parquet(items: Sequence[Item], path: Path | str) -> None:
-    """The same rows as a Parquet table with a fixed schema (``SCHEMA``)."""
+    """Write the same rows as a Parquet table with a fixed schema (``SCHEMA``)."""
     table = pa.Table.from_pylist([official_row(it) for it in items], schema=SCHEMA)
     pq.write_table(table, path)
 
 
 def write_manifest(manifest: dict[str, Any], path: Path | str) -> None:
-    """The manifest as indented JSON with sorted keys (byte-stable for a seed)."""
+    """Write the manifest as indented JSON with sorted keys (byte-stable for a seed)."""
     Path(path).write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n", encoding="utf-8")
 
 

@@ -31,9 +31,16 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
             result.removed["touching"] += 1
             continue
         first, second = (a, b) if rng.random() < 0.5 else (b, a)
-        result.candidates.append(Candidate(
-            task=TASK, scene_id=scene.scene_id, dataset=scene.dataset,
-            question=render(TASK, object_1=question_name(first), object_2=question_name(second)),
-            answer=format_number(d, 1), value=d, decimals=1, metadata={"objects": [first, second]},
-        ))
+        result.candidates.append(
+            Candidate(
+                task=TASK,
+                scene_id=scene.scene_id,
+                dataset=scene.dataset,
+                question=render(TASK, object_1=question_name(first), object_2=question_name(second)),
+                answer=format_number(d, 1),
+                value=d,
+                decimals=1,
+                metadata={"objects": [first, second]},
+            )
+        )
     return result

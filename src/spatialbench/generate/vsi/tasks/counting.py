@@ -20,8 +20,16 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
         if count < 2:
             result.removed["single_instance"] += 1
             continue
-        result.candidates.append(Candidate(
-            task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=question_name(category)),
-            answer=str(count), value=float(count), decimals=0, metadata={"category": category},
-        ))
+        result.candidates.append(
+            Candidate(
+                task=TASK,
+                scene_id=scene.scene_id,
+                dataset=scene.dataset,
+                question=render(TASK, category=question_name(category)),
+                answer=str(count),
+                value=float(count),
+                decimals=0,
+                metadata={"category": category},
+            )
+        )
     return result

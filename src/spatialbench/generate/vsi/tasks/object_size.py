@@ -23,8 +23,16 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
             result.removed["not_unique"] += 1
             continue
         size_cm = scene.unique_box(category).longest_side * 100.0
-        result.candidates.append(Candidate(
-            task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=question_name(category)),
-            answer=format_number(size_cm, 0), value=size_cm, decimals=0, metadata={"category": category},
-        ))
+        result.candidates.append(
+            Candidate(
+                task=TASK,
+                scene_id=scene.scene_id,
+                dataset=scene.dataset,
+                question=render(TASK, category=question_name(category)),
+                answer=format_number(size_cm, 0),
+                value=size_cm,
+                decimals=0,
+                metadata={"category": category},
+            )
+        )
     return result

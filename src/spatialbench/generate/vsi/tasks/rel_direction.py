@@ -19,8 +19,17 @@ LEVELS = {
 
 for _level, (_choices, _label) in LEVELS.items():
     _task = f"object_rel_direction_{_level}"
-    TASK_GENERATORS.add(_task, TaskGenerator(
-        _task, AnswerKind.MULTIPLE_CHOICE,
-        partial(lambda scene, settings, t, lv, ch, lb: direction_candidates(scene, t, lv, ch, lb, settings),
-                t=_task, lv=_level, ch=_choices, lb=_label),
-    ))
+    TASK_GENERATORS.add(
+        _task,
+        TaskGenerator(
+            _task,
+            AnswerKind.MULTIPLE_CHOICE,
+            partial(
+                lambda scene, settings, t, lv, ch, lb: direction_candidates(scene, t, lv, ch, lb, settings),
+                t=_task,
+                lv=_level,
+                ch=_choices,
+                lb=_label,
+            ),
+        ),
+    )

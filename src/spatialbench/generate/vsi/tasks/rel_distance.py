@@ -31,13 +31,18 @@ def ambiguity_gap(scene: Scene, settings: GenerationSettings) -> float:
 
 
 def is_ambiguous(distances: list[float], gap: float, rule: str = "any_pair") -> bool:
-    """True when two of ``distances`` are within ``gap`` of each other (``rule="any_pair"``, App. B.1), or
-    the two smallest are (``rule="closest"``, what the official data follows)."""
+    """Tell whether a choice set is ambiguous.
+
+    True when two of ``distances`` are within ``gap`` of each other (``rule="any_pair"``, App. B.1), or
+    the two smallest are (``rule="closest"``, what the official data follows).
+    """
     d = np.diff(np.sort(np.asarray(distances)))
     return bool(np.any(d < gap) if rule == "any_pair" else d[0] < gap)
 
 
-def _choice_sets(others: list[str], settings: GenerationSettings, rng: np.random.Generator) -> list[tuple[str, ...]]:
+def _choice_sets(
+    others: list[str], settings: GenerationSettings, rng: np.random.Generator
+) -> list[tuple[str, ...]]:
     """Up to ``rel_distance_sets_per_primary`` distinct random 4-sets of ``others``, in sorted order."""
     all_sets = list(combinations(others, N_CHOICES))
     k = min(settings.rel_distance_sets_per_primary, len(all_sets))
@@ -49,7 +54,7 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
     """Random choice sets per unique primary object, kept when unambiguous."""
     result = TaskResult()
     rng = derived_rng(settings.seed, TASK, scene.scene_id)
-    plans = []
+    plans: list[tuple[str, tuple[str, ...]]] = []
     for primary in scene.unique_categories():
         others = [c for c in scene.objects if c != primary]
         if len(others) < N_CHOICES:
@@ -67,18 +72,34 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
     return result
 
 
-def choice_set_candidate(scene: Scene, primary: str, choice_set: tuple[str, ...],
-                         distances: dict[tuple[str, str], float], settings: GenerationSettings) -> Candidate | None:
-    """The question for one primary object and choice set, or None when it is ambiguous.
+def choice_set_candidate(
+    scene: Scene,
+    primary: str,
+    choice_set: tuple[str, ...],
+    distances: dict[tuple[str, str], float],
+    settings: GenerationSettings,
+) -> Candidate | None:
+    """Build the question for one primary object and choice set, or None when it is ambiguous.
 
     Args:
+        scene: the scene (its room size selects the ambiguity threshold).
+        primary: the unique primary category.
+        choice_set: four other categories (meta-info names).
+        settings: gap rule and thresholds.
         distances: (primary, choice) -> minimum distance over instances, metres (``category_distances``).
     """
     d = [distances[(primary, c)] for c in choice_set]
     if is_ambiguous(d, ambiguity_gap(scene, settings), settings.rel_distance_gap_rule):
         return None
     return Candidate(
-        task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK, category=question_name(primary)),
-        answer=question_name(choice_set[int(np.argmin(d))]), choices=tuple(map(question_name, choice_set)),
-        metadata={"primary": primary, "distances": {c: round(x, 4) for c, x in zip(choice_set, d, strict=True)}},
+        task=TASK,
+        scene_id=scene.scene_id,
+        dataset=scene.dataset,
+        question=render(TASK, category=question_name(primary)),
+        answer=question_name(choice_set[int(np.argmin(d))]),
+        choices=tuple(map(question_name, choice_set)),
+        metadata={
+            "primary": primary,
+            "distances": {c: round(x, 4) for c, x in zip(choice_set, d, strict=True)},
+        },
     )

@@ -15,7 +15,16 @@ TASK = "room_size_estimation"
 @task_generator(TASK, AnswerKind.NUMERICAL)
 def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
     """One question per scene (App. B.1: room size from the alpha shape of the scan)."""
-    return TaskResult([Candidate(
-        task=TASK, scene_id=scene.scene_id, dataset=scene.dataset, question=render(TASK),
-        answer=format_number(scene.room_size, 1), value=scene.room_size, decimals=1,
-    )])
+    return TaskResult(
+        [
+            Candidate(
+                task=TASK,
+                scene_id=scene.scene_id,
+                dataset=scene.dataset,
+                question=render(TASK),
+                answer=format_number(scene.room_size, 1),
+                value=scene.room_size,
+                decimals=1,
+            )
+        ]
+    )
