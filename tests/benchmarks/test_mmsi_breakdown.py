@@ -28,6 +28,7 @@ from conftest import require_file
 from spatialbench.benchmarks.mmsi_video import load_mmsi_video, mmsi_video_breakdowns
 from spatialbench.benchmarks.mmsi_video.breakdown import load_id_lists
 from spatialbench.scoring import score_items
+from spatialbench.scoring.baselines import BASELINES
 from spatialbench.scoring.breakdown import breakdown_tables, chance_accuracy
 
 
@@ -170,3 +171,11 @@ def test_official_id_lists_match_the_paper(shared_data):
     assert round(100 * (53 + 120 + 215) / 1106, 1) == 35.1
     # the reverse order (327 = Easy) cannot give Easy 56.7: 185/327 = 56.6, 186/327 = 56.9
     assert 56.7 not in {round(100 * k / 327, 1) for k in range(328)}
+
+
+def test_chance_random_baseline_model_scores_the_mean_inverse_option_count(items):
+    result = BASELINES.get("chance-random")(items, benchmark="mmsi-video")
+    assert result.table.average == pytest.approx(100 * (9 / 4 + 3 / 5 + 2 / 6) / 14)  # 22.74 (paper: 24.1)
+    assert result.table.scores[
+        "(Spatial Construction) Camera-Instance Spatial Relationship"
+    ] == pytest.approx(100 / 6)

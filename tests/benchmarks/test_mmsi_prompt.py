@@ -4,6 +4,8 @@ import pytest
 from mmsi_remindview_fixtures import build_mmsi, decode_colour
 
 from spatialbench.benchmarks.mmsi_video import apply_setting, build_request, load_mmsi_video
+from spatialbench.media.cache import load_media
+from spatialbench.media.sampling import parse_strategy
 from spatialbench.models.base import ImagePart, TextPart
 from spatialbench.prompting.builders import get_prompt_builder
 from spatialbench.prompting.config import PromptConfig
@@ -78,9 +80,6 @@ def test_registered_prompt_builder_and_blind_mode(items):
     narrowed = apply_setting(items[11], "uniform-50")
     reference = build_request(items[11], "uniform-50")
     builder = get_prompt_builder("mmsi-video", PromptConfig())
-    from spatialbench.media.cache import load_media
-    from spatialbench.media.sampling import parse_strategy
-
     media = [load_media(ref, None, parse_strategy("all"), None) for ref in narrowed.media]
     assert (
         _layout(builder.build(narrowed, media)) == _layout(reference) == ["T", "R", "T", (0, 0), (0, 1), "T"]

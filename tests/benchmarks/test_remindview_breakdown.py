@@ -24,6 +24,7 @@ from mmsi_remindview_fixtures import build_remindview, remindview_responses
 
 from spatialbench.benchmarks.remindview import load_remindview, remindview_breakdowns
 from spatialbench.scoring import score_items
+from spatialbench.scoring.baselines import BASELINES
 from spatialbench.scoring.breakdown import chance_accuracy
 
 
@@ -103,3 +104,8 @@ def test_registered_table_and_official_reader(items):
     official = score_items(items, remindview_responses(), benchmark="remindview", extract="official")
     # the official reader needs a letter: oc:2 ("lamp") and oc:5 fail -> 6/11
     assert official.table.average == pytest.approx(100 * 6 / 11) and official.no_answer == 2
+
+
+def test_chance_random_baseline_model(items):
+    result = BASELINES.get("chance-random")(items, benchmark="remindview")
+    assert result.table.average == pytest.approx(100 * (4 / 3 + 5 / 4 + 2 / 2) / 11)  # 32.58
