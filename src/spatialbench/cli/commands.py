@@ -9,3 +9,4 @@ from spatialbench.cli import generate_vsibench  # noqa: F401
 from spatialbench.cli import audit  # noqa: F401
 from spatialbench.cli import run  # noqa: F401
 from spatialbench.cli import generate_synthetic  # noqa: F401
+from spatialbench.cli import breakdown  # noqa: F401

@@ -1,0 +1,93 @@
+"""``spatialbench breakdown``: a benchmark's breakdown tables (per-group accuracy, random guess, failures).
+
+MMSI-Video-Bench: Tables 2 and 3 and the difficulty levels, or one sub-benchmark with ``--sub-bench``
+(robot, indoor, grounding, difficulty; id lists from ``<data>/meta_data``). ReMindView-Bench: Table 1 and
+accuracy by object count and distance level.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from spatialbench.benchmarks.item import Item
+from spatialbench.cli.apps import app
+from spatialbench.cli.score import AnnotationsOpt, BenchmarkOpt, load_annotations, report_row_errors
+from spatialbench.registry import UnknownNameError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+SubBenchOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--sub-bench", help="MMSI-Video-Bench sub-benchmark: robot | indoor | grounding | difficulty."
+    ),
+]
+
+
+def data_folder(annotations: Path) -> Path:
+    """Return the data folder: ``annotations`` itself, or the folder of an annotation file."""
+    return annotations if annotations.is_dir() else annotations.parent
+
+
+def emit_breakdowns(
+    benchmark: str,
+    items: list[Item],
+    rows: pd.DataFrame,
+    annotations: Path,
+    sub_bench: str | None,
+    out: Path | None,
+) -> None:
+    """Print the breakdown tables; with ``out``, also write ``breakdown.md`` and ``breakdown.json``.
+
+    Exits with code 2 (message on stderr) for an unknown sub-benchmark or missing id lists.
+    """
+    from spatialbench.scoring.breakdown import breakdown_tables
+
+    try:
+        tables = breakdown_tables(
+            benchmark, items, rows, data_dir=data_folder(annotations), sub_bench=sub_bench
+        )
+    except (KeyError, FileNotFoundError, ValueError) as err:
+        typer.echo(f"error: {err.args[0] if isinstance(err, KeyError) else err}", err=True)
+        raise typer.Exit(2) from err
+    text = "\n\n".join(t.to_markdown() for t in tables)
+    typer.echo(text)
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "breakdown.md").write_text(text + "\n", encoding="utf-8")
+        payload = [{"title": t.title, "cells": [c.__dict__ for c in t.cells]} for t in tables]
+        (out / "breakdown.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+
+
+@app.command()
+def breakdown(
+    annotations: AnnotationsOpt,
+    predictions: Annotated[
+        Path, typer.Option("--predictions", "-p", help="JSONL, lmms-eval samples or export.")
+    ],
+    benchmark: BenchmarkOpt = "mmsi-video",
+    extract: Annotated[str | None, typer.Option("--extract", help="Answer extraction mode.")] = None,
+    sub_bench: SubBenchOpt = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Write breakdown.md and .json here.")
+    ] = None,
+) -> None:
+    """Score predictions and print the benchmark's breakdown tables with random-guess baselines."""
+    from spatialbench.scoring.predictions import AmbiguousJoinError, read_predictions
+    from spatialbench.scoring.scorer import score_items
+
+    items = load_annotations(benchmark, annotations, None)
+    try:
+        read = read_predictions(predictions, items, None)
+        report_row_errors("prediction", read.errors)
+        result = score_items(items, read.responses, benchmark=benchmark, extract=extract)
+    except (AmbiguousJoinError, FileNotFoundError, ValueError, UnknownNameError) as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from err
+    typer.echo(f"**{benchmark}** · extraction: {result.extract} · items: {len(items)}\n")
+    emit_breakdowns(benchmark, list(items), result.rows, annotations, sub_bench, out)

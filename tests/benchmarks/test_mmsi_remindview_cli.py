@@ -1,0 +1,53 @@
+"""``spatialbench breakdown`` on the fixtures: tables, sub-benchmarks, files written, clear errors."""
+
+import json
+
+from mmsi_remindview_fixtures import build_mmsi, build_remindview, mmsi_responses, remindview_responses
+from typer.testing import CliRunner
+
+from spatialbench.cli.main import app
+
+
+def _predictions(path, responses):
+    path.write_text("".join(json.dumps({"id": k, "response": v}) + "\n" for k, v in responses.items()))
+    return path
+
+
+def test_mmsi_sub_bench_table_and_files(tmp_path):
+    data = build_mmsi(tmp_path / "mmsi")
+    preds = _predictions(tmp_path / "p.jsonl", mmsi_responses())
+    out = tmp_path / "out"
+    args = ["breakdown", "-a", str(data), "-p", str(preds), "--sub-bench", "grounding", "-o", str(out)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "| accuracy | 80.0 | 100.0 | 50.0 |" in result.output  # Avg. 4/5, TG 3/3, TL 1/2
+    cells = json.loads((out / "breakdown.json").read_text())[0]["cells"]
+    assert [(c["group"], c["n"]) for c in cells] == [("Avg.", 5), ("TG.", 3), ("TL.", 2)]
+
+
+def test_mmsi_official_extraction_tables(tmp_path):
+    data = build_mmsi(tmp_path / "mmsi")
+    preds = _predictions(tmp_path / "p.jsonl", mmsi_responses())
+    args = ["breakdown", "-a", str(data / "mmsivideo.json"), "-p", str(preds), "--extract", "official"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "| accuracy | 42.9 | 33.3 | 66.7 | 33.3 | 50.0 |" in result.output  # Table 3, official mode
+    assert "| random guess | 22.7 |" in result.output.split("main categories")[1]
+
+
+def test_unknown_sub_bench_is_a_clear_error(tmp_path):
+    data = build_mmsi(tmp_path / "mmsi")
+    preds = _predictions(tmp_path / "p.jsonl", mmsi_responses())
+    result = CliRunner().invoke(
+        app, ["breakdown", "-a", str(data), "-p", str(preds), "--sub-bench", "outdoor"]
+    )
+    assert result.exit_code == 2
+    assert "unknown MMSI-Video-Bench sub-benchmark 'outdoor'; known: indoor, robot" in result.output
+
+
+def test_remindview_table1(tmp_path):
+    data = build_remindview(tmp_path / "rmv")
+    preds = _predictions(tmp_path / "p.jsonl", remindview_responses())
+    result = CliRunner().invoke(app, ["breakdown", "-b", "remindview", "-a", str(data), "-p", str(preds)])
+    assert result.exit_code == 0, result.output
+    assert "| accuracy | 63.6 | 57.1 | 75.0 |" in result.output  # overall, object-centric, view-centric
