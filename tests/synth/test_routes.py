@@ -8,11 +8,13 @@ import numpy as np
 import pytest
 import shapely
 
+from spatialbench.demo.synthetic_tasks import route_task, route_world
 from spatialbench.generate.vsi.base import Candidate
 from spatialbench.generate.vsi.route import Route, route_candidate
+from spatialbench.synth.freespace import FreeSpaceMap, free_space_map
+from spatialbench.synth.generator import SceneConfig, generate_scene
 from spatialbench.synth.routes import (
     Forward,
-    FreeSpaceMap,
     PlannerSettings,
     Pose,
     RouteStats,
@@ -28,21 +30,25 @@ from spatialbench.synth.routes import (
 )
 
 CELL = 0.1
-MARGIN = 0.25  # robot radius: cells closer than this to a wall or object are not free
+MARGIN = 0.25  # robot radius: cells closer than this to a wall or object are not walkable
 
 
 def make_world(width: float, depth: float, boxes: dict[str, tuple[float, float, float, float]]) -> RouteWorld:
-    """A width x depth room (origin at a corner) with axis-aligned boxes (x0, y0, x1, y1)."""
+    """A width x depth room (a corner at the world origin) with axis-aligned boxes (x0, y0, x1, y1).
+
+    Cell centres lie on multiples of 0.1 m (cell (0, 0) is centred on the origin).
+    """
     cols, rows = int(round(width / CELL)) + 1, int(round(depth / CELL)) + 1
-    probe = FreeSpaceMap(np.ones((rows, cols), bool), (0.0, 0.0), CELL)
-    xy = probe.cell_centers()
-    free = (xy[..., 0] >= MARGIN) & (xy[..., 0] <= width - MARGIN)
-    free &= (xy[..., 1] >= MARGIN) & (xy[..., 1] <= depth - MARGIN)
+    x, y = np.meshgrid(np.arange(cols) * CELL, np.arange(rows) * CELL)
     footprints = {name: shapely.box(*b) for name, b in boxes.items()}
-    points = shapely.points(xy[..., 0], xy[..., 1])
+    points = shapely.points(x, y)
+    free = (x > 0) & (x < width) & (y > 0) & (y < depth)
+    walkable = (x >= MARGIN) & (x <= width - MARGIN) & (y >= MARGIN) & (y <= depth - MARGIN)
     for poly in footprints.values():
-        free &= shapely.distance(poly, points) > MARGIN + 1e-9
-    return RouteWorld(FreeSpaceMap(free, (0.0, 0.0), CELL), footprints)
+        free &= ~shapely.contains(poly, points)
+        walkable &= shapely.distance(poly, points) > MARGIN + 1e-9
+    origin = np.array([-CELL / 2, -CELL / 2])
+    return RouteWorld(FreeSpaceMap(free, walkable, origin, CELL, MARGIN), footprints)
 
 
 def phrase(route: PlannedRoute) -> Candidate:
@@ -162,3 +168,22 @@ def test_phrased_routes_replay_to_goal_and_wrong_options_do_not(seed: int) -> No
                 assert end is not None and goal_field[end.row, end.col] <= settings.reach
             else:
                 assert end is None
+
+
+@pytest.mark.parametrize(("room_type", "seed"), [("living room", 1), ("office", 4)])
+def test_routes_on_generated_rooms_replay_from_their_text(room_type: str, seed: int) -> None:
+    scene = generate_scene(SceneConfig(room_type=room_type), seed=seed)
+    free_map = free_space_map(scene)
+    result, records = route_task(scene, free_map, np.random.default_rng(seed))
+    assert len(result.candidates) >= 3
+    world = route_world(scene, free_map)
+    settings = PlannerSettings()
+    for cand, record in zip(result.candidates, records, strict=True):
+        start = Pose(*record["metadata"]["start_pose"])
+        goal = record["goal"].removeprefix("the ")
+        for choice in cand.choices:
+            end = execute_route(world, start, parse_actions(cand.question, choice), settings)
+            if choice == cand.answer:
+                assert end is not None and world.distance[goal][end.row, end.col] <= settings.reach
+            else:
+                assert end is None, (cand.question, choice)

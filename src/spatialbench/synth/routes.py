@@ -6,13 +6,14 @@ The paper's annotators pick two unique objects as start and goal and describe a 
 
 Conventions (written once):
 
-- The grid is in the world frame, z up, metres: cell ``(row, col)`` has its centre at
-  ``origin + (col, row) * cell_size`` (x grows with the column, y with the row).
+- The map is :class:`spatialbench.synth.freespace.FreeSpaceMap` (world frame, z up, metres; x grows with
+  the column, y with the row); the robot's centre stands on its ``walkable`` cells, which keep a person's
+  radius from every obstacle.
 - A heading is an integer 0..3: the robot looks along +x, +y, -x, -y. "Turn left" adds one quarter turn
   counter-clockwise seen from above (+90 degrees about z), "turn right" subtracts one, "turn back" adds two.
-- "Go forward until X" walks along the heading through free cells until the first cell whose distance to
-  X's footprint is within ``step_tolerance`` of the closest approach on that ray; it fails when the closest
-  approach is farther than ``reach`` or the walk is shorter than ``min_travel``.
+- "Go forward until X" walks along the heading through walkable cells until the first cell whose distance
+  to X's footprint is within ``step_tolerance`` of the closest approach on that ray (and within ``reach``);
+  it fails when the closest approach is farther than ``reach`` or the walk is shorter than ``min_travel``.
 - A move is one "Go forward" action; turns happen in place. Official routes have one to five.
 
 Every route carries its execution semantics: :func:`execute_route` replays actions on the map, so a route
@@ -31,6 +32,8 @@ from typing import Any
 import numpy as np
 import shapely
 from numpy.typing import NDArray
+
+from spatialbench.synth.freespace import FreeSpaceMap
 
 # (d_row, d_col) of one step along each heading.
 HEADING_VECTORS: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
@@ -52,41 +55,6 @@ class Turn(StrEnum):
 TURNS: tuple[Turn, ...] = (Turn.LEFT, Turn.RIGHT, Turn.BACK)  # options may show any turn anywhere
 # Official routes turn back only as the first action (a later "turn back" would retrace the last leg).
 LATER_TURNS: tuple[Turn, ...] = (Turn.LEFT, Turn.RIGHT)
-
-
-@dataclass(frozen=True)
-class FreeSpaceMap:
-    """Top-down occupancy of the walkable floor.
-
-    Attributes:
-        free: (H, W) bool, True where the robot's centre may stand (already shrunk by the robot's radius).
-        origin: world (x, y) in metres of the centre of cell (0, 0).
-        cell_size: cell edge in metres.
-    """
-
-    free: NDArray[np.bool_]
-    origin: tuple[float, float]
-    cell_size: float
-
-    def cell_centers(self) -> NDArray[np.float64]:
-        """(H, W, 2) world (x, y) of every cell centre, metres."""
-        rows, cols = np.indices(self.free.shape, dtype=np.float64)
-        return np.stack([self.origin[0] + cols * self.cell_size, self.origin[1] + rows * self.cell_size], -1)
-
-    def world_to_cell(self, xy: Sequence[float]) -> tuple[int, int]:
-        """Nearest cell (row, col) of a world point; may lie outside the grid."""
-        col = int(round((xy[0] - self.origin[0]) / self.cell_size))
-        row = int(round((xy[1] - self.origin[1]) / self.cell_size))
-        return row, col
-
-    def cell_to_world(self, cell: tuple[int, int]) -> tuple[float, float]:
-        """World (x, y) of a cell centre, metres."""
-        return self.origin[0] + cell[1] * self.cell_size, self.origin[1] + cell[0] * self.cell_size
-
-    def is_free(self, cell: tuple[int, int]) -> bool:
-        """Return whether ``cell`` lies on the grid and is walkable."""
-        row, col = cell
-        return 0 <= row < self.free.shape[0] and 0 <= col < self.free.shape[1] and bool(self.free[row, col])
 
 
 @dataclass(frozen=True)
@@ -162,26 +130,37 @@ class RouteWorld:
     """The free-space map plus landmark footprints, with per-landmark distance fields cached.
 
     Args:
-        free_map: the walkable grid.
+        free_map: the scene's free-space map (its ``walkable`` cells are where the robot may stand).
         footprints: landmark name -> footprint polygon (world xy, metres). Names must be unique
             descriptions (the planner only uses objects whose category is unique in the scene).
     """
 
     def __init__(self, free_map: FreeSpaceMap, footprints: Mapping[str, shapely.Geometry]) -> None:
         self.free_map = free_map
+        self.walkable = free_map.walkable
         self.footprints = dict(footprints)
-        centers = free_map.cell_centers()
-        points = shapely.points(centers[..., 0], centers[..., 1])
+        rows, cols = np.indices(self.walkable.shape, dtype=np.float64)
+        res = free_map.resolution
+        points = shapely.points(
+            free_map.origin[0] + (cols + 0.5) * res, free_map.origin[1] + (rows + 0.5) * res
+        )
         self.distance: dict[str, NDArray[np.float64]] = {
             name: shapely.distance(poly, points) for name, poly in self.footprints.items()
         }
+
+    def _on_grid(self, cell: tuple[int, int]) -> bool:
+        return 0 <= cell[0] < self.walkable.shape[0] and 0 <= cell[1] < self.walkable.shape[1]
+
+    def is_walkable(self, cell: tuple[int, int]) -> bool:
+        """Return whether ``cell`` (row, col) lies on the grid and is walkable."""
+        return self._on_grid(cell) and bool(self.walkable[cell])
 
     def ray(self, pose: Pose) -> list[tuple[int, int]]:
         """Free cells ahead of ``pose`` (excluding its own cell) until the first blocked cell."""
         d_row, d_col = HEADING_VECTORS[pose.heading]
         cells: list[tuple[int, int]] = []
         cell = (pose.row + d_row, pose.col + d_col)
-        while self.free_map.is_free(cell):
+        while self.is_walkable(cell):
             cells.append(cell)
             cell = (cell[0] + d_row, cell[1] + d_col)
         return cells
@@ -200,8 +179,8 @@ class RouteWorld:
         closest = float(dists.min())
         if closest > settings.reach:
             return None
-        stop = int(np.argmax(dists <= closest + settings.step_tolerance))
-        if (stop + 1) * self.free_map.cell_size < settings.min_travel:
+        stop = int(np.argmax(dists <= min(closest + settings.step_tolerance, settings.reach)))
+        if (stop + 1) * self.free_map.resolution < settings.min_travel:
             return None
         return Pose(cells[stop][0], cells[stop][1], pose.heading)
 
@@ -222,19 +201,16 @@ class RouteWorld:
         lie within ``reach`` of the footprint.
         """
         centroid = shapely.centroid(self.footprints[start])
-        origin = self.free_map.world_to_cell((centroid.x, centroid.y))
+        origin = self.free_map.to_cell(np.array([centroid.x, centroid.y]))
         field_ = self.distance[start]
         poses: list[Pose] = []
         for d_row, d_col in HEADING_VECTORS:
             cell = origin
-            while not self.free_map.is_free(cell) and self._on_grid(cell) and field_[cell] <= settings.reach:
+            while not self.is_walkable(cell) and self._on_grid(cell) and field_[cell] <= settings.reach:
                 cell = (cell[0] + d_row, cell[1] + d_col)
-            if self.free_map.is_free(cell) and field_[cell] <= settings.reach:
+            if self.is_walkable(cell) and field_[cell] <= settings.reach:
                 poses.extend(Pose(cell[0], cell[1], h) for h in range(4))
         return poses
-
-    def _on_grid(self, cell: tuple[int, int]) -> bool:
-        return 0 <= cell[0] < self.free_map.free.shape[0] and 0 <= cell[1] < self.free_map.free.shape[1]
 
 
 def execute_route(
