@@ -170,3 +170,40 @@ def test_cli_reports_bad_meta_info(tmp_path):
         app, ["generate", "vsibench", "--meta-info", str(tmp_path / "bad.json"), "--out", str(tmp_path / "o")]
     )
     assert result.exit_code == 2 and "missing field 'room_size'" in result.output
+
+
+def test_frequency_baseline_by_hand():
+    from spatialbench.benchmarks.item import AnswerKind, Item
+    from spatialbench.generate.vsi.baseline import frequency_baseline
+
+    def na(i, gt):
+        return Item(
+            id=str(i),
+            benchmark="b",
+            task="t",
+            question="q",
+            ground_truth=gt,
+            answer_kind=AnswerKind.NUMERICAL,
+        )
+
+    # mode 2; MRA(2 vs 3) = 0.4 (relative error 1/3 <= 1 - theta for theta 0.50..0.65): (1 + 1 + 0.4) / 3
+    assert frequency_baseline([na(0, "2"), na(1, "2"), na(2, "3")]) == 80.0
+
+    def mc(i, options, gt):
+        return Item(
+            id=str(i),
+            benchmark="b",
+            task="d",
+            question="q",
+            options=options,
+            ground_truth=gt,
+            answer_kind=AnswerKind.MULTIPLE_CHOICE,
+        )
+
+    items = [
+        mc(0, ("A. left", "B. right"), "A"),
+        mc(1, ("A. right", "B. left"), "B"),
+        mc(2, ("A. right", "B. left"), "A"),
+    ]
+    # "left" is correct twice: always answering "left" scores 2 of 3
+    assert frequency_baseline(items) == 66.7
