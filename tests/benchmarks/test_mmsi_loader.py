@@ -106,3 +106,12 @@ def test_broken_json_names_the_line(tmp_path):
     (tmp_path / "mmsivideo.json").write_text('[\n{"id": "question_0000",\n')
     with pytest.raises(ValueError, match=r"mmsivideo.json: invalid JSON at line 3"):
         load_mmsi_video(tmp_path)
+
+
+def test_duplicate_id_keeps_the_first(tmp_path):
+    samples = mmsi_samples()
+    data_dir = build_mmsi(tmp_path / "mmsi", samples + [copy.deepcopy(samples[2])])
+    loaded = load_mmsi_video(data_dir)
+    assert len(loaded) == 14 and [(e.field, e.message) for e in loaded.errors] == [
+        ("id", "sample 'question_0002': duplicate id (sample #14); first kept")
+    ]

@@ -61,10 +61,13 @@ def load_mmsi_video(data_dir: Path | str, setting: str | None = None) -> LoadedI
     if root.is_file():
         root = root.parent
     annotations = root / ANNOTATION_FILE
-    loaded = LoadedItems()
+    loaded, seen = LoadedItems(), set()
     for index, sample in enumerate(_read_annotations(annotations)):
         try:
             item = sample_to_item(sample, root, index)
+            if item.id in seen:
+                raise MalformedSampleError(item.id, "id", f"duplicate id (sample #{index}); first kept")
+            seen.add(item.id)
             loaded.append(apply_setting(item, setting) if setting is not None else item)
         except MalformedSampleError as error:
             loaded.errors.append(error.row_error(str(annotations)))
