@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from spatialbench.registry import Registry
 
 NO_ANSWER = "no_answer"
+_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,14 +52,12 @@ NUMBER_EXTRACTORS: Registry[NumberExtractor] = Registry("number extraction mode"
 
 
 def option_letters(options: Sequence[str]) -> str:
-    """Valid letters for ``options`` (``"ABCD"`` for four); A–Z when the options are unknown."""
-    if not options:
-        return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    return "".join(chr(ord("A") + i) for i in range(min(len(options), 26)))
+    """Return the valid letters for ``options`` (``"ABCD"`` for four); A–Z when the options are unknown."""
+    return _LETTERS[: len(options)] if options else _LETTERS
 
 
 def official_token(text: str) -> str:
-    """The official VSI-Bench ``fuzzy_matching``: ``text.split(" ")[0].rstrip(".").strip()``."""
+    """Return the official VSI-Bench ``fuzzy_matching`` token: ``text.split(" ")[0].rstrip(".").strip()``."""
     return text.split(" ")[0].rstrip(".").strip()
 
 
@@ -96,7 +95,7 @@ def official_number(text: str, question: str = "") -> Extraction:
 
 
 def load_robust_modes() -> None:
-    # The robust extractors register themselves on import; imported here, not at package import.
+    """Register the ``robust`` modes (their modules register on import; done on first use, not at import)."""
     from spatialbench.scoring import robust_choice, robust_number  # noqa: F401
 
 

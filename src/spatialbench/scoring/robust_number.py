@@ -1,6 +1,6 @@
-"""The ``robust`` number extraction mode, rule by rule.
+r"""The ``robust`` number extraction mode, rule by rule.
 
-After the shared clean-up (R1 ``<think>`` dropped, R2 last ``\\boxed{}``, R3 text after the last answer
+After the shared clean-up (R1 ``<think>`` dropped, R2 last ``\boxed{}``, R3 text after the last answer
 marker; see :mod:`spatialbench.scoring.response_text`):
 
 N1 digits: ``3``, ``2.5``, ``.5``, ``1,200`` (thousands commas removed), ``1e3``; a ``-`` sign counts only
@@ -13,7 +13,7 @@ N3 units: a unit right after a number (``2.5 m``, ``200 cm``, ``3 meters``, ``48
    number as written.
 N4 number words, only when there are no digits: ``three``, ``twenty-one``, ``three hundred and five``.
 N5 choice among several numbers: one value (or all equal after conversion) → it; after a marker or
-   inside ``\\boxed{}`` → the first; otherwise the first only in a short response (≤ 12 words), and
+   inside ``\boxed{}`` → the first; otherwise the first only in a short response (≤ 12 words), and
    no answer in a longer one (a reasoning text without a marker is ambiguous).
 No number at all → no answer (never 0).
 """
@@ -24,7 +24,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from spatialbench.scoring.extraction import NO_ANSWER, NUMBER_EXTRACTORS, Extraction
@@ -56,7 +56,8 @@ def _tables() -> _Tables:
         re.IGNORECASE,
     )
     question_unit = re.compile(rf"\b(?P<unit>{unit_alt})(?![\w²^])", re.IGNORECASE)
-    return _Tables(data["length"], data["area"], data["number_words"], data["number_scales"], number, question_unit)
+    words, scales = data["number_words"], data["number_scales"]
+    return _Tables(data["length"], data["area"], words, scales, number, question_unit)
 
 
 def _dimension(unit: str | None, tables: _Tables) -> tuple[str, float] | None:
@@ -70,8 +71,9 @@ def _dimension(unit: str | None, tables: _Tables) -> tuple[str, float] | None:
     return None
 
 
+@lru_cache(maxsize=4096)
 def question_unit(question: str) -> tuple[str, float] | None:
-    """The unit a question asks for as ``(dimension, factor to SI)``, or None.
+    """Return the unit a question asks for as ``(dimension, factor to SI)``, or None.
 
     Only the phrases ``in <unit>``, ``(in <unit>)`` and ``measured in <unit>`` count, so a unit that is
     merely mentioned elsewhere does not.
