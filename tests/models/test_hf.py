@@ -9,12 +9,14 @@ import pytest
 from spatialbench.media import parse_strategy, sample_video
 from spatialbench.models.base import GenerationSettings, ImagePart, Request, TextPart
 from spatialbench.models.errors import BackendError
-from spatialbench.models.hf import chat_messages, generation_options, token_logprobs
+from spatialbench.models.hf import generation_options, token_logprobs
+from spatialbench.models.hf_messages import FramesAs, chat_inputs
 from support.tiny_vlm import build_internvl, build_llava_onevision, build_qwen2_5_vl
 from support.videos import encode_indexed_video, read_index
 
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
+from transformers.utils import is_torchvision_available  # noqa: E402
 
 # Frames 112×84 with 28-pixel resize factor stay 112×84: 8×6 patches of 14 px, merged 2×2 → 12 tokens.
 FRAME_W, FRAME_H, TOKENS_PER_FRAME = 112, 84, 12
@@ -35,15 +37,16 @@ def frames(tmp_path_factory) -> list[np.ndarray]:
     return list(sampled.pixels)
 
 
-def _request(frames, max_new_tokens=6, logprobs=True) -> Request:
-    parts = (*[ImagePart(f, label=f"Frame {i}:") for i, f in enumerate(frames)], TextPart("How many chairs?"))
+def _request(frames, max_new_tokens=6, logprobs=True, labels=True) -> Request:
+    images = [ImagePart(f, label=f"Frame {i}:" if labels else None) for i, f in enumerate(frames)]
+    parts = (*images, TextPart("How many chairs?"))
     return Request(parts=parts, settings=GenerationSettings(max_new_tokens=max_new_tokens, logprobs=logprobs))
 
 
-def _backend(folder: Path):
+def _backend(folder: Path, **options):
     from spatialbench.models.resolve import load_backend
 
-    return load_backend(f"hf:{folder}", device="cpu", local_files_only=True)
+    return load_backend(f"hf:{folder}", device="cpu", local_files_only=True, **options)
 
 
 def test_frames_end_to_end_places_image_tokens_and_bounds_output(tiny_qwen, frames) -> None:
@@ -51,7 +54,7 @@ def test_frames_end_to_end_places_image_tokens_and_bounds_output(tiny_qwen, fram
     response = asyncio.run(backend.generate(_request(frames)))
     assert response.raw["image_tokens"] == 4 * TOKENS_PER_FRAME
     # char-level tokenizer: prompt = template text + labels + question + 4 × (start, 12 pads, end)
-    messages, _ = chat_messages(_request(frames))
+    messages = chat_inputs(_request(frames)).messages
     text_only = backend._processor.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
     assert response.input_tokens == len(backend._processor.tokenizer(text_only).input_ids) + 4 * 11
     assert 1 <= response.output_tokens <= 6
@@ -92,6 +95,20 @@ def test_internvl_frames_as_tiles(tmp_path, frames) -> None:
     assert response.output_tokens == len(response.logprobs) <= 4
 
 
+@pytest.mark.skipif(is_torchvision_available(), reason="checks the error without torchvision")
+def test_video_mode_without_torchvision_is_a_clear_error(tiny_qwen, frames) -> None:
+    with pytest.raises(BackendError, match="frames_as=video needs torchvision"):
+        asyncio.run(_backend(tiny_qwen, frames_as="video").generate(_request(frames, labels=False)))
+
+
+@pytest.mark.skipif(not is_torchvision_available(), reason="video processors need torchvision")
+def test_video_mode_merges_frame_pairs(tiny_qwen, frames) -> None:
+    response = asyncio.run(_backend(tiny_qwen, frames_as="video").generate(_request(frames, labels=False)))
+    # 4 frames → temporal patch 2 → grid (2, 6, 8) → 2·48/4 = 24 tokens: half of images mode
+    assert (response.raw["video_tokens"], response.raw["image_tokens"]) == (2 * TOKENS_PER_FRAME, 0)
+    assert 1 <= response.output_tokens <= 6
+
+
 def test_text_only_request_without_logprobs(tiny_qwen) -> None:
     request = Request(
         parts=(TextPart("Is the sofa left of the bed?"),),
@@ -109,22 +126,32 @@ def test_missing_model_folder_names_the_path(tmp_path) -> None:
         asyncio.run(backend.generate(Request(parts=(TextPart("hi"),))))
 
 
-def test_chat_messages_keep_order_labels_and_history() -> None:
+def test_chat_inputs_keep_order_labels_and_history() -> None:
     pixels = np.zeros((2, 2, 3), np.uint8)
     request = Request(
         parts=(TextPart("Q"), ImagePart(pixels, label="t=1s"), ImagePart(pixels + 1)),
         system="S",
         history=(("user", (TextPart("earlier"),)), ("assistant", (TextPart("A"),))),
     )
-    messages, images = chat_messages(request)
-    assert [m["role"] for m in messages] == ["system", "user", "assistant", "user"]
-    assert messages[-1]["content"] == [
+    chat = chat_inputs(request)
+    assert [m["role"] for m in chat.messages] == ["system", "user", "assistant", "user"]
+    assert chat.messages[-1]["content"] == [
         {"type": "text", "text": "Q"},
         {"type": "text", "text": "t=1s"},
         {"type": "image"},
         {"type": "image"},
     ]
-    assert [int(i.max()) for i in images] == [0, 1]
+    assert [int(i.max()) for i in chat.images] == [0, 1] and chat.videos == []
+
+
+def test_video_mode_groups_runs_of_frames_and_refuses_labels() -> None:
+    frame = np.zeros((2, 2, 3), np.uint8)
+    parts = (TextPart("A:"), ImagePart(frame), ImagePart(frame + 1), TextPart("B:"), ImagePart(frame + 2))
+    chat = chat_inputs(Request(parts=parts), FramesAs.VIDEO)
+    assert [item["type"] for item in chat.messages[-1]["content"]] == ["text", "video", "text", "video"]
+    assert [v.shape for v in chat.videos] == [(2, 2, 2, 3), (1, 2, 2, 3)] and chat.images == []
+    with pytest.raises(BackendError, match="frame label 't=0s'"):
+        chat_inputs(Request(parts=(ImagePart(frame, label="t=0s"),)), FramesAs.VIDEO)
 
 
 def test_greedy_options_override_checkpoint_defaults() -> None:

@@ -31,14 +31,12 @@ from spatialbench.models.base import (
     BACKENDS,
     Backend,
     GenerationSettings,
-    ImagePart,
-    Part,
     Request,
     Response,
     TokenLogprob,
 )
 from spatialbench.models.hf_loading import import_hf, load_model, load_processor, resolve_device
-from spatialbench.models.parts import map_parts
+from spatialbench.models.hf_messages import FramesAs, chat_inputs
 
 
 @dataclass(frozen=True)
@@ -55,30 +53,6 @@ class GenerationTrace:
     token_ids: NDArray[np.int64]
     logits: NDArray[np.float32]
     hidden_states: NDArray[np.float32] | None = None
-
-
-def chat_messages(request: Request) -> tuple[list[dict[str, Any]], list[NDArray[np.uint8]]]:
-    """Turn a request into chat-template messages and the images in the order they appear.
-
-    Each image becomes ``{"type": "image"}`` (its label, if any, a text item just before it); history
-    turns come before the user turn, the system prompt first.
-    """
-    images: list[NDArray[np.uint8]] = []
-
-    def image(part: ImagePart) -> dict[str, Any]:
-        images.append(part.pixels)
-        return {"type": "image"}
-
-    def content(parts: tuple[Part, ...]) -> list[dict[str, Any]]:
-        return map_parts(parts, lambda text: {"type": "text", "text": text}, image)
-
-    messages: list[dict[str, Any]] = []
-    if request.system:
-        messages.append({"role": "system", "content": [{"type": "text", "text": request.system}]})
-    for role, parts in request.history:
-        messages.append({"role": role, "content": content(parts)})
-    messages.append({"role": "user", "content": content(request.parts)})
-    return messages, images
 
 
 def generation_options(settings: GenerationSettings, want_hidden: bool = False) -> dict[str, Any]:
@@ -113,6 +87,8 @@ class HFBackend(Backend):
         image_processor_kwargs: overrides for the image processor (e.g. ``max_pixels`` for Qwen).
         attn_implementation: e.g. ``"sdpa"`` or ``"flash_attention_2"``; None keeps the default.
         local_files_only: never reach the network when loading.
+        frames_as: ``"images"`` (default; no torchvision) or ``"video"`` (runs of consecutive frames go to
+            the model's video processor; needs torchvision) — see :mod:`spatialbench.models.hf_messages`.
     """
 
     provider = "hf"
@@ -126,6 +102,7 @@ class HFBackend(Backend):
         image_processor_kwargs: dict[str, Any] | None = None,
         attn_implementation: str | None = None,
         local_files_only: bool = False,
+        frames_as: str = "images",
     ) -> None:
         self.path = path
         self.device = device
@@ -133,6 +110,7 @@ class HFBackend(Backend):
         self.image_processor_kwargs = dict(image_processor_kwargs or {})
         self.attn_implementation = attn_implementation
         self.local_files_only = local_files_only
+        self.frames_as = FramesAs(frames_as)
         self._lock = asyncio.Lock()
         self._model: Any = None
         self._processor: Any = None
@@ -146,7 +124,7 @@ class HFBackend(Backend):
             "dtype": self.dtype,
             "image_processor_kwargs": self.image_processor_kwargs,
             "attn_implementation": self.attn_implementation,
-            "frames_as": "images",
+            "frames_as": self.frames_as.value,
         }
 
     async def generate(self, request: Request) -> Response:
@@ -173,7 +151,12 @@ class HFBackend(Backend):
     def _ensure_loaded(self) -> None:
         if self._model is None:
             device = resolve_device(self.device)
-            self._processor = load_processor(self.path, self.image_processor_kwargs, self.local_files_only)
+            self._processor = load_processor(
+                self.path,
+                self.image_processor_kwargs,
+                self.local_files_only,
+                video=self.frames_as is FramesAs.VIDEO,
+            )
             self._model = load_model(
                 self.path, device, self.dtype, self.attn_implementation, self.local_files_only
             )
@@ -182,12 +165,9 @@ class HFBackend(Backend):
         torch, transformers = import_hf()
         self._ensure_loaded()
         model, processor = self._model, self._processor
-        messages, images = chat_messages(request)
-        prompt = processor.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
-        from PIL import Image
-
-        pil_images = [Image.fromarray(np.ascontiguousarray(pixels)) for pixels in images] or None
-        inputs = processor(text=[prompt], images=pil_images, return_tensors="pt")
+        chat = chat_inputs(request, self.frames_as)
+        prompt = processor.apply_chat_template(chat.messages, add_generation_prompt=True, tokenize=False)
+        inputs = processor(text=[prompt], return_tensors="pt", **_pixel_inputs(chat))
         inputs = inputs.to(model.device, dtype=model.dtype)
         config = transformers.GenerationConfig(**generation_options(request.settings, want_hidden))
         if request.settings.seed is not None:
@@ -199,6 +179,11 @@ class HFBackend(Backend):
         response = self._response(trace, request.settings, inputs["input_ids"], n_prompt)
         return response, trace
 
+    def _count_tokens(self, input_ids: Any, attribute: str) -> int | None:
+        """Count the placeholder tokens of ``image_token_id`` / ``video_token_id`` in the prompt."""
+        token_id = getattr(self._processor, attribute, None)
+        return None if token_id is None else int((input_ids == token_id).sum())
+
     def _response(
         self, trace: GenerationTrace, settings: GenerationSettings, input_ids: Any, n_prompt: int
     ) -> Response:
@@ -206,7 +191,6 @@ class HFBackend(Backend):
         ids = trace.token_ids.tolist()
         eos = self._model.generation_config.eos_token_id
         eos_ids = set(eos if isinstance(eos, list) else [eos])
-        image_token_id = getattr(self._processor, "image_token_id", None)
         logprobs = None
         if settings.logprobs:
             logprobs = tuple(
@@ -221,9 +205,23 @@ class HFBackend(Backend):
             raw={
                 "model": self.path,
                 "finish_reason": "stop" if ids and ids[-1] in eos_ids else "length",
-                "image_tokens": None if image_token_id is None else int((input_ids == image_token_id).sum()),
+                "image_tokens": self._count_tokens(input_ids, "image_token_id"),
+                "video_tokens": self._count_tokens(input_ids, "video_token_id"),
             },
         )
+
+
+def _pixel_inputs(chat: Any) -> dict[str, Any]:
+    """Processor keyword arguments for the chat's images (PIL) and videos (frame arrays, not resampled)."""
+    from PIL import Image
+
+    inputs: dict[str, Any] = {}
+    if chat.images:
+        inputs["images"] = [Image.fromarray(np.ascontiguousarray(pixels)) for pixels in chat.images]
+    if chat.videos:
+        inputs["videos"] = chat.videos
+        inputs["do_sample_frames"] = False  # the frames were sampled already (media strategies)
+    return inputs
 
 
 def token_logprobs(logits: NDArray[np.float32], token_ids: NDArray[np.int64]) -> NDArray[np.float64]:

@@ -67,18 +67,27 @@ def processor_class_name(model_type: str) -> str:
     return str(name)
 
 
-def load_processor(path: str, image_processor_kwargs: dict[str, Any], local_files_only: bool) -> Any:
+def load_processor(
+    path: str, image_processor_kwargs: dict[str, Any], local_files_only: bool, video: bool = False
+) -> Any:
     """Build the model's processor with tokenizer + PIL image processor and no video processor.
+
+    With ``video`` the checkpoint's full processor is loaded instead (its video processor needs
+    torchvision); ``image_processor_kwargs`` then apply to it as processor overrides.
 
     Args:
         path: a local folder written by ``save_pretrained`` or a hub name already in the local cache.
         image_processor_kwargs: overrides for the image processor (e.g. ``{"max_pixels": 200704}``).
         local_files_only: never reach the network.
+        video: load the full processor, video processor included.
 
     Raises:
-        BackendError: the folder lacks a config, tokenizer or image processor, or its model type is unknown.
+        BackendError: the folder lacks a config, tokenizer or image processor, or its model type is unknown;
+            ``video`` without torchvision.
     """
     _, transformers = import_hf()
+    if video:
+        return _load_full_processor(path, image_processor_kwargs, local_files_only)
     try:
         config = transformers.AutoConfig.from_pretrained(path, local_files_only=local_files_only)
         base = getattr(transformers, processor_class_name(config.model_type))
@@ -93,6 +102,20 @@ def load_processor(path: str, image_processor_kwargs: dict[str, Any], local_file
         raise BackendError(f"cannot load the processor of {path}: {exc}") from exc
     args = [parts.get(name) for name in base.get_attributes()]
     return _frames_only_class(base).from_args_and_dict(args, processor_dict, **extra)
+
+
+def _load_full_processor(path: str, overrides: dict[str, Any], local_files_only: bool) -> Any:
+    _, transformers = import_hf()
+    from transformers.utils import is_torchvision_available
+
+    if not is_torchvision_available():
+        raise BackendError("frames_as=video needs torchvision (transformers' video processors use it)")
+    try:
+        return transformers.AutoProcessor.from_pretrained(
+            path, local_files_only=local_files_only, **overrides
+        )
+    except (OSError, ValueError, KeyError) as exc:
+        raise BackendError(f"cannot load the processor of {path}: {exc}") from exc
 
 
 def resolve_device(device: str) -> str:
