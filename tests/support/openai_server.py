@@ -8,6 +8,7 @@ logs every request it receives with the number of image parts it carried.
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Callable
@@ -80,6 +81,12 @@ def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
 
+        def setup(self) -> None:
+            super().setup()
+            # answer in one segment: with Nagle on, headers and body as two writes meet the client's
+            # delayed ACK and every response waits ~40 ms
+            self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
         def log_message(self, format: str, *args: Any) -> None:  # quiet
             return None
 
@@ -143,12 +150,17 @@ def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    # the default listen backlog (5) drops connection bursts, costing clients a 1 s SYN retransmit
+    request_queue_size = 256
+
+
 class OpenAIServer:
     """Context manager running the server in a background thread; ``url`` is the ``/v1`` base URL."""
 
     def __init__(self, script: ServerScript | None = None) -> None:
         self.script = script or ServerScript()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self.script))
+        self._server = _Server(("127.0.0.1", 0), _handler(self.script))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
@@ -165,3 +177,45 @@ class OpenAIServer:
         self.script.release.set()
         self._server.shutdown()
         self._server.server_close()
+
+
+def random_faults(rate: float, seed: int = 0) -> Callable[[int, str], Fault | None]:
+    """Fail a share ``rate`` of attempts at random (half 429 with ``Retry-After: 0.2``, half 500)."""
+    import random
+
+    rng, lock = random.Random(seed), threading.Lock()
+
+    def fault(seen: int, text: str) -> Fault | None:
+        with lock:
+            draw, kind = rng.random(), rng.random()
+        if draw >= rate:
+            return None
+        return Fault("429", retry_after=0.2) if kind < 0.5 else Fault("500")
+
+    return fault
+
+
+def main() -> None:
+    """Serve until stdin closes: prints the base URL, then on exit one JSON line of outcome counts.
+
+    Run as its own process (``python tests/support/openai_server.py --latency 0.2``) so that a client in
+    another process does not share its interpreter lock.
+    """
+    import argparse
+    import sys
+    from collections import Counter
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--latency", type=float, default=0.0)
+    parser.add_argument("--failure-rate", type=float, default=0.0)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    script = ServerScript(latency_s=args.latency, fault=random_faults(args.failure_rate, args.seed))
+    with OpenAIServer(script) as server:
+        print(server.url, flush=True)
+        sys.stdin.read()
+    print(json.dumps(Counter(r.outcome for r in script.log)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -9,6 +9,7 @@ image's label, when set, is a text part right before it. The SDK's own retries a
 
 from __future__ import annotations
 
+import asyncio
 import os
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -92,7 +93,8 @@ class OpenAIChatBackend(ApiBackend):
         s = request.settings
         kwargs: dict[str, Any] = {
             "model": self.model,
-            "messages": self._messages(request),
+            # image encoding is CPU work (PIL releases the GIL): keep it off the event loop
+            "messages": await asyncio.to_thread(self._messages, request),
             "temperature": s.temperature,
             "top_p": s.top_p,
             "max_tokens": s.max_new_tokens,
@@ -101,9 +103,14 @@ class OpenAIChatBackend(ApiBackend):
             kwargs["seed"] = s.seed
         if s.logprobs:
             kwargs["logprobs"] = True
-        if s.extra:
-            kwargs["extra_body"] = dict(s.extra)
-        completion = await self._client.chat.completions.create(**kwargs)
+        kwargs.update(dict(s.extra))
+        # ``client.post`` (the SDK's documented route for raw requests) sends the body as built here:
+        # ``chat.completions.create`` would first walk every message part through its TypedDict transform,
+        # ~1.8 ms of event-loop time per request with 4 images, which alone costs ~15 % of throughput at
+        # concurrency 16. The reply is still parsed into the SDK's ChatCompletion.
+        completion = await self._client.post(
+            "/chat/completions", body=kwargs, cast_to=self._openai.types.chat.ChatCompletion
+        )
         return _to_response(completion)
 
     def _classify(self, exc: Exception) -> RetryableError | None:

@@ -45,6 +45,7 @@ class RunSummary:
     counts: dict[str, int]
     decodes: dict[str, int]
     load_errors: list[str] = field(default_factory=list)
+    request_seconds: float = 0.0  # wall time of the request phase (media, prompts, model calls, store)
     score: Any = None
 
 
@@ -105,7 +106,9 @@ class Runner:
                 len(pending), self.show_progress, f"{self.config.benchmark} × {self.config.model}"
             )
             try:
+                started = time.perf_counter()
                 await self._execute(pending, store, progress)
+                request_seconds = time.perf_counter() - started
             finally:
                 progress.close()
                 await self.backend.aclose()
@@ -115,6 +118,7 @@ class Runner:
                 dict(progress.counts),
                 dict(self.cache.decodes),
                 [str(e) for e in getattr(loaded, "errors", [])],
+                request_seconds,
             )
             summary.score = self._score(store, selected, planned)
         finally:
@@ -134,7 +138,9 @@ class Runner:
         (self.out / "config.json").write_text(redact(json.dumps(record, indent=2), self._secrets) + "\n")
 
     async def _execute(self, pending: list[PlannedItem], store: RunStore, progress: Progress) -> None:
-        slots = asyncio.Semaphore(self.config.concurrency)  # FIFO: items start in media order
+        # FIFO slots: items start in media order. Twice the request bound, so items waiting out a retry
+        # backoff do not idle the connection slots (the back end bounds requests in flight itself).
+        slots = asyncio.Semaphore(2 * self.config.concurrency)
 
         async def one(planned: PlannedItem) -> None:
             async with slots:
