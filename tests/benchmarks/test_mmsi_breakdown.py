@@ -24,7 +24,6 @@ Options per question: 4,4,5,4,6,4,4,4,5,4,6,4,5,4, so random guess = (9/4 + 3/5 
 import pytest
 from mmsi_remindview_fixtures import MMSI_FIXTURE, build_mmsi, mmsi_responses
 
-from conftest import require_file
 from spatialbench.benchmarks.mmsi_video import load_mmsi_video, mmsi_video_breakdowns
 from spatialbench.benchmarks.mmsi_video.breakdown import load_id_lists
 from spatialbench.scoring import score_items
@@ -156,7 +155,7 @@ def test_random_guess_baseline_of_the_fixture(items):
 
 
 def test_official_id_lists_match_the_paper(shared_data):
-    meta = require_file(shared_data / "mmsi_video" / "meta_data")
+    meta = shared_data / "mmsi_video" / "meta_data"  # a missing file fails loudly in load_id_lists
     sizes = {
         name: {k: len(v) for k, v in load_id_lists(meta, name).items()}
         for name in ("indoor", "robot", "grounding", "difficulty")

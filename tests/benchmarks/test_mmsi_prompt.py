@@ -5,6 +5,7 @@ from mmsi_remindview_fixtures import build_mmsi, decode_colour
 
 from spatialbench.benchmarks.mmsi_video import apply_setting, build_request, load_mmsi_video
 from spatialbench.media.cache import load_media
+from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.models.base import ImagePart, TextPart
 from spatialbench.prompting.builders import get_prompt_builder
@@ -87,3 +88,12 @@ def test_registered_prompt_builder_and_blind_mode(items):
     blind = get_prompt_builder("mmsi-video", PromptConfig(blind=True)).build(narrowed, [])
     assert blind.n_images == 0
     assert "<video>" not in "".join(p.text for p in blind.parts) and "<image>" not in blind.parts[0].text
+
+
+def test_builder_refuses_frames_resampled_by_another_strategy(items):
+    narrowed = apply_setting(items[6], "uniform-50")  # 4 frames chosen
+    media = [load_media(ref, None, parse_strategy("uniform:2"), None) for ref in narrowed.media]
+    with pytest.raises(
+        MediaError, match="setting uniform-50 chose 4 frames but the run sampled 2; run .* --frames all"
+    ):
+        get_prompt_builder("mmsi-video", PromptConfig()).build(narrowed, media)

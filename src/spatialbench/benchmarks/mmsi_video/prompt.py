@@ -17,10 +17,11 @@ import re
 from collections.abc import Iterator, Sequence
 from importlib import resources
 
-from spatialbench.benchmarks.item import Item
+from spatialbench.benchmarks.item import Item, MediaKind
 from spatialbench.benchmarks.mmsi_video.frames import apply_setting, format_timestamp
 from spatialbench.benchmarks.mmsi_video.loader import IMAGE_PLACEHOLDER, PROMPT_FIELDS, VIDEO_PLACEHOLDER
 from spatialbench.media.cache import load_media
+from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.media.video import SampledFrames
 from spatialbench.models.base import ImagePart, Part, Request, TextPart
@@ -75,8 +76,27 @@ class MMSIVideoBuilder(PromptBuilder):
     """Prompt builder of ``mmsi-video``: the official input text with frames and images interleaved."""
 
     def build(self, item: Item, media: Sequence[SampledFrames]) -> Request:
-        """Build the request of an item narrowed by :func:`apply_setting` (see :func:`interleave`)."""
-        return interleave(item, [] if self.config.blind else media)
+        """Build the request of an item narrowed by :func:`apply_setting` (see :func:`interleave`).
+
+        Raises:
+            MediaError: the run sampled fewer frames than the setting chose (a frame strategy other than
+                ``all`` re-sampled the narrowed lists); the runner records it for the item.
+        """
+        if self.config.blind:
+            return interleave(item, [])
+        if "setting" in item.metadata:
+            _check_all_frames(item, media)
+        return interleave(item, media)
+
+
+def _check_all_frames(item: Item, media: Sequence[SampledFrames]) -> None:
+    for ref, sample in zip(item.media, media, strict=False):
+        if ref.kind is MediaKind.FRAMES and len(sample.pixels) != len(ref.frames):
+            raise MediaError(
+                sample.source,
+                f"item {item.id}: setting {item.metadata['setting']} chose {len(ref.frames)} frames but the "
+                f"run sampled {len(sample.pixels)}; run MMSI-Video-Bench with --frames {MEDIA_STRATEGY}",
+            )
 
 
 def build_request(item: Item, setting: str, label_frames: bool = False) -> Request:
