@@ -2,6 +2,7 @@ import json
 from collections import Counter
 
 import numpy as np
+import pyarrow.json
 import pyarrow.parquet as pq
 import pytest
 
@@ -54,6 +55,12 @@ def test_written_files_follow_the_official_schema(scannet, tmp_path):
     loaded = load_vsibench(paths["jsonl"])
     assert not loaded.errors and len(loaded) == len(bench.items)
     assert [i.ground_truth for i in loaded] == [i.ground_truth for i in bench.items]
+    # datasets.load_dataset("json") reads JSON Lines with pyarrow's reader: same rows, same columns
+    as_json = pyarrow.json.read_json(paths["jsonl"])
+    assert (
+        as_json.num_rows == len(bench.items)
+        and as_json.column_names == pq.read_schema(paths["parquet"]).names
+    )
     table = pq.read_table(paths["parquet"])
     assert table.num_rows == len(bench.items)
     assert table.column("ground_truth").to_pylist() == [i.ground_truth for i in bench.items]
@@ -67,7 +74,7 @@ def test_manifest_counts_removed_candidates_per_rule(scannet):
     singles = sum(sum(1 for c in s.counts.values() if c == 1) for s in scannet)
     assert counting["removed"]["single_instance"] == singles
     hard = bench.manifest["tasks"]["object_rel_direction_hard"]
-    assert set(hard["removed"]) == {"angle_boundary", "distance_bounds", "per_scene_cap"}
+    assert set(hard["removed"]) == {"angle_boundary", "too_close", "too_far", "per_scene_cap"}
     assert hard["candidates"] - hard["removed"]["per_scene_cap"] == hard["count"]
 
 

@@ -6,9 +6,10 @@ direction to the querying object's centre, positive counter-clockwise (to the ob
 This convention reproduces every resolvable official direction question in ``official_samples``.
 
 Ambiguity rules (App. B.1 names them; the values are ours, in GenerationSettings):
-``distance_bounds``: any two of the three centres closer than ``direction_min_distance_m`` or farther
-than ``direction_max_distance_m`` on the floor plane; ``angle_boundary``: the bearing within
-``direction_angle_margin_deg`` of a boundary between two answers of the level.
+``too_close``: two of the three centres closer than ``direction_min_distance_m`` on the floor plane;
+``too_far``: two farther apart than ``direction_max_distance_m``; ``angle_boundary``: the bearing within
+``direction_angle_margin_deg`` of a boundary between two answers of the level. A triple is counted under
+the first rule it fails, in that order.
 """
 
 from __future__ import annotations
@@ -98,12 +99,13 @@ def direction_candidates(
     pts = np.array([[centers[c] for c in t] for t in triples])  # (T, 3 objects, 3)
     angles = bearing_deg(pts[:, 0], pts[:, 1], pts[:, 2])
     extremes = _floor_distances(pts)
-    bad_distance = (extremes[:, 0] < settings.direction_min_distance_m) | (
-        extremes[:, 1] > settings.direction_max_distance_m
-    )
+    too_close = extremes[:, 0] < settings.direction_min_distance_m
+    too_far = ~too_close & (extremes[:, 1] > settings.direction_max_distance_m)
+    bad_distance = too_close | too_far
     margin = np.abs(angles[:, None] - boundaries(level, settings)[None, :]).min(axis=1)
     near_boundary = margin < settings.direction_angle_margin_deg
-    result.removed["distance_bounds"] += int(bad_distance.sum())
+    result.removed["too_close"] += int(too_close.sum())
+    result.removed["too_far"] += int(too_far.sum())
     result.removed["angle_boundary"] += int((near_boundary & ~bad_distance).sum())
     for k in np.flatnonzero(~bad_distance & ~near_boundary):
         positioning, orienting, querying = triples[k]
