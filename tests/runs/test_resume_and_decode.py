@@ -19,8 +19,11 @@ from support.vsi_data import answer_script, make_vsibench, question_tag
 def _ok_count(store: Path) -> int:
     if not store.exists():
         return 0
-    with sqlite3.connect(store) as conn:
-        return conn.execute("SELECT COUNT(*) FROM results WHERE status = 'ok'").fetchone()[0]
+    try:
+        with sqlite3.connect(store) as conn:
+            return conn.execute("SELECT COUNT(*) FROM results WHERE status = 'ok'").fetchone()[0]
+    except sqlite3.OperationalError:  # the runner has created the file but not yet its tables
+        return 0
 
 
 def _wait(condition, timeout_s: float = 60.0) -> None:
