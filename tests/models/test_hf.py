@@ -77,6 +77,7 @@ def test_greedy_is_deterministic_and_picks_the_argmax(tiny_qwen, frames) -> None
     assert trace.hidden_states.shape == (first.output_tokens, 3, 32)
 
 
+@pytest.mark.slow
 def test_llava_onevision_frames_through_anyres_tiles(tmp_path, frames) -> None:
     folder = build_llava_onevision(tmp_path / "tiny-llava-ov")
     response = asyncio.run(_backend(folder).generate(_request(frames[:3], max_new_tokens=4)))
@@ -86,6 +87,7 @@ def test_llava_onevision_frames_through_anyres_tiles(tmp_path, frames) -> None:
     assert response.output_tokens == len(response.logprobs) <= 4
 
 
+@pytest.mark.slow
 def test_internvl_frames_as_tiles(tmp_path, frames) -> None:
     folder = build_internvl(tmp_path / "tiny-internvl")
     response = asyncio.run(_backend(folder).generate(_request(frames[:3], max_new_tokens=4)))

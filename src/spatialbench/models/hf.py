@@ -55,8 +55,10 @@ class GenerationTrace:
     hidden_states: NDArray[np.float32] | None = None
 
 
-def generation_options(settings: GenerationSettings, want_hidden: bool = False) -> dict[str, Any]:
-    """``transformers.GenerationConfig`` fields for the settings (raw logits always returned).
+def generation_options(
+    settings: GenerationSettings, logits: bool = False, hidden: bool = False
+) -> dict[str, Any]:
+    """``transformers.GenerationConfig`` fields; ``logits`` / ``hidden`` ask for per-step outputs.
 
     Everything that changes a greedy result is set explicitly, so a checkpoint's own
     ``generation_config.json`` (Qwen ships ``repetition_penalty=1.05``) cannot alter it; temperature,
@@ -67,8 +69,8 @@ def generation_options(settings: GenerationSettings, want_hidden: bool = False) 
         "do_sample": settings.temperature > 0,
         "num_beams": 1,
         "repetition_penalty": 1.0,
-        "output_logits": True,
-        "output_hidden_states": want_hidden,
+        "output_logits": logits,
+        "output_hidden_states": hidden,
         "return_dict_in_generate": True,
     }
     if settings.temperature > 0:
@@ -128,8 +130,9 @@ class HFBackend(Backend):
         }
 
     async def generate(self, request: Request) -> Response:
-        """Answer one request (see :meth:`generate_with_trace`)."""
-        response, _ = await self.generate_with_trace(request)
+        """Answer one request; per-step logits are computed only when log-probabilities are asked for."""
+        async with self._lock:
+            response, _ = await asyncio.to_thread(self._generate_sync, request, False, False)
         return response
 
     async def generate_with_trace(
@@ -142,7 +145,9 @@ class HFBackend(Backend):
             spatialbench.models.errors.BackendError: the model or processor cannot be loaded.
         """
         async with self._lock:
-            return await asyncio.to_thread(self._generate_sync, request, hidden_states)
+            response, trace = await asyncio.to_thread(self._generate_sync, request, True, hidden_states)
+        assert trace is not None
+        return response, trace
 
     async def aclose(self) -> None:
         """Drop the model so its memory can be freed."""
@@ -161,7 +166,9 @@ class HFBackend(Backend):
                 self.path, device, self.dtype, self.attn_implementation, self.local_files_only
             )
 
-    def _generate_sync(self, request: Request, want_hidden: bool) -> tuple[Response, GenerationTrace]:
+    def _generate_sync(
+        self, request: Request, want_trace: bool, want_hidden: bool
+    ) -> tuple[Response, GenerationTrace | None]:
         torch, transformers = import_hf()
         self._ensure_loaded()
         model, processor = self._model, self._processor
@@ -169,15 +176,21 @@ class HFBackend(Backend):
         prompt = processor.apply_chat_template(chat.messages, add_generation_prompt=True, tokenize=False)
         inputs = processor(text=[prompt], return_tensors="pt", **_pixel_inputs(chat))
         inputs = inputs.to(model.device, dtype=model.dtype)
-        config = transformers.GenerationConfig(**generation_options(request.settings, want_hidden))
+        options = generation_options(
+            request.settings, logits=want_trace or request.settings.logprobs, hidden=want_hidden
+        )
         if request.settings.seed is not None:
             torch.manual_seed(request.settings.seed)  # sampling only; greedy ignores it
         with torch.inference_mode():
-            out = model.generate(**inputs, generation_config=config)
+            out = model.generate(**inputs, generation_config=transformers.GenerationConfig(**options))
         n_prompt = int(inputs["input_ids"].shape[1])
-        trace = _trace(out, n_prompt, want_hidden)
-        response = self._response(trace, request.settings, inputs["input_ids"], n_prompt)
-        return response, trace
+        token_ids = out.sequences[0, n_prompt:].cpu().numpy().astype(np.int64)
+        logits = _step_logits(out) if want_trace or request.settings.logprobs else None
+        response = self._response(token_ids, logits, request.settings, inputs["input_ids"])
+        if not want_trace or logits is None:
+            return response, None
+        hidden = _step_hidden_states(out) if want_hidden else None
+        return response, GenerationTrace(token_ids=token_ids, logits=logits, hidden_states=hidden)
 
     def _count_tokens(self, input_ids: Any, attribute: str) -> int | None:
         """Count the placeholder tokens of ``image_token_id`` / ``video_token_id`` in the prompt."""
@@ -185,21 +198,25 @@ class HFBackend(Backend):
         return None if token_id is None else int((input_ids == token_id).sum())
 
     def _response(
-        self, trace: GenerationTrace, settings: GenerationSettings, input_ids: Any, n_prompt: int
+        self,
+        token_ids: NDArray[np.int64],
+        logits: NDArray[np.float32] | None,
+        settings: GenerationSettings,
+        input_ids: Any,
     ) -> Response:
         tokenizer = self._processor.tokenizer
-        ids = trace.token_ids.tolist()
+        ids = token_ids.tolist()
         eos = self._model.generation_config.eos_token_id
         eos_ids = set(eos if isinstance(eos, list) else [eos])
         logprobs = None
-        if settings.logprobs:
+        if settings.logprobs and logits is not None:
             logprobs = tuple(
                 TokenLogprob(token=tokenizer.decode([token]), logprob=float(lp))
-                for token, lp in zip(ids, token_logprobs(trace.logits, trace.token_ids), strict=True)
+                for token, lp in zip(ids, token_logprobs(logits, token_ids), strict=True)
             )
         return Response(
             text=tokenizer.decode(ids, skip_special_tokens=True),
-            input_tokens=n_prompt,
+            input_tokens=int(input_ids.shape[1]),
             output_tokens=len(ids),
             logprobs=logprobs,
             raw={
@@ -232,16 +249,16 @@ def token_logprobs(logits: NDArray[np.float32], token_ids: NDArray[np.int64]) ->
     return z[np.arange(len(token_ids)), token_ids] - log_norm
 
 
-def _trace(out: Any, n_prompt: int, want_hidden: bool) -> GenerationTrace:
-    token_ids = out.sequences[0, n_prompt:].cpu().numpy().astype(np.int64)
-    logits = np.stack([step[0].float().cpu().numpy() for step in out.logits]).astype(np.float32)
-    hidden = None
-    if want_hidden:
-        # out.hidden_states: per step, per layer, (1, positions, H); keep the last position.
-        hidden = np.stack(
-            [np.stack([layer[0, -1].float().cpu().numpy() for layer in step]) for step in out.hidden_states]
-        ).astype(np.float32)
-    return GenerationTrace(token_ids=token_ids[: len(logits)], logits=logits, hidden_states=hidden)
+def _step_logits(out: Any) -> NDArray[np.float32]:
+    """(T, V) raw logits from ``generate``'s per-step ``out.logits`` (each (1, V))."""
+    return np.stack([step[0].float().cpu().numpy() for step in out.logits]).astype(np.float32)
+
+
+def _step_hidden_states(out: Any) -> NDArray[np.float32]:
+    """(T, L + 1, H) from ``out.hidden_states`` (per step, per layer (1, positions, H)): last position."""
+    return np.stack(
+        [np.stack([layer[0, -1].float().cpu().numpy() for layer in step]) for step in out.hidden_states]
+    ).astype(np.float32)
 
 
 @BACKENDS.register("hf")
