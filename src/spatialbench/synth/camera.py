@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.ndimage import distance_transform_edt, gaussian_filter1d
+from scipy.ndimage import gaussian_filter1d, label
 
 from spatialbench.synth.freespace import FreeSpaceMap
 
@@ -51,9 +51,15 @@ class PathConfig:
 def _waypoints(
     space: FreeSpaceMap, start: NDArray[np.float64], count: int, rng: np.random.Generator
 ) -> list[NDArray[np.float64]]:
-    """Farthest-point sampling over roomy walkable cells (>= 0.7 m from obstacles) to cover the room."""
-    roomy = space.walkable & (distance_transform_edt(space.free) * space.resolution >= 0.7)
-    cells = space.to_world(np.argwhere(roomy if roomy.any() else space.walkable))
+    """Farthest-point sampling over roomy walkable cells (far from obstacles) to cover the room."""
+    distance_to_obstacle = space.distance_to_obstacle()
+    reachable = _component(space, start)
+    cells = space.to_world(np.argwhere(reachable))
+    for roomy in (1.0, 0.7):  # prefer standing well away from walls and furniture
+        mask = reachable & (distance_to_obstacle >= roomy)
+        if mask.sum() >= count:
+            cells = space.to_world(np.argwhere(mask))
+            break
     chosen = [start]
     distance = np.linalg.norm(cells - start, axis=1)
     for _ in range(count):
@@ -64,6 +70,14 @@ def _waypoints(
     return chosen
 
 
+def _component(space: FreeSpaceMap, start: NDArray[np.float64]) -> NDArray[np.bool_]:
+    """Walkable cells connected to the walkable cell nearest to ``start``."""
+    labels, _ = label(space.walkable, structure=np.ones((3, 3)))
+    cells = np.argwhere(space.walkable)
+    nearest = cells[np.argmin(np.linalg.norm(space.to_world(cells) - start, axis=1))]
+    return labels == labels[tuple(nearest)]
+
+
 def _resample(points: NDArray[np.float64], step: float) -> NDArray[np.float64]:
     lengths = np.r_[0.0, np.cumsum(np.linalg.norm(np.diff(points, axis=0), axis=1))]
     if lengths[-1] < step:
@@ -72,8 +86,61 @@ def _resample(points: NDArray[np.float64], step: float) -> NDArray[np.float64]:
     return np.column_stack([np.interp(samples, lengths, points[:, i]) for i in range(2)])
 
 
-def _pan(yaw: float, turn: float, step: float) -> NDArray[np.float64]:
-    return yaw + np.sign(turn) * np.arange(0.0, abs(turn), step)
+def open_heading(space: FreeSpaceMap, xy: NDArray[np.float64], rays: int = 72) -> float:
+    """Heading (radians) from ``xy`` with the longest free view over the floor (smoothed over ±20°)."""
+    angles = np.linspace(0.0, 2 * np.pi, rays, endpoint=False)
+    radii = np.arange(0.0, 12.0, space.resolution)
+    points = (
+        np.asarray(xy)[:2] + radii[None, :, None] * np.stack([np.cos(angles), np.sin(angles)], 1)[:, None]
+    )
+    cols = np.floor((points[..., 0] - space.origin[0]) / space.resolution).astype(int)
+    rows = np.floor((points[..., 1] - space.origin[1]) / space.resolution).astype(int)
+    inside = (rows >= 0) & (rows < space.free.shape[0]) & (cols >= 0) & (cols < space.free.shape[1])
+    free = np.zeros(points.shape[:2], dtype=bool)
+    free[inside] = space.free[rows[inside], cols[inside]]
+    reach = np.where(free.all(axis=1), len(radii), np.argmin(free, axis=1)).astype(float)
+    window = np.ones(9) / 9  # 9 rays of 5 degrees
+    smooth = np.convolve(np.r_[reach[-4:], reach, reach[:4]], window, mode="valid")
+    return float(angles[int(np.argmax(smooth))])
+
+
+class _Track:
+    """Accumulates camera positions and headings frame by frame."""
+
+    def __init__(self, heading: float, turn_step: float) -> None:
+        self.xy: list[NDArray[np.float64]] = []
+        self.yaw: list[float] = []
+        self.heading, self.turn_step = heading, turn_step
+
+    def turn_to(self, xy: NDArray[np.float64], target: float) -> None:
+        """Turn in place the short way round to ``target`` at the turning speed."""
+        delta = (target - self.heading + np.pi) % (2 * np.pi) - np.pi
+        for angle in self.heading + np.sign(delta) * np.arange(0.0, abs(delta), self.turn_step):
+            self.xy.append(xy)
+            self.yaw.append(float(angle))
+        self.heading += delta
+
+    def look_around(self, space: FreeSpaceMap, xy: NDArray[np.float64], rng: np.random.Generator) -> None:
+        """Sweep the gaze across the most open direction, starting from the nearer side."""
+        centre, half = open_heading(space, xy), float(rng.uniform(0.4, 0.8))
+        sides = [centre - half, centre + half]
+        if abs((sides[1] - self.heading + np.pi) % (2 * np.pi) - np.pi) < abs(
+            (sides[0] - self.heading + np.pi) % (2 * np.pi) - np.pi
+        ):
+            sides.reverse()
+        self.turn_to(xy, sides[0])
+        self.turn_to(xy, sides[0] + (sides[1] - sides[0]) / 2)
+        self.turn_to(xy, sides[1])
+
+    def walk(self, walk: NDArray[np.float64], lookahead: int) -> None:
+        """Walk along ``walk`` (N, 2), facing a point ``lookahead`` frames ahead."""
+        for k, point in enumerate(walk):
+            ahead = walk[min(k + lookahead, len(walk) - 1)] - point
+            if np.linalg.norm(ahead) > 1e-6:
+                target = float(np.arctan2(ahead[1], ahead[0]))
+                self.heading += (target - self.heading + np.pi) % (2 * np.pi) - np.pi
+            self.xy.append(point)
+            self.yaw.append(self.heading)
 
 
 def walkthrough(
@@ -84,32 +151,24 @@ def walkthrough(
 ) -> NDArray[np.float64]:
     """Camera poses (T, 4, 4) ``cam_to_world`` of a person scanning the room at eye height.
 
-    The person starts at ``start`` (e.g. inside the entrance), looks around with a slow pan, walks along
-    shortest walkable paths to waypoints spread over the room (farthest-point sampling), looks around at
-    each, and finally turns back towards where they came from. Headings and positions are smoothed.
+    The person starts at ``start`` (e.g. inside the entrance), looks around across the most open view,
+    walks along shortest walkable paths to waypoints spread over the room (farthest-point sampling),
+    turning first to face the way, looks around at each, and finally turns back towards where they came
+    from. Positions and headings are smoothed; the length is capped at ``config.max_seconds``.
     """
     stops = _waypoints(space, np.asarray(start, dtype=float), config.waypoints, rng)
-    step, turn_step = config.speed / config.fps, config.turn_speed / config.fps
-    xy: list[NDArray[np.float64]] = []
-    yaw: list[float] = []
-    toward = np.mean(stops[1:], axis=0) - stops[0] if len(stops) > 1 else np.array([1.0, 0.0])
-    heading = float(np.arctan2(toward[1], toward[0]))
-    for index, stop in enumerate(stops):
-        if index > 0:
-            path = space.shortest_path(stops[index - 1], stop)
-            walk = _resample(path, step) if path is not None else np.empty((0, 2))
-            for k, point in enumerate(walk):
-                ahead = walk[min(k + int(config.fps), len(walk) - 1)] - point
-                if np.linalg.norm(ahead) > 1e-6:
-                    heading = float(np.arctan2(ahead[1], ahead[0]))
-                xy.append(point)
-                yaw.append(heading)
-        turn = float(rng.choice([-1, 1])) * float(rng.uniform(np.pi * 0.8, np.pi * 1.6))
-        for angle in _pan(heading, turn, turn_step):
-            xy.append(xy[-1] if xy else stop)
-            yaw.append(float(angle))
-        heading = yaw[-1]
-    return _poses(np.array(xy), np.unwrap(np.array(yaw)), config, rng)
+    track = _Track(open_heading(space, stops[0]), config.turn_speed / config.fps)
+    track.look_around(space, stops[0], rng)
+    for stop in stops[1:]:
+        path = space.shortest_path(track.xy[-1], stop)
+        walk = _resample(path, config.speed / config.fps) if path is not None else np.empty((0, 2))
+        if len(walk) > 1:
+            ahead = walk[min(int(config.fps), len(walk) - 1)] - walk[0]
+            track.turn_to(walk[0], float(np.arctan2(ahead[1], ahead[0])))
+            track.walk(walk, int(config.fps))
+            track.look_around(space, track.xy[-1], rng)
+    track.turn_to(track.xy[-1], track.heading + np.pi * 0.999)
+    return _poses(np.array(track.xy), np.array(track.yaw), config, rng)
 
 
 def _poses(

@@ -89,6 +89,10 @@ class FreeSpaceMap:
         centres = self.to_world(cells)
         return int(np.argmin(np.linalg.norm(centres - np.asarray(xy)[:2], axis=1)))
 
+    def distance_to_obstacle(self) -> NDArray[np.float64]:
+        """Distance (rows, cols) in metres from each cell centre to the nearest non-free cell or grid edge."""
+        return _distance(self.free, self.resolution)
+
     def save(self, path: Path) -> None:
         """Write the map to ``path`` (npz: free, walkable, origin, resolution, clearance)."""
         np.savez_compressed(
@@ -131,6 +135,11 @@ def _grid_graph(walkable: NDArray[np.bool_], index: NDArray[np.int64], resolutio
     ).tocsr()
 
 
+def _distance(free: NDArray[np.bool_], resolution: float) -> NDArray[np.float64]:
+    # Pad with blocked cells so the grid edge (the walls) counts as an obstacle.
+    return ndimage.distance_transform_edt(np.pad(free, 1))[1:-1, 1:-1] * resolution
+
+
 def free_space_map(scene: SynthScene, resolution: float = 0.05, clearance: float = 0.25) -> FreeSpaceMap:
     """Rasterise ``scene``'s floor and the footprints of objects that reach below 1.8 m."""
     footprint = scene.plan.footprint
@@ -148,5 +157,5 @@ def free_space_map(scene: SynthScene, resolution: float = 0.05, clearance: float
         blockers.append(scene.plan.partition)
     for polygon in blockers:
         free &= ~contains_xy(polygon, grid_x, grid_y)
-    distance = ndimage.distance_transform_edt(np.pad(free, 1))[1:-1, 1:-1] * resolution
+    distance = _distance(free, resolution)
     return FreeSpaceMap(free, distance > clearance, origin, resolution, clearance)

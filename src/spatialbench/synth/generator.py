@@ -17,6 +17,10 @@ from spatialbench.synth.rooms import ROOM_TYPES
 from spatialbench.synth.scene import SynthScene
 
 
+#: Room width/depth multiplier per room type (bathrooms and kitchens are smaller than living rooms).
+ROOM_SCALE = {"bathroom": 0.62, "kitchen": 0.9, "office": 1.05, "living room": 1.1}
+
+
 class Density(str, Enum):
     """Object density (ReMindView-Bench App. B.1: sparse and dense settings)."""
 
@@ -68,7 +72,7 @@ def generate_scene(config: SceneConfig, seed: int, scene_id: str | None = None) 
     types = (config.room_type, config.second_room_type or config.room_type)
     recipes_used = [ROOM_TYPES.get(name) for name in types]
     rng = np.random.default_rng(seed)
-    plan = make_plan(config.plan, rng)
+    plan = make_plan(config.plan, rng, scale=ROOM_SCALE.get(config.room_type, 1.0))
     layout = Layout(plan, rng)
     _openings(layout, plan)
     dense = config.density is Density.DENSE

@@ -25,6 +25,7 @@ class Obstacle:
     polygon: Polygon
     z0: float
     z1: float
+    owner: int | None = None  # instance id of the object it belongs to
 
 
 @dataclass
@@ -42,11 +43,8 @@ class Layout:
         for face in self.plan.faces:
             for opening in face.openings:
                 if opening.kind is not OpeningKind.WINDOW:
-                    self.obstacles.append(
-                        Obstacle(
-                            _keep_out(face, opening.center, opening.width + 0.2, 0.9), 0.0, self.plan.height
-                        )
-                    )
+                    zone = _keep_out(face, opening.center, opening.width + 0.2, 0.9)
+                    self.obstacles.append(Obstacle(zone, 0.0, opening.top))
 
     def fits(self, obj: SynthObject, margin: float = 0.0) -> bool:
         """True when ``obj`` lies inside its room and touches no obstacle or object in the same height range."""
@@ -56,6 +54,8 @@ class Layout:
         z0, z1 = obj.z_range()
         grown = obj.footprint(margin) if margin else footprint
         for other in self.obstacles:
+            if obj.support is not None and other.owner == obj.support:
+                continue  # resting on the support's own surface is not an intersection
             if other.z0 < z1 and z0 < other.z1 and other.polygon.intersects(grown):
                 return False
         return True
@@ -80,7 +80,7 @@ class Layout:
             return None
         self.objects.append(obj)
         z0, z1 = obj.z_range()
-        self.obstacles.append(Obstacle(obj.footprint(GAP / 2), z0, z1))
+        self.obstacles.append(Obstacle(obj.footprint(GAP / 2), z0, z1, obj.instance_id))
         return obj
 
     def faces(self, room: int) -> list[WallFace]:

@@ -14,6 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 from shapely.geometry import Point, Polygon
 from shapely.geometry import box as shapely_box
+from shapely.geometry.base import BaseGeometry
 from shapely.geometry.polygon import orient
 from shapely.ops import unary_union
 
@@ -99,7 +100,7 @@ class FloorPlan:
     faces: tuple[WallFace, ...]
     height: float
     wall_thickness: float
-    partition: Polygon | None = field(default=None)
+    partition: BaseGeometry | None = field(default=None)
 
     @property
     def footprint(self) -> Polygon:
@@ -112,8 +113,8 @@ class FloorPlan:
         return float(sum(room.area for room in self.rooms))
 
 
-def _rooms(kind: PlanKind, rng: np.random.Generator) -> list[Polygon]:
-    width, depth = float(rng.uniform(3.4, 5.8)), float(rng.uniform(3.0, 5.0))
+def _rooms(kind: PlanKind, rng: np.random.Generator, scale: float) -> list[Polygon]:
+    width, depth = float(rng.uniform(3.4, 5.8)) * scale, float(rng.uniform(3.0, 5.0)) * scale
     if kind is PlanKind.RECTANGLE:
         return [shapely_box(0, 0, width, depth)]
     if kind is PlanKind.L_SHAPE:
@@ -188,7 +189,7 @@ def _add_opening(
 
 def _partition(
     rooms: list[Polygon], height: float, thickness: float, rng: np.random.Generator
-) -> tuple[list[WallFace], Polygon]:
+) -> tuple[list[WallFace], BaseGeometry]:
     shared = rooms[0].boundary.intersection(rooms[1].boundary)
     (x0, y0), (x1, y1) = np.asarray(shared.coords)[0], np.asarray(shared.coords)[-1]
     start, end = np.array([x0, min(y0, y1)]), np.array([x0, max(y0, y1)])
@@ -197,50 +198,55 @@ def _partition(
     face = _add_opening(face, OpeningKind.PASSAGE, width, 0.0, min(2.1, height - 0.3), rng) or face
     mirrored = WallFace(start, end, np.array([1.0, 0.0]), 1, face.openings, two_sided=True)
     slab_poly = shapely_box(x0 - thickness / 2, start[1], x0 + thickness / 2, end[1])
+    for opening in face.openings:  # the passage is a gap in the wall body
+        low, high = (
+            start[1] + opening.center - opening.width / 2,
+            start[1] + opening.center + opening.width / 2,
+        )
+        slab_poly = slab_poly.difference(shapely_box(x0 - thickness, low, x0 + thickness, high))
     return [face, mirrored], slab_poly
 
 
-def make_plan(kind: PlanKind, rng: np.random.Generator, windows: int | None = None) -> FloorPlan:
+def _door_and_windows(
+    faces: list[WallFace], height: float, windows: int, rng: np.random.Generator
+) -> list[WallFace]:
+    order = [int(i) for i in rng.permutation(len(faces))]
+    door_width, door_top = float(rng.uniform(0.85, 0.95)), float(rng.uniform(2.0, 2.1))
+    for index in order:  # the first wall long enough gets the entrance door
+        placed = _add_opening(faces[index], OpeningKind.DOOR, door_width, 0.0, door_top, rng)
+        if placed is not None:
+            faces[index] = placed
+            order.remove(index)
+            break
+    for index in order:
+        if windows == 0:
+            break
+        width, sill = float(rng.uniform(0.9, 1.6)), float(rng.uniform(0.8, 1.0))
+        top = min(height - 0.3, sill + float(rng.uniform(1.0, 1.4)))
+        placed = _add_opening(faces[index], OpeningKind.WINDOW, width, sill, top, rng)
+        if placed is not None:
+            faces[index], windows = placed, windows - 1
+    return faces
+
+
+def make_plan(
+    kind: PlanKind, rng: np.random.Generator, windows: int | None = None, scale: float = 1.0
+) -> FloorPlan:
     """Sample a floor plan of ``kind``: room polygons, one entrance door, 1-3 windows, and a passage.
 
     Args:
         kind: the plan shape.
         rng: random generator (the only source of randomness).
         windows: number of windows to try to place; sampled in 1..3 when None.
+        scale: multiplies the sampled room width and depth (bathrooms are smaller).
 
     Returns:
         A FloorPlan with the room polygons starting at the origin (x, y >= 0).
     """
     height, thickness = float(rng.uniform(2.5, 2.9)), 0.12
-    rooms = _rooms(kind, rng)
+    rooms = _rooms(kind, rng, scale)
     faces = _exterior_faces(unary_union(rooms), rooms)
     partition_faces, partition = ([], None) if len(rooms) == 1 else _partition(rooms, height, thickness, rng)
-    order = rng.permutation(len(faces))
-    door_face = int(order[0])
-    faces[door_face] = (
-        _add_opening(
-            faces[door_face],
-            OpeningKind.DOOR,
-            float(rng.uniform(0.85, 0.95)),
-            0.0,
-            float(rng.uniform(2.0, 2.1)),
-            rng,
-        )
-        or faces[door_face]
-    )
     count = int(rng.integers(1, 4)) if windows is None else windows
-    for index in order[1:]:
-        if count == 0:
-            break
-        width, sill = float(rng.uniform(0.9, 1.6)), float(rng.uniform(0.8, 1.0))
-        placed = _add_opening(
-            faces[index],
-            OpeningKind.WINDOW,
-            width,
-            sill,
-            min(height - 0.3, sill + float(rng.uniform(1.0, 1.4))),
-            rng,
-        )
-        if placed is not None:
-            faces[index], count = placed, count - 1
+    faces = _door_and_windows(faces, height, count, rng)
     return FloorPlan(kind, tuple(rooms), tuple(faces + partition_faces), height, thickness, partition)

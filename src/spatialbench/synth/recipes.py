@@ -26,7 +26,7 @@ def bedroom(layout: Layout, room: int, dense: bool) -> None:
     bed = against_wall(layout, make(layout, "bed"), room, front_clearance=0.6)
     stands = []
     if bed is not None:
-        pillows(layout, bed, int(layout.rng.integers(2, 5)), back_band=0.65)
+        pillows(layout, bed, int(layout.rng.integers(2, 5)), back_offset=0.12)
         for side in (-1, 1) if dense or layout.rng.random() < 0.5 else (int(layout.rng.choice([-1, 1])),):
             stand = beside(layout, make(layout, "nightstand"), bed, side)
             if stand is not None:
@@ -48,7 +48,7 @@ def living_room(layout: Layout, room: int, dense: bool) -> None:
     """Sofa against a wall with cushions, coffee table in front, TV facing the sofa, armchairs, plants."""
     sofa = against_wall(layout, make(layout, "sofa"), room, front_clearance=1.4)
     if sofa is not None:
-        pillows(layout, sofa, int(layout.rng.integers(2, 5)), back_band=0.5)
+        pillows(layout, sofa, int(layout.rng.integers(2, 5)), back_offset=0.23)
         table = make(layout, "coffee table")
         depth = sofa.asset.bounds()[1][1] + 0.45 - table.bounds()[0][1]
         coffee = relative_to(layout, table, sofa, np.array([0.0, depth, 0.0]), 0.0)

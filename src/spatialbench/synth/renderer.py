@@ -15,6 +15,7 @@ from numpy.typing import NDArray
 from spatialbench.synth.parts import Material, Part
 from spatialbench.synth.scene import SynthScene
 from spatialbench.synth.shaders import FRAGMENT, VERTEX
+from spatialbench.synth.shadows import render_height_map
 from spatialbench.synth.structure import shell_parts
 
 NEAR, FAR = 0.05, 50.0
@@ -69,17 +70,26 @@ def _part_vertices(part: Part, pose: NDArray[np.float64], instance_id: int) -> N
     return data
 
 
-def scene_vertices(scene: SynthScene) -> NDArray[np.float32]:
-    """Interleaved vertex rows (N, 11): position, normal, colour, instance id, material — world frame."""
+def scene_vertices(scene: SynthScene) -> tuple[NDArray[np.float32], int, int]:
+    """Interleaved vertex rows (N, 11): position, normal, colour, instance id, material — world frame.
+
+    Rows are ordered shell, shadow casters, ceiling lights; returns the rows, the number of shell rows and
+    the number of caster rows (the height map draws only the casters).
+    """
     palette = scene.palette
     shell = shell_parts(
         scene.plan, tuple(palette["wall"]), tuple(palette["floor"]), Material[palette["floor_material"]]
     )
     blocks = [_part_vertices(part, np.eye(4), 0) for part in shell]
-    for obj in scene.objects:
+    shell_rows = sum(len(b) for b in blocks)
+    ordered = sorted(scene.objects, key=lambda o: o.category == "ceiling light")  # stable: ids keep order
+    casters = 0
+    for obj in ordered:
         pose = obj.pose()
-        blocks += [_part_vertices(part, pose, obj.instance_id) for part in obj.asset.parts]
-    return np.concatenate(blocks)
+        rows = [_part_vertices(part, pose, obj.instance_id) for part in obj.asset.parts]
+        casters += sum(len(r) for r in rows) if obj.category != "ceiling light" else 0
+        blocks += rows
+    return np.concatenate(blocks), shell_rows, casters
 
 
 class Renderer:
@@ -111,14 +121,23 @@ class Renderer:
             depth_attachment=self.ctx.depth_renderbuffer((width, height)),
         )
         self.vao = None
+        self._zeros = bytes(4 * width * height)  # int32 / float32 zeros for the id and depth targets
 
     def load(self, scene: SynthScene) -> None:
-        """Upload ``scene``'s geometry and lights (replaces the previous scene)."""
-        data = scene_vertices(scene)
+        """Upload ``scene``'s geometry, lights and contact-shadow height map (replaces the previous scene)."""
+        data, shell_rows, casters = scene_vertices(scene)
         buffer = self.ctx.buffer(data.tobytes())
         self.vao = self.ctx.vertex_array(
-            self.program, [(buffer, "3f 3f 3f 1f 1f", "in_pos", "in_normal", "in_color", "in_id", "in_mat")]
+            self.program,
+            [(buffer, "3f 3f 3f 1f 1f", "in_pos", "in_normal", "in_color", "in_id", "in_mat")],
         )
+        heights = render_height_map(
+            self.ctx, buffer, shell_rows, casters, scene.plan.footprint.bounds, scene.plan.height
+        )
+        heights.texture.use(location=0)
+        self.program["heightmap"].value = 0
+        self.program["hm_rect"].value = heights.rect
+        self.program["hm_top"].value = heights.top
         lamps = [
             obj.position + np.array([0.0, 0.0, -0.25])
             for obj in scene.objects
@@ -129,6 +148,7 @@ class Renderer:
         padded[: len(lamps)] = lamps
         self.program["lamp_pos"].write(padded.tobytes())
         self.program["lamp_count"].value = len(lamps)
+        self.program["lamp_power"].value = 0.9 / np.sqrt(len(lamps))
         self.program["key_dir"].value = (0.35, 0.25, -0.9)
 
     def render(self, K: NDArray[np.float64], cam_to_world: NDArray[np.float64]) -> Frame:
@@ -146,10 +166,18 @@ class Renderer:
         self.program["eye"].value = tuple(float(v) for v in cam_to_world[:3, 3])
         self.fbo.use()
         self.fbo.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
-        self.targets[1].write(np.zeros((self.height, self.width), dtype=np.int32).tobytes())
-        self.targets[2].write(np.zeros((self.height, self.width), dtype=np.float32).tobytes())
+        self.targets[1].write(self._zeros)
+        self.targets[2].write(self._zeros)
         self.ctx.enable(self.ctx.DEPTH_TEST)
+        # Depth pre-pass, then shade only the visible surface: each pixel runs the fragment shader once.
+        self.fbo.color_mask = ((False,) * 4,) * 3
+        self.ctx.depth_func = "<"
         self.vao.render()
+        self.fbo.color_mask = ((True,) * 4,) * 3
+        self.fbo.depth_mask = False
+        self.ctx.depth_func = "<="
+        self.vao.render()
+        self.fbo.depth_mask = True
         shape = (self.height, self.width)
         color = np.frombuffer(self.fbo.read(components=3, attachment=0), dtype=np.uint8).reshape(*shape, 3)
         ids = np.frombuffer(self.fbo.read(components=1, attachment=1, dtype="i4"), dtype=np.int32).reshape(

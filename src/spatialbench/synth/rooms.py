@@ -62,7 +62,8 @@ def optional_items(layout: Layout, room: int, room_type: str, dense: bool) -> No
     for name, bounds in OPTIONAL[room_type].items():
         for _ in range(_count(layout, bounds, dense)):
             asset = make(layout, name)
-            if against_wall(layout, asset, room, front_clearance=0.4) is None:
+            placed = against_wall(layout, asset, room, front_clearance=0.4)
+            if placed is None and asset.extent()[2] < 1.0:  # small items may stand in the open
                 free_standing(layout, asset, room, margin=0.4)
 
 
@@ -87,12 +88,31 @@ def ceiling_lights(layout: Layout, room: int, count: int) -> None:
         layout.add(make(layout, "ceiling light"), np.array([x, y, layout.plan.height]), 0.0, room)
 
 
-def pillows(layout: Layout, support: SynthObject, count: int, back_band: float) -> None:
-    """Put ``count`` pillows on ``support`` within ``back_band`` metres of its back (bed head, sofa back)."""
+def pillows(layout: Layout, support: SynthObject, count: int, back_offset: float) -> None:
+    """Line up to ``count`` pillows side by side on ``support``, ``back_offset`` metres in front of its
+    back (in front of a headboard or a sofa's backrest), resting on the part below them."""
     low, high = support.asset.bounds()
-    region = (low[0], high[0], low[1] + 0.02, low[1] + back_band)
-    for _ in range(count):
-        on_top(layout, make(layout, "pillow"), support, yaw=0.0, region=region)
+    assets = [make(layout, "pillow") for _ in range(count)]
+    widths = [a.extent()[0] for a in assets]
+    span = high[0] - low[0] - 0.1
+    while assets and sum(widths) + 0.03 * len(widths) > span:
+        assets.pop(), widths.pop()
+    x = -(sum(widths) + 0.03 * (len(widths) - 1)) / 2
+    for asset, width in zip(assets, widths, strict=True):
+        y = low[1] + back_offset + asset.extent()[1] / 2
+        z = _top_height(support, np.array([x + width / 2, y]))
+        relative_to(layout, asset, support, np.array([x + width / 2, y, z]), 0.0, support.instance_id)
+        x += width + 0.03
+
+
+def _top_height(support: SynthObject, xy: np.ndarray) -> float:
+    """Height of the support's highest part under local point ``xy`` (mattress, sofa seat), metres."""
+    tops = [
+        p.mesh.bounds[1][2]
+        for p in support.asset.parts
+        if np.all(p.mesh.bounds[0][:2] <= xy) and np.all(xy <= p.mesh.bounds[1][:2])
+    ]
+    return float(max(tops)) + 0.001 if tops else float(support.asset.bounds()[1][2]) + 0.001
 
 
 def chairs_around(layout: Layout, table: SynthObject, variant: str, ends: bool) -> None:
@@ -124,14 +144,15 @@ def tv_facing(layout: Layout, room: int, viewer: SynthObject) -> SynthObject | N
     for face in faces:
         table = against_wall(layout, make(layout, "tv table"), room, face=face, tries=25, front_clearance=0.3)
         if table is not None:
-            on_top(layout, make(layout, "tv"), table, yaw=0.0, region=_middle(table))
+            tv = make(layout, "tv")
+            for _ in range(5):  # a TV that fits the table
+                if tv.extent()[0] < table.asset.extent()[0] - 0.1:
+                    break
+                tv = make(layout, "tv")
+            top = table.asset.bounds()[1][2] + 0.001
+            relative_to(layout, tv, table, np.array([0.0, 0.0, top]), 0.0, table.instance_id)
             return table
     return None
-
-
-def _middle(support: SynthObject) -> tuple[float, float, float, float]:
-    low, high = support.asset.bounds()
-    return (low[0] * 0.6, high[0] * 0.6, low[1], high[1])
 
 
 def scatter_on(layout: Layout, supports: list[SynthObject], names: list[str], probability: float) -> None:

@@ -32,6 +32,10 @@ uniform vec3 eye;
 uniform vec3 key_dir;       // direction the key light travels (world)
 uniform vec3 lamp_pos[8];   // ceiling lights (world)
 uniform int lamp_count;
+uniform float lamp_power;
+uniform sampler2D heightmap;  // top-down object heights (synth.shadows)
+uniform vec4 hm_rect;         // x0, y0, 1/width, 1/depth
+uniform float hm_top;
 in vec3 v_world;
 in vec3 v_normal;
 in vec3 v_color;
@@ -79,6 +83,21 @@ vec3 pattern(vec3 base, vec3 n) {
     return base;
 }
 
+// Share of soft taps around this point covered by an object above it (0 = open, 1 = under furniture).
+float occlusion() {
+    vec2 uv = (v_world.xy - hm_rect.xy) * hm_rect.zw;
+    vec2 texel = vec2(0.06) * hm_rect.zw;  // 6 cm ring radius
+    float covered = 0.0;
+    for (int i = 0; i < 12; ++i) {
+        float a = float(i) * 0.5236;
+        float r = (i % 2 == 0) ? 1.0 : 2.0;
+        float d = texture(heightmap, uv + vec2(cos(a), sin(a)) * texel * r).r;
+        covered += step(v_world.z + 0.03, hm_top * (1.0 - d));
+    }
+    float centre = step(v_world.z + 0.03, hm_top * (1.0 - texture(heightmap, uv).r));
+    return (covered + 4.0 * centre) / 16.0;
+}
+
 void main() {
     vec3 n = normalize(v_normal);
     vec3 to_eye = normalize(eye - v_world);
@@ -88,15 +107,17 @@ void main() {
     if (v_mat == 4) {
         color = albedo * 1.05;  // emissive: window panes, lamp shades
     } else {
+        float occ = occlusion();
         float sky = 0.5 + 0.5 * n.z;
-        vec3 ambient = mix(vec3(0.32, 0.3, 0.28), vec3(0.5, 0.52, 0.55), sky);
-        float key = max(dot(n, -normalize(key_dir)), 0.0) * 0.45;
+        vec3 ambient = mix(vec3(0.3, 0.29, 0.27), vec3(0.46, 0.48, 0.5), sky) * (1.0 - 0.5 * occ);
+        float key = max(dot(n, -normalize(key_dir)), 0.0) * 0.4 * (1.0 - 0.8 * occ);
         vec3 lamps = vec3(0.0);
         for (int i = 0; i < lamp_count; ++i) {
             vec3 d = lamp_pos[i] - v_world;
             float dist = length(d);
-            lamps += vec3(1.0, 0.96, 0.88) * max(dot(n, d / dist), 0.0) * 0.9 / (1.0 + 0.25 * dist * dist);
+            lamps += max(dot(n, d / dist), 0.0) / (1.0 + 0.2 * dist * dist);
         }
+        lamps *= vec3(1.0, 0.96, 0.88) * lamp_power * (1.0 - 0.7 * occ);
         float spec = 0.0;
         if (v_mat == 3 || v_mat == 8) {
             vec3 h = normalize(to_eye - normalize(key_dir));
@@ -106,7 +127,8 @@ void main() {
     }
     // A slight darkening with distance reads as depth cueing and keeps far walls from washing out.
     color *= 1.0 - 0.04 * clamp(v_view_z - 2.0, 0.0, 6.0) / 6.0;
-    out_color = vec4(pow(clamp(color, 0.0, 1.0), vec3(1.0 / 1.15)), 1.0);
+    color = vec3(1.0) - exp(-1.5 * color);  // soft tone curve: bright rooms do not clip to white
+    out_color = vec4(color, 1.0);
     out_id = v_id;
     out_depth = v_view_z;
 }
