@@ -20,7 +20,8 @@ from itertools import permutations
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbench.generate.vsi.base import Candidate, TaskResult
+from spatialbench.generate.vsi.base import TaskResult
+from spatialbench.generate.vsi.candidates import choice_candidate
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
 from spatialbench.scene.categories import question_name
@@ -109,23 +110,9 @@ def direction_candidates(
     result.removed["angle_boundary"] += int((near_boundary & ~bad_distance).sum())
     for k in np.flatnonzero(~bad_distance & ~near_boundary):
         positioning, orienting, querying = triples[k]
-        result.candidates.append(
-            Candidate(
-                task=task,
-                scene_id=scene.scene_id,
-                dataset=scene.dataset,
-                question=render(
-                    task,
-                    positioning=question_name(positioning),
-                    orienting=question_name(orienting),
-                    querying=question_name(querying),
-                ),
-                answer=label(float(angles[k]), settings),
-                choices=choices,
-                metadata={
-                    "objects": [positioning, orienting, querying],
-                    "bearing_deg": round(float(angles[k]), 3),
-                },
-            )
-        )
+        names = {"positioning": positioning, "orienting": orienting, "querying": querying}
+        question = render(task, **{role: question_name(c) for role, c in names.items()})
+        metadata = {"objects": [positioning, orienting, querying], "bearing_deg": round(float(angles[k]), 3)}
+        answer = label(float(angles[k]), settings)
+        result.candidates.append(choice_candidate(task, scene, question, answer, choices, metadata))
     return result

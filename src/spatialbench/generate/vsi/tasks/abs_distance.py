@@ -5,9 +5,9 @@ from __future__ import annotations
 from itertools import combinations
 
 from spatialbench.benchmarks.item import AnswerKind
-from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
+from spatialbench.generate.vsi.base import TaskResult, task_generator
+from spatialbench.generate.vsi.candidates import numeric_candidate
 from spatialbench.generate.vsi.distances import category_distances
-from spatialbench.generate.vsi.options import format_number
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
@@ -31,16 +31,6 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
             result.removed["touching"] += 1
             continue
         first, second = (a, b) if rng.random() < 0.5 else (b, a)
-        result.candidates.append(
-            Candidate(
-                task=TASK,
-                scene_id=scene.scene_id,
-                dataset=scene.dataset,
-                question=render(TASK, object_1=question_name(first), object_2=question_name(second)),
-                answer=format_number(d, 1),
-                value=d,
-                decimals=1,
-                metadata={"objects": [first, second]},
-            )
-        )
+        question = render(TASK, object_1=question_name(first), object_2=question_name(second))
+        result.candidates.append(numeric_candidate(TASK, scene, question, d, 1, {"objects": [first, second]}))
     return result

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from spatialbench.benchmarks.item import AnswerKind
-from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
+from spatialbench.generate.vsi.base import TaskResult, task_generator
+from spatialbench.generate.vsi.candidates import numeric_candidate
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
 from spatialbench.scene.categories import question_name
@@ -20,16 +21,6 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
         if count < 2:
             result.removed["single_instance"] += 1
             continue
-        result.candidates.append(
-            Candidate(
-                task=TASK,
-                scene_id=scene.scene_id,
-                dataset=scene.dataset,
-                question=render(TASK, category=question_name(category)),
-                answer=str(count),
-                value=float(count),
-                decimals=0,
-                metadata={"category": category},
-            )
-        )
+        question = render(TASK, category=question_name(category))
+        result.candidates.append(numeric_candidate(TASK, scene, question, count, 0, {"category": category}))
     return result

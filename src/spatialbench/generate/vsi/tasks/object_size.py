@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from spatialbench.benchmarks.item import AnswerKind
-from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
-from spatialbench.generate.vsi.options import format_number
+from spatialbench.generate.vsi.base import TaskResult, task_generator
+from spatialbench.generate.vsi.candidates import numeric_candidate
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
 from spatialbench.scene.categories import question_name
@@ -23,16 +23,6 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
             result.removed["not_unique"] += 1
             continue
         size_cm = scene.unique_box(category).longest_side * 100.0
-        result.candidates.append(
-            Candidate(
-                task=TASK,
-                scene_id=scene.scene_id,
-                dataset=scene.dataset,
-                question=render(TASK, category=question_name(category)),
-                answer=format_number(size_cm, 0),
-                value=size_cm,
-                decimals=0,
-                metadata={"category": category},
-            )
-        )
+        question = render(TASK, category=question_name(category))
+        result.candidates.append(numeric_candidate(TASK, scene, question, size_cm, 0, {"category": category}))
     return result

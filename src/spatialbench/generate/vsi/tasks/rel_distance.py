@@ -13,6 +13,7 @@ import numpy as np
 
 from spatialbench.benchmarks.item import AnswerKind
 from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
+from spatialbench.generate.vsi.candidates import choice_candidate
 from spatialbench.generate.vsi.distances import category_distances
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
@@ -91,11 +92,10 @@ def choice_set_candidate(
     d = [distances[(primary, c)] for c in choice_set]
     if is_ambiguous(d, ambiguity_gap(scene, settings), settings.rel_distance_gap_rule):
         return None
-    return Candidate(
-        task=TASK,
-        scene_id=scene.scene_id,
-        dataset=scene.dataset,
-        question=render(TASK, category=question_name(primary)),
+    return choice_candidate(
+        TASK,
+        scene,
+        render(TASK, category=question_name(primary)),
         answer=question_name(choice_set[int(np.argmin(d))]),
         choices=tuple(map(question_name, choice_set)),
         metadata={
