@@ -121,6 +121,20 @@ def is_retryable_status(status: int) -> bool:
     return status in (408, 409, 429) or status >= 500
 
 
+def classify_sdk_error(exc: Exception, sdk: Any) -> RetryableError | None:
+    """Map an SDK exception to a transient failure (RetryableError) or None when it is permanent.
+
+    For SDKs with the common ``APITimeoutError`` / ``APIConnectionError`` / ``APIStatusError`` classes
+    (``openai``, ``anthropic``): timeouts, dropped connections and retryable statuses are transient.
+    """
+    if isinstance(exc, sdk.APITimeoutError | sdk.APIConnectionError):
+        return RetryableError(f"{type(exc).__name__}: {exc}")
+    if isinstance(exc, sdk.APIStatusError) and is_retryable_status(exc.status_code):
+        wait = retry_after_from_headers(exc.response.headers)
+        return RetryableError(f"HTTP {exc.status_code}: {exc.message}", retry_after=wait)
+    return None
+
+
 async def call_with_retries(
     attempt: Callable[[], Awaitable[Response]],
     *,

@@ -17,9 +17,8 @@ from urllib.parse import urlsplit, urlunsplit
 from spatialbench.models.api import (
     ApiBackend,
     ApiSettings,
+    classify_sdk_error,
     image_data_url,
-    is_retryable_status,
-    retry_after_from_headers,
 )
 from spatialbench.models.base import BACKENDS, ImagePart, Part, Request, Response, TextPart, TokenLogprob
 from spatialbench.models.errors import BackendError, RetryableError
@@ -114,13 +113,7 @@ class OpenAIChatBackend(ApiBackend):
         return _to_response(completion)
 
     def _classify(self, exc: Exception) -> RetryableError | None:
-        oa = self._openai
-        if isinstance(exc, oa.APITimeoutError | oa.APIConnectionError):
-            return RetryableError(f"{type(exc).__name__}: {exc}")
-        if isinstance(exc, oa.APIStatusError) and is_retryable_status(exc.status_code):
-            wait = retry_after_from_headers(exc.response.headers)
-            return RetryableError(f"HTTP {exc.status_code}: {exc.message}", retry_after=wait)
-        return None
+        return classify_sdk_error(exc, self._openai)
 
     def describe(self) -> dict[str, Any]:
         """Return provider, model, endpoint (without credentials) and transport settings."""
