@@ -25,6 +25,12 @@ OFFICIAL_4960 = (
 )
 
 
+@pytest.fixture(scope="module")
+def official_rows(shared_data):
+    path = shared_data / "vsibench" / "official_samples" / "subset_300.jsonl"
+    return {r["id"]: r for r in map(json.loads, path.read_text().splitlines())}
+
+
 def route_4960() -> Route:
     return Route(
         scene_id="42899696",

@@ -1,12 +1,26 @@
 """Each generator reproduces official questions (exact wording) and their answers from the meta-info."""
 
+import json
+
 import pytest
 
 from spatialbench.generate.vsi import TASK_GENERATORS, GenerationSettings, builtin_tasks
 from spatialbench.generate.vsi.distances import category_distances
 from spatialbench.generate.vsi.tasks.rel_distance import choice_set_candidate
+from spatialbench.scene import load_meta_info
 
 ALL = GenerationSettings(caps={})
+
+
+@pytest.fixture(scope="module")
+def official_rows(shared_data):
+    path = shared_data / "vsibench" / "official_samples" / "subset_300.jsonl"
+    return {r["id"]: r for r in map(json.loads, path.read_text().splitlines())}
+
+
+@pytest.fixture(scope="module")
+def official_scenes(shared_data):
+    return load_meta_info(shared_data / "vsibench" / "meta_info")
 
 
 def official_answer(row):
