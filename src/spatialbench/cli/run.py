@@ -69,18 +69,25 @@ def run_command(
     progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
 ) -> None:
     """Evaluate MODEL on BENCHMARK; answers go to OUT/run.sqlite, scores to OUT/scores.*."""
+    from spatialbench.models.api import ImageOverflow
+    from spatialbench.prompting import PromptConfig
     from spatialbench.runs import RunConfig, run
     from spatialbench.scoring import render_markdown
 
-    config = RunConfig(
-        benchmark=benchmark, data=str(data), model=model, out=str(out), frames=frames, limit=limit,
-        ids=read_ids(ids) if ids else None, concurrency=concurrency, max_pixels=max_pixels,
-        prompt={"model_family": model_family, "order": order, "video_repeats": video_repeats, "blind": blind,
-                "overrides": {k: str(v) for k, v in parse_assignments(prompt or [], "--prompt").items()}},
-        max_new_tokens=max_new_tokens, timeout_s=timeout, max_attempts=max_attempts, max_images=max_images,
-        image_overflow=image_overflow, benchmark_options=parse_assignments(option or [], "--option"),
-        extract=extract, seed=seed,
-    )
+    try:
+        prompt_config = PromptConfig.model_validate({
+            "model_family": model_family, "order": order, "video_repeats": video_repeats, "blind": blind,
+            "overrides": {k: str(v) for k, v in parse_assignments(prompt or [], "--prompt").items()},
+        })
+        config = RunConfig(
+            benchmark=benchmark, data=str(data), model=model, out=str(out), frames=frames, limit=limit,
+            ids=read_ids(ids) if ids else None, concurrency=concurrency, max_pixels=max_pixels,
+            prompt=prompt_config, max_new_tokens=max_new_tokens, timeout_s=timeout, max_attempts=max_attempts,
+            max_images=max_images, image_overflow=ImageOverflow(image_overflow),
+            benchmark_options=parse_assignments(option or [], "--option"), extract=extract, seed=seed,
+        )
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError; names the field
+        raise typer.BadParameter(str(exc)) from exc
     summary = run(config, progress=progress)
     counts = summary.counts
     typer.echo(

@@ -1,0 +1,61 @@
+import json
+import sqlite3
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from spatialbench.cli.main import app
+from spatialbench.runs import STORE_NAME
+from support.vsi_data import make_vsibench
+
+
+def test_cli_runs_selected_ids_with_a_chance_baseline(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    make_vsibench(root, n_videos=2, per_video=4)
+    ids = tmp_path / "ids.txt"
+    ids.write_text("# ids to run\n1\n2\n3\n\n7\n")
+    out = tmp_path / "run"
+    args = [
+        "run",
+        "--benchmark",
+        "vsibench",
+        "--data",
+        str(root),
+        "--model",
+        "chance-random",
+        "--out",
+        str(out),
+        "--ids",
+        str(ids),
+        "--limit",
+        "3",
+        "--no-progress",
+        "-o",
+        "subset=full",
+    ]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "3 items: 0 already answered, 3 answered now, 0 empty, 0 failed" in result.output
+    with sqlite3.connect(out / STORE_NAME) as conn:
+        stored = sorted(i for (i,) in conn.execute("SELECT item_id FROM results"))
+    # the ids in benchmark-file order, then the first three
+    in_file = [json.loads(line)["id"] for line in (root / "test.jsonl").read_text().splitlines()]
+    assert stored == sorted(str(i) for i in [i for i in in_file if i in (1, 2, 3, 7)][:3])
+    assert (out / "config.json").exists() and (out / "scores.json").exists()
+
+
+def test_cli_rejects_bad_options(tmp_path: Path) -> None:
+    base = [
+        "run",
+        "--benchmark",
+        "vsibench",
+        "--data",
+        str(tmp_path),
+        "--model",
+        "chance-random",
+        "--out",
+        str(tmp_path / "o"),
+    ]
+    for extra in (["--frames", "uniform:zero"], ["-o", "novalue"], ["--order", "sideways"]):
+        result = CliRunner().invoke(app, base + extra)
+        assert result.exit_code != 0
