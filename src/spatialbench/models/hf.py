@@ -1,15 +1,18 @@
 """Local Hugging Face vision-language models through ``transformers`` (provider ``hf``).
 
 Model names: ``hf:/path/to/folder`` (a ``save_pretrained`` folder) or ``hf:Qwen/Qwen2.5-VL-7B-Instruct``
-(a hub name, loaded from the local cache; downloads only if the user's environment allows it). Tested
-families: Qwen2-VL, Qwen2.5-VL, Qwen3-VL, LLaVA-OneVision / LLaVA-Video (``-hf`` checkpoints), InternVL
-(``-hf`` checkpoints) — anything ``AutoModelForImageTextToText`` loads and whose chat template takes
-``{"type": "image"}`` content.
+(a hub name, loaded from the local cache; downloads only if the user's environment allows it). Families
+tested end to end with tiny random checkpoints: Qwen2.5-VL, LLaVA-OneVision, InternVL (``-hf`` layout).
+Anything ``AutoModelForImageTextToText`` loads and whose chat template takes ``{"type": "image"}``
+content should work the same way (Qwen2-VL, Qwen3-VL, LLaVA-Video ``-hf``), untested here.
 
 Install: ``pip install 'spatialbench[hf]'`` (torch 2.13.0 CPU build, transformers, tokenizers). No
-torchvision: video frames are fed as separate images through the slow PIL image processor, see
-:mod:`spatialbench.models.hf_loading` for why. For Qwen models this spends each frame its own image
-tokens instead of the video processor's pairwise temporal merge.
+torchvision by default (``frames_as="images"``): video frames are fed as separate images through the slow
+PIL image processor, see :mod:`spatialbench.models.hf_loading` for why. For Qwen models this spends each
+frame its own image tokens instead of the video processor's pairwise temporal merge, and LLaVA-OneVision
+tiles each frame instead of pooling it. ``frames_as="video"`` hands each run of frames to the model's
+video processor like the official VSI-Bench evaluation; it needs torchvision, which installs beside
+``torch==2.14.1`` (``torchvision==0.29.1``), not beside the pinned 2.13.0.
 
 Decoding is greedy by default (temperature 0, top-p 1, no repetition penalty; VSI-Bench Sec. 4.1);
 ``temperature > 0`` samples with ``top_p`` and the settings' ``seed``. Further ``transformers``
