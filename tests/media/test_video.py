@@ -11,7 +11,8 @@ from support.videos import encode_indexed_video, indexed_frame, read_index
 
 @pytest.fixture(scope="module")
 def video(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return encode_indexed_video(tmp_path_factory.mktemp("v") / "v.mp4", 90, 128, 96)
+    # keyframes every 12 frames, so that seeks land on a keyframe before the wanted frame
+    return encode_indexed_video(tmp_path_factory.mktemp("v") / "v.mp4", 90, 128, 96, gop=12)
 
 
 def _identities(frames) -> list[int]:
@@ -30,6 +31,16 @@ def test_consecutive_and_fps_and_segment_pick_exact_frames(video: Path) -> None:
     assert _identities(sample_video(str(video), parse_strategy("fps:2"))) == list(range(0, 90, 15))
     segment = sample_video(str(video), parse_strategy("uniform:3"), start=1.0, end=2.0)
     assert _identities(segment) == [30, 45, 60]
+
+
+def test_seeking_and_straight_through_decode_give_the_same_frames(video: Path) -> None:
+    from spatialbench.media.video import decode_indices, probe_pts
+
+    pts, _ = probe_pts(str(video))
+    wanted = np.array([61, 62, 77, 89])
+    seeking = decode_indices(str(video), wanted, pts)
+    straight = decode_indices(str(video), wanted)
+    assert [read_index(p) for p in seeking] == [read_index(p) for p in straight] == wanted.tolist()
 
 
 def test_resize_by_max_pixels_keeps_aspect(video: Path) -> None:

@@ -1,14 +1,18 @@
 """Video decoding with PyAV: exact frames by index, decoded straight through.
 
-A keyframe seek lands on the keyframe before the wanted time, so picking frame *i* after a seek needs
-care and is wrong for streams with B-frames or odd timestamps. We instead (1) demux the packets without
-decoding to learn every frame's presentation time, (2) pick indices with the sampling strategy, then
-(3) decode from the start, converting only the wanted frames to RGB, and stop after the last one.
+A keyframe seek lands on the keyframe before the wanted time, so counting frames after a seek picks the
+wrong frame. We (1) demux the packets without decoding to learn every frame's presentation timestamp,
+(2) pick indices with the sampling strategy, then (3) decode straight through from the start when the
+first frame is wanted (``uniform:N`` always includes it), or else seek to the keyframe before the first
+wanted frame and identify frames by timestamp; either way only wanted frames are converted to RGB and
+decoding stops after the last one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -55,8 +59,10 @@ def _open(path: str):  # type: ignore[no-untyped-def]
     return container
 
 
-def probe_timestamps(path: str) -> NDArray[np.float64]:
-    """Return the presentation time (seconds, relative to the first frame) of every frame, by demuxing only.
+def probe_pts(path: str) -> tuple[NDArray[np.int64], float]:
+    """Return every frame's presentation timestamp (sorted, stream time-base units) and the time base.
+
+    Demuxes only; nothing is decoded.
 
     Raises:
         MediaError: missing, unreadable or corrupt file, or no frames (zero-length video).
@@ -66,7 +72,7 @@ def probe_timestamps(path: str) -> NDArray[np.float64]:
     container = _open(path)
     try:
         stream = container.streams.video[0]
-        base = stream.time_base
+        base = float(stream.time_base)
         pts = [p.pts for p in container.demux(stream) if p.size > 0 and p.pts is not None]
     except av.FFmpegError as exc:
         raise MediaError(path, f"corrupt video ({exc})") from exc
@@ -74,12 +80,41 @@ def probe_timestamps(path: str) -> NDArray[np.float64]:
         container.close()
     if not pts:
         raise MediaError(path, "video has no frames (zero-length)")
-    times = np.sort(np.asarray(pts, dtype=np.float64)) * float(base)
-    return times - times[0]
+    return np.sort(np.asarray(pts, dtype=np.int64)), base
 
 
-def decode_indices(path: str, indices: NDArray[np.int64]) -> list[NDArray[np.uint8]]:
+def probe_timestamps(path: str) -> NDArray[np.float64]:
+    """Return the presentation time (seconds, from the first frame) of every frame; see :func:`probe_pts`."""
+    pts, base = probe_pts(path)
+    return (pts - pts[0]).astype(np.float64) * base
+
+
+class _Unidentified(Exception):
+    """A frame after a seek whose timestamp is not in the probe (cannot tell which frame it is)."""
+
+
+def _numbered(frames: Iterator[Any], pts: NDArray[np.int64] | None) -> Iterator[tuple[int, Any]]:
+    """Yield (frame number, frame): by counting from the start, or (after a seek) by looking up their pts."""
+    if pts is None:
+        yield from enumerate(frames)
+        return
+    number_of = {int(p): k for k, p in enumerate(pts)}
+    for frame in frames:
+        if frame.pts is None or int(frame.pts) not in number_of:
+            raise _Unidentified
+        yield number_of[int(frame.pts)], frame
+
+
+def decode_indices(
+    path: str, indices: NDArray[np.int64], pts: NDArray[np.int64] | None = None
+) -> list[NDArray[np.uint8]]:
     """Decode the frames with the given increasing presentation-order ``indices`` as RGB arrays.
+
+    Only wanted frames are converted to RGB, and decoding stops after the last one. When the first wanted
+    frame is not the first frame and the probe's ``pts`` are given, the decoder first seeks to the keyframe
+    before it — never more decoding than from the start — and frames are then identified by timestamp,
+    not by counting (a keyframe seek lands early). Frames without a known timestamp fall back to decoding
+    from the start.
 
     Raises:
         MediaError: corrupt stream, fewer frames than indexed, or a rotation in the display matrix
@@ -87,20 +122,24 @@ def decode_indices(path: str, indices: NDArray[np.int64]) -> list[NDArray[np.uin
     """
     import av
 
-    wanted = {int(i) for i in indices}
-    last = int(indices[-1])
+    wanted, first, last = {int(i) for i in indices}, int(indices[0]), int(indices[-1])
+    seek = pts is not None and first > 0
     frames: dict[int, NDArray[np.uint8]] = {}
     container = _open(path)
     try:
         stream = container.streams.video[0]
         stream.thread_type = "AUTO"
-        for number, frame in enumerate(container.decode(stream)):
-            if number == 0 and frame.rotation:
+        if seek:
+            container.seek(int(pts[first]), stream=stream, backward=True)  # type: ignore[index]
+        for count, (number, frame) in enumerate(_numbered(container.decode(stream), pts if seek else None)):
+            if count == 0 and frame.rotation:
                 raise MediaError(path, f"video is rotated by {frame.rotation:g} degrees (display matrix)")
             if number in wanted:
                 frames[number] = frame.to_ndarray(format="rgb24")
             if number >= last:
                 break
+    except _Unidentified:
+        return decode_indices(path, indices)
     except av.FFmpegError as exc:
         raise MediaError(path, f"corrupt video ({exc})") from exc
     finally:
@@ -122,12 +161,13 @@ def sample_video(
     Raises:
         MediaError: see :func:`probe_timestamps` and :func:`decode_indices`; also no frame in the segment.
     """
-    times = probe_timestamps(path)
+    pts, base = probe_pts(path)
+    times = (pts - pts[0]).astype(np.float64) * base
     candidates = within_segment(times, start, end)
     chosen = candidates[strategy.select(times[candidates])]
     if len(chosen) == 0:
         raise MediaError(path, f"no frames selected by {strategy.name} in segment [{start}, {end}] s")
-    pixels = decode_indices(path, chosen)
+    pixels = decode_indices(path, chosen, pts)
     return SampledFrames(
         tuple(resize_to_max_pixels(p, max_pixels) for p in pixels), chosen, times[chosen], path
     )
