@@ -87,6 +87,13 @@ class FrameCache:
             raise entry
         return entry
 
+    def peek(
+        self, ref: MediaRef, strategy: FrameStrategy, max_pixels: int | None = None
+    ) -> SampledFrames | None:
+        """Return the cached frames of ``ref`` without decoding (None when not cached or failed)."""
+        entry = self._lookup(self.key(ref, strategy, max_pixels))
+        return entry if isinstance(entry, SampledFrames) else None
+
     def _lookup(self, key: CacheKey) -> SampledFrames | MediaError | None:
         with self._guard:
             entry = self._entries.get(key)

@@ -164,15 +164,21 @@ class Runner:
         try:
             if isinstance(self.backend, ItemBackend):
                 return prompt, self.backend.answer(item), None
-            media = await asyncio.to_thread(self._media, item) if self.uses_media else []
+            media = await self._media(item) if self.uses_media else []
             request = replace(self.builder.build(item, media), settings=planned.settings)
             prompt = _prompt_record(request, media)
             return prompt, await self.backend.generate(request), None
         except (MediaError, BackendError, TemplateError) as exc:
             return prompt, None, f"{type(exc).__name__}: {exc}"
 
-    def _media(self, item: Any) -> list[SampledFrames]:
-        return [self.cache.get(ref, self.strategy, self.config.max_pixels) for ref in item.media]
+    async def _media(self, item: Any) -> list[SampledFrames]:
+        """Return the sampled frames of each media of ``item`` (decoding runs in a worker thread)."""
+        cached = [self.cache.peek(ref, self.strategy, self.config.max_pixels) for ref in item.media]
+        if all(frames is not None for frames in cached):
+            return cached  # type: ignore[return-value]
+        return await asyncio.to_thread(
+            lambda: [self.cache.get(ref, self.strategy, self.config.max_pixels) for ref in item.media]
+        )
 
     def _score(self, store: RunStore, selected: list[Any], planned: list[PlannedItem]) -> Any:
         from spatialbench.scoring import score_items, write_scores
