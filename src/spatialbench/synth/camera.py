@@ -86,9 +86,8 @@ def _resample(points: NDArray[np.float64], step: float) -> NDArray[np.float64]:
     return np.column_stack([np.interp(samples, lengths, points[:, i]) for i in range(2)])
 
 
-def open_heading(space: FreeSpaceMap, xy: NDArray[np.float64], rays: int = 72) -> float:
-    """Heading (radians) from ``xy`` with the longest free view over the floor (smoothed over ±20°)."""
-    angles = np.linspace(0.0, 2 * np.pi, rays, endpoint=False)
+def _reach(space: FreeSpaceMap, xy: NDArray[np.float64], angles: NDArray[np.float64]) -> NDArray[np.float64]:
+    """Free distance (metres) from ``xy`` along each heading before an obstacle or wall."""
     radii = np.arange(0.0, 12.0, space.resolution)
     points = (
         np.asarray(xy)[:2] + radii[None, :, None] * np.stack([np.cos(angles), np.sin(angles)], 1)[:, None]
@@ -98,19 +97,38 @@ def open_heading(space: FreeSpaceMap, xy: NDArray[np.float64], rays: int = 72) -
     inside = (rows >= 0) & (rows < space.free.shape[0]) & (cols >= 0) & (cols < space.free.shape[1])
     free = np.zeros(points.shape[:2], dtype=bool)
     free[inside] = space.free[rows[inside], cols[inside]]
-    reach = np.where(free.all(axis=1), len(radii), np.argmin(free, axis=1)).astype(float)
+    return np.where(free.all(axis=1), len(radii), np.argmin(free, axis=1)) * space.resolution
+
+
+def best_heading(
+    space: FreeSpaceMap, xy: NDArray[np.float64], targets: NDArray[np.float64] | None = None, rays: int = 72
+) -> float:
+    """Heading (radians) worth looking at from ``xy``: objects in view plus a long free view.
+
+    ``targets`` (N, 3) holds object positions x, y and weights; a heading scores the weights of targets
+    within ±30° of it and farther than 0.8 m, plus the free distance along it (smoothed over ±20°).
+    """
+    angles = np.linspace(0.0, 2 * np.pi, rays, endpoint=False)
+    reach = _reach(space, xy, angles)
     window = np.ones(9) / 9  # 9 rays of 5 degrees
-    smooth = np.convolve(np.r_[reach[-4:], reach, reach[:4]], window, mode="valid")
-    return float(angles[int(np.argmax(smooth))])
+    score = np.convolve(np.r_[reach[-4:], reach, reach[:4]], window, mode="valid") / max(reach.max(), 1e-6)
+    if targets is not None and len(targets):
+        offsets = targets[:, :2] - np.asarray(xy)[:2]
+        bearing = np.arctan2(offsets[:, 1], offsets[:, 0])
+        near = np.linalg.norm(offsets, axis=1) > 0.8
+        diff = np.abs((angles[:, None] - bearing[None, :] + np.pi) % (2 * np.pi) - np.pi)
+        seen = ((diff < np.radians(30)) & near[None, :]) @ targets[:, 2]
+        score = score + 2.0 * seen / max(seen.max(), 1e-6)
+    return float(angles[int(np.argmax(score))])
 
 
 class _Track:
     """Accumulates camera positions and headings frame by frame."""
 
-    def __init__(self, heading: float, turn_step: float) -> None:
+    def __init__(self, heading: float, turn_step: float, targets: NDArray[np.float64] | None) -> None:
         self.xy: list[NDArray[np.float64]] = []
         self.yaw: list[float] = []
-        self.heading, self.turn_step = heading, turn_step
+        self.heading, self.turn_step, self.targets = heading, turn_step, targets
 
     def turn_to(self, xy: NDArray[np.float64], target: float) -> None:
         """Turn in place the short way round to ``target`` at the turning speed."""
@@ -121,8 +139,8 @@ class _Track:
         self.heading += delta
 
     def look_around(self, space: FreeSpaceMap, xy: NDArray[np.float64], rng: np.random.Generator) -> None:
-        """Sweep the gaze across the most open direction, starting from the nearer side."""
-        centre, half = open_heading(space, xy), float(rng.uniform(0.4, 0.8))
+        """Sweep the gaze across the best heading (``best_heading``), starting from the nearer side."""
+        centre, half = best_heading(space, xy, self.targets), float(rng.uniform(0.4, 0.8))
         sides = [centre - half, centre + half]
         if abs((sides[1] - self.heading + np.pi) % (2 * np.pi) - np.pi) < abs(
             (sides[0] - self.heading + np.pi) % (2 * np.pi) - np.pi
@@ -148,16 +166,18 @@ def walkthrough(
     start: NDArray[np.float64],
     rng: np.random.Generator,
     config: PathConfig = PathConfig(),
+    targets: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
     """Camera poses (T, 4, 4) ``cam_to_world`` of a person scanning the room at eye height.
 
-    The person starts at ``start`` (e.g. inside the entrance), looks around across the most open view,
+    The person starts at ``start`` (e.g. inside the entrance), looks around (towards ``targets``, (N, 3)
+    object x, y and weight, and across open floor),
     walks along shortest walkable paths to waypoints spread over the room (farthest-point sampling),
     turning first to face the way, looks around at each, and finally turns back towards where they came
     from. Positions and headings are smoothed; the length is capped at ``config.max_seconds``.
     """
     stops = _waypoints(space, np.asarray(start, dtype=float), config.waypoints, rng)
-    track = _Track(open_heading(space, stops[0]), config.turn_speed / config.fps)
+    track = _Track(best_heading(space, stops[0], targets), config.turn_speed / config.fps, targets)
     track.look_around(space, stops[0], rng)
     for stop in stops[1:]:
         path = space.shortest_path(track.xy[-1], stop)
@@ -167,7 +187,9 @@ def walkthrough(
             track.turn_to(walk[0], float(np.arctan2(ahead[1], ahead[0])))
             track.walk(walk, int(config.fps))
             track.look_around(space, track.xy[-1], rng)
-    track.turn_to(track.xy[-1], track.heading + np.pi * 0.999)
+    back = stops[0] - track.xy[-1]  # finally turn back towards where the walk began
+    if np.linalg.norm(back) > 0.5:
+        track.turn_to(track.xy[-1], float(np.arctan2(back[1], back[0])))
     return _poses(np.array(track.xy), np.array(track.yaw), config, rng)
 
 

@@ -65,6 +65,16 @@ def entrance(scene: SynthScene, space: FreeSpaceMap) -> np.ndarray:
     return np.array(scene.plan.footprint.centroid.coords[0])
 
 
+def view_targets(scene: SynthScene) -> np.ndarray:
+    """Objects worth looking at, (N, 3): x, y and weight (footprint area, at least 0.05 m²)."""
+    rows = [
+        (*obj.position[:2], max(float(obj.footprint().area), 0.05))
+        for obj in scene.objects
+        if obj.category not in ("door", "window", "ceiling light")
+    ]
+    return np.array(rows, dtype=float).reshape(-1, 3)
+
+
 def render_scene(
     scene: SynthScene, out: Path, config: RenderConfig = RenderConfig(), renderer: Renderer | None = None
 ) -> RenderedScene:
@@ -77,7 +87,7 @@ def render_scene(
     path = PathConfig(
         fps=config.fps, max_seconds=config.max_seconds, eye_height=float(rng.uniform(1.45, 1.65))
     )
-    poses = walkthrough(space, entrance(scene, space), rng, path)
+    poses = walkthrough(space, entrance(scene, space), rng, path, view_targets(scene))
     K = intrinsics(config.width, config.height, config.horizontal_fov_deg)
     folder = out / "scenes" / scene.scene_id
     folder.mkdir(parents=True, exist_ok=True)

@@ -53,8 +53,8 @@ def living_room(layout: Layout, room: int, dense: bool) -> None:
         depth = sofa.asset.bounds()[1][1] + 0.45 - table.bounds()[0][1]
         coffee = relative_to(layout, table, sofa, np.array([0.0, depth, 0.0]), 0.0)
         tv_facing(layout, room, sofa)
-        scatter_on(layout, [coffee] if coffee else [], ["books", "cup", "plant"], 0.5)
-    for _ in range(int(layout.rng.integers(1, 3)) if dense else 0):
+        scatter_on(layout, [coffee] if coffee else [], ["books", "cup", "small plant"], 0.5)
+    for _ in range(int(layout.rng.integers(1, 3)) if dense else int(layout.rng.integers(0, 2))):
         against_wall(layout, make(layout, "armchair"), room, front_clearance=0.6)
     optional_items(layout, room, "living room", dense)
     if dense:
@@ -76,11 +76,11 @@ def kitchen(layout: Layout, room: int, dense: bool) -> None:
     against_wall(layout, make(layout, "stove"), room, front_clearance=0.9)
     against_wall(layout, make(layout, "refrigerator"), room, front_clearance=0.9)
     against_wall(layout, make(layout, "sink"), room, front_clearance=0.8)
-    scatter_on(layout, counters, ["microwave", "kettle", "cup", "plant"], 0.8 if dense else 0.5)
-    table = free_standing(layout, make(layout, "dining table"), room, margin=0.75, center_bias=0.6)
+    scatter_on(layout, counters, ["microwave", "kettle", "cup", "small plant"], 0.8 if dense else 0.5)
+    table = free_standing(layout, make(layout, "dining table"), room, margin=0.55, center_bias=0.6)
     if table is not None:
         chairs_around(layout, table, "chair", ends=False)
-        scatter_on(layout, [table], ["cup", "plant"], 0.4)
+        scatter_on(layout, [table], ["cup", "small plant"], 0.4)
     optional_items(layout, room, "kitchen", dense)
     ceiling_lights(layout, room, int(layout.rng.integers(1, 3)))
 
@@ -111,7 +111,7 @@ def dining_room(layout: Layout, room: int, dense: bool) -> None:
     table = free_standing(layout, make(layout, "dining table"), room, margin=0.8, center_bias=0.9)
     if table is not None:
         chairs_around(layout, table, "chair", ends=dense)
-        scatter_on(layout, [table], ["plant", "cup", "books"], 0.6)
+        scatter_on(layout, [table], ["small plant", "cup", "books"], 0.6)
     optional_items(layout, room, "dining room", dense)
     if dense:
         tv_facing(layout, room, table) if table is not None else None

@@ -13,9 +13,9 @@ import numpy as np
 from numpy.typing import NDArray
 
 from spatialbench.synth.parts import Material, Part
-from spatialbench.synth.scene import SynthScene
+from spatialbench.synth.scene import SynthObject, SynthScene
 from spatialbench.synth.shaders import FRAGMENT, VERTEX
-from spatialbench.synth.shadows import render_height_map
+from spatialbench.synth.shadows import bake_occlusion
 from spatialbench.synth.structure import shell_parts
 
 NEAR, FAR = 0.05, 50.0
@@ -70,10 +70,17 @@ def _part_vertices(part: Part, pose: NDArray[np.float64], instance_id: int) -> N
     return data
 
 
+def casts_contact_shadow(obj: SynthObject) -> bool:
+    """Objects standing on the floor or on a support; not doors, windows, wall-mounted or ceiling items."""
+    if obj.category in ("door", "window"):
+        return False
+    return obj.support is not None or obj.z_range()[0] < 0.05
+
+
 def scene_vertices(scene: SynthScene) -> tuple[NDArray[np.float32], int, int]:
     """Interleaved vertex rows (N, 11): position, normal, colour, instance id, material — world frame.
 
-    Rows are ordered shell, shadow casters, ceiling lights; returns the rows, the number of shell rows and
+    Rows are ordered shell, shadow casters, other objects; returns the rows, the number of shell rows and
     the number of caster rows (the height map draws only the casters).
     """
     palette = scene.palette
@@ -82,12 +89,12 @@ def scene_vertices(scene: SynthScene) -> tuple[NDArray[np.float32], int, int]:
     )
     blocks = [_part_vertices(part, np.eye(4), 0) for part in shell]
     shell_rows = sum(len(b) for b in blocks)
-    ordered = sorted(scene.objects, key=lambda o: o.category == "ceiling light")  # stable: ids keep order
+    ordered = sorted(scene.objects, key=lambda o: not casts_contact_shadow(o))  # stable: ids keep order
     casters = 0
     for obj in ordered:
         pose = obj.pose()
         rows = [_part_vertices(part, pose, obj.instance_id) for part in obj.asset.parts]
-        casters += sum(len(r) for r in rows) if obj.category != "ceiling light" else 0
+        casters += sum(len(r) for r in rows) if casts_contact_shadow(obj) else 0
         blocks += rows
     return np.concatenate(blocks), shell_rows, casters
 
@@ -131,13 +138,13 @@ class Renderer:
             self.program,
             [(buffer, "3f 3f 3f 1f 1f", "in_pos", "in_normal", "in_color", "in_id", "in_mat")],
         )
-        heights = render_height_map(
+        occlusion = bake_occlusion(
             self.ctx, buffer, shell_rows, casters, scene.plan.footprint.bounds, scene.plan.height
         )
-        heights.texture.use(location=0)
-        self.program["heightmap"].value = 0
-        self.program["hm_rect"].value = heights.rect
-        self.program["hm_top"].value = heights.top
+        occlusion.texture.use(location=0)
+        self._uniform("occlusion_volume", 0)
+        self._uniform("occ_rect", occlusion.rect)
+        self._uniform("occ_top", occlusion.top)
         lamps = [
             obj.position + np.array([0.0, 0.0, -0.25])
             for obj in scene.objects
@@ -146,10 +153,10 @@ class Renderer:
         lamps = lamps or [np.array([*scene.plan.footprint.centroid.coords[0], scene.plan.height - 0.25])]
         padded = np.zeros((MAX_LAMPS, 3), dtype=np.float32)
         padded[: len(lamps)] = lamps
-        self.program["lamp_pos"].write(padded.tobytes())
-        self.program["lamp_count"].value = len(lamps)
-        self.program["lamp_power"].value = 0.9 / np.sqrt(len(lamps))
-        self.program["key_dir"].value = (0.35, 0.25, -0.9)
+        self._uniform("lamp_pos", padded.tobytes())
+        self._uniform("lamp_count", len(lamps))
+        self._uniform("lamp_power", 0.9 / np.sqrt(len(lamps)))
+        self._uniform("key_dir", (0.35, 0.25, -0.9))
 
     def render(self, K: NDArray[np.float64], cam_to_world: NDArray[np.float64]) -> Frame:
         """Render the loaded scene from ``cam_to_world`` (4, 4) with intrinsics ``K`` (3, 3).
@@ -161,9 +168,9 @@ class Renderer:
             raise RuntimeError("Renderer.render called before Renderer.load(scene)")
         view = GL_FROM_CV @ np.linalg.inv(cam_to_world)
         mvp = projection(K, self.width, self.height) @ view
-        self.program["mvp"].write(mvp.T.astype(np.float32).tobytes())
-        self.program["view"].write(view.T.astype(np.float32).tobytes())
-        self.program["eye"].value = tuple(float(v) for v in cam_to_world[:3, 3])
+        self._uniform("mvp", mvp.T.astype(np.float32).tobytes())
+        self._uniform("view", view.T.astype(np.float32).tobytes())
+        self._uniform("eye", tuple(float(v) for v in cam_to_world[:3, 3]))
         self.fbo.use()
         self.fbo.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
         self.targets[1].write(self._zeros)
@@ -187,6 +194,14 @@ class Renderer:
             self.fbo.read(components=1, attachment=2, dtype="f4"), dtype=np.float32
         ).reshape(shape)
         return Frame(np.flipud(color).copy(), np.flipud(ids).copy(), np.flipud(depth).copy())
+
+    def _uniform(self, name: str, value: object) -> None:
+        # The GLSL compiler drops uniforms a shader variant does not use; skip those.
+        if name in self.program:
+            if isinstance(value, bytes):
+                self.program[name].write(value)
+            else:
+                self.program[name].value = value
 
     def close(self) -> None:
         """Release the GL context."""

@@ -33,9 +33,9 @@ OPTIONAL = {
     "living room": {
         "floor lamp": (1, 2),
         "plant": (1, 3),
-        "bookshelf": (0, 2),
+        "bookshelf": (1, 2),
         "stool": (0, 2),
-        "trash bin": (0, 1),
+        "trash bin": (1, 1),
         "backpack": (0, 1),
     },
     "kitchen": {"trash bin": (1, 2), "stool": (0, 3), "plant": (0, 1), "dishwasher": (0, 1)},

@@ -33,9 +33,9 @@ uniform vec3 key_dir;       // direction the key light travels (world)
 uniform vec3 lamp_pos[8];   // ceiling lights (world)
 uniform int lamp_count;
 uniform float lamp_power;
-uniform sampler2D heightmap;  // top-down object heights (synth.shadows)
-uniform vec4 hm_rect;         // x0, y0, 1/width, 1/depth
-uniform float hm_top;
+uniform sampler3D occlusion_volume;  // baked contact shadows (synth.shadows)
+uniform vec4 occ_rect;               // x0, y0, 1/width, 1/depth
+uniform float occ_top;
 in vec3 v_world;
 in vec3 v_normal;
 in vec3 v_color;
@@ -83,19 +83,10 @@ vec3 pattern(vec3 base, vec3 n) {
     return base;
 }
 
-// Share of soft taps around this point covered by an object above it (0 = open, 1 = under furniture).
+// Share of the neighbourhood covered by an object above this point (0 = open, 1 = under furniture).
 float occlusion() {
-    vec2 uv = (v_world.xy - hm_rect.xy) * hm_rect.zw;
-    vec2 texel = vec2(0.06) * hm_rect.zw;  // 6 cm ring radius
-    float covered = 0.0;
-    for (int i = 0; i < 12; ++i) {
-        float a = float(i) * 0.5236;
-        float r = (i % 2 == 0) ? 1.0 : 2.0;
-        float d = texture(heightmap, uv + vec2(cos(a), sin(a)) * texel * r).r;
-        covered += step(v_world.z + 0.03, hm_top * (1.0 - d));
-    }
-    float centre = step(v_world.z + 0.03, hm_top * (1.0 - texture(heightmap, uv).r));
-    return (covered + 4.0 * centre) / 16.0;
+    vec2 uv = (v_world.xy - occ_rect.xy) * occ_rect.zw;
+    return texture(occlusion_volume, vec3(uv, clamp(v_world.z / occ_top, 0.0, 1.0))).r;
 }
 
 void main() {

@@ -1,9 +1,10 @@
-"""Soft contact shadows from a top-down height map (a vertical directional shadow map).
+"""Soft contact shadows from a top-down height map (a vertical directional shadow map, baked per scene).
 
-Rendered once per scene: an orthographic view from above stores, per floor cell, the top height of the
-objects over it (room shell and ceiling lights excluded). The main shader darkens any surface lying below
-that height (floor under tables and chairs, seats under backrests), averaging several taps for soft edges.
-This reads like ambient occlusion under furniture at almost no cost per frame.
+Once per scene an orthographic view from above records, per floor texel, the top height of the objects
+over it (room shell and ceiling lights excluded). From it a small 3D texture is baked: for each height
+level z and floor position, the share of a ~10 cm neighbourhood covered by something higher than z. The main
+shader reads it with one trilinear fetch and darkens surfaces under furniture (floor under tables and chairs,
+seats under backrests), which reads like ambient occlusion at almost no cost per frame.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
+from scipy.ndimage import gaussian_filter
 
 HEIGHT_VERTEX = """
 #version 330
@@ -23,17 +26,21 @@ HEIGHT_FRAGMENT = """
 #version 330
 void main() {}
 """
-MARGIN = 0.5  # metres around the floor's bounding box
+MARGIN = 0.3  # metres around the floor's bounding box
+TEXEL = 0.025  # metres per height-map texel
+LEVELS = 24  # height levels of the occlusion volume
+SOFTNESS = 0.05  # metres: Gaussian sigma of the shadow edge
+BIAS = 0.03  # metres: a surface is not shadowed by itself
 
 
 @dataclass(frozen=True)
-class HeightMap:
-    """The height texture and what the main shader needs to sample it.
+class OcclusionVolume:
+    """The baked occlusion texture and the mapping the shader needs to sample it.
 
     Attributes:
-        texture: depth texture; stored value d means height ``top * (1 - d)``.
+        texture: 3D texture (x, y, level), values 0 (open) .. 1 (under furniture).
         rect: (x0, y0, 1 / width, 1 / depth) mapping world xy to texture coordinates.
-        top: the height mapped to depth 0, metres.
+        top: height of the last level in metres (level coordinate = z / top).
     """
 
     texture: Any
@@ -41,7 +48,7 @@ class HeightMap:
     top: float
 
 
-def _ortho(x0: float, y0: float, x1: float, y1: float, top: float) -> np.ndarray:
+def _ortho(x0: float, y0: float, x1: float, y1: float, top: float) -> NDArray[np.float64]:
     # x, y → [-1, 1]; z in [0, top] → depth [1, -1] so that the highest surface wins the depth test.
     return np.array(
         [
@@ -53,22 +60,19 @@ def _ortho(x0: float, y0: float, x1: float, y1: float, top: float) -> np.ndarray
     )
 
 
-def render_height_map(
+def top_heights(
     ctx: Any,
     buffer: Any,
     first: int,
     count: int,
-    bounds: tuple[float, float, float, float],
+    rect: tuple[float, float, float, float],
     top: float,
-    size: int = 1024,
-) -> HeightMap:
-    """Render vertices ``first``..``first + count`` of ``buffer`` (rows of 11 float32, position first)
-    from above into a ``size``² depth texture covering ``bounds`` (x0, y0, x1, y1) plus a margin."""
-    x0, y0, x1, y1 = bounds[0] - MARGIN, bounds[1] - MARGIN, bounds[2] + MARGIN, bounds[3] + MARGIN
+    size: tuple[int, int],
+) -> NDArray[np.float32]:
+    """Heights (rows = y, cols = x) in metres of the highest caster over each texel (0 where none)."""
     program = ctx.program(vertex_shader=HEIGHT_VERTEX, fragment_shader=HEIGHT_FRAGMENT)
-    program["ortho"].write(_ortho(x0, y0, x1, y1, top).T.astype(np.float32).tobytes())
-    texture = ctx.depth_texture((size, size))
-    texture.compare_func = ""  # sample raw depth values, not comparisons
+    program["ortho"].write(_ortho(*rect, top).T.astype(np.float32).tobytes())
+    texture = ctx.depth_texture(size)
     fbo = ctx.framebuffer(depth_attachment=texture)
     fbo.use()
     fbo.clear(depth=1.0)
@@ -78,6 +82,32 @@ def render_height_map(
         vao = ctx.vertex_array(program, [(buffer, "3f 32x", "in_pos")])
         vao.render(first=first, vertices=count)
         vao.release()
-    fbo.release()
-    program.release()
-    return HeightMap(texture, (x0, y0, 1 / (x1 - x0), 1 / (y1 - y0)), top)
+    depth = np.frombuffer(texture.read(), dtype=np.float32).reshape(size[1], size[0])
+    for resource in (fbo, texture, program):
+        resource.release()
+    return (top * (1.0 - depth)).astype(np.float32)
+
+
+def occlusion_levels(heights: NDArray[np.float32], top: float) -> NDArray[np.uint8]:
+    """Occlusion volume (LEVELS, rows, cols) as uint8 0..255 from a height map: share of a soft
+    neighbourhood covered by casters higher than each level (plus ``BIAS``)."""
+    levels = np.linspace(0.0, top, LEVELS)
+    sigma = SOFTNESS / TEXEL
+    volume = [
+        gaussian_filter((heights > z + BIAS).astype(np.float32), sigma, mode="constant") for z in levels
+    ]
+    return np.clip(np.rint(np.stack(volume) * 255), 0, 255).astype(np.uint8)
+
+
+def bake_occlusion(
+    ctx: Any, buffer: Any, first: int, count: int, bounds: tuple[float, float, float, float], top: float
+) -> OcclusionVolume:
+    """Bake the occlusion volume of vertices ``first``..``first + count`` of ``buffer`` (rows of 11 float32,
+    position first) over the floor ``bounds`` (x0, y0, x1, y1) up to height ``top``."""
+    x0, y0, x1, y1 = bounds[0] - MARGIN, bounds[1] - MARGIN, bounds[2] + MARGIN, bounds[3] + MARGIN
+    size = (int(np.ceil((x1 - x0) / TEXEL)), int(np.ceil((y1 - y0) / TEXEL)))
+    heights = top_heights(ctx, buffer, first, count, (x0, y0, x1, y1), top, size)
+    volume = occlusion_levels(heights, top)
+    texture = ctx.texture3d((size[0], size[1], LEVELS), 1, volume.tobytes(), dtype="f1")
+    texture.repeat_x = texture.repeat_y = texture.repeat_z = False
+    return OcclusionVolume(texture, (x0, y0, 1 / (x1 - x0), 1 / (y1 - y0)), top)

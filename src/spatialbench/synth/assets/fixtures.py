@@ -139,29 +139,39 @@ def radiator(rng: Rng) -> Asset:
     return Asset("radiator", tuple(parts))
 
 
-@ASSETS.register("plant")
-def plant(rng: Rng) -> Asset:
-    """A pot with soil and a clump of foliage blobs."""
-    pot_r, pot_h = float(rng.uniform(0.1, 0.18)), float(rng.uniform(0.15, 0.3))
+def _plant(rng: Rng, pot_r: float, pot_h: float, height: float) -> Asset:
     pot = pick(rng, ((0.7, 0.35, 0.2), (0.9, 0.9, 0.88), (0.2, 0.2, 0.22), (0.5, 0.55, 0.6)))
     parts: list[Part] = [
         cone(pot_r, 0.0, pot_h, (0.0, 0.0), pot, top_radius=pot_r * 1.2),
-        cylinder(pot_r * 0.92, pot_h, pot_h + 0.01, (0.0, 0.0), (0.25, 0.17, 0.1)),
+        cylinder(pot_r * 1.12, pot_h - 0.02, pot_h - 0.01, (0.0, 0.0), (0.25, 0.17, 0.1)),
+        cylinder(
+            0.012 * (0.5 + height), pot_h, pot_h + height * 0.8, (0.0, 0.0), (0.3, 0.25, 0.12), sections=6
+        ),
     ]
-    green = (0.22, 0.5, 0.2)
-    height = float(rng.uniform(0.3, 1.0))
-    for _ in range(int(rng.integers(5, 9))):
-        cx, cy = rng.normal(0, pot_r * 0.5, size=2)
-        cz = pot_h + float(rng.uniform(0.3, 0.85)) * height
-        size = float(rng.uniform(0.08, 0.16)) * (0.6 + height)
+    greens = ((0.22, 0.5, 0.2), (0.15, 0.4, 0.15), (0.3, 0.55, 0.25))
+    for _ in range(int(rng.integers(6, 11))):
+        cx, cy = rng.normal(0, pot_r * 0.6, size=2)
+        cz = pot_h + float(rng.uniform(0.35, 0.85)) * height
+        size = float(rng.uniform(0.35, 0.6)) * (0.12 + 0.25 * height)
         parts.append(
             ellipsoid(
-                (size, size, size * 1.2),
-                (float(cx), float(cy), cz),
-                pick(rng, (green, (0.15, 0.4, 0.15), (0.3, 0.55, 0.25))),
-                Material.FABRIC,
-                1,
+                (size, size, size * 1.2), (float(cx), float(cy), cz), pick(rng, greens), Material.FABRIC, 1
             )
         )
-    parts.append(cylinder(0.012, pot_h, pot_h + height * 0.8, (0.0, 0.0), (0.3, 0.25, 0.12), sections=6))
     return Asset("plant", tuple(parts))
+
+
+@ASSETS.register("plant")
+def plant(rng: Rng) -> Asset:
+    """A floor plant: a flared pot with soil, a stem and a clump of foliage blobs (0.4-1.1 m)."""
+    return _plant(
+        rng, float(rng.uniform(0.12, 0.18)), float(rng.uniform(0.2, 0.32)), float(rng.uniform(0.4, 1.0))
+    )
+
+
+@ASSETS.register("small plant")
+def small_plant(rng: Rng) -> Asset:
+    """A potted plant for tables and counters (category ``plant``, 0.25-0.45 m)."""
+    return _plant(
+        rng, float(rng.uniform(0.06, 0.09)), float(rng.uniform(0.08, 0.12)), float(rng.uniform(0.15, 0.3))
+    )

@@ -1,0 +1,66 @@
+"""Render speed of the synthetic-scene renderer at 640×480 (issue 5: moderngl + EGL, no GPU needed).
+
+Prints frames/s for (1) rendering alone (colour + instance ids + depth read back) and (2) the whole
+walkthrough pipeline of one scene (render, h264 encode, masks/depth compression, meta-info, mesh).
+
+    .venv/bin/python benchmarks/render_speed.py [--frames 120] [--room office] [--density dense]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from spatialbench.synth import RenderConfig, Renderer, SceneConfig, free_space_map, generate_scene, render_scene
+from spatialbench.synth.camera import PathConfig, intrinsics, walkthrough
+from spatialbench.synth.pipeline import entrance
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=120)
+    parser.add_argument("--room", default="office")
+    parser.add_argument("--density", default="dense")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+
+    scene = generate_scene(SceneConfig(room_type=args.room, density=args.density), args.seed)
+    space = free_space_map(scene)
+    poses = walkthrough(space, entrance(scene, space), np.random.default_rng(args.seed), PathConfig())
+    poses = poses[np.linspace(0, len(poses) - 1, args.frames).astype(int)]
+    K = intrinsics(640, 480)
+    with Renderer(640, 480) as renderer:
+        start = time.perf_counter()
+        renderer.load(scene)
+        load_s = time.perf_counter() - start
+        renderer.render(K, poses[0])  # warm-up (shader compilation)
+        start = time.perf_counter()
+        for pose in poses:
+            renderer.render(K, pose)
+        render_s = time.perf_counter() - start
+    triangles = sum(len(p.mesh.faces) for o in scene.objects for p in o.asset.parts)
+    print(f"scene {scene.scene_id}: {len(scene.objects)} objects, {triangles} object triangles")
+    print(f"load (upload + height map): {load_s * 1000:.0f} ms")
+    print(f"render only, 640x480 colour+ids+depth: {args.frames / render_s:.1f} frames/s "
+          f"({render_s / args.frames * 1000:.1f} ms/frame)")
+
+    seconds = args.frames / 24
+    with tempfile.TemporaryDirectory() as tmp:
+        start = time.perf_counter()
+        result = render_scene(scene, Path(tmp), RenderConfig(max_seconds=seconds))
+        total_s = time.perf_counter() - start
+        frames = len(result.frames.timestamps)
+        sizes = {p.name: p.stat().st_size for p in result.folder.iterdir()}
+        video_mb = result.video.stat().st_size / 1e6
+    print(f"full pipeline (render + h264 + npz + glb + meta-info): {frames / total_s:.1f} frames/s "
+          f"({frames} frames in {total_s:.1f} s)")
+    print(f"files: video {video_mb:.2f} MB, frames.npz {sizes['frames.npz'] / 1e6:.2f} MB "
+          f"({sizes['frames.npz'] / frames / 1e3:.0f} kB/frame)")
+
+
+if __name__ == "__main__":
+    main()
