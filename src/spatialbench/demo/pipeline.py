@@ -116,6 +116,28 @@ def build_benchmark(
     return assemble(results, settings), routes
 
 
+def write_synthetic_benchmark(
+    rendered: Sequence[RenderedScene], bench_dir: Path, seed: int, routes_file: Path
+) -> GeneratedBenchmark:
+    """Ask all ten question types on rendered scenes and write them as a VSI-Bench folder.
+
+    Writes ``bench_dir``'s ``test.jsonl``, ``test.parquet`` and ``manifest.json``, rewrites its
+    ``meta_info/synthetic_meta_info.json`` with each scene's ``first_appearance``, and writes every planned
+    route to ``routes_file`` (which must lie outside ``bench_dir``: the loader reads every ``.jsonl`` there).
+
+    Raises:
+        ValueError: ``routes_file`` lies inside ``bench_dir``.
+    """
+    if routes_file.resolve().is_relative_to(bench_dir.resolve()):
+        raise ValueError(f"routes file {routes_file} must lie outside the benchmark folder {bench_dir}")
+    entries = rendered_entries(rendered)
+    write_json(bench_dir / "meta_info" / "synthetic_meta_info.json", entries)
+    bench, routes = build_benchmark(rendered, entries, demo_settings(seed))
+    write_benchmark(bench.items, bench.manifest, bench_dir)
+    write_routes(routes, routes_file)
+    return bench
+
+
 def chance_table(benchmark: Path) -> str:
     """Markdown table of both chance baselines over the benchmark as the VSI-Bench loader reads it.
 
@@ -163,12 +185,7 @@ def run_demo(
         progress=lambda d, n, s: log(f"[demo] rendered {s} ({d}/{n})"),
     )
     lap("generate and render scenes")
-    entries = rendered_entries(rendered)
-    write_json(bench_dir / "meta_info" / "synthetic_meta_info.json", entries)
-    settings = demo_settings(seed)
-    bench, routes = build_benchmark(rendered, entries, settings)
-    write_benchmark(bench.items, bench.manifest, bench_dir)
-    write_routes(routes, out / "routes.jsonl")
+    bench = write_synthetic_benchmark(rendered, bench_dir, seed, out / "routes.jsonl")
     lap("generate questions")
     table = chance_table(bench_dir)
     (out / "chance_baselines.md").write_text(table)
@@ -184,9 +201,14 @@ def run_demo(
         timings_s={**timings, "total": round(sum(timings.values()), 2)},
         extra={
             "scenes": {r.scene.scene_id: r.scene.room_type for r in rendered},
-            "routes_planned": len(routes),
+            "routes_planned": sum(1 for line in (out / "routes.jsonl").read_text().splitlines() if line),
         },
     )
+    meta = json.loads((bench_dir / "meta_info" / "synthetic_meta_info.json").read_text())
+    result.extra["categories_seen_of_present"] = {
+        scene_id: [len(entry["first_appearance"]), len(entry["object_counts"])]
+        for scene_id, entry in meta.items()
+    }
     summary = {k: v for k, v in result.__dict__.items() if k not in ("out", "table")}
     (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
     return result

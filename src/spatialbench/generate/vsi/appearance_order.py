@@ -13,21 +13,30 @@ random order that is not the answer, and that order is also one of the wrong opt
 from __future__ import annotations
 
 import itertools
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 
 import numpy as np
 from numpy.typing import NDArray
 
 from spatialbench.benchmarks.item import AnswerKind
 from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
-from spatialbench.generate.vsi.pipeline import derived_rng
+from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
-from spatialbench.generate.vsi.templates import render
 from spatialbench.scene.model import Scene
 
 TASK = "obj_appearance_order"
 EXTRA_KEY = "first_appearance"  # meta-info field: {category: seconds of first appearance}
+
+
+@cache
+def template() -> dict[str, str]:
+    """Return the official wording (package data ``appearance_order.json``: ``question``, ``separator``)."""
+    text = resources.files("spatialbench.generate.vsi").joinpath("appearance_order.json").read_text("utf-8")
+    return dict(json.loads(text))
 
 
 @dataclass(frozen=True)
@@ -133,13 +142,14 @@ def appearance_candidates(
             continue
         wrong = [p for p in itertools.permutations(truth) if p != truth]
         picked = [wrong[int(i)] for i in rng.choice(len(wrong), size=settings.n_options - 1, replace=False)]
-        texts = [", ".join(order) for order in (truth, *picked)]
+        texts = [template()["separator"].join(order) for order in (truth, *picked)]
         result.candidates.append(
             Candidate(
                 task=TASK,
                 scene_id=scene_id,
                 dataset=dataset,
-                question=render(TASK, categories=texts[1]),  # the listed order is the first wrong option
+                # The listed order is the first wrong option, as in every official question.
+                question=template()["question"].format(categories=texts[1]),
                 answer=texts[0],
                 choices=tuple(texts),
                 metadata={"first_appearance_s": {c: first[c] for c in truth}},
