@@ -97,3 +97,19 @@ def test_builder_refuses_frames_resampled_by_another_strategy(items):
         MediaError, match="setting uniform-50 chose 4 frames but the run sampled 2; run .* --frames all"
     ):
         get_prompt_builder("mmsi-video", PromptConfig()).build(narrowed, media)
+
+
+def test_timestamp_labels_through_the_prompt_override(items):
+    narrowed = apply_setting(items[0], "uniform-50")
+    media = [load_media(ref, None, parse_strategy("all"), None) for ref in narrowed.media]
+    config = PromptConfig(overrides={"frame_labels": "timestamp"})
+    request = get_prompt_builder("mmsi-video", config).build(narrowed, media)
+    assert [p.label for p in request.parts if isinstance(p, ImagePart)] == [
+        "00:00.00",
+        "00:02.00",
+        "00:04.00",
+    ]
+    with pytest.raises(ValueError, match="frame_labels must be 'none' or 'timestamp'"):
+        get_prompt_builder("mmsi-video", PromptConfig(overrides={"frame_labels": "yes"})).build(
+            narrowed, media
+        )

@@ -73,7 +73,25 @@ def _images(sample: SampledFrames, labelled: bool) -> list[ImagePart]:
 
 @PROMPT_BUILDERS.register("mmsi-video")
 class MMSIVideoBuilder(PromptBuilder):
-    """Prompt builder of ``mmsi-video``: the official input text with frames and images interleaved."""
+    """Prompt builder of ``mmsi-video``: the official input text with frames and images interleaved.
+
+    Prompt override ``frame_labels=timestamp`` (``spatialbench run --prompt frame_labels=timestamp``) labels
+    each video frame with its ``mm:ss.ff`` time; the default ``none`` is the official input.
+    """
+
+    known_overrides = frozenset({"frame_labels"})
+
+    @property
+    def label_frames(self) -> bool:
+        """Whether frames carry their timestamp labels (override ``frame_labels``).
+
+        Raises:
+            ValueError: a value other than ``none`` or ``timestamp``.
+        """
+        value = self.config.overrides.get("frame_labels", "none")
+        if value not in ("none", "timestamp"):
+            raise ValueError(f"prompt field frame_labels must be 'none' or 'timestamp', got {value!r}")
+        return value == "timestamp"
 
     def build(self, item: Item, media: Sequence[SampledFrames]) -> Request:
         """Build the request of an item narrowed by :func:`apply_setting` (see :func:`interleave`).
@@ -86,7 +104,7 @@ class MMSIVideoBuilder(PromptBuilder):
             return interleave(item, [])
         if "setting" in item.metadata:
             _check_all_frames(item, media)
-        return interleave(item, media)
+        return interleave(item, media, self.label_frames)
 
 
 def _check_all_frames(item: Item, media: Sequence[SampledFrames]) -> None:
