@@ -59,3 +59,26 @@ def test_cli_rejects_bad_options(tmp_path: Path) -> None:
     for extra in (["--frames", "uniform:zero"], ["-o", "novalue"], ["--order", "sideways"]):
         result = CliRunner().invoke(app, base + extra)
         assert result.exit_code != 0
+
+
+def test_cli_reports_unreadable_rows_and_runs_the_rest(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    make_vsibench(root, n_videos=1, per_video=2)
+    with (root / "test.jsonl").open("a") as handle:
+        handle.write("{not json\n")
+    args = [
+        "run",
+        "--benchmark",
+        "vsibench",
+        "--data",
+        str(root),
+        "--model",
+        "chance-frequency",
+        "--out",
+        str(tmp_path / "run"),
+        "--no-progress",
+    ]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "2 items: 0 already answered, 2 answered now" in result.output
+    assert "1 benchmark row(s) could not be read" in result.output and "test.jsonl:3" in result.output

@@ -75,16 +75,34 @@ def run_command(
     from spatialbench.scoring import render_markdown
 
     try:
-        prompt_config = PromptConfig.model_validate({
-            "model_family": model_family, "order": order, "video_repeats": video_repeats, "blind": blind,
-            "overrides": {k: str(v) for k, v in parse_assignments(prompt or [], "--prompt").items()},
-        })
+        prompt_config = PromptConfig.model_validate(
+            {
+                "model_family": model_family,
+                "order": order,
+                "video_repeats": video_repeats,
+                "blind": blind,
+                "overrides": {k: str(v) for k, v in parse_assignments(prompt or [], "--prompt").items()},
+            }
+        )
         config = RunConfig(
-            benchmark=benchmark, data=str(data), model=model, out=str(out), frames=frames, limit=limit,
-            ids=read_ids(ids) if ids else None, concurrency=concurrency, max_pixels=max_pixels,
-            prompt=prompt_config, max_new_tokens=max_new_tokens, timeout_s=timeout, max_attempts=max_attempts,
-            max_images=max_images, image_overflow=ImageOverflow(image_overflow),
-            benchmark_options=parse_assignments(option or [], "--option"), extract=extract, seed=seed,
+            benchmark=benchmark,
+            data=str(data),
+            model=model,
+            out=str(out),
+            frames=frames,
+            limit=limit,
+            ids=read_ids(ids) if ids else None,
+            concurrency=concurrency,
+            max_pixels=max_pixels,
+            prompt=prompt_config,
+            max_new_tokens=max_new_tokens,
+            timeout_s=timeout,
+            max_attempts=max_attempts,
+            max_images=max_images,
+            image_overflow=ImageOverflow(image_overflow),
+            benchmark_options=parse_assignments(option or [], "--option"),
+            extract=extract,
+            seed=seed,
         )
     except ValueError as exc:  # pydantic's ValidationError is a ValueError; names the field
         raise typer.BadParameter(str(exc)) from exc
@@ -94,5 +112,11 @@ def run_command(
         f"{summary.selected} items: {summary.already_done} already answered, {counts['ok']} answered now, "
         f"{counts['empty']} empty, {counts['failed']} failed (re-run the command to retry those)"
     )
+    if summary.load_errors:
+        shown = "\n  ".join(summary.load_errors[:5])
+        typer.echo(
+            f"{len(summary.load_errors)} benchmark row(s) could not be read and were skipped:\n  {shown}",
+            err=True,
+        )
     if summary.score is not None:
         typer.echo(render_markdown(summary.score))
