@@ -10,7 +10,9 @@ from spatialbench.models.base import Response
 class Progress:
     """Counts outcomes and shows them; ``enabled=False`` counts silently (tests, libraries)."""
 
-    def __init__(self, total: int, enabled: bool = True, description: str = "run") -> None:
+    def __init__(
+        self, total: int, enabled: bool = True, description: str = "run", stream: Any = None
+    ) -> None:
         self.counts = {"ok": 0, "empty": 0, "failed": 0}
         self.input_tokens = 0
         self.output_tokens = 0
@@ -18,7 +20,9 @@ class Progress:
         if enabled:
             from tqdm import tqdm
 
-            self._bar = tqdm(total=total, desc=description, unit="item", dynamic_ncols=True, smoothing=0.1)
+            self._bar = tqdm(
+                total=total, desc=description, unit="item", dynamic_ncols=True, smoothing=0.1, file=stream
+            )
 
     def update(self, status: str, response: Response | None) -> None:
         """Count one finished item."""
