@@ -124,6 +124,7 @@ def test_missing_video_is_a_per_item_error_and_run_goes_on(tmp_path) -> None:
         summary.counts == {"ok": 2, "empty": 0, "failed": 2}
         and summary.decodes[str(root / "arkitscenes/scene1.mp4")] == 1
     )
+    assert len(summary.unanswered) == 2 and all(status == "failed" for _, status, _ in summary.unanswered)
     with sqlite3.connect(tmp_path / "out" / STORE_NAME) as conn:
         errors = [e for (e,) in conn.execute("SELECT error FROM results WHERE status = 'failed'")]
     assert all("MediaError" in e and "scene1.mp4: video file not found" in e for e in errors)

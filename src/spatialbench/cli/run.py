@@ -112,6 +112,8 @@ def run_command(
         f"{summary.selected} items: {summary.already_done} already answered, {counts['ok']} answered now, "
         f"{counts['empty']} empty, {counts['failed']} failed (re-run the command to retry those)"
     )
+    for item_id, status, error in summary.unanswered[:5]:
+        typer.echo(f"  item {item_id}: {status}{': ' + error if error else ''}", err=True)
     if summary.load_errors:
         shown = "\n  ".join(summary.load_errors[:5])
         typer.echo(

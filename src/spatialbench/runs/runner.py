@@ -31,7 +31,7 @@ from spatialbench.runs.environment import environment
 from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan, select_items
 from spatialbench.runs.progress import Progress
 from spatialbench.runs.redaction import redact, secret_values
-from spatialbench.runs.store import RunStore
+from spatialbench.runs.store import RunStore, StoredResult
 
 STORE_NAME = "run.sqlite"
 
@@ -46,6 +46,7 @@ class RunSummary:
     decodes: dict[str, int]
     load_errors: list[str] = field(default_factory=list)
     request_seconds: float = 0.0  # wall time of the request phase (media, prompts, model calls, store)
+    unanswered: list[tuple[str, str, str | None]] = field(default_factory=list)  # (item id, status, error)
     score: Any = None
 
 
@@ -120,7 +121,9 @@ class Runner:
                 [str(e) for e in getattr(loaded, "errors", [])],
                 request_seconds,
             )
-            summary.score = self._score(store, selected, planned)
+            rows = store.results([p.key for p in planned])
+            summary.unanswered = [(r.item_id, r.status, r.error) for r in rows if r.status != "ok"]
+            summary.score = self._score(rows, selected)
         finally:
             store.close()
         return summary
@@ -168,7 +171,12 @@ class Runner:
             request = replace(self.builder.build(item, media), settings=planned.settings)
             prompt = _prompt_record(request, media)
             return prompt, await self.backend.generate(request), None
-        except (MediaError, BackendError, TemplateError) as exc:
+        except (
+            MediaError,
+            BackendError,
+            TemplateError,
+            ValueError,
+        ) as exc:  # ValueError: item the builder refuses
             return prompt, None, f"{type(exc).__name__}: {exc}"
 
     async def _media(self, item: Any) -> list[SampledFrames]:
@@ -180,10 +188,9 @@ class Runner:
             lambda: [self.cache.get(ref, self.strategy, self.config.max_pixels) for ref in item.media]
         )
 
-    def _score(self, store: RunStore, selected: list[Any], planned: list[PlannedItem]) -> Any:
+    def _score(self, rows: list[StoredResult], selected: list[Any]) -> Any:
         from spatialbench.scoring import score_items, write_scores
 
-        rows = store.results([p.key for p in planned])
         responses = {r.item_id: r.response for r in rows if r.status == "ok"}
         if not selected:
             return None
