@@ -35,12 +35,3 @@ def test_unknown_mode_is_a_clear_error(tmp_path):
     args = ["score", "-a", str(annotations), "-p", str(predictions), "--extract", "robsut"]
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and "robust" in result.output
-
-
-def test_demo_is_deterministic(tmp_path):
-    for name in ("a", "b"):
-        result = runner.invoke(app, ["demo", "--out", str(tmp_path / name), "--scenes", "2", "--seed", "3"])
-        assert result.exit_code == 0, result.output
-    for file in ("annotations.jsonl", "predictions.jsonl", "scores-robust/scores.json"):
-        assert (tmp_path / "a" / file).read_bytes() == (tmp_path / "b" / file).read_bytes()
-    assert "extraction: robust" in result.output and "extraction: official" in result.output
