@@ -90,7 +90,7 @@ class BenchmarkSpec:
         return choice, number
 
     def extractors(self, mode: str) -> tuple[Any, Any]:
-        """The (choice, number) extractor functions for ``mode``."""
+        """Return the (choice, number) extractor functions for ``mode``."""
         from spatialbench.scoring.extraction import CHOICE_EXTRACTORS, NUMBER_EXTRACTORS, load_robust_modes
 
         choice, number = self.extractor_names(mode)
@@ -114,7 +114,7 @@ def discover() -> None:
 
 
 def get_benchmark(name: str) -> BenchmarkSpec:
-    """The registered benchmark ``name``; raises UnknownNameError with suggestions."""
+    """Return the registered benchmark ``name``; raises UnknownNameError with suggestions."""
     discover()
     return BENCHMARKS.get(name)
 

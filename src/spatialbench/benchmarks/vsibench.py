@@ -64,7 +64,7 @@ class RowProblem(ValueError):
 
 
 def vsibench_table(rows: pd.DataFrame) -> ScoreTable:
-    """The paper's layout (Fig. 6): 8 task columns, Rel. Dir. = mean(easy, medium, hard), Avg."""
+    """Aggregate into the paper's layout (Fig. 6): 8 task columns, Rel. Dir. = mean of 3 sub-types, Avg."""
     return build_table(rows, COLUMNS)
 
 
@@ -202,7 +202,8 @@ def load_vsibench(
             errors.append(RowError(file, line, problem.field, str(problem)))
             continue
         if item.id in seen_ids:
-            errors.append(RowError(file, line, "id", f"duplicate id {item.id!r} (first at {seen_ids[item.id]})"))
+            first = seen_ids[item.id]
+            errors.append(RowError(file, line, "id", f"duplicate id {item.id!r} (first at {first})"))
             continue
         seen_ids[item.id] = f"{file}:{line}"
         items.append(item)

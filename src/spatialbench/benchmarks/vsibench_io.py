@@ -19,8 +19,10 @@ Record = tuple[str, int, dict[str, Any]]
 
 
 def annotation_files(path: Path) -> list[Path]:
-    """The files to read for ``path``: the file itself, or in a folder the files of the first suffix
-    in ``SUFFIX_PRIORITY`` that it holds (searched recursively), sorted by name.
+    """List the files to read for ``path``.
+
+    That is the file itself, or in a folder the files of the first suffix in ``SUFFIX_PRIORITY`` that
+    it holds (searched recursively), sorted by name.
 
     A Hugging Face download holds the same questions as ``test.jsonl`` and as Parquet; reading only one
     kind avoids counting every question twice.
@@ -47,10 +49,12 @@ def _jsonl(path: Path) -> Iterator[Record | RowError]:
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as err:
-                yield RowError(str(path), number, None, f"not valid JSON ({err.msg} at column {err.colno})")
+                message = f"not valid JSON ({err.msg} at column {err.colno})"
+                yield RowError(str(path), number, None, message)
                 continue
             if not isinstance(record, dict):
-                yield RowError(str(path), number, None, f"expected a JSON object, got {type(record).__name__}")
+                message = f"expected a JSON object, got {type(record).__name__}"
+                yield RowError(str(path), number, None, message)
                 continue
             yield str(path), number, record
 
@@ -70,13 +74,15 @@ def _json(path: Path) -> Iterator[Record | RowError]:
         return
     entries = data.get("questions") if isinstance(data, dict) else data
     if not isinstance(entries, list):
-        yield RowError(str(path), None, "questions", "expected a list of question objects (or {'questions': [...]})")
+        message = "expected a list of question objects (or {'questions': [...]})"
+        yield RowError(str(path), None, "questions", message)
         return
     for number, record in enumerate(entries, start=1):
         if isinstance(record, dict):
             yield str(path), number, record
         else:
-            yield RowError(str(path), number, None, f"expected a question object, got {type(record).__name__}")
+            message = f"expected a question object, got {type(record).__name__}"
+            yield RowError(str(path), number, None, message)
 
 
 _READERS = {".jsonl": _jsonl, ".parquet": _parquet, ".json": _json}

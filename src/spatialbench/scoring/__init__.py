@@ -10,7 +10,13 @@ from spatialbench.scoring.extraction import (
     extract_choice,
     extract_number,
 )
-from spatialbench.scoring.metrics import MRA_MODES, exact_match, ground_truth_error, mean_relative_accuracy, mra_array
+from spatialbench.scoring.metrics import (
+    MRA_MODES,
+    exact_match,
+    ground_truth_error,
+    mean_relative_accuracy,
+    mra_array,
+)
 from spatialbench.scoring.output import render_markdown, scores_json, write_scores
 from spatialbench.scoring.scorer import ScoreResult, score_items
 from spatialbench.scoring.tables import Column, ScoreTable, build_table

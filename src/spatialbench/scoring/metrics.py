@@ -48,7 +48,9 @@ def ground_truth_error(ground_truth: object) -> str | None:
     return None
 
 
-def mra_array(predictions: ArrayLike, ground_truths: ArrayLike, mode: str = "official") -> NDArray[np.float64]:
+def mra_array(
+    predictions: ArrayLike, ground_truths: ArrayLike, mode: str = "official"
+) -> NDArray[np.float64]:
     """MRA per item, vectorised.
 
     Args:

@@ -1,8 +1,8 @@
-"""Shared clean-up of model responses before robust extraction (rules R1–R3 of the robust modes).
+r"""Shared clean-up of model responses before robust extraction (rules R1–R3 of the robust modes).
 
 R1 reasoning wrappers: text inside ``<think>…</think>`` is dropped (the answer follows it); an unclosed
    ``<think>`` drops everything after it.
-R2 ``\\boxed{…}``: when present, the content of the last one is the answer text.
+R2 ``\boxed{…}``: when present, the content of the last one is the answer text.
 R3 answer markers: when the text says ``answer:``, ``the answer is``, ``final answer``, ``option`` …, the
    text after the *last* marker is the answer text (so ``final answer: C`` overrides an earlier letter).
 """
@@ -43,9 +43,8 @@ def answer_text(text: str, use_markers: bool = True) -> tuple[str, str]:
     if boxed:
         return _MARKUP.sub("", boxed[-1]).strip(), "boxed"
     plain = _MARKUP.sub("", text)
-    last = None
-    for last in _MARKER.finditer(plain) if use_markers else ():
-        pass
+    markers = list(_MARKER.finditer(plain)) if use_markers else []
+    last = markers[-1] if markers else None
     if last is not None and plain[last.end() :].strip():
         return plain[last.end() :].strip(), "marker"
     return plain.strip(), "plain"

@@ -1,6 +1,6 @@
-"""The ``robust`` choice extraction mode, rule by rule.
+r"""The ``robust`` choice extraction mode, rule by rule.
 
-After the shared clean-up (R1 ``<think>`` blocks dropped, R2 last ``\\boxed{}`` content, R3 text after the
+After the shared clean-up (R1 ``<think>`` blocks dropped, R2 last ``\boxed{}`` content, R3 text after the
 last answer marker such as ``Answer:``, ``The answer is``, ``final answer:``; Markdown emphasis removed —
 see :mod:`spatialbench.scoring.response_text`), the answer text is read with:
 

@@ -58,7 +58,8 @@ def task_means(rows: pd.DataFrame) -> tuple[dict[str, float], dict[str, int]]:
     """Mean score (fraction) and count of scored items per ``task``; rows with NaN score are skipped."""
     scored = rows[rows["score"].notna()]
     grouped = scored.groupby("task", sort=True)["score"]
-    return {str(k): float(v) for k, v in grouped.mean().items()}, {str(k): int(v) for k, v in grouped.size().items()}
+    means = {str(k): float(v) for k, v in grouped.mean().items()}
+    return means, {str(k): int(v) for k, v in grouped.size().items()}
 
 
 def build_table(rows: pd.DataFrame, columns: Sequence[Column]) -> ScoreTable:
