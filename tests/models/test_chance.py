@@ -26,11 +26,12 @@ def _na(i: int, truth: str) -> Item:
     )
 
 
-def test_frequency_picks_most_frequent_option_text_and_number_per_task() -> None:
+def test_frequency_picks_most_frequent_ground_truth_per_task() -> None:
     items = [
-        _mca(0, ("A. chair", "B. table"), "A"),
-        _mca(1, ("A. table", "B. chair"), "B"),
-        _mca(2, ("A. lamp", "B. table"), "B"),
+        _mca(0, ("A. chair", "B. table", "C. lamp"), "B"),
+        _mca(1, ("A. table", "B. chair", "C. bed"), "B"),
+        _mca(2, ("A. lamp", "B. table", "C. sofa"), "C"),
+        _mca(3, ("A. x", "B. y"), "A", task="object_rel_direction_easy"),
         _na(0, "2"),
         _na(1, "3"),
         _na(2, "2"),
@@ -38,10 +39,23 @@ def test_frequency_picks_most_frequent_option_text_and_number_per_task() -> None
     backend = load_backend("chance-frequency")
     assert isinstance(backend, FrequencyChance)
     backend.prepare(items)
-    # "chair" was correct twice, "table" once: pick the letter showing "chair"; ties go to the first letter
-    assert backend.answer(_mca(9, ("A. table", "B. chair"), "A")).text == "B"
-    assert backend.answer(_mca(9, ("A. lamp", "B. sofa"), "A")).text == "A"
+    assert backend.answer(_mca(9, ("A. a", "B. b", "C. c", "D. d"), "A")).text == "B"
+    assert backend.answer(_mca(9, ("A. a",), "A")).text == ""  # no frequent letter among its options
+    assert backend.answer(_mca(9, ("A. a", "B. b"), "B", task="object_rel_direction_easy")).text == "A"
     assert backend.answer(_na(9, "7")).text == "2"
+
+
+def test_frequency_does_not_leak_answers_through_unique_option_texts() -> None:
+    # appearance-order options are unique sequences: the baseline must not recover each item's own answer
+    letters = "ABCD"
+    items = [
+        _mca(i, tuple(f"{x}. seq{i}-{x}" for x in letters), letters[i % 4], task="obj_appearance_order")
+        for i in range(40)
+    ]
+    backend = load_backend("chance-frequency")
+    backend.prepare(items)
+    hits = sum(backend.answer(it).text == it.ground_truth for it in items)
+    assert hits == 10  # one letter in four, as a fixed-letter guess scores on balanced answers
 
 
 def test_random_is_seeded_per_item_and_uniform() -> None:

@@ -5,9 +5,9 @@ runner calls instead of ``generate``:
 
 - ``chance-random``: a uniformly random option letter for multiple-choice items; numerical items have no
   random chance level ("inapplicable", Sec. 4.1) and get an empty answer marked ``no_answer_expected``.
-- ``chance-frequency``: per task, the option text most often correct across the benchmark (ties: the
-  earliest letter), and for numerical tasks the most frequent ground truth — "always selecting the most
-  frequent answer for each task".
+- ``chance-frequency``: per task, the most frequent ground truth across the benchmark (the letter for
+  multiple choice, the number for numerical tasks) — "always selecting the most frequent answer for each
+  task".
 
 Randomness: one numpy Generator per item seeded by (seed, item id), so answers do not depend on order.
 """
@@ -42,10 +42,6 @@ class ItemBackend(Backend):
         raise BackendError(f"{self.provider} answers benchmark items, not prompts")
 
 
-def _option_text(option: str) -> str:
-    return option.split(". ", 1)[1] if ". " in option else option
-
-
 class RandomChance(ItemBackend):
     """Uniform random letter per multiple-choice item."""
 
@@ -68,35 +64,36 @@ class RandomChance(ItemBackend):
 
 
 class FrequencyChance(ItemBackend):
-    """Most frequent answer per task, learned from all items passed to :meth:`prepare`."""
+    """Most frequent ground truth per task, learned from all items passed to :meth:`prepare`.
+
+    The official files store a multiple-choice ground truth as its letter, so "the most frequent answer"
+    of a multiple-choice task is its most frequent correct letter (VSI-Bench Table 1 chance-level
+    (frequency) row, e.g. appearance order 25.2). Counting option *texts* instead would leak each
+    question's own answer when option texts are unique per question (appearance-order sequences),
+    scoring near 100 %.
+    """
 
     provider = "chance-frequency"
 
     def __init__(self) -> None:
-        self._option_counts: dict[str, Counter[str]] = {}
-        self._numbers: dict[str, str] = {}
+        self._counts: dict[str, Counter[str]] = {}
 
     def prepare(self, items: Sequence[Item]) -> None:
-        """Count, per task, correct option texts and numerical ground truths."""
-        numbers: dict[str, Counter[str]] = {}
+        """Count each task's ground truths (ties go to the value seen first)."""
+        self._counts = {}
         for item in items:
-            if item.answer_kind is AnswerKind.NUMERICAL:
-                numbers.setdefault(item.task, Counter())[item.ground_truth] += 1
-            elif item.ground_truth in item.option_letters:
-                text = _option_text(item.options[item.option_letters.index(item.ground_truth)])
-                self._option_counts.setdefault(item.task, Counter())[text] += 1
-        self._numbers = {task: counts.most_common(1)[0][0] for task, counts in numbers.items()}
+            self._counts.setdefault(item.task, Counter())[item.ground_truth] += 1
 
     def answer(self, item: Item) -> Response:
-        """Return the task's most frequent answer (empty when :meth:`prepare` saw no item of the task)."""
-        if item.answer_kind is AnswerKind.NUMERICAL:
-            return Response(text=self._numbers.get(item.task, ""))
-        counts = self._option_counts.get(item.task, Counter())
-        texts = [_option_text(o) for o in item.options]
-        if not texts:
-            return Response(text="")
-        best = max(range(len(texts)), key=lambda i: (counts[texts[i]], -i))
-        return Response(text=item.option_letters[best])
+        """Return the task's most frequent ground truth that is a valid answer to ``item``.
+
+        Multiple choice: the most frequent letter among the item's letters. Empty when :meth:`prepare`
+        saw no item of the task.
+        """
+        ranked = [value for value, _ in self._counts.get(item.task, Counter()).most_common()]
+        if item.answer_kind is AnswerKind.MULTIPLE_CHOICE:
+            ranked = [value for value in ranked if value in item.option_letters]
+        return Response(text=ranked[0] if ranked else "")
 
 
 @BACKENDS.register("chance-random")
