@@ -190,7 +190,9 @@ def load_vsibench(
     if subset not in ("full", "debiased"):
         raise ValueError(f"subset must be 'full' or 'debiased', got {subset!r}")
     pruned = read_pruned_ids(pruned_ids) if pruned_ids is not None else None
-    items, errors, seen_ids, derived = LoadedItems(), [], {}, {}
+    items, errors = LoadedItems(), []
+    seen_ids: dict[str, str] = {}
+    derived: dict[str, int] = {}
     for entry in read_records(Path(path)):
         if isinstance(entry, RowError):
             errors.append(entry)

@@ -30,13 +30,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 import numpy as np
-import pandas as pd
 
 from spatialbench.benchmarks.item import AnswerKind, Item
 from spatialbench.benchmarks.registry import get_benchmark
 from spatialbench.registry import Registry
 from spatialbench.scoring.metrics import ground_truth_error, mra_array
-from spatialbench.scoring.scorer import ROW_COLUMNS, ScoreResult, result_from_rows, score_items
+from spatialbench.scoring.scorer import ScoreResult, build_rows, result_from_rows, score_items
 
 Baseline = Callable[..., ScoreResult]
 BASELINES: Registry[Baseline] = Registry("baseline model")
@@ -94,19 +93,7 @@ def chance_random(
     """Score the expected accuracy of a uniform guess: ``1 / len(options)`` per multiple-choice item."""
     items = [i for i in items if i.answer_kind is AnswerKind.MULTIPLE_CHOICE]
     spec = get_benchmark(benchmark or (items[0].benchmark if items else "vsibench"))
-    rows = pd.DataFrame({
-        "id": [i.id for i in items],
-        "task": [i.task for i in items],
-        "dataset": [i.dataset for i in items],
-        "scene_id": [i.scene_id for i in items],
-        "answer_kind": [i.answer_kind.value for i in items],
-        "ground_truth": [i.ground_truth for i in items],
-        "prediction": [None] * len(items),
-        "extracted": [None] * len(items),
-        "rule": ["expected_value"] * len(items),
-        "answered": [True] * len(items),
-        "missing": [False] * len(items),
-        "score": [1.0 / len(i.options) for i in items],
-        "pruned": [i.metadata.get("pruned") for i in items],
-    }, columns=list(ROW_COLUMNS))
+    n = len(items)
+    expected = [1 / len(i.options) for i in items]  # a random guess always answers, right with p = 1/n
+    rows = build_rows(items, [""] * n, ["random letter"] * n, ["expected_value"] * n, expected)
     return result_from_rows(spec, "n/a (expected accuracy of a uniform guess)", mra, rows, [], set())

@@ -24,7 +24,7 @@ from typing import Any
 
 from spatialbench.benchmarks.item import Item
 from spatialbench.benchmarks.registry import RowError
-from spatialbench.benchmarks.vsibench_io import read_records
+from spatialbench.benchmarks.vsibench_io import Record, read_records
 
 RESPONSE_FIELDS = ("response", "prediction", "model_answer")
 
@@ -101,7 +101,7 @@ def _jsonl_files(folder: Path) -> list[Path]:
     return sorted(folder.glob("samples_*.jsonl")) or sorted(folder.glob("*.jsonl"))
 
 
-def _jsonl_records(path: Path) -> Iterator[tuple[str, int, dict[str, Any]] | RowError]:
+def _jsonl_records(path: Path) -> Iterator[Record | RowError]:
     for file in _jsonl_files(path) if path.is_dir() else [path]:
         yield from read_records(file)
 
@@ -148,12 +148,17 @@ def read_predictions(path: str | Path, items: Iterable[Item], format: str | None
     return out
 
 
-def _read_jsonl(path: Path, joiner: _Joiner, out: Predictions) -> None:
-    for entry in _jsonl_records(path):
+def _readable(entries: Iterable[Record | RowError], out: Predictions) -> Iterator[Record]:
+    """Yield the readable records; unreadable rows go to ``out.errors``."""
+    for entry in entries:
         if isinstance(entry, RowError):
             out.errors.append(entry)
-            continue
-        file, line, record = entry
+        else:
+            yield entry
+
+
+def _read_jsonl(path: Path, joiner: _Joiner, out: Predictions) -> None:
+    for file, line, record in _readable(_jsonl_records(path), out):
         if record.get("id") is None:
             out.errors.append(RowError(file, line, "id", "missing (each line needs 'id' and 'response')"))
             continue
@@ -161,26 +166,18 @@ def _read_jsonl(path: Path, joiner: _Joiner, out: Predictions) -> None:
 
 
 def _read_lmms(path: Path, joiner: _Joiner, out: Predictions) -> None:
-    for entry in _jsonl_records(path):
-        if isinstance(entry, RowError):
-            out.errors.append(entry)
-            continue
-        file, line, record = entry
-        doc = record.get("doc") if isinstance(record.get("doc"), dict) else {}
+    for file, line, record in _readable(_jsonl_records(path), out):
+        doc: dict[str, Any] = record["doc"] if isinstance(record.get("doc"), dict) else {}
         item_id = str(doc["id"]) if doc.get("id") is not None else joiner.find(doc, f"{file}:{line}")
         _add(out, item_id, _lmms_response(record), (file, line), "filtered_resps")
 
 
 def _read_export(path: Path, joiner: _Joiner, out: Predictions) -> None:
-    for entry in read_records(path):
-        if isinstance(entry, RowError):
-            out.errors.append(entry)
-            continue
-        file, line, record = entry
+    for file, line, record in _readable(read_records(path), out):
         name = _response_field(record)
         if name is None:
-            out.errors.append(RowError(file, line, "response", f"no response field (one of {RESPONSE_FIELDS} "
-                                                               "or '*_answer')"))
+            message = f"no response field (one of {RESPONSE_FIELDS} or '*_answer')"
+            out.errors.append(RowError(file, line, "response", message))
             continue
         item_id = str(record["id"]) if record.get("id") is not None else joiner.find(record, f"{file}:{line}")
         _add(out, item_id, record[name], (file, line), name)

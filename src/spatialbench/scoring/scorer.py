@@ -10,7 +10,7 @@ out of every mean, and is listed with its id in ``data_errors``.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -158,7 +158,15 @@ def _score(
     extractions = _extract_all(items, texts, spec, extract)
     values = [e.value if e is not None else None for e in extractions]
     scores, errors = _scores(items, values, mra)
-    rows = pd.DataFrame({
+    rules = [e.rule if e is not None else "missing_prediction" for e in extractions]
+    rows = build_rows(items, texts, values, rules, scores)
+    return result_from_rows(spec, extract, mra, rows, errors, set(responses) - set(rows["id"]))
+
+
+def build_rows(items: list[Item], texts: list[str | None], values: list, rules: list[str],
+               scores: Sequence[float] | np.ndarray) -> pd.DataFrame:
+    """Per-item score rows (columns ``ROW_COLUMNS``); ``answered`` / ``missing`` follow values / texts."""
+    return pd.DataFrame({
         "id": [i.id for i in items],
         "task": [i.task for i in items],
         "dataset": [i.dataset for i in items],
@@ -167,13 +175,12 @@ def _score(
         "ground_truth": [i.ground_truth for i in items],
         "prediction": texts,
         "extracted": values,
-        "rule": [e.rule if e is not None else "missing_prediction" for e in extractions],
+        "rule": rules,
         "answered": [v is not None for v in values],
         "missing": [t is None for t in texts],
-        "score": scores,
+        "score": np.asarray(scores, dtype=float),
         "pruned": [i.metadata.get("pruned") for i in items],
     }, columns=list(ROW_COLUMNS))
-    return result_from_rows(spec, extract, mra, rows, errors, set(responses) - set(rows["id"]))
 
 
 def result_from_rows(spec: BenchmarkSpec, extract: str, mra: str, rows: pd.DataFrame, errors: list[str],
