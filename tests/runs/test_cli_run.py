@@ -82,3 +82,30 @@ def test_cli_reports_unreadable_rows_and_runs_the_rest(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "2 items: 0 already answered, 2 answered now" in result.output
     assert "1 benchmark row(s) could not be read" in result.output and "test.jsonl:3" in result.output
+
+
+def test_cli_setup_errors_are_one_clear_line(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    root = tmp_path / "data"
+    make_vsibench(root, n_videos=1, per_video=1)
+    base = [
+        "run",
+        "--benchmark",
+        "vsibench",
+        "--data",
+        str(root),
+        "--out",
+        str(tmp_path / "o"),
+        "--no-progress",
+    ]
+    cases = {
+        "openai:gpt-4o": "OPENAI_API_KEY is not set",
+        "opnai:gpt-4o": "did you mean 'openai'",
+    }
+    for model, message in cases.items():
+        result = CliRunner().invoke(app, [*base, "--model", model])
+        assert result.exit_code == 2 and message in result.output, result.output
+    ids = tmp_path / "ids.txt"
+    ids.write_text("nope\n")
+    result = CliRunner().invoke(app, [*base, "--model", "chance-random", "--ids", str(ids)])
+    assert result.exit_code == 2 and "not in the benchmark" in result.output

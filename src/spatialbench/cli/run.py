@@ -70,8 +70,11 @@ def run_command(
 ) -> None:
     """Evaluate MODEL on BENCHMARK; answers go to OUT/run.sqlite, scores to OUT/scores.*."""
     from spatialbench.models.api import ImageOverflow
+    from spatialbench.models.errors import BackendError
     from spatialbench.prompting import PromptConfig
+    from spatialbench.registry import UnknownNameError
     from spatialbench.runs import RunConfig, run
+    from spatialbench.runs.plan import SelectionError
     from spatialbench.scoring import render_markdown
 
     try:
@@ -106,7 +109,12 @@ def run_command(
         )
     except ValueError as exc:  # pydantic's ValidationError is a ValueError; names the field
         raise typer.BadParameter(str(exc)) from exc
-    summary = run(config, progress=progress)
+    try:
+        summary = run(config, progress=progress)
+    except (BackendError, UnknownNameError, SelectionError, OSError) as exc:
+        # set-up problems (unknown model or benchmark, missing key or data): one clear line, no traceback
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
     counts = summary.counts
     typer.echo(
         f"{summary.selected} items: {summary.already_done} already answered, {counts['ok']} answered now, "
