@@ -1,4 +1,4 @@
-"""Fixtures of the synth tests: one small rendered scene shared by the module tests (rendering is slow-ish)."""
+"""Fixtures of the synth tests: one small rendered scene shared by the test modules."""
 
 from __future__ import annotations
 

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import numpy as np
+import pytest
 
-from spatialbench.synth import FrameSet, RenderedScene
+from spatialbench.synth import (
+    FrameSet,
+    RenderConfig,
+    RenderedScene,
+    SceneConfig,
+    generate_scene,
+    render_scene,
+)
 
 TOLERANCE = 0.01  # metres: 1 mm depth quantisation plus float error, with margin
 
@@ -47,3 +56,19 @@ def test_shell_pixels_have_id_zero_and_positive_depth(rendered_bedroom: Rendered
     frames = rendered_bedroom.frames
     assert (frames.depth_mm > 0).all()  # a closed room: every pixel hits a surface
     assert (frames.instance == 0).any() and (frames.instance > 0).any()
+
+
+@pytest.mark.slow
+def test_full_size_walkthrough_is_consistent(tmp_path: Path) -> None:
+    scene = generate_scene(SceneConfig(room_type="office", density="dense", plan="two_rooms"), 1)
+    result = render_scene(scene, tmp_path, RenderConfig(max_seconds=4.0))
+    assert result.frames.instance.shape[1:] == (480, 640)
+    meta = result.meta_info
+    for index in (0, len(result.frames.timestamps) - 1):
+        points, ids = back_project(result.frames, index)
+        for row in scene.instances():
+            mask = ids == row["instance_id"]
+            if mask.any():
+                box = meta["object_bbox"][row["category"]][row["index"]]
+                local = (points[mask] - box["centroid"]) @ np.array(box["normalizedAxes"]).reshape(3, 3).T
+                assert (np.abs(local) - np.array(box["axesLengths"]) / 2).max() < 0.01

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from spatialbench.synth.placement import GAP, Layout, against_wall, beside, free_standing, on_top, relative_to
+from spatialbench.synth.placement import GAP, Layout, against_wall, beside, on_top, relative_to
 from spatialbench.synth.rooms import (
     ROOM_TYPES,
+    anchor_in_open,
+    anchor_on_wall,
     ceiling_lights,
     chairs_around,
     make,
@@ -23,7 +25,7 @@ from spatialbench.synth.rooms import (
 @ROOM_TYPES.register("bedroom")
 def bedroom(layout: Layout, room: int, dense: bool) -> None:
     """Bed against a wall with pillows, nightstands beside it with lamps, wardrobe, desk, mirror, lights."""
-    bed = against_wall(layout, make(layout, "bed"), room, front_clearance=0.6)
+    bed = anchor_on_wall(layout, "bed", room, 0.6)
     stands = []
     if bed is not None:
         pillows(layout, bed, int(layout.rng.integers(2, 5)), back_offset=0.12)
@@ -46,7 +48,7 @@ def bedroom(layout: Layout, room: int, dense: bool) -> None:
 @ROOM_TYPES.register("living room")
 def living_room(layout: Layout, room: int, dense: bool) -> None:
     """Sofa against a wall with cushions, coffee table in front, TV facing the sofa, armchairs, plants."""
-    sofa = against_wall(layout, make(layout, "sofa"), room, front_clearance=1.4)
+    sofa = anchor_on_wall(layout, "sofa", room, 1.4)
     if sofa is not None:
         pillows(layout, sofa, int(layout.rng.integers(2, 5)), back_offset=0.23)
         table = make(layout, "coffee table")
@@ -74,10 +76,10 @@ def kitchen(layout: Layout, room: int, dense: bool) -> None:
         if c is not None
     ]
     against_wall(layout, make(layout, "stove"), room, front_clearance=0.9)
-    against_wall(layout, make(layout, "refrigerator"), room, front_clearance=0.9)
+    anchor_on_wall(layout, "refrigerator", room, 0.9)
     against_wall(layout, make(layout, "sink"), room, front_clearance=0.8)
     scatter_on(layout, counters, ["microwave", "kettle", "cup", "small plant"], 0.8 if dense else 0.5)
-    table = free_standing(layout, make(layout, "dining table"), room, margin=0.55, center_bias=0.6)
+    table = anchor_in_open(layout, "dining table", room, 0.55, 0.6)
     if table is not None:
         chairs_around(layout, table, "chair", ends=False)
         scatter_on(layout, [table], ["cup", "small plant"], 0.4)
@@ -89,7 +91,7 @@ def kitchen(layout: Layout, room: int, dense: bool) -> None:
 def bathroom(layout: Layout, room: int, dense: bool) -> None:
     """Toilet, sink with a mirror above it, bathtub, towel, washer; clearance in front of fixtures."""
     against_wall(layout, make(layout, "bathtub"), room, front_clearance=0.6)
-    against_wall(layout, make(layout, "toilet"), room, front_clearance=0.6)
+    anchor_on_wall(layout, "toilet", room, 0.6)
     basin = against_wall(layout, make(layout, "sink"), room, front_clearance=0.7)
     if basin is not None:
         mirror = make(layout, "mirror")
@@ -108,7 +110,7 @@ def bathroom(layout: Layout, room: int, dense: bool) -> None:
 @ROOM_TYPES.register("dining room")
 def dining_room(layout: Layout, room: int, dense: bool) -> None:
     """A central dining table ringed by chairs, sideboards against the walls, plants, lights above."""
-    table = free_standing(layout, make(layout, "dining table"), room, margin=0.8, center_bias=0.9)
+    table = anchor_in_open(layout, "dining table", room, 0.8, 0.9)
     if table is not None:
         chairs_around(layout, table, "chair", ends=dense)
         scatter_on(layout, [table], ["small plant", "cup", "books"], 0.6)

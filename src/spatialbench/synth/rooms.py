@@ -51,6 +51,29 @@ def make(layout: Layout, name: str) -> Asset:
     return ASSETS.get(name)(layout.rng)
 
 
+def anchor_on_wall(layout: Layout, name: str, room: int, clearance: float) -> SynthObject | None:
+    """Place a room's anchor (bed, sofa, toilet...) against a wall, relaxing the front clearance and
+    redrawing the asset (other size) until it fits; None only when even a bare fit fails."""
+    for factor in (1.0, 0.6, 0.3, 0.0):
+        placed = against_wall(layout, make(layout, name), room, front_clearance=clearance * factor)
+        if placed is not None:
+            return placed
+    return None
+
+
+def anchor_in_open(
+    layout: Layout, name: str, room: int, margin: float, center_bias: float
+) -> SynthObject | None:
+    """Place a free-standing anchor (dining table), shrinking the walkway margin around it until it fits."""
+    for factor in (1.0, 0.75, 0.5, 0.3):
+        placed = free_standing(
+            layout, make(layout, name), room, margin=margin * factor, center_bias=center_bias
+        )
+        if placed is not None:
+            return placed
+    return None
+
+
 def _count(layout: Layout, bounds: tuple[int, int], dense: bool) -> int:
     high = bounds[1] if dense else bounds[0]
     low = 1 if bounds[0] >= 1 else 0

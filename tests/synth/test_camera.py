@@ -1,0 +1,57 @@
+"""Intrinsics, camera poses and walkthrough paths."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from spatialbench.synth import SceneConfig, free_space_map, generate_scene
+from spatialbench.synth.camera import PathConfig, intrinsics, look_pose, walkthrough
+from spatialbench.synth.pipeline import entrance, view_targets
+
+
+def test_intrinsics_of_a_66_degree_camera() -> None:
+    K = intrinsics(640, 480, 66.0)
+    # fx = 320 / tan(33 deg) = 492.77; principal point at the centre of pixel indices.
+    assert K[0, 0] == pytest.approx(320 / np.tan(np.radians(33)))
+    assert K[1, 1] == K[0, 0]
+    assert (K[0, 2], K[1, 2]) == (319.5, 239.5)
+
+
+def test_look_pose_axes() -> None:
+    pose = look_pose(np.array([1.0, 2.0, 1.5]), yaw=np.pi / 2, pitch=0.0)
+    assert np.allclose(pose[:3, 2], [0, 1, 0])  # optical axis along +y
+    assert np.allclose(pose[:3, 0], [1, 0, 0])  # image right = +x when looking along +y
+    assert np.allclose(pose[:3, 1], [0, 0, -1])  # image down = -z
+    assert np.allclose(pose[:3, :3].T @ pose[:3, :3], np.eye(3))
+    assert np.linalg.det(pose[:3, :3]) == pytest.approx(1.0)
+
+
+@pytest.fixture(scope="module")
+def walk():
+    scene = generate_scene(SceneConfig(room_type="living room", plan="l_shape"), 4)
+    space = free_space_map(scene)
+    config = PathConfig(fps=12, max_seconds=40)
+    poses = walkthrough(space, entrance(scene, space), np.random.default_rng(0), config, view_targets(scene))
+    return scene, space, config, poses
+
+
+def test_walkthrough_stays_on_free_floor_at_eye_height(walk) -> None:
+    _, space, config, poses = walk
+    assert 12 * 8 < len(poses) <= 12 * 40
+    for pose in poses:
+        assert space.free[space.to_cell(pose[:2, 3])]
+    assert np.allclose(poses[:, 2, 3], config.eye_height, atol=0.03)
+    pitch = np.degrees(np.arcsin(poses[:, 2, 2]))
+    assert (pitch < -10).all() and (pitch > -25).all()
+
+
+def test_walkthrough_is_smooth_and_looks_around(walk) -> None:
+    _, _, config, poses = walk
+    steps = np.linalg.norm(np.diff(poses[:, :2, 3], axis=0), axis=1)
+    assert steps.max() <= config.speed / config.fps * 1.2
+    headings = np.unwrap(np.arctan2(poses[:, 1, 2], poses[:, 0, 2]))
+    turns = np.abs(np.diff(headings))
+    assert turns.max() <= config.turn_speed / config.fps * 1.2
+    assert headings.max() - headings.min() > np.pi  # it turns round at least half a circle in total
+    assert np.linalg.norm(poses[-1, :2, 3] - poses[0, :2, 3]) > 1.0  # it walked somewhere

@@ -1,0 +1,90 @@
+"""Files written for a rendered scene: video, frames.npz, meta-info, mesh, scene record; determinism; CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import av
+import numpy as np
+import trimesh
+from typer.testing import CliRunner
+
+from spatialbench.cli.main import app
+from spatialbench.scene import load_meta_info
+from spatialbench.synth import (
+    FrameSet,
+    RenderConfig,
+    RenderedScene,
+    SceneConfig,
+    generate_scene,
+    render_scene,
+)
+
+TINY = RenderConfig(width=64, height=48, fps=8, max_seconds=2.0)
+
+
+def test_video_matches_the_frame_annotations(rendered_bedroom: RenderedScene) -> None:
+    frames = FrameSet.load(rendered_bedroom.folder / "frames.npz")
+    with av.open(str(rendered_bedroom.video)) as container:
+        stream = container.streams.video[0]
+        decoded = [f.to_ndarray(format="rgb24") for f in container.decode(stream)]
+        assert stream.codec_context.name == "h264"
+        assert float(stream.average_rate) == 8.0
+    assert len(decoded) == len(frames.timestamps) == frames.instance.shape[0] == frames.cam_to_world.shape[0]
+    assert decoded[0].shape == (120, 160, 3)
+    assert frames.instance.dtype == np.uint16 and frames.depth_mm.dtype == np.uint16
+    assert np.allclose(np.diff(frames.timestamps), 1 / 8)
+
+
+def test_scene_record_and_mesh(rendered_bedroom: RenderedScene) -> None:
+    folder = rendered_bedroom.folder
+    record = json.loads((folder / "scene.json").read_text())
+    assert record["room_type"] == "bedroom" and record["seed"] == 7
+    assert [r["instance_id"] for r in record["instances"]] == list(
+        range(1, len(rendered_bedroom.scene.objects) + 1)
+    )
+    mesh = trimesh.load(folder / "mesh.glb")
+    names = set(mesh.graph.nodes_geometry)
+    assert "shell" in names and f"1_{rendered_bedroom.scene.objects[0].category}" in names
+    assert len(names) == len(rendered_bedroom.scene.objects) + 1
+    meta = load_meta_info(folder / "meta_info.json")[rendered_bedroom.scene.scene_id]
+    assert meta.video_path == f"synthetic/{rendered_bedroom.scene.scene_id}.mp4"
+
+
+def test_same_seed_gives_byte_identical_files(tmp_path: Path) -> None:
+    scene = generate_scene(SceneConfig(room_type="kitchen"), 3)
+    outputs = [render_scene(scene, tmp_path / name, TINY) for name in ("a", "b")]
+    for name in ("frames.npz", "meta_info.json", "scene.json", "freespace.npz"):
+        assert (outputs[0].folder / name).read_bytes() == (outputs[1].folder / name).read_bytes(), name
+    assert outputs[0].video.read_bytes() == outputs[1].video.read_bytes()
+
+
+def test_cli_writes_a_vsibench_style_folder(tmp_path: Path) -> None:
+    args = [
+        "generate",
+        "synthetic",
+        "--out",
+        str(tmp_path),
+        "--scenes",
+        "2",
+        "--seed",
+        "5",
+        "--seconds",
+        "1.5",
+        "--width",
+        "64",
+        "--height",
+        "48",
+        "--fps",
+        "8",
+    ]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    scenes = load_meta_info(tmp_path / "meta_info" / "synthetic_meta_info.json")
+    assert sorted(scenes) == ["synth_0005_000", "synth_0005_001"]
+    for scene_id, scene in scenes.items():
+        assert (tmp_path / scene.video_path).is_file()
+        assert (tmp_path / "scenes" / scene_id / "frames.npz").is_file()
+    rooms = {json.loads((tmp_path / "scenes" / s / "scene.json").read_text())["room_type"] for s in scenes}
+    assert rooms == {"bedroom", "living room"}
