@@ -65,7 +65,8 @@ def test_robust_choice(text, letter):
         ("48 sq m", "What is the size of this room (in square meters)?", 48.0),
         ("10 feet", METRES, 3.048),
         ("3 m", "How many chair(s) are in this room?", 3.0),  # no unit asked: number as written
-        ("no idea", METRES, None), ("", METRES, None),
+        ("no idea", METRES, None), ("", METRES, None), ("0x10", METRES, None), ("the 3rd", METRES, None),
+        ("2.5m", METRES, 2.5), ("~3", METRES, 3.0),
     ],
 )
 def test_robust_number(text, question, value):

@@ -3,8 +3,8 @@ r"""The ``robust`` number extraction mode, rule by rule.
 After the shared clean-up (R1 ``<think>`` dropped, R2 last ``\boxed{}``, R3 text after the last answer
 marker; see :mod:`spatialbench.scoring.response_text`):
 
-N1 digits: ``3``, ``2.5``, ``.5``, ``1,200`` (thousands commas removed), ``1e3``; a ``-`` sign counts only
-   at the start of a word.
+N1 digits: ``3``, ``2.5``, ``.5``, ``1,200`` (thousands commas removed), ``1e3``, as whole words (not
+   inside ``0x10``, ``3rd``, ``room2``); a ``-`` sign counts only at the start of a word.
 N2 ranges: ``3-4``, ``3 – 4``, ``3 to 4`` give the **midpoint** (3.5): MRA rewards closeness, and the
    midpoint is the single value nearest to every point of the stated range.
 N3 units: a unit right after a number (``2.5 m``, ``200 cm``, ``3 meters``, ``48 sq m``, ``10 feet``;
@@ -51,8 +51,8 @@ def _tables() -> _Tables:
     units = sorted({**data["length"], **data["area"]}, key=len, reverse=True)
     unit_alt = "|".join(re.escape(u) for u in units)
     number = re.compile(
-        rf"(?:(?<![\w.])(?P<sign>-))?(?P<a>{_NUM})(?:\s*(?:-|–|—|to)\s*(?P<b>{_NUM}))?"
-        rf"(?:\s*(?P<unit>{unit_alt})(?![\w²^]))?",
+        rf"(?:(?<![\w.])(?P<sign>-))?(?<![\w.])(?P<a>{_NUM})(?:\s*(?:-|–|—|to)\s*(?P<b>{_NUM}))?"
+        rf"(?:\s*(?P<unit>{unit_alt})(?![\w²^]))?(?!\w)",  # a number is a whole word: not "x10", "3rd"
         re.IGNORECASE,
     )
     question_unit = re.compile(rf"\b(?P<unit>{unit_alt})(?![\w²^])", re.IGNORECASE)
