@@ -73,3 +73,14 @@ def test_bad_spec_and_describe_has_no_key(monkeypatch: pytest.MonkeyPatch) -> No
     backend = load_backend("openai-compatible:http://user:pw@127.0.0.1:9/v1?k=1#m")
     assert backend.describe()["base_url"] == "http://127.0.0.1:9/v1"
     assert "sk-test-secret" not in repr(backend.describe())
+
+
+def test_reply_without_usage_or_content_gives_empty_text_and_none_counts() -> None:
+    from spatialbench.models.openai_compat import _to_response
+
+    out = _to_response({"choices": [{"message": {"role": "assistant", "content": None}}], "model": "m"})
+    assert (out.text, out.input_tokens, out.output_tokens, out.logprobs) == ("", None, None, None)
+    assert _to_response({}).text == ""
+    logprobs = {"content": [{"token": "B", "logprob": -0.25}]}
+    out = _to_response({"choices": [{"message": {"content": "B"}, "logprobs": logprobs}]})
+    assert out.logprobs is not None and out.logprobs[0].token == "B" and out.logprobs[0].logprob == -0.25
