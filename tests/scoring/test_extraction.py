@@ -95,3 +95,22 @@ def test_extraction_never_raises_on_arbitrary_text(text, options, question):
         assert choice.value is None or isinstance(choice.value, str)
         number = extract_number(text, question, mode=mode)
         assert number.value is None or math.isfinite(number.value)
+
+
+TOKENS = ["<think>", "</think>", "\\boxed{", "}", "{", "Answer:", "final answer is", "option", "(", ")", "**",
+          "1,200", "-", "–", "to", "3", ".5", "1e400", "e", " m", "cm", "sq m", "square meters", "feet",
+          "twenty", "hundred", "thousand", "and", "A", "b", "A.", " ", "\n", "nan", "inf"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(TOKENS) | st.text(max_size=4), max_size=25).map("".join))
+def test_extraction_never_raises_on_answer_like_text(text):
+    for mode in ("official", "robust"):
+        assert extract_choice(text, OPTIONS, mode=mode).value in (None, "A", "B", "C", "D")
+        number = extract_number(text, METRES, mode=mode)
+        assert number.value is None or math.isfinite(number.value)
+
+
+def test_huge_number_words_are_no_answer_not_overflow():
+    # found while writing the property tests: 100**200 does not fit a float
+    assert extract_number("one" + " hundred" * 200, METRES).value is None

@@ -112,7 +112,12 @@ def _word_value(text: str) -> float | None:
             total, current = (total + current * scale, 0) if scale >= 1000 else (total, current * scale)
         elif seen and token != "and":
             break
-    return float(total + current) if seen else None
+    if not seen:
+        return None
+    try:
+        return float(total + current)
+    except OverflowError:  # e.g. "one hundred hundred ...": no float holds it
+        return None
 
 
 def _choose(values: list[float], where: str, text: str) -> tuple[float | None, str]:
