@@ -35,3 +35,20 @@ def test_unknown_mode_is_a_clear_error(tmp_path):
     args = ["score", "-a", str(annotations), "-p", str(predictions), "--extract", "robsut"]
     result = runner.invoke(app, args)
     assert result.exit_code == 2 and "robust" in result.output
+
+
+def test_score_jsonl_predictions_with_paper_mra(tmp_path):
+    annotations = tmp_path / "a.jsonl"
+    annotations.write_text(json.dumps({"id": 7, "dataset": "d", "scene_name": "s", "question_type":
+                                       "object_abs_distance", "question": "How far (in meters)?",
+                                       "ground_truth": "2"}) + "\n")
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text('{"id": 7, "response": "3"}\n')
+    for mra, expected in (("official", 10.0), ("paper", 0.0)):  # relative error exactly 0.5
+        out = tmp_path / mra
+        result = runner.invoke(app, ["score", "-a", str(annotations), "-p", str(predictions), "--mra", mra,
+                                     "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        scores = json.loads((out / "scores.json").read_text())
+        assert scores["modes"]["mra"] == mra and scores["object_abs_distance"] == expected
+        assert "Avg. is over 1 of 8 tasks" in result.output
