@@ -125,6 +125,18 @@ def test_unreachable_goal_is_counted() -> None:
     assert stats.candidates == 1 and sum(stats.removed.values()) == 1
 
 
+def test_route_reachable_by_two_turn_choices_is_ambiguous() -> None:
+    # The goal's footprint has two parts at the same height on the left and right walls: from the tv,
+    # "turn left" and "turn right" both reach "the counter", so no question can be asked.
+    counter = shapely.MultiPolygon([shapely.box(0.0, 2.0, 0.4, 3.0), shapely.box(5.6, 2.0, 6.0, 3.0)])
+    world = make_world(6.0, 4.0, {"tv": (2.7, 3.7, 3.3, 4.0)})
+    world = RouteWorld(world.free_map, {"tv": shapely.box(2.7, 3.7, 3.3, 4.0), "counter": counter})
+    stats = RouteStats()
+    rng = np.random.default_rng(0)
+    assert plan_route(world, "tv", "counter", ["tv", "counter"], rng, PlannerSettings(), stats) is None
+    assert stats.removed == {"ambiguous turns": 1}
+
+
 STEP = re.compile(r"(\d+)\. (\[please fill in\]|Go forward until the (.+?))(?= \d+\. |\. You have reached)")
 
 
