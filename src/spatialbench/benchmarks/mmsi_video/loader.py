@@ -100,7 +100,7 @@ def sample_to_item(sample: Any, root: Path, index: int) -> Item:
     videos = _videos(sample, sample_id, root)
     images = _ref_images(sample, sample_id, root)
     _check_placeholders(sample_id, prompts, len(videos), len(images))
-    options = _options(sample, sample_id, prompts["user_prompt"])
+    options = _options(sample_id, prompts["user_prompt"])
     truth = _ground_truth(sample, sample_id, len(options))
     return Item(
         id=sample_id,
@@ -226,7 +226,7 @@ def _check_placeholders(sample_id: str, prompts: Mapping[str, str], n_videos: in
             )
 
 
-def _options(sample: Mapping[str, Any], sample_id: str, user_prompt: str) -> tuple[str, ...]:
+def _options(sample_id: str, user_prompt: str) -> tuple[str, ...]:
     options = parse_options(user_prompt)
     if not options:
         raise MalformedSampleError(sample_id, "user_prompt", "no lettered options (A. ..., B. ...) found")
