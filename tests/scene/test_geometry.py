@@ -90,3 +90,12 @@ def test_alpha_shape_area_of_l_shaped_room():
     # gains at most a few half-cells (0.00125 m^2 each)
     assert alpha_shape_area(pts, alpha=0.1) == pytest.approx(9.0, abs=0.01)
     assert alpha_shape_area(pts, alpha=100.0) > 9.5  # a huge alpha fills the notch (convex hull)
+
+
+def test_samples_lie_inside_the_rotated_box():
+    box = make_box([1.0, -2.0, 0.5], [2.0, 0.5, 1.0], rotation_z(0.7))
+    pts = box.sample_points(2000, np.random.default_rng(0))
+    assert box.contains(pts).all()
+    assert not box.contains(
+        box.center + 1.01 * (box.corners() - box.center)
+    ).any()  # just outside each corner

@@ -47,11 +47,6 @@ class OrientedBox:
         """(8, 3) world coordinates of the corners, in the order of ``_SIGNS``."""
         return self.center + (_SIGNS * self.half_extent) @ self.rotation.T
 
-    def edges(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        """Return the 12 edges as two (12, 3) arrays of segment start and end points."""
-        corners = self.corners()
-        return corners[_EDGES[:, 0]], corners[_EDGES[:, 1]]
-
     def to_local(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
         """(N, 3) world points -> (N, 3) coordinates along the box axes, relative to the centre."""
         return (np.asarray(points, dtype=np.float64) - self.center) @ self.rotation

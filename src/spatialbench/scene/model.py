@@ -52,11 +52,6 @@ class Scene:
     video_path: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
 
-    @property
-    def categories(self) -> list[str]:
-        """All categories, in source order."""
-        return list(self.objects)
-
     def count(self, category: str) -> int:
         """Return the verified number of instances of ``category`` (0 when absent)."""
         return self.counts.get(category, 0)
