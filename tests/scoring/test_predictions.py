@@ -30,7 +30,10 @@ def test_lmms_eval_samples_log(tmp_path):
         {"doc_id": 1, "doc": {"scene_name": "s1", "question": "How many beds?"}, "target": "2",
          "resps": [["1"]], "filtered_resps": [["1"]]},
     ]
-    (tmp_path / "samples_vsibench.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    # lmms-eval writes OUT/<model>/<date>_samples_<task>.jsonl
+    (tmp_path / "model").mkdir()
+    log = tmp_path / "model" / "20250101_120000_samples_vsibench.jsonl"
+    log.write_text("".join(json.dumps(x) + "\n" for x in lines))
     assert detect_format(tmp_path) == "lmms-eval"
     read = read_predictions(tmp_path, ITEMS)
     assert read.responses == {"1": "3", "2": "1"} and read.errors == []

@@ -3,7 +3,8 @@
 Formats (detected from the content):
 
 * ``jsonl`` — one ``{"id": ..., "response": "..."}`` per line.
-* ``lmms-eval`` — lmms-eval ``samples_*.jsonl`` logs (a file or a folder of them): the response is
+* ``lmms-eval`` — lmms-eval ``*samples_<task>.jsonl`` logs (a file, or a folder searched recursively as
+  lmms-eval writes them under a model sub-folder with a date prefix): the response is
   ``filtered_resps[0]`` (what lmms-eval's ``process_results`` receives), falling back to ``resps[0][0]``;
   the item is ``doc["id"]``, or the scene + question join below when the doc has no id.
 * ``export`` — JSON files holding a list of question objects or ``{"questions": [...]}`` with a response
@@ -98,7 +99,7 @@ def _lmms_response(record: dict[str, Any]) -> object:
 
 
 def _jsonl_files(folder: Path) -> list[Path]:
-    return sorted(folder.glob("samples_*.jsonl")) or sorted(folder.glob("*.jsonl"))
+    return sorted(folder.rglob("*samples_*.jsonl")) or sorted(folder.glob("*.jsonl"))
 
 
 def _jsonl_records(path: Path) -> Iterator[Record | RowError]:
