@@ -214,3 +214,20 @@ def test_frequency_baseline_by_hand():
     ]
     # "left" is correct twice: always answering "left" scores 2 of 3
     assert frequency_baseline(items) == 66.7
+
+
+def test_category_distance_is_minimum_over_instances_and_sampling_overestimates(tmp_path):
+    from spatialbench.generate.vsi.distances import category_distances
+    from spatialbench.scene import load_meta_info
+
+    scene = load_meta_info(synthetic_room(tmp_path))["synthetic_0001"]
+    exact = category_distances(scene, [("sofa", "chair"), ("bed", "sofa")], GenerationSettings())
+    # hand computation: sofa spans x 0..2, y 0.55..1.45; the nearer chair (centre (3, 1.5), 0.5 m square
+    # turned 0.5 rad) has its leftmost corner at (3 - h(cos + sin), 1.5 + h(cos - sin)), h = 0.25, which
+    # lies above the sofa's top edge, so the closest points are that corner and the sofa's corner (2, 1.45)
+    c, s = np.cos(0.5), np.sin(0.5)
+    corner = np.array([3 - 0.25 * (c + s), 1.5 + 0.25 * (c - s)])
+    assert exact[("sofa", "chair")] == pytest.approx(np.linalg.norm(corner - [2.0, 1.45]))
+    assert exact[("bed", "sofa")] == pytest.approx(2.4 - 1.45)
+    sampled = category_distances(scene, [("sofa", "chair")], GenerationSettings(distance_method="sampled"))
+    assert exact[("sofa", "chair")] <= sampled[("sofa", "chair")] <= exact[("sofa", "chair")] + 0.15
