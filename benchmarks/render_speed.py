@@ -15,7 +15,14 @@ from pathlib import Path
 
 import numpy as np
 
-from spatialbench.synth import RenderConfig, Renderer, SceneConfig, free_space_map, generate_scene, render_scene
+from spatialbench.synth import (
+    RenderConfig,
+    Renderer,
+    SceneConfig,
+    free_space_map,
+    generate_scene,
+    render_scene,
+)
 from spatialbench.synth.camera import PathConfig, intrinsics, walkthrough
 from spatialbench.synth.pipeline import entrance
 

@@ -3,21 +3,24 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated
 
 import typer
 
 from spatialbench.cli.apps import generate_app
 
+OutOpt = Annotated[Path, typer.Option("--out", help="Output folder (layout: spatialbench.synth.pipeline).")]
+
 
 @generate_app.command("synthetic")
 def generate_synthetic_command(
-    out: Path = typer.Option(..., "--out", help="Output folder (layout: see spatialbench.synth.pipeline)."),
-    scenes: int = typer.Option(3, "--scenes", min=1, help="Number of scenes (room types cycle)."),
-    seed: int = typer.Option(0, "--seed", help="Root seed; same seed, same scenes and files."),
-    seconds: float = typer.Option(30.0, "--seconds", min=1.0, help="Longest walkthrough, seconds."),
-    fps: int = typer.Option(24, "--fps", min=1, max=60, help="Video frame rate."),
-    width: int = typer.Option(640, "--width", min=16, help="Frame width in pixels."),
-    height: int = typer.Option(480, "--height", min=16, help="Frame height in pixels."),
+    out: OutOpt,
+    scenes: Annotated[int, typer.Option("--scenes", min=1, help="Number of scenes (room types cycle).")] = 3,
+    seed: Annotated[int, typer.Option("--seed", help="Root seed; same seed, same scenes and files.")] = 0,
+    seconds: Annotated[float, typer.Option("--seconds", min=1.0, help="Longest walk, seconds.")] = 30.0,
+    fps: Annotated[int, typer.Option("--fps", min=1, max=60, help="Video frame rate.")] = 24,
+    width: Annotated[int, typer.Option("--width", min=16, help="Frame width in pixels.")] = 640,
+    height: Annotated[int, typer.Option("--height", min=16, help="Frame height in pixels.")] = 480,
 ) -> None:
     """Generate scenes, render walkthrough videos with masks, depth and poses, and write the meta-info."""
     from spatialbench.synth import RenderConfig, RendererUnavailableError, generate_synthetic

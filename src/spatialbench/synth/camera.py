@@ -18,14 +18,15 @@ from spatialbench.synth.freespace import FreeSpaceMap
 
 
 def intrinsics(width: int, height: int, horizontal_fov_deg: float = 66.0) -> NDArray[np.float64]:
-    """The 3×3 matrix K of a square-pixel pinhole camera with the principal point at the image centre."""
+    """Return the 3×3 intrinsics K of a square-pixel pinhole camera, principal point at the image centre."""
     focal = (width / 2) / np.tan(np.radians(horizontal_fov_deg) / 2)
     return np.array([[focal, 0.0, (width - 1) / 2], [0.0, focal, (height - 1) / 2], [0.0, 0.0, 1.0]])
 
 
 def look_pose(position: NDArray[np.float64], yaw: float, pitch: float) -> NDArray[np.float64]:
-    """``cam_to_world`` (4, 4) of a camera at ``position`` looking along heading ``yaw`` (radians from +x,
-    counter-clockwise) tilted by ``pitch`` (radians, negative looks down), with no roll.
+    """Return the ``cam_to_world`` (4, 4) of a camera at ``position`` without roll.
+
+    ``yaw`` is the heading in radians from +x, counter-clockwise; ``pitch`` in radians, negative looks down.
     """
     forward = np.array([np.cos(yaw) * np.cos(pitch), np.sin(yaw) * np.cos(pitch), np.sin(pitch)])
     right = np.array([np.sin(yaw), -np.cos(yaw), 0.0])
@@ -205,4 +206,5 @@ def _poses(
     phase = rng.uniform(0, 2 * np.pi, size=2)
     pitch = config.pitch + 0.06 * np.sin(0.5 * t + phase[0])
     height = config.eye_height + 0.02 * np.sin(1.7 * t + phase[1])
-    return np.stack([look_pose(np.array([x, y, h]), a, p) for (x, y), a, p, h in zip(xy, yaw, pitch, height)])
+    rows = zip(xy, yaw, pitch, height, strict=True)
+    return np.stack([look_pose(np.array([x, y, h]), a, p) for (x, y), a, p, h in rows])

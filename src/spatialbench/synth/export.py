@@ -79,7 +79,11 @@ class VideoWriter:
 
     def write(self, rgb: NDArray[np.uint8]) -> None:
         """Encode one frame."""
-        for packet in self.stream.encode(av.VideoFrame.from_ndarray(rgb, format="rgb24")):
+        # Convert to the encoder's format here: the converted frame owns its pixels, so the encoder's
+        # look-ahead never reads memory of an array that Python has already freed (seen as run-to-run
+        # differences in the h264 bytes).
+        frame = av.VideoFrame.from_ndarray(rgb, format="rgb24").reformat(format="yuv420p")
+        for packet in self.stream.encode(frame):
             self.container.mux(packet)
 
     def close(self) -> None:
@@ -90,7 +94,7 @@ class VideoWriter:
 
 
 def scene_mesh(scene: SynthScene) -> trimesh.Scene:
-    """The scene as a trimesh Scene: node ``shell`` plus one node per object named ``<id>_<category>``."""
+    """Return the scene as a trimesh Scene: node ``shell`` plus one node ``<id>_<category>`` per object."""
     out = trimesh.Scene()
     palette = scene.palette
     shell = [

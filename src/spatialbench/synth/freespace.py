@@ -43,7 +43,7 @@ class FreeSpaceMap:
     clearance: float
 
     def to_cell(self, xy: NDArray[np.float64]) -> tuple[int, int]:
-        """The (row, col) of the cell containing world point ``xy`` (clipped to the grid)."""
+        """Return the (row, col) of the cell containing world point ``xy`` (clipped to the grid)."""
         col = int(np.clip((xy[0] - self.origin[0]) // self.resolution, 0, self.free.shape[1] - 1))
         row = int(np.clip((xy[1] - self.origin[1]) // self.resolution, 0, self.free.shape[0] - 1))
         return row, col
@@ -54,11 +54,11 @@ class FreeSpaceMap:
         return self.origin + (cells[:, ::-1] + 0.5) * self.resolution
 
     def is_walkable(self, xy: NDArray[np.float64]) -> bool:
-        """True when world point ``xy`` (2,) falls in a walkable cell."""
+        """Return True when world point ``xy`` (2,) falls in a walkable cell."""
         return bool(self.walkable[self.to_cell(xy)])
 
     def segment_walkable(self, start: NDArray[np.float64], end: NDArray[np.float64]) -> bool:
-        """True when every cell on the straight segment ``start`` → ``end`` is walkable."""
+        """Return True when every cell on the straight segment ``start`` → ``end`` is walkable."""
         steps = max(2, int(np.linalg.norm(np.asarray(end) - start) / (self.resolution / 2)) + 1)
         points = np.linspace(start, end, steps)
         return all(self.is_walkable(p) for p in points)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict
@@ -16,12 +16,11 @@ from spatialbench.synth.plan import FloorPlan, OpeningKind, PlanKind, make_plan
 from spatialbench.synth.rooms import ROOM_TYPES
 from spatialbench.synth.scene import SynthScene
 
-
 #: Room width/depth multiplier per room type (bathrooms and kitchens are smaller than living rooms).
 ROOM_SCALE = {"bathroom": 0.62, "kitchen": 0.9, "office": 1.05, "living room": 1.1}
 
 
-class Density(str, Enum):
+class Density(StrEnum):
     """Object density (ReMindView-Bench App. B.1: sparse and dense settings)."""
 
     SPARSE = "sparse"

@@ -59,7 +59,7 @@ def box(
     color: Color,
     material: Material = Material.PLAIN,
 ) -> Part:
-    """An axis-aligned cuboid of edge lengths ``size`` (x, y, z) centred at ``center``."""
+    """Return an axis-aligned cuboid of edge lengths ``size`` (x, y, z) centred at ``center``."""
     return Part(trimesh.creation.box(extents=size, transform=_translate(center)), color, material)
 
 
@@ -73,7 +73,7 @@ def slab(
     color: Color,
     material: Material = Material.PLAIN,
 ) -> Part:
-    """A cuboid given by its min/max corners, often easier to read than centre + size."""
+    """Return a cuboid given by its min/max corners, often easier to read than centre + size."""
     size = (x1 - x0, y1 - y0, z1 - z0)
     return box(size, ((x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2), color, material)
 
@@ -88,7 +88,7 @@ def cylinder(
     sections: int = 20,
     axis: str = "z",
 ) -> Part:
-    """A cylinder along ``axis`` ("x", "y" or "z"); ``z0``..``z1`` is its span along that axis.
+    """Return a cylinder along ``axis`` ("x", "y" or "z"); ``z0``..``z1`` is its span along that axis.
 
     ``xy`` is its centre in the two remaining coordinates, in x, y, z order (for axis "x": (y, z)).
     """
@@ -117,7 +117,7 @@ def ellipsoid(
     material: Material = Material.PLAIN,
     subdivisions: int = 2,
 ) -> Part:
-    """An ellipsoid with semi-axes ``radii`` centred at ``center`` (pillows, foliage, toilet bowls)."""
+    """Return an ellipsoid with semi-axes ``radii`` centred at ``center`` (pillows, foliage, toilet bowls)."""
     mesh = trimesh.creation.icosphere(subdivisions=subdivisions)
     mesh.apply_scale(radii)
     mesh.apply_translation(center)
@@ -134,7 +134,7 @@ def cone(
     top_radius: float = 0.0,
     sections: int = 20,
 ) -> Part:
-    """A (truncated) cone standing on ``z0`` with base ``radius`` and ``top_radius`` at ``z1``."""
+    """Return a (truncated) cone standing on ``z0`` with base ``radius`` and ``top_radius`` at ``z1``."""
     angles = np.linspace(0, 2 * np.pi, sections, endpoint=False)
     ring = np.stack([np.cos(angles), np.sin(angles)], axis=1)
     bottom = np.column_stack([ring * radius + xy, np.full(sections, z0)])

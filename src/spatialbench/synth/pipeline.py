@@ -58,7 +58,7 @@ class RenderedScene:
 
 
 def entrance(scene: SynthScene, space: FreeSpaceMap) -> np.ndarray:
-    """A standing point 0.9 m inside the first door (the room centre when there is no door)."""
+    """Return a standing point 0.9 m inside the first door (the room centre when there is no door)."""
     for obj in scene.objects:
         if obj.category == "door":
             return obj.position[:2] + obj.pose()[:2, 1] * 0.9

@@ -1,6 +1,8 @@
-"""Constraint placement of assets in a floor plan: against walls, free-standing, beside, around, on top, on
-walls and on the ceiling. Every placement is checked for intersection (2D footprints with overlapping
-height ranges) and must lie inside its room; a keep-out zone in front of doors and passages stays free.
+"""Constraint placement of assets in a floor plan.
+
+Assets go against walls, free-standing, beside, around, on top, on walls and on the ceiling. Every placement
+is checked for intersection (2D footprints with overlapping height ranges) and must lie inside its room; a
+keep-out zone in front of doors and passages stays free.
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ class Layout:
                     self.obstacles.append(Obstacle(zone, 0.0, opening.top))
 
     def fits(self, obj: SynthObject, margin: float = 0.0) -> bool:
-        """True when ``obj`` lies inside its room and touches no obstacle or object in the same height range."""
+        """Return True when ``obj`` lies in its room and touches nothing in an overlapping height range."""
         footprint = obj.footprint()
         if not self.plan.rooms[obj.room].buffer(1e-6).contains(footprint):
             return False
@@ -70,8 +72,9 @@ class Layout:
         margin: float = 0.0,
         check: bool = True,
     ) -> SynthObject | None:
-        """Place ``asset`` if it fits (always when ``check`` is False: doors and windows sit in walls);
-        returns the new object or None (nothing changes then).
+        """Place ``asset`` if it fits and return the new object, else None (nothing changes then).
+
+        With ``check`` False the asset is placed unchecked (doors and windows sit inside walls).
         """
         obj = SynthObject(
             len(self.objects) + 1, asset, np.asarray(position, dtype=float), float(yaw), support, room
@@ -84,7 +87,7 @@ class Layout:
         return obj
 
     def faces(self, room: int) -> list[WallFace]:
-        """The wall faces of ``room``."""
+        """Return the wall faces of ``room``."""
         return [face for face in self.plan.faces if face.room == room]
 
 
@@ -165,8 +168,9 @@ def _front_free(
 def free_standing(
     layout: Layout, asset: Asset, room: int, margin: float, tries: int = 60, center_bias: float = 0.0
 ) -> SynthObject | None:
-    """Place ``asset`` anywhere in ``room``, axis-aligned with the walls, keeping ``margin`` metres free
-    around it (walkways). ``center_bias`` in [0, 1] pulls candidates towards the room centre.
+    """Place ``asset`` anywhere in ``room``, aligned with the walls, with ``margin`` metres free round it.
+
+    ``center_bias`` in [0, 1] pulls candidates towards the room centre.
     """
     polygon = layout.plan.rooms[room]
     x0, y0, x1, y1 = polygon.bounds
@@ -211,8 +215,10 @@ def on_top(
     yaw: float | None = None,
     region: tuple[float, float, float, float] | None = None,
 ) -> SynthObject | None:
-    """Place ``asset`` on the top surface of ``support`` (inside ``region`` = x0, x1, y0, y1 in the
-    support's local frame when given); yaw relative to the support, random quarter turns when None.
+    """Place ``asset`` on the top surface of ``support``.
+
+    ``region`` (x0, x1, y0, y1 in the support's local frame) limits where; ``yaw`` is relative to the
+    support (random quarter turns when None).
     """
     s_low, s_high = support.asset.bounds()
     x0, x1, y0, y1 = region or (s_low[0], s_high[0], s_low[1], s_high[1])

@@ -8,7 +8,7 @@ shared edge. All lengths in metres, world frame z up.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 
 import numpy as np
 from numpy.typing import NDArray
@@ -19,7 +19,7 @@ from shapely.geometry.polygon import orient
 from shapely.ops import unary_union
 
 
-class PlanKind(str, Enum):
+class PlanKind(StrEnum):
     """Floor-plan shapes."""
 
     RECTANGLE = "rectangle"
@@ -27,7 +27,7 @@ class PlanKind(str, Enum):
     TWO_ROOMS = "two_rooms"
 
 
-class OpeningKind(str, Enum):
+class OpeningKind(StrEnum):
     """What fills a hole in a wall."""
 
     DOOR = "door"
@@ -37,7 +37,7 @@ class OpeningKind(str, Enum):
 
 @dataclass(frozen=True)
 class Opening:
-    """A hole in a wall: ``center`` metres from the wall's start along it, ``bottom``..``top`` above the floor."""
+    """A hole in a wall, ``center`` metres along it from its start, ``bottom``..``top`` above the floor."""
 
     kind: OpeningKind
     center: float
@@ -79,7 +79,7 @@ class WallFace:
         return (self.end - self.start) / self.length
 
     def point(self, u: float, inset: float = 0.0) -> NDArray[np.float64]:
-        """The floor point ``u`` metres along the face, moved ``inset`` metres into the room."""
+        """Return the floor point ``u`` metres along the face, moved ``inset`` metres into the room."""
         return self.start + self.direction * u + self.normal * inset
 
 
@@ -191,7 +191,7 @@ def _partition(
     rooms: list[Polygon], height: float, thickness: float, rng: np.random.Generator
 ) -> tuple[list[WallFace], BaseGeometry]:
     shared = rooms[0].boundary.intersection(rooms[1].boundary)
-    (x0, y0), (x1, y1) = np.asarray(shared.coords)[0], np.asarray(shared.coords)[-1]
+    (x0, y0), (_, y1) = np.asarray(shared.coords)[0], np.asarray(shared.coords)[-1]
     start, end = np.array([x0, min(y0, y1)]), np.array([x0, max(y0, y1)])
     face = WallFace(start, end, np.array([-1.0, 0.0]), 0, two_sided=True)
     width = float(rng.uniform(0.9, min(1.4, face.length - 0.8)))

@@ -1,5 +1,7 @@
-"""The six room recipes registered in ``ROOM_TYPES`` (bedroom, living room, kitchen, bathroom, dining room,
-office). Each places anchors with their adjacency constraints, then optional items and lights.
+"""The six room recipes registered in ``ROOM_TYPES``.
+
+Bedroom, living room, kitchen, bathroom, dining room and office. Each places anchors with their adjacency
+constraints, then optional items and lights.
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ def bathroom(layout: Layout, room: int, dense: bool) -> None:
 
 @ROOM_TYPES.register("dining room")
 def dining_room(layout: Layout, room: int, dense: bool) -> None:
-    """A central dining table ringed by chairs, sideboards against the walls, plants, lights above."""
+    """Return a central dining table ringed by chairs, sideboards against the walls, plants, lights above."""
     table = anchor_in_open(layout, "dining table", room, 0.8, 0.9)
     if table is not None:
         chairs_around(layout, table, "chair", ends=dense)
@@ -123,8 +125,9 @@ def dining_room(layout: Layout, room: int, dense: bool) -> None:
 
 @ROOM_TYPES.register("office")
 def office(layout: Layout, room: int, dense: bool) -> None:
-    """Several desks against walls, each with monitor, keyboard, mouse and an office chair; shelves,
-    whiteboard, printer, bins; counts vary so counting questions have answers above one.
+    """Place desks against walls, each with monitor, keyboard, mouse and an office chair; shelves, bins.
+
+    Counts vary so that counting questions have answers above one.
     """
     for _ in range(int(layout.rng.integers(2, 5)) if dense else int(layout.rng.integers(1, 3))):
         _workstation(layout, room, "office chair", ["monitor", "keyboard", "computer mouse", "telephone"])

@@ -1,5 +1,7 @@
-"""Room recipes: which objects a room type gets and how they relate (ReMindView-Bench App. B.1 in spirit:
-large furniture first under wall/adjacency constraints, then medium and small objects on supports).
+"""Room recipes: which objects a room type gets and how they relate.
+
+In the spirit of ReMindView-Bench App. B.1: large furniture first under wall/adjacency constraints, then
+medium and small objects on supports).
 
 Each recipe places the room's anchor furniture, then its optional items, whose counts depend on the
 density ("sparse" or "dense"). Recipes only call the placement primitives; all randomness is ``layout.rng``.
@@ -52,8 +54,10 @@ def make(layout: Layout, name: str) -> Asset:
 
 
 def anchor_on_wall(layout: Layout, name: str, room: int, clearance: float) -> SynthObject | None:
-    """Place a room's anchor (bed, sofa, toilet...) against a wall, relaxing the front clearance and
-    redrawing the asset (other size) until it fits; None only when even a bare fit fails."""
+    """Place a room's anchor (bed, sofa, toilet...) against a wall; None only when even a bare fit fails.
+
+    The front clearance is relaxed and the asset redrawn (another size) until it fits.
+    """
     for factor in (1.0, 0.6, 0.3, 0.0):
         placed = against_wall(layout, make(layout, name), room, front_clearance=clearance * factor)
         if placed is not None:
@@ -112,8 +116,10 @@ def ceiling_lights(layout: Layout, room: int, count: int) -> None:
 
 
 def pillows(layout: Layout, support: SynthObject, count: int, back_offset: float) -> None:
-    """Line up to ``count`` pillows side by side on ``support``, ``back_offset`` metres in front of its
-    back (in front of a headboard or a sofa's backrest), resting on the part below them."""
+    """Line up to ``count`` pillows side by side on ``support``, resting on the part below them.
+
+    They start ``back_offset`` metres in front of its back (in front of a headboard or a sofa's backrest).
+    """
     low, high = support.asset.bounds()
     assets = [make(layout, "pillow") for _ in range(count)]
     widths = [a.extent()[0] for a in assets]
@@ -161,7 +167,7 @@ def chairs_around(layout: Layout, table: SynthObject, variant: str, ends: bool) 
 
 
 def tv_facing(layout: Layout, room: int, viewer: SynthObject) -> SynthObject | None:
-    """A TV table against the wall opposite ``viewer`` (sofa or bed), with the TV on it facing the viewer."""
+    """Place a TV table against the wall opposite ``viewer`` (sofa or bed) and the TV on it, facing it."""
     front = viewer.pose()[:2, 1]
     faces = [f for f in layout.faces(room) if float(np.dot(f.normal, front)) < -0.9]
     for face in faces:

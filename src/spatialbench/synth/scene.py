@@ -66,7 +66,7 @@ class SynthObject:
         return rotation @ ((low + high) / 2) + self.position, rotation, high - low
 
     def footprint(self, margin: float = 0.0) -> Polygon:
-        """The box's outline on the floor (shapely polygon), grown by ``margin`` metres."""
+        """Return the box's outline on the floor (shapely polygon), grown by ``margin`` metres."""
         center, rotation, extent = self.box()
         half = extent[:2] / 2 + margin
         corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * half
@@ -79,7 +79,7 @@ class SynthObject:
 
 
 def box_meta(obj: SynthObject) -> dict[str, list[float]]:
-    """The object's box in the official meta-info form (centroid, axesLengths, normalizedAxes, min, max)."""
+    """Return the object's box in the official meta-info form (centroid, axesLengths, normalizedAxes, ...)."""
     center, rotation, extent = obj.box()
     corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * extent / 2
     world = corners @ rotation.T + center
@@ -121,7 +121,7 @@ class SynthScene:
     palette: dict[str, Any]
 
     def instances(self) -> list[dict[str, Any]]:
-        """Instance table: id → category and index of its box in the meta-info ``object_bbox[category]`` list."""
+        """Return the instance table: id → category and index in the meta-info ``object_bbox[category]``."""
         seen: dict[str, int] = {}
         table = []
         for obj in self.objects:
@@ -139,7 +139,7 @@ class SynthScene:
         return table
 
     def meta_info(self, video_path: str) -> dict[str, Any]:
-        """This scene's entry in the official meta-info schema (VSI-Bench ``*_meta_info_val.json``).
+        """Return this scene's entry in the official meta-info schema (VSI-Bench ``*_meta_info_val.json``).
 
         ``room_size`` is the floor area in m² (both rooms together for a two-room plan); ``room_center`` is
         the centre of the floor's bounding box at half the ceiling height.

@@ -50,7 +50,9 @@ float hash(vec2 p) { return fract(sin(dot(p, vec2(127.1, 311.7))) * 43758.5453);
 float noise(vec2 p) {
     vec2 i = floor(p), f = fract(p);
     vec2 u = f * f * (3.0 - 2.0 * f);
-    return mix(mix(hash(i), hash(i + vec2(1, 0)), u.x), mix(hash(i + vec2(0, 1)), hash(i + vec2(1, 1)), u.x), u.y);
+    float bottom = mix(hash(i), hash(i + vec2(1, 0)), u.x);
+    float top = mix(hash(i + vec2(0, 1)), hash(i + vec2(1, 1)), u.x);
+    return mix(bottom, top, u.y);
 }
 
 // Procedural patterns per material, from world coordinates (no UVs needed).

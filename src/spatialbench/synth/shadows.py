@@ -89,8 +89,10 @@ def top_heights(
 
 
 def occlusion_levels(heights: NDArray[np.float32], top: float) -> NDArray[np.uint8]:
-    """Occlusion volume (LEVELS, rows, cols) as uint8 0..255 from a height map: share of a soft
-    neighbourhood covered by casters higher than each level (plus ``BIAS``)."""
+    """Return the occlusion volume (LEVELS, rows, cols), uint8 0..255, of a height map.
+
+    Each value is the share of a soft neighbourhood covered by casters higher than its level (+ ``BIAS``).
+    """
     levels = np.linspace(0.0, top, LEVELS)
     sigma = SOFTNESS / TEXEL
     volume = [
@@ -102,8 +104,10 @@ def occlusion_levels(heights: NDArray[np.float32], top: float) -> NDArray[np.uin
 def bake_occlusion(
     ctx: Any, buffer: Any, first: int, count: int, bounds: tuple[float, float, float, float], top: float
 ) -> OcclusionVolume:
-    """Bake the occlusion volume of vertices ``first``..``first + count`` of ``buffer`` (rows of 11 float32,
-    position first) over the floor ``bounds`` (x0, y0, x1, y1) up to height ``top``."""
+    """Bake the occlusion volume of some casters over the floor ``bounds`` (x0, y0, x1, y1) up to ``top``.
+
+    The casters are vertices ``first``..``first + count`` of ``buffer`` (rows of 11 float32, position first).
+    """
     x0, y0, x1, y1 = bounds[0] - MARGIN, bounds[1] - MARGIN, bounds[2] + MARGIN, bounds[3] + MARGIN
     size = (int(np.ceil((x1 - x0) / TEXEL)), int(np.ceil((y1 - y0) / TEXEL)))
     heights = top_heights(ctx, buffer, first, count, (x0, y0, x1, y1), top, size)

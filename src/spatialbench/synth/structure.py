@@ -29,7 +29,7 @@ def _extrude(polygon: Polygon, z0: float, z1: float) -> trimesh.Trimesh:
 def _wall_box(
     face: WallFace, u0: float, u1: float, z0: float, z1: float, thickness: float
 ) -> trimesh.Trimesh:
-    """A wall piece from ``u0`` to ``u1`` along the face, standing behind it (or centred if two-sided)."""
+    """Return a wall piece from ``u0`` to ``u1`` along the face, behind it (centred if two-sided)."""
     back = -thickness / 2 if face.two_sided else -thickness
     front = thickness / 2 if face.two_sided else 0.0
     along, normal = face.direction, face.normal
@@ -40,7 +40,7 @@ def _wall_box(
 
 
 def wall_pieces(face: WallFace, height: float, thickness: float) -> list[trimesh.Trimesh]:
-    """The solid parts of one wall: full-height spans between openings, plus lintels and sills."""
+    """Return the solid parts of one wall: full-height spans between openings, plus lintels and sills."""
     start = -thickness if face.extend_start else 0.0
     end = face.length + (thickness if face.extend_end else 0.0)
     pieces, cursor = [], start

@@ -14,7 +14,7 @@ BLACK = (0.04, 0.04, 0.05)
 
 @ASSETS.register("refrigerator")
 def refrigerator(rng: Rng) -> Asset:
-    """A tall box with a freezer door, a fridge door and two vertical bar handles."""
+    """Build a tall box with a freezer door, a fridge door and two vertical bar handles."""
     w, d, h = float(rng.uniform(0.6, 0.8)), 0.68, float(rng.uniform(1.7, 1.95))
     body, metal = pick(rng, APPLIANCE, 0.02), pick(rng, METALS)
     split = h * 0.66
@@ -51,7 +51,7 @@ def refrigerator(rng: Rng) -> Asset:
 
 @ASSETS.register("counter")
 def counter(rng: Rng) -> Asset:
-    """A kitchen counter: cabinets with doors under a stone worktop (0.9 m)."""
+    """Build a kitchen counter: cabinets with doors under a stone worktop (0.9 m)."""
     w, d = float(rng.uniform(1.2, 2.4)), 0.62
     cab, top = (
         pick(rng, WOODS + APPLIANCE),
@@ -94,7 +94,7 @@ def counter(rng: Rng) -> Asset:
 
 @ASSETS.register("stove")
 def stove(rng: Rng) -> Asset:
-    """A free-standing cooker: oven door with window and handle, black hob with four burners."""
+    """Build a free-standing cooker: oven door with window and handle, black hob with four burners."""
     w, d, h = 0.6, 0.6, 0.9
     body, metal = pick(rng, APPLIANCE, 0.02), pick(rng, METALS)
     parts: list[Part] = [
@@ -113,7 +113,7 @@ def stove(rng: Rng) -> Asset:
 
 @ASSETS.register("microwave")
 def microwave(rng: Rng) -> Asset:
-    """A countertop microwave: box, dark door window, control panel."""
+    """Build a countertop microwave: box, dark door window, control panel."""
     w, d, h = float(rng.uniform(0.45, 0.55)), 0.36, 0.28
     body = pick(rng, APPLIANCE, 0.02)
     parts = [
@@ -126,7 +126,7 @@ def microwave(rng: Rng) -> Asset:
 
 @ASSETS.register("washer")
 def washer(rng: Rng) -> Asset:
-    """A front-loading washing machine: white cube, round dark porthole with rim, control strip."""
+    """Build a front-loading washing machine: white cube, round dark porthole with rim, control strip."""
     body = pick(rng, APPLIANCE[:2], 0.02)
     parts = [
         slab(-0.3, 0.3, -0.3, 0.3, 0.0, 0.85, body, Material.METAL),
@@ -140,7 +140,7 @@ def washer(rng: Rng) -> Asset:
 
 @ASSETS.register("dishwasher")
 def dishwasher(rng: Rng) -> Asset:
-    """A built-in dishwasher: steel front with a top bar handle."""
+    """Build a built-in dishwasher: steel front with a top bar handle."""
     body = pick(rng, APPLIANCE, 0.02)
     parts = [
         slab(-0.3, 0.3, -0.3, 0.3, 0.0, 0.86, body, Material.METAL),
@@ -167,7 +167,7 @@ def toilet(rng: Rng) -> Asset:
 
 @ASSETS.register("sink")
 def sink(rng: Rng) -> Asset:
-    """A vanity: cabinet, white basin and a chrome tap."""
+    """Build a vanity: cabinet, white basin and a chrome tap."""
     w = float(rng.uniform(0.55, 0.9))
     cab, chrome = pick(rng, WOODS + APPLIANCE), (0.8, 0.81, 0.83)
     parts = [
@@ -183,7 +183,7 @@ def sink(rng: Rng) -> Asset:
 
 @ASSETS.register("bathtub")
 def bathtub(rng: Rng) -> Asset:
-    """A white tub: outer shell, darker inner basin and a tap at the end."""
+    """Build a white tub: outer shell, darker inner basin and a tap at the end."""
     w, d, h = float(rng.uniform(1.5, 1.75)), float(rng.uniform(0.7, 0.8)), 0.56
     parts = [
         slab(-w / 2, w / 2, -d / 2, d / 2, 0.0, h, PORCELAIN),
@@ -200,7 +200,7 @@ def bathtub(rng: Rng) -> Asset:
 
 @ASSETS.register("tv")
 def tv(rng: Rng) -> Asset:
-    """A flat screen (dark, glossy) in a thin bezel on a pedestal stand; origin under the stand."""
+    """Build a flat screen (dark, glossy) in a thin bezel on a pedestal stand; origin under the stand."""
     diag = float(rng.uniform(0.8, 1.4))
     w, h = diag * 0.87, diag * 0.49
     bezel = pick(rng, ((0.05, 0.05, 0.06), (0.15, 0.15, 0.16)))
@@ -225,7 +225,7 @@ def tv(rng: Rng) -> Asset:
 
 @ASSETS.register("monitor")
 def monitor(rng: Rng) -> Asset:
-    """A computer monitor: dark screen in a bezel, neck and foot."""
+    """Build a computer monitor: dark screen in a bezel, neck and foot."""
     w = float(rng.uniform(0.48, 0.62))
     h = w * 0.6
     black = (0.06, 0.06, 0.07)
@@ -240,7 +240,7 @@ def monitor(rng: Rng) -> Asset:
 
 @ASSETS.register("computer tower")
 def computer_tower(rng: Rng) -> Asset:
-    """A desktop PC case standing on the floor, with a power light."""
+    """Build a desktop PC case standing on the floor, with a power light."""
     black = pick(rng, ((0.08, 0.08, 0.09), (0.85, 0.85, 0.85)))
     parts = [
         slab(-0.1, 0.1, -0.22, 0.22, 0.0, 0.45, black, Material.METAL),
@@ -252,7 +252,7 @@ def computer_tower(rng: Rng) -> Asset:
 
 @ASSETS.register("printer")
 def printer(rng: Rng) -> Asset:
-    """An office printer: body, paper tray and output slot."""
+    """Build an office printer: body, paper tray and output slot."""
     body = pick(rng, ((0.9, 0.9, 0.88), (0.2, 0.2, 0.22)))
     parts = [
         slab(-0.22, 0.22, -0.2, 0.2, 0.0, 0.22, body),

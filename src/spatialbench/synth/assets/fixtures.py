@@ -13,7 +13,7 @@ SKY = (0.78, 0.88, 0.98)
 
 
 def door(rng: Rng, width: float, height: float, wall_thickness: float) -> Asset:
-    """A closed door filling a ``width`` × ``height`` opening: frame, panel with insets, lever handle.
+    """Build a closed door filling a ``width`` × ``height`` opening: frame, panel with insets, lever handle.
 
     Local frame: centred in the wall, +y into the room; depth is the wall thickness plus trims.
     """
@@ -40,7 +40,7 @@ def door(rng: Rng, width: float, height: float, wall_thickness: float) -> Asset:
 
 
 def window(rng: Rng, width: float, height: float, wall_thickness: float) -> Asset:
-    """A window for a ``width`` × ``height`` opening: frame, sill, mullion and bright panes.
+    """Build a window for a ``width`` × ``height`` opening: frame, sill, mullion and bright panes.
 
     Local frame: origin at the bottom centre of the opening, centred in the wall, +y into the room.
     """
@@ -63,7 +63,7 @@ def window(rng: Rng, width: float, height: float, wall_thickness: float) -> Asse
 
 @ASSETS.register("ceiling light")
 def ceiling_light(rng: Rng) -> Asset:
-    """A flush round or square lamp; local origin on the ceiling, the lamp hangs down (-z)."""
+    """Build a flush round or square lamp; local origin on the ceiling, the lamp hangs down (-z)."""
     r = float(rng.uniform(0.18, 0.3))
     if rng.random() < 0.5:
         parts = [
@@ -80,7 +80,7 @@ def ceiling_light(rng: Rng) -> Asset:
 
 @ASSETS.register("mirror")
 def mirror(rng: Rng) -> Asset:
-    """A framed mirror hung on a wall; origin at its bottom centre on the wall, +y into the room."""
+    """Build a framed mirror hung on a wall; origin at its bottom centre on the wall, +y into the room."""
     w, h = float(rng.uniform(0.45, 0.8)), float(rng.uniform(0.6, 1.0))
     frame = pick(rng, WOODS + METALS)
     parts = [
@@ -92,7 +92,7 @@ def mirror(rng: Rng) -> Asset:
 
 @ASSETS.register("whiteboard")
 def whiteboard(rng: Rng) -> Asset:
-    """A wall-mounted whiteboard with an aluminium frame and a marker tray."""
+    """Build a wall-mounted whiteboard with an aluminium frame and a marker tray."""
     w, h = float(rng.uniform(1.2, 1.8)), float(rng.uniform(0.9, 1.2))
     metal = (0.75, 0.76, 0.78)
     parts = [
@@ -114,7 +114,7 @@ def _x_shift(dx: float) -> np.ndarray:
 
 @ASSETS.register("clock")
 def clock(rng: Rng) -> Asset:
-    """A round wall clock: rim, white face and two hands."""
+    """Build a round wall clock: rim, white face and two hands."""
     r = float(rng.uniform(0.13, 0.2))
     rim = pick(rng, WOODS + METALS)
     parts = [
@@ -128,7 +128,7 @@ def clock(rng: Rng) -> Asset:
 
 @ASSETS.register("radiator")
 def radiator(rng: Rng) -> Asset:
-    """A ribbed panel heater under a window (category ``radiator``)."""
+    """Build a ribbed panel heater under a window (category ``radiator``)."""
     w, h = float(rng.uniform(0.6, 1.1)), float(rng.uniform(0.45, 0.6))
     white = (0.92, 0.92, 0.9)
     parts: list[Part] = [slab(-w / 2, w / 2, 0.02, 0.05, 0.12, 0.12 + h, white, Material.METAL)]
@@ -163,7 +163,7 @@ def _plant(rng: Rng, pot_r: float, pot_h: float, height: float) -> Asset:
 
 @ASSETS.register("plant")
 def plant(rng: Rng) -> Asset:
-    """A floor plant: a flared pot with soil, a stem and a clump of foliage blobs (0.4-1.1 m)."""
+    """Build a floor plant: a flared pot with soil, a stem and a clump of foliage blobs (0.4-1.1 m)."""
     return _plant(
         rng, float(rng.uniform(0.12, 0.18)), float(rng.uniform(0.2, 0.32)), float(rng.uniform(0.4, 1.0))
     )
@@ -171,7 +171,7 @@ def plant(rng: Rng) -> Asset:
 
 @ASSETS.register("small plant")
 def small_plant(rng: Rng) -> Asset:
-    """A potted plant for tables and counters (category ``plant``, 0.25-0.45 m)."""
+    """Build a potted plant for tables and counters (category ``plant``, 0.25-0.45 m)."""
     return _plant(
         rng, float(rng.uniform(0.06, 0.09)), float(rng.uniform(0.08, 0.12)), float(rng.uniform(0.15, 0.3))
     )

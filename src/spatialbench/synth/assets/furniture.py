@@ -50,7 +50,7 @@ def bed(rng: Rng) -> Asset:
 
 @ASSETS.register("nightstand")
 def nightstand(rng: Rng) -> Asset:
-    """A small cabinet with a drawer front and knob."""
+    """Build a small cabinet with a drawer front and knob."""
     w, d, h = float(rng.uniform(0.4, 0.55)), float(rng.uniform(0.35, 0.45)), float(rng.uniform(0.45, 0.6))
     wood = pick(rng, WOODS)
     parts = [
@@ -90,7 +90,7 @@ def chair(rng: Rng) -> Asset:
 
 @ASSETS.register("office chair")
 def office_chair(rng: Rng) -> Asset:
-    """A swivel chair: star base, column, padded seat and back (category ``chair``)."""
+    """Build a swivel chair: star base, column, padded seat and back (category ``chair``)."""
     dark, fabric = pick(rng, ((0.12, 0.12, 0.13), (0.3, 0.3, 0.32))), pick(rng, FABRICS)
     parts: list[Part] = [cylinder(0.03, 0.05, 0.42, (0.0, 0.0), dark, Material.METAL)]
     for angle in np.linspace(0, 2 * np.pi, 5, endpoint=False):
@@ -132,28 +132,28 @@ def _table(rng: Rng, size: tuple[float, float, float], top_color: tuple[float, f
 
 @ASSETS.register("dining table")
 def dining_table(rng: Rng) -> Asset:
-    """A rectangular table, 0.74-0.78 m high, sized for 2-8 chairs (category ``table``)."""
+    """Build a rectangular table, 0.74-0.78 m high, sized for 2-8 chairs (category ``table``)."""
     w, d = float(rng.uniform(1.2, 2.0)), float(rng.uniform(0.8, 1.0))
     return _table(rng, (w, d, float(rng.uniform(0.74, 0.78))), pick(rng, WOODS))
 
 
 @ASSETS.register("desk")
 def desk(rng: Rng) -> Asset:
-    """A work desk placed against a wall (category ``table``)."""
+    """Build a work desk placed against a wall (category ``table``)."""
     w, d = float(rng.uniform(1.1, 1.6)), float(rng.uniform(0.6, 0.75))
     return _table(rng, (w, d, 0.74), pick(rng, WOODS + ((0.9, 0.9, 0.88),)))
 
 
 @ASSETS.register("coffee table")
 def coffee_table(rng: Rng) -> Asset:
-    """A low table in front of a sofa (category ``table``)."""
+    """Build a low table in front of a sofa (category ``table``)."""
     w, d = float(rng.uniform(0.9, 1.2)), float(rng.uniform(0.5, 0.65))
     return _table(rng, (w, d, float(rng.uniform(0.4, 0.46))), pick(rng, WOODS))
 
 
 @ASSETS.register("tv table")
 def tv_table(rng: Rng) -> Asset:
-    """A long low cabinet that carries the TV (category ``table``)."""
+    """Build a long low cabinet that carries the TV (category ``table``)."""
     w, d, h = float(rng.uniform(1.3, 1.8)), float(rng.uniform(0.4, 0.5)), float(rng.uniform(0.45, 0.55))
     wood = pick(rng, WOODS)
     parts = [
@@ -167,7 +167,7 @@ def tv_table(rng: Rng) -> Asset:
 
 @ASSETS.register("sofa")
 def sofa(rng: Rng) -> Asset:
-    """Base, seat cushions, backrest at -y and two arms; pillows are separate objects."""
+    """Build a base, seat cushions, backrest at -y and two arms; pillows are separate objects."""
     seats = int(rng.integers(2, 4))
     w, d = seats * float(rng.uniform(0.6, 0.7)) + 0.4, float(rng.uniform(0.85, 0.95))
     cloth = pick(rng, FABRICS)
@@ -199,7 +199,7 @@ def sofa(rng: Rng) -> Asset:
 
 @ASSETS.register("armchair")
 def armchair(rng: Rng) -> Asset:
-    """A one-seat upholstered chair (category ``chair``)."""
+    """Build a one-seat upholstered chair (category ``chair``)."""
     cloth = pick(rng, FABRICS)
     w, d = 0.8, 0.8
     parts = [
@@ -217,7 +217,7 @@ def armchair(rng: Rng) -> Asset:
 
 @ASSETS.register("stool")
 def stool(rng: Rng) -> Asset:
-    """A round seat on three or four thin legs."""
+    """Build a round seat on three or four thin legs."""
     h, r = float(rng.uniform(0.45, 0.75)), float(rng.uniform(0.16, 0.2))
     metal, seat = pick(rng, METALS), pick(rng, WOODS + FABRICS)
     parts: list[Part] = [cylinder(r, h - 0.05, h, (0.0, 0.0), seat, Material.WOOD)]
@@ -239,7 +239,7 @@ def stool(rng: Rng) -> Asset:
 
 @ASSETS.register("bookshelf")
 def bookshelf(rng: Rng) -> Asset:
-    """An open shelf unit with rows of coloured books."""
+    """Build an open shelf unit with rows of coloured books."""
     w, d, h = float(rng.uniform(0.8, 1.2)), 0.32, float(rng.uniform(1.5, 2.0))
     wood = pick(rng, WOODS)
     shelves = int(h // 0.38)
@@ -271,7 +271,7 @@ def _books(rng: Rng, width: float, depth: float, z: float) -> list[Part]:
 
 @ASSETS.register("closet")
 def closet(rng: Rng) -> Asset:
-    """A tall wardrobe with two doors and handles."""
+    """Build a tall wardrobe with two doors and handles."""
     w, d, h = float(rng.uniform(0.9, 1.4)), 0.6, float(rng.uniform(1.9, 2.2))
     wood, metal = pick(rng, WOODS + ((0.92, 0.92, 0.9),)), pick(rng, METALS)
     parts = [
@@ -289,7 +289,7 @@ def closet(rng: Rng) -> Asset:
 
 @ASSETS.register("cabinet")
 def cabinet(rng: Rng) -> Asset:
-    """A waist-high sideboard with doors (dining rooms, offices)."""
+    """Build a waist-high sideboard with doors (dining rooms, offices)."""
     w, d, h = float(rng.uniform(1.0, 1.6)), 0.45, float(rng.uniform(0.75, 0.9))
     wood = pick(rng, WOODS)
     parts = [

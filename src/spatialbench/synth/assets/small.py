@@ -13,7 +13,7 @@ Rng = np.random.Generator
 
 @ASSETS.register("pillow")
 def pillow(rng: Rng) -> Asset:
-    """A soft flattened cushion."""
+    """Build a soft flattened cushion."""
     w, d = float(rng.uniform(0.4, 0.6)), float(rng.uniform(0.3, 0.42))
     color = pick(rng, FABRICS + LIGHT_FABRICS)
     return Asset("pillow", (ellipsoid((w / 2, d / 2, 0.08), (0.0, 0.0, 0.08), color, Material.FABRIC),))
@@ -21,7 +21,7 @@ def pillow(rng: Rng) -> Asset:
 
 @ASSETS.register("table lamp")
 def table_lamp(rng: Rng) -> Asset:
-    """A lamp for a nightstand or desk: round base, stem, glowing conical shade (category ``lamp``)."""
+    """Build a lamp for a nightstand or desk: round base, stem, glowing conical shade (category ``lamp``)."""
     h = float(rng.uniform(0.35, 0.55))
     base = pick(rng, METALS + WOODS)
     shade_r = float(rng.uniform(0.12, 0.17))
@@ -43,7 +43,7 @@ def table_lamp(rng: Rng) -> Asset:
 
 @ASSETS.register("floor lamp")
 def floor_lamp(rng: Rng) -> Asset:
-    """A standing lamp: heavy base, tall pole and a glowing shade (category ``lamp``)."""
+    """Build a standing lamp: heavy base, tall pole and a glowing shade (category ``lamp``)."""
     h = float(rng.uniform(1.4, 1.75))
     metal = pick(rng, METALS)
     parts = [
@@ -56,7 +56,7 @@ def floor_lamp(rng: Rng) -> Asset:
 
 @ASSETS.register("trash bin")
 def trash_bin(rng: Rng) -> Asset:
-    """A round or square bin with a rim and a dark opening."""
+    """Build a round or square bin with a rim and a dark opening."""
     h, r = float(rng.uniform(0.3, 0.5)), float(rng.uniform(0.12, 0.18))
     color = pick(rng, PLASTICS + METALS)
     if rng.random() < 0.5:
@@ -75,7 +75,7 @@ def trash_bin(rng: Rng) -> Asset:
 
 @ASSETS.register("backpack")
 def backpack(rng: Rng) -> Asset:
-    """A backpack standing upright: rounded body, front pocket, top handle and straps at -y."""
+    """Build a backpack standing upright: rounded body, front pocket, top handle and straps at -y."""
     color = pick(rng, PLASTICS + FABRICS)
     parts = [
         ellipsoid((0.16, 0.11, 0.23), (0.0, 0.0, 0.23), color, Material.FABRIC),
@@ -89,7 +89,7 @@ def backpack(rng: Rng) -> Asset:
 
 @ASSETS.register("keyboard")
 def keyboard(rng: Rng) -> Asset:
-    """A flat keyboard with a lighter key field."""
+    """Build a flat keyboard with a lighter key field."""
     body = pick(rng, ((0.1, 0.1, 0.1), (0.9, 0.9, 0.9)))
     return Asset(
         "keyboard",
@@ -102,7 +102,7 @@ def keyboard(rng: Rng) -> Asset:
 
 @ASSETS.register("computer mouse")
 def computer_mouse(rng: Rng) -> Asset:
-    """A small rounded mouse."""
+    """Build a small rounded mouse."""
     color = pick(rng, ((0.1, 0.1, 0.1), (0.85, 0.85, 0.85)))
     return Asset(
         "computer mouse", (ellipsoid((0.035, 0.06, 0.02), (0.0, 0.0, 0.02), color, Material.PLAIN, 2),)
@@ -111,7 +111,7 @@ def computer_mouse(rng: Rng) -> Asset:
 
 @ASSETS.register("laptop")
 def laptop(rng: Rng) -> Asset:
-    """An open laptop: base with keys, lid tilted back with a lit screen."""
+    """Build an open laptop: base with keys, lid tilted back with a lit screen."""
     metal = pick(rng, METALS)
     lid = slab(-0.17, 0.17, -0.01, 0.0, 0.0, 0.23, metal, Material.METAL)
     screen = slab(-0.155, 0.155, 0.0, 0.002, 0.015, 0.215, (0.15, 0.25, 0.4), Material.SCREEN)
@@ -133,7 +133,7 @@ def laptop(rng: Rng) -> Asset:
 
 @ASSETS.register("cup")
 def cup(rng: Rng) -> Asset:
-    """A mug with a handle."""
+    """Build a mug with a handle."""
     color = pick(rng, PLASTICS + ((0.95, 0.95, 0.95),))
     return Asset(
         "cup",
@@ -147,7 +147,7 @@ def cup(rng: Rng) -> Asset:
 
 @ASSETS.register("telephone")
 def telephone(rng: Rng) -> Asset:
-    """A desk phone: sloped base with keypad and a handset on top."""
+    """Build a desk phone: sloped base with keypad and a handset on top."""
     color = pick(rng, ((0.12, 0.12, 0.12), (0.85, 0.85, 0.82)))
     return Asset(
         "telephone",
@@ -161,7 +161,7 @@ def telephone(rng: Rng) -> Asset:
 
 @ASSETS.register("towel")
 def towel(rng: Rng) -> Asset:
-    """A towel hanging from a wall rail; origin at its bottom centre on the wall, +y into the room."""
+    """Build a towel hanging from a wall rail; origin at its bottom centre on the wall, +y into the room."""
     color = pick(rng, LIGHT_FABRICS + FABRICS)
     w, h = float(rng.uniform(0.3, 0.5)), float(rng.uniform(0.45, 0.6))
     return Asset(
@@ -185,7 +185,7 @@ def towel(rng: Rng) -> Asset:
 
 @ASSETS.register("kettle")
 def kettle(rng: Rng) -> Asset:
-    """An electric kettle on its base."""
+    """Build an electric kettle on its base."""
     color = pick(rng, METALS + PLASTICS)
     return Asset(
         "kettle",
@@ -200,7 +200,7 @@ def kettle(rng: Rng) -> Asset:
 
 @ASSETS.register("books")
 def books(rng: Rng) -> Asset:
-    """A small stack of books lying on a surface (category ``book``)."""
+    """Build a small stack of books lying on a surface (category ``book``)."""
     parts = []
     z = 0.0
     for _ in range(int(rng.integers(2, 5))):
