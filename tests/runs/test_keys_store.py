@@ -71,3 +71,7 @@ def test_redaction_removes_env_secrets_and_key_shapes(monkeypatch) -> None:
     assert "abcdefgh12345678" in secret_values() and "abcdefgh999" not in secret_values()
     text = "auth failed for abcdefgh12345678; Incorrect API key provided: sk-proj-AbC***xyz"
     assert redact(text) == "auth failed for ***; Incorrect API key provided: ***"
+    assert (
+        redact("openai-compatible:https://bob:pw1@gw.example/v1#m")
+        == "openai-compatible:https://***@gw.example/v1#m"
+    )

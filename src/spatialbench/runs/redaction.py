@@ -1,7 +1,8 @@
 """Keep secrets off disk: redact credential values from any text a run writes (errors, provider metadata).
 
 Values come from environment variables whose names look like credentials (``*_API_KEY``, ``*_TOKEN``,
-``*SECRET*``...), read when redacting, never at import; key-shaped strings (``sk-...``) are masked too.
+``*SECRET*``...), read when redacting, never at import; key-shaped strings (``sk-...``) and user info in
+URLs (``https://user:password@host``) are masked too.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 
 _SECRET_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|AUTH)", re.IGNORECASE)
 _KEY_SHAPE = re.compile(r"\b(sk|pk|rk)-[A-Za-z0-9_\-*]{6,}")
+_URL_USERINFO = re.compile(r"(://)[^/@\s\"']+@")
 
 
 def secret_values() -> list[str]:
@@ -23,4 +25,4 @@ def redact(text: str, secrets: list[str] | None = None) -> str:
     """``text`` with every secret value and key-shaped token replaced by ``***``."""
     for value in secrets if secrets is not None else secret_values():
         text = text.replace(value, "***")
-    return _KEY_SHAPE.sub("***", text)
+    return _URL_USERINFO.sub(r"\1***@", _KEY_SHAPE.sub("***", text))

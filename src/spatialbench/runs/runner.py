@@ -129,16 +129,16 @@ class Runner:
         return summary
 
     def _record(self, store: RunStore) -> None:
-        config = self.config.model_dump(mode="json")
-        env, described = environment(), self.backend.describe()
-        store.record_invocation(config, env, described)
+        """Write config, package versions and back-end settings (redacted) to the store and config.json."""
         record = {
-            "config": config,
-            "environment": env,
-            "backend": described,
+            "config": self.config.model_dump(mode="json"),
+            "environment": environment(),
+            "backend": self.backend.describe(),
             "prompt": self.builder.fingerprint(),
         }
-        (self.out / "config.json").write_text(redact(json.dumps(record, indent=2), self._secrets) + "\n")
+        record = json.loads(redact(json.dumps(record), self._secrets))
+        store.record_invocation(record["config"], record["environment"], record["backend"])
+        (self.out / "config.json").write_text(json.dumps(record, indent=2) + "\n")
 
     async def _execute(self, pending: list[PlannedItem], store: RunStore, progress: Progress) -> None:
         # FIFO slots: items start in media order. Twice the request bound, so items waiting out a retry
