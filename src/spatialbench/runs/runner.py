@@ -25,7 +25,6 @@ from spatialbench.models.errors import BackendError
 from spatialbench.models.resolve import load_backend, model_family
 from spatialbench.prompting.builders import PromptBuilder, get_prompt_builder
 from spatialbench.prompting.config import ModelFamily
-from spatialbench.prompting.templates import TemplateError
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.environment import environment
 from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan, select_items
@@ -171,12 +170,8 @@ class Runner:
             request = replace(self.builder.build(item, media), settings=planned.settings)
             prompt = _prompt_record(request, media)
             return prompt, await self.backend.generate(request), None
-        except (
-            MediaError,
-            BackendError,
-            TemplateError,
-            ValueError,
-        ) as exc:  # ValueError: item the builder refuses
+        # ValueError: an item the prompt builder refuses (TemplateError is one)
+        except (MediaError, BackendError, ValueError) as exc:
             return prompt, None, f"{type(exc).__name__}: {exc}"
 
     async def _media(self, item: Any) -> list[SampledFrames]:
