@@ -2,11 +2,17 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
 from spatialbench.runs import STORE_NAME
 from support.vsi_data import make_vsibench
+
+
+def _args(root: Path, out: Path, model: str | None, *extra: str) -> list[str]:
+    base = ["run", "--benchmark", "vsibench", "--data", str(root), "--out", str(out), "--no-progress"]
+    return [*base, *(["--model", model] if model else []), *extra]
 
 
 def test_cli_runs_selected_ids_with_a_chance_baseline(tmp_path: Path) -> None:
@@ -15,24 +21,7 @@ def test_cli_runs_selected_ids_with_a_chance_baseline(tmp_path: Path) -> None:
     ids = tmp_path / "ids.txt"
     ids.write_text("# ids to run\n1\n2\n3\n\n7\n")
     out = tmp_path / "run"
-    args = [
-        "run",
-        "--benchmark",
-        "vsibench",
-        "--data",
-        str(root),
-        "--model",
-        "chance-random",
-        "--out",
-        str(out),
-        "--ids",
-        str(ids),
-        "--limit",
-        "3",
-        "--no-progress",
-        "-o",
-        "subset=full",
-    ]
+    args = _args(root, out, "chance-random", "--ids", str(ids), "--limit", "3", "-o", "subset=full")
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert "3 items: 0 already answered, 3 answered now, 0 empty, 0 failed" in result.output
@@ -44,21 +33,10 @@ def test_cli_runs_selected_ids_with_a_chance_baseline(tmp_path: Path) -> None:
     assert (out / "config.json").exists() and (out / "scores.json").exists()
 
 
-def test_cli_rejects_bad_options(tmp_path: Path) -> None:
-    base = [
-        "run",
-        "--benchmark",
-        "vsibench",
-        "--data",
-        str(tmp_path),
-        "--model",
-        "chance-random",
-        "--out",
-        str(tmp_path / "o"),
-    ]
-    for extra in (["--frames", "uniform:zero"], ["-o", "novalue"], ["--order", "sideways"]):
-        result = CliRunner().invoke(app, base + extra)
-        assert result.exit_code != 0
+@pytest.mark.parametrize("extra", [["--frames", "uniform:zero"], ["-o", "novalue"], ["--order", "sideways"]])
+def test_cli_rejects_bad_options(tmp_path: Path, extra: list[str]) -> None:
+    result = CliRunner().invoke(app, _args(tmp_path, tmp_path / "o", "chance-random", *extra))
+    assert result.exit_code != 0
 
 
 def test_cli_reports_unreadable_rows_and_runs_the_rest(tmp_path: Path) -> None:
@@ -66,46 +44,23 @@ def test_cli_reports_unreadable_rows_and_runs_the_rest(tmp_path: Path) -> None:
     make_vsibench(root, n_videos=1, per_video=2)
     with (root / "test.jsonl").open("a") as handle:
         handle.write("{not json\n")
-    args = [
-        "run",
-        "--benchmark",
-        "vsibench",
-        "--data",
-        str(root),
-        "--model",
-        "chance-frequency",
-        "--out",
-        str(tmp_path / "run"),
-        "--no-progress",
-    ]
-    result = CliRunner().invoke(app, args)
+    result = CliRunner().invoke(app, _args(root, tmp_path / "run", "chance-frequency"))
     assert result.exit_code == 0, result.output
     assert "2 items: 0 already answered, 2 answered now" in result.output
     assert "1 benchmark row(s) could not be read" in result.output and "test.jsonl:3" in result.output
 
 
-def test_cli_setup_errors_are_one_clear_line(tmp_path: Path, monkeypatch) -> None:
+def test_cli_setup_errors_are_one_clear_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     root = tmp_path / "data"
     make_vsibench(root, n_videos=1, per_video=1)
-    base = [
-        "run",
-        "--benchmark",
-        "vsibench",
-        "--data",
-        str(root),
-        "--out",
-        str(tmp_path / "o"),
-        "--no-progress",
-    ]
-    cases = {
-        "openai:gpt-4o": "OPENAI_API_KEY is not set",
-        "opnai:gpt-4o": "did you mean 'openai'",
-    }
-    for model, message in cases.items():
-        result = CliRunner().invoke(app, [*base, "--model", model])
-        assert result.exit_code == 2 and message in result.output, result.output
     ids = tmp_path / "ids.txt"
     ids.write_text("nope\n")
-    result = CliRunner().invoke(app, [*base, "--model", "chance-random", "--ids", str(ids)])
-    assert result.exit_code == 2 and "not in the benchmark" in result.output
+    cases = [
+        (["--model", "openai:gpt-4o"], "OPENAI_API_KEY is not set"),
+        (["--model", "opnai:gpt-4o"], "did you mean 'openai'"),
+        (["--model", "chance-random", "--ids", str(ids)], "not in the benchmark"),
+    ]
+    for extra, message in cases:
+        result = CliRunner().invoke(app, _args(root, tmp_path / "o", None, *extra))
+        assert result.exit_code == 2 and message in result.output, result.output
