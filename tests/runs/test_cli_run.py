@@ -33,10 +33,13 @@ def test_cli_runs_selected_ids_with_a_chance_baseline(tmp_path: Path) -> None:
     assert (out / "config.json").exists() and (out / "scores.json").exists()
 
 
-@pytest.mark.parametrize("extra", [["--frames", "uniform:zero"], ["-o", "novalue"], ["--order", "sideways"]])
+@pytest.mark.parametrize(
+    "extra",
+    [["--frames", "uniform:zero"], ["-o", "novalue"], ["--order", "sideways"], ["--prompt", "prefix=x"]],
+)
 def test_cli_rejects_bad_options(tmp_path: Path, extra: list[str]) -> None:
     result = CliRunner().invoke(app, _args(tmp_path, tmp_path / "o", "chance-random", *extra))
-    assert result.exit_code != 0
+    assert result.exit_code == 2 and "Invalid value" in result.output, result.output
 
 
 def test_cli_reports_unreadable_rows_and_runs_the_rest(tmp_path: Path) -> None:

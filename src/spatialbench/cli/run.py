@@ -71,7 +71,7 @@ def run_command(
     """Evaluate MODEL on BENCHMARK; answers go to OUT/run.sqlite, scores to OUT/scores.*."""
     from spatialbench.models.api import ImageOverflow
     from spatialbench.models.errors import BackendError
-    from spatialbench.prompting import PromptConfig
+    from spatialbench.prompting import PromptConfig, get_prompt_builder
     from spatialbench.registry import UnknownNameError
     from spatialbench.runs import RunConfig, run
     from spatialbench.runs.plan import SelectionError
@@ -87,6 +87,7 @@ def run_command(
                 "overrides": {k: str(v) for k, v in parse_assignments(prompt or [], "--prompt").items()},
             }
         )
+        get_prompt_builder(benchmark, prompt_config)  # unknown --prompt fields fail here, before any work
         config = RunConfig(
             benchmark=benchmark,
             data=str(data),
