@@ -17,6 +17,7 @@ import numpy as np
 import trimesh
 from numpy.typing import NDArray
 
+from spatialbench.synth.npz import write_npz
 from spatialbench.synth.parts import Material
 from spatialbench.synth.scene import SynthScene
 from spatialbench.synth.structure import shell_parts
@@ -38,16 +39,16 @@ class FrameSet:
         return self.depth_mm[index].astype(np.float32) / 1000.0
 
     def save(self, path: Path) -> None:
-        """Write ``frames.npz`` (compressed)."""
-        np.savez_compressed(
-            path,
-            instance=self.instance,
-            depth_mm=self.depth_mm,
-            K=self.K,
-            cam_to_world=self.cam_to_world,
-            timestamps=self.timestamps,
-            fps=self.fps,
-        )
+        """Write ``frames.npz`` (deflate-compressed, readable with ``np.load``)."""
+        arrays = {
+            "instance": self.instance,
+            "depth_mm": self.depth_mm,
+            "K": self.K,
+            "cam_to_world": self.cam_to_world,
+            "timestamps": self.timestamps,
+            "fps": np.asarray(self.fps),
+        }
+        write_npz(path, arrays)
 
     @classmethod
     def load(cls, path: Path) -> FrameSet:

@@ -19,6 +19,7 @@ from scipy.sparse.csgraph import dijkstra
 from shapely import contains_xy
 from shapely.geometry import Polygon
 
+from spatialbench.synth.npz import write_npz
 from spatialbench.synth.scene import SynthScene
 
 BODY_HEIGHT = 1.8
@@ -95,14 +96,14 @@ class FreeSpaceMap:
 
     def save(self, path: Path) -> None:
         """Write the map to ``path`` (npz: free, walkable, origin, resolution, clearance)."""
-        np.savez_compressed(
-            path,
-            free=self.free,
-            walkable=self.walkable,
-            origin=self.origin,
-            resolution=self.resolution,
-            clearance=self.clearance,
-        )
+        arrays = {
+            "free": self.free,
+            "walkable": self.walkable,
+            "origin": self.origin,
+            "resolution": np.asarray(self.resolution),
+            "clearance": np.asarray(self.clearance),
+        }
+        write_npz(path, arrays)
 
     @classmethod
     def load(cls, path: Path) -> FreeSpaceMap:

@@ -79,9 +79,6 @@ vec3 pattern(vec3 base, vec3 n) {
         float grout = step(t.x, 0.03) + step(t.y, 0.03);
         return mix(base * (0.95 + 0.08 * hash(floor(p / 0.3))), vec3(0.55), min(grout, 1.0));
     }
-    if (v_mat == 7) {  // painted wall, faint roughness
-        return base * (0.97 + 0.05 * noise(p * 8.0));
-    }
     return base;
 }
 
