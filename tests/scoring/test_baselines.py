@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from conftest import require_file
+from support.shared_data import require_file
 from spatialbench.benchmarks.vsibench import REL_DIRECTION_TASKS, load_vsibench
 from spatialbench.scoring.baselines import BASELINES, most_frequent_answers
 from spatialbench.scoring.metrics import mra_array

@@ -2,7 +2,7 @@ import json
 
 from typer.testing import CliRunner
 
-from conftest import require_file
+from support.shared_data import require_file
 from spatialbench.cli.main import app
 
 runner = CliRunner()

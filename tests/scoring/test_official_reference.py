@@ -6,7 +6,7 @@ benchmarks/lmms_eval_crosscheck.py, as fractions × 100.
 
 import pytest
 
-from conftest import require_file
+from support.shared_data import require_file
 from spatialbench.benchmarks.vsibench import load_vsibench
 from spatialbench.scoring.predictions import read_predictions
 from spatialbench.scoring.scorer import score_items

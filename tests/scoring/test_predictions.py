@@ -58,7 +58,7 @@ def test_ambiguous_join_is_refused(tmp_path):
 
 
 def test_gemini_export_joins_all_291(shared_data):
-    from conftest import require_file
+    from support.shared_data import require_file
     from spatialbench.benchmarks.vsibench import load_vsibench
 
     root = require_file(shared_data / "vsibench" / "official_samples" / "gemini3flash_5scenes")
