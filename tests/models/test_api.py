@@ -129,3 +129,20 @@ def test_model_names() -> None:
     assert model_family("openai:gpt-4o") == "proprietary" and model_family("hf:/m") == "open"
     with pytest.raises(UnknownNameError, match="did you mean 'openai'"):
         load_backend("opnai:gpt-4o")
+
+
+def test_read_only_frames_are_encoded_once_and_mutable_arrays_every_time(monkeypatch) -> None:
+    import spatialbench.models.api as api
+
+    calls = []
+    real = api._encode
+    monkeypatch.setattr(api, "_encode", lambda *a: calls.append(1) or real(*a))
+    frame = np.random.default_rng(2).integers(0, 256, (8, 8, 3), dtype=np.uint8)
+    frame.setflags(write=False)
+    first = api.image_data_url(frame)
+    assert api.image_data_url(frame) == first and api.image_base64(frame) == first.split(",", 1)[1]
+    assert len(calls) == 1
+    copy = frame.copy()  # same content, another (writeable) array: encoded each time
+    api.encode_image(copy)
+    api.encode_image(copy)
+    assert len(calls) == 3

@@ -38,6 +38,11 @@ class SampledFrames:
     timestamps: NDArray[np.float64]
     source: str
 
+    def __post_init__(self) -> None:
+        # frames are shared by every request about this media (frame cache, encoded-image cache): read-only
+        for pixels in self.pixels:
+            pixels.setflags(write=False)
+
     @property
     def nbytes(self) -> int:
         """Memory held by the pixels."""

@@ -18,8 +18,11 @@ import asyncio
 import base64
 import email.utils
 import io
+import threading
 import time
+import weakref
 from abc import abstractmethod
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -172,8 +175,47 @@ async def call_with_retries(
     raise BackendError(f"gave up after {policy.max_attempts} attempts: {last}") from last
 
 
-def encode_image(pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG, quality: int = 90) -> bytes:
-    """Encode an RGB array of shape (H, W, 3), uint8, as PNG or JPEG bytes."""
+class _EncodedImages:
+    """Encodings of image arrays, reused while the same array object is alive.
+
+    A benchmark asks many questions about one video (VSI-Bench: ~18), and the frame cache hands every
+    request the same frame arrays, so each frame is encoded once per run instead of once per request.
+    Entries are keyed by the array's identity, checked through a weak reference (a new array that reuses
+    a dead one's ``id`` is a miss); frames are read-only (``SampledFrames``), so identity implies content.
+    Least recently used entries go once ``max_bytes`` is exceeded. Thread-safe.
+    """
+
+    def __init__(self, max_bytes: int = 512 * 2**20) -> None:
+        self.max_bytes = max_bytes
+        self._entries: OrderedDict[tuple[int, str], tuple[weakref.ref[Any], Any]] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, pixels: NDArray[np.uint8], kind: str, make: Callable[[], Any]) -> Any:
+        """Return the encoding ``kind`` of ``pixels``, computing it with ``make()`` on a miss."""
+        if pixels.flags.writeable:  # a mutable array may change under the same identity: no caching
+            return make()
+        key = (id(pixels), kind)
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None and hit[0]() is pixels:
+                self._entries.move_to_end(key)
+                return hit[1]
+        value = make()
+        with self._lock:
+            old = self._entries.pop(key, None)
+            self._bytes += len(value) - (len(old[1]) if old else 0)
+            self._entries[key] = (weakref.ref(pixels), value)
+            while self._bytes > self.max_bytes and len(self._entries) > 1:
+                _, (_, dropped) = self._entries.popitem(last=False)
+                self._bytes -= len(dropped)
+        return value
+
+
+_ENCODED = _EncodedImages()
+
+
+def _encode(pixels: NDArray[np.uint8], fmt: ImageFormat, quality: int) -> bytes:
     from PIL import Image  # lazy: only API back ends need it
 
     buffer = io.BytesIO()
@@ -185,9 +227,21 @@ def encode_image(pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG, 
     return buffer.getvalue()
 
 
+def encode_image(pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG, quality: int = 90) -> bytes:
+    """Encode an RGB array of shape (H, W, 3), uint8, as PNG or JPEG bytes.
+
+    Read-only arrays (sampled frames) are encoded once and the bytes reused while the array lives.
+    """
+    return _ENCODED.get(pixels, f"{fmt.value}:{quality}", lambda: _encode(pixels, fmt, quality))
+
+
 def image_base64(pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG, quality: int = 90) -> str:
-    """Base64 text (no data-URL prefix) of the encoded image."""
-    return base64.b64encode(encode_image(pixels, fmt, quality)).decode("ascii")
+    """Base64 text (no data-URL prefix) of the encoded image (cached like :func:`encode_image`)."""
+    return _ENCODED.get(
+        pixels,
+        f"{fmt.value}:{quality}:b64",
+        lambda: base64.b64encode(encode_image(pixels, fmt, quality)).decode("ascii"),
+    )
 
 
 def image_data_url(pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG, quality: int = 90) -> str:
