@@ -7,6 +7,7 @@ from pathlib import Path
 
 import av
 import numpy as np
+import pytest
 import trimesh
 from typer.testing import CliRunner
 
@@ -88,3 +89,18 @@ def test_cli_writes_a_vsibench_style_folder(tmp_path: Path) -> None:
         assert (tmp_path / "scenes" / scene_id / "frames.npz").is_file()
     rooms = {json.loads((tmp_path / "scenes" / s / "scene.json").read_text())["room_type"] for s in scenes}
     assert rooms == {"bedroom", "living room"}
+
+
+def test_frameset_round_trip_is_exact(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    depth = rng.integers(0, 32768, size=(2, 3, 5)).astype(np.uint16)
+    frames = FrameSet(
+        depth.copy(), depth, np.eye(3), np.tile(np.eye(4), (2, 1, 1)), np.array([0.0, 0.5]), 2.0
+    )
+    frames.save(tmp_path / "frames.npz")
+    loaded = FrameSet.load(tmp_path / "frames.npz")
+    assert np.array_equal(loaded.depth_mm, depth) and loaded.depth_mm.dtype == np.uint16
+    assert loaded.depth(1)[0, 0] == np.float32(depth[1, 0, 0] / 1000.0)
+    too_far = FrameSet(depth, depth + 40000, np.eye(3), frames.cam_to_world, frames.timestamps, 2.0)
+    with pytest.raises(ValueError, match="32.767 m"):
+        too_far.save(tmp_path / "far.npz")

@@ -1,8 +1,10 @@
 """Writers and readers of a rendered scene's files (layout documented in ``synth.pipeline``).
 
-``frames.npz`` keys: ``instance`` (T, H, W) uint16 instance ids (0 = room shell), ``depth_mm`` (T, H, W)
-uint16 depth along the optical axis in millimetres (0 = none), ``K`` (3, 3) intrinsics, ``cam_to_world``
-(T, 4, 4) OpenCV-convention camera-to-world poses (z-up world), ``timestamps`` (T,) seconds, ``fps``.
+``frames.npz`` keys: ``instance`` (T, H, W) uint16 instance ids (0 = room shell), ``depth_mm_dx``
+(T, H, W) int16 depth along the optical axis in millimetres stored as differences along each row (the
+first column holds the value itself; ``np.cumsum(depth_mm_dx, axis=2)`` gives uint16 millimetres, 0 = none;
+this halves the file), ``K`` (3, 3) intrinsics, ``cam_to_world`` (T, 4, 4) OpenCV-convention camera-to-world
+poses (z-up world), ``timestamps`` (T,) seconds, ``fps``. Read it with ``FrameSet.load``.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ class FrameSet:
         """Write ``frames.npz`` (deflate-compressed, readable with ``np.load``)."""
         arrays = {
             "instance": self.instance,
-            "depth_mm": self.depth_mm,
+            "depth_mm_dx": _row_differences(self.depth_mm),
             "K": self.K,
             "cam_to_world": self.cam_to_world,
             "timestamps": self.timestamps,
@@ -56,12 +58,18 @@ class FrameSet:
         with np.load(path) as data:
             return cls(
                 data["instance"],
-                data["depth_mm"],
+                np.cumsum(data["depth_mm_dx"], axis=2, dtype=np.int32).astype(np.uint16),
                 data["K"],
                 data["cam_to_world"],
                 data["timestamps"],
                 float(data["fps"]),
             )
+
+
+def _row_differences(depth_mm: NDArray[np.uint16]) -> NDArray[np.int16]:
+    if depth_mm.size and int(depth_mm.max()) > np.iinfo(np.int16).max:
+        raise ValueError("depth beyond 32.767 m cannot be stored as int16 row differences")
+    return np.diff(depth_mm.astype(np.int32), axis=-1, prepend=0).astype(np.int16)
 
 
 def depth_to_mm(depth: NDArray[np.float32]) -> NDArray[np.uint16]:
