@@ -183,17 +183,18 @@ def sink(rng: Rng) -> Asset:
 
 @ASSETS.register("bathtub")
 def bathtub(rng: Rng) -> Asset:
-    """Build a white tub: outer shell, darker inner basin and a tap at the end."""
+    """Build a white tub: hollow shell with a rim, pale-blue basin inside and a chrome tap at one end."""
     w, d, h = float(rng.uniform(1.5, 1.75)), float(rng.uniform(0.7, 0.8)), 0.56
+    rim, basin, chrome = 0.08, (0.8, 0.86, 0.92), (0.8, 0.81, 0.83)
     parts = [
-        slab(-w / 2, w / 2, -d / 2, d / 2, 0.0, h, PORCELAIN),
-        slab(
-            -w / 2 + 0.08, w / 2 - 0.08, -d / 2 + 0.08, d / 2 - 0.08, h - 0.02, h + 0.002, (0.82, 0.86, 0.9)
-        ),
-        cylinder(0.02, h, h + 0.15, (-w / 2 + 0.05, 0.0), (0.8, 0.81, 0.83), Material.METAL, sections=10),
-        cylinder(
-            0.015, -w / 2 + 0.05, -w / 2 + 0.18, (0.0, h + 0.14), (0.8, 0.81, 0.83), Material.METAL, axis="x"
-        ),
+        slab(-w / 2, w / 2, -d / 2, d / 2, 0.0, 0.12, PORCELAIN),
+        slab(-w / 2 + rim, w / 2 - rim, -d / 2 + rim, d / 2 - rim, 0.12, 0.14, basin),
+        slab(-w / 2, w / 2, -d / 2, -d / 2 + rim, 0.12, h, PORCELAIN),
+        slab(-w / 2, w / 2, d / 2 - rim, d / 2, 0.12, h, PORCELAIN),
+        slab(-w / 2, -w / 2 + rim, -d / 2 + rim, d / 2 - rim, 0.12, h, PORCELAIN),
+        slab(w / 2 - rim, w / 2, -d / 2 + rim, d / 2 - rim, 0.12, h, PORCELAIN),
+        cylinder(0.02, h, h + 0.15, (-w / 2 + 0.04, 0.0), chrome, Material.METAL, sections=10),
+        cylinder(0.015, -w / 2 + 0.04, -w / 2 + 0.18, (0.0, h + 0.14), chrome, Material.METAL, axis="x"),
     ]
     return Asset("bathtub", tuple(parts))
 

@@ -92,24 +92,24 @@ def mirror(rng: Rng) -> Asset:
 
 @ASSETS.register("whiteboard")
 def whiteboard(rng: Rng) -> Asset:
-    """Build a wall-mounted whiteboard with an aluminium frame and a marker tray."""
+    """Build a wall-mounted whiteboard: grey aluminium frame, white board, marker strokes, a tray."""
     w, h = float(rng.uniform(1.2, 1.8)), float(rng.uniform(0.9, 1.2))
-    metal = (0.75, 0.76, 0.78)
+    frame = (0.5, 0.52, 0.55)
     parts = [
-        slab(-w / 2, w / 2, 0.0, 0.025, 0.0, h, metal, Material.METAL),
-        slab(-w / 2 + 0.02, w / 2 - 0.02, 0.025, 0.03, 0.02, h - 0.02, (0.97, 0.97, 0.97)),
-        slab(-w / 4, w / 4, 0.0, 0.07, -0.02, 0.0, metal, Material.METAL),
+        slab(-w / 2, w / 2, 0.0, 0.03, 0.0, h, frame, Material.METAL),
+        slab(-w / 2 + 0.04, w / 2 - 0.04, 0.03, 0.035, 0.04, h - 0.04, (0.98, 0.98, 0.98)),
+        slab(-w / 3, w / 3, 0.0, 0.08, -0.03, 0.0, frame, Material.METAL),
     ]
+    ink = pick(rng, ((0.1, 0.15, 0.55), (0.1, 0.1, 0.1), (0.6, 0.1, 0.1)), 0.0)
+    for row in range(int(rng.integers(2, 5))):  # a few lines of "writing"
+        z = h - 0.15 - row * 0.12
+        x0 = -w / 2 + 0.12 + float(rng.uniform(0.0, 0.1))
+        x1 = x0 + float(rng.uniform(0.25, w * 0.6))
+        parts.append(slab(x0, x1, 0.035, 0.037, z, z + 0.015, ink))
     for i, color in enumerate(((0.1, 0.1, 0.6), (0.1, 0.1, 0.1), (0.7, 0.1, 0.1))):
-        parts.append(cylinder(0.008, 0.03 + i * 0.03, 0.04 + i * 0.03, (0.0, 0.008), color, axis="y"))
-        parts[-1].mesh.apply_transform(_x_shift(-0.05 + i * 0.06))
+        x = -0.08 + i * 0.07
+        parts.append(cylinder(0.01, x - 0.06, x + 0.06, (0.04, 0.01), color, axis="x", sections=8))
     return Asset("whiteboard", tuple(parts))
-
-
-def _x_shift(dx: float) -> np.ndarray:
-    shift = np.eye(4)
-    shift[0, 3] = dx
-    return shift
 
 
 @ASSETS.register("clock")
