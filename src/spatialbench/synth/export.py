@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import av
 import numpy as np
@@ -42,7 +42,7 @@ class FrameSet:
 
     def save(self, path: Path) -> None:
         """Write ``frames.npz`` (deflate-compressed, readable with ``np.load``)."""
-        arrays = {
+        arrays: dict[str, NDArray[Any]] = {
             "instance": self.instance,
             "depth_mm_dx": _row_differences(self.depth_mm),
             "K": self.K,
@@ -129,7 +129,7 @@ def _coloured(parts: list[Any]) -> trimesh.Trimesh:
             mesh, face_colors=np.append(np.array(part.color) * 255, 255)
         )
         meshes.append(mesh)
-    return trimesh.util.concatenate(meshes)
+    return cast(trimesh.Trimesh, trimesh.util.concatenate(meshes))
 
 
 def scene_record(scene: SynthScene, config: dict[str, Any]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ Camera conventions are those of ``synth.camera``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -110,7 +111,7 @@ class Renderer:
         try:
             import moderngl
 
-            self.ctx = moderngl.create_standalone_context(backend=backend)
+            self.ctx = moderngl.create_standalone_context(backend=backend)  # type: ignore[arg-type]  # stub says dict
         except Exception as error:  # moderngl raises plain Exception for a missing EGL/driver
             raise RendererUnavailableError(
                 f"cannot create an OpenGL context with backend {backend!r}: {error}. "
@@ -127,7 +128,7 @@ class Renderer:
             color_attachments=list(self.targets),
             depth_attachment=self.ctx.depth_renderbuffer((width, height)),
         )
-        self.vao = None
+        self.vao: Any = None
         self._zeros = bytes(4 * width * height)  # int32 / float32 zeros for the id and depth targets
 
     def load(self, scene: SynthScene) -> None:
@@ -177,10 +178,10 @@ class Renderer:
         self.targets[2].write(self._zeros)
         self.ctx.enable(self.ctx.DEPTH_TEST)
         # Depth pre-pass, then shade only the visible surface: each pixel runs the fragment shader once.
-        self.fbo.color_mask = ((False,) * 4,) * 3
+        self.fbo.color_mask = ((False,) * 4,) * 3  # type: ignore[assignment]  # one per target
         self.ctx.depth_func = "<"
         self.vao.render()
-        self.fbo.color_mask = ((True,) * 4,) * 3
+        self.fbo.color_mask = ((True,) * 4,) * 3  # type: ignore[assignment]
         self.fbo.depth_mask = False
         self.ctx.depth_func = "<="
         self.vao.render()
@@ -198,10 +199,11 @@ class Renderer:
     def _uniform(self, name: str, value: object) -> None:
         # The GLSL compiler drops uniforms a shader variant does not use; skip those.
         if name in self.program:
+            member: Any = self.program[name]
             if isinstance(value, bytes):
-                self.program[name].write(value)
+                member.write(value)
             else:
-                self.program[name].value = value
+                member.value = value
 
     def close(self) -> None:
         """Release the GL context."""
