@@ -13,7 +13,7 @@ from spatialbench.synth.colors import FLOORS, TILE_FLOORS, WALLS, pick
 from spatialbench.synth.parts import Material
 from spatialbench.synth.placement import Layout, facing_yaw
 from spatialbench.synth.plan import FloorPlan, OpeningKind, PlanKind, make_plan
-from spatialbench.synth.rooms import ROOM_TYPES
+from spatialbench.synth.rooms import ROOM_TYPES, radiators
 from spatialbench.synth.scene import SynthScene
 
 #: Room width/depth multiplier per room type (bathrooms and kitchens are smaller than living rooms).
@@ -76,6 +76,8 @@ def generate_scene(config: SceneConfig, seed: int, scene_id: str | None = None) 
     _openings(layout, plan)
     dense = config.density is Density.DENSE
     for room in range(len(plan.rooms)):
+        if types[room] in ("bedroom", "living room", "office", "dining room"):
+            radiators(layout, room, 0.5)
         recipes_used[room](layout, room, dense)
     tiles = config.room_type in ("bathroom", "kitchen")
     palette = {

@@ -16,7 +16,16 @@ import numpy as np
 from spatialbench.registry import Registry
 from spatialbench.synth.assets import ASSETS
 from spatialbench.synth.parts import Asset
-from spatialbench.synth.placement import GAP, Layout, against_wall, free_standing, on_top, relative_to
+from spatialbench.synth.placement import (
+    GAP,
+    Layout,
+    against_wall,
+    facing_yaw,
+    free_standing,
+    on_top,
+    relative_to,
+)
+from spatialbench.synth.plan import OpeningKind
 from spatialbench.synth.scene import SynthObject
 
 Recipe = Callable[[Layout, int, bool], None]
@@ -40,8 +49,14 @@ OPTIONAL = {
         "trash bin": (1, 1),
         "backpack": (0, 1),
     },
-    "kitchen": {"trash bin": (1, 2), "stool": (0, 3), "plant": (0, 1), "dishwasher": (0, 1)},
-    "bathroom": {"trash bin": (1, 1), "washer": (0, 1), "plant": (0, 1)},
+    "kitchen": {
+        "trash bin": (1, 2),
+        "stool": (0, 3),
+        "plant": (0, 1),
+        "dishwasher": (0, 1),
+        "washer": (0, 1),
+    },
+    "bathroom": {"trash bin": (1, 1), "washer": (1, 1), "plant": (0, 1)},
     "dining room": {"cabinet": (1, 2), "plant": (1, 3), "floor lamp": (0, 1), "trash bin": (0, 1)},
     "office": {"bookshelf": (1, 2), "trash bin": (1, 3), "backpack": (0, 2), "plant": (0, 2)},
 }
@@ -97,6 +112,20 @@ def optional_items(layout: Layout, room: int, room_type: str, dense: bool) -> No
 def on_wall(layout: Layout, name: str, room: int, z: float | None = None) -> SynthObject | None:
     """Hang the variant ``name`` on a wall of ``room`` at its usual height (or ``z``)."""
     return against_wall(layout, make(layout, name), room, z=WALL_MOUNTED.get(name, 1.0) if z is None else z)
+
+
+def radiators(layout: Layout, room: int, probability: float) -> None:
+    """Put a radiator on the floor under each window of ``room`` with ``probability`` (before furniture)."""
+    for face in layout.faces(room):
+        for opening in face.openings:
+            if opening.kind is not OpeningKind.WINDOW or layout.rng.random() >= probability:
+                continue
+            asset = make(layout, "radiator")
+            low, high = asset.bounds()
+            if high[0] - low[0] > opening.width or high[2] > opening.bottom:
+                continue
+            xy = face.point(opening.center, -low[1] + GAP)
+            layout.add(asset, np.array([xy[0], xy[1], 0.0]), facing_yaw(face.normal), room)
 
 
 def ceiling_lights(layout: Layout, room: int, count: int) -> None:
