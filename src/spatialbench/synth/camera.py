@@ -152,14 +152,32 @@ class _Track:
         self.turn_to(xy, sides[1])
 
     def walk(self, walk: NDArray[np.float64], lookahead: int) -> None:
-        """Walk along ``walk`` (N, 2), facing a point ``lookahead`` frames ahead."""
+        """Walk along ``walk`` (N, 2) facing the way ahead, glancing towards objects beside it.
+
+        The gaze aims at the point ``lookahead`` frames ahead, turned by up to 45° towards the targets
+        in front, and follows that aim no faster than the turning speed.
+        """
         for k, point in enumerate(walk):
             ahead = walk[min(k + lookahead, len(walk) - 1)] - point
             if np.linalg.norm(ahead) > 1e-6:
-                target = float(np.arctan2(ahead[1], ahead[0]))
-                self.heading += (target - self.heading + np.pi) % (2 * np.pi) - np.pi
+                way = float(np.arctan2(ahead[1], ahead[0]))
+                aim = way + self._glance(point, way)
+                delta = (aim - self.heading + np.pi) % (2 * np.pi) - np.pi
+                self.heading += float(np.clip(delta, -self.turn_step, self.turn_step))
             self.xy.append(point)
             self.yaw.append(self.heading)
+
+    def _glance(self, xy: NDArray[np.float64], way: float) -> float:
+        """Signed angle (radians, within ±45°) from ``way`` towards the weighted targets ahead."""
+        if self.targets is None or not len(self.targets):
+            return 0.0
+        offsets = self.targets[:, :2] - xy
+        bearing = (np.arctan2(offsets[:, 1], offsets[:, 0]) - way + np.pi) % (2 * np.pi) - np.pi
+        ahead = (np.abs(bearing) < np.radians(75)) & (np.linalg.norm(offsets, axis=1) > 0.8)
+        if not ahead.any():
+            return 0.0
+        weights = self.targets[ahead, 2]
+        return float(np.clip(np.average(bearing[ahead], weights=weights), -np.pi / 4, np.pi / 4))
 
 
 def walkthrough(
@@ -188,9 +206,10 @@ def walkthrough(
             track.turn_to(walk[0], float(np.arctan2(ahead[1], ahead[0])))
             track.walk(walk, int(config.fps))
             track.look_around(space, track.xy[-1], rng)
-    back = stops[0] - track.xy[-1]  # finally turn back towards where the walk began
+    back = stops[0] - track.xy[-1]  # finally turn back towards where the walk began, then look around
     if np.linalg.norm(back) > 0.5:
         track.turn_to(track.xy[-1], float(np.arctan2(back[1], back[0])))
+        track.look_around(space, track.xy[-1], rng)
     return _poses(np.array(track.xy), np.array(track.yaw), config, rng)
 
 
