@@ -52,7 +52,7 @@ def living_room(layout: Layout, room: int, dense: bool) -> None:
     """Sofa against a wall with cushions, coffee table in front, TV facing the sofa, armchairs, plants."""
     sofa = anchor_on_wall(layout, "sofa", room, 1.4)
     if sofa is not None:
-        pillows(layout, sofa, int(layout.rng.integers(2, 5)), back_offset=0.23)
+        pillows(layout, sofa, int(layout.rng.integers(2, 5)), back_offset=0.23, variant="cushion")
         table = make(layout, "coffee table")
         depth = sofa.asset.bounds()[1][1] + 0.45 - table.bounds()[0][1]
         coffee = relative_to(layout, table, sofa, np.array([0.0, depth, 0.0]), 0.0)

@@ -144,13 +144,15 @@ def ceiling_lights(layout: Layout, room: int, count: int) -> None:
         layout.add(make(layout, "ceiling light"), np.array([x, y, layout.plan.height]), 0.0, room)
 
 
-def pillows(layout: Layout, support: SynthObject, count: int, back_offset: float) -> None:
+def pillows(
+    layout: Layout, support: SynthObject, count: int, back_offset: float, variant: str = "pillow"
+) -> None:
     """Line up to ``count`` pillows side by side on ``support``, resting on the part below them.
 
     They start ``back_offset`` metres in front of its back (in front of a headboard or a sofa's backrest).
     """
     low, high = support.asset.bounds()
-    assets = [make(layout, "pillow") for _ in range(count)]
+    assets = [make(layout, variant) for _ in range(count)]
     widths = [a.extent()[0] for a in assets]
     span = high[0] - low[0] - 0.1
     while assets and sum(widths) + 0.03 * len(widths) > span:

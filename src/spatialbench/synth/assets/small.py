@@ -19,6 +19,15 @@ def pillow(rng: Rng) -> Asset:
     return Asset("pillow", (ellipsoid((w / 2, d / 2, 0.08), (0.0, 0.0, 0.08), color, Material.FABRIC),))
 
 
+@ASSETS.register("cushion")
+def cushion(rng: Rng) -> Asset:
+    """Build a square throw pillow standing upright, leaning on a sofa back (category ``pillow``)."""
+    side = float(rng.uniform(0.38, 0.5))
+    color = pick(rng, FABRICS + LIGHT_FABRICS)
+    parts = (ellipsoid((side / 2, 0.07, side / 2), (0.0, 0.0, side / 2), color, Material.FABRIC),)
+    return Asset("pillow", parts)
+
+
 @ASSETS.register("table lamp")
 def table_lamp(rng: Rng) -> Asset:
     """Build a lamp for a nightstand or desk: round base, stem, glowing conical shade (category ``lamp``)."""
