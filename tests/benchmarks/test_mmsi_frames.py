@@ -41,7 +41,15 @@ def test_videos_proportional_to_their_lengths():
 
 
 @pytest.mark.parametrize(
-    ("setting", "budget"), [("uniform-50", 50), ("sufficient-coverage", 300), ("uniform-8", 8)]
+    ("setting", "budget"),
+    [
+        ("uniform-50", 50),
+        ("sufficient-coverage", 300),
+        ("uniform-8", 8),
+        ("Sufficient-Coverage", 300),  # the paper's spelling
+        ("sufficient_coverage", 300),
+        ("Uniform-50", 50),
+    ],
 )
 def test_frame_budgets(setting, budget):
     assert frame_budget(setting) == budget

@@ -39,12 +39,15 @@ class FrameSetting(StrEnum):
 def frame_budget(setting: str) -> int:
     """Return the frame budget of a setting name: ``uniform-N`` gives N, ``sufficient-coverage`` gives 300.
 
+    Case and ``_`` / ``-`` do not matter (``Sufficient-Coverage``, ``sufficient_coverage``, ``Uniform-50``).
+
     Raises:
         ValueError: an unknown setting name (the message lists the known ones).
     """
-    if setting == FrameSetting.SUFFICIENT_COVERAGE.value:
+    key = setting.strip().lower().replace("_", "-")
+    if key == FrameSetting.SUFFICIENT_COVERAGE.value:
         return SUFFICIENT_COVERAGE_MAX_FRAMES
-    match = _UNIFORM.match(setting)
+    match = _UNIFORM.match(key)
     if match and int(match.group(1)) > 0:
         return int(match.group(1))
     known = ", ".join(s.value for s in FrameSetting)
