@@ -84,14 +84,17 @@ def trash_bin(rng: Rng) -> Asset:
 
 @ASSETS.register("backpack")
 def backpack(rng: Rng) -> Asset:
-    """Build a backpack standing upright: rounded body, front pocket, top handle and straps at -y."""
+    """Build an upright backpack: boxy body with a rounded top, zipped front pocket, straps, top loop."""
     color = pick(rng, PLASTICS + FABRICS)
+    dark, w, d, h = shade(color, 0.6), 0.3, 0.16, 0.36
     parts = [
-        ellipsoid((0.16, 0.11, 0.23), (0.0, 0.0, 0.23), color, Material.FABRIC),
-        ellipsoid((0.12, 0.05, 0.1), (0.0, 0.09, 0.15), shade(color, 0.8), Material.FABRIC),
-        cylinder(0.012, -0.05, 0.05, (0.0, 0.47), shade(color, 0.6), axis="x", sections=8),
-        slab(-0.1, -0.06, -0.13, -0.1, 0.08, 0.42, shade(color, 0.55)),
-        slab(0.06, 0.1, -0.13, -0.1, 0.08, 0.42, shade(color, 0.55)),
+        slab(-w / 2, w / 2, -d / 2, d / 2, 0.0, h, color, Material.FABRIC),
+        cylinder(w / 2, -d / 2, d / 2, (0.0, h), color, Material.FABRIC, axis="y", sections=20),
+        slab(-0.11, 0.11, d / 2, d / 2 + 0.06, 0.04, 0.22, shade(color, 0.85), Material.FABRIC),
+        slab(-0.1, 0.1, d / 2 + 0.06, d / 2 + 0.065, 0.2, 0.21, dark),  # pocket zip
+        slab(-0.09, -0.05, -d / 2 - 0.03, -d / 2, 0.05, h + 0.08, dark),
+        slab(0.05, 0.09, -d / 2 - 0.03, -d / 2, 0.05, h + 0.08, dark),
+        cylinder(0.012, -0.04, 0.04, (0.0, h + w / 2 + 0.01), dark, axis="x", sections=8),
     ]
     return Asset("backpack", tuple(parts))
 
