@@ -181,12 +181,15 @@ def test_cli_reports_bad_meta_info(tmp_path):
 
 def test_frequency_baseline_by_hand():
     from spatialbench.benchmarks.item import AnswerKind, Item
-    from spatialbench.generate.vsi.baseline import frequency_baseline
+    from spatialbench.scoring.baselines import chance_frequency
+
+    def frequency_baseline(items):
+        return round(chance_frequency(items).table.task_scores[items[0].task], 1)
 
     def na(i, gt):
         return Item(
             id=str(i),
-            benchmark="b",
+            benchmark="vsibench",
             task="t",
             question="q",
             ground_truth=gt,
@@ -199,7 +202,7 @@ def test_frequency_baseline_by_hand():
     def mc(i, options, gt):
         return Item(
             id=str(i),
-            benchmark="b",
+            benchmark="vsibench",
             task="d",
             question="q",
             options=options,
@@ -212,7 +215,7 @@ def test_frequency_baseline_by_hand():
         mc(1, ("A. right", "B. left"), "B"),
         mc(2, ("A. right", "B. left"), "A"),
     ]
-    # "left" is correct twice: always answering "left" scores 2 of 3
+    # letter A is correct twice: always answering "A" scores 2 of 3
     assert frequency_baseline(items) == 66.7
 
 

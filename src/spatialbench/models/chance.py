@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 from abc import abstractmethod
-from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -64,36 +63,26 @@ class RandomChance(ItemBackend):
 
 
 class FrequencyChance(ItemBackend):
-    """Most frequent ground truth per task, learned from all items passed to :meth:`prepare`.
+    """Per task, the most frequent ground truth of the items passed to :meth:`prepare`.
 
-    The official files store a multiple-choice ground truth as its letter, so "the most frequent answer"
-    of a multiple-choice task is its most frequent correct letter (VSI-Bench Table 1 chance-level
-    (frequency) row, e.g. appearance order 25.2). Counting option *texts* instead would leak each
-    question's own answer when option texts are unique per question (appearance-order sequences),
-    scoring near 100 %.
+    The definition (letters for multiple choice, numbers for numerical tasks, tie rules) lives once in
+    :func:`spatialbench.scoring.baselines.most_frequent_answers`; this back end only serves it.
     """
 
     provider = "chance-frequency"
 
     def __init__(self) -> None:
-        self._counts: dict[str, Counter[str]] = {}
+        self._answers: dict[str, str] = {}
 
     def prepare(self, items: Sequence[Item]) -> None:
-        """Count each task's ground truths (ties go to the value seen first)."""
-        self._counts = {}
-        for item in items:
-            self._counts.setdefault(item.task, Counter())[item.ground_truth] += 1
+        """Learn each task's most frequent ground truth."""
+        from spatialbench.scoring.baselines import most_frequent_answers
+
+        self._answers = most_frequent_answers(items)
 
     def answer(self, item: Item) -> Response:
-        """Return the task's most frequent ground truth that is a valid answer to ``item``.
-
-        Multiple choice: the most frequent letter among the item's letters. Empty when :meth:`prepare`
-        saw no item of the task.
-        """
-        ranked = [value for value, _ in self._counts.get(item.task, Counter()).most_common()]
-        if item.answer_kind is AnswerKind.MULTIPLE_CHOICE:
-            ranked = [value for value in ranked if value in item.option_letters]
-        return Response(text=ranked[0] if ranked else "")
+        """Return the task's most frequent ground truth; empty when :meth:`prepare` saw no item of the task."""
+        return Response(text=self._answers.get(item.task, ""))
 
 
 @BACKENDS.register("chance-random")

@@ -138,15 +138,19 @@ def generate_vsibench(
     return assemble(run_generators(scenes, tasks, settings), settings)
 
 
+def _rounded(score: float | None) -> float | None:
+    return None if score is None else round(score, 1)
+
+
 def build_manifest(
     items: Sequence[Item], stats: Mapping[str, TaskStats], settings: GenerationSettings
 ) -> dict[str, Any]:
     """Build the manifest.
 
     Seed, settings, and per task the item count, candidates, removals per rule, answer distribution and
-    frequency baseline (see :mod:`spatialbench.generate.vsi.baseline`).
+    frequency baseline (:func:`spatialbench.scoring.baselines.chance_frequency`, percent, one decimal).
     """
-    from spatialbench.generate.vsi.baseline import frequency_baseline
+    from spatialbench.scoring.baselines import chance_frequency
 
     per_task: dict[str, Any] = {}
     for task, st in stats.items():
@@ -157,7 +161,7 @@ def build_manifest(
             "candidates": st.candidates,
             "removed": dict(sorted(st.removed.items())),
             "answer_distribution": dict(sorted(answers.items())),
-            "frequency_baseline": frequency_baseline(task_items),
+            "frequency_baseline": _rounded(chance_frequency(task_items).table.task_scores.get(task)),
         }
         if task_items and task_items[0].answer_kind is AnswerKind.NUMERICAL:
             entry["mc_answer_distribution"] = dict(
