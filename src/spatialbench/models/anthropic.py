@@ -24,13 +24,12 @@ from typing import Any
 from spatialbench.models.api import (
     ApiBackend,
     ApiSettings,
+    classify_sdk_error,
     image_base64,
-    is_retryable_status,
-    retry_after_from_headers,
+    public_url,
 )
 from spatialbench.models.base import BACKENDS, ImagePart, Part, Request, Response
 from spatialbench.models.errors import BackendError, ProviderUnavailableError, RetryableError
-from spatialbench.models.openai_compat import _public_url
 from spatialbench.models.parts import map_parts
 
 #: Messages API limit on images in one request (docs.anthropic.com, "Vision": 100 per API request).
@@ -109,20 +108,14 @@ class AnthropicBackend(ApiBackend):
         return _to_response(message)
 
     def _classify(self, exc: Exception) -> RetryableError | None:
-        sdk = self._sdk
-        if isinstance(exc, sdk.APITimeoutError | sdk.APIConnectionError):
-            return RetryableError(f"{type(exc).__name__}: {exc}")
-        if isinstance(exc, sdk.APIStatusError) and is_retryable_status(exc.status_code):
-            wait = retry_after_from_headers(exc.response.headers)
-            return RetryableError(f"HTTP {exc.status_code}: {exc.message}", retry_after=wait)
-        return None
+        return classify_sdk_error(exc, self._sdk)  # 529 "overloaded" is a 5xx: retried
 
     def describe(self) -> dict[str, Any]:
         """Return provider, model, endpoint (without credentials) and transport settings."""
         return {
             **super().describe(),
             "model": self.model,
-            "base_url": _public_url(self.base_url),
+            "base_url": public_url(self.base_url),
             "sampling": SAMPLING,
         }
 

@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 from numpy.typing import NDArray
@@ -117,6 +118,16 @@ def retry_after_from_headers(headers: Any) -> float | None:
         seconds = parse_retry_after(millis)
         return None if seconds is None else seconds / 1000.0
     return parse_retry_after(headers.get("retry-after"))
+
+
+def public_url(url: str | None) -> str | None:
+    """Return the URL without user info, query or fragment (safe to record)."""
+    if url is None:
+        return None
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def is_retryable_status(status: int) -> bool:

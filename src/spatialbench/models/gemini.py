@@ -21,11 +21,11 @@ from spatialbench.models.api import (
     ApiSettings,
     encode_image,
     is_retryable_status,
+    public_url,
     retry_after_from_headers,
 )
 from spatialbench.models.base import BACKENDS, ImagePart, Part, Request, Response, TokenLogprob
 from spatialbench.models.errors import BackendError, ProviderUnavailableError, RetryableError
-from spatialbench.models.openai_compat import _public_url
 from spatialbench.models.parts import map_parts
 
 #: Gemini API limit on images in one request (ai.google.dev, "image understanding": 3,600 per request).
@@ -125,7 +125,7 @@ class GeminiBackend(ApiBackend):
 
     def describe(self) -> dict[str, Any]:
         """Return provider, model, endpoint (without credentials) and transport settings."""
-        return {**super().describe(), "model": self.model, "base_url": _public_url(self.base_url)}
+        return {**super().describe(), "model": self.model, "base_url": public_url(self.base_url)}
 
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""

@@ -12,28 +12,17 @@ from __future__ import annotations
 import asyncio
 import os
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from spatialbench.models.api import (
     ApiBackend,
     ApiSettings,
     classify_sdk_error,
     image_data_url,
+    public_url,
 )
 from spatialbench.models.base import BACKENDS, ImagePart, Part, Request, Response, TextPart, TokenLogprob
 from spatialbench.models.errors import BackendError, RetryableError
 from spatialbench.models.parts import map_parts
-
-
-def _public_url(url: str | None) -> str | None:
-    """Return the URL without user info, query or fragment (safe to record)."""
-    if url is None:
-        return None
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-
 
 #: images up to this many pixels in total are encoded on the event loop (~ 2-4 ms); a thread hop costs more
 INLINE_ENCODE_PIXELS = 200_000
@@ -129,7 +118,7 @@ class OpenAIChatBackend(ApiBackend):
 
     def describe(self) -> dict[str, Any]:
         """Return provider, model, endpoint (without credentials) and transport settings."""
-        return {**super().describe(), "model": self.model, "base_url": _public_url(self.base_url)}
+        return {**super().describe(), "model": self.model, "base_url": public_url(self.base_url)}
 
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""
