@@ -157,7 +157,7 @@ class Renderer:
         self._uniform("lamp_pos", padded.tobytes())
         self._uniform("lamp_count", len(lamps))
         self._uniform("lamp_power", 0.9 / np.sqrt(len(lamps)))
-        self._uniform("key_dir", (0.35, 0.25, -0.9))
+        self._uniform("key_dir", (0.5, 0.35, -0.6))  # oblique, like daylight: walls differ by side
 
     def render(self, K: NDArray[np.float64], cam_to_world: NDArray[np.float64]) -> Frame:
         """Render the loaded scene from ``cam_to_world`` (4, 4) with intrinsics ``K`` (3, 3).

@@ -99,7 +99,7 @@ void main() {
     } else {
         float occ = occlusion();
         float sky = 0.5 + 0.5 * n.z;
-        vec3 ambient = mix(vec3(0.3, 0.29, 0.27), vec3(0.46, 0.48, 0.5), sky) * (1.0 - 0.5 * occ);
+        vec3 ambient = mix(vec3(0.33, 0.32, 0.3), vec3(0.5, 0.52, 0.54), sky) * (1.0 - 0.5 * occ);
         float key = max(dot(n, -normalize(key_dir)), 0.0) * 0.4 * (1.0 - 0.8 * occ);
         vec3 lamps = vec3(0.0);
         for (int i = 0; i < lamp_count; ++i) {
