@@ -118,11 +118,13 @@ def against_wall(
     z: float = 0.0,
     front_clearance: float = 0.0,
     face: WallFace | None = None,
+    load_height: float = 0.0,
 ) -> SynthObject | None:
     """Place ``asset`` with its back to a wall of ``room``, facing into the room.
 
     ``z`` is the height of the asset's local origin (wall-mounted objects); ``front_clearance`` metres in
-    front of it must stay free of other floor objects. Returns None when no spot fits in ``tries`` attempts.
+    front of it must stay free of other floor objects; ``load_height`` is the height of what will stand on
+    it (a TV), so that the pair stays clear of window sills. Returns None when no spot fits in ``tries``.
     """
     low, high = asset.bounds()
     width, back = high[0] - low[0], -low[1]
@@ -133,7 +135,7 @@ def against_wall(
             continue
         u = float(layout.rng.uniform(width / 2 + GAP, wall.length - width / 2 - GAP))
         lo, hi = u - width / 2 - 0.05, u + width / 2 + 0.05  # assets are (nearly) symmetric in local x
-        if any(a < hi and lo < b for a, b in _blocked_spans(wall, z + high[2], z + low[2])):
+        if any(a < hi and lo < b for a, b in _blocked_spans(wall, z + high[2] + load_height, z + low[2])):
             continue
         inset = back + GAP + (layout.plan.wall_thickness / 2 if wall.two_sided else 0.0)
         xy = wall.point(u, inset)

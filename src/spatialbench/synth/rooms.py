@@ -198,21 +198,41 @@ def chairs_around(layout: Layout, table: SynthObject, variant: str, ends: bool) 
 
 
 def tv_facing(layout: Layout, room: int, viewer: SynthObject) -> SynthObject | None:
-    """Place a TV table against the wall opposite ``viewer`` (sofa or bed) and the TV on it, facing it."""
+    """Place a TV table facing ``viewer`` (sofa or bed) and the TV on it.
+
+    The table goes against the wall opposite the viewer (first keeping 0.3 m in front free, then not); when
+    no such wall has room, it stands free 1.8-3 m in front of the viewer, turned to face it.
+    """
     front = viewer.pose()[:2, 1]
     faces = [f for f in layout.faces(room) if float(np.dot(f.normal, front)) < -0.9]
-    for face in faces:
-        table = against_wall(layout, make(layout, "tv table"), room, face=face, tries=25, front_clearance=0.3)
+    table = None
+    for face, clearance in ((f, c) for c in (0.3, 0.0) for f in faces):
+        asset = make(layout, "tv table")
+        table = against_wall(
+            layout, asset, room, face=face, tries=25, front_clearance=clearance, load_height=0.8
+        )
         if table is not None:
-            tv = make(layout, "tv")
-            for _ in range(5):  # a TV that fits the table
-                if tv.extent()[0] < table.asset.extent()[0] - 0.1:
-                    break
-                tv = make(layout, "tv")
-            top = table.asset.bounds()[1][2] + 0.001
-            relative_to(layout, tv, table, np.array([0.0, 0.0, top]), 0.0, table.instance_id)
-            return table
-    return None
+            break
+    reach = viewer.asset.bounds()[1][1]
+    for distance in (3.0, 2.6, 2.2, 1.8) if table is None else ():
+        asset = make(layout, "tv table")
+        offset = np.array([0.0, reach + distance - asset.bounds()[1][1], 0.0])
+        table = relative_to(layout, asset, viewer, offset, np.pi)
+        if table is not None:
+            break
+    if table is not None:
+        _tv_on(layout, table)
+    return table
+
+
+def _tv_on(layout: Layout, table: SynthObject) -> None:
+    tv = make(layout, "tv")
+    for _ in range(5):  # a TV that fits the table
+        if tv.extent()[0] < table.asset.extent()[0] - 0.1:
+            break
+        tv = make(layout, "tv")
+    top = table.asset.bounds()[1][2] + 0.001
+    relative_to(layout, tv, table, np.array([0.0, 0.0, top]), 0.0, table.instance_id)
 
 
 def scatter_on(layout: Layout, supports: list[SynthObject], names: list[str], probability: float) -> None:
