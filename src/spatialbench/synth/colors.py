@@ -50,7 +50,6 @@ WALLS: tuple[Color, ...] = (
 FLOORS: tuple[Color, ...] = ((0.6, 0.43, 0.28), (0.72, 0.6, 0.45), (0.45, 0.33, 0.24), (0.6, 0.6, 0.58))
 TILE_FLOORS: tuple[Color, ...] = ((0.85, 0.85, 0.83), (0.55, 0.58, 0.6), (0.8, 0.76, 0.68))
 PORCELAIN: Color = (0.95, 0.95, 0.94)
-FOLIAGE: tuple[Color, ...] = ((0.2, 0.45, 0.18), (0.28, 0.55, 0.22), (0.15, 0.38, 0.2))
 
 
 def pick(rng: np.random.Generator, palette: tuple[Color, ...], jitter: float = 0.06) -> Color:
