@@ -27,6 +27,7 @@ class Material(IntEnum):
     TILES = 6
     WALL = 7
     SCREEN = 8  # glossy dark screen
+    GLASS = 9  # window pane: daylight sky seen through it
 
 
 Color = tuple[float, float, float]

@@ -94,7 +94,11 @@ void main() {
     if (dot(n, to_eye) < 0.0) n = -n;  // two-sided lighting
     vec3 albedo = pattern(v_color, n);
     vec3 color;
-    if (v_mat == 4) {
+    if (v_mat == 9) {
+        // Window pane: a bright sky, paler towards a hazy horizon 1.2 m above the floor.
+        float up = clamp((v_world.z - 1.2) / 1.2, 0.0, 1.0);
+        color = mix(vec3(0.93, 0.95, 0.96), albedo * vec3(0.92, 0.97, 1.05), up);
+    } else if (v_mat == 4) {
         color = albedo * 1.05;  // emissive: window panes, lamp shades
     } else {
         float occ = occlusion();

@@ -54,7 +54,7 @@ def window(rng: Rng, width: float, height: float, wall_thickness: float) -> Asse
         slab(-w, w, -half_d, half_d, 0, f, frame),
         slab(-0.02, 0.02, -0.03, 0.03, f, height - f, frame),
         slab(-w - 0.05, w + 0.05, -half_d, half_d + 0.12, -0.03, 0.0, shade(frame, 0.95)),
-        slab(-w + f, w - f, -0.005, 0.005, f, height - f, SKY, Material.EMISSIVE),
+        slab(-w + f, w - f, -0.005, 0.005, f, height - f, SKY, Material.GLASS),
     ]
     if height > 1.0:
         parts.append(slab(-w + f, w - f, -0.03, 0.03, height * 0.62, height * 0.62 + 0.04, frame))
