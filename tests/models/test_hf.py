@@ -123,9 +123,8 @@ def test_text_only_request_without_logprobs(tiny_qwen) -> None:
 
 
 def test_missing_model_folder_names_the_path(tmp_path) -> None:
-    backend = _backend(tmp_path / "nowhere")
-    with pytest.raises(BackendError, match="nowhere"):
-        asyncio.run(backend.generate(Request(parts=(TextPart("hi"),))))
+    with pytest.raises(BackendError, match="nowhere"):  # when the back end is built, before any item
+        asyncio.run(_backend(tmp_path / "nowhere").generate(Request(parts=(TextPart("hi"),))))
 
 
 def test_chat_inputs_keep_order_labels_and_history() -> None:

@@ -103,3 +103,9 @@ def test_unknown_benchmark_uses_default_builder_and_fingerprint_tracks_text() ->
     a = get_prompt_builder("vsibench", PromptConfig()).fingerprint()
     b = get_prompt_builder("vsibench", PromptConfig(overrides={"pre_prompt": "x"})).fingerprint()
     assert a != b
+
+
+def test_empty_override_drops_its_line() -> None:
+    builder = get_prompt_builder("vsibench", PromptConfig(overrides={"pre_prompt": ""}))
+    text = builder.text(NA)
+    assert text.startswith(NA.question + "\n") and "\n\n" not in text

@@ -24,7 +24,8 @@ def test_cli_runs_selected_ids_with_a_chance_baseline(tmp_path: Path) -> None:
     args = _args(root, out, "chance-random", "--ids", str(ids), "--limit", "3", "-o", "subset=full")
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert "3 items: 0 already answered, 3 answered now, 0 empty, 0 failed" in result.output
+    # id 2 is a counting item: chance-random has no chance level for it (not applicable, not "answered")
+    assert "3 items: 0 already answered, 2 answered now, 1 not applicable, 0 empty, 0 failed" in result.output
     with sqlite3.connect(out / STORE_NAME) as conn:
         stored = sorted(i for (i,) in conn.execute("SELECT item_id FROM results"))
     # the ids in benchmark-file order, then the first three

@@ -57,12 +57,13 @@ def user_text(body: dict[str, Any]) -> tuple[str, int]:
 class ServerScript:
     """Behaviour of the server.
 
-    ``answer(text)`` gives the reply; ``fault(seen, text)`` may inject a fault for the ``seen``-th time
+    ``answer(text)`` gives the reply text (bytes: sent verbatim as the 200 body); ``fault(seen, text)``
+    may inject a fault for the ``seen``-th time
     (0-based) this exact text arrives; ``latency_s`` is added to each answer; after ``hold_after`` answered
     requests, further requests are held without an answer until the server stops.
     """
 
-    answer: Callable[[str], str] = lambda text: "A"
+    answer: Callable[[str], str | bytes] = lambda text: "A"
     fault: Callable[[int, str], Fault | None] = lambda seen, text: None
     latency_s: float = 0.0
     hold_after: int | None = None
@@ -124,6 +125,13 @@ def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
                 self._reply(int(fault.kind), error, headers)
                 return
             reply = script.answer(text)
+            if isinstance(reply, bytes):  # a raw body (a proxy's HTML page, a broken server)
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(reply)))
+                self.end_headers()
+                self.wfile.write(reply)
+                return
             self._reply(
                 200,
                 {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -14,13 +14,13 @@ def parse_assignments(pairs: list[str], what: str) -> dict[str, str | int | floa
     """``["k=v", ...]`` → dict; values ``true``/``false``, integers and floats are typed.
 
     Raises:
-        typer.BadParameter: an entry without ``=``.
+        ValueError: an entry without ``=``.
     """
     parsed: dict[str, str | int | float | bool] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise typer.BadParameter(f"{what} must look like KEY=VALUE, got {pair!r}")
+            raise ValueError(f"{what}: must look like KEY=VALUE, got {pair!r}")
         parsed[key.strip()] = _typed(value.strip())
     return parsed
 
@@ -37,8 +37,16 @@ def _typed(value: str) -> str | int | float | bool:
 
 
 def read_ids(path: Path) -> tuple[str, ...]:
-    """Item ids from a file, one per line; blank lines and ``#`` comments are skipped."""
-    lines = (line.split("#", 1)[0].strip() for line in path.read_text().splitlines())
+    """Item ids from a file, one per line; blank lines and ``#`` comments are skipped.
+
+    Raises:
+        ValueError: the file cannot be read (the message names ``--ids`` and the path).
+    """
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise ValueError(f"--ids: cannot read {path}: {exc.strerror or exc}") from None
+    lines = (line.split("#", 1)[0].strip() for line in text.splitlines())
     return tuple(line for line in lines if line)
 
 
@@ -59,6 +67,10 @@ def run_command(
     video_repeats: Annotated[int, typer.Option(help="Show the video this many times (App. D).")] = 1,
     prompt: Annotated[list[str] | None, typer.Option(help="Prompt field KEY=VALUE.")] = None,
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Benchmark KEY=VALUE.")] = None,
+    setting: Annotated[
+        str | None,
+        typer.Option(help="MMSI-Video-Bench uniform-50 | sufficient-coverage (-o setting=S --frames all)."),
+    ] = None,
     max_new_tokens: Annotated[int | None, typer.Option(help="Answer length (default: benchmark's).")] = None,
     timeout: Annotated[float, typer.Option(help="Seconds per request attempt.")] = 120.0,
     max_attempts: Annotated[int, typer.Option(help="Attempts per request (429/5xx/timeouts).")] = 6,
@@ -68,27 +80,17 @@ def run_command(
     seed: Annotated[int, typer.Option(help="Seed (recorded; sent to APIs that take one).")] = 0,
     progress: Annotated[bool, typer.Option(help="Show the progress bar.")] = True,
 ) -> None:
-    """Evaluate MODEL on BENCHMARK; answers go to OUT/run.sqlite, scores to OUT/scores.*."""
+    """Evaluate MODEL on BENCHMARK; answers go to OUT/run.sqlite, scores to OUT/scores.*.
+
+    Exit status: 0 every selected item answered (or not applicable); 1 some items failed, came back
+    empty or were not attempted (the summary lists them; re-run the same command to retry them, answered
+    items are kept); 2 bad options or a set-up error, nothing sent; 130 interrupted (Ctrl-C).
+    """
     from spatialbench.models.api import ImageOverflow
-    from spatialbench.models.errors import BackendError
-    from spatialbench.prompting import PromptConfig, get_prompt_builder
-    from spatialbench.registry import UnknownNameError
-    from spatialbench.runs import RunConfig, run
-    from spatialbench.runs.plan import SelectionError
-    from spatialbench.scoring import render_markdown
 
     try:
-        prompt_config = PromptConfig.model_validate(
-            {
-                "model_family": model_family,
-                "order": order,
-                "video_repeats": video_repeats,
-                "blind": blind,
-                "overrides": {k: str(v) for k, v in parse_assignments(prompt or [], "--prompt").items()},
-            }
-        )
-        get_prompt_builder(benchmark, prompt_config)  # unknown --prompt fields fail here, before any work
-        config = RunConfig(
+        prompt_config = _prompt_config(benchmark, model_family, order, video_repeats, blind, prompt or [])
+        config = _run_config(
             benchmark=benchmark,
             data=str(data),
             model=model,
@@ -108,23 +110,102 @@ def run_command(
             extract=extract,
             seed=seed,
         )
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError; names the field
-        raise typer.BadParameter(str(exc)) from exc
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        typer.echo(f"Error: Invalid value{_invalid(exc)}", err=True)
+        raise typer.Exit(2) from None
+    summary = _execute(config, progress)
+    _report(summary)
+    if summary.unanswered or summary.stopped:
+        raise typer.Exit(1)
+
+
+def _prompt_config(
+    benchmark: str, family: str | None, order: str, repeats: int, blind: bool, fields: list[str]
+) -> Any:
+    from spatialbench.prompting import PromptConfig, get_prompt_builder
+
+    overrides = {k: str(v) for k, v in parse_assignments(fields, "--prompt").items()}
+    config = PromptConfig.model_validate(
+        {
+            "model_family": family,
+            "order": order,
+            "video_repeats": repeats,
+            "blind": blind,
+            "overrides": overrides,
+        }
+    )
+    get_prompt_builder(benchmark, config)  # unknown --prompt fields fail here, before any work
+    return config
+
+
+def _run_config(**values: Any) -> Any:
+    from spatialbench.runs import RunConfig
+
+    return RunConfig(**values)
+
+
+#: RunConfig / PromptConfig fields whose command-line option is not ``--field-name``
+_OPTION_NAMES = {"timeout_s": "--timeout", "overrides": "--prompt", "benchmark_options": "--option"}
+
+
+def _invalid(exc: ValueError) -> str:
+    """`` for --frames: reason`` per field of a pydantic error (no pydantic URL), or per ``--option: ...``."""
+    from pydantic import ValidationError
+
+    if not isinstance(exc, ValidationError):
+        return f" for {exc}" if str(exc).startswith("--") else f": {exc}"
+    parts = []
+    for error in exc.errors():
+        field_name = str(error["loc"][-1]) if error["loc"] else "value"
+        option = _OPTION_NAMES.get(field_name, "--" + field_name.replace("_", "-"))
+        parts.append(f" for {option}: {error['msg'].removeprefix('Value error, ')}")
+    return ";".join(parts)
+
+
+def _execute(config: Any, progress: bool) -> Any:
+    """Run; set-up problems are one line and exit 2, Ctrl-C says what was kept and exits 130."""
+    from spatialbench.models.errors import BackendError
+    from spatialbench.registry import UnknownNameError
+    from spatialbench.runs import RunInterrupted, RunSetupError, run
+    from spatialbench.runs.plan import SelectionError
+
     try:
-        summary = run(config, progress=progress)
-    except (BackendError, UnknownNameError, SelectionError, OSError) as exc:
-        # set-up problems (unknown model or benchmark, missing key or data): one clear line, no traceback
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from exc
+        return run(config, progress=progress)
+    except RunInterrupted as exc:
+        typer.echo(
+            f"interrupted; {exc.answered} answered and stored; re-run the same command to resume", err=True
+        )
+        raise typer.Exit(130) from None
+    except (BackendError, UnknownNameError, SelectionError, RunSetupError, OSError) as exc:
+        # set-up problems (unknown model or benchmark, missing key or data, locked folder): no traceback
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        typer.echo(f"error: {message}", err=True)
+        raise typer.Exit(2) from None
+
+
+SHOWN_FAILURES = 5
+
+
+def _report(summary: Any) -> None:
+    """Print the counts, the first failures, load errors and the score table."""
+    from spatialbench.scoring import render_markdown
+
     counts = summary.counts
+    not_applicable = f"{counts['not_applicable']} not applicable, " if counts.get("not_applicable") else ""
+    not_attempted = f", {counts['not_attempted']} not attempted" if counts.get("not_attempted") else ""
     typer.echo(
         f"{summary.selected} items: {summary.already_done} already answered, {counts['ok']} answered now, "
-        f"{counts['empty']} empty, {counts['failed']} failed (re-run the command to retry those)"
+        f"{not_applicable}{counts['empty']} empty, {counts['failed']} failed{not_attempted} "
+        "(re-run the command to retry those)"
     )
-    for item_id, status, error in summary.unanswered[:5]:
+    if summary.stopped:
+        typer.echo(f"stopped early: {summary.stopped}", err=True)
+    for item_id, status, error in summary.unanswered[:SHOWN_FAILURES]:
         typer.echo(f"  item {item_id}: {status}{': ' + error if error else ''}", err=True)
+    if len(summary.unanswered) > SHOWN_FAILURES:
+        typer.echo(f"  … and {len(summary.unanswered) - SHOWN_FAILURES} more", err=True)
     if summary.load_errors:
-        shown = "\n  ".join(summary.load_errors[:5])
+        shown = "\n  ".join(summary.load_errors[:SHOWN_FAILURES])
         typer.echo(
             f"{len(summary.load_errors)} benchmark row(s) could not be read and were skipped:\n  {shown}",
             err=True,

@@ -8,6 +8,7 @@ Thread-safe: concurrent requests for one key wait for a single decode.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import Counter, OrderedDict
 from pathlib import Path
@@ -19,6 +20,7 @@ from spatialbench.media.sampling import FrameStrategy
 from spatialbench.media.video import SampledFrames, sample_video
 
 CacheKey = tuple[object, ...]
+log = logging.getLogger(__name__)
 
 
 def resolve_path(ref: MediaRef, root: Path | None) -> str:
@@ -58,6 +60,7 @@ class FrameCache:
         self._entries: OrderedDict[CacheKey, SampledFrames | MediaError] = OrderedDict()
         self._locks: dict[CacheKey, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._warned_short = False  # "uniform:N beyond the frame count" is said once per cache (run)
 
     def key(self, ref: MediaRef, strategy: FrameStrategy, max_pixels: int | None) -> CacheKey:
         """Cache key: resolved media identity, segment, strategy name and size limit."""
@@ -80,12 +83,26 @@ class FrameCache:
                 self.decodes[str(key[1])] += 1
                 try:
                     entry = load_media(ref, self.root, strategy, max_pixels)
+                    self._warn_if_short(strategy, entry)
                 except MediaError as exc:
                     entry = exc
                 self._store(key, entry)
         if isinstance(entry, MediaError):
             raise entry
         return entry
+
+    def _warn_if_short(self, strategy: FrameStrategy, frames: SampledFrames) -> None:
+        """Warn once when ``uniform:N`` exceeds a media's frame count (every frame is then sent)."""
+        if strategy.kind != "uniform" or len(frames.indices) >= strategy.count or self._warned_short:
+            return
+        self._warned_short = True
+        log.warning(
+            "%s asks for more frames than %s has (%d frames): all of its frames are sent "
+            "(said once per run; other media may be short too)",
+            strategy.name,
+            frames.source,
+            len(frames.indices),
+        )
 
     def peek(
         self, ref: MediaRef, strategy: FrameStrategy, max_pixels: int | None = None

@@ -8,7 +8,7 @@ import numpy as np
 
 from spatialbench.media.errors import MediaError
 from spatialbench.media.image import load_image, resize_to_max_pixels
-from spatialbench.media.sampling import FrameStrategy, within_segment
+from spatialbench.media.sampling import FrameStrategy, extent, within_segment
 from spatialbench.media.video import SampledFrames
 
 
@@ -41,7 +41,7 @@ def sample_frame_folder(
     candidates = within_segment(times, start, end) if timed else np.arange(len(names), dtype=np.int64)
     chosen = candidates[strategy.select(times[candidates])]
     if len(chosen) == 0:
-        raise MediaError(folder, f"no frames selected by {strategy.name}")
+        raise MediaError(folder, f"no frames selected by {strategy.name}: {extent(times, start, end, timed)}")
     pixels = tuple(
         resize_to_max_pixels(load_image(os.path.join(folder, names[i])), max_pixels) for i in chosen
     )

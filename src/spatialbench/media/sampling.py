@@ -118,3 +118,17 @@ def within_segment(
     if end is not None:
         keep &= timestamps <= end + 1e-6
     return np.flatnonzero(keep).astype(np.int64)
+
+
+def extent(
+    timestamps: NDArray[np.float64], start: float | None = None, end: float | None = None, timed: bool = True
+) -> str:
+    """Say how long the media is (for "no frames selected" errors): frames, seconds, and the segment."""
+    n = len(timestamps)
+    if not timed:
+        return f"the frame list has only {n} frames"
+    seconds = float(timestamps[-1] - timestamps[0]) + (
+        float(np.median(np.diff(timestamps))) if n > 1 else 0.0
+    )
+    segment = f"; segment [{start}, {end}] s" if start is not None or end is not None else ""
+    return f"the video has only {n} frames ({seconds:.1f} s){segment}"

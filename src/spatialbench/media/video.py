@@ -10,6 +10,7 @@ decoding stops after the last one.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -19,7 +20,7 @@ from numpy.typing import NDArray
 
 from spatialbench.media.errors import MediaError
 from spatialbench.media.image import resize_to_max_pixels
-from spatialbench.media.sampling import FrameStrategy, within_segment
+from spatialbench.media.sampling import FrameStrategy, extent, within_segment
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,8 @@ class SampledFrames:
 def _open(path: str):  # type: ignore[no-untyped-def]
     import av
 
+    if os.path.isfile(path) and os.path.getsize(path) == 0:  # FFmpeg's own words for it are cryptic
+        raise MediaError(path, "empty file (0 bytes)")
     try:
         container = av.open(path)
     except FileNotFoundError:
@@ -171,7 +174,7 @@ def sample_video(
     candidates = within_segment(times, start, end)
     chosen = candidates[strategy.select(times[candidates])]
     if len(chosen) == 0:
-        raise MediaError(path, f"no frames selected by {strategy.name} in segment [{start}, {end}] s")
+        raise MediaError(path, f"no frames selected by {strategy.name}: {extent(times, start, end)}")
     pixels = decode_indices(path, chosen, pts)
     return SampledFrames(
         tuple(resize_to_max_pixels(p, max_pixels) for p in pixels), chosen, times[chosen], path

@@ -10,6 +10,12 @@ A provider module subclasses :class:`ApiBackend` and implements two hooks:
 ``ApiBackend.generate`` applies the image-count limit, bounds concurrency with a semaphore, enforces the
 per-request timeout and retries transient failures with exponential backoff and full jitter, honouring a
 server's ``Retry-After``.
+
+Circuit breaker: while no request of a back end has succeeded yet, ``ApiSettings.breaker_failures``
+consecutive *connection* failures (refused, DNS, reset: :class:`RetryableError` with ``connection=True``)
+open the breaker: the failing request and every later one raise :class:`EndpointUnreachableError` at once,
+so a wrong or down endpoint costs seconds instead of every item's backoff. After the first success the
+breaker is disarmed for good (a mid-run outage is retried per request as usual).
 """
 
 from __future__ import annotations
@@ -33,7 +39,12 @@ import numpy as np
 from numpy.typing import NDArray
 
 from spatialbench.models.base import Backend, ImagePart, Request, Response
-from spatialbench.models.errors import BackendError, RetryableError, TooManyImagesError
+from spatialbench.models.errors import (
+    BackendError,
+    EndpointUnreachableError,
+    RetryableError,
+    TooManyImagesError,
+)
 
 
 @dataclass(frozen=True)
@@ -83,6 +94,8 @@ class ApiSettings:
         max_images: per-request image limit (None = unlimited).
         image_overflow: policy beyond ``max_images``.
         image_format: PNG (lossless) or JPEG (``jpeg_quality``).
+        breaker_failures: consecutive connection failures, before any success, that open the circuit
+            breaker (see the module docstring).
     """
 
     concurrency: int = 8
@@ -92,6 +105,36 @@ class ApiSettings:
     image_overflow: ImageOverflow = ImageOverflow.ERROR
     image_format: ImageFormat = ImageFormat.PNG
     jpeg_quality: int = 90
+    breaker_failures: int = 5
+
+
+class ConnectionBreaker:
+    """Counts consecutive connection failures until the first success; opens at ``threshold``."""
+
+    def __init__(self, threshold: int = 5) -> None:
+        self.threshold = threshold
+        self.failures = 0
+        self.armed = True  # disarmed by the first success
+        self.open = False
+
+    def record(self, failure: RetryableError | None) -> None:
+        """Count one attempt's outcome: None = success, else its transient failure."""
+        if not self.armed:
+            return
+        if failure is None:
+            self.armed = False
+        elif failure.connection:
+            self.failures += 1
+            self.open = self.failures >= self.threshold
+        else:
+            self.failures = 0  # the server answered (429, 5xx, timeout): it is reachable
+
+    def error(self, last: BaseException | None = None) -> EndpointUnreachableError:
+        """Return the error raised while open."""
+        cause = f"; last: {last}" if last is not None else ""
+        return EndpointUnreachableError(
+            f"endpoint unreachable: {self.failures} consecutive connection failures before any answer{cause}"
+        )
 
 
 def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
@@ -141,8 +184,10 @@ def classify_sdk_error(exc: Exception, sdk: Any) -> RetryableError | None:
     For SDKs with the common ``APITimeoutError`` / ``APIConnectionError`` / ``APIStatusError`` classes
     (``openai``, ``anthropic``): timeouts, dropped connections and retryable statuses are transient.
     """
-    if isinstance(exc, sdk.APITimeoutError | sdk.APIConnectionError):
+    if isinstance(exc, sdk.APITimeoutError):  # a subclass of APIConnectionError, but the server is there
         return RetryableError(f"{type(exc).__name__}: {exc}")
+    if isinstance(exc, sdk.APIConnectionError):
+        return RetryableError(f"{type(exc).__name__}: {exc}", connection=True)
     if isinstance(exc, sdk.APIStatusError) and is_retryable_status(exc.status_code):
         wait = retry_after_from_headers(exc.response.headers)
         return RetryableError(f"HTTP {exc.status_code}: {exc.message}", retry_after=wait)
@@ -157,19 +202,24 @@ async def call_with_retries(
     classify: Callable[[Exception], RetryableError | None],
     rng: np.random.Generator,
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    breaker: ConnectionBreaker | None = None,
 ) -> Response:
     """Run ``attempt`` until it succeeds, a permanent error occurs or ``policy.max_attempts`` is spent.
 
     ``timeout_s`` (None = none) bounds each attempt; a timeout counts as a transient failure.
+    ``breaker`` (shared by a back end's requests) sees every attempt's outcome.
 
     Raises:
         BackendError: permanent failure, or the last transient failure once attempts are spent
             (the message counts the attempts).
+        EndpointUnreachableError: the breaker is open (nothing is sent) or this attempt opened it.
     """
     last: RetryableError | None = None
     for k in range(policy.max_attempts):
+        if breaker is not None and breaker.open:
+            raise breaker.error(last)
         try:
-            return await (attempt() if timeout_s is None else asyncio.wait_for(attempt(), timeout_s))
+            response = await (attempt() if timeout_s is None else asyncio.wait_for(attempt(), timeout_s))
         except TimeoutError:
             last = RetryableError("request timed out")
         except RetryableError as exc:
@@ -180,6 +230,14 @@ async def call_with_retries(
             last = classify(exc)
             if last is None:
                 raise BackendError(f"{type(exc).__name__}: {exc}") from exc
+        else:
+            if breaker is not None:
+                breaker.record(None)
+            return response
+        if breaker is not None:
+            breaker.record(last)
+            if breaker.open:
+                raise breaker.error(last) from last
         if k + 1 < policy.max_attempts:
             await sleep(policy.delay(k, last.retry_after, rng))
     assert last is not None
@@ -289,6 +347,7 @@ class ApiBackend(Backend):
         self.settings = settings or ApiSettings()
         self._semaphore = asyncio.Semaphore(self.settings.concurrency)
         self._rng = np.random.default_rng(seed)  # jitter only; never affects outputs
+        self.breaker = ConnectionBreaker(self.settings.breaker_failures)
 
     async def generate(self, request: Request) -> Response:
         """Answer one request with limits, concurrency bound, timeout and retries applied."""
@@ -305,6 +364,7 @@ class ApiBackend(Backend):
             timeout_s=None,
             classify=self._classify,
             rng=self._rng,
+            breaker=self.breaker,
         )
 
     @abstractmethod

@@ -27,7 +27,13 @@ from spatialbench.models.errors import BackendError
 
 
 class ItemBackend(Backend):
-    """A back end that answers benchmark items directly (baselines); ``generate`` is not used."""
+    """A back end that answers benchmark items directly (baselines); ``generate`` is not used.
+
+    ``baseline``: a name in :data:`spatialbench.scoring.baselines.BASELINES`; when set, the run is scored
+    by that baseline's table (as ``spatialbench baseline`` prints it) instead of from the stored answers.
+    """
+
+    baseline: str | None = None
 
     def prepare(self, items: Sequence[Item]) -> None:  # noqa: B027 - optional hook
         """See the whole benchmark once before answering (default: nothing)."""
@@ -45,6 +51,9 @@ class RandomChance(ItemBackend):
     """Uniform random letter per multiple-choice item."""
 
     provider = "chance-random"
+    # scored as its expectation, 1/len(options) per multiple-choice item, numerical items left out
+    # ("inapplicable"): the drawn letters are stored, but one draw is noise around that figure
+    baseline = "chance-random"
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -81,7 +90,7 @@ class FrequencyChance(ItemBackend):
         self._answers = most_frequent_answers(items)
 
     def answer(self, item: Item) -> Response:
-        """Return the task's most frequent ground truth; empty when :meth:`prepare` saw no item of the task."""
+        """Return the task's most frequent ground truth; empty when :meth:`prepare` saw none of the task."""
         return Response(text=self._answers.get(item.task, ""))
 
 

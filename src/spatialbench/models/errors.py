@@ -17,11 +17,22 @@ class RetryableError(BackendError):
 
     Attributes:
         retry_after: seconds the server asked us to wait (``Retry-After``), or None.
+        connection: the endpoint could not be reached at all (refused, DNS, reset before a reply); the
+            circuit breaker of :mod:`spatialbench.models.api` counts these.
     """
 
-    def __init__(self, message: str, retry_after: float | None = None) -> None:
+    def __init__(self, message: str, retry_after: float | None = None, connection: bool = False) -> None:
         super().__init__(message)
         self.retry_after = retry_after
+        self.connection = connection
+
+
+class EndpointUnreachableError(BackendError):
+    """The circuit breaker is open: the first requests of a run could not reach the endpoint at all.
+
+    Raised for the request that opened it and, without sending anything, for every later one; the
+    runner stops and leaves the remaining items unattempted.
+    """
 
 
 class TooManyImagesError(BackendError):

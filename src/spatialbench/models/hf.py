@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,7 @@ from spatialbench.models.base import (
     Response,
     TokenLogprob,
 )
+from spatialbench.models.errors import BackendError
 from spatialbench.models.hf_loading import import_hf, load_model, load_processor, resolve_device
 from spatialbench.models.hf_messages import FramesAs, chat_inputs
 
@@ -270,7 +272,13 @@ def make_hf(model_part: str, api: Any = None, seed: int | None = None, **options
 
     Raises:
         ValueError: empty model part.
+        BackendError: a local-looking path (absolute, ``./``, ``../``, ``~``) that does not exist — caught
+            here, once, instead of as a hub-name error on every item.
     """
     if not model_part:
         raise ValueError("hf back end needs a model path or hub name: hf:/path/to/model")
+    if model_part.startswith(("/", "./", "../", "~")):
+        folder = Path(model_part).expanduser()
+        if not folder.exists():
+            raise BackendError(f"hf model folder {folder} does not exist")
     return HFBackend(model_part, **options)

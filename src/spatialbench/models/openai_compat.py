@@ -10,8 +10,10 @@ image's label, when set, is a text part right before it. The SDK's own retries a
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 from typing import Any
+from urllib.parse import urlsplit
 
 from spatialbench.models.api import (
     ApiBackend,
@@ -110,8 +112,13 @@ class OpenAIChatBackend(ApiBackend):
         # ~1.8 ms of event-loop time per request with 4 images, which alone costs ~15 % of throughput at
         # concurrency 16. The reply is read as plain JSON, which also tolerates servers whose replies stray
         # from the schema (missing usage, null content).
-        completion = await self._client.post("/chat/completions", body=kwargs, cast_to=object)
-        return _to_response(completion if isinstance(completion, dict) else {})
+        try:
+            completion = await self._client.post("/chat/completions", body=kwargs, cast_to=object)
+        except json.JSONDecodeError as exc:  # a proxy's HTML page, a broken server: permanent, say so
+            raise _unreadable_reply("non-JSON", exc.doc) from None
+        if not isinstance(completion, dict):
+            raise _unreadable_reply("JSON that is not an object", str(completion))
+        return _to_response(completion)
 
     def _classify(self, exc: Exception) -> RetryableError | None:
         return classify_sdk_error(exc, self._openai)
@@ -123,6 +130,13 @@ class OpenAIChatBackend(ApiBackend):
     async def aclose(self) -> None:
         """Close the HTTP connection pool."""
         await self._client.close()
+
+
+def _unreadable_reply(what: str, body: str) -> BackendError:
+    """Return the error for a 200 reply that is not a chat completion, quoting its first bytes (redacted)."""
+    from spatialbench.runs.redaction import redact  # a leaf module; lazy keeps models/ free of runs/
+
+    return BackendError(f"server replied with {what}: {redact(body[:120])!r}")
 
 
 def _to_response(completion: dict[str, Any]) -> Response:
@@ -157,9 +171,15 @@ def make_openai_compatible(
     """``openai-compatible:BASE_URL#MODEL``.
 
     Raises:
-        BackendError: ``spec`` lacks ``#MODEL``.
+        BackendError: ``spec`` lacks ``#MODEL``, or BASE_URL is not an http(s) URL with a host.
     """
     base_url, sep, model = spec.rpartition("#")
     if not sep or not base_url or not model:
         raise BackendError(f"expected openai-compatible:BASE_URL#MODEL, got {spec!r}")
+    parts = urlsplit(base_url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BackendError(
+            f"openai-compatible base URL is not an http(s) URL: {public_url(base_url)!r} "
+            "(expected e.g. openai-compatible:http://127.0.0.1:8000/v1#MODEL)"
+        )
     return OpenAIChatBackend(model, base_url, settings=api, seed=seed, **options)

@@ -39,3 +39,13 @@ def fill(template: str, values: dict[str, str]) -> str:
     if missing:
         raise TemplateError(f"template {template!r} needs {sorted(missing)}; got {sorted(values)}")
     return template.format(**values)
+
+
+def fill_lines(template: str, values: dict[str, str]) -> str:
+    """:func:`fill` line by line, dropping template lines that fill to nothing.
+
+    An empty override (``--prompt pre_prompt=``) then removes its segment instead of leaving an empty
+    line where it was.
+    """
+    filled = (fill(line, values) for line in template.split("\n"))
+    return "\n".join(line for line in filled if line.strip())

@@ -14,7 +14,7 @@ from spatialbench.media.video import SampledFrames
 from spatialbench.models.base import Request
 from spatialbench.prompting.builders import PROMPT_BUILDERS, PromptBuilder, arrange, image_parts
 from spatialbench.prompting.config import ModelFamily, PromptConfig
-from spatialbench.prompting.templates import fill, load_template_data
+from spatialbench.prompting.templates import fill, fill_lines, load_template_data
 
 
 class VideoQABuilder(PromptBuilder):
@@ -51,7 +51,7 @@ class VideoQABuilder(PromptBuilder):
         }
         if item.answer_kind is AnswerKind.MULTIPLE_CHOICE:
             values["options"] = "\n".join(item.options)
-        return fill(self.data["layout"][kind], values)
+        return fill_lines(self.data["layout"][kind], values)
 
     def build(self, item: Item, media: Sequence[SampledFrames]) -> Request:
         """Frames (none when blind), then the text; repeated video as ``[video][text][video]``."""

@@ -8,7 +8,11 @@ from spatialbench.models.base import Response
 
 
 class Progress:
-    """Counts outcomes and shows them; ``enabled=False`` counts silently (tests, libraries)."""
+    """Counts outcomes and shows them; ``enabled=False`` counts silently (tests, libraries).
+
+    ``counts`` always holds ``ok``, ``empty`` and ``failed``; ``not_applicable`` (no answer expected, e.g.
+    chance-random on numerical items) and ``not_attempted`` (run stopped before the item) appear once seen.
+    """
 
     def __init__(
         self, total: int, enabled: bool = True, description: str = "run", stream: Any = None
@@ -26,7 +30,7 @@ class Progress:
 
     def update(self, status: str, response: Response | None) -> None:
         """Count one finished item."""
-        self.counts[status] += 1
+        self.counts[status] = self.counts.get(status, 0) + 1
         if response is not None:
             self.input_tokens += response.input_tokens or 0
             self.output_tokens += response.output_tokens or 0

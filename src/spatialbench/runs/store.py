@@ -3,7 +3,10 @@
 A request key hashes the item, its media, the prompt layout and the settings (see
 :mod:`spatialbench.runs.keys`), so a changed prompt or setting is a different row and never a stale hit.
 Status: ``ok`` (non-empty answer), ``empty`` (the model said nothing) or ``failed`` (error recorded);
-only ``ok`` rows count as done, so re-running retries the others. Nothing secret is ever written.
+only ``ok`` rows count as done, so re-running retries the others. Nothing secret is ever written: every
+text of a result (answer, provider metadata, error) passes :func:`spatialbench.runs.redaction.redact` in
+:meth:`RunStore.put`, the one place results are written (a model may repeat a key it saw, e.g. an echoing
+proxy, and scores are written from the stored rows).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.models.base import Response
+from spatialbench.runs.redaction import redact
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS invocations (
@@ -71,11 +75,13 @@ class RunStore:
     """A run's SQLite store at ``path`` (created with its folder when missing).
 
     WAL journaling: a process killed mid-run (even SIGKILL) loses at most the items not yet committed.
+    ``secrets``: values to mask in everything :meth:`put` writes (None = read from the environment).
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, secrets: list[str] | None = None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
+        self._secrets = secrets
         self._conn = sqlite3.connect(path)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
@@ -107,7 +113,7 @@ class RunStore:
         """Write one item's outcome in its own transaction; returns the status written.
 
         A row already present for ``key`` (an earlier failed or empty attempt) is replaced and its
-        ``attempts`` count incremented.
+        ``attempts`` count incremented. Secrets are masked in the answer, metadata and error.
         """
         status = _status(response, error)
         r = response or Response(text="")
@@ -116,13 +122,13 @@ class RunStore:
             key,
             item_id,
             status,
-            r.text if response else None,
-            error,
+            self._redact(r.text if response else None),
+            self._redact(error),
             r.input_tokens,
             r.output_tokens,
             logprobs,
-            json.dumps(r.raw) if r.raw else None,
-            json.dumps(prompt),
+            self._redact(json.dumps(r.raw) if r.raw else None),
+            self._redact(json.dumps(prompt)),
             latency_s,
             time.time(),
         )
@@ -132,6 +138,9 @@ class RunStore:
                 values,
             )
         return status
+
+    def _redact(self, text: str | None) -> str | None:
+        return None if text is None else redact(text, self._secrets)
 
     def results(self, keys: list[str] | None = None) -> list[StoredResult]:
         """Rows for ``keys`` (all rows when None)."""

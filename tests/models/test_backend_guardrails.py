@@ -1,0 +1,96 @@
+"""Back-end set-up checks, the connection circuit breaker and non-JSON replies."""
+
+import asyncio
+import socket
+
+import numpy as np
+import pytest
+
+from spatialbench.models.api import ApiSettings, ConnectionBreaker, RetryPolicy, call_with_retries
+from spatialbench.models.base import Request, Response, TextPart
+from spatialbench.models.errors import BackendError, EndpointUnreachableError, RetryableError
+from spatialbench.models.resolve import load_backend
+from support.openai_server import OpenAIServer, ServerScript
+
+FAST = ApiSettings(concurrency=2, timeout_s=2.0, retry=RetryPolicy(max_attempts=3, base_delay_s=0.01))
+
+
+def _ask(url: str, n: int = 1) -> list[Response | BaseException]:
+    async def main():
+        backend = load_backend(f"openai-compatible:{url}#m", api=FAST)
+        try:
+            request = Request(parts=(TextPart("hi"),))
+            return await asyncio.gather(
+                *(backend.generate(request) for _ in range(n)), return_exceptions=True
+            )
+        finally:
+            await backend.aclose()
+
+    return asyncio.run(main())
+
+
+@pytest.mark.parametrize("spec", ["notaurl#m", "ftp://host/v1#m", "http://#m"])
+def test_openai_compatible_url_is_checked_when_resolved(spec: str) -> None:
+    with pytest.raises(BackendError, match="not an http\\(s\\) URL"):
+        load_backend(f"openai-compatible:{spec}")
+
+
+def test_missing_local_hf_folder_fails_when_the_back_end_is_created(tmp_path) -> None:
+    with pytest.raises(BackendError, match=f"hf model folder {tmp_path / 'nowhere'} does not exist"):
+        load_backend(f"hf:{tmp_path / 'nowhere'}")
+
+
+def test_non_json_reply_names_the_first_bytes_redacted(monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "tok-abcdefgh-secret")
+    script = ServerScript(answer=lambda text: b"<html>oops tok-abcdefgh-secret</html>")
+    with OpenAIServer(script) as server:
+        [outcome] = _ask(server.url)
+    assert isinstance(outcome, BackendError) and not isinstance(outcome, RetryableError)
+    assert "server replied with non-JSON" in str(outcome) and "<html>oops ***</html>" in str(outcome)
+    assert "tok-abcdefgh" not in str(outcome)
+
+
+def test_breaker_opens_after_consecutive_connection_failures_at_the_start() -> None:
+    breaker = ConnectionBreaker(threshold=3)
+    calls: list[int] = []
+
+    async def refused() -> Response:
+        calls.append(1)
+        raise RetryableError("connection refused", connection=True)
+
+    async def no_sleep(seconds: float) -> None:
+        return None
+
+    async def one() -> Response:
+        return await call_with_retries(
+            refused,
+            policy=RetryPolicy(max_attempts=10),
+            timeout_s=None,
+            classify=lambda e: None,
+            rng=np.random.default_rng(0),
+            sleep=no_sleep,
+            breaker=breaker,
+        )
+
+    with pytest.raises(EndpointUnreachableError, match="3 consecutive connection failures"):
+        asyncio.run(one())
+    assert len(calls) == 3
+    with pytest.raises(EndpointUnreachableError):  # open: nothing more is sent
+        asyncio.run(one())
+    assert len(calls) == 3
+
+
+def test_breaker_disarms_after_the_first_success() -> None:
+    breaker = ConnectionBreaker(threshold=2)
+    breaker.record(None)
+    for _ in range(5):
+        breaker.record(RetryableError("refused", connection=True))
+    assert not breaker.open
+
+
+def test_unreachable_endpoint_trips_the_breaker_of_the_openai_back_end() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    outcomes = _ask(f"http://127.0.0.1:{port}/v1", n=6)
+    assert all(isinstance(o, EndpointUnreachableError) for o in outcomes), outcomes
