@@ -114,3 +114,67 @@ def test_extraction_never_raises_on_answer_like_text(text):
 def test_huge_number_words_are_no_answer_not_overflow():
     # found while writing the property tests: 100**200 does not fit a float
     assert extract_number("one" + " hundred" * 200, METRES).value is None
+
+
+# Newcomer report: robust extraction must stay roughly linear on long looping responses.
+@pytest.mark.parametrize(
+    "text",
+    ["<think>" * 150_000, "1 " * 500_000, "</think>" * 120_000, "\\boxed{" * 140_000, "answer " * 140_000,
+     "The answer is B. " * 60_000],
+)
+def test_megabyte_looping_responses_extract_fast(text):
+    import time
+
+    start = time.perf_counter()
+    choice = extract_choice(text, OPTIONS)
+    number = extract_number(text, METRES)
+    assert time.perf_counter() - start < 5.0  # guard against catastrophic backtracking (was > minutes)
+    assert number.value is None or math.isfinite(number.value)
+    assert choice.value in (None, "B")
+
+
+def test_unclosed_think_loop_is_no_answer_and_long_text_reads_its_end():
+    assert extract_choice("<think>" * 150_000, OPTIONS).value is None
+    # R0: only the last 32 KB of the text (after R1) count; the answer at the end is kept
+    long = "x " * 100_000 + "Final answer: C"
+    assert extract_choice(long, OPTIONS).value == "C"
+    assert extract_choice("B. " + "x " * 100_000, OPTIONS).value is None
+
+
+def test_think_blocks_are_removed_like_before():
+    from spatialbench.scoring.response_text import strip_reasoning
+
+    assert strip_reasoning("A <think>x</think> B").split() == ["A", "B"]
+    assert strip_reasoning("A <think>x</think> B </think> C").split() == ["C"]
+    assert strip_reasoning("A <THINK>x <think>y</think> B <think> z").split() == ["A", "B"]
+
+
+# Newcomer report: robust number mode guessed where it should say "no answer" or read the value.
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("1,2,3", None),  # several different numbers, no marker: no answer
+        ("2 m and 3 m", None),
+        ("Answer: 2 m and 3 m", None),  # several different numbers after a marker: still ambiguous
+        ("10^3", 1000.0),  # a power is read as its value
+        ("2.5.3", None),  # not a number
+        ("–5", -5.0), ("−5", -5.0),  # en dash / minus sign before a number: negative
+        ("5'6\"", 1.6764),  # feet and inches, converted to the metres asked for
+        ("3/4", 0.75), ("1/0", None),  # a fraction is its value; division by zero: no answer
+        ("1 000", 1000.0),  # space-grouped thousands
+        ("Answer: 3\n\nWait, actually 4", 4.0),  # a final self-correction wins
+        ("Answer: 3. Wait, let me check again.", 3.0),  # a correction without a value keeps the answer
+        ("There are 3 chairs.", 3.0),
+    ],
+)
+def test_robust_number_no_guessing(text, value):
+    result = extract_number(text, METRES)
+    if value is None:
+        assert result.value is None and result.rule.startswith("no_answer"), result
+    else:
+        assert result.value == pytest.approx(value)
+
+
+def test_robust_choice_final_self_correction():
+    assert extract_choice("Answer: B\n\nWait, actually C", OPTIONS).value == "C"
+    assert extract_choice("The answer is B. Actually, I am confident.", OPTIONS).value == "B"

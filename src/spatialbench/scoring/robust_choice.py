@@ -1,8 +1,9 @@
 r"""The ``robust`` choice extraction mode, rule by rule.
 
-After the shared clean-up (R1 ``<think>`` blocks dropped, R2 last ``\boxed{}`` content, R3 text after the
-last answer marker such as ``Answer:``, ``The answer is``, ``final answer:``; Markdown emphasis removed —
-see :mod:`spatialbench.scoring.response_text`), the answer text is read with:
+After the shared clean-up (R1 ``<think>`` blocks dropped, R0 only the last 32 KB count, R2 last
+``\boxed{}`` content, R3 segments after answer markers such as ``Answer:``, ``The answer is``, ``final
+answer:`` and self-corrections such as ``Wait, actually``; Markdown emphasis removed — see
+:mod:`spatialbench.scoring.response_text`), each candidate answer text is read with:
 
 C1 leading letter: ``B``, ``B.``, ``(B)``, ``B)``, ``[B]``, ``b``, ``B: sofa``, ``B. sofa`` — a single
    letter that ends the text or is followed by ``.``, ``:``, ``)``, ``]`` or ``,`` or is bracketed. A
@@ -10,7 +11,8 @@ C1 leading letter: ``B``, ``B.``, ``(B)``, ``B)``, ``[B]``, ``b``, ``B: sofa``, 
 C2 option text: the text equals one option's text (``"sofa"`` for ``"B. sofa"``), or contains exactly
    one option's text as a whole phrase (phrases inside a longer matched option, e.g. ``left`` inside
    ``front-left``, do not count).
-If R3 found a marker but C1/C2 fail on the text after it, C1/C2 are tried on the whole text. A letter
+Candidates are tried in R3's order (the segment after the last marker first, the whole text last); the
+first one that C1/C2 read gives the answer (``Answer: B. Wait, actually C`` → C). A letter
 outside the options (``E`` for four options) is no answer. Anything else is no answer — never a guess.
 """
 
@@ -25,7 +27,7 @@ from spatialbench.scoring.extraction import (
     Extraction,
     option_letters,
 )
-from spatialbench.scoring.response_text import answer_text
+from spatialbench.scoring.response_text import answer_texts
 
 _LEADING_LETTER = re.compile(
     r"^\s*(?:[(\[]\s*([A-Za-z])\s*[)\]]|([A-Za-z])(?:\s*$|\s*[.:)\],]))",
@@ -81,10 +83,9 @@ def robust_choice(text: str, options: Sequence[str] = ()) -> Extraction:
     """Read an option letter by rules C1–C2 after clean-up R1–R3 (module docstring). Never raises."""
     if not isinstance(text, str):
         return Extraction(None, f"{NO_ANSWER}:not_text")
-    focus, where = answer_text(text)
-    letter, rule = _read(focus, options)
-    if letter is None and where == "marker":
-        letter, rule = _read(answer_text(text, use_markers=False)[0], options)
-    if letter is None:
-        return Extraction(None, f"{NO_ANSWER}:{rule}")
-    return Extraction(letter, f"robust:{where}:{rule}")
+    rule = "not_found"
+    for focus, where in answer_texts(text):
+        letter, rule = _read(focus, options)
+        if letter is not None:
+            return Extraction(letter, f"robust:{where}:{rule}")
+    return Extraction(None, f"{NO_ANSWER}:{rule}")

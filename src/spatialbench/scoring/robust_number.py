@@ -1,20 +1,26 @@
 r"""The ``robust`` number extraction mode, rule by rule.
 
-After the shared clean-up (R1 ``<think>`` dropped, R2 last ``\boxed{}``, R3 text after the last answer
-marker; see :mod:`spatialbench.scoring.response_text`):
+After the shared clean-up (R1 ``<think>`` dropped, R0 only the last 32 KB count, R2 last ``\boxed{}``,
+R3 candidate segments after answer markers and self-corrections, last first, then the whole text; see
+:mod:`spatialbench.scoring.response_text`), each candidate is read with:
 
-N1 digits: ``3``, ``2.5``, ``.5``, ``1,200`` (thousands commas removed), ``1e3``, as whole words (not
-   inside ``0x10``, ``3rd``, ``room2``); a ``-`` sign counts only at the start of a word.
+N1 digits: ``3``, ``2.5``, ``.5``, ``1,200`` (thousands commas removed), ``1 000`` (groups of three
+   digits after a single space, SI style), ``1e3``, as whole words (not inside ``0x10``, ``3rd``,
+   ``room2``). A sign ``-``, ``–`` (en dash) or ``−`` (minus) counts only at the start of a word:
+   ``–5`` is −5. Something that only looks like a number (``2.5.3``, a version or date) is not one.
 N2 ranges: ``3-4``, ``3 – 4``, ``3 to 4`` give the **midpoint** (3.5): MRA rewards closeness, and the
    midpoint is the single value nearest to every point of the stated range.
-N3 units: a unit right after a number (``2.5 m``, ``200 cm``, ``3 meters``, ``48 sq m``, ``10 feet``;
+N3 fractions and powers are their value: ``3/4`` → 0.75, ``10^3`` → 1000 (``1/0`` → no answer).
+N4 units: a unit right after a number (``2.5 m``, ``200 cm``, ``3 meters``, ``48 sq m``, ``10 feet``;
    table in ``scoring/data/units.json``) is converted to the unit the question asks for (``in meters``,
-   ``in centimeters``, ``square meters``). A unit of another dimension, or no unit asked, leaves the
-   number as written.
-N4 number words, only when there are no digits: ``three``, ``twenty-one``, ``three hundred and five``.
-N5 choice among several numbers: one value (or all equal after conversion) → it; after a marker or
-   inside ``\boxed{}`` → the first; otherwise the first only in a short response (≤ 12 words), and
-   no answer in a longer one (a reasoning text without a marker is ambiguous).
+   ``in centimeters``, ``square meters``). Feet and inches written ``5'6"`` are 5.5 feet. A unit of
+   another dimension, or no unit asked, leaves the number as written. A lone ``'`` or ``"`` is a quote,
+   not a unit.
+N5 number words, only when there are no digits: ``three``, ``twenty-one``, ``three hundred and five``.
+N6 one value per answer: a candidate holding one value (or several equal after conversion) gives it;
+   one holding several different values (``1,2,3``, ``2 m and 3 m``, even after ``Answer:``) gives
+   **no answer** — the response does not say which one it means. A candidate with no number passes to
+   the next (``Answer: 3. Wait, let me check.`` → 3); ``Answer: 3. Wait, actually 4`` → 4 (R3).
 No number at all → no answer (never 0).
 """
 
@@ -28,11 +34,12 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from spatialbench.scoring.extraction import NO_ANSWER, NUMBER_EXTRACTORS, Extraction
-from spatialbench.scoring.response_text import answer_text
+from spatialbench.scoring.response_text import answer_texts
 
-_NUM = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
+_NUM = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?(?!\.?\d)"
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-_SHORT_WORDS = 12
+_SPACE_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![.,]?\d)")
+_FEET_INCHES = re.compile(r"(?<![\w.])(\d+)\s*['′]\s*(\d+(?:\.\d+)?)\s*[\"″]")
 
 
 @dataclass(frozen=True)
@@ -51,7 +58,8 @@ def _tables() -> _Tables:
     units = sorted({**data["length"], **data["area"]}, key=len, reverse=True)
     unit_alt = "|".join(re.escape(u) for u in units)
     number = re.compile(
-        rf"(?:(?<![\w.])(?P<sign>-))?(?<![\w.])(?P<a>{_NUM})(?:\s*(?:-|–|—|to)\s*(?P<b>{_NUM}))?"
+        rf"(?:(?<![\w.])(?P<sign>[-–−]))?(?<![\w.])(?P<a>{_NUM})"
+        rf"(?:\^(?P<exp>[-+]?\d{{1,3}})(?!\d)|\s*/\s*(?P<den>{_NUM})|\s*(?:-|–|—|to)\s*(?P<b>{_NUM}))?"
         rf"(?:\s*(?P<unit>{unit_alt})(?![\w²^]))?(?!\w)",  # a number is a whole word: not "x10", "3rd"
         re.IGNORECASE,
     )
@@ -85,15 +93,32 @@ def question_unit(question: str) -> tuple[str, float] | None:
     return None
 
 
-def _digit_values(text: str, asked: tuple[str, float] | None) -> list[float]:
-    tables = _tables()
-    values = []
-    for match in tables.number.finditer(_THOUSANDS.sub("", text)):
-        value = float(match.group("a"))
+def _feet_inches(match: re.Match[str]) -> str:
+    return f"{int(match.group(1)) + float(match.group(2)) / 12!r} ft"
+
+
+def _match_value(match: re.Match[str]) -> float:
+    """Return the value of one number match (N1–N3); NaN when it has none (``1/0``, ``10^999``)."""
+    value = float(match.group("a"))
+    try:
         if match.group("b") is not None:
             value = (value + float(match.group("b"))) / 2.0
-        if match.group("sign"):
-            value = -value
+        elif match.group("den") is not None:
+            value = value / float(match.group("den"))
+        elif match.group("exp") is not None:
+            value = value ** int(match.group("exp"))
+    except (ZeroDivisionError, OverflowError):
+        return math.nan
+    return -value if match.group("sign") else value
+
+
+def _digit_values(text: str, asked: tuple[str, float] | None) -> list[float]:
+    tables = _tables()
+    text = _FEET_INCHES.sub(_feet_inches, text)
+    text = _SPACE_GROUPS.sub(lambda m: m.group().replace(" ", ""), _THOUSANDS.sub("", text))
+    values = []
+    for match in tables.number.finditer(text):
+        value = _match_value(match)
         said = _dimension(match.group("unit"), tables)
         if said and asked and said[0] == asked[0]:
             value = value * said[1] / asked[1]
@@ -120,22 +145,30 @@ def _word_value(text: str) -> float | None:
         return None
 
 
-def _choose(values: list[float], where: str, text: str) -> tuple[float | None, str]:
-    if not values:
-        return None, "not_found"
+def _choose(values: list[float]) -> tuple[float | None, str]:
+    """N6: one value (or several equal ones) is the answer; different values are no answer."""
     first = values[0]
     if all(math.isclose(v, first, rel_tol=1e-9) for v in values):
         return first, "single"
-    if where in ("marker", "boxed"):
-        return first, "first_after_marker"
-    if len(text.split()) <= _SHORT_WORDS:
-        return first, "first_in_short_text"
     return None, "ambiguous_numbers"
+
+
+def _read(text: str, asked: tuple[str, float] | None) -> tuple[float | None, str]:
+    """Try R3's candidates in order; the first holding a number (N1–N5) decides (N6)."""
+    for focus, where in answer_texts(text):
+        values = _digit_values(focus, asked)
+        if values:
+            value, rule = _choose(values)
+            return value, f"{where}:{rule}"
+        word = _word_value(focus)
+        if word is not None:
+            return word, f"{where}:number_words"
+    return None, "not_found"
 
 
 @NUMBER_EXTRACTORS.register("robust")
 def robust_number(text: str, question: str = "") -> Extraction:
-    """Read a number by rules N1–N5 after clean-up R1–R3 (module docstring). Never raises."""
+    """Read a number by rules N1–N6 after clean-up R0–R3 (module docstring). Never raises."""
     if not isinstance(text, str):
         return Extraction(None, f"{NO_ANSWER}:not_text")
     try:  # fast path: the whole response is a plain number
@@ -144,12 +177,9 @@ def robust_number(text: str, question: str = "") -> Extraction:
             return Extraction(plain, "robust:plain_number")
     except ValueError:
         pass
-    focus, where = answer_text(text)
-    values = _digit_values(focus, question_unit(question) if isinstance(question, str) else None)
-    value, rule = _choose(values, where, focus)
-    if not values:
-        value = _word_value(focus)
-        rule = "not_found" if value is None else "number_words"
-    if value is None or not math.isfinite(value):
-        return Extraction(None, f"{NO_ANSWER}:{rule if value is None else 'not_finite'}")
-    return Extraction(value, f"robust:{where}:{rule}")
+    value, rule = _read(text, question_unit(question) if isinstance(question, str) else None)
+    if value is None:
+        return Extraction(None, f"{NO_ANSWER}:{rule.rsplit(':', 1)[-1]}")
+    if not math.isfinite(value):
+        return Extraction(None, f"{NO_ANSWER}:not_finite")
+    return Extraction(value, f"robust:{rule}")
