@@ -6,6 +6,7 @@ from mmsi_remindview_fixtures import build_mmsi, build_remindview, mmsi_response
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
+from support.openai_server import OpenAIServer, ServerScript
 
 
 def _predictions(path, responses):
@@ -51,3 +52,42 @@ def test_remindview_table1(tmp_path):
     result = CliRunner().invoke(app, ["breakdown", "-b", "remindview", "-a", str(data), "-p", str(preds)])
     assert result.exit_code == 0, result.output
     assert "| accuracy | 63.6 | 57.1 | 75.0 |" in result.output  # overall, object-centric, view-centric
+
+
+def test_score_with_sub_bench(tmp_path):
+    data = build_mmsi(tmp_path / "mmsi")
+    preds = _predictions(tmp_path / "p.jsonl", mmsi_responses())
+    args = ["score", "-b", "mmsi-video", "-a", str(data), "-p", str(preds), "--sub-bench", "robot"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "| all | 71.4 |" in result.output  # the registered table (robust), then the Robot Bench table
+    assert "Robot Bench" in result.output and "| accuracy | 50.0 | 50.0 | 50.0 |" in result.output
+
+
+def test_run_with_setting_sends_the_setting_frames(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    data = build_mmsi(tmp_path / "mmsi")
+    script = ServerScript(answer=lambda text: "\\boxed{A}")
+    with OpenAIServer(script) as server:
+        args = [
+            "run",
+            "--benchmark",
+            "mmsi-video",
+            "--data",
+            str(data),
+            "--setting",
+            "uniform-4",
+            "--model",
+            f"openai-compatible:{server.url}#t",
+            "--out",
+            str(tmp_path / "run"),
+            "--no-progress",
+        ]
+        result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "14 answered now" in result.output
+    assert sorted(r.n_images for r in script.answered()) == [2] * 8 + [3, 3, 3] + [4, 4] + [6]
+    bad = CliRunner().invoke(app, [*args[:5], "--setting", "uniform", *args[7:-2], str(tmp_path / "bad")])
+    message = " ".join(bad.output.replace("│", " ").split())  # in case the error is boxed and wrapped
+    assert bad.exit_code == 2 and "unknown MMSI-Video-Bench frame setting 'uniform'" in message
+    assert not (tmp_path / "bad").exists()  # refused before any work

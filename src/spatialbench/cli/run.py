@@ -88,7 +88,13 @@ def run_command(
     """
     from spatialbench.models.api import ImageOverflow
 
+    benchmark_options = parse_assignments(option or [], "--option")
     try:
+        if setting is not None:  # MMSI-Video-Bench: the setting chooses the frames; all of them are sent
+            from spatialbench.benchmarks.mmsi_video.frames import frame_budget
+
+            frame_budget(setting)  # an unknown setting is a ValueError here, before any work
+            benchmark_options["setting"], frames = setting, "all"
         prompt_config = _prompt_config(benchmark, model_family, order, video_repeats, blind, prompt or [])
         config = _run_config(
             benchmark=benchmark,
@@ -106,7 +112,7 @@ def run_command(
             max_attempts=max_attempts,
             max_images=max_images,
             image_overflow=ImageOverflow(image_overflow),
-            benchmark_options=parse_assignments(option or [], "--option"),
+            benchmark_options=benchmark_options,
             extract=extract,
             seed=seed,
         )

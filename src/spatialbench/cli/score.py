@@ -77,6 +77,10 @@ def score(
     predictions_format: Annotated[
         str | None, typer.Option("--format", help="jsonl | lmms-eval | export (default: detected).")
     ] = None,
+    sub_bench: Annotated[
+        str | None,
+        typer.Option("--sub-bench", help="MMSI-Video-Bench sub-benchmark: robot|indoor|grounding|difficulty"),
+    ] = None,
 ) -> None:
     """Score predictions; prints the table with the modes used, optionally writes scores.json + CSV."""
     from spatialbench.scoring.predictions import AmbiguousJoinError, read_predictions
@@ -91,3 +95,7 @@ def score(
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
     emit(result, out)
+    if sub_bench is not None:  # the sub-benchmark's table, from the official id lists (cli/breakdown.py)
+        from spatialbench.cli.breakdown import emit_breakdowns
+
+        emit_breakdowns(benchmark, list(items), result.rows, annotations, sub_bench, out)
