@@ -32,3 +32,17 @@ def test_chance_frequency_answers_and_scores(subset):
     easy = [i for i in subset if i.task == "object_rel_direction_easy"]
     share = np.mean([i.ground_truth == answers["object_rel_direction_easy"] for i in easy])
     assert result.table.task_scores["object_rel_direction_easy"] == pytest.approx(100 * share)
+
+
+def test_baseline_reports_say_what_was_scored(subset):
+    # newcomer report: "items: 180" for a 300-item file, "no items for: Obj. Count", "extraction: official"
+    from spatialbench.scoring.output import render_markdown, scores_json
+
+    text = render_markdown(BASELINES.get("chance-random")(subset))
+    assert "items: 300 (180 scored, 120 not applicable)" in text
+    assert ("not applicable (printed -, as in the paper): Obj. Count, Abs. Dist., Obj. Size, Room Size" in text
+            and "no items for" not in text)
+    frequency = BASELINES.get("chance-frequency")(subset)
+    assert "extraction: n/a (the task's most frequent ground truth, read by the official rule)" in (
+        render_markdown(frequency))
+    assert scores_json(frequency)["n_items"] == 300

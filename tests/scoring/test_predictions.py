@@ -3,7 +3,7 @@ import json
 import pytest
 
 from spatialbench.benchmarks.item import AnswerKind, Item
-from spatialbench.scoring.predictions import AmbiguousJoinError, detect_format, read_predictions
+from spatialbench.scoring.predictions import detect_format, read_predictions
 
 
 def item(id_, scene="s1", question="How many chairs?"):
@@ -48,13 +48,32 @@ def test_export_join_on_scene_and_question(tmp_path):
     read = read_predictions(path, ITEMS)
     assert read.format == "export" and read.responses == {"3": "4"}
     assert read.errors[0].line == 2 and "matches no item" in read.errors[0].message
+    assert str(read.errors[0]).startswith(f"{path}: entry 2: field 'question'")  # an entry, not a line
 
 
-def test_ambiguous_join_is_refused(tmp_path):
+def test_ambiguous_join_is_refused_for_that_row_and_the_rest_is_read(tmp_path):
+    # newcomer report: one ambiguous id-less row used to abort the whole scoring
     path = tmp_path / "r.json"
-    path.write_text(json.dumps([{"scene_name": "s1", "question": "How many chairs?", "response": "4"}]))
-    with pytest.raises(AmbiguousJoinError, match=r"r\.json:1: scene 's1' .* matches 2 items \(1, 4\)"):
-        read_predictions(path, [*ITEMS, item("4")])
+    path.write_text(json.dumps([{"scene_name": "s1", "question": "How many chairs?", "response": "4"},
+                                {"scene_name": "s2", "question": "How many chairs?", "response": "5"}]))
+    read = read_predictions(path, [*ITEMS, item("4")])
+    assert read.responses == {"3": "5"}
+    assert [str(e) for e in read.errors] == [
+        f"{path}: entry 1: field 'question': scene 's1' question 'How many chairs?' matches 2 items (1, 4); "
+        "refused (give predictions with ids)"]
+
+
+def test_messages_name_the_real_problem(tmp_path):
+    # newcomer report: "response is not a string: None" for a missing key, "matches no item" for a bad doc
+    jsonl = tmp_path / "p.jsonl"
+    jsonl.write_text('{"id": 1}\n{"id": 2, "response": null}\n')
+    assert [str(e) for e in read_predictions(jsonl, ITEMS).errors] == [
+        f"{jsonl}:1: field 'response': missing (each line needs 'id' and 'response')",
+        f"{jsonl}:2: field 'response': response is not a string: None"]
+    lmms = tmp_path / "samples_vsibench.jsonl"
+    lmms.write_text(json.dumps({"doc": "notadict", "resps": [["2"]], "filtered_resps": ["2"]}) + "\n")
+    assert [str(e) for e in read_predictions(lmms, ITEMS).errors] == [
+        f"{lmms}:1: field 'doc': missing or not an object: 'notadict'"]
 
 
 def test_gemini_export_joins_all_291(shared_data):

@@ -27,9 +27,17 @@ if TYPE_CHECKING:  # scoring imports this module; at run time it is imported onl
     from spatialbench.scoring.tables import ScoreTable
 
 
+class EntryIndex(int):
+    """A 1-based position in a JSON list of entries (not a line): :class:`RowError` prints ``entry N``."""
+
+
 @dataclass(frozen=True)
 class RowError:
-    """One bad row of an annotation or prediction file; ``str()`` names file, line and field."""
+    """One bad row of an annotation or prediction file; ``str()`` names file, line and field.
+
+    ``line`` is a line number (JSONL), a row number (Parquet) or an :class:`EntryIndex` (JSON list);
+    the last is printed ``file: entry N:`` so it is not mistaken for a line of the file.
+    """
 
     file: str
     line: int | None
@@ -37,7 +45,10 @@ class RowError:
     message: str
 
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        if isinstance(self.line, EntryIndex):
+            where = f"{self.file}: entry {self.line}"
+        else:
+            where = f"{self.file}:{self.line}" if self.line is not None else self.file
         what = f" field {self.field!r}:" if self.field else ""
         return f"{where}:{what} {self.message}"
 

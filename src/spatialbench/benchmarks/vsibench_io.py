@@ -1,7 +1,7 @@
 """Reading VSI-Bench-style records (one dict per question) from JSONL, Parquet and JSON files or folders.
 
 Every record comes with its file and 1-based position: the line for JSONL, the row for Parquet, the
-entry of the question list for JSON. A line that is not valid JSON becomes a :class:`RowError`; the
+entry of the question list for JSON (an :class:`EntryIndex`, printed ``file: entry N``). A line that is not valid JSON becomes a :class:`RowError`; the
 other records of the file are still returned.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks.registry import RowError
+from spatialbench.benchmarks.registry import EntryIndex, RowError
 
 SUFFIX_PRIORITY = (".jsonl", ".parquet", ".json")
 Record = tuple[str, int, dict[str, Any]]
@@ -70,14 +70,15 @@ def _json(path: Path) -> Iterator[Record | RowError]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as err:
-        yield RowError(str(path), err.lineno, None, f"not valid JSON ({err.msg})")
+        yield RowError(str(path), None, None, f"not valid JSON ({err.msg} at line {err.lineno})")
         return
     entries = data.get("questions") if isinstance(data, dict) else data
     if not isinstance(entries, list):
         message = "expected a list of question objects (or {'questions': [...]})"
         yield RowError(str(path), None, "questions", message)
         return
-    for number, record in enumerate(entries, start=1):
+    for position, record in enumerate(entries, start=1):
+        number = EntryIndex(position)
         if isinstance(record, dict):
             yield str(path), number, record
         else:

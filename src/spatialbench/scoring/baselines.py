@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 import numpy as np
 
@@ -83,7 +84,9 @@ def chance_frequency(
     items = list(items)
     answers = most_frequent_answers(items, mra)
     responses = {item.id: answers[item.task] for item in items}
-    return score_items(items, responses, benchmark=benchmark, extract="official", mra=mra)
+    result = score_items(items, responses, benchmark=benchmark, extract="official", mra=mra)
+    # the answers are ground-truth strings, not model text: say so instead of "extraction: official"
+    return replace(result, extract="n/a (the task's most frequent ground truth, read by the official rule)")
 
 
 @BASELINES.register("chance-random")
@@ -91,9 +94,17 @@ def chance_random(
     items: Iterable[Item], *, benchmark: str | None = None, mra: str = "official"
 ) -> ScoreResult:
     """Score the expected accuracy of a uniform guess: ``1 / len(options)`` per multiple-choice item."""
-    items = [i for i in items if i.answer_kind is AnswerKind.MULTIPLE_CHOICE]
-    spec = get_benchmark(benchmark or (items[0].benchmark if items else "vsibench"))
+    every = list(items)
+    items = [i for i in every if i.answer_kind is AnswerKind.MULTIPLE_CHOICE]
+    spec = get_benchmark(benchmark or (every[0].benchmark if every else "vsibench"))
     n = len(items)
     expected = [1 / len(i.options) for i in items]  # a random guess always answers, right with p = 1/n
     rows = build_rows(items, [""] * n, ["random letter"] * n, ["expected_value"] * n, expected)
-    return result_from_rows(spec, "n/a (expected accuracy of a uniform guess)", mra, rows, [], set())
+    result = result_from_rows(spec, "n/a (expected accuracy of a uniform guess)", mra, rows, [], set())
+    numerical = {i.task for i in every if i.answer_kind is AnswerKind.NUMERICAL}
+    not_applicable = tuple(k for k in result.table.missing if numerical & set(_column_tasks(result, k)))
+    return replace(result, item_count=len(every), not_applicable=not_applicable)
+
+
+def _column_tasks(result: ScoreResult, key: str) -> tuple[str, ...]:
+    return next((c.tasks for c in result.table.columns if c.key == key), ())

@@ -4,7 +4,10 @@
 ``object_counting`` … ``obj_appearance_order``, ``object_rel_direction``), plus every task's own score
 (e.g. ``object_rel_direction_easy``); values in percent, ``null`` when a task has no items. It also
 stores ``modes``, ``averaged_over``, ``missing_tasks``, ``no_answer``, ``missing_predictions``,
-``data_errors``, ``by_dataset`` and ``debiased`` (same keys, or null).
+``unmatched_predictions`` (count) with ``unmatched_prediction_ids`` (the first ``LISTED``),
+``skipped_rows`` (``{"count", "first"}``: input rows not used, as ``file:line: field: message``),
+``warnings``, ``pruning`` (``{"ids", "matched"}`` or null), ``data_errors``, ``by_dataset`` and
+``debiased`` (same keys, or null).
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ from typing import Any
 from spatialbench.scoring.scorer import ScoreResult
 from spatialbench.scoring.tables import ScoreTable
 
+LISTED = 100
+"""At most this many skipped rows / unmatched ids are listed in ``scores.json`` (all are counted)."""
 CSV_COLUMNS = ("id", "task", "prediction", "extracted", "score", "rule", "ground_truth", "dataset", "pruned")
 
 
@@ -49,13 +54,17 @@ def markdown_rows(named: list[tuple[str, ScoreTable]]) -> list[str]:
     return lines
 
 
-def _notes(table: ScoreTable) -> list[str]:
+def _notes(table: ScoreTable, not_applicable: tuple[str, ...] = ()) -> list[str]:
     labels = {c.key: c.label for c in table.columns}
     notes = []
     if table.missing:
         covered = ", ".join(labels[k] for k in table.averaged_over) or "nothing"
+        empty = [labels[k] for k in table.missing if k not in not_applicable]
+        na = [labels[k] for k in table.missing if k in not_applicable]
+        why = ([f"no items for: {', '.join(empty)}"] if empty else []) + (
+            [f"not applicable (printed -, as in the paper): {', '.join(na)}"] if na else [])
         notes.append(f"Avg. is over {len(table.averaged_over)} of {len(table.columns)} tasks ({covered}); "
-                     f"no items for: {', '.join(labels[k] for k in table.missing)}.")
+                     f"{'; '.join(why)}.")
     if table.partial:
         partial = ", ".join(labels[k] for k in table.partial)
         notes.append(f"Partial columns (a sub-task has no items): {partial}.")
@@ -64,16 +73,26 @@ def _notes(table: ScoreTable) -> list[str]:
     return notes
 
 
+def _items_text(result: ScoreResult) -> str:
+    scored = len(result.rows)
+    if result.item_count is None or result.item_count == scored:
+        return f"items: {scored}"
+    return f"items: {result.item_count} ({scored} scored, {result.item_count - scored} not applicable)"
+
+
 def render_markdown(result: ScoreResult) -> str:
     """Render the terminal report: modes line, counts, table (all / debiased / per dataset) and notes."""
     named = [("all", result.table)]
     if result.debiased is not None:
         named.append(("debiased", result.debiased))
     named += [(name, table) for name, table in result.by_dataset.items()]
-    lines = [f"**{result.benchmark}** · {result.modes_line} · items: {len(result.rows)} · "
+    lines = [f"**{result.benchmark}** · {result.modes_line} · {_items_text(result)} · "
              f"no answer: {result.no_answer} · missing predictions: {len(result.missing_predictions)}", ""]
+    lines += [f"WARNING: {w}" for w in result.warnings] + ([""] if result.warnings else [])
     lines += markdown_rows(named)
-    lines += ["", *_notes(result.table)]
+    lines += ["", *_notes(result.table, result.not_applicable)]
+    if result.skipped_rows:
+        lines.append(f"Input rows skipped: {len(result.skipped_rows)} (listed in scores.json).")
     if result.data_errors:
         shown = "; ".join(result.data_errors[:5]) + (" ..." if len(result.data_errors) > 5 else "")
         lines.append(f"Data errors ({len(result.data_errors)} items left out): {shown}")
@@ -89,10 +108,15 @@ def scores_json(result: ScoreResult) -> dict[str, Any]:
         "benchmark": result.benchmark,
         "modes": {"extract": result.extract, "mra": result.mra},
         **table_scores(result.table),
-        "n_items": len(result.rows),
+        "n_items": len(result.rows) if result.item_count is None else result.item_count,
+        "n_scored": len(result.rows),
         "no_answer": {"total": result.no_answer, "by_task": {str(k): int(v) for k, v in by_task.items()}},
         "missing_predictions": len(result.missing_predictions),
         "unmatched_predictions": len(result.unmatched_predictions),
+        "unmatched_prediction_ids": result.unmatched_predictions[:LISTED],
+        "skipped_rows": {"count": len(result.skipped_rows), "first": result.skipped_rows[:LISTED]},
+        "warnings": result.warnings,
+        "pruning": result.pruning,
         "data_errors": result.data_errors,
         "by_dataset": {name: table_scores(t) for name, t in result.by_dataset.items()},
         "debiased": table_scores(result.debiased) if result.debiased is not None else None,

@@ -10,10 +10,11 @@ Formats (detected from the content):
 * ``export`` — JSON files holding a list of question objects or ``{"questions": [...]}`` with a response
   field (``response``, ``prediction``, ``model_answer`` or any ``*_answer`` such as ``gemini_answer``),
   e.g. official_samples/gemini3flash_5scenes/responses. Without ids they are joined to items on
-  (``scene_name``, ``question`` text); a key shared by several items is refused with
-  :class:`AmbiguousJoinError` rather than guessed.
+  (``scene_name``, ``question`` text); a key shared by several items is refused for that row (a
+  :class:`RowError` naming the items) rather than guessed.
 
-Bad rows become :class:`RowError` (file, line, field); the other rows are kept.
+Bad rows become :class:`RowError` (file, line — ``entry N`` for JSON lists —, field); the other rows
+are kept.
 """
 
 from __future__ import annotations
@@ -28,10 +29,14 @@ from spatialbench.benchmarks.registry import RowError
 from spatialbench.benchmarks.vsibench_io import Record, read_records
 
 RESPONSE_FIELDS = ("response", "prediction", "model_answer")
+_MISSING = object()
 
 
 class AmbiguousJoinError(ValueError):
-    """A prediction without id matches several items on (scene, question); the join is refused."""
+    """Formerly raised for an ambiguous id-less join; now such a row is a :class:`RowError`.
+
+    Kept only so that callers which still catch it (cli/breakdown.py) import; never raised.
+    """
 
 
 @dataclass
@@ -62,23 +67,31 @@ class _Joiner:
     def key(scene: object, question: object) -> tuple[str, str]:
         return str(scene or "").strip(), " ".join(str(question or "").split())
 
-    def find(self, record: dict[str, Any], where: str) -> str | None:
+    def find(self, record: dict[str, Any]) -> str | RowError:
+        """Return the one item id for the record's (scene, question), else why not (file/line unset)."""
         key = self.key(record.get("scene_name"), record.get("question"))
         ids = self.ids.get(key, [])
-        if len(ids) > 1:
-            raise AmbiguousJoinError(
-                f"{where}: scene {key[0]!r} question {key[1][:60]!r} matches {len(ids)} items "
-                f"({', '.join(ids[:5])}); give predictions with ids instead"
-            )
-        return ids[0] if ids else None
+        if len(ids) == 1:
+            return ids[0]
+        if not ids:
+            return RowError("", None, "question", "matches no item (scene + question text)")
+        message = (f"scene {key[0]!r} question {key[1][:60]!r} matches {len(ids)} items "
+                   f"({', '.join(ids[:5])}); refused (give predictions with ids)")
+        return RowError("", None, "question", message)
+
+
+def _item_id(record: dict[str, Any], joiner: _Joiner) -> str | RowError:
+    return str(record["id"]) if record.get("id") is not None else joiner.find(record)
 
 
 def _add(
-    out: Predictions, item_id: str | None, text: object, where: tuple[str, int | None], name: str
+    out: Predictions, item_id: str | RowError, text: object, where: tuple[str, int | None], name: str
 ) -> None:
     file, line = where
-    if item_id is None:
-        out.errors.append(RowError(file, line, "question", "matches no item (scene + question text)"))
+    if isinstance(item_id, RowError):
+        out.errors.append(RowError(file, line, item_id.field, item_id.message))
+    elif text is _MISSING:
+        out.errors.append(RowError(file, line, name, "missing (each line needs 'id' and 'response')"))
     elif not isinstance(text, str):
         out.errors.append(RowError(file, line, name, f"response is not a string: {text!r}"))
     elif item_id in out.responses:
@@ -133,7 +146,6 @@ def read_predictions(path: str | Path, items: Iterable[Item], format: str | None
 
     Raises:
         FileNotFoundError: ``path`` missing.
-        AmbiguousJoinError: an id-less prediction matches several items.
         ValueError: unknown ``format``.
     """
     path = Path(path)
@@ -163,14 +175,17 @@ def _read_jsonl(path: Path, joiner: _Joiner, out: Predictions) -> None:
         if record.get("id") is None:
             out.errors.append(RowError(file, line, "id", "missing (each line needs 'id' and 'response')"))
             continue
-        _add(out, str(record["id"]), record.get("response"), (file, line), "response")
+        _add(out, str(record["id"]), record.get("response", _MISSING), (file, line), "response")
 
 
 def _read_lmms(path: Path, joiner: _Joiner, out: Predictions) -> None:
     for file, line, record in _readable(_jsonl_records(path), out):
-        doc: dict[str, Any] = record["doc"] if isinstance(record.get("doc"), dict) else {}
-        item_id = str(doc["id"]) if doc.get("id") is not None else joiner.find(doc, f"{file}:{line}")
-        _add(out, item_id, _lmms_response(record), (file, line), "filtered_resps")
+        doc = record.get("doc")
+        if not isinstance(doc, dict):
+            message = f"missing or not an object: {doc!r:.60}" if doc is not None else "missing"
+            out.errors.append(RowError(file, line, "doc", message))
+            continue
+        _add(out, _item_id(doc, joiner), _lmms_response(record), (file, line), "filtered_resps")
 
 
 def _read_export(path: Path, joiner: _Joiner, out: Predictions) -> None:
@@ -180,5 +195,4 @@ def _read_export(path: Path, joiner: _Joiner, out: Predictions) -> None:
             message = f"no response field (one of {RESPONSE_FIELDS} or '*_answer')"
             out.errors.append(RowError(file, line, "response", message))
             continue
-        item_id = str(record["id"]) if record.get("id") is not None else joiner.find(record, f"{file}:{line}")
-        _add(out, item_id, record[name], (file, line), name)
+        _add(out, _item_id(record, joiner), record[name], (file, line), name)

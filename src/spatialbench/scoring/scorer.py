@@ -43,6 +43,14 @@ class ScoreResult:
         missing_predictions: ids of items that had no response.
         unmatched_predictions: response ids that match no item.
         data_errors: ``"item <id>: <problem>"`` for items that cannot be scored.
+        skipped_rows: input rows not used (``"file:line: field 'x': message"``), set by the caller
+            that read the files (annotations and predictions).
+        warnings: problems with the inputs worth reading before the table (e.g. pruned ids that match
+            no item), printed above it and stored in ``scores.json``.
+        pruning: ``{"ids": ..., "matched": ...}`` when a pruned id list was given.
+        item_count: items in the annotations when fewer are scored (a baseline that does not apply
+            to some tasks); None means ``len(rows)``.
+        not_applicable: table column keys the scored "model" cannot answer (shown ``-``, as in the paper).
     """
 
     benchmark: str
@@ -56,6 +64,11 @@ class ScoreResult:
     missing_predictions: list[str] = field(default_factory=list)
     unmatched_predictions: list[str] = field(default_factory=list)
     data_errors: list[str] = field(default_factory=list)
+    skipped_rows: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    pruning: dict[str, int] | None = None
+    item_count: int | None = None
+    not_applicable: tuple[str, ...] = ()
 
     @property
     def modes_line(self) -> str:
