@@ -88,8 +88,8 @@ def run_command(
     """
     from spatialbench.models.api import ImageOverflow
 
-    benchmark_options = parse_assignments(option or [], "--option")
     try:
+        benchmark_options = parse_assignments(option or [], "--option")
         if setting is not None:  # MMSI-Video-Bench: the setting chooses the frames; all of them are sent
             from spatialbench.benchmarks.mmsi_video.frames import frame_budget
 
