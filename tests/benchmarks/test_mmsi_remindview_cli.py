@@ -91,3 +91,27 @@ def test_run_with_setting_sends_the_setting_frames(tmp_path, monkeypatch):
     message = " ".join(bad.output.replace("│", " ").split())  # in case the error is boxed and wrapped
     assert bad.exit_code == 2 and "unknown MMSI-Video-Bench frame setting 'uniform'" in message
     assert not (tmp_path / "bad").exists()  # refused before any work
+
+
+def test_breakdown_of_a_run_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    data = build_remindview(tmp_path / "rmv")
+    script = ServerScript(answer=lambda text: "(1) a\n(2) b\n(3) c\n(4) A.x")
+    with OpenAIServer(script) as server:
+        args = ["run", "--benchmark", "remindview", "--data", str(data), "--frames", "all"]
+        args += [
+            "--model",
+            f"openai-compatible:{server.url}#t",
+            "--out",
+            str(tmp_path / "run"),
+            "--no-progress",
+        ]
+        assert CliRunner().invoke(app, args).exit_code == 0
+    result = CliRunner().invoke(
+        app, ["breakdown", "-b", "remindview", "-a", str(data), "--run", str(tmp_path / "run")]
+    )
+    assert result.exit_code == 0, result.output
+    # every answer is A: right for oc:2, oc:5, oc:6 (object-centric 3/7) and vc:1, vc:2, vc:3 (3/4)
+    assert "| accuracy | 54.5 | 42.9 | 75.0 |" in result.output
+    neither = CliRunner().invoke(app, ["breakdown", "-b", "remindview", "-a", str(data)])
+    assert neither.exit_code == 2 and "exactly one of --predictions and --run" in neither.output

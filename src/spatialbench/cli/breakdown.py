@@ -64,12 +64,34 @@ def emit_breakdowns(
         (out / "breakdown.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
 
 
+def run_responses(run_dir: Path) -> dict[str, str]:
+    """Answered responses by item id from a run folder's ``run.sqlite`` (the latest row per item).
+
+    Raises:
+        FileNotFoundError: the folder has no ``run.sqlite``.
+    """
+    from spatialbench.runs import STORE_NAME
+    from spatialbench.runs.store import RunStore
+
+    path = run_dir / STORE_NAME
+    if not path.is_file():
+        raise FileNotFoundError(f"no {STORE_NAME} in {run_dir} (is it the --out folder of spatialbench run?)")
+    store = RunStore(path, secrets=[])
+    try:
+        return {r.item_id: r.response for r in store.results() if r.status == "ok" and r.response is not None}
+    finally:
+        store.close()
+
+
 @app.command()
 def breakdown(
     annotations: AnnotationsOpt,
     predictions: Annotated[
-        Path, typer.Option("--predictions", "-p", help="JSONL, lmms-eval samples or export.")
-    ],
+        Path | None, typer.Option("--predictions", "-p", help="JSONL, lmms-eval samples or export.")
+    ] = None,
+    run: Annotated[
+        Path | None, typer.Option("--run", help="A spatialbench run folder instead of -p.")
+    ] = None,
     benchmark: BenchmarkOpt = "mmsi-video",
     extract: Annotated[str | None, typer.Option("--extract", help="Answer extraction mode.")] = None,
     sub_bench: SubBenchOpt = None,
@@ -77,15 +99,22 @@ def breakdown(
         Path | None, typer.Option("--out", "-o", help="Write breakdown.md and .json here.")
     ] = None,
 ) -> None:
-    """Score predictions and print the benchmark's breakdown tables with random-guess baselines."""
+    """Score predictions (or a run's answers) and print the breakdown tables with random-guess baselines."""
     from spatialbench.scoring.predictions import AmbiguousJoinError, read_predictions
     from spatialbench.scoring.scorer import score_items
 
+    if (predictions is None) == (run is None):
+        typer.echo("error: give exactly one of --predictions and --run", err=True)
+        raise typer.Exit(2)
     items = load_annotations(benchmark, annotations, None)
     try:
-        read = read_predictions(predictions, items, None)
-        report_row_errors("prediction", read.errors)
-        result = score_items(items, read.responses, benchmark=benchmark, extract=extract)
+        if predictions is None:
+            responses = run_responses(run) if run is not None else {}
+        else:
+            read = read_predictions(predictions, items, None)
+            report_row_errors("prediction", read.errors)
+            responses = read.responses
+        result = score_items(items, responses, benchmark=benchmark, extract=extract)
     except (AmbiguousJoinError, FileNotFoundError, ValueError, UnknownNameError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
