@@ -1,9 +1,10 @@
 import json
 
+import pytest
 from typer.testing import CliRunner
 
-from support.shared_data import require_file
 from spatialbench.cli.main import app
+from support.shared_data import require_file
 
 runner = CliRunner()
 
@@ -52,3 +53,87 @@ def test_score_jsonl_predictions_with_paper_mra(tmp_path):
         scores = json.loads((out / "scores.json").read_text())
         assert scores["modes"]["mra"] == mra and scores["object_abs_distance"] == expected
         assert "Avg. is over 1 of 8 tasks" in result.output
+
+
+RECORDS = [{"id": k, "dataset": "scannet", "scene_name": "s", "question_type": "object_counting",
+            "question": f"How many chair(s) are in room {k}?", "ground_truth": "2"} for k in (1, 2, 3)]
+
+
+def _annotations(tmp_path, records=RECORDS, name="a.jsonl"):
+    path = tmp_path / name
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_pruned_ids_that_match_nothing_give_no_debiased_row(tmp_path):
+    # newcomer report: hashed ids never match the official pruned ids, yet "debiased" was a copy of "all"
+    noid = _annotations(tmp_path, [{k: v for k, v in r.items() if k != "id"} for r in RECORDS])
+    pruned = tmp_path / "pruned.txt"
+    pruned.write_text("1\n2\n")
+    preds = tmp_path / "p.json"
+    rows = [{"scene_name": "s", "question": r["question"], "response": "2"} for r in RECORDS]
+    preds.write_text(json.dumps(rows))
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["score", "-a", str(noid), "-p", str(preds), "--pruned-ids", str(pruned),
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "none of the 2 pruned ids" in result.output and "| debiased |" not in result.output
+    scores = json.loads((out / "scores.json").read_text())
+    assert scores["debiased"] is None and scores["pruning"] == {"ids": 2, "matched": 0}
+    assert "debiased row is not available" in scores["warnings"][0]
+    args = ["score", "-a", str(_annotations(tmp_path)), "-p", str(preds), "--pruned-ids", str(pruned)]
+    partial = runner.invoke(app, args)
+    assert "pruned ids: 2 of 2 in" in partial.output and "| debiased |" in partial.output
+
+
+def test_junk_pruned_ids_file_is_refused(tmp_path):
+    pruned = tmp_path / "weird.txt"
+    pruned.write_text("abc\n14\n")
+    preds = tmp_path / "p.jsonl"
+    preds.write_text('{"id": 1, "response": "2"}\n')
+    result = runner.invoke(app, ["score", "-a", str(_annotations(tmp_path)), "-p", str(preds),
+                                 "--pruned-ids", str(pruned)])
+    assert result.exit_code == 2 and "line 1: 'abc'" in result.output
+
+
+@pytest.mark.parametrize("content", ["", '{"id": 1}\n', '{"id": 77, "response": "2"}\n'])
+def test_nothing_scored_is_an_error(tmp_path, content):
+    # newcomer report: an empty predictions file, or predictions for another file, exited 0 with zeros
+    preds = tmp_path / "p.jsonl"
+    preds.write_text(content)
+    out = tmp_path / "out"
+    args = ["score", "-a", str(_annotations(tmp_path)), "-p", str(preds), "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1 and "nothing was scored" in result.output
+    assert "| all |" not in result.output
+    assert json.loads((out / "scores.json").read_text())["n_scored"] == 3  # written for the record
+
+
+def test_bad_out_is_one_line_before_scoring(tmp_path):
+    taken = tmp_path / "file"
+    taken.write_text("x")
+    preds = tmp_path / "p.jsonl"
+    preds.write_text('{"id": 1, "response": "2"}\n')
+    for out in (taken, taken / "below", "/proc/x"):
+        args = ["score", "-a", str(_annotations(tmp_path)), "-p", str(preds), "--out", str(out)]
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert result.output.startswith(f"error: --out {out}: not a writable folder")
+        assert "| all |" not in result.output
+        assert "Traceback" not in result.output
+
+
+def test_skipped_rows_and_unmatched_ids_are_in_scores_json(tmp_path):
+    preds = tmp_path / "p.jsonl"
+    preds.write_text('{"id": 1, "response": "2"}\n{"id": 2}\nnot json\n{"id": 99, "response": "1"}\n')
+    out = tmp_path / "out"
+    args = ["score", "-a", str(_annotations(tmp_path)), "-p", str(preds), "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    scores = json.loads((out / "scores.json").read_text())
+    assert scores["skipped_rows"]["count"] == 2
+    first = scores["skipped_rows"]["first"]
+    assert first[0] == f"{preds}:2: field 'response': missing (each line needs 'id' and 'response')"
+    assert scores["skipped_rows"]["first"][1].startswith(f"{preds}:3: not valid JSON")
+    assert scores["unmatched_predictions"] == 1 and scores["unmatched_prediction_ids"] == ["99"]
+    assert "1 prediction id(s) match no item: 99" in result.output

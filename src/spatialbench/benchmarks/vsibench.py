@@ -3,20 +3,22 @@
 Formats read (see :mod:`spatialbench.benchmarks.vsibench_io`): ``test.jsonl``, the Hugging Face Parquet
 files, and JSON exports holding a list of question objects (or ``{"questions": [...]}``). Fields follow
 the official schema: ``id``, ``dataset``, ``scene_name``, ``question_type``, ``question``, ``options``
-(null for numerical questions), ``ground_truth``, optional ``pruned``.
+(null for numerical questions), ``ground_truth``, optional ``pruned``. A numerical ground truth must be
+a finite number (text or JSON number); anything else is a row error, so no consumer sees ``"abc"``/``"nan"``.
 
 A record without ``id`` gets a stable derived id ``<scene_name>-<12 hex of sha1(dataset, scene, type,
 question, options)>`` (``-2``, ``-3``… for repeats) and ``metadata["derived_id"] = True``.
 Media: ``MediaRef(VIDEO, "<dataset>/<scene_name>.mp4")`` relative to the video root.
 
 VSI-Bench-Debiased: the bias-pruned ids come from a ``pruned`` column or an id list
-(``pruned_ids=``, one id per line); each item gets ``metadata["pruned"]``; ``subset="debiased"`` keeps
-only the unpruned items.
+(``pruned_ids=``, one id per line, read strictly by :mod:`spatialbench.benchmarks.pruned_ids`); each
+item gets ``metadata["pruned"]``; ``subset="debiased"`` keeps only the unpruned items.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,7 @@ from typing import Any
 import pandas as pd
 
 from spatialbench.benchmarks.item import AnswerKind, Item, MediaKind, MediaRef
+from spatialbench.benchmarks.pruned_ids import read_pruned_ids
 from spatialbench.benchmarks.registry import BENCHMARKS, BenchmarkSpec, LoadedItems, RowError
 from spatialbench.benchmarks.vsibench_io import read_records
 from spatialbench.scoring.tables import Column, ScoreTable, build_table
@@ -90,7 +93,16 @@ def _ground_truth(record: dict[str, Any], kind: AnswerKind, options: tuple[str, 
         if len(truth) != 1 or truth.upper() not in letters:
             raise RowProblem("ground_truth", f"{truth!r} is not one of the option letters {letters!r}")
         truth = truth.upper()
+    elif not _is_finite_number(truth):
+        raise RowProblem("ground_truth", f"numerical ground truth {truth!r} is not a finite number")
     return truth
+
+
+def _is_finite_number(text: str) -> bool:
+    try:
+        return math.isfinite(float(text))
+    except ValueError:
+        return False
 
 
 def _answer_kind(task: str, options: tuple[str, ...]) -> AnswerKind:
@@ -153,14 +165,6 @@ def _with_id(record: dict[str, Any], seen: dict[str, int]) -> dict[str, Any]:
     return {**record, "id": base + suffix, "derived_id": True}
 
 
-def read_pruned_ids(source: str | Path | Iterable[Any]) -> set[str]:
-    """Ids removed by bias pruning, from a file (one id per line) or an iterable; ids as strings."""
-    if isinstance(source, (str, Path)):
-        lines = Path(source).read_text(encoding="utf-8").splitlines()
-        return {line.strip() for line in lines if line.strip()}
-    return {str(i) for i in source}
-
-
 def _mark_pruned(item: Item, pruned: set[str] | None) -> Item:
     if pruned is None:
         return item
@@ -185,7 +189,8 @@ def load_vsibench(
 
     Raises:
         FileNotFoundError: ``path`` or ``pruned_ids`` file missing.
-        ValueError: unknown ``subset``, or ``debiased`` without pruning information.
+        ValueError: unknown ``subset``, ``debiased`` without pruning information, or a pruned-id file
+            with a line that is not an id (or no id at all).
     """
     if subset not in ("full", "debiased"):
         raise ValueError(f"subset must be 'full' or 'debiased', got {subset!r}")

@@ -1,7 +1,8 @@
 """Reading VSI-Bench-style records (one dict per question) from JSONL, Parquet and JSON files or folders.
 
 Every record comes with its file and 1-based position: the line for JSONL, the row for Parquet, the
-entry of the question list for JSON (an :class:`EntryIndex`, printed ``file: entry N``). A line that is not valid JSON becomes a :class:`RowError`; the
+entry of the question list for JSON (an :class:`EntryIndex`, printed
+``file: entry N``). A line that is not valid JSON becomes a :class:`RowError`; the
 other records of the file are still returned.
 """
 

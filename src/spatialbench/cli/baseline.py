@@ -13,8 +13,10 @@ from spatialbench.cli.score import (
     MraOpt,
     OutOpt,
     PrunedOpt,
+    check_out,
     emit,
     load_annotations,
+    with_inputs,
 )
 from spatialbench.registry import UnknownNameError
 
@@ -31,10 +33,11 @@ def baseline(
     """Score a chance baseline (no media needed) and print its table."""
     from spatialbench.scoring.baselines import BASELINES
 
+    check_out(out)
     items = load_annotations(benchmark, annotations, pruned_ids)
     try:
         result = BASELINES.get(model)(items, benchmark=benchmark, mra=mra)
     except (UnknownNameError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
-    emit(result, out)
+    emit(with_inputs(result, items, pruned_ids), out)

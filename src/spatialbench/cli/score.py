@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -53,12 +55,61 @@ def load_annotations(benchmark: str, annotations: Path, pruned_ids: Path | None)
     return items
 
 
-def emit(result: ScoreResult, out: Path | None) -> None:
-    """Print the Markdown report and, with ``out``, write the score files."""
-    typer.echo(render_markdown(result))
+def check_out(out: Path | None) -> None:
+    """Check ``--out`` before any work (one-line error, exit 2); the shared check of cli/vsi_options."""
+    if out is not None:
+        from spatialbench.cli.vsi_options import prepare_out_dir
+
+        prepare_out_dir(out)
+
+
+def _pruning(result: ScoreResult, items: LoadedItems, pruned_ids: Path) -> ScoreResult:
+    """Say how many pruned ids matched (stderr + scores.json); no debiased row when none did."""
+    from spatialbench.benchmarks.pruned_ids import read_pruned_ids
+
+    ids = read_pruned_ids(pruned_ids)
+    matched = len(ids & {item.id for item in items})
+    line = (f"pruned ids: {matched} of {len(ids)} in {pruned_ids} match an item; "
+            f"debiased: {len(items) - matched} of {len(items)} items")
+    warnings = []
+    if matched == 0:
+        line = (f"none of the {len(ids)} pruned ids in {pruned_ids} matches an item id (id-less annotations "
+                "get derived ids <scene>-<12 hex>): the debiased row is not available")
+        warnings.append(line)
+        result = replace(result, debiased=None)
+    elif matched < len(ids):
+        warnings.append(line)
+    typer.echo(("warning: " if warnings else "") + line, err=True)
+    return replace(result, pruning={"ids": len(ids), "matched": matched},
+                   warnings=[*result.warnings, *warnings])
+
+
+def with_inputs(result: ScoreResult, items: LoadedItems, pruned_ids: Path | None,
+                prediction_errors: Sequence[RowError] = ()) -> ScoreResult:
+    """Record the skipped input rows and the pruned-id match count on ``result`` (for scores.json)."""
+    result = replace(result, skipped_rows=[str(e) for e in [*items.errors, *prediction_errors]])
+    return _pruning(result, items, pruned_ids) if pruned_ids is not None else result
+
+
+def emit(result: ScoreResult, out: Path | None, show: bool = True) -> None:
+    """Print the Markdown report (unless ``show`` is False) and, with ``out``, write the score files."""
+    if show:
+        typer.echo(render_markdown(result))
     if out is not None:
         paths = write_scores(result, out)
         typer.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
+
+
+def _nothing_scored(read_count: int, result: ScoreResult, predictions: Path, annotations: Path) -> str | None:
+    """Return the error when no prediction was read or none matched an item, else None."""
+    if read_count == 0:
+        skipped = len(result.skipped_rows)
+        return f"no prediction could be read from {predictions} ({skipped} input rows skipped)"
+    if read_count == len(result.unmatched_predictions):
+        shown = ", ".join(result.unmatched_predictions[:5])
+        return (f"none of the {read_count} predictions in {predictions} matches an item of {annotations} "
+                f"(ids such as {shown}); wrong annotation file?")
+    return None
 
 
 @app.command()
@@ -83,18 +134,29 @@ def score(
     ] = None,
 ) -> None:
     """Score predictions; prints the table with the modes used, optionally writes scores.json + CSV."""
-    from spatialbench.scoring.predictions import AmbiguousJoinError, read_predictions
+    from spatialbench.scoring.predictions import read_predictions
     from spatialbench.scoring.scorer import score_items
 
+    check_out(out)
     items = load_annotations(benchmark, annotations, pruned_ids)
     try:
         read = read_predictions(predictions, items, predictions_format)
         report_row_errors("prediction", read.errors)
         result = score_items(items, read.responses, benchmark=benchmark, extract=extract, mra=mra)
-    except (AmbiguousJoinError, FileNotFoundError, ValueError, UnknownNameError) as err:
+    except (FileNotFoundError, ValueError, UnknownNameError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
-    emit(result, out)
+    result = with_inputs(result, items, pruned_ids, read.errors)
+    if result.unmatched_predictions:
+        shown = ", ".join(result.unmatched_predictions[:_SHOWN_ERRORS])
+        more = " ..." if len(result.unmatched_predictions) > _SHOWN_ERRORS else ""
+        count = len(result.unmatched_predictions)
+        typer.echo(f"{count} prediction id(s) match no item: {shown}{more}", err=True)
+    failure = _nothing_scored(len(read.responses), result, predictions, annotations)
+    emit(result, out, show=failure is None)
+    if failure is not None:
+        typer.echo(f"error: {failure}; nothing was scored", err=True)
+        raise typer.Exit(1)
     if sub_bench is not None:  # the sub-benchmark's table, from the official id lists (cli/breakdown.py)
         from spatialbench.cli.breakdown import emit_breakdowns
 
