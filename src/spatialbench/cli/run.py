@@ -199,10 +199,10 @@ def _report(summary: Any) -> None:
     counts = summary.counts
     not_applicable = f"{counts['not_applicable']} not applicable, " if counts.get("not_applicable") else ""
     not_attempted = f", {counts['not_attempted']} not attempted" if counts.get("not_attempted") else ""
+    retry = " (re-run the command to retry those)" if summary.unanswered else ""
     typer.echo(
         f"{summary.selected} items: {summary.already_done} already answered, {counts['ok']} answered now, "
-        f"{not_applicable}{counts['empty']} empty, {counts['failed']} failed{not_attempted} "
-        "(re-run the command to retry those)"
+        f"{not_applicable}{counts['empty']} empty, {counts['failed']} failed{not_attempted}{retry}"
     )
     if summary.stopped:
         typer.echo(f"stopped early: {summary.stopped}", err=True)
