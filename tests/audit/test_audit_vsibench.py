@@ -90,3 +90,108 @@ def test_cli_writes_audit_json(shared_data, samples, tmp_path):
     assert audit["tasks"]["object_counting"]["agree"] == 30
     assert len(audit["tasks"]["object_abs_distance"]["differences"]) == 30
     assert "object_abs_distance" in result.output and "DISAGREE" in result.output
+
+
+def _audit_cli(shared_data, questions, *extra):
+    args = ["audit", "vsibench", "--meta-info", str(shared_data / "vsibench" / "meta_info")]
+    return CliRunner(env={"COLUMNS": "200"}).invoke(app, [*args, "--questions", str(questions), *extra])
+
+
+def _strict_json(path):
+    """Parse as RFC 8259 JSON: NaN/Infinity are not JSON."""
+
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(path.read_text(), parse_constant=refuse)
+
+
+def test_non_numeric_ground_truth_rows_are_skipped_and_the_rest_audited(shared_data, tmp_path):
+    # newcomer's report: "abc" crashed the audit in _numeric (float("abc")), "nan" wrote bare NaN
+    truths = ["2", "abc", "", "nan", "inf", "3"]
+    rows = [_row(id=i, ground_truth=t) for i, t in enumerate(truths, start=1)]
+    path = tmp_path / "q.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    result = _audit_cli(shared_data, path, "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    for line in (2, 3, 4, 5):
+        assert f"{path}:{line}: field 'ground_truth':" in result.output
+    audit = _strict_json(tmp_path / "out" / "audit.json")
+    counting = audit["tasks"]["object_counting"]
+    assert (counting["agree"], counting["disagree"], audit["total"]) == (1, 1, 2)
+
+
+def test_items_built_without_the_loader_with_bad_truth_are_unresolved(scenes, tmp_path):
+    from spatialbench.audit.report import write_audit
+    from spatialbench.benchmarks.vsibench import record_to_item
+
+    item = record_to_item(_row()).model_copy(update={"ground_truth": "nan"})
+    (record,) = audit_items([item], scenes)
+    assert record.status == "unresolved" and "not a finite number" in record.reason
+    _strict_json(write_audit(summarize([record]), tmp_path))
+
+
+def test_agreement_is_stored_unrounded_and_rounded_once_for_display():
+    from spatialbench.audit.report import render_text
+    from spatialbench.audit.vsibench import AuditRecord
+
+    records = [AuditRecord(str(i), "object_counting", "s", "agree" if i < 23 else "disagree", "2")
+               for i in range(34)]
+    summary = summarize(records)
+    assert summary["tasks"]["object_counting"]["agreement"] == 23 / 34  # 67.647 %
+    assert "67.6%" in render_text(summary) and "67.7%" not in render_text(summary)
+
+
+@pytest.mark.parametrize(("name", "content"), [("empty.jsonl", ""), ("obj.json", '{"a": 1}'),
+                                               ("obj.jsonl", '{"a": 1}\n')])
+def test_file_without_a_readable_question_is_an_error(shared_data, tmp_path, name, content):
+    (tmp_path / name).write_text(content)
+    result = _audit_cli(shared_data, tmp_path / name)
+    assert result.exit_code == 2 and "no usable items" in result.output
+
+
+def test_rel_distance_options_that_do_not_match_the_question_disagree(scenes, tmp_path):
+    question = ("Measuring from the closest point of each object, which of these objects (chair, sofa, "
+                "table, stove) is the closest to the tv?")
+    row = _row(id=1352, scene_name="42897629", question_type="object_rel_distance", question=question,
+               options=["A. chair", "B. sofa", "C. table", "D. stove"], ground_truth="B")  # official row
+    bad = {**row, "id": 1, "options": ["A. chair", "B. sofa", "C. table", "D. unicorn"]}
+    path = tmp_path / "q.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in (row, bad)))
+    records = {r.id: r for r in audit_items(load_vsibench(path), scenes)}
+    assert records["1352"].status == "agree"  # the official question: sofa is closest to the tv
+    assert records["1"].status == "disagree" and "'unicorn'" in records["1"].reason
+    assert "stove" in records["1"].reason
+
+
+@pytest.mark.parametrize("option", ["--distance", "--rel-distance-rule"])
+def test_bad_choice_values_are_one_line_errors(shared_data, samples, tmp_path, option):
+    command = ["generate", "vsibench", "--out", str(tmp_path / "o")]
+    if option == "--distance":  # both commands take --distance
+        audit = _audit_cli(shared_data, samples / "subset_300.jsonl", option, "closest")
+        assert audit.exit_code == 2 and "exact, sampled" in audit.output and "pydantic" not in audit.output
+        allowed = "exact, sampled"
+    else:
+        allowed = "any_pair, closest"
+    meta = str(shared_data / "vsibench" / "meta_info" / "scannet_meta_info_val.json")
+    # wide terminal: the error panel would otherwise wrap the allowed values
+    result = CliRunner(env={"COLUMNS": "200"}).invoke(app, [*command, "--meta-info", meta, option, "nope"])
+    assert result.exit_code == 2 and allowed in result.output and "pydantic" not in result.output
+    assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("command", ["generate", "audit"])
+@pytest.mark.parametrize("kind", ["existing file", "below a file"])
+def test_unusable_out_is_a_one_line_error_before_any_work(shared_data, samples, tmp_path, command, kind):
+    (tmp_path / "taken").write_text("keep me")
+    out = tmp_path / "taken" if kind == "existing file" else tmp_path / "taken" / "sub"
+    meta = shared_data / "vsibench" / "meta_info"
+    if command == "generate":
+        command = ["generate", "vsibench", "--meta-info", str(meta), "--out", str(out)]
+        result = CliRunner(env={"COLUMNS": "200"}).invoke(app, command)
+    else:
+        result = _audit_cli(shared_data, samples / "subset_300.jsonl", "--out", str(out))
+    assert result.exit_code == 2 and "--out" in result.output and str(out) in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "object_counting" not in result.output  # checked before generating / auditing anything
+    assert (tmp_path / "taken").read_text() == "keep me"

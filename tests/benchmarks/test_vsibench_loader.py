@@ -89,3 +89,17 @@ def test_official_files_and_pruned_ids(shared_data):
     assert len(debiased) == 300 - len({i.id for i in subset} & pruned_ids)
     five = load_vsibench(require_file(root / "official_samples" / "gemini3flash_5scenes" / "questions"))
     assert len(five) == 291 and five.errors == [] and len({i.id for i in five}) == 291
+
+
+@pytest.mark.parametrize("truth", ["abc", "", " ", "nan", "inf", "-Infinity", None])
+def test_numerical_ground_truth_must_be_a_finite_number(tmp_path, truth):
+    # audit vsibench crashed on float("abc") and wrote bare NaN for "nan": the loader refuses them
+    path = write_jsonl(tmp_path / "t.jsonl", [{**ROWS[0], "ground_truth": truth}, {**ROWS[0], "id": 5}])
+    items = load_vsibench(path)
+    assert [i.id for i in items] == ["5"] and items[0].ground_truth == "4"
+    assert [str(e).split(": ", 2)[:2] for e in items.errors] == [[f"{path}:1", "field 'ground_truth'"]]
+
+
+def test_numerical_ground_truth_as_a_json_number_is_kept_as_text(tmp_path):
+    items = load_vsibench(write_jsonl(tmp_path / "t.jsonl", [{**ROWS[0], "ground_truth": 2.3}]))
+    assert items[0].ground_truth == "2.3" and items.errors == []

@@ -234,3 +234,34 @@ def test_category_distance_is_minimum_over_instances_and_sampling_overestimates(
     assert exact[("bed", "sofa")] == pytest.approx(2.4 - 1.45)
     sampled = category_distances(scene, [("sofa", "chair")], GenerationSettings(distance_method="sampled"))
     assert exact[("sofa", "chair")] <= sampled[("sofa", "chair")] <= exact[("sofa", "chair")] + 0.15
+
+
+def test_rewrite_interrupted_midway_leaves_the_previous_benchmark_whole(tmp_path, monkeypatch):
+    from spatialbench.generate.vsi import writers
+
+    scenes = list(load_meta_info(synthetic_room(tmp_path)).values())
+    old = generate_vsibench(scenes, builtin_tasks(), GenerationSettings(seed=1))
+    paths = write_benchmark(old.items, old.manifest, tmp_path / "out")
+    before = {name: p.read_bytes() for name, p in paths.items()}
+    new = generate_vsibench(scenes, ["object_counting"], GenerationSettings(seed=2))
+
+    def interrupted(items, path):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(writers, "write_parquet", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        write_benchmark(new.items, new.manifest, tmp_path / "out")
+    assert {name: p.read_bytes() for name, p in paths.items()} == before  # no new jsonl beside old parquet
+    assert sorted(p.name for p in paths["jsonl"].parent.iterdir()) == sorted(p.name for p in paths.values())
+    monkeypatch.undo()
+    write_benchmark(new.items, new.manifest, tmp_path / "out")
+    assert len(load_vsibench(paths["jsonl"])) == len(new.items) == 1
+    assert json.loads(paths["manifest"].read_text())["total"] == 1
+
+
+def test_rewritten_files_keep_the_usual_permissions(tmp_path):
+    bench = generate_vsibench([], builtin_tasks(), GenerationSettings())
+    (tmp_path / "probe").write_text("")
+    expected = (tmp_path / "probe").stat().st_mode
+    paths = write_benchmark(bench.items, bench.manifest, tmp_path / "out")
+    assert {p.stat().st_mode for p in paths.values()} == {expected}

@@ -131,6 +131,7 @@ def test_round_trip(tmp_path):
 )
 def test_schema_errors_name_file_scene_and_field(tmp_path, mutate, message):
     entry = {
+        "dataset": "synthetic",
         "room_size": 10.0,
         "object_counts": {"sofa": 1},
         "object_bbox": {"sofa": [box_to_meta(make_box([0, 0, 0], [1, 1, 1]))]},
@@ -141,3 +142,36 @@ def test_schema_errors_name_file_scene_and_field(tmp_path, mutate, message):
     with pytest.raises(MetaInfoError, match=message) as err:
         load_meta_info(path)
     assert str(path) in str(err.value)
+
+
+def _one_scene_file(tmp_path, entry):
+    path = tmp_path / "meta.json"
+    path.write_text(json.dumps({"r": entry}))
+    return path
+
+
+def _entry(**update):
+    box = box_to_meta(make_box([0, 0, 0], [1, 1, 1]))
+    entry = {"dataset": "synthetic", "room_size": 10.0, "object_counts": {"sofa": 1}, "object_bbox": {"sofa": [box]}}
+    return {**entry, **update}
+
+
+@pytest.mark.parametrize("dataset", [None, "", 3])
+def test_scene_without_dataset_is_an_error(tmp_path, dataset):
+    # it used to give questions with "dataset": "" (and media paths "/<scene>.mp4") without a word
+    entry = _entry() if dataset is None else _entry(dataset=dataset)
+    if dataset is None:
+        del entry["dataset"]
+    path = _one_scene_file(tmp_path, entry)
+    with pytest.raises(MetaInfoError, match=r"scene 'r'.*dataset") as err:
+        load_meta_info(path)
+    assert str(path) in str(err.value)
+
+
+@pytest.mark.parametrize("name", ['sofa\nWhich is "closest"?', "sofa\t", '"sofa"', "{choice_a}", "", " sofa"])
+def test_category_names_that_would_break_question_text_are_errors(tmp_path, name):
+    box = box_to_meta(make_box([0, 0, 0], [1, 1, 1]))
+    path = _one_scene_file(tmp_path, _entry(object_counts={name: 1}, object_bbox={name: [box]}))
+    with pytest.raises(MetaInfoError, match=r"scene 'r'.*category") as err:
+        load_meta_info(path)
+    assert repr(name) in str(err.value) and str(path) in str(err.value)

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from spatialbench.audit.vsibench import AuditRecord
+from spatialbench.generate.vsi.writers import write_together
 
 STATUSES = ("agree", "disagree", "unresolved", "skipped")
 
@@ -43,7 +44,8 @@ def summarize(records: Sequence[AuditRecord]) -> dict[str, Any]:
         resolved = counts["agree"] + counts["disagree"]
         entry: dict[str, Any] = {
             **counts,
-            "agreement": round(counts["agree"] / resolved, 4) if resolved else None,
+            # full precision: the text report rounds once (rounding here too turned 67.647 % into 67.7 %)
+            "agreement": counts["agree"] / resolved if resolved else None,
         }
         diffs = [r.difference for r in rows if r.difference is not None]
         if diffs:
@@ -70,6 +72,7 @@ def render_text(summary: dict[str, Any]) -> str:
             lines.append(
                 f"  DISAGREE {task} id={r['id']} scene={r['scene_id']} official={r['official']} "
                 f"recomputed={r['recomputed']} diff={r['difference']} {r['details']}"
+                + (f": {r['reason']}" if r["reason"] else "")
             )
         for r in e["unresolved_questions"]:
             lines.append(f"  UNRESOLVED {task} id={r['id']} scene={r['scene_id']}: {r['reason']}")
@@ -77,9 +80,19 @@ def render_text(summary: dict[str, Any]) -> str:
 
 
 def write_audit(summary: dict[str, Any], out_dir: Path | str) -> Path:
-    """Write ``audit.json`` into ``out_dir`` (created); returns its path."""
+    """Write ``audit.json`` into ``out_dir`` (created); returns its path.
+
+    Strict JSON: the summary holds only finite numbers (the loader refuses non-finite ground truths and
+    :func:`~spatialbench.audit.vsibench.audit_item` leaves such items unresolved), and ``allow_nan=False``
+    makes a NaN that slipped through an error rather than an unreadable file. The file is replaced
+    atomically (never half written).
+
+    Raises:
+        ValueError: a non-finite number in ``summary``.
+    """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     path = out / "audit.json"
-    path.write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    text = json.dumps(summary, indent=2, allow_nan=False) + "\n"
+    write_together({path: lambda p: p.write_text(text, encoding="utf-8")})
     return path

@@ -5,11 +5,13 @@ recomputed with the generator's own rules (``generate.vsi``). A question is ``ag
 when it can be recomputed, ``unresolved`` otherwise (unknown scene, unparsable wording, a category not in
 the scene or not unique where the task needs it); tasks not derived from meta-info (appearance order,
 route planning) are ``skipped``. Numerical tasks also record the signed difference recomputed − official
-(absolute distance unrounded, in metres; the others after official rounding).
+(absolute distance unrounded, in metres; the others after official rounding). A relative-distance question
+whose options are not the objects its text lists is a disagreement whatever its letter (``reason`` says why).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -34,9 +36,10 @@ class Unresolvable(Exception):
 class Recomputed:
     """A recomputed answer: ``answer`` compares to the official ground truth (a letter or number text)."""
 
-    answer: str
+    answer: str | None
     difference: float | None = None  # numerical tasks: recomputed − official
     details: Mapping[str, Any] = field(default_factory=dict)
+    defect: str = ""  # a flaw of the question itself that makes it a disagreement whatever the letter
 
 
 @dataclass(frozen=True)
@@ -81,9 +84,20 @@ def _letter_of(item: Item, text: str) -> str:
     raise Unresolvable(f"recomputed answer {text!r} is not among the options {list(item.options)}")
 
 
+def _official_number(item: Item) -> float:
+    # the loader refuses these rows; items built another way must not crash the whole audit
+    try:
+        official = float(item.ground_truth)
+    except ValueError:
+        official = math.nan
+    if not math.isfinite(official):
+        raise Unresolvable(f"official ground truth {item.ground_truth!r} is not a finite number")
+    return official
+
+
 def _numeric(recomputed: float, decimals: int, item: Item, raw: float | None = None) -> Recomputed:
     text = format_number(recomputed, decimals)
-    official = float(item.ground_truth)
+    official = _official_number(item)
     diff = (raw if raw is not None else float(text)) - official
     return Recomputed(text, diff, {"value": round(raw if raw is not None else recomputed, 4)})
 
@@ -112,10 +126,17 @@ def _rel_distance(item: Item, f: dict[str, str], scene: Scene, s: GenerationSett
     choices = [_category(scene, n) for n in names]
     dist = category_distances(scene, [(primary, c) for c in choices], s)
     d = [dist[(primary, c)] for c in choices]
-    return Recomputed(
-        _letter_of(item, names[int(np.argmin(d))]),
-        details={"distances": {n: round(x, 3) for n, x in zip(names, d, strict=True)}},
-    )
+    details = {"distances": {n: round(x, 3) for n, x in zip(names, d, strict=True)}}
+    shown = [o.split(". ", 1)[-1].strip() for o in item.options]
+    if sorted(shown) != sorted(names):
+        # the options must offer exactly the objects the question lists; otherwise no letter is right
+        closest = names[int(np.argmin(d))]
+        return Recomputed(
+            _letter_of(item, closest) if closest in shown else None,
+            details=details,
+            defect=f"options {shown} do not match the question's choices {names}",
+        )
+    return Recomputed(_letter_of(item, names[int(np.argmin(d))]), details=details)
 
 
 def _direction(label: Callable[[float, GenerationSettings], str]) -> Recompute:
@@ -157,12 +178,13 @@ def audit_item(item: Item, scenes: Mapping[str, Scene], settings: GenerationSett
         result = recompute(item, fields, scene, settings)
     except Unresolvable as err:
         return replace(base, status="unresolved", reason=str(err))
-    status = "agree" if result.answer == item.ground_truth else "disagree"
+    status = "agree" if result.answer == item.ground_truth and not result.defect else "disagree"
     return replace(
         base,
         status=status,
         recomputed=result.answer,
         difference=result.difference,
+        reason=result.defect,
         details=dict(result.details),
     )
 

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from spatialbench.cli.apps import generate_app
+from spatialbench.cli.vsi_options import DistanceOpt, GapRuleOpt, MetaInfoOpt, prepare_out_dir
 
-MetaInfoOpt = Annotated[Path, typer.Option("--meta-info", help="Meta-info JSON file or folder of them.")]
 OutOpt = Annotated[
     Path, typer.Option("--out", help="Output folder (test.jsonl, test.parquet, manifest.json).")
 ]
@@ -17,13 +17,6 @@ TasksOpt = Annotated[
     list[str] | None, typer.Option("--tasks", help="Task to generate (repeat); default: all 7.")
 ]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Root seed; same seed, same bytes.")]
-DistanceOpt = Annotated[
-    str, typer.Option("--distance", help="Box distance: exact or sampled (paper's estimate).")
-]
-GapRuleOpt = Annotated[
-    str,
-    typer.Option("--rel-distance-rule", help="Rel. distance ambiguity: any_pair (paper) or closest (data)."),
-]
 
 
 @generate_app.command("vsibench")
@@ -36,8 +29,6 @@ def generate_vsibench_command(
     rel_distance_rule: GapRuleOpt = "any_pair",
 ) -> None:
     """Generate VSI-Bench questions for every scene of the meta-info and write them with a manifest."""
-    from pydantic import ValidationError
-
     from spatialbench.generate.vsi import (
         GenerationSettings,
         builtin_tasks,
@@ -47,13 +38,14 @@ def generate_vsibench_command(
     from spatialbench.registry import UnknownNameError
     from spatialbench.scene import MetaInfoError, load_meta_info
 
+    prepare_out_dir(out)
     try:
         scenes = load_meta_info(meta_info)
         settings = GenerationSettings.model_validate(
             {"seed": seed, "distance_method": distance, "rel_distance_gap_rule": rel_distance_rule}
         )
         bench = generate_vsibench(scenes.values(), tasks or list(builtin_tasks()), settings)
-    except (MetaInfoError, FileNotFoundError, UnknownNameError, ValidationError) as err:
+    except (MetaInfoError, FileNotFoundError, UnknownNameError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
     paths = write_benchmark(bench.items, bench.manifest, out)

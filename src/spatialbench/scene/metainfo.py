@@ -12,6 +12,9 @@ matrix stored row-major whose *rows* are the box axes, ``axesLengths[i]`` the fu
 so ``max - min == |A|ᵀ @ axesLengths`` and ``(min + max) / 2 == centroid``. Our rotation (columns = axes)
 is therefore ``A.T``. ``min``/``max`` are derived data; the loader checks them against the box.
 
+``dataset`` is required (the official files always have it; it names the video folder and the per-dataset
+tables). Category names must be non-empty, without control characters, double quotes, braces or commas.
+
 Exact duplicate boxes of one category (the official ScanNet printers appear twice) are dropped on load;
 ``object_counts`` is kept as the count of record.
 """
@@ -19,6 +22,7 @@ Exact duplicate boxes of one category (the official ScanNet printers appear twic
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -31,6 +35,9 @@ from spatialbench.scene.model import ObjectInstance, Scene
 _KNOWN_FIELDS = ("dataset", "video_path", "room_size", "room_center", "object_counts", "object_bbox")
 # Tolerance for min/max consistency: the official files agree to 1e-14 m; synthetic writers may round.
 _AABB_TOL = 1e-4
+# Official names are lowercase words ([a-z0-9 ]); these characters would break a question's wording (quotes),
+# the second template pass that fills {choice_a}.. (braces) or comma-joined category lists (appearance order).
+_FORBIDDEN_IN_CATEGORY = frozenset('"{},')
 
 
 class MetaInfoError(ValueError):
@@ -92,11 +99,27 @@ def box_to_meta(box: OrientedBox) -> dict[str, list[float]]:
     }
 
 
+def _check_category(category: str, where: str) -> None:
+    """Refuse names that would corrupt question text: category names are pasted into the templates."""
+    if not category or category != category.strip():
+        raise _fail(where, f"category {category!r}: empty or with leading/trailing spaces")
+    bad = sorted(
+        {ch for ch in category if ch in _FORBIDDEN_IN_CATEGORY or unicodedata.category(ch)[0] == "C"}
+    )
+    if bad:
+        raise _fail(
+            where,
+            f"category {category!r} contains {''.join(bad)!r} (control characters, quotes, "
+            "braces and commas break question text and option lists)",
+        )
+
+
 def _parse_objects(raw: Any, where: str) -> dict[str, tuple[ObjectInstance, ...]]:
     if not isinstance(raw, Mapping):
         raise _fail(f"{where}.object_bbox", "expected an object mapping category -> list of boxes")
     objects: dict[str, tuple[ObjectInstance, ...]] = {}
     for category, boxes in raw.items():
+        _check_category(category, f"{where}.object_bbox")
         if not isinstance(boxes, list) or not boxes:
             raise _fail(f"{where}.object_bbox[{category!r}]", "expected a non-empty list of boxes")
         seen: set[str] = set()
@@ -144,9 +167,14 @@ def scene_from_meta(scene_id: str, entry: Mapping[str, Any], source: str = "<met
     where = f"{source}: scene {scene_id!r}"
     if not isinstance(entry, Mapping):
         raise _fail(where, f"expected an object, got {type(entry).__name__}")
-    for key in ("room_size", "object_bbox"):
+    for key in ("room_size", "object_bbox", "dataset"):
         if key not in entry:
             raise _fail(where, f"missing field {key!r}")
+    dataset = entry["dataset"]
+    if not isinstance(dataset, str) or not dataset.strip():
+        raise _fail(
+            f"{where}.dataset", f"expected the source dataset's name (e.g. 'scannet'), got {dataset!r}"
+        )
     room_size = entry["room_size"]
     if not isinstance(room_size, (int, float)) or isinstance(room_size, bool) or not room_size > 0:
         raise _fail(f"{where}.room_size", f"expected a positive number (m²), got {room_size!r}")
@@ -154,7 +182,7 @@ def scene_from_meta(scene_id: str, entry: Mapping[str, Any], source: str = "<met
     objects = _parse_objects(entry["object_bbox"], where)
     return Scene(
         scene_id=str(scene_id),
-        dataset=str(entry.get("dataset", "")),
+        dataset=dataset,
         room_size=float(room_size),
         room_center=_vector(center, 3, f"{where}.room_center"),
         objects=objects,
