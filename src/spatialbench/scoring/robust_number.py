@@ -97,6 +97,10 @@ def _feet_inches(match: re.Match[str]) -> str:
     return f"{int(match.group(1)) + float(match.group(2)) / 12!r} ft"
 
 
+def _join_groups(match: re.Match[str]) -> str:
+    return match.group().replace(" ", "")
+
+
 def _match_value(match: re.Match[str]) -> float:
     """Return the value of one number match (N1–N3); NaN when it has none (``1/0``, ``10^999``)."""
     value = float(match.group("a"))
@@ -114,8 +118,13 @@ def _match_value(match: re.Match[str]) -> float:
 
 def _digit_values(text: str, asked: tuple[str, float] | None) -> list[float]:
     tables = _tables()
-    text = _FEET_INCHES.sub(_feet_inches, text)
-    text = _SPACE_GROUPS.sub(lambda m: m.group().replace(" ", ""), _THOUSANDS.sub("", text))
+    # the guards skip a regex pass over text that cannot match it (this runs once per response)
+    if "'" in text or "′" in text:
+        text = _FEET_INCHES.sub(_feet_inches, text)
+    if "," in text:
+        text = _THOUSANDS.sub("", text)
+    if " " in text:
+        text = _SPACE_GROUPS.sub(_join_groups, text)
     values = []
     for match in tables.number.finditer(text):
         value = _match_value(match)
