@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from spatialbench.cli.apps import app
+from spatialbench.cli.vsi_options import prepare_out_dir
 
 
 def parse_assignments(pairs: list[str], what: str) -> dict[str, str | int | float | bool]:
@@ -119,6 +120,7 @@ def run_command(
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         typer.echo(f"Error: Invalid value{_invalid(exc)}", err=True)
         raise typer.Exit(2) from None
+    prepare_out_dir(out)  # an existing file or unwritable folder: one line, exit 2
     summary = _execute(config, progress)
     _report(summary)
     if summary.unanswered or summary.stopped:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
 
 from spatialbench.benchmarks.registry import get_benchmark
 from spatialbench.runs.config import RunConfig
@@ -14,16 +13,13 @@ class RunSetupError(ValueError):
 
 
 def check_config(config: RunConfig) -> None:
-    """Check the output folder, scoring modes and benchmark options of ``config``.
+    """Check the scoring modes and benchmark options of ``config`` (the CLI checks ``--out`` itself).
 
     Raises:
-        RunSetupError: ``out`` is an existing file; ``extract`` or ``mra`` is not a mode of the
-            benchmark; a benchmark option the loader does not take (the message lists the known ones).
+        RunSetupError: ``extract`` or ``mra`` is not a mode of the benchmark; a benchmark option the
+            loader does not take (the message lists the known ones).
         UnknownNameError: unknown benchmark.
     """
-    out = Path(config.out)
-    if out.exists() and not out.is_dir():
-        raise RunSetupError(f"--out {out} exists and is not a folder")
     spec = get_benchmark(config.benchmark)
     _check_modes(spec, config)
     _check_options(spec.load, config.benchmark_options)
