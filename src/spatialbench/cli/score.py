@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -14,6 +14,9 @@ from spatialbench.cli.apps import app
 from spatialbench.registry import UnknownNameError
 from spatialbench.scoring.output import render_markdown, write_scores
 from spatialbench.scoring.scorer import ScoreResult
+
+if TYPE_CHECKING:  # imported inside the command, as every command's heavy modules are
+    from spatialbench.scoring.predictions import Predictions
 
 _SHOWN_ERRORS = 10
 
@@ -100,15 +103,16 @@ def emit(result: ScoreResult, out: Path | None, show: bool = True) -> None:
         typer.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
 
 
-def _nothing_scored(read_count: int, result: ScoreResult, predictions: Path, annotations: Path) -> str | None:
+def _nothing_scored(
+    read: Predictions, result: ScoreResult, predictions: Path, annotations: Path
+) -> str | None:
     """Return the error when no prediction was read or none matched an item, else None."""
-    if read_count == 0:
-        skipped = len(result.skipped_rows)
-        return f"no prediction could be read from {predictions} ({skipped} input rows skipped)"
-    if read_count == len(result.unmatched_predictions):
+    if not read.responses:
+        return f"no usable prediction in {predictions} ({len(read.errors)} rows skipped, listed above)"
+    if len(read.responses) == len(result.unmatched_predictions):
         shown = ", ".join(result.unmatched_predictions[:5])
-        return (f"none of the {read_count} predictions in {predictions} matches an item of {annotations} "
-                f"(ids such as {shown}); wrong annotation file?")
+        return (f"none of the {len(read.responses)} predictions in {predictions} matches an item of "
+                f"{annotations} (ids such as {shown}); wrong annotation file?")
     return None
 
 
@@ -152,7 +156,7 @@ def score(
         more = " ..." if len(result.unmatched_predictions) > _SHOWN_ERRORS else ""
         count = len(result.unmatched_predictions)
         typer.echo(f"{count} prediction id(s) match no item: {shown}{more}", err=True)
-    failure = _nothing_scored(len(read.responses), result, predictions, annotations)
+    failure = _nothing_scored(read, result, predictions, annotations)
     emit(result, out, show=failure is None)
     if failure is not None:
         typer.echo(f"error: {failure}; nothing was scored", err=True)
