@@ -94,3 +94,27 @@ def test_unreachable_endpoint_trips_the_breaker_of_the_openai_back_end() -> None
         port = probe.getsockname()[1]
     outcomes = _ask(f"http://127.0.0.1:{port}/v1", n=6)
     assert all(isinstance(o, EndpointUnreachableError) for o in outcomes), outcomes
+
+
+@pytest.mark.parametrize(
+    ("name", "key"), [("gemini:g", "GEMINI_API_KEY"), ("anthropic:c", "ANTHROPIC_API_KEY")]
+)
+def test_unreachable_endpoint_trips_the_breaker_of_every_sdk_back_end(name, key, monkeypatch) -> None:
+    pytest.importorskip("google.genai" if name.startswith("gemini") else "anthropic")
+    monkeypatch.setenv(key, "test-key-123456")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+
+    async def main():
+        backend = load_backend(name, api=FAST, base_url=f"http://127.0.0.1:{port}")
+        try:
+            request = Request(parts=(TextPart("hi"),))
+            return await asyncio.gather(
+                *(backend.generate(request) for _ in range(6)), return_exceptions=True
+            )
+        finally:
+            await backend.aclose()
+
+    outcomes = asyncio.run(main())
+    assert all(isinstance(o, EndpointUnreachableError) for o in outcomes), outcomes

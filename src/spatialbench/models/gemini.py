@@ -118,9 +118,11 @@ class GeminiBackend(ApiBackend):
         if isinstance(exc, self._errors.APIError) and is_retryable_status(exc.code):
             wait = retry_after_from_headers(getattr(exc.response, "headers", None))
             return RetryableError(f"HTTP {exc.code}: {exc.message}", retry_after=wait)
-        if any(cls.__name__ == "TransportError" for cls in type(exc).__mro__):
-            # httpx / httpx2 connection, read and timeout failures (the SDK uses whichever is installed)
-            return RetryableError(f"{type(exc).__name__}: {exc}")
+        names = {cls.__name__ for cls in type(exc).__mro__}
+        if "TransportError" in names:
+            # httpx / httpx2 connection, read and timeout failures (the SDK uses whichever is installed);
+            # ConnectError (refused, DNS) feeds the circuit breaker of api.py
+            return RetryableError(f"{type(exc).__name__}: {exc}", connection="ConnectError" in names)
         return None
 
     def describe(self) -> dict[str, Any]:
