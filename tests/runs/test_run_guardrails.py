@@ -206,3 +206,13 @@ def test_ctrl_c_reports_what_was_stored_and_exits_130(data, tmp_path) -> None:
     assert proc.returncode == 130, output
     assert "interrupted; 3 answered and stored; re-run the same command to resume" in output
     assert "Traceback" not in output
+
+
+def test_unknown_mra_mode_is_refused_before_the_back_end_is_built(data, tmp_path) -> None:
+    from spatialbench.runs import RunSetupError
+
+    root, _ = data
+    config = RunConfig(benchmark="vsibench", data=str(root), model="chance-random", out=str(tmp_path / "o"))
+    with pytest.raises(RunSetupError, match="MRA mode 'bogus'"):
+        run(config.model_copy(update={"mra": "bogus"}), progress=False)
+    assert not (tmp_path / "o").exists()
