@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from support.shared_data import missing, shared_data_dir
 
 
@@ -18,5 +19,8 @@ def shared_data() -> Path:
     """Path to ../shared/data; fails under CI (skips locally) when the folder is missing."""
     path = shared_data_dir()
     if not path.is_dir():
-        missing(f"shared data folder not found: {path} (set SPATIALBENCH_SHARED_DATA or place ../shared beside the checkout)")
+        missing(
+            f"shared data folder not found: {path} "
+            "(set SPATIALBENCH_SHARED_DATA or place ../shared beside the checkout)"
+        )
     return path

@@ -7,7 +7,7 @@ Usage::
     @backends.register("openai-compatible")
     def make_openai_compatible(...): ...
 
-    backends.get("openai-compatable")  # KeyError: unknown model back end 'openai-compatable'; did you mean ...
+    backends.get("openai-compatable")  # UnknownNameError: ... did you mean 'openai-compatible'?
 
 Duplicate names raise at registration; unknown names raise with the closest known names.
 """

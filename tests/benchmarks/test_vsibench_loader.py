@@ -4,10 +4,10 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from support.shared_data import require_file
 from spatialbench.benchmarks.item import AnswerKind, MediaKind
 from spatialbench.benchmarks.registry import get_benchmark, load_items
 from spatialbench.benchmarks.vsibench import load_vsibench
+from support.shared_data import require_file
 
 ROWS = [
     {"id": 1, "dataset": "scannet", "scene_name": "scene0001_00", "question_type": "object_counting",

@@ -152,7 +152,12 @@ def _one_scene_file(tmp_path, entry):
 
 def _entry(**update):
     box = box_to_meta(make_box([0, 0, 0], [1, 1, 1]))
-    entry = {"dataset": "synthetic", "room_size": 10.0, "object_counts": {"sofa": 1}, "object_bbox": {"sofa": [box]}}
+    entry = {
+        "dataset": "synthetic",
+        "room_size": 10.0,
+        "object_counts": {"sofa": 1},
+        "object_bbox": {"sofa": [box]},
+    }
     return {**entry, **update}
 
 

@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 
-from support.shared_data import require_file
 from spatialbench.benchmarks.vsibench import REL_DIRECTION_TASKS, load_vsibench
 from spatialbench.scoring.baselines import BASELINES, most_frequent_answers
 from spatialbench.scoring.metrics import mra_array
+from support.shared_data import require_file
 
 
 @pytest.fixture(scope="module")
@@ -40,8 +40,8 @@ def test_baseline_reports_say_what_was_scored(subset):
 
     text = render_markdown(BASELINES.get("chance-random")(subset))
     assert "items: 300 (180 scored, 120 not applicable)" in text
-    assert ("not applicable (printed -, as in the paper): Obj. Count, Abs. Dist., Obj. Size, Room Size" in text
-            and "no items for" not in text)
+    assert "not applicable (printed -, as in the paper): Obj. Count, Abs. Dist., Obj. Size, Room Size" in text
+    assert "no items for" not in text
     frequency = BASELINES.get("chance-frequency")(subset)
     assert "extraction: n/a (the task's most frequent ground truth, read by the official rule)" in (
         render_markdown(frequency))

@@ -6,10 +6,10 @@ benchmarks/lmms_eval_crosscheck.py, as fractions × 100.
 
 import pytest
 
-from support.shared_data import require_file
 from spatialbench.benchmarks.vsibench import load_vsibench
 from spatialbench.scoring.predictions import read_predictions
 from spatialbench.scoring.scorer import score_items
+from support.shared_data import require_file
 
 LMMS_EVAL = {
     "object_counting": 43.3333333333, "object_abs_distance": 20.8823529412,

@@ -1,7 +1,5 @@
 import json
 
-import pytest
-
 from spatialbench.benchmarks.item import AnswerKind, Item
 from spatialbench.scoring.predictions import detect_format, read_predictions
 
@@ -77,8 +75,8 @@ def test_messages_name_the_real_problem(tmp_path):
 
 
 def test_gemini_export_joins_all_291(shared_data):
-    from support.shared_data import require_file
     from spatialbench.benchmarks.vsibench import load_vsibench
+    from support.shared_data import require_file
 
     root = require_file(shared_data / "vsibench" / "official_samples" / "gemini3flash_5scenes")
     items = load_vsibench(root / "questions")

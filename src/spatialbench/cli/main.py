@@ -1,9 +1,8 @@
 """Entry point of the ``spatialbench`` console command: imports each sub-command module once."""
 
-from spatialbench.cli.apps import app
-
 # Importing a module registers its commands on ``app`` (or a sub-app of it).
 from spatialbench.cli import commands  # noqa: F401,E402  (import for side effect)
+from spatialbench.cli.apps import app
 
 __all__ = ["app"]
 

@@ -93,7 +93,8 @@ class Response:
     input_tokens: int | None = None
     output_tokens: int | None = None
     logprobs: tuple[TokenLogprob, ...] | None = None
-    raw: dict[str, Any] | None = None  # provider metadata worth keeping (finish reason, model id); never secrets
+    # provider metadata worth keeping (finish reason, model id); never secrets
+    raw: dict[str, Any] | None = None
 
 
 class Backend(ABC):
@@ -111,12 +112,12 @@ class Backend(ABC):
         """
 
     def describe(self) -> dict[str, Any]:
-        """Settings worth recording with a run (model id, endpoint without credentials...). No secrets."""
+        """Return settings worth recording with a run (model id, endpoint without credentials); no secrets."""
         return {"provider": self.provider}
 
     async def aclose(self) -> None:  # noqa: B027 - optional hook
         """Release connections; default does nothing."""
 
 
-#: provider name → factory taking the part of the model name after ``provider:`` (may be "") and keyword options.
+#: provider name → factory(part of the model name after ``provider:`` (may be ""), **options).
 BACKENDS: Registry[Callable[..., Backend]] = Registry("model back end")
