@@ -116,25 +116,31 @@ def build_benchmark(
     return assemble(results, settings), routes
 
 
+def check_routes_file(routes_file: Path | None, bench_dir: Path) -> None:
+    """Raise ValueError when ``routes_file`` lies inside ``bench_dir`` (the loader reads every ``.jsonl``)."""
+    if routes_file is not None and routes_file.resolve().is_relative_to(bench_dir.resolve()):
+        raise ValueError(f"routes file {routes_file} must lie outside the benchmark folder {bench_dir}")
+
+
 def write_synthetic_benchmark(
-    rendered: Sequence[RenderedScene], bench_dir: Path, seed: int, routes_file: Path
+    rendered: Sequence[RenderedScene], bench_dir: Path, seed: int, routes_file: Path | None = None
 ) -> GeneratedBenchmark:
     """Ask all ten question types on rendered scenes and write them as a VSI-Bench folder.
 
     Writes ``bench_dir``'s ``test.jsonl``, ``test.parquet`` and ``manifest.json``, rewrites its
     ``meta_info/synthetic_meta_info.json`` with each scene's ``first_appearance``, and writes every planned
-    route to ``routes_file`` (which must lie outside ``bench_dir``: the loader reads every ``.jsonl`` there).
+    route to ``routes_file`` when given (it must lie outside ``bench_dir``).
 
     Raises:
         ValueError: ``routes_file`` lies inside ``bench_dir``.
     """
-    if routes_file.resolve().is_relative_to(bench_dir.resolve()):
-        raise ValueError(f"routes file {routes_file} must lie outside the benchmark folder {bench_dir}")
+    check_routes_file(routes_file, bench_dir)
     entries = rendered_entries(rendered)
     write_json(bench_dir / "meta_info" / "synthetic_meta_info.json", entries)
     bench, routes = build_benchmark(rendered, entries, demo_settings(seed))
     write_benchmark(bench.items, bench.manifest, bench_dir)
-    write_routes(routes, routes_file)
+    if routes_file is not None:
+        write_routes(routes, routes_file)
     return bench
 
 
