@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spatialbench.synth import SceneConfig, free_space_map, generate_scene
-from spatialbench.synth.camera import PathConfig, intrinsics, look_pose, walkthrough
+from spatialbench.demo.synthetic_tasks import appearance_timeline
+from spatialbench.generate.vsi.appearance_order import AppearanceSettings
+from spatialbench.synth import FreeSpaceMap, RenderedScene, SceneConfig, free_space_map, generate_scene
+from spatialbench.synth.camera import PathConfig, intrinsics, look_pose, quiet_heading, walkthrough
 from spatialbench.synth.pipeline import entrance, view_targets
 
 
@@ -55,3 +57,30 @@ def test_walkthrough_is_smooth_and_looks_around(walk) -> None:
     assert turns.max() <= config.turn_speed / config.fps * 1.2
     assert turns.sum() > 2 * np.pi  # looking around: at least a full circle of turning in total
     assert np.linalg.norm(poses[-1, :2, 3] - poses[0, :2, 3]) > 1.0  # it walked somewhere
+
+
+def test_quiet_heading_faces_away_from_the_objects() -> None:
+    # A 4 m x 4 m empty room (10 cm cells) seen from its centre; three objects lie east and north-east.
+    free = np.ones((40, 40), dtype=bool)
+    space = FreeSpaceMap(free, free, np.zeros(2), 0.1, 0.25)
+    objects = np.array([[3.5, 2.0], [3.5, 3.0], [3.0, 3.5]])
+    heading = quiet_heading(space, np.array([2.0, 2.0]), objects)
+    # Bearings 0, 33.7 and 56.3 deg; only headings farther than 45 deg from all three see none of them:
+    # 101.3 deg .. 315 deg (open interval); the 5-degree ray grid gives 105 .. 310 deg.
+    assert 105 <= np.degrees(heading) <= 310
+
+
+def test_walkthrough_starts_facing_few_objects(rendered_bedroom: RenderedScene) -> None:
+    # The dense bedroom (17 categories): before the quiet start, 10 categories were in the first second's
+    # frames (the walk started facing the room); now at most two, and the others enter one after another.
+    frames = rendered_bedroom.frames
+    pixels = 1000 * frames.instance.shape[1] * frames.instance.shape[2] // (640 * 480)  # 1,000 px at 640x480
+    first = appearance_timeline(
+        frames.instance,
+        rendered_bedroom.scene,
+        frames.timestamps.tolist(),
+        AppearanceSettings(min_pixels=pixels),
+    )
+    times = sorted(first.values())
+    assert sum(t < 1.0 for t in times) <= 2
+    assert len({round(t) for t in times if 1.0 <= t <= 6.0}) >= 3  # new categories in three later seconds

@@ -36,7 +36,7 @@ def test_generate_synthetic_writes_a_benchmark_that_run_accepts(tmp_path: Path) 
     assert set(manifest["tasks"]) == TEN_TASKS  # every type asked; a type may find no question
     asked = {task for task, entry in manifest["tasks"].items() if entry["count"]}
     assert {item.task for item in items} == asked
-    assert TEN_TASKS - {"obj_appearance_order"} <= asked  # these two rooms allow them all
+    assert asked == TEN_TASKS  # these two rooms allow them all
     assert len(items) == sum(entry["count"] for entry in manifest["tasks"].values())
     for item in items:
         assert item.dataset == "synthetic" and (out / item.media[0].path).is_file()

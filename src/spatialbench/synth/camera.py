@@ -36,6 +36,12 @@ def look_pose(position: NDArray[np.float64], yaw: float, pitch: float) -> NDArra
     return pose
 
 
+# Seconds the walk holds its first (quiet) view before turning into the room.
+START_PAUSE_S = 0.5
+# Largest turn (radians) from the first view into the room: the turn takes time out of short videos.
+START_TURN = 2.0
+
+
 @dataclass(frozen=True)
 class PathConfig:
     """Walkthrough style: walking speed (m/s), turning speed (rad/s), eye height (m), pitch (rad)."""
@@ -123,6 +129,37 @@ def best_heading(
     return float(angles[int(np.argmax(score))])
 
 
+def quiet_heading(
+    space: FreeSpaceMap,
+    xy: NDArray[np.float64],
+    objects: NDArray[np.float64],
+    around: float | None = None,
+    max_turn: float = np.pi,
+    half_view: float = np.radians(45),
+    rays: int = 72,
+) -> float:
+    """Heading (radians) from ``xy`` with the fewest objects in view.
+
+    That is where a person entering a room looks first (the wall beside the door), so that objects come
+    into view one by one as they turn.
+
+    ``objects`` (M, 2) are object positions (x, y, metres); an object counts as in view when its bearing lies
+    within ``half_view`` of the heading and no wall or furniture stands in front of it (it lies at most
+    0.6 m beyond the free distance along its bearing). Ties go to the heading facing the nearest wall.
+    Given ``around`` (radians), only headings within ``max_turn`` of it count (a short turn into the room).
+    """
+    angles = np.linspace(0.0, 2 * np.pi, rays, endpoint=False)
+    if around is not None:
+        angles = angles[np.abs((angles - around + np.pi) % (2 * np.pi) - np.pi) <= max_turn + 1e-9]
+    offsets = np.asarray(objects, dtype=float).reshape(-1, 2) - np.asarray(xy)[:2]
+    bearing = np.arctan2(offsets[:, 1], offsets[:, 0])
+    unblocked = np.linalg.norm(offsets, axis=1) <= _reach(space, xy, bearing) + 0.6
+    diff = np.abs((angles[:, None] - bearing[None, :] + np.pi) % (2 * np.pi) - np.pi)
+    in_view = ((diff < half_view) & unblocked[None, :]).sum(axis=1)
+    reach = _reach(space, xy, angles)
+    return float(angles[int(np.argmin(in_view + 0.5 * reach / max(reach.max(), 1e-6)))])
+
+
 class _Track:
     """Accumulates camera positions and headings frame by frame."""
 
@@ -130,6 +167,11 @@ class _Track:
         self.xy: list[NDArray[np.float64]] = []
         self.yaw: list[float] = []
         self.heading, self.turn_step, self.targets = heading, turn_step, targets
+
+    def hold(self, xy: NDArray[np.float64], frames: int) -> None:
+        """Stand still at ``xy`` for ``frames`` frames."""
+        self.xy.extend([xy] * frames)
+        self.yaw.extend([self.heading] * frames)
 
     def turn_to(self, xy: NDArray[np.float64], target: float) -> None:
         """Turn in place the short way round to ``target`` at the turning speed."""
@@ -186,17 +228,30 @@ def walkthrough(
     rng: np.random.Generator,
     config: PathConfig = PathConfig(),
     targets: NDArray[np.float64] | None = None,
+    objects: NDArray[np.float64] | None = None,
 ) -> NDArray[np.float64]:
     """Camera poses (T, 4, 4) ``cam_to_world`` of a person scanning the room at eye height.
 
-    The person starts at ``start`` (e.g. inside the entrance), looks around (towards ``targets``, (N, 3)
-    object x, y and weight, and across open floor),
+    The person starts at ``start`` (e.g. inside the entrance); given ``objects`` ((M, 2) positions of
+    everything that can be seen), they first face the heading with the fewest of them in view
+    (:func:`quiet_heading`) and turn from there into the room, so that first appearances spread over
+    time (VSI-Bench's appearance-order task needs that). Then they look around (towards ``targets``,
+    (N, 3) object x, y and weight, and across open floor),
     walks along shortest walkable paths to waypoints spread over the room (farthest-point sampling),
     turning first to face the way, looks around at each, and finally turns back towards where they came
     from. Positions and headings are smoothed; the length is capped at ``config.max_seconds``.
     """
     stops = _waypoints(space, np.asarray(start, dtype=float), config.waypoints, rng)
-    track = _Track(best_heading(space, stops[0], targets), config.turn_speed / config.fps, targets)
+    heading = best_heading(space, stops[0], targets)
+    quiet = (
+        heading
+        if objects is None or not len(objects)
+        else quiet_heading(space, stops[0], objects, around=heading, max_turn=START_TURN)
+    )
+    track = _Track(quiet, config.turn_speed / config.fps, targets)
+    if quiet != heading:  # a moment facing the quiet side, then turn into the room
+        track.hold(stops[0], int(config.fps * START_PAUSE_S))
+        track.turn_to(stops[0], heading)
     track.look_around(space, stops[0], rng)
     for stop in stops[1:]:
         path = space.shortest_path(track.xy[-1], stop)

@@ -87,7 +87,8 @@ def render_scene(
     path = PathConfig(
         fps=config.fps, max_seconds=config.max_seconds, eye_height=float(rng.uniform(1.45, 1.65))
     )
-    poses = walkthrough(space, entrance(scene, space), rng, path, view_targets(scene))
+    objects = np.array([o.position[:2] for o in scene.objects if o.category != "ceiling light"])
+    poses = walkthrough(space, entrance(scene, space), rng, path, view_targets(scene), objects)
     K = intrinsics(config.width, config.height, config.horizontal_fov_deg)
     folder = out / "scenes" / scene.scene_id
     folder.mkdir(parents=True, exist_ok=True)
