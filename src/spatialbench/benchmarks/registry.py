@@ -81,6 +81,14 @@ class BenchmarkSpec:
         extract_aliases: per mode name, the (choice mode, number mode) to use when they differ from
             the mode name itself (e.g. a benchmark whose ``official`` choice rule is its own).
         description: one line for listings.
+        default_frames: frame strategy a run uses when it names none (None = the runner's ``uniform:32``);
+            ``all`` for benchmarks whose items already list the frames to send.
+        max_new_tokens: answer budget a run uses when it names none (None = the prompt builder's value,
+            else the runner's fallback); recorded in the run's config.
+        run_options: loader options a run uses when it does not give them (e.g. MMSI-Video-Bench's paper
+            setting ``uniform-50``); the CLI prints a note for each one applied.
+        frame_options: loader options that choose the frames themselves: with one of them set, a frame
+            strategy other than ``default_frames`` is refused (it would re-sample the chosen frames).
     """
 
     name: str
@@ -91,6 +99,10 @@ class BenchmarkSpec:
     default_extract: str = "robust"
     extract_aliases: dict[str, tuple[str, str]] = field(default_factory=dict)
     description: str = ""
+    default_frames: str | None = None
+    max_new_tokens: int | None = None
+    run_options: dict[str, str | int | float | bool] = field(default_factory=dict)
+    frame_options: tuple[str, ...] = ()
 
     def extractor_names(self, mode: str) -> tuple[str, str]:
         """(choice mode, number mode) registered names for ``mode``; raises ValueError if not allowed."""
@@ -131,5 +143,19 @@ def get_benchmark(name: str) -> BenchmarkSpec:
 
 
 def load_items(name: str, path: str | Path, **options: Any) -> LoadedItems:
-    """Load benchmark ``name`` from ``path`` (a folder or an annotation file)."""
-    return get_benchmark(name).load(Path(path), **options)
+    """Load benchmark ``name`` from ``path`` (a folder or an annotation file).
+
+    The one entry point of ``run``, ``score``, ``baseline`` and ``breakdown``. Loaders name the file they
+    could not read; a decoding error that escapes a loader without a file name is named here by ``path``.
+
+    Raises:
+        UnknownNameError: unknown benchmark. FileNotFoundError / ValueError: from the loader (an unreadable
+            file is a ``load_errors.AnnotationFileError``, a ValueError, naming the file and line).
+    """
+    spec = get_benchmark(name)
+    try:
+        return spec.load(Path(path), **options)
+    except UnicodeError as error:
+        from spatialbench.benchmarks.load_errors import unreadable
+
+        raise unreadable(path, error) from None

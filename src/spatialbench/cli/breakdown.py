@@ -44,17 +44,22 @@ def emit_breakdowns(
 ) -> None:
     """Print the breakdown tables; with ``out``, also write ``breakdown.md`` and ``breakdown.json``.
 
-    Exits with code 2 (message on stderr) for an unknown sub-benchmark or missing id lists.
+    Exits with code 2 (message on stderr) for an unknown sub-benchmark, missing id lists or an option the
+    benchmark does not take (``--sub-bench`` for ReMindView-Bench); warnings (a table left out, items
+    outside the table) go to stderr.
     """
     from spatialbench.scoring.breakdown import breakdown_tables
 
+    warnings: list[str] = []
     try:
         tables = breakdown_tables(
-            benchmark, items, rows, data_dir=data_folder(annotations), sub_bench=sub_bench
+            benchmark, items, rows, warnings, data_dir=data_folder(annotations), sub_bench=sub_bench
         )
     except (KeyError, FileNotFoundError, ValueError) as err:
         typer.echo(f"error: {err.args[0] if isinstance(err, KeyError) else err}", err=True)
         raise typer.Exit(2) from err
+    for warning in warnings:
+        typer.echo(f"warning: {warning}", err=True)
     text = "\n\n".join(t.to_markdown() for t in tables)
     typer.echo(text)
     if out is not None:

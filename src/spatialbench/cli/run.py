@@ -57,7 +57,10 @@ def run_command(
     data: Annotated[Path, typer.Option(help="Benchmark data folder or annotation file.")],
     model: Annotated[str, typer.Option(help="provider:model, e.g. openai-compatible:http://host/v1#name.")],
     out: Annotated[Path, typer.Option(help="Run folder (created); re-running the same command resumes.")],
-    frames: Annotated[str, typer.Option(help="uniform:N|fps:F|consecutive:N@S|all")] = "uniform:32",
+    frames: Annotated[
+        str | None,
+        typer.Option(help="uniform:N|fps:F|consecutive:N@S|all (default: the benchmark's, else uniform:32)"),
+    ] = None,
     limit: Annotated[int | None, typer.Option(help="Only the first N selected items.")] = None,
     ids: Annotated[Path | None, typer.Option(help="File of item ids to run, one per line.")] = None,
     blind: Annotated[bool, typer.Option(help="Vision disabled: send no images at all.")] = False,
@@ -70,7 +73,7 @@ def run_command(
     option: Annotated[list[str] | None, typer.Option("--option", "-o", help="Benchmark KEY=VALUE.")] = None,
     setting: Annotated[
         str | None,
-        typer.Option(help="MMSI-Video-Bench uniform-50 | sufficient-coverage (-o setting=S --frames all)."),
+        typer.Option(help="MMSI-Video-Bench uniform-50 (default) | sufficient-coverage (= -o setting=S)."),
     ] = None,
     max_new_tokens: Annotated[int | None, typer.Option(help="Answer length (default: benchmark's).")] = None,
     timeout: Annotated[float, typer.Option(help="Seconds per request attempt.")] = 120.0,
@@ -95,7 +98,7 @@ def run_command(
             from spatialbench.benchmarks.mmsi_video.frames import frame_budget
 
             frame_budget(setting)  # an unknown setting is a ValueError here, before any work
-            benchmark_options["setting"], frames = setting, "all"
+            benchmark_options["setting"] = setting  # the benchmark's frames (all) follow; see run defaults
         prompt_config = _prompt_config(benchmark, model_family, order, video_repeats, blind, prompt or [])
         config = _run_config(
             benchmark=benchmark,
@@ -120,6 +123,7 @@ def run_command(
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         typer.echo(f"Error: Invalid value{_invalid(exc)}", err=True)
         raise typer.Exit(2) from None
+    config = _with_benchmark_defaults(config)
     prepare_out_dir(out)  # an existing file or unwritable folder: one line, exit 2
     summary = _execute(config, progress)
     _report(summary)
@@ -143,6 +147,27 @@ def _prompt_config(
         }
     )
     get_prompt_builder(benchmark, config)  # unknown --prompt fields fail here, before any work
+    return config
+
+
+def _with_benchmark_defaults(config: Any) -> Any:
+    """Fill the benchmark's frames, answer budget and options; print a note per option filled in.
+
+    A frame strategy that conflicts with a frame-choosing option (``--setting`` with ``--frames uniform:8``)
+    is one line and exit 2, before the output folder is created.
+    """
+    from spatialbench.registry import UnknownNameError
+    from spatialbench.runs.checks import RunSetupError
+    from spatialbench.runs.defaults import apply_benchmark_defaults
+
+    try:
+        config, notes = apply_benchmark_defaults(config)
+    except (RunSetupError, UnknownNameError) as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        typer.echo(f"error: {message}", err=True)
+        raise typer.Exit(2) from None
+    for note in notes:
+        typer.echo(note, err=True)
     return config
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from spatialbench.benchmarks.registry import LoadedItems, RowError, get_benchmark
+from spatialbench.benchmarks.registry import LoadedItems, RowError, load_items
 from spatialbench.cli.apps import app
 from spatialbench.registry import UnknownNameError
 from spatialbench.scoring.output import render_markdown, write_scores
@@ -47,7 +47,7 @@ def load_annotations(benchmark: str, annotations: Path, pruned_ids: Path | None)
     """Load items (pruned ids only when given), report bad rows; exit 2 on an unusable input."""
     options = {"pruned_ids": pruned_ids} if pruned_ids is not None else {}
     try:
-        items = get_benchmark(benchmark).load(annotations, **options)
+        items = load_items(benchmark, annotations, **options)
     except (FileNotFoundError, ValueError, UnknownNameError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
@@ -97,7 +97,7 @@ def with_inputs(result: ScoreResult, items: LoadedItems, pruned_ids: Path | None
 def emit(result: ScoreResult, out: Path | None, show: bool = True) -> None:
     """Print the Markdown report (unless ``show`` is False) and, with ``out``, write the score files."""
     if show:
-        typer.echo(render_markdown(result))
+        typer.echo(render_markdown(result, scores_file=out is not None))
     if out is not None:
         paths = write_scores(result, out)
         typer.echo(f"wrote {', '.join(str(p) for p in paths.values())}")

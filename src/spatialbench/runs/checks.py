@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 
 from spatialbench.benchmarks.registry import get_benchmark
 from spatialbench.runs.config import RunConfig
@@ -36,7 +37,7 @@ def _check_modes(spec, config: RunConfig) -> None:  # type: ignore[no-untyped-de
         raise RunSetupError(str(exc).strip("'\"")) from None
 
 
-def _check_options(load, options: dict[str, object]) -> None:  # type: ignore[no-untyped-def]
+def _check_options(load, options: Mapping[str, object]) -> None:  # type: ignore[no-untyped-def]
     """Compare option names with the loader's keyword parameters (all but the data path)."""
     parameters = list(inspect.signature(load).parameters.values())[1:]
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters):

@@ -10,6 +10,10 @@ from spatialbench.models.base import GenerationSettings
 from spatialbench.prompting.config import PromptConfig
 
 Scalar = str | int | float | bool
+#: frame strategy of a run whose benchmark declares none (VSI-Bench's 32 uniform frames)
+DEFAULT_FRAMES = "uniform:32"
+#: answer budget when neither the run, the benchmark nor its prompt builder gives one
+FALLBACK_MAX_NEW_TOKENS = 128
 
 
 class RunConfig(BaseModel):
@@ -21,13 +25,15 @@ class RunConfig(BaseModel):
             folder for a file).
         model: ``provider:model`` name (see :mod:`spatialbench.models.resolve`).
         out: run folder (``run.sqlite``, ``config.json``, scores).
-        frames: frame sampling strategy name (``uniform:32``...).
+        frames: frame sampling strategy name (``uniform:32``...); None = the benchmark's default
+            (``BenchmarkSpec.default_frames``), else ``uniform:32`` (:data:`DEFAULT_FRAMES`).
         max_pixels: per-frame resize limit (None = original size).
         limit: keep the first N selected items. ids: keep only these item ids (file order kept).
         concurrency: requests in flight (also the back end's bound).
         prompt: prompt layout; ``prompt.model_family`` None = from the model name.
         temperature, top_p, seed: decoding (greedy by default, VSI-Bench Sec. 4.1).
-        max_new_tokens: None = the benchmark's official value, else this.
+        max_new_tokens: None = the benchmark's official value (``BenchmarkSpec.max_new_tokens``, else the
+            prompt builder's, else 128), else this. A resolved run records the benchmark's value here.
         timeout_s, max_attempts, max_images, image_overflow, image_format: API transport.
         benchmark_options: extra per-benchmark options passed to the loader (e.g. MMSI-Video ``setting``).
         extract, mra: scoring modes (None = the benchmark's default).
@@ -40,7 +46,7 @@ class RunConfig(BaseModel):
     data: str
     model: str
     out: str
-    frames: str = "uniform:32"
+    frames: str | None = None
     max_pixels: int | None = Field(default=None, gt=0)
     limit: int | None = Field(default=None, ge=0)
     ids: tuple[str, ...] | None = None
@@ -63,8 +69,13 @@ class RunConfig(BaseModel):
 
     @field_validator("frames")
     @classmethod
-    def _strategy_parses(cls, value: str) -> str:
-        return parse_strategy(value).name
+    def _strategy_parses(cls, value: str | None) -> str | None:
+        return None if value is None else parse_strategy(value).name
+
+    @property
+    def frame_strategy(self) -> str:
+        """The frame strategy name in effect (``frames``, or :data:`DEFAULT_FRAMES` when unresolved)."""
+        return self.frames or DEFAULT_FRAMES
 
     def api_settings(self) -> ApiSettings:
         """Transport settings for API back ends."""
@@ -82,6 +93,6 @@ class RunConfig(BaseModel):
         return GenerationSettings(
             temperature=self.temperature,
             top_p=self.top_p,
-            max_new_tokens=self.max_new_tokens or max_new_tokens or 128,
+            max_new_tokens=self.max_new_tokens or max_new_tokens or FALLBACK_MAX_NEW_TOKENS,
             seed=self.seed,
         )

@@ -63,7 +63,7 @@ def plan(
         key = request_key(
             item,
             media,
-            frames=config.frames if uses_media else "",
+            frames=config.frame_strategy if uses_media else "",
             max_pixels=config.max_pixels if uses_media else None,
             prompt=fingerprint,
             settings=settings,

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks.registry import load_items
+from spatialbench.benchmarks.registry import LoadedItems, load_items
 from spatialbench.media.cache import FrameCache
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
@@ -33,6 +33,7 @@ from spatialbench.prompting.builders import PromptBuilder, get_prompt_builder
 from spatialbench.prompting.config import ModelFamily
 from spatialbench.runs.checks import RunSetupError, check_config
 from spatialbench.runs.config import RunConfig
+from spatialbench.runs.defaults import apply_benchmark_defaults
 from spatialbench.runs.environment import environment
 from spatialbench.runs.lock import run_lock
 from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan, select_items
@@ -98,7 +99,7 @@ class Runner:
         self.show_progress = progress
         self.out = Path(config.out)
         self.cache = FrameCache(data_root(config.data), max_bytes=config.frame_cache_mb * 2**20)
-        self.strategy = parse_strategy(config.frames)
+        self.strategy = parse_strategy(config.frame_strategy)
         self.builder: PromptBuilder = get_prompt_builder(config.benchmark, config.prompt)
         self._secrets: list[str] = []
         self.progress: Progress | None = None
@@ -122,16 +123,26 @@ class Runner:
             RunSetupError: no items to run (empty or unreadable annotations); RunLockedError: another run
                 holds the output folder.
         """
+        loaded = self._load()  # before the lock: unreadable data leaves nothing in the output folder
         with run_lock(self.out):
-            return await self._run_locked()
+            return await self._run_locked(loaded)
 
-    async def _run_locked(self) -> RunSummary:
-        self._secrets = secret_values()
-        loaded = load_items(self.config.benchmark, self.config.data, **self.config.benchmark_options)
+    def _load(self) -> LoadedItems:
+        """Load the benchmark; an unreadable annotation file or no items is one RunSetupError naming it."""
+        data = self.config.data
+        try:
+            loaded = load_items(self.config.benchmark, data, **self.config.benchmark_options)
+        except (ValueError, OSError) as exc:  # AnnotationFileError, FileNotFoundError, bad option value
+            message = str(exc)
+            raise RunSetupError(message if data in message else f"{data}: {message}") from None
         if not loaded:
             errors = [str(e) for e in getattr(loaded, "errors", [])]
             unread = f"; {len(errors)} row(s) could not be read, first: {errors[0]}" if errors else ""
-            raise RunSetupError(f"no items in {self.config.data}{unread}")
+            raise RunSetupError(f"no items in {data}{unread}")
+        return loaded
+
+    async def _run_locked(self, loaded: LoadedItems) -> RunSummary:
+        self._secrets = secret_values()
         selected = select_items(loaded, self.config.ids, self.config.limit)
         planned = await asyncio.to_thread(plan, selected, self.config, self.builder, self.uses_media)
         store = RunStore(self.out / STORE_NAME, self._secrets)
@@ -264,7 +275,15 @@ def _unanswered(planned: list[PlannedItem], rows: list[StoredResult]) -> list[tu
 
 
 def resolve_config(config: RunConfig) -> RunConfig:
-    """Fill settings left to defaults that depend on the model (model family for Table 9 prompts)."""
+    """Fill settings left to defaults: the benchmark's, and the model family (Table 9 prompts).
+
+    The benchmark's frames, answer budget and loader options come from
+    :func:`~spatialbench.runs.defaults.apply_benchmark_defaults`.
+
+    Raises:
+        RunSetupError: a frame strategy that conflicts with a frame-choosing benchmark option.
+    """
+    config, _ = apply_benchmark_defaults(config)
     if config.prompt.model_family is not None:
         return config
     prompt = config.prompt.model_copy(update={"model_family": ModelFamily(model_family(config.model))})

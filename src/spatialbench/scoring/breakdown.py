@@ -9,6 +9,7 @@ of ``1 / number of options`` over its items, in percent — the expected accurac
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -160,15 +161,17 @@ def micro_table(rows: pd.DataFrame, columns: Sequence[Column]) -> ScoreTable:
     Unlike :func:`spatialbench.scoring.tables.build_table` (a column of several tasks is the mean of its task
     means; Avg is the mean of the columns), every score here is the mean over the questions it covers, as
     MMSI-Video-Bench ("Overall") and ReMindView-Bench compute theirs. ``averaged_over`` lists the columns with
-    items; ``average`` covers all scored rows, including tasks no column names (listed in ``other_tasks``).
+    items; ``average`` covers the scored rows of the tasks the columns name; tasks no column names are
+    listed in ``other_tasks`` and are not in ``average`` (``weighting`` is ``"questions"``).
     """
     scored = rows[rows["score"].notna()]
     scores: dict[str, float | None] = {}
     for column in columns:
         chosen = scored[scored["task"].isin(column.tasks)]
         scores[column.key] = 100.0 * float(chosen["score"].mean()) if len(chosen) else None
-    average = 100.0 * float(scored["score"].mean()) if len(scored) else None
-    return replace(build_table(rows, columns), scores=scores, average=average)
+    covered = scored[scored["task"].isin({t for c in columns for t in c.tasks})]
+    average = 100.0 * float(covered["score"].mean()) if len(covered) else None
+    return replace(build_table(rows, columns), scores=scores, average=average, weighting="questions")
 
 
 BreakdownFn = Callable[..., list[Table]]
@@ -179,16 +182,34 @@ BREAKDOWNS: Registry[BreakdownFn] = Registry("benchmark breakdown")
 
 
 def breakdown_tables(
-    benchmark: str, items: Iterable[Item], rows: pd.DataFrame, **options: Any
+    benchmark: str,
+    items: Iterable[Item],
+    rows: pd.DataFrame,
+    warnings: list[str] | None = None,
+    **options: Any,
 ) -> list[Table]:
     """Return the breakdown tables of ``benchmark`` (empty when it registers none).
 
+    Options the benchmark's function does not take are dropped when None and refused otherwise (a
+    ``sub_bench`` for ReMindView-Bench is an error, not silently ignored). ``warnings``, when given and taken
+    by the function, collects lines about tables left out or items outside a table.
+
     Raises:
-        whatever the benchmark's function raises for bad options (e.g. an unknown sub-benchmark).
+        ValueError: an option (not None) the benchmark's breakdown does not take; whatever the benchmark's
+            function raises for bad options (e.g. an unknown sub-benchmark).
     """
     from spatialbench.benchmarks.registry import discover
 
     discover()  # benchmark packages register their breakdowns on import
     if benchmark not in BREAKDOWNS:
         return []
-    return BREAKDOWNS.get(benchmark)(list(items), rows, **options)
+    fn = BREAKDOWNS.get(benchmark)
+    taken = set(inspect.signature(fn).parameters)
+    refused = [name for name, value in options.items() if name not in taken and value is not None]
+    if refused:
+        names = ", ".join("--" + name.replace("_", "-") for name in refused)
+        raise ValueError(f"{names} does not apply to {benchmark} (its breakdown takes no such option)")
+    kept = {name: value for name, value in options.items() if name in taken}
+    if warnings is not None and "warnings" in taken:
+        kept["warnings"] = warnings
+    return fn(list(items), rows, **kept)

@@ -38,6 +38,7 @@ def table_scores(table: ScoreTable) -> dict[str, Any]:
     for task in table.other_tasks:
         scores[task] = table.task_scores[task]
     scores["averaged_over"] = list(table.averaged_over)
+    scores["average_weighting"] = table.weighting
     scores["missing_tasks"] = list(table.missing)
     scores["counts"] = dict(table.counts)
     return scores
@@ -46,7 +47,8 @@ def table_scores(table: ScoreTable) -> dict[str, Any]:
 def markdown_rows(named: list[tuple[str, ScoreTable]]) -> list[str]:
     """Markdown lines of a table with one row per ``(name, table)``; columns from the first table."""
     columns = named[0][1].columns
-    lines = ["| | Avg. | " + " | ".join(c.label for c in columns) + " |",
+    average = "Avg. (question-weighted)" if named[0][1].weighting == "questions" else "Avg."
+    lines = [f"| | {average} | " + " | ".join(c.label for c in columns) + " |",
              "|---|---:|" + "---:|" * len(columns)]
     for name, table in named:
         cells = [_fmt(table.scores.get(c.key)) for c in columns]
@@ -80,8 +82,11 @@ def _items_text(result: ScoreResult) -> str:
     return f"items: {result.item_count} ({scored} scored, {result.item_count - scored} not applicable)"
 
 
-def render_markdown(result: ScoreResult) -> str:
-    """Render the terminal report: modes line, counts, table (all / debiased / per dataset) and notes."""
+def render_markdown(result: ScoreResult, scores_file: bool = True) -> str:
+    """Render the terminal report: modes line, counts, table (all / debiased / per dataset) and notes.
+
+    ``scores_file`` says whether a ``scores.json`` is written beside the report (it lists skipped rows).
+    """
     named = [("all", result.table)]
     if result.debiased is not None:
         named.append(("debiased", result.debiased))
@@ -92,7 +97,8 @@ def render_markdown(result: ScoreResult) -> str:
     lines += markdown_rows(named)
     lines += ["", *_notes(result.table, result.not_applicable)]
     if result.skipped_rows:
-        lines.append(f"Input rows skipped: {len(result.skipped_rows)} (listed in scores.json).")
+        where = "listed in scores.json" if scores_file else "listed above; --out writes them to scores.json"
+        lines.append(f"Input rows skipped: {len(result.skipped_rows)} ({where}).")
     if result.data_errors:
         shown = "; ".join(result.data_errors[:5]) + (" ..." if len(result.data_errors) > 5 else "")
         lines.append(f"Data errors ({len(result.data_errors)} items left out): {shown}")

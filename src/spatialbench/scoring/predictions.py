@@ -7,7 +7,8 @@ Formats (detected from the content):
   lmms-eval writes them under a model sub-folder with a date prefix): the response is
   ``filtered_resps[0]`` (what lmms-eval's ``process_results`` receives), falling back to ``resps[0][0]``;
   the item is ``doc["id"]``, or the scene + question join below when the doc has no id.
-* ``export`` — JSON files holding a list of question objects or ``{"questions": [...]}`` with a response
+* ``export`` — a JSON object ``{item id: response text}``, or JSON files holding a list of question objects
+  or ``{"questions": [...]}`` with a response
   field (``response``, ``prediction``, ``model_answer`` or any ``*_answer`` such as ``gemini_answer``),
   e.g. official_samples/gemini3flash_5scenes/responses. Without ids they are joined to items on
   (``scene_name``, ``question`` text); a key shared by several items is refused for that row (a
@@ -19,13 +20,14 @@ are kept.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.item import Item
-from spatialbench.benchmarks.registry import RowError
+from spatialbench.benchmarks.registry import EntryIndex, RowError
 from spatialbench.benchmarks.vsibench_io import Record, read_records
 
 RESPONSE_FIELDS = ("response", "prediction", "model_answer")
@@ -188,7 +190,25 @@ def _read_lmms(path: Path, joiner: _Joiner, out: Predictions) -> None:
         _add(out, _item_id(doc, joiner), _lmms_response(record), (file, line), "filtered_resps")
 
 
+def _id_map(path: Path) -> dict[str, Any] | None:
+    """Return the ``{item id: response}`` object of a ``.json`` file, or None for any other content."""
+    if not path.is_file() or path.suffix.lower() != ".json":
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError:  # bad JSON or bytes: read_records reports it
+        return None
+    if not isinstance(data, dict) or "questions" in data or not data:
+        return None
+    return data if all(isinstance(v, str) or v is None for v in data.values()) else None
+
+
 def _read_export(path: Path, joiner: _Joiner, out: Predictions) -> None:
+    mapping = _id_map(path)
+    if mapping is not None:  # {"question_0000": "A", ...}
+        for position, (item_id, text) in enumerate(mapping.items(), start=1):
+            _add(out, str(item_id), text, (str(path), EntryIndex(position)), "response")
+        return
     for file, line, record in _readable(read_records(path), out):
         name = _response_field(record)
         if name is None:

@@ -5,7 +5,9 @@ R1 reasoning wrappers: text inside ``<think>…</think>`` is dropped (the answer
 R0 length bound: of what R1 leaves, only the last 32 KB (``MAX_ANSWER_CHARS`` characters) count. An
    answer is stated at the end of a response; the bound keeps the work per response small and fixed
    (a looping 1 MB response costs the same as a 32 KB one).
-R2 ``\boxed{…}``: when present, the content of the last one is the answer text.
+R2 ``\boxed{…}``: when present, the content of the last one is the answer text. Otherwise the content
+   of the last ``<answer>…</answer>`` tag and the value of the last JSON ``"answer": "…"`` pair are
+   tried first (the forms MMSI-Video-Bench's official extractor reads, App. B).
 R3 answer markers: ``answer:``, ``the answer is``, ``final answer``, ``option`` … and self-corrections
    (``wait``, ``actually``, ``correction``, ``on second thought``, ``I mean``) split the text into
    segments. The segment after the *last* marker is tried first, then earlier ones, then the whole
@@ -29,6 +31,8 @@ _MARKER = re.compile(
     re.IGNORECASE,
 )
 _MARKUP = re.compile(r"[*_`#]+")
+_ANSWER_TAG = re.compile(r"<answer>([^<]{0,200})</answer>", re.IGNORECASE)
+_JSON_ANSWER = re.compile(r"\"answer\"\s*:\s*\"([^\"\\]{0,200})\"", re.IGNORECASE)
 
 
 def strip_reasoning(text: str) -> str:
@@ -64,7 +68,8 @@ def answer_texts(text: str, use_markers: bool = True) -> list[tuple[str, str]]:
 
     Returns:
         ``[(text, rule), ...]`` with ``rule`` one of ``"boxed"`` (only candidate when present),
-        ``"marker"`` (segments after markers, last first) and ``"plain"`` (the whole text, last).
+        ``"tag"`` / ``"json"`` (``<answer>`` content, JSON ``"answer"`` value), ``"marker"`` (segments
+        after markers, last first) and ``"plain"`` (the whole text, last).
     """
     text = bounded(text)
     boxed = _BOXED.findall(text)
@@ -72,6 +77,10 @@ def answer_texts(text: str, use_markers: bool = True) -> list[tuple[str, str]]:
         return [(_MARKUP.sub("", boxed[-1]).strip(), "boxed")]
     plain = _MARKUP.sub("", text)
     candidates: list[tuple[str, str]] = []
+    for pattern, rule in ((_ANSWER_TAG, "tag"), (_JSON_ANSWER, "json")):
+        found = pattern.findall(text)
+        if found and found[-1].strip():
+            candidates.append((_MARKUP.sub("", found[-1]).strip(), rule))
     if use_markers:
         markers = list(_MARKER.finditer(plain))
         ends = [m.start() for m in markers[1:]] + [len(plain)] * bool(markers)

@@ -36,6 +36,8 @@ class ScoreTable:
         averaged_over: keys of the columns in ``average``.
         missing: keys of layout columns without items; ``partial`` lists columns missing a sub-task.
         other_tasks: tasks with items that no column covers (not in ``average``).
+        weighting: ``"columns"`` (``average`` = mean of the column scores, VSI-Bench) or ``"questions"``
+            (mean over the questions of the columns' tasks, MMSI-Video-Bench / ReMindView-Bench).
     """
 
     columns: tuple[Column, ...]
@@ -47,6 +49,7 @@ class ScoreTable:
     missing: tuple[str, ...]
     partial: tuple[str, ...] = ()
     other_tasks: tuple[str, ...] = field(default=())
+    weighting: str = "columns"
 
     @property
     def complete(self) -> bool:

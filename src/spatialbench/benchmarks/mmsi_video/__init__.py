@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pandas as pd
 
@@ -56,15 +55,23 @@ def mmsi_video_breakdowns(
     *,
     sub_bench: str | None = None,
     data_dir: Path | str | None = None,
-    **_: Any,
+    warnings: list[str] | None = None,
 ) -> list[Table]:
     """Tables 2 and 3 (+ difficulty levels), or one sub-benchmark, with random-guess baselines.
 
-    ``data_dir`` is the downloaded folder; its ``meta_data/`` holds the official id lists.
+    ``data_dir`` is the downloaded folder; its ``meta_data/`` holds the official id lists. ``warnings``
+    collects lines about tables left out and items outside Table 2.
     """
     meta_dir = Path(data_dir) / "meta_data" if data_dir is not None else None
-    return mmsi_tables(outcomes_from_rows(items, rows), meta_dir, sub_bench)
+    return mmsi_tables(outcomes_from_rows(items, rows), meta_dir, sub_bench, warnings)
 
+
+#: answer budget. The paper (Sec. 4.1, App. B) gives none; the official API client asks for
+#: ``max_token_length * 10`` = 10,000 tokens (utils/openai_api.py ``mimic_chat_budget``; open models
+#: get 88,096).
+MAX_NEW_TOKENS = 10_000
+#: the setting of a run that names none: Uniform-50, the paper's main track (Sec. 4.1, Tables 3 and 5)
+DEFAULT_SETTING = "uniform-50"
 
 BENCHMARKS.add(
     BENCHMARK_NAME,
@@ -76,6 +83,10 @@ BENCHMARKS.add(
         number_modes=(),
         extract_aliases={"official": (OFFICIAL_MODE, "official")},
         description="MMSI-Video-Bench: 1,106 human-written multiple-choice questions over 1-N videos",
+        default_frames="all",  # the setting has already chosen each video's frames (frames.apply_setting)
+        max_new_tokens=MAX_NEW_TOKENS,
+        run_options={"setting": DEFAULT_SETTING},
+        frame_options=("setting",),
     ),
 )
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
-from spatialbench.scoring.breakdown import Group, Outcome, Table, breakdown, everything, id_in
+from spatialbench.benchmarks.load_errors import unreadable
+from spatialbench.scoring.breakdown import Group, Outcome, Table, breakdown, id_in
 
 MEMORY_UPDATE = "(Cross-Video) Memoery Update"  # official spelling in mmsivideo.json
 
@@ -87,17 +89,35 @@ def _named(name: str, group: Group) -> Group:
     return Group(name, group.selects)
 
 
+#: ``Avg.`` of Tables 2 and 3: question-weighted over the questions of the 13 subtypes (an item of another
+#: ``type`` is in no column and not in ``Avg.``; :func:`outside_tables` lists such items)
+AVERAGE = _named("Avg.", _of_types([official for official, _ in SUBTYPES]))
+
+
 def subtype_table(outcomes: Sequence[Outcome]) -> Table:
-    """Table 2: the 13 subtypes in the paper's group order, then ``Avg.`` over all questions."""
+    """Table 2: the 13 subtypes in the paper's group order, then ``Avg.`` over their questions."""
     groups = [_named(label, _of_types([official])) for official, label in SUBTYPES]
-    return breakdown("MMSI-Video-Bench subtypes (Table 2)", outcomes, [*groups, Group("Avg.", everything)])
+    title = "MMSI-Video-Bench subtypes (Table 2; Avg. = question-weighted over the 13 subtypes)"
+    return breakdown(title, outcomes, [*groups, AVERAGE])
 
 
 def category_table(outcomes: Sequence[Outcome]) -> Table:
-    """Table 3 main categories: ``Avg.``, SC., MU., Plan.&Pred., CV."""
+    """Table 3 main categories: ``Avg.`` (question-weighted, 13 subtypes), SC., MU., Plan.&Pred., CV."""
     groups = [_named(label, _of_types(types)) for label, types in MAIN_CATEGORIES]
-    return breakdown(
-        "MMSI-Video-Bench main categories (Table 3)", outcomes, [Group("Avg.", everything), *groups]
+    title = "MMSI-Video-Bench main categories (Table 3; Avg. = question-weighted over the 13 subtypes)"
+    return breakdown(title, outcomes, [AVERAGE, *groups])
+
+
+def outside_tables(outcomes: Sequence[Outcome]) -> str | None:
+    """Return a warning naming the items whose ``type`` is none of the 13 subtypes (None when all are)."""
+    outside = [o.item for o in outcomes if not AVERAGE.selects(o.item)]
+    if not outside:
+        return None
+    types = sorted({item.task for item in outside})
+    ids = ", ".join(item.id for item in outside[:5]) + (" ..." if len(outside) > 5 else "")
+    return (
+        f"{len(outside)} item(s) of a type outside Tables 2/3 ({', '.join(map(repr, types))}; {ids}) are in "
+        "no column and not in Avg."
     )
 
 
@@ -117,13 +137,21 @@ def load_id_lists(meta_dir: Path | str, name: str) -> dict[str, list[str]]:
         raise FileNotFoundError(
             f"{path} not found: copy meta_data/ from the official MMSI-Video-Bench repository"
         )
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = _read_json(path)
     if not isinstance(data, Mapping) or not all(isinstance(v, list) for v in data.values()):
         raise ValueError(f"{path}: expected a JSON object mapping category names to lists of question ids")
     missing = [key for _, key in groups if key not in data]
     if missing:
         raise ValueError(f"{path}: missing categories {missing}; found {list(data)}")
     return {key: [str(i) for i in ids] for key, ids in data.items()}
+
+
+def _read_json(path: Path) -> Any:
+    """Parse a JSON file; errors name the file (and line and column for bad JSON)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
+        raise unreadable(path, err) from None
 
 
 def sub_benchmark_table(
@@ -139,23 +167,34 @@ def sub_benchmark_table(
 
 
 def mmsi_tables(
-    outcomes: Sequence[Outcome], meta_dir: Path | str | None, sub_bench: str | None = None
+    outcomes: Sequence[Outcome],
+    meta_dir: Path | str | None,
+    sub_bench: str | None = None,
+    warnings: list[str] | None = None,
 ) -> list[Table]:
     """Build the tables of a run.
 
     One sub-benchmark's table when ``sub_bench`` is given, else Tables 2 and 3 and, when ``meta_dir`` holds
-    the id lists, the difficulty levels.
+    the id lists, the difficulty levels. An unreadable optional id list (the difficulty file) drops only
+    that table; ``warnings`` (when given) gets a line naming the file, and one for items outside Table 2.
 
     Raises:
         KeyError / FileNotFoundError / ValueError: as :func:`load_id_lists`, for a requested sub-benchmark.
     """
+    notes: list[str] = warnings if warnings is not None else []
+    outside = outside_tables(outcomes)
+    if outside is not None:
+        notes.append(outside)
     if sub_bench is not None:
         if meta_dir is None:
             raise FileNotFoundError(f"sub-benchmark {sub_bench!r} needs the meta_data/ folder of id lists")
         return [sub_benchmark_table(outcomes, sub_bench, load_id_lists(meta_dir, sub_bench))]
     tables = [subtype_table(outcomes), category_table(outcomes)]
     if meta_dir is not None and (Path(meta_dir) / SUB_BENCHMARKS["difficulty"][0]).is_file():
-        tables.append(sub_benchmark_table(outcomes, "difficulty", load_id_lists(meta_dir, "difficulty")))
+        try:
+            tables.append(sub_benchmark_table(outcomes, "difficulty", load_id_lists(meta_dir, "difficulty")))
+        except ValueError as err:
+            notes.append(f"{err}; difficulty table left out (Tables 2 and 3 do not need it)")
     return tables
 
 

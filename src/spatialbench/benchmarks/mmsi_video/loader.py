@@ -20,12 +20,13 @@ A sample has ``id`` (``question_0000``…), ``type`` (subtype name, official spe
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.item import AnswerKind, Item, MediaKind, MediaRef
-from spatialbench.benchmarks.load_errors import MalformedSampleError
+from spatialbench.benchmarks.load_errors import MalformedSampleError, unreadable
 from spatialbench.benchmarks.mmsi_video.frames import apply_setting, frame_budget, frame_timestamp
 from spatialbench.benchmarks.mmsi_video.options import OPTION_LETTERS, parse_options
 from spatialbench.benchmarks.registry import LoadedItems
@@ -52,8 +53,8 @@ def load_mmsi_video(data_dir: Path | str, setting: str | None = None) -> LoadedI
 
     Raises:
         FileNotFoundError: ``mmsivideo.json`` is missing.
-        ValueError: the file is not JSON (message names file, line and column) or not a list of objects;
-            an unknown setting.
+        ValueError: the file is not a list of objects; an unknown setting. AnnotationFileError (a
+            ValueError): the file is not UTF-8, empty or not JSON (one line naming file and line).
     """
     if setting is not None:
         frame_budget(setting)  # an unknown setting fails before any file is read
@@ -79,10 +80,8 @@ def _read_annotations(path: Path) -> list[Any]:
         raise FileNotFoundError(f"MMSI-Video-Bench annotation file not found: {path}")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as error:
-        raise ValueError(
-            f"{path}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
-        ) from None
+    except (ValueError, OSError) as error:  # not UTF-8, empty or truncated JSON: one line naming the file
+        raise unreadable(path, error) from None
     if not isinstance(data, list):
         raise ValueError(f"{path}: expected a list of samples, got {type(data).__name__}")
     return data
@@ -161,23 +160,14 @@ def _video(sample_id: str, root: Path, v: int, video: Any, frames: Any) -> Media
     field = f"video_list[{v}]"
     if not isinstance(video, Mapping) or not all(k in video for k in ("path", "start", "end", "base_fps")):
         raise MalformedSampleError(sample_id, field, "needs path, start, end and base_fps")
-    if not all(
-        isinstance(video[k], (int, float)) and not isinstance(video[k], bool)
-        for k in ("start", "end", "base_fps")
-    ):
-        raise MalformedSampleError(
-            sample_id, field, "start, end and base_fps must be numbers (seconds, frames/s)"
-        )
+    _check_segment(sample_id, field, video)
     if not isinstance(frames, list) or not frames or not all(isinstance(f, str) for f in frames):
         raise MalformedSampleError(
             sample_id, f"frames_list[{v}]", "expected a non-empty list of frame file names"
         )
     frames_dir = root / "frames"
     for k, name in enumerate(frames):
-        if not (frames_dir / name).is_file():
-            raise MalformedSampleError(
-                sample_id, f"frames_list[{v}][{k}]", f"frame file not found: {frames_dir / name}"
-            )
+        _check_file(sample_id, f"frames_list[{v}][{k}]", frames_dir, name)
     stamps = [frame_timestamp(name) for name in frames]
     return MediaRef(
         kind=MediaKind.FRAMES,
@@ -186,6 +176,33 @@ def _video(sample_id: str, root: Path, v: int, video: Any, frames: Any) -> Media
         timestamps=tuple(s for s in stamps if s is not None) if None not in stamps else (),
         name=str(video["path"]),
     )
+
+
+def _check_segment(sample_id: str, field: str, video: Mapping[str, Any]) -> None:
+    """``start`` <= ``end`` (finite seconds, >= 0) and ``base_fps`` > 0, each named in the error."""
+    for key in ("start", "end", "base_fps"):
+        value = video[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise MalformedSampleError(
+                sample_id, f"{field}.{key}", f"must be a finite number (seconds, frames/s), got {value!r}"
+            )
+    if video["start"] < 0:
+        raise MalformedSampleError(sample_id, f"{field}.start", f"negative start {video['start']!r}")
+    if video["start"] > video["end"]:
+        raise MalformedSampleError(
+            sample_id, f"{field}.end", f"end {video['end']!r} is before start {video['start']!r}"
+        )
+    if video["base_fps"] <= 0:
+        raise MalformedSampleError(sample_id, f"{field}.base_fps", f"must be > 0, got {video['base_fps']!r}")
+
+
+def _check_file(sample_id: str, field: str, folder: Path, name: str, what: str = "frame file") -> None:
+    """Check that ``name`` is an existing file inside ``folder`` (not absolute, no ``..`` out of it)."""
+    path = (folder / name).resolve()
+    if not path.is_relative_to(folder.resolve()):
+        raise MalformedSampleError(sample_id, field, f"path {name!r} leaves the {folder.name}/ folder")
+    if not path.is_file():
+        raise MalformedSampleError(sample_id, field, f"{what} not found: {folder / name}")
 
 
 def _segment(video: Mapping[str, Any]) -> dict[str, Any]:
@@ -207,8 +224,9 @@ def _ref_images(sample: Mapping[str, Any], sample_id: str, root: Path) -> list[M
     refs = []
     for k, name in enumerate(images):
         path = root / "ref_images" / str(name)
-        if not isinstance(name, str) or not path.is_file():
-            raise MalformedSampleError(sample_id, f"ref_images[{k}]", f"reference image not found: {path}")
+        if not isinstance(name, str):
+            raise MalformedSampleError(sample_id, f"ref_images[{k}]", f"expected a file name, got {name!r}")
+        _check_file(sample_id, f"ref_images[{k}]", root / "ref_images", name, "reference image")
         refs.append(MediaRef(kind=MediaKind.IMAGE, path=str(path), name=name))
     return refs
 

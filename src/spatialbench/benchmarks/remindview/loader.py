@@ -11,9 +11,10 @@ The folder a user downloads (Hugging Face release of ReMindView-Bench)::
       *.csv | *.parquet            # QA tables, e.g. object_centric_view_object.csv
       <frame sets>/.../level_<k>/  # images of each folder_path (relative paths resolve against DIR)
 
-Choices are lettered A, B, C… in table order; the ground truth becomes the letter of its choice (texts are
-compared case-insensitively; ``"B. sofa"`` is also accepted). An item's id is ``<table stem>:<row>``.
-A malformed row is skipped and reported in ``LoadedItems.errors`` with its id and field.
+Choices (2–4) are lettered A–D in table order (more is a row error); the ground truth becomes the letter of
+its choice (texts are compared case-insensitively; ``"B. sofa"`` is also accepted). An item's id is
+``<table stem>:<row>``. A malformed row is skipped and reported in ``LoadedItems.errors`` with its id and
+field.
 """
 
 from __future__ import annotations
@@ -26,9 +27,15 @@ from typing import Any
 import pandas as pd
 
 from spatialbench.benchmarks.item import AnswerKind, Item, MediaKind, MediaRef
-from spatialbench.benchmarks.load_errors import MalformedSampleError
+from spatialbench.benchmarks.load_errors import MalformedSampleError, unreadable
 from spatialbench.benchmarks.registry import LoadedItems
-from spatialbench.benchmarks.remindview.query import distance_level, parse_query_type, pattern_of, room_type
+from spatialbench.benchmarks.remindview.query import (
+    distance_level,
+    normalize_query_type,
+    parse_query_type,
+    pattern_of,
+    room_type,
+)
 
 BENCHMARK_NAME = "remindview"
 REQUIRED_COLUMNS = (
@@ -40,6 +47,9 @@ REQUIRED_COLUMNS = (
     "cross_frame",
     "object_num",
 )
+#: ReMindView-Bench questions have 2-4 choices (Table 4); the official evaluation letters them A-D only
+#: (``LABELS``, prompt ``^[ABCD]``) and would drop a fifth (``choices[:4]``), maybe the answer: refused here.
+MIN_CHOICES, MAX_CHOICES = 2, 4
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".webp"}
 _LETTERED = re.compile(r"^\s*([A-Z])\s*\.\s*(.+?)\s*$")
 _TRUE, _FALSE = {"true", "1", "yes"}, {"false", "0", "no"}
@@ -54,7 +64,8 @@ def load_remindview(path: Path | str) -> LoadedItems:
 
     Raises:
         FileNotFoundError: ``path`` does not exist or holds no table.
-        ValueError: a table lacks a required column (message names the table and the columns).
+        ValueError: a table lacks a required column (message names the table and the columns);
+            AnnotationFileError (a ValueError): a table cannot be read (not UTF-8, empty, corrupt Parquet).
     """
     path = Path(path).resolve()
     root = path.parent if path.is_file() else path
@@ -83,10 +94,14 @@ def _tables(path: Path) -> list[Path]:
 
 
 def _read_table(table: Path) -> pd.DataFrame:
-    if table.suffix == ".parquet":
-        frame = pd.read_parquet(table)
-    else:
-        frame = pd.read_csv(table, dtype=str, keep_default_na=False)
+    """Read one QA table; an unreadable table (not UTF-8, empty, corrupt) is one error naming it."""
+    try:
+        if table.suffix == ".parquet":
+            frame = pd.read_parquet(table)
+        else:
+            frame = pd.read_csv(table, dtype=str, keep_default_na=False, encoding="utf-8")
+    except (ValueError, OSError) as error:  # UnicodeDecodeError, EmptyDataError, ArrowInvalid are ValueErrors
+        raise unreadable(table, error) from None
     missing = [c for c in REQUIRED_COLUMNS if c not in frame.columns]
     if missing:
         raise ValueError(f"{table}: missing columns {missing}; found {list(frame.columns)}")
@@ -101,8 +116,9 @@ def row_to_item(row: Mapping[str, Any], sample_id: str, roots: tuple[Path, ...],
     """
     folder = _text(row, sample_id, "folder_path")
     query = _text(row, sample_id, "query")
+    query_type = normalize_query_type(_text(row, sample_id, "query_type"))
     try:
-        kind = parse_query_type(_text(row, sample_id, "query_type"), query)
+        kind = parse_query_type(query_type, query)
     except ValueError as error:
         raise MalformedSampleError(sample_id, "query_type", str(error)) from None
     pattern = pattern_of(folder, table_name)
@@ -126,7 +142,7 @@ def row_to_item(row: Mapping[str, Any], sample_id: str, roots: tuple[Path, ...],
     return Item(
         id=sample_id,
         benchmark=BENCHMARK_NAME,
-        task=str(row["query_type"]),
+        task=query_type,
         question=query,
         options=tuple(f"{chr(ord('A') + i)}. {c}" for i, c in enumerate(choices)),
         ground_truth=letter,
@@ -145,9 +161,12 @@ def _text(row: Mapping[str, Any], sample_id: str, field: str) -> str:
 
 def _choices(row: Mapping[str, Any], sample_id: str) -> list[str]:
     choices = [c.strip() for c in _text(row, sample_id, "choices").split(",") if c.strip()]
-    if len(choices) < 2:
+    if not MIN_CHOICES <= len(choices) <= MAX_CHOICES:
         raise MalformedSampleError(
-            sample_id, "choices", f"needs at least 2 comma-separated choices, got {choices}"
+            sample_id,
+            "choices",
+            f"needs {MIN_CHOICES} to {MAX_CHOICES} comma-separated choices (A-D), got {len(choices)}: "
+            f"{choices}",
         )
     return choices
 

@@ -5,7 +5,8 @@ each frame, (2) cross-frame alignment, (3) query-specific reasoning, (4) final a
 from phase (4) only:
 
 P1 a choice label ``B.sofa`` / ``B. sofa`` / ``B`` (a letter of the options) — the first in phase (4);
-P2 otherwise the text of exactly one choice (robust rule C2 of ``spatialbench.scoring.robust_choice``).
+P2 otherwise the text of exactly one choice (robust rule C2 of ``spatialbench.scoring.robust_choice``);
+P3 otherwise any robust read of phase (4) alone (``(4) Final answer: C``; rule ``phase4:robust:...``).
 
 When phase (4) is missing or holds neither, the ``robust`` extractor reads the whole response (rule names
 start with ``fallback:``). Mode ``remindview-official`` reproduces the official evaluation's reader instead:
@@ -72,10 +73,12 @@ def _from_final_phase(final: str, options: Sequence[str]) -> Extraction | None:
     for match in _LABEL.finditer(final):
         if match.group(1) in letters:
             return Extraction(match.group(1), "phase4:label")
-    by_text = extract_choice(final, options, mode="robust")
-    if by_text.answered and by_text.rule.endswith("option_text"):
-        return Extraction(by_text.value, "phase4:option_text")
-    return None
+    read = extract_choice(final, options, mode="robust")
+    if not read.answered:
+        return None
+    if read.rule.endswith("option_text"):
+        return Extraction(read.value, "phase4:option_text")
+    return Extraction(read.value, f"phase4:{read.rule}")  # "Final answer: C" in phase (4)
 
 
 def parse_response(text: str, options: Sequence[str]) -> PhaseParse:

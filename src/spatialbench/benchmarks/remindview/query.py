@@ -42,13 +42,22 @@ class QueryKind:
     template_index: int | None
 
 
+def normalize_query_type(query_type: str) -> str:
+    """Canonical ``query_type``: parts stripped and lower-case, inner spaces as ``_``, empty parts dropped.
+
+    ``' View-View | relative_distance | 0 '`` → ``'view-view|relative_distance|0'``.
+    """
+    parts = ("_".join(p.split()).lower() for p in str(query_type).split("|"))
+    return "|".join(p for p in parts if p)
+
+
 def parse_query_type(query_type: str, query: str) -> QueryKind:
     """Split ``query_type`` and classify perspective taking (module docstring).
 
     Raises:
         ValueError: the relation or query type is not one of the official names.
     """
-    parts = [p.strip() for p in str(query_type).split("|") if p.strip()]
+    parts = normalize_query_type(query_type).split("|")
     if len(parts) < 2 or parts[0] not in RELATIONS or parts[1] not in QUERY_KINDS:
         raise ValueError(
             f"{query_type!r} is not '<relation>|<query type>|...' with relation in {RELATIONS} "
