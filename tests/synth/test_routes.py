@@ -64,15 +64,21 @@ KITCHEN = {
 }
 
 
+def kitchen_route(world: RouteWorld, seed: int) -> PlannedRoute | None:
+    """The planned route from the stove to the fridge of ``world`` with ``default_rng(seed)``."""
+    return plan_route(
+        world, "stove", "refrigerator", sorted(KITCHEN), np.random.default_rng(seed), PlannerSettings()
+    )
+
+
 def test_kitchen_route_matches_hand_plan() -> None:
     # Hand plan: the robot stands in front of the stove (x 3.0, y 0.7: the first free cell above its
     # centroid) facing it (-y). The fridge is 2.3 m or more from any cell it can walk to in one move, so:
     # turn left (+x), walk along y = 0.7 to x = 5.6 (0.3 m from the window; 5.7 is within the robot
     # margin of it), turn left (+y), walk to y = 2.7 (0.3 m from the fridge; 2.8 is within the margin).
+    # (Seed 3 draws the start-facing form, which the planner picks in 7 of 30 routes where both exist.)
     world = make_world(6.0, 4.0, KITCHEN)
-    route = plan_route(
-        world, "stove", "refrigerator", sorted(KITCHEN), np.random.default_rng(0), PlannerSettings()
-    )
+    route = kitchen_route(world, 3)
     assert route is not None
     assert (route.start, route.facing, route.goal) == ("stove", "stove", "refrigerator")
     assert route.start_pose == Pose(7, 30, 3)
@@ -82,9 +88,7 @@ def test_kitchen_route_matches_hand_plan() -> None:
 
 def test_kitchen_question_wording() -> None:
     world = make_world(6.0, 4.0, KITCHEN)
-    route = plan_route(
-        world, "stove", "refrigerator", sorted(KITCHEN), np.random.default_rng(0), PlannerSettings()
-    )
+    route = kitchen_route(world, 3)
     assert route is not None
     q = phrase(route)
     assert q.question == (
@@ -96,6 +100,43 @@ def test_kitchen_question_wording() -> None:
     )
     assert len(q.choices) == 4 and len(set(q.choices)) == 4
     assert q.answer == "Turn Left, Turn Left"
+
+
+def test_kitchen_route_facing_another_landmark() -> None:
+    # Hand plan of the other form: at the same cell in front of the stove (x 3.0, y 0.7) facing +x, the way
+    # ahead ends at x 5.7 and the blocked cell beyond (x 5.8) is 0.1 m from the window: "facing the window".
+    # Go forward until the window (to x 5.6), turn left (+y), go forward until the fridge (to y 2.7).
+    world = make_world(6.0, 4.0, KITCHEN)
+    route = kitchen_route(world, 0)
+    assert route is not None
+    assert (route.start, route.facing, route.goal) == ("stove", "window", "refrigerator")
+    assert route.start_pose == Pose(7, 30, 0)
+    assert route.actions == (Forward("window"), Turn.LEFT, Forward("refrigerator"))
+    assert execute_route(world, route.start_pose, route.actions, PlannerSettings()) == Pose(27, 56, 1)
+    assert phrase(route).question.startswith("You are a robot beginning at the stove facing the window.")
+
+
+def test_start_facing_itself_at_the_official_rate() -> None:
+    # Official route questions begin "at X facing X" in 7 of 30. Where both forms exist (the kitchen's
+    # stove: facing the stove or the window), 1,000 seeds should give 233 +- 40 (3 binomial sd of 13.4).
+    world = make_world(6.0, 4.0, KITCHEN)
+    facing = [
+        plan_route(
+            world, "stove", "refrigerator", sorted(KITCHEN), np.random.default_rng(seed), PlannerSettings()
+        )
+        for seed in range(1000)
+    ]
+    share = sum(route is not None and route.facing == "stove" for route in facing)
+    assert 193 <= share <= 273
+
+
+def test_facing_a_landmark_in_plain_sight() -> None:
+    # From (1.0, 2.0) looking +x the way ahead ends at the empty right wall (x 6); the tv's centroid
+    # (4.0, 2.8) lies atan(0.8 / 3.0) = 14.9 deg off the heading (within 20 deg), in sight: "facing the tv".
+    # A shelf between them (x 2.4..2.6, y 2.3..3.4; 0.3 m beside the way, 29.5 deg off) hides it: nothing.
+    tv = {"tv": (3.9, 2.6, 4.1, 3.0)}
+    assert make_world(6.0, 4.0, tv).facing(Pose(20, 10, 0)) == "tv"
+    assert make_world(6.0, 4.0, {**tv, "shelf": (2.4, 2.3, 2.6, 3.4)}).facing(Pose(20, 10, 0)) is None
 
 
 def test_one_move_route_needs_min_moves_one() -> None:
