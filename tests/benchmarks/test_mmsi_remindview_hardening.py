@@ -123,6 +123,12 @@ def _empty_csv(folder):
     return folder / "empty.csv", None
 
 
+def _junk_parquet(folder):
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "junk.parquet").write_bytes(b"not parquet")
+    return folder / "junk.parquet", None
+
+
 def _latin1_json(folder):
     build = build_mmsi(folder)
     text = json.dumps(mmsi_samples(), indent=1).replace("Options", "Opti\xf6ns", 1)
@@ -145,6 +151,7 @@ def _empty_json(folder):
 BAD_FILES = {
     "latin1-csv": ("remindview", _latin1_csv, "not UTF-8 text at line {line} (byte 0xe9)"),
     "empty-csv": ("remindview", _empty_csv, "empty file (no header row)"),
+    "junk-parquet": ("remindview", _junk_parquet, "cannot be read: Could not open Parquet input source the"),
     "latin1-json": ("mmsi-video", _latin1_json, "not UTF-8 text at line {line} (byte 0xf6)"),
     "truncated-json": ("mmsi-video", _truncated_json, "invalid JSON at line {line}, column 1"),
     "empty-json": ("mmsi-video", _empty_json, "empty file (expected JSON)"),

@@ -64,8 +64,10 @@ def unreadable(path: str | Path, error: Exception) -> AnnotationFileError:
         return AnnotationFileError(path, reason, error.lineno)
     if type(error).__name__ == "EmptyDataError":  # pandas: no header row at all
         return AnnotationFileError(path, "empty file (no header row)")
-    reason = str(error).replace(str(path), "").strip(" :'\"") or type(error).__name__
-    return AnnotationFileError(path, f"cannot be read: {reason}")
+    reason = str(error)
+    for quote in ("'", '"', ""):  # the file is already named in front
+        reason = reason.replace(f"{quote}{path}{quote}", "the file")
+    return AnnotationFileError(path, f"cannot be read: {reason.strip() or type(error).__name__}")
 
 
 def _first_bad_byte(path: str | Path, error: UnicodeDecodeError) -> tuple[int | None, int]:
