@@ -94,6 +94,17 @@ def test_setting_with_a_resampling_frame_strategy_is_refused(tmp_path):
     assert "conflicts" not in explicit.output  # --frames all is what the setting needs
 
 
+def test_own_frame_strategy_without_setting_gets_no_default_setting():
+    config = RunConfig(benchmark="mmsi-video", data="d", model="chance-random", out="o", frames="uniform:8")
+    resolved, notes = apply_benchmark_defaults(config)
+    assert (resolved.frames, resolved.benchmark_options) == ("uniform:8", {})
+    assert notes == [
+        "note: mmsi-video: --frames uniform:8 samples the media itself; no setting applied "
+        "(the paper's is setting=uniform-50)"
+    ]
+    assert apply_benchmark_defaults(resolved) == (resolved, notes)  # the note repeats, nothing else changes
+
+
 def test_vsibench_defaults_are_unchanged():
     config = RunConfig(benchmark="vsibench", data="d", model="chance-random", out="o")
     resolved, notes = apply_benchmark_defaults(config)

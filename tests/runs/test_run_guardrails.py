@@ -216,6 +216,7 @@ def test_ctrl_c_reports_what_was_stored_and_exits_130(data, tmp_path) -> None:
     assert proc.returncode == 130, output
     assert "interrupted; 3 answered and stored; re-run the same command to resume" in output
     assert "Traceback" not in output
+    assert not (out / "run.lock").exists()  # the lock is removed on the Ctrl-C path too
 
 
 def test_unknown_mra_mode_is_refused_before_the_back_end_is_built(data, tmp_path) -> None:

@@ -17,7 +17,9 @@ def apply_benchmark_defaults(config: RunConfig) -> tuple[RunConfig, list[str]]:
     """Fill the settings ``config`` leaves to its benchmark; returns the config and notes to print.
 
     Notes name each loader option filled in (e.g. ``setting=uniform-50``); filling frames or the answer
-    budget is not noted (both are recorded in the config). Idempotent: a resolved config comes back as is.
+    budget is not noted (both are recorded in the config). A frame-choosing option is not filled in when
+    the run names its own frame strategy (``--frames uniform:8`` samples each video itself; a note says so).
+    Idempotent: a resolved config comes back as is.
 
     Raises:
         RunSetupError: a loader option in ``frame_options`` is set and ``frames`` is another strategy than
@@ -26,13 +28,21 @@ def apply_benchmark_defaults(config: RunConfig) -> tuple[RunConfig, list[str]]:
     spec = get_benchmark(config.benchmark)
     options = dict(config.benchmark_options)
     notes = []
+    own_frames = config.frames is not None and config.frames != spec.default_frames
     for name, value in spec.run_options.items():
-        if name not in options:
-            options[name] = value
+        if name in options:
+            continue
+        if own_frames and name in spec.frame_options:  # the user samples the frames: no default setting
             notes.append(
-                f"note: {spec.name}: no {name} given; using the paper's default {name}={value} "
-                f"(choose another with -o {name}=...)"
+                f"note: {spec.name}: --frames {config.frames} samples the media itself; no {name} applied "
+                f"(the paper's is {name}={value})"
             )
+            continue
+        options[name] = value
+        notes.append(
+            f"note: {spec.name}: no {name} given; using the paper's default {name}={value} "
+            f"(choose another with -o {name}=...)"
+        )
     chosen = [name for name in spec.frame_options if name in options]
     if chosen and config.frames is not None and config.frames != spec.default_frames:
         raise RunSetupError(
