@@ -44,7 +44,7 @@ def official_choice(text: str, options: Sequence[str] = ()) -> Extraction:
 
 
 def mmsi_video_table(rows: pd.DataFrame) -> ScoreTable:
-    """Table 2 layout: the 13 subtypes in the paper's order; ``average`` is over all questions (Avg.)."""
+    """Table 2 layout: the 13 subtypes in the paper's order; ``average`` is over their questions (Avg.)."""
     return micro_table(rows.assign(task=rows["task"].map(canonical_type)), TABLE2_COLUMNS)
 
 
