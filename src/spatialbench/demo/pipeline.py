@@ -7,7 +7,8 @@ Output folder ``out``::
 
     benchmark/test.jsonl, test.parquet, manifest.json   the questions (official VSI-Bench schema)
     benchmark/synthetic/<scene>.mp4                     the videos (VSI-Bench ``<dataset>/<scene>.mp4``)
-    benchmark/meta_info/synthetic_meta_info.json        official meta-info schema + ``first_appearance``
+    benchmark/meta_info/synthetic_meta_info.json        official meta-info schema, seen instances only,
+                                                        + ``first_appearance``, ``first_pixel``
     benchmark/scenes/<scene>/...                        frames.npz, freespace.npz, mesh.glb, scene.json
     routes.jsonl                                        planned routes (route-file schema of generate.vsi)
     contact_sheets/<scene>.jpg                          12 frames sampled uniformly from each video
@@ -29,7 +30,7 @@ from typing import Any
 
 from spatialbench.benchmarks.registry import load_items
 from spatialbench.demo.contact_sheet import contact_sheet
-from spatialbench.demo.synthetic_tasks import appearance_timeline, route_task
+from spatialbench.demo.synthetic_tasks import route_task
 from spatialbench.generate.vsi import (
     GeneratedBenchmark,
     GenerationSettings,
@@ -41,6 +42,8 @@ from spatialbench.generate.vsi import (
     write_benchmark,
     write_routes,
 )
+from spatialbench.generate.vsi.appearance_order import EXTRA_KEY as APPEARANCE_KEY
+from spatialbench.generate.vsi.appearance_order import FIRST_PIXEL_KEY, AppearanceSettings, first_appearances
 from spatialbench.generate.vsi.appearance_order import TASK as APPEARANCE_TASK
 from spatialbench.generate.vsi.pipeline import subsample
 from spatialbench.generate.vsi.route import TASK as ROUTE_TASK
@@ -77,11 +80,23 @@ def demo_settings(seed: int) -> GenerationSettings:
 
 
 def rendered_entries(rendered: Sequence[RenderedScene]) -> dict[str, dict[str, Any]]:
-    """Meta-info entries of the rendered scenes, each with its ``first_appearance`` timeline added."""
+    """Meta-info entries of the rendered scenes with their appearance timelines added.
+
+    Each entry lists only the instances the video shows (``RenderedScene.seen_meta_info``, see
+    :mod:`spatialbench.synth.visibility`), so counting counts seen instances and no question names an
+    unseen object. ``first_appearance``: {category: seconds its visible pixels first reach the
+    appearance-order threshold}; ``first_pixel``: {category: seconds of its first non-empty mask}.
+    """
     entries = {}
     for r in rendered:
-        first = appearance_timeline(r.frames.instance, r.scene, r.frames.timestamps.tolist())
-        entries[r.scene.scene_id] = {**r.meta_info, "first_appearance": first}
+        id_to_category = {obj.instance_id: obj.category for obj in r.scene.objects}
+        categories, counts = r.visibility.category_pixels(id_to_category)
+        times = r.visibility.timestamps.tolist()
+        entries[r.scene.scene_id] = {
+            **r.seen_meta_info,
+            APPEARANCE_KEY: first_appearances(categories, counts, times, AppearanceSettings().min_pixels),
+            FIRST_PIXEL_KEY: first_appearances(categories, counts, times, 1),
+        }
     return entries
 
 
@@ -136,8 +151,10 @@ def write_synthetic_benchmark(
     """
     check_routes_file(routes_file, bench_dir)
     entries = rendered_entries(rendered)
+    (bench_dir / "meta_info").mkdir(parents=True, exist_ok=True)
     write_json(bench_dir / "meta_info" / "synthetic_meta_info.json", entries)
     bench, routes = build_benchmark(rendered, entries, demo_settings(seed))
+    bench.manifest["unseen_instances_dropped"] = {r.scene.scene_id: r.unseen for r in rendered}
     write_benchmark(bench.items, bench.manifest, bench_dir)
     if routes_file is not None:
         write_routes(routes, routes_file)
@@ -208,11 +225,14 @@ def run_demo(
         extra={
             "scenes": {r.scene.scene_id: r.scene.room_type for r in rendered},
             "routes_planned": sum(1 for line in (out / "routes.jsonl").read_text().splitlines() if line),
+            "unseen_instances_dropped": bench.manifest["unseen_instances_dropped"],
         },
     )
     meta = json.loads((bench_dir / "meta_info" / "synthetic_meta_info.json").read_text())
+    present = {r.scene.scene_id: len({o.category for o in r.scene.objects}) for r in rendered}
+    # [categories reaching the appearance-order threshold, categories seen at all, categories placed]
     result.extra["categories_seen_of_present"] = {
-        scene_id: [len(entry["first_appearance"]), len(entry["object_counts"])]
+        scene_id: [len(entry["first_appearance"]), len(entry["object_counts"]), present[scene_id]]
         for scene_id, entry in meta.items()
     }
     summary = {k: v for k, v in result.__dict__.items() if k not in ("out", "table")}

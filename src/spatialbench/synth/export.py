@@ -79,10 +79,15 @@ def depth_to_mm(depth: NDArray[np.float32]) -> NDArray[np.uint16]:
 
 
 class VideoWriter:
-    """h264 mp4 writer (PyAV, yuv420p); feed (H, W, 3) uint8 frames in order."""
+    """h264 mp4 writer (PyAV, yuv420p); feed (H, W, 3) uint8 frames in order.
+
+    Frames go to ``.<name>.part`` beside ``path``, renamed to ``path`` by :meth:`close`, so an interrupted
+    render never leaves a shorter video that decodes as valid; :meth:`abort` removes the temporary.
+    """
 
     def __init__(self, path: Path, width: int, height: int, fps: int, crf: int = 23) -> None:
-        self.container = av.open(str(path), mode="w")
+        self.path, self.partial = path, path.with_name(f".{path.name}.part")
+        self.container = av.open(str(self.partial), mode="w", format="mp4")
         self.stream = self.container.add_stream("libx264", rate=fps)
         self.stream.width, self.stream.height, self.stream.pix_fmt = width, height, "yuv420p"
         # mbtree off: with it, x264 gave different bytes for identical input now and then (seen in 1 of ~10
@@ -103,10 +108,18 @@ class VideoWriter:
             self.container.mux(packet)
 
     def close(self) -> None:
-        """Flush the encoder and close the file."""
+        """Flush the encoder, close the file and move it to its final name."""
         for packet in self.stream.encode():
             self.container.mux(packet)
         self.container.close()
+        self.partial.replace(self.path)
+
+    def abort(self) -> None:
+        """Close and delete the unfinished file."""
+        try:
+            self.container.close()
+        finally:
+            self.partial.unlink(missing_ok=True)
 
 
 def scene_mesh(scene: SynthScene) -> trimesh.Scene:

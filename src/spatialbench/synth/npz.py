@@ -16,7 +16,18 @@ def write_npz(path: Path, arrays: dict[str, NDArray[Any]], level: int = 1) -> No
 
     Unlike ``np.savez_compressed`` the zip entries carry a fixed timestamp, and deflate runs at ``level``
     (1: about three times faster than numpy's default for masks and depth, files a little larger).
+    The archive is written to ``.<name>.part`` and renamed when complete (no truncated file on Ctrl-C).
     """
+    partial = path.with_name(f".{path.name}.part")
+    try:
+        _write_archive(partial, arrays, level)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    partial.replace(path)
+
+
+def _write_archive(path: Path, arrays: dict[str, NDArray[Any]], level: int) -> None:
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=level) as archive:
         for name, array in arrays.items():
             buffer = io.BytesIO()

@@ -5,17 +5,29 @@ Folder layout written by ``generate_synthetic(out, ...)`` (all paths relative to
     meta_info/synthetic_meta_info.json     {scene_id: entry} in the official VSI-Bench meta-info schema
     synthetic/<scene_id>.mp4               h264 walkthrough, 640×480, 24 fps (VSI-Bench <dataset>/<scene>.mp4)
     scenes/<scene_id>/scene.json           seed, room types, density, plan, render settings, instance table
-    scenes/<scene_id>/meta_info.json       {scene_id: entry}, this scene alone (same schema)
+    scenes/<scene_id>/meta_info.json       {scene_id: entry}, this scene alone, ALL instances (same schema)
     scenes/<scene_id>/frames.npz           per-frame instance ids, depth (mm), K, cam_to_world, timestamps
     scenes/<scene_id>/freespace.npz        FreeSpaceMap (free / walkable grids, origin, resolution)
     scenes/<scene_id>/mesh.glb             the scene mesh, one node per instance named <id>_<category>
 
 Frame ``i`` of the mp4 is frame ``i`` of ``frames.npz``. The instance table maps each mask id to its
-category and to its index in ``object_bbox[category]`` of the meta-info.
+category and to its index in ``object_bbox[category]`` of the scene's own ``meta_info.json``.
+
+The combined ``meta_info/synthetic_meta_info.json`` (what the question generators read) lists only the
+instances the video shows (:mod:`spatialbench.synth.visibility`: at least 1/1536 of the frame in some
+frame); its ``instance_ids`` field maps each box to its mask id. Unseen instances stay in ``scene.json``,
+``mesh.glb`` and the scene's own ``meta_info.json``.
+
+Files appear complete or not at all (videos and npz are written to a temporary name and renamed;
+``scene.json`` is written last), so an interrupted run leaves no truncated video. A re-run reuses a scene
+whose ``scene.json`` (seed, render settings, instances) and camera poses match, and removes the videos and
+scene folders of ``synthetic/`` and ``scenes/`` that it did not produce.
 """
 
 from __future__ import annotations
 
+import json
+import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -29,6 +41,7 @@ from spatialbench.synth.generator import Density, SceneConfig, generate_scene
 from spatialbench.synth.plan import PlanKind
 from spatialbench.synth.renderer import Renderer
 from spatialbench.synth.scene import SYNTHETIC_DATASET, SynthScene
+from spatialbench.synth.visibility import Visibility
 
 ROOM_ORDER = ("bedroom", "living room", "kitchen", "office", "dining room", "bathroom")
 
@@ -52,9 +65,25 @@ class RenderedScene:
     scene: SynthScene
     video: Path
     folder: Path
-    frames: FrameSet
     free_space: FreeSpaceMap
     meta_info: dict[str, Any]
+    visibility: Visibility
+    reused: bool = False
+
+    @property
+    def frames(self) -> FrameSet:
+        """Per-frame ground truth, read from ``frames.npz`` (not kept in memory between scenes)."""
+        return FrameSet.load(self.folder / "frames.npz")
+
+    @property
+    def seen_meta_info(self) -> dict[str, Any]:
+        """The meta-info entry of the instances the video shows (``meta_info`` lists all of them)."""
+        return self.scene.meta_info(self.meta_info["video_path"], self.visibility.visible_ids())
+
+    @property
+    def unseen(self) -> int:
+        """Number of instances left out of ``seen_meta_info`` because the video never shows them."""
+        return len(self.scene.objects) - len(self.visibility.visible_ids())
 
 
 def entrance(scene: SynthScene, space: FreeSpaceMap) -> np.ndarray:
@@ -80,7 +109,9 @@ def render_scene(
 ) -> RenderedScene:
     """Render ``scene``'s walkthrough into ``out`` (layout in the module docstring); deterministic per seed.
 
-    Returns the RenderedScene; its ``meta_info`` is this scene's entry (not yet written to the combined file).
+    Returns the RenderedScene; its ``meta_info`` is this scene's entry (all instances, as in the scene
+    folder), ``seen_meta_info`` the entry of the visible ones (not yet written to the combined file).
+    A complete earlier render of the same scene, settings and camera path in ``out`` is reused.
     """
     space = free_space_map(scene)
     rng = np.random.default_rng([scene.seed, 1])
@@ -94,20 +125,44 @@ def render_scene(
     folder.mkdir(parents=True, exist_ok=True)
     video = out / SYNTHETIC_DATASET / f"{scene.scene_id}.mp4"
     video.parent.mkdir(parents=True, exist_ok=True)
-    own = renderer is None
-    renderer = renderer or Renderer(config.width, config.height)
-    try:
-        frames = _render_frames(renderer, scene, K, poses, video, config)
-    finally:
-        if own:
-            renderer.close()
-    frames.save(folder / "frames.npz")
-    space.save(folder / "freespace.npz")
-    scene_mesh(scene).export(folder / "mesh.glb")
-    write_json(folder / "scene.json", scene_record(scene, asdict(config)))
+    record = scene_record(scene, asdict(config))
     meta = scene.meta_info(f"{SYNTHETIC_DATASET}/{scene.scene_id}.mp4")
-    write_json(folder / "meta_info.json", {scene.scene_id: meta})
-    return RenderedScene(scene, video, folder, frames, space, meta)
+    frames = _earlier_frames(folder, video, record, poses)
+    reused = frames is not None
+    if frames is None:
+        own = renderer is None
+        renderer = renderer or Renderer(config.width, config.height)
+        try:
+            frames = _render_frames(renderer, scene, K, poses, video, config)
+        finally:
+            if own:
+                renderer.close()
+        frames.save(folder / "frames.npz")
+        space.save(folder / "freespace.npz")
+        scene_mesh(scene).export(folder / "mesh.glb")
+        write_json(folder / "meta_info.json", {scene.scene_id: meta})
+        write_json(folder / ".scene.json.part", record)  # last: marks the scene complete
+        (folder / ".scene.json.part").replace(folder / "scene.json")
+    n_ids = max((o.instance_id for o in scene.objects), default=0) + 1
+    visibility = Visibility.from_masks(frames.instance, frames.timestamps, n_ids)
+    del frames  # the masks and depth are on disk; keep only the per-instance summary
+    return RenderedScene(scene, video, folder, space, meta, visibility, reused)
+
+
+def _earlier_frames(folder: Path, video: Path, record: dict[str, Any], poses: np.ndarray) -> FrameSet | None:
+    """Return the frames of a complete earlier render of the same scene record and poses, else None."""
+    names = ("scene.json", "frames.npz", "freespace.npz", "mesh.glb", "meta_info.json")
+    if not video.is_file() or not all((folder / name).is_file() for name in names):
+        return None
+    try:
+        if json.loads((folder / "scene.json").read_text()) != json.loads(json.dumps(record)):
+            return None
+        frames = FrameSet.load(folder / "frames.npz")
+    except (OSError, ValueError, KeyError):
+        return None
+    if frames.cam_to_world.shape != poses.shape or not np.allclose(frames.cam_to_world, poses, atol=1e-9):
+        return None
+    return frames
 
 
 def _render_frames(
@@ -122,8 +177,10 @@ def _render_frames(
             frame = renderer.render(K, pose)
             writer.write(frame.color)
             instance[index], depth[index] = frame.instance, depth_to_mm(frame.depth)
-    finally:
-        writer.close()
+    except BaseException:
+        writer.abort()
+        raise
+    writer.close()
     return FrameSet(instance, depth, K, poses, np.arange(len(poses)) / config.fps, float(config.fps))
 
 
@@ -152,7 +209,8 @@ def generate_synthetic(
 ) -> list[RenderedScene]:
     """Generate and render ``scenes`` scenes into ``out`` and write the combined meta-info file.
 
-    ``progress`` is an optional callable ``f(done, total, scene_id)``.
+    ``progress`` is an optional callable ``f(done, total, scene_id)``. Videos and scene folders of
+    ``synthetic/`` and ``scenes/`` that this run does not produce (an earlier, larger run's) are removed.
     """
     out.mkdir(parents=True, exist_ok=True)
     results = []
@@ -162,9 +220,28 @@ def generate_synthetic(
             results.append(render_scene(scene, out, config, renderer))
             if progress is not None:
                 progress(index + 1, scenes, scene.scene_id)
+    remove_stale(out, {r.scene.scene_id for r in results})
     (out / "meta_info").mkdir(exist_ok=True)
     write_json(
         out / "meta_info" / f"{SYNTHETIC_DATASET}_meta_info.json",
-        {r.scene.scene_id: r.meta_info for r in results},
+        {r.scene.scene_id: r.seen_meta_info for r in results},
     )
     return results
+
+
+def remove_stale(out: Path, scene_ids: set[str]) -> list[Path]:
+    """Remove ``out/synthetic/*`` files and ``out/scenes/*`` folders of scenes other than ``scene_ids``.
+
+    Returns the removed paths. Only these two folders, which this module owns, are touched.
+    """
+    removed = []
+    videos = {f"{scene_id}.mp4" for scene_id in scene_ids}
+    for path in sorted((out / SYNTHETIC_DATASET).glob("*")):
+        if path.is_file() and path.name not in videos:  # also a temporary left by an interrupted run
+            path.unlink()
+            removed.append(path)
+    for path in sorted((out / "scenes").glob("*")):
+        if path.is_dir() and path.name not in scene_ids:
+            shutil.rmtree(path)
+            removed.append(path)
+    return removed

@@ -7,6 +7,7 @@ along row ``i``; ``min``/``max`` are the world axis-aligned bounds of the box.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -138,17 +139,22 @@ class SynthScene:
             )
         return table
 
-    def meta_info(self, video_path: str) -> dict[str, Any]:
+    def meta_info(self, video_path: str, visible: Collection[int] | None = None) -> dict[str, Any]:
         """Return this scene's entry in the official meta-info schema (VSI-Bench ``*_meta_info_val.json``).
 
         ``room_size`` is the floor area in m² (both rooms together for a two-room plan); ``room_center`` is
-        the centre of the floor's bounding box at half the ceiling height.
+        the centre of the floor's bounding box at half the ceiling height. With ``visible`` (instance ids),
+        only those instances are listed, and ``instance_ids`` ({category: ids in ``object_bbox`` order})
+        maps each box back to its mask id.
         """
         boxes: dict[str, list[dict[str, list[float]]]] = {}
+        ids: dict[str, list[int]] = {}
         for obj in self.objects:
-            boxes.setdefault(obj.category, []).append(box_meta(obj))
+            if visible is None or obj.instance_id in visible:
+                boxes.setdefault(obj.category, []).append(box_meta(obj))
+                ids.setdefault(obj.category, []).append(obj.instance_id)
         x0, y0, x1, y1 = self.plan.footprint.bounds
-        return {
+        entry = {
             "room_size": round(self.plan.area, 6),
             "room_center": _floats(np.array([(x0 + x1) / 2, (y0 + y1) / 2, self.plan.height / 2])),
             "object_counts": {category: len(items) for category, items in boxes.items()},
@@ -156,3 +162,4 @@ class SynthScene:
             "video_path": video_path,
             "dataset": SYNTHETIC_DATASET,
         }
+        return entry if visible is None else {**entry, "instance_ids": ids}

@@ -2,7 +2,10 @@
 
 "First appearance is considered to be the timestamp where the number of object pixels cross a set
 threshold, and timestamps too close together are considered ambiguous." The paper gives neither number;
-ours are in :class:`AppearanceSettings`.
+ours are in :class:`AppearanceSettings`. Crossing the threshold alone is not enough: a lamp whose first
+pixels show at 13.00 s and a clock at 13.04 s are not in a clear order even when they reach 1,000 px a
+second apart, so when the scene also records the first non-empty masks (``first_pixel``), the gap is
+required there too (and the two orders must agree).
 
 Two steps: :func:`first_appearances` turns rendered per-frame instance masks into {category: seconds};
 the registered generator turns that timeline (stored in a synthetic scene's meta-info entry as
@@ -30,6 +33,7 @@ from spatialbench.scene.model import Scene
 
 TASK = "obj_appearance_order"
 EXTRA_KEY = "first_appearance"  # meta-info field: {category: seconds of first appearance}
+FIRST_PIXEL_KEY = "first_pixel"  # meta-info field: {category: seconds of its first non-empty mask}
 
 
 @cache
@@ -47,7 +51,7 @@ class AppearanceSettings:
         min_pixels: a category has appeared in a frame once its visible pixels (all instances together)
             reach this count (1,000 px is 0.33 % of a 640x480 frame, about a 32x32 patch).
         min_gap_s: a question is ambiguous when two of its categories first appear less than this many
-            seconds apart.
+            seconds apart, at ``min_pixels`` or (when known) at their first non-empty masks.
         n_categories: categories per question (4 in every official question).
         n_options: options per question (4 in every official question).
     """
@@ -119,6 +123,7 @@ def appearance_candidates(
     dataset: str,
     rng: np.random.Generator,
     settings: AppearanceSettings | None = None,
+    first_pixel: Mapping[str, float] | None = None,
 ) -> TaskResult:
     """Every unambiguous appearance-order question over combinations of the appeared categories.
 
@@ -128,10 +133,13 @@ def appearance_candidates(
         dataset: its source dataset.
         rng: draws the listed order and the wrong options.
         settings: thresholds (defaults: :class:`AppearanceSettings`).
+        first_pixel: {category: seconds of its first non-empty mask}, when known; then the answer order
+            must also hold there with gaps of at least ``min_gap_s``.
 
     Returns:
         Candidates in combination order (categories sorted by name), and the count of combinations
-        removed because two first appearances are closer than ``min_gap_s``.
+        removed because two first appearances are closer than ``min_gap_s`` (at the threshold, or at the
+        first non-empty masks).
     """
     settings = settings or AppearanceSettings()
     result = TaskResult()
@@ -139,6 +147,10 @@ def appearance_candidates(
         truth = tuple(sorted(combo, key=lambda c: (first[c], c)))
         if min(np.diff([first[c] for c in truth])) < settings.min_gap_s:
             result.removed["first appearances too close"] += 1
+            continue
+        # Differences in the answer order: a negative one means the first pixels come in another order.
+        if first_pixel and min(np.diff([first_pixel.get(c, first[c]) for c in truth])) < settings.min_gap_s:
+            result.removed["first pixels too close"] += 1
             continue
         wrong = [p for p in itertools.permutations(truth) if p != truth]
         picked = [wrong[int(i)] for i in rng.choice(len(wrong), size=settings.n_options - 1, replace=False)]
@@ -160,7 +172,7 @@ def appearance_candidates(
 
 @task_generator(TASK, AnswerKind.MULTIPLE_CHOICE)
 def generate_appearance_order(scene: Scene, settings: GenerationSettings) -> TaskResult:
-    """Appearance-order candidates of a rendered scene (its meta-info field ``first_appearance``).
+    """Appearance-order candidates of a rendered scene (meta-info ``first_appearance``, ``first_pixel``).
 
     Scenes without that field (scans with no rendered masks) give no candidates, counted as removed.
     """
@@ -170,6 +182,7 @@ def generate_appearance_order(scene: Scene, settings: GenerationSettings) -> Tas
         result.removed["no rendered appearance data"] += 1
         return result
     rng = derived_rng(settings.seed, TASK, scene.scene_id, "candidates")
+    first_pixel = {str(k): float(v) for k, v in (scene.extra.get(FIRST_PIXEL_KEY) or {}).items()}
     return appearance_candidates(
-        {str(k): float(v) for k, v in first.items()}, scene.scene_id, scene.dataset, rng
+        {str(k): float(v) for k, v in first.items()}, scene.scene_id, scene.dataset, rng, None, first_pixel
     )
