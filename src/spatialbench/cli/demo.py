@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from spatialbench.cli.apps import app
+from spatialbench.cli.synth_options import check_seconds, interrupted
 
 
 @app.command()
@@ -16,25 +17,37 @@ def demo(
     scenes: Annotated[
         int, typer.Option("--scenes", min=1, help="Number of scenes (room types in turn).")
     ] = 3,
-    seed: Annotated[int, typer.Option("--seed", help="Root seed; same seed, same benchmark files.")] = 0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, help="Root seed; same seed, same benchmark files.")
+    ] = 0,
     seconds: Annotated[
-        float, typer.Option("--seconds", min=2.0, help="Length of each walkthrough video.")
+        float,
+        typer.Option("--seconds", min=2.0, callback=check_seconds, help="Length of each walkthrough video."),
     ] = 20.0,
 ) -> None:
     """Generate synthetic rooms, render walkthrough videos, ask all VSI-Bench question types, score chance."""
+    from spatialbench.cli.vsi_options import prepare_out_dir
     from spatialbench.demo import run_demo
     from spatialbench.synth.renderer import RendererUnavailableError
 
+    prepare_out_dir(out)
+    finished = [0]
+
+    def log(line: str) -> None:
+        if line.startswith("[demo] rendered "):
+            finished[0] += 1
+        typer.echo(line, err=True)
+
     try:
-        result = run_demo(
-            out, scenes=scenes, seed=seed, seconds=seconds, log=lambda line: typer.echo(line, err=True)
-        )
+        result = run_demo(out, scenes=scenes, seed=seed, seconds=seconds, log=log)
     except RendererUnavailableError as err:
         typer.echo(
             f"error: cannot render headless ({err}); install Mesa's libEGL (e.g. apt-get install libegl1)",
             err=True,
         )
         raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        raise interrupted(finished[0]) from None
     typer.echo(result.table)
     for task, count in result.questions.items():
         removed = ", ".join(f"{rule} {n}" for rule, n in result.removed[task].items() if n) or "-"

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from spatialbench.cli.apps import generate_app
+from spatialbench.cli.synth_options import check_frame_side, check_seconds, interrupted, plural
 
 OutOpt = Annotated[
     Path, typer.Option("--out", help="Benchmark folder (layout: spatialbench.synth.pipeline, demo.pipeline).")
@@ -30,11 +31,19 @@ RenderOnlyOpt = Annotated[
 def generate_synthetic_command(
     out: OutOpt,
     scenes: Annotated[int, typer.Option("--scenes", min=1, help="Number of scenes (room types cycle).")] = 3,
-    seed: Annotated[int, typer.Option("--seed", help="Root seed; same seed, same scenes and files.")] = 0,
-    seconds: Annotated[float, typer.Option("--seconds", min=1.0, help="Longest walk, seconds.")] = 30.0,
+    seed: Annotated[
+        int, typer.Option("--seed", min=0, help="Root seed; same seed, same scenes and files.")
+    ] = 0,
+    seconds: Annotated[
+        float, typer.Option("--seconds", min=1.0, callback=check_seconds, help="Longest walk, seconds.")
+    ] = 30.0,
     fps: Annotated[int, typer.Option("--fps", min=1, max=60, help="Video frame rate.")] = 24,
-    width: Annotated[int, typer.Option("--width", min=16, help="Frame width in pixels.")] = 640,
-    height: Annotated[int, typer.Option("--height", min=16, help="Frame height in pixels.")] = 480,
+    width: Annotated[
+        int, typer.Option("--width", min=16, callback=check_frame_side, help="Frame width (even), pixels.")
+    ] = 640,
+    height: Annotated[
+        int, typer.Option("--height", min=16, callback=check_frame_side, help="Frame height (even), pixels.")
+    ] = 480,
     routes: RoutesOpt = None,
     render_only: RenderOnlyOpt = False,
 ) -> None:
@@ -53,28 +62,36 @@ def generate_synthetic_command(
         typer.echo(f"error: --routes: {err}", err=True)
         raise typer.Exit(2) from None
     config = RenderConfig(width=width, height=height, fps=fps, max_seconds=seconds)
+    finished = [0]
+
+    def progress(done: int, total: int, name: str) -> None:
+        finished[0] = done
+        typer.echo(f"[{done}/{total}] {name}")
+
     try:
-        results = generate_synthetic(
-            out,
-            scenes,
-            seed,
-            config,
-            progress=lambda done, total, name: typer.echo(f"[{done}/{total}] {name}"),
-        )
+        results = generate_synthetic(out, scenes, seed, config, progress=progress)
     except RendererUnavailableError as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
+    except KeyboardInterrupt:
+        raise interrupted(finished[0]) from None
     for result in results:
         counts = result.meta_info["object_counts"]
         typer.echo(
             f"{result.scene.scene_id}: {result.scene.room_type} ({result.scene.density}, "
-            f"{result.scene.plan.kind.value}), {len(result.frames.timestamps)} frames, "
-            f"{sum(counts.values())} objects in {len(counts)} categories -> {result.video}"
+            f"{result.scene.plan.kind.value}), {plural(len(result.visibility.timestamps), 'frame')}, "
+            f"{sum(counts.values())} objects in {len(counts)} categories "
+            f"({result.unseen} never in view, left out of the questions) -> {result.video}"
         )
     typer.echo(f"meta-info -> {out / 'meta_info'}")
     if render_only:
+        for name in ("test.jsonl", "test.parquet", "manifest.json"):  # an earlier run's questions
+            (out / name).unlink(missing_ok=True)
         return
-    bench = write_synthetic_benchmark(results, out, seed, routes)
+    try:
+        bench = write_synthetic_benchmark(results, out, seed, routes)
+    except KeyboardInterrupt:
+        raise interrupted(len(results)) from None
     for task, entry in bench.manifest["tasks"].items():
         typer.echo(f"{task:30s} {entry['count']:5d} questions")
     typer.echo(f"benchmark: {out}  (spatialbench run --benchmark vsibench --data {out})")

@@ -15,6 +15,10 @@ Output folder ``out``::
     chance_baselines.md                                 the table: Chance (random) and Chance (frequency)
     summary.json                                        timings, question counts, filter removals
 
+A re-run into the same folder replaces these files and removes the videos, scene folders and contact
+sheets an earlier run with more scenes left (only inside ``benchmark/synthetic``, ``benchmark/scenes`` and
+``contact_sheets``); scenes already rendered with the same seed and settings are reused.
+
 ``benchmark/`` is what ``spatialbench run --benchmark vsibench --data out/benchmark`` reads: the loader reads
 the ``.jsonl`` annotations only, so nothing else in that folder may end in ``.jsonl``.
 """
@@ -213,8 +217,11 @@ def run_demo(
     table = chance_table(bench_dir)
     (out / "chance_baselines.md").write_text(table)
     lap("chance baselines")
-    for r in rendered:
-        contact_sheet(r.video, out / "contact_sheets" / f"{r.scene.scene_id}.jpg")
+    sheets = {out / "contact_sheets" / f"{r.scene.scene_id}.jpg": r.video for r in rendered}
+    for sheet, video in sheets.items():
+        contact_sheet(video, sheet)
+    for stale in set((out / "contact_sheets").glob("*.jpg")) - set(sheets):  # an earlier, larger run's
+        stale.unlink()
     lap("contact sheets")
     result = DemoResult(
         out=out,

@@ -27,6 +27,7 @@ scene folders of ``synthetic/`` and ``scenes/`` that it did not produce.
 from __future__ import annotations
 
 import json
+import math
 import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -56,6 +57,13 @@ class RenderConfig:
     horizontal_fov_deg: float = 66.0
     max_seconds: float = 30.0
     crf: int = 23
+
+    def __post_init__(self) -> None:
+        """Raise ValueError for sizes h264 (yuv420p) cannot encode, or a frame rate / length that is not."""
+        if self.width < 2 or self.height < 2 or self.width % 2 or self.height % 2:
+            raise ValueError(f"frame size {self.width}x{self.height}: both sides must be even (h264)")
+        if self.fps < 1 or not math.isfinite(self.max_seconds) or self.max_seconds <= 0:
+            raise ValueError(f"fps {self.fps}, max_seconds {self.max_seconds}: need fps >= 1, finite s > 0")
 
 
 @dataclass(frozen=True)
