@@ -87,9 +87,11 @@ def test_rerun_with_fewer_scenes_removes_stale_outputs(tmp_path: Path) -> None:
     config = RenderConfig(width=32, height=24, fps=4, max_seconds=1.0)
     generate_synthetic(tmp_path, 3, 0, config)
     (tmp_path / "synthetic" / ".synth_0000_002.mp4.part").write_bytes(b"left by a crash")
+    (tmp_path / "synthetic" / "mine.mp4").write_bytes(b"a user's file: not ours to remove")
+    (tmp_path / "scenes" / "notes").mkdir()
     rendered = generate_synthetic(tmp_path, 1, 0, config)
-    assert [p.name for p in (tmp_path / "synthetic").iterdir()] == ["synth_0000_000.mp4"]
-    assert [p.name for p in (tmp_path / "scenes").iterdir()] == ["synth_0000_000"]
+    assert sorted(p.name for p in (tmp_path / "synthetic").iterdir()) == ["mine.mp4", "synth_0000_000.mp4"]
+    assert sorted(p.name for p in (tmp_path / "scenes").iterdir()) == ["notes", "synth_0000_000"]
     assert rendered[0].reused
 
 

@@ -21,13 +21,14 @@ frame); its ``instance_ids`` field maps each box to its mask id. Unseen instance
 Files appear complete or not at all (videos and npz are written to a temporary name and renamed;
 ``scene.json`` is written last), so an interrupted run leaves no truncated video. A re-run reuses a scene
 whose ``scene.json`` (seed, render settings, instances) and camera poses match, and removes the videos and
-scene folders of ``synthetic/`` and ``scenes/`` that it did not produce.
+scene folders of earlier runs' other scenes (only the names this module writes; see ``remove_stale``).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -238,18 +239,30 @@ def generate_synthetic(
 
 
 def remove_stale(out: Path, scene_ids: set[str]) -> list[Path]:
-    """Remove ``out/synthetic/*`` files and ``out/scenes/*`` folders of scenes other than ``scene_ids``.
+    """Remove the videos and scene folders of earlier runs' scenes other than ``scene_ids``.
 
-    Returns the removed paths. Only these two folders, which this module owns, are touched.
+    Only names this module writes are touched: ``synthetic/synth_<seed>_<index>.mp4`` (and the
+    ``.synth_….mp4.part`` temporaries of an interrupted run) and ``scenes/synth_<seed>_<index>/`` folders
+    holding nothing but a scene's files. Anything else a user keeps there stays. Returns the removed paths.
     """
     removed = []
-    videos = {f"{scene_id}.mp4" for scene_id in scene_ids}
     for path in sorted((out / SYNTHETIC_DATASET).glob("*")):
-        if path.is_file() and path.name not in videos:  # also a temporary left by an interrupted run
+        match = _OWN_VIDEO.fullmatch(path.name)
+        if path.is_file() and match and not (match["id"] in scene_ids and not match["part"]):
             path.unlink()
             removed.append(path)
     for path in sorted((out / "scenes").glob("*")):
-        if path.is_dir() and path.name not in scene_ids:
+        own = _OWN_SCENE.fullmatch(path.name) and all(f.name in SCENE_FILES for f in path.iterdir())
+        if path.is_dir() and own and path.name not in scene_ids:
             shutil.rmtree(path)
             removed.append(path)
     return removed
+
+
+_OWN_SCENE = re.compile(r"synth_\d{4,}_\d{3,}")
+_OWN_VIDEO = re.compile(r"(?P<part>\.)?(?P<id>synth_\d{4,}_\d{3,})\.mp4(?(part)\.part)")
+SCENE_FILES = {
+    name
+    for base in ("scene.json", "meta_info.json", "frames.npz", "freespace.npz", "mesh.glb")
+    for name in (base, f".{base}.part")
+}
