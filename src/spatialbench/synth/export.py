@@ -70,7 +70,10 @@ class FrameSet:
 def _row_differences(depth_mm: NDArray[np.uint16]) -> NDArray[np.int16]:
     if depth_mm.size and int(depth_mm.max()) > np.iinfo(np.int16).max:
         raise ValueError("depth beyond 32.767 m cannot be stored as int16 row differences")
-    return np.diff(depth_mm.astype(np.int32), axis=-1, prepend=0).astype(np.int16)
+    out = np.empty(depth_mm.shape, dtype=np.int16)
+    for index in np.ndindex(depth_mm.shape[:-2]):  # frame by frame: no (T, H, W) int32 temporaries
+        out[index] = np.diff(depth_mm[index].astype(np.int32), axis=-1, prepend=0)
+    return out
 
 
 def depth_to_mm(depth: NDArray[np.float32]) -> NDArray[np.uint16]:
