@@ -103,3 +103,16 @@ def test_rendered_scenes_hold_no_frames(tmp_path: Path) -> None:
         frames = r.frames  # read back from frames.npz on demand
         assert frames.instance.shape == (len(r.visibility.timestamps), 24, 32)
         assert r.visibility.pixels.nbytes < frames.instance.nbytes
+
+
+def test_rerun_after_a_synth_code_change_renders_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A re-run used to reuse videos rendered by older renderer code whenever the scene and poses matched.
+    import spatialbench.synth.pipeline as pipeline
+
+    config = RenderConfig(width=32, height=24, fps=4, max_seconds=1.0)
+    generate_synthetic(tmp_path, 1, 0, config)
+    assert generate_synthetic(tmp_path, 1, 0, config)[0].reused
+    monkeypatch.setattr(pipeline, "synth_code_digest", lambda: "changed")
+    assert not generate_synthetic(tmp_path, 1, 0, config)[0].reused

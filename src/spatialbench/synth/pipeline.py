@@ -20,12 +20,15 @@ frame); its ``instance_ids`` field maps each box to its mask id. Unseen instance
 
 Files appear complete or not at all (videos and npz are written to a temporary name and renamed;
 ``scene.json`` is written last), so an interrupted run leaves no truncated video. A re-run reuses a scene
-whose ``scene.json`` (seed, render settings, instances) and camera poses match, and removes the videos and
+whose ``scene.json`` (seed, render settings, instances, digest of this package's code) and camera poses
+match, and removes the videos and
 scene folders of earlier runs' other scenes (only the names this module writes; see ``remove_stale``).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import math
 import re
@@ -113,6 +116,21 @@ def view_targets(scene: SynthScene) -> np.ndarray:
     return np.array(rows, dtype=float).reshape(-1, 3)
 
 
+@functools.cache
+def synth_code_digest() -> str:
+    """Digest of the ``spatialbench.synth`` source files (16 hex digits).
+
+    Recorded in ``scene.json`` so that a re-run never reuses a video rendered by other renderer, shader,
+    asset or camera code.
+    """
+    root = Path(__file__).parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def render_scene(
     scene: SynthScene, out: Path, config: RenderConfig = RenderConfig(), renderer: Renderer | None = None
 ) -> RenderedScene:
@@ -134,7 +152,7 @@ def render_scene(
     folder.mkdir(parents=True, exist_ok=True)
     video = out / SYNTHETIC_DATASET / f"{scene.scene_id}.mp4"
     video.parent.mkdir(parents=True, exist_ok=True)
-    record = scene_record(scene, asdict(config))
+    record = {**scene_record(scene, asdict(config)), "code": synth_code_digest()}
     meta = scene.meta_info(f"{SYNTHETIC_DATASET}/{scene.scene_id}.mp4")
     frames = _earlier_frames(folder, video, record, poses)
     reused = frames is not None
