@@ -21,7 +21,8 @@ frame); its ``instance_ids`` field maps each box to its mask id. Unseen instance
 Files appear complete or not at all (videos and npz are written to a temporary name and renamed;
 ``scene.json`` is written last), so an interrupted run leaves no truncated video. A re-run reuses a scene
 whose ``scene.json`` (seed, render settings, instances, digest of this package's code) and camera poses
-match, and removes the videos and scene folders of earlier runs' other scenes (only the names this module writes; see ``remove_stale``).
+match, and removes the videos and scene folders of earlier runs' other scenes (only the names this module
+writes; see ``remove_stale``).
 """
 
 from __future__ import annotations
