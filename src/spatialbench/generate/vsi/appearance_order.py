@@ -38,8 +38,9 @@ FIRST_PIXEL_KEY = "first_pixel"  # meta-info field: {category: seconds of its fi
 
 @cache
 def template() -> dict[str, str]:
-    """Return the official wording (package data ``data/appearance_order.json``: ``question``, ``separator``)."""
-    text = resources.files("spatialbench.generate.vsi").joinpath("data", "appearance_order.json").read_text("utf-8")
+    """Return the official wording (package data ``data/appearance_order.json``: question, separator)."""
+    data = resources.files("spatialbench.generate.vsi").joinpath("data", "appearance_order.json")
+    text = data.read_text("utf-8")
     return dict(json.loads(text))
 
 
