@@ -18,7 +18,6 @@ entries are sent as extra body fields (e.g. ``top_k``).
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import Any
 
 from spatialbench.models.api import (
@@ -53,6 +52,7 @@ class AnthropicBackend(ApiBackend):
     """
 
     provider = "anthropic"
+    default_max_images = ANTHROPIC_MAX_IMAGES
 
     def __init__(
         self,
@@ -61,9 +61,6 @@ class AnthropicBackend(ApiBackend):
         settings: ApiSettings | None = None,
         seed: int | None = None,
     ) -> None:
-        settings = settings or ApiSettings()
-        if settings.max_images is None:
-            settings = replace(settings, max_images=ANTHROPIC_MAX_IMAGES)
         super().__init__(settings, seed)
         try:
             import anthropic

@@ -341,10 +341,19 @@ def limit_images(request: Request, max_images: int | None, policy: ImageOverflow
 
 
 class ApiBackend(Backend):
-    """Base of the API back ends: subclasses implement ``_send`` and ``_classify`` only."""
+    """Base of the API back ends: subclasses implement ``_send`` and ``_classify`` only.
+
+    ``default_max_images`` is the provider's documented per-request image limit, used when the settings
+    leave ``max_images`` unset (None = no limit known).
+    """
+
+    default_max_images: int | None = None
 
     def __init__(self, settings: ApiSettings | None = None, seed: int | None = None) -> None:
-        self.settings = settings or ApiSettings()
+        settings = settings or ApiSettings()
+        if settings.max_images is None and self.default_max_images is not None:
+            settings = replace(settings, max_images=self.default_max_images)
+        self.settings = settings
         self._semaphore = asyncio.Semaphore(self.settings.concurrency)
         self._rng = np.random.default_rng(seed)  # jitter only; never affects outputs
         self.breaker = ConnectionBreaker(self.settings.breaker_failures)

@@ -13,7 +13,6 @@ Option ``base_url`` points the client at another endpoint (a proxy, or a test se
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import Any
 
 from spatialbench.models.api import (
@@ -47,6 +46,7 @@ class GeminiBackend(ApiBackend):
     """
 
     provider = "gemini"
+    default_max_images = GEMINI_MAX_IMAGES
 
     def __init__(
         self,
@@ -56,9 +56,6 @@ class GeminiBackend(ApiBackend):
         settings: ApiSettings | None = None,
         seed: int | None = None,
     ) -> None:
-        settings = settings or ApiSettings()
-        if settings.max_images is None:
-            settings = replace(settings, max_images=GEMINI_MAX_IMAGES)
         super().__init__(settings, seed)
         try:
             from google import genai
