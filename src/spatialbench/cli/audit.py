@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from spatialbench.cli.apps import audit_app
-from spatialbench.cli.vsi_options import DistanceOpt, MetaInfoOpt, prepare_out_dir
+from spatialbench.cli.out_dir import prepare_out_dir
+from spatialbench.cli.vsi_options import DistanceOpt, MetaInfoOpt
 
 QuestionsOpt = Annotated[
     Path, typer.Option("--questions", help="Questions in the official schema (jsonl, parquet, json, folder).")

@@ -26,7 +26,7 @@ def demo(
     ] = 20.0,
 ) -> None:
     """Generate synthetic rooms, render walkthrough videos, ask all VSI-Bench question types, score chance."""
-    from spatialbench.cli.vsi_options import prepare_out_dir
+    from spatialbench.cli.out_dir import prepare_out_dir
     from spatialbench.demo import run_demo
     from spatialbench.synth.renderer import RendererUnavailableError
 

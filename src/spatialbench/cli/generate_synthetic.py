@@ -51,7 +51,7 @@ def generate_synthetic_command(
 
     The folder is what ``spatialbench run --benchmark vsibench --data DIR`` reads.
     """
-    from spatialbench.cli.vsi_options import prepare_out_dir
+    from spatialbench.cli.out_dir import prepare_out_dir
     from spatialbench.demo.pipeline import check_routes_file, write_synthetic_benchmark
     from spatialbench.synth import RenderConfig, RendererUnavailableError, generate_synthetic
 

@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 
 from spatialbench.cli.apps import generate_app
-from spatialbench.cli.vsi_options import DistanceOpt, GapRuleOpt, MetaInfoOpt, prepare_out_dir
+from spatialbench.cli.out_dir import prepare_out_dir
+from spatialbench.cli.vsi_options import DistanceOpt, GapRuleOpt, MetaInfoOpt
 
 OutOpt = Annotated[
     Path, typer.Option("--out", help="Output folder (test.jsonl, test.parquet, manifest.json).")

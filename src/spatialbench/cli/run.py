@@ -8,7 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from spatialbench.cli.apps import app
-from spatialbench.cli.vsi_options import prepare_out_dir
+from spatialbench.cli.out_dir import prepare_out_dir
 
 
 def parse_assignments(pairs: list[str], what: str) -> dict[str, str | int | float | bool]:

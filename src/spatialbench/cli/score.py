@@ -59,9 +59,9 @@ def load_annotations(benchmark: str, annotations: Path, pruned_ids: Path | None)
 
 
 def check_out(out: Path | None) -> None:
-    """Check ``--out`` before any work (one-line error, exit 2); the shared check of cli/vsi_options."""
+    """Check ``--out`` before any work (one-line error, exit 2); the shared check of cli/out_dir."""
     if out is not None:
-        from spatialbench.cli.vsi_options import prepare_out_dir
+        from spatialbench.cli.out_dir import prepare_out_dir
 
         prepare_out_dir(out)
 

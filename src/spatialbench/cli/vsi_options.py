@@ -1,4 +1,4 @@
-"""Options shared by ``generate vsibench`` and ``audit vsibench``, and the output-folder check.
+"""Options shared by ``generate vsibench`` and ``audit vsibench``.
 
 Setting names are checked by a callback against :class:`~spatialbench.generate.vsi.GenerationSettings`
 (the one list of allowed values), so a typo is a one-line usage error, not a pydantic dump.
@@ -6,7 +6,6 @@ Setting names are checked by a callback against :class:`~spatialbench.generate.v
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, get_args
@@ -45,22 +44,3 @@ GapRuleOpt = Annotated[
         callback=_setting_choice("rel_distance_gap_rule"),
     ),
 ]
-
-
-def prepare_out_dir(out: Path, option: str = "--out") -> Path:
-    """Create ``out`` (with parents) and check that a file can be written in it, before any work is done.
-
-    Raises:
-        typer.Exit: code 2 after one line naming ``option`` and the path (an existing file, a path below
-            a file, no permission, read-only file system).
-    """
-    probe = out / f".spatialbench-write-test-{os.getpid()}"
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        probe.touch()
-        probe.unlink()
-    except OSError as err:
-        why = "exists and is not a folder" if out.exists() and not out.is_dir() else err.strerror or str(err)
-        typer.echo(f"error: {option} {out}: not a writable folder ({why})", err=True)
-        raise typer.Exit(2) from None
-    return out
