@@ -5,10 +5,10 @@ import copy
 import pytest
 from mmsi_remindview_fixtures import build_mmsi, mmsi_responses, mmsi_samples
 
-from spatialbench.benchmarks.item import MediaKind
 from spatialbench.benchmarks.mmsi_video import input_text, load_mmsi_video
 from spatialbench.benchmarks.mmsi_video.options import parse_options
 from spatialbench.benchmarks.registry import load_items
+from spatialbench.records.item import MediaKind
 from spatialbench.scoring import score_items
 
 

@@ -7,9 +7,9 @@ from spatialbench.benchmarks.mmsi_video import apply_setting, build_request, loa
 from spatialbench.media.cache import load_media
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
-from spatialbench.models.base import ImagePart, TextPart
 from spatialbench.prompting.builders import get_prompt_builder
 from spatialbench.prompting.config import PromptConfig
+from spatialbench.records.messages import ImagePart, TextPart
 
 
 @pytest.fixture(scope="module")

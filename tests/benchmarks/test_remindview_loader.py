@@ -4,10 +4,10 @@ import pandas as pd
 import pytest
 from mmsi_remindview_fixtures import build_remindview
 
-from spatialbench.benchmarks.item import MediaKind
 from spatialbench.benchmarks.registry import load_items
 from spatialbench.benchmarks.remindview import load_remindview
 from spatialbench.benchmarks.remindview.query import parse_query_type
+from spatialbench.records.item import MediaKind
 
 
 @pytest.fixture()

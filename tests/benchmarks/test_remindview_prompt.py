@@ -5,9 +5,9 @@ from mmsi_remindview_fixtures import build_remindview
 
 from spatialbench.benchmarks.remindview import build_request, load_remindview, parse_response, system_prompt
 from spatialbench.benchmarks.remindview.phases import official_choice, split_phases
-from spatialbench.models.base import ImagePart, TextPart
 from spatialbench.prompting.builders import get_prompt_builder
 from spatialbench.prompting.config import PromptConfig
+from spatialbench.records.messages import ImagePart, TextPart
 
 OPTIONS = ("A. lamp", "B. bed", "C. chair", "D. desk")
 ROTATIONS = (

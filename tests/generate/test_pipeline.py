@@ -180,7 +180,7 @@ def test_cli_reports_bad_meta_info(tmp_path):
 
 
 def test_frequency_baseline_by_hand():
-    from spatialbench.benchmarks.item import AnswerKind, Item
+    from spatialbench.records.item import AnswerKind, Item
     from spatialbench.scoring.baselines import chance_frequency
 
     def frequency_baseline(items):

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from spatialbench.benchmarks.item import MediaKind, MediaRef
 from spatialbench.media import FrameCache, MediaError, parse_strategy, sample_video
+from spatialbench.records.item import MediaKind, MediaRef
 from support.videos import encode_indexed_video
 
 

@@ -3,9 +3,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spatialbench.benchmarks.item import MediaKind, MediaRef
 from spatialbench.media import FrameCache, MediaError, parse_strategy, sample_video
 from spatialbench.media.frames import sample_frame_folder
+from spatialbench.records.item import MediaKind, MediaRef
 from support.videos import encode_indexed_video, indexed_frame, read_index
 
 

@@ -14,9 +14,9 @@ from spatialbench.models.api import (
     limit_images,
     parse_retry_after,
 )
-from spatialbench.models.base import ImagePart, Request, Response, TextPart
 from spatialbench.models.errors import BackendError, RetryableError, TooManyImagesError
 from spatialbench.models.resolve import load_backend, model_family, split_model_name
+from spatialbench.records.messages import ImagePart, Request, Response, TextPart
 from spatialbench.registry import UnknownNameError
 
 

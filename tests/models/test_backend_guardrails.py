@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 from spatialbench.models.api import ApiSettings, ConnectionBreaker, RetryPolicy, call_with_retries
-from spatialbench.models.base import Request, Response, TextPart
 from spatialbench.models.errors import BackendError, EndpointUnreachableError, RetryableError
 from spatialbench.models.resolve import load_backend
+from spatialbench.records.messages import Request, Response, TextPart
 from support.openai_server import OpenAIServer, ServerScript
 
 FAST = ApiSettings(concurrency=2, timeout_s=2.0, retry=RetryPolicy(max_attempts=3, base_delay_s=0.01))

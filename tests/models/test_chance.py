@@ -1,6 +1,6 @@
-from spatialbench.benchmarks.item import AnswerKind, Item
 from spatialbench.models.chance import FrequencyChance, ItemBackend
 from spatialbench.models.resolve import load_backend
+from spatialbench.records.item import AnswerKind, Item
 
 
 def _mca(i: int, options: tuple[str, ...], truth: str, task: str = "object_rel_distance") -> Item:

@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from spatialbench.media import parse_strategy, sample_video
-from spatialbench.models.base import GenerationSettings, ImagePart, Request, TextPart
 from spatialbench.models.errors import BackendError
 from spatialbench.models.hf import generation_options, token_logprobs
 from spatialbench.models.hf_messages import FramesAs, chat_inputs
+from spatialbench.records.messages import GenerationSettings, ImagePart, Request, TextPart
 from support.tiny_vlm import build_internvl, build_llava_onevision, build_qwen2_5_vl
 from support.videos import encode_indexed_video, read_index
 

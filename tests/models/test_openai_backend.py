@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 from spatialbench.models.api import ApiSettings, RetryPolicy
-from spatialbench.models.base import GenerationSettings, ImagePart, Request, TextPart
 from spatialbench.models.errors import BackendError
 from spatialbench.models.resolve import load_backend
+from spatialbench.records.messages import GenerationSettings, ImagePart, Request, TextPart
 from support.openai_server import Fault, OpenAIServer, ServerScript
 
 FAST = ApiSettings(concurrency=4, timeout_s=0.5, retry=RetryPolicy(max_attempts=4, base_delay_s=0.01))

@@ -1,9 +1,7 @@
 import numpy as np
 import pytest
 
-from spatialbench.benchmarks.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.media.video import SampledFrames
-from spatialbench.models.base import ImagePart, TextPart
 from spatialbench.prompting import (
     InputOrder,
     ModelFamily,
@@ -12,6 +10,8 @@ from spatialbench.prompting import (
     load_template_data,
 )
 from spatialbench.prompting.templates import TemplateError, fill, placeholders
+from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
+from spatialbench.records.messages import ImagePart, TextPart
 
 VIDEO = (MediaRef(kind=MediaKind.VIDEO, path="arkitscenes/41069025.mp4"),)
 MCA = Item(

@@ -1,6 +1,6 @@
 import io
 
-from spatialbench.models.base import Response
+from spatialbench.records.messages import Response
 from spatialbench.runs.progress import Progress
 
 

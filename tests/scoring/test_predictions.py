@@ -1,6 +1,6 @@
 import json
 
-from spatialbench.benchmarks.item import AnswerKind, Item
+from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring.predictions import detect_format, read_predictions
 
 

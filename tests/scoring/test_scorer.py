@@ -4,7 +4,7 @@ import math
 import pandas as pd
 import pytest
 
-from spatialbench.benchmarks.item import AnswerKind, Item
+from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring import render_markdown, score_items, write_scores
 
 

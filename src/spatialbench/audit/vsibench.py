@@ -19,11 +19,11 @@ from typing import Any
 import numpy as np
 
 from spatialbench.audit.parse import parse_question
-from spatialbench.benchmarks.item import Item
 from spatialbench.generate.vsi.direction import bearing_deg, easy_label, hard_label, medium_label
 from spatialbench.generate.vsi.distances import category_distances
 from spatialbench.generate.vsi.options import format_number
 from spatialbench.generate.vsi.settings import GenerationSettings
+from spatialbench.records.item import Item
 from spatialbench.scene.categories import scene_category
 from spatialbench.scene.model import Scene
 

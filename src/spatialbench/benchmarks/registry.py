@@ -13,52 +13,18 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from spatialbench.benchmarks.item import Item
+from spatialbench.records.rows import LoadedItems
 from spatialbench.registry import Registry
 
 if TYPE_CHECKING:  # scoring imports this module; at run time it is imported only where used
     import pandas as pd
 
     from spatialbench.scoring.tables import ScoreTable
-
-
-class EntryIndex(int):
-    """A 1-based position in a JSON list of entries (not a line): :class:`RowError` prints ``entry N``."""
-
-
-@dataclass(frozen=True)
-class RowError:
-    """One bad row of an annotation or prediction file; ``str()`` names file, line and field.
-
-    ``line`` is a line number (JSONL), a row number (Parquet) or an :class:`EntryIndex` (JSON list);
-    the last is printed ``file: entry N:`` so it is not mistaken for a line of the file.
-    """
-
-    file: str
-    line: int | None
-    field: str | None
-    message: str
-
-    def __str__(self) -> str:
-        if isinstance(self.line, EntryIndex):
-            where = f"{self.file}: entry {self.line}"
-        else:
-            where = f"{self.file}:{self.line}" if self.line is not None else self.file
-        what = f" field {self.field!r}:" if self.field else ""
-        return f"{where}:{what} {self.message}"
-
-
-class LoadedItems(list[Item]):
-    """A ``list[Item]`` that also carries the rows that could not be read (``errors``)."""
-
-    def __init__(self, items: Sequence[Item] = (), errors: Sequence[RowError] = ()) -> None:
-        super().__init__(items)
-        self.errors: list[RowError] = list(errors)
 
 
 Loader = Callable[..., LoadedItems]
@@ -156,6 +122,6 @@ def load_items(name: str, path: str | Path, **options: Any) -> LoadedItems:
     try:
         return spec.load(Path(path), **options)
     except UnicodeError as error:
-        from spatialbench.benchmarks.load_errors import unreadable
+        from spatialbench.records.errors import unreadable
 
         raise unreadable(path, error) from None

@@ -1,6 +1,6 @@
 """VSI-Bench: official annotation files → :class:`Item`, and the paper's table layout (Fig. 6).
 
-Formats read (see :mod:`spatialbench.benchmarks.vsibench_io`): ``test.jsonl``, the Hugging Face Parquet
+Formats read (see :mod:`spatialbench.records.files`): ``test.jsonl``, the Hugging Face Parquet
 files, and JSON exports holding a list of question objects (or ``{"questions": [...]}``). Fields follow
 the official schema: ``id``, ``dataset``, ``scene_name``, ``question_type``, ``question``, ``options``
 (null for numerical questions), ``ground_truth``, optional ``pruned``. A numerical ground truth must be
@@ -25,10 +25,11 @@ from typing import Any
 
 import pandas as pd
 
-from spatialbench.benchmarks.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.benchmarks.pruned_ids import read_pruned_ids
-from spatialbench.benchmarks.registry import BENCHMARKS, BenchmarkSpec, LoadedItems, RowError
-from spatialbench.benchmarks.vsibench_io import read_records
+from spatialbench.benchmarks.registry import BENCHMARKS, BenchmarkSpec
+from spatialbench.records.files import read_records
+from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
+from spatialbench.records.rows import LoadedItems, RowError
 from spatialbench.scoring.tables import Column, ScoreTable, build_table
 
 NAME = "vsibench"

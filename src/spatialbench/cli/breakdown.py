@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from spatialbench.benchmarks.item import Item
 from spatialbench.cli.apps import app
 from spatialbench.cli.score import AnnotationsOpt, BenchmarkOpt, load_annotations, report_row_errors
+from spatialbench.records.item import Item
 from spatialbench.registry import UnknownNameError
 
 if TYPE_CHECKING:

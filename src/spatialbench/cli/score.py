@@ -9,8 +9,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from spatialbench.benchmarks.registry import LoadedItems, RowError, load_items
+from spatialbench.benchmarks.registry import load_items
 from spatialbench.cli.apps import app
+from spatialbench.records.rows import LoadedItems, RowError
 from spatialbench.registry import UnknownNameError
 from spatialbench.scoring.output import render_markdown, write_scores
 from spatialbench.scoring.scorer import ScoreResult

@@ -13,11 +13,11 @@ import threading
 from collections import Counter, OrderedDict
 from pathlib import Path
 
-from spatialbench.benchmarks.item import MediaKind, MediaRef
 from spatialbench.media.errors import MediaError
 from spatialbench.media.frames import sample_frame_folder, single_image
 from spatialbench.media.sampling import FrameStrategy
 from spatialbench.media.video import SampledFrames, sample_video
+from spatialbench.records.item import MediaKind, MediaRef
 
 CacheKey = tuple[object, ...]
 log = logging.getLogger(__name__)

@@ -1,8 +1,7 @@
 """Model back ends behind one interface (``Backend.generate(Request) -> Response``)."""
 
-from spatialbench.models.base import (
-    BACKENDS,
-    Backend,
+from spatialbench.models.base import BACKENDS, Backend
+from spatialbench.records.messages import (
     GenerationSettings,
     ImagePart,
     Request,

@@ -27,9 +27,10 @@ from spatialbench.models.api import (
     image_base64,
     public_url,
 )
-from spatialbench.models.base import BACKENDS, ImagePart, Part, Request, Response
+from spatialbench.models.base import BACKENDS
 from spatialbench.models.errors import BackendError, ProviderUnavailableError, RetryableError
 from spatialbench.models.parts import map_parts
+from spatialbench.records.messages import ImagePart, Part, Request, Response
 
 #: Messages API limit on images in one request (docs.anthropic.com, "Vision": 100 per API request).
 ANTHROPIC_MAX_IMAGES = 100

@@ -38,13 +38,14 @@ from urllib.parse import urlsplit, urlunsplit
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbench.models.base import Backend, ImagePart, Request, Response
+from spatialbench.models.base import Backend
 from spatialbench.models.errors import (
     BackendError,
     EndpointUnreachableError,
     RetryableError,
     TooManyImagesError,
 )
+from spatialbench.records.messages import ImagePart, Request, Response
 
 
 @dataclass(frozen=True)

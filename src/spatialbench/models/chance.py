@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from spatialbench.benchmarks.item import AnswerKind, Item
-from spatialbench.models.base import BACKENDS, Backend, Request, Response
+from spatialbench.models.base import BACKENDS, Backend
 from spatialbench.models.errors import BackendError
+from spatialbench.records.item import AnswerKind, Item
+from spatialbench.records.messages import Request, Response
 
 
 class ItemBackend(Backend):

@@ -23,9 +23,10 @@ from spatialbench.models.api import (
     public_url,
     retry_after_from_headers,
 )
-from spatialbench.models.base import BACKENDS, ImagePart, Part, Request, Response, TokenLogprob
+from spatialbench.models.base import BACKENDS
 from spatialbench.models.errors import BackendError, ProviderUnavailableError, RetryableError
 from spatialbench.models.parts import map_parts
+from spatialbench.records.messages import ImagePart, Part, Request, Response, TokenLogprob
 
 #: Gemini API limit on images in one request (ai.google.dev, "image understanding": 3,600 per request).
 GEMINI_MAX_IMAGES = 3600

@@ -31,17 +31,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbench.models.base import (
-    BACKENDS,
-    Backend,
-    GenerationSettings,
-    Request,
-    Response,
-    TokenLogprob,
-)
+from spatialbench.models.base import BACKENDS, Backend
 from spatialbench.models.errors import BackendError
 from spatialbench.models.hf_loading import import_hf, load_model, load_processor, resolve_device
 from spatialbench.models.hf_messages import FramesAs, chat_inputs
+from spatialbench.records.messages import GenerationSettings, Request, Response, TokenLogprob
 
 
 @dataclass(frozen=True)

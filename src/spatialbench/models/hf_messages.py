@@ -19,9 +19,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbench.models.base import ImagePart, Part, Request, TextPart
 from spatialbench.models.errors import BackendError
 from spatialbench.models.parts import map_parts
+from spatialbench.records.messages import ImagePart, Part, Request, TextPart
 
 
 class FramesAs(StrEnum):

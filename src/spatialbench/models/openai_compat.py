@@ -22,9 +22,10 @@ from spatialbench.models.api import (
     image_data_url,
     public_url,
 )
-from spatialbench.models.base import BACKENDS, ImagePart, Part, Request, Response, TextPart, TokenLogprob
+from spatialbench.models.base import BACKENDS
 from spatialbench.models.errors import BackendError, RetryableError
 from spatialbench.models.parts import map_parts
+from spatialbench.records.messages import ImagePart, Part, Request, Response, TextPart, TokenLogprob
 
 #: images up to this many pixels in total are encoded on the event loop (~ 2-4 ms); a thread hop costs more
 INLINE_ENCODE_PIXELS = 200_000
@@ -134,7 +135,7 @@ class OpenAIChatBackend(ApiBackend):
 
 def _unreadable_reply(what: str, body: str) -> BackendError:
     """Return the error for a 200 reply that is not a chat completion, quoting its first bytes (redacted)."""
-    from spatialbench.runs.redaction import redact  # a leaf module; lazy keeps models/ free of runs/
+    from spatialbench.records.redaction import redact  # a leaf module; lazy keeps models/ free of runs/
 
     return BackendError(f"server replied with {what}: {redact(body[:120])!r}")
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from spatialbench.models.base import ImagePart, Part, TextPart
+from spatialbench.records.messages import ImagePart, Part, TextPart
 
 T = TypeVar("T")
 

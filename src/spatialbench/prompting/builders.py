@@ -1,6 +1,6 @@
 """Prompt builders: one per benchmark, registered by benchmark name.
 
-A builder turns an :class:`~spatialbench.benchmarks.item.Item` and its sampled media into a model
+A builder turns an :class:`~spatialbench.records.item.Item` and its sampled media into a model
 :class:`~spatialbench.models.base.Request`. A benchmark with its own layout (MMSI-Video-Bench interleaved
 placeholders, ReMindView-Bench system prompts) registers a subclass::
 
@@ -19,10 +19,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spatialbench.benchmarks.item import Item
 from spatialbench.media.video import SampledFrames
-from spatialbench.models.base import ImagePart, Part, Request, TextPart
 from spatialbench.prompting.config import InputOrder, PromptConfig
+from spatialbench.records.item import Item
+from spatialbench.records.messages import ImagePart, Part, Request, TextPart
 from spatialbench.registry import Registry
 
 

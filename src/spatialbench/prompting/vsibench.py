@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from spatialbench.benchmarks.item import AnswerKind, Item
 from spatialbench.media.video import SampledFrames
-from spatialbench.models.base import Request
 from spatialbench.prompting.builders import PROMPT_BUILDERS, PromptBuilder, arrange, image_parts
 from spatialbench.prompting.config import ModelFamily, PromptConfig
 from spatialbench.prompting.templates import fill, fill_lines, load_template_data
+from spatialbench.records.item import AnswerKind, Item
+from spatialbench.records.messages import Request
 
 
 class VideoQABuilder(PromptBuilder):

@@ -6,8 +6,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.models.api import ApiSettings, ImageFormat, ImageOverflow, RetryPolicy
-from spatialbench.models.base import GenerationSettings
 from spatialbench.prompting.config import PromptConfig
+from spatialbench.records.messages import GenerationSettings
 
 Scalar = str | int | float | bool
 #: frame strategy of a run whose benchmark declares none (VSI-Bench's 32 uniform frames)

@@ -16,9 +16,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks.item import Item, MediaKind, MediaRef
 from spatialbench.media.cache import resolve_path
-from spatialbench.models.base import GenerationSettings
+from spatialbench.records.item import Item, MediaKind, MediaRef
+from spatialbench.records.messages import GenerationSettings
 
 
 class MediaDigests:

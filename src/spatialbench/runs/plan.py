@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from spatialbench.benchmarks.item import Item
-from spatialbench.models.base import GenerationSettings
 from spatialbench.prompting.builders import PromptBuilder
+from spatialbench.records.item import Item
+from spatialbench.records.messages import GenerationSettings
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.keys import MediaDigests, request_key
 

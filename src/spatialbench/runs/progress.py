@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from spatialbench.models.base import Response
+from spatialbench.records.messages import Response
 
 
 class Progress:

@@ -20,17 +20,20 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks.registry import LoadedItems, load_items
+from spatialbench.benchmarks.registry import load_items
 from spatialbench.media.cache import FrameCache
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.media.video import SampledFrames
-from spatialbench.models.base import Backend, ImagePart, Request, Response
+from spatialbench.models.base import Backend
 from spatialbench.models.chance import ItemBackend
 from spatialbench.models.errors import BackendError, EndpointUnreachableError
 from spatialbench.models.resolve import load_backend, model_family
 from spatialbench.prompting.builders import PromptBuilder, get_prompt_builder
 from spatialbench.prompting.config import ModelFamily
+from spatialbench.records.messages import ImagePart, Request, Response
+from spatialbench.records.redaction import redact, secret_values
+from spatialbench.records.rows import LoadedItems
 from spatialbench.runs.checks import RunSetupError, check_config
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.defaults import apply_benchmark_defaults
@@ -38,7 +41,6 @@ from spatialbench.runs.environment import environment
 from spatialbench.runs.lock import run_lock
 from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan, select_items
 from spatialbench.runs.progress import Progress
-from spatialbench.runs.redaction import redact, secret_values
 from spatialbench.runs.store import RunStore, StoredResult
 
 STORE_NAME = "run.sqlite"

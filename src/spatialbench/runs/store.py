@@ -4,7 +4,7 @@ A request key hashes the item, its media, the prompt layout and the settings (se
 :mod:`spatialbench.runs.keys`), so a changed prompt or setting is a different row and never a stale hit.
 Status: ``ok`` (non-empty answer), ``empty`` (the model said nothing) or ``failed`` (error recorded);
 only ``ok`` rows count as done, so re-running retries the others. Nothing secret is ever written: every
-text of a result (answer, provider metadata, error) passes :func:`spatialbench.runs.redaction.redact` in
+text of a result (answer, provider metadata, error) passes :func:`spatialbench.records.redaction.redact` in
 :meth:`RunStore.put`, the one place results are written (a model may repeat a key it saw, e.g. an echoing
 proxy, and scores are written from the stored rows).
 """
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spatialbench.models.base import Response
-from spatialbench.runs.redaction import redact
+from spatialbench.records.messages import Response
+from spatialbench.records.redaction import redact
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS invocations (

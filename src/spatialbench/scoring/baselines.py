@@ -32,8 +32,8 @@ from dataclasses import replace
 
 import numpy as np
 
-from spatialbench.benchmarks.item import AnswerKind, Item
 from spatialbench.benchmarks.registry import get_benchmark
+from spatialbench.records.item import AnswerKind, Item
 from spatialbench.registry import Registry
 from spatialbench.scoring.metrics import ground_truth_error, mra_array
 from spatialbench.scoring.scorer import ScoreResult, build_rows, result_from_rows, score_items

@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from spatialbench.benchmarks.item import Item
+from spatialbench.records.item import Item
 from spatialbench.registry import Registry
 from spatialbench.scoring.tables import Column, ScoreTable, build_table
 

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks.item import Item
-from spatialbench.benchmarks.registry import EntryIndex, RowError
-from spatialbench.benchmarks.vsibench_io import Record, read_records
+from spatialbench.records.files import Record, read_records
+from spatialbench.records.item import Item
+from spatialbench.records.rows import EntryIndex, RowError
 
 RESPONSE_FIELDS = ("response", "prediction", "model_answer")
 _MISSING = object()

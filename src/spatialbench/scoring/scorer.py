@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from spatialbench.benchmarks.item import AnswerKind, Item
 from spatialbench.benchmarks.registry import BenchmarkSpec, get_benchmark
+from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring.extraction import Extraction
 from spatialbench.scoring.metrics import MRA_MODES, exact_match, ground_truth_error, mra_array
 from spatialbench.scoring.tables import ScoreTable

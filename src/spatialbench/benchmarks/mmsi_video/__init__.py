@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from spatialbench.benchmarks.item import Item
 from spatialbench.benchmarks.mmsi_video.breakdown import SUBTYPES, canonical_type, mmsi_tables
 from spatialbench.benchmarks.mmsi_video.extraction import extract_official
 from spatialbench.benchmarks.mmsi_video.frames import FrameSetting, allocate_frames, frame_budget
@@ -26,6 +25,7 @@ from spatialbench.benchmarks.mmsi_video.prompt import (
     input_text,
 )
 from spatialbench.benchmarks.registry import BENCHMARKS, BenchmarkSpec
+from spatialbench.records.item import Item
 from spatialbench.scoring.breakdown import BREAKDOWNS, Table, micro_table, outcomes_from_rows
 from spatialbench.scoring.extraction import CHOICE_EXTRACTORS, NO_ANSWER, Extraction
 from spatialbench.scoring.tables import Column, ScoreTable

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks.load_errors import unreadable
+from spatialbench.records.errors import unreadable
 from spatialbench.scoring.breakdown import Group, Outcome, Table, breakdown, id_in
 
 MEMORY_UPDATE = "(Cross-Video) Memoery Update"  # official spelling in mmsivideo.json

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from pathlib import PurePosixPath
 
-from spatialbench.benchmarks.item import Item, MediaKind, MediaRef
+from spatialbench.records.item import Item, MediaKind, MediaRef
 
 #: the Sufficient-Coverage cap on the number of frames (official ``MAX_LENGTH``)
 SUFFICIENT_COVERAGE_MAX_FRAMES = 300

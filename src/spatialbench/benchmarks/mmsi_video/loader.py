@@ -1,4 +1,4 @@
-"""Load MMSI-Video-Bench's official ``mmsivideo.json`` into :class:`~spatialbench.benchmarks.item.Item`.
+"""Load MMSI-Video-Bench's official ``mmsivideo.json`` into :class:`~spatialbench.records.item.Item`.
 
 The folder a user downloads from Hugging Face (``rbler/MMSI-Video-Bench``) and the official GitHub
 repository (``meta_data/``)::
@@ -25,11 +25,11 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks.item import AnswerKind, Item, MediaKind, MediaRef
-from spatialbench.benchmarks.load_errors import MalformedSampleError, unreadable
 from spatialbench.benchmarks.mmsi_video.frames import apply_setting, frame_budget, frame_timestamp
 from spatialbench.benchmarks.mmsi_video.options import OPTION_LETTERS, parse_options
-from spatialbench.benchmarks.registry import LoadedItems
+from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
+from spatialbench.records.rows import LoadedItems
 
 BENCHMARK_NAME = "mmsi-video"
 ANNOTATION_FILE = "mmsivideo.json"

@@ -17,15 +17,15 @@ import re
 from collections.abc import Iterator, Sequence
 from importlib import resources
 
-from spatialbench.benchmarks.item import Item, MediaKind
 from spatialbench.benchmarks.mmsi_video.frames import apply_setting, format_timestamp
 from spatialbench.benchmarks.mmsi_video.loader import IMAGE_PLACEHOLDER, PROMPT_FIELDS, VIDEO_PLACEHOLDER
 from spatialbench.media.cache import load_media
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.media.video import SampledFrames
-from spatialbench.models.base import ImagePart, Part, Request, TextPart
 from spatialbench.prompting.builders import PROMPT_BUILDERS, PromptBuilder
+from spatialbench.records.item import Item, MediaKind
+from spatialbench.records.messages import ImagePart, Part, Request, TextPart
 
 _PLACEHOLDERS = re.compile(f"({re.escape(VIDEO_PLACEHOLDER)}|{re.escape(IMAGE_PLACEHOLDER)})")
 #: the strategy a run uses for items narrowed by :func:`apply_setting` (their frame lists are the sample)

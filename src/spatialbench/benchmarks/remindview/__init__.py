@@ -14,7 +14,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from spatialbench.benchmarks.item import Item
 from spatialbench.benchmarks.registry import BENCHMARKS, BenchmarkSpec
 from spatialbench.benchmarks.remindview.breakdown import remindview_tables
 from spatialbench.benchmarks.remindview.loader import BENCHMARK_NAME, load_remindview
@@ -26,6 +25,7 @@ from spatialbench.benchmarks.remindview.prompt import (
     system_prompt,
     user_text,
 )
+from spatialbench.records.item import Item
 from spatialbench.scoring.breakdown import BREAKDOWNS, Table, micro_table, outcomes_from_rows
 from spatialbench.scoring.tables import Column, ScoreTable
 

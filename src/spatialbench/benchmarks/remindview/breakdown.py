@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from spatialbench.benchmarks.item import Item
+from spatialbench.records.item import Item
 from spatialbench.scoring.breakdown import Group, Outcome, Table, breakdown, everything, field_equals
 
 PATTERN_TITLES = (("object-centric", "Object-centric"), ("view-centric", "View-centric"))

@@ -1,4 +1,4 @@
-"""Load ReMindView-Bench QA tables (CSV or Parquet) into :class:`~spatialbench.benchmarks.item.Item`.
+"""Load ReMindView-Bench QA tables (CSV or Parquet) into :class:`~spatialbench.records.item.Item`.
 
 Columns (official generation code): ``folder_path`` (a frame set: the image files of one multi-view sample;
 the path names the room type, the object-centric / view-centric pattern and the ``level_<k>`` distance
@@ -26,9 +26,6 @@ from typing import Any
 
 import pandas as pd
 
-from spatialbench.benchmarks.item import AnswerKind, Item, MediaKind, MediaRef
-from spatialbench.benchmarks.load_errors import MalformedSampleError, unreadable
-from spatialbench.benchmarks.registry import LoadedItems
 from spatialbench.benchmarks.remindview.query import (
     distance_level,
     normalize_query_type,
@@ -36,6 +33,9 @@ from spatialbench.benchmarks.remindview.query import (
     pattern_of,
     room_type,
 )
+from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
+from spatialbench.records.rows import LoadedItems
 
 BENCHMARK_NAME = "remindview"
 REQUIRED_COLUMNS = (

@@ -15,12 +15,12 @@ import json
 from collections.abc import Sequence
 from importlib import resources
 
-from spatialbench.benchmarks.item import Item
 from spatialbench.media.cache import load_media
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.media.video import SampledFrames
-from spatialbench.models.base import ImagePart, Part, Request, TextPart
 from spatialbench.prompting.builders import PROMPT_BUILDERS, PromptBuilder
+from spatialbench.records.item import Item
+from spatialbench.records.messages import ImagePart, Part, Request, TextPart
 
 
 def _template(name: str) -> str:

@@ -25,10 +25,10 @@ from importlib import resources
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbench.benchmarks.item import AnswerKind
 from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
+from spatialbench.records.item import AnswerKind
 from spatialbench.scene.model import Scene
 
 TASK = "obj_appearance_order"

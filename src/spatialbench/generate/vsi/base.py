@@ -25,8 +25,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from spatialbench.benchmarks.item import AnswerKind
 from spatialbench.generate.vsi.settings import GenerationSettings
+from spatialbench.records.item import AnswerKind
 from spatialbench.registry import Registry
 from spatialbench.scene.model import Scene
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import numpy as np
 
-from spatialbench.benchmarks.item import AnswerKind, Item
 from spatialbench.generate.vsi.base import TASK_GENERATORS, Candidate, TaskResult
 from spatialbench.generate.vsi.options import LetterBalancer, fill_choices, letter, numeric_options
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
+from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scene.model import Scene
 
 BENCHMARK = "vsibench"

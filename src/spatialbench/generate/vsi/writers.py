@@ -18,7 +18,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from spatialbench.benchmarks.item import Item
+from spatialbench.records.item import Item
 
 SCHEMA = pa.schema(
     [

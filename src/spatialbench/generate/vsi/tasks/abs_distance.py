@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from spatialbench.benchmarks.item import AnswerKind
 from spatialbench.generate.vsi.base import TaskResult, task_generator
 from spatialbench.generate.vsi.candidates import numeric_candidate
 from spatialbench.generate.vsi.distances import category_distances
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
+from spatialbench.records.item import AnswerKind
 from spatialbench.scene.categories import question_name
 from spatialbench.scene.model import Scene
 

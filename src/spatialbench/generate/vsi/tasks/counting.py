@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from spatialbench.benchmarks.item import AnswerKind
 from spatialbench.generate.vsi.base import TaskResult, task_generator
 from spatialbench.generate.vsi.candidates import numeric_candidate
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
+from spatialbench.records.item import AnswerKind
 from spatialbench.scene.categories import question_name
 from spatialbench.scene.model import Scene
 

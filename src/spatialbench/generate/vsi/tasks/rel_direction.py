@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from functools import partial
 
-from spatialbench.benchmarks.item import AnswerKind
 from spatialbench.generate.vsi.base import TASK_GENERATORS, TaskGenerator
 from spatialbench.generate.vsi.direction import direction_candidates, easy_label, hard_label, medium_label
+from spatialbench.records.item import AnswerKind
 
 LEVELS = {
     "easy": (("left", "right"), easy_label),

@@ -11,13 +11,13 @@ from itertools import combinations
 
 import numpy as np
 
-from spatialbench.benchmarks.item import AnswerKind
 from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
 from spatialbench.generate.vsi.candidates import choice_candidate
 from spatialbench.generate.vsi.distances import category_distances
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
+from spatialbench.records.item import AnswerKind
 from spatialbench.scene.categories import question_name
 from spatialbench.scene.model import Scene
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from spatialbench.benchmarks.registry import RowError
+from spatialbench.records.rows import RowError
 
 
 class MalformedSampleError(ValueError):

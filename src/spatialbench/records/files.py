@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks.registry import EntryIndex, RowError
+from spatialbench.records.rows import EntryIndex, RowError
 
 SUFFIX_PRIORITY = (".jsonl", ".parquet", ".json")
 Record = tuple[str, int, dict[str, Any]]
