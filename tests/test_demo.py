@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from spatialbench.benchmarks.registry import load_items
+from spatialbench.benchmarks import load_items
 from spatialbench.cli.main import app
 from spatialbench.demo import contact_sheet
 from spatialbench.media import load_media, parse_strategy

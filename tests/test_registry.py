@@ -1,3 +1,8 @@
+import dataclasses
+import importlib
+import sys
+import textwrap
+
 import pytest
 
 from spatialbench.registry import DuplicateNameError, Registry, UnknownNameError
@@ -22,3 +27,181 @@ def test_unknown_name_suggests_near_miss():
     reg.add("openai-compatible", 1)
     with pytest.raises(UnknownNameError, match="did you mean 'openai-compatible'"):
         reg.get("openai-compatable")
+
+
+# --- lazy entries: "module:attribute" placeholders resolved on first get() ---------------------------------
+
+
+@pytest.fixture
+def write_module(tmp_path, monkeypatch):
+    """Write ``source`` as a fresh importable module on sys.path; return its name. Unimported at teardown."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    written: list[str] = []
+
+    def write(source: str) -> str:
+        module = f"toy_{tmp_path.name}_{len(written)}".replace("-", "_")
+        (tmp_path / f"{module}.py").write_text(textwrap.dedent(source))
+        written.append(module)
+        return module
+
+    yield write
+    for module in written:
+        sys.modules.pop(module, None)
+
+
+TOY = """
+    class Toy:
+        def __init__(self, *args, **kwargs):
+            self.args, self.kwargs = args, kwargs
+
+    def make_toy(*args, **kwargs):
+        return Toy(*args, **kwargs)
+
+    VALUE = 42
+"""
+
+
+def test_lazy_entry_is_listed_without_importing(write_module):
+    module = write_module(TOY)
+    reg: Registry[int] = Registry("metric")
+    reg.lazy("answer", f"{module}:VALUE")
+    assert "answer" in reg and reg.names() == ["answer"] and len(reg) == 1 and list(reg) == ["answer"]
+    assert module not in sys.modules
+
+
+def test_get_imports_on_first_use(write_module):
+    module = write_module(TOY)
+    reg: Registry[int] = Registry("metric")
+    reg.lazy("answer", f"{module}:VALUE")
+    assert module not in sys.modules
+    assert reg.get("answer") == 42
+    assert module in sys.modules
+    assert reg.get("answer") == 42 and reg.names() == ["answer"]
+
+
+def test_names_are_complete_without_importing(write_module):
+    first, second = write_module(TOY), write_module(TOY)
+    reg: Registry[object] = Registry("model back end")
+    reg.add("eager", 1)
+    reg.lazy("zeta", f"{first}:make_toy")
+    reg.lazy("alpha", f"{second}:make_toy")
+    assert reg.names() == ["alpha", "eager", "zeta"]
+    assert first not in sys.modules and second not in sys.modules
+
+
+@pytest.fixture
+def shared_registry(write_module):
+    """A module holding ``REG = Registry("toy")``, like a package's registry module; returns (name, REG)."""
+    holder = write_module("""
+        from spatialbench.registry import Registry
+
+        REG = Registry("toy")
+    """)
+    return holder, importlib.import_module(holder).REG
+
+
+def test_module_registering_itself_fulfils_its_placeholder(write_module, shared_registry):
+    holder, reg = shared_registry
+    module = write_module(f"""
+        from {holder} import REG
+
+        @REG.register("self-made")
+        def make():
+            return "made"
+    """)
+    reg.lazy("self-made", f"{module}:make")
+    assert module not in sys.modules
+    factory = reg.get("self-made")
+    assert factory.__module__ == module and factory() == "made"
+    assert reg.names() == ["self-made"]
+
+
+def test_another_module_cannot_take_a_lazy_name(write_module, shared_registry):
+    holder, reg = shared_registry
+    module = write_module(TOY)
+    intruder = write_module(f"""
+        from {holder} import REG
+
+        @REG.register("taken")
+        def make():
+            return "intruder"
+    """)
+    reg.lazy("taken", f"{module}:make_toy")
+    with pytest.raises(DuplicateNameError, match="'taken' is already registered"):
+        importlib.import_module(intruder)
+
+
+def test_duplicate_lazy_names_raise(write_module):
+    module = write_module(TOY)
+    reg: Registry[object] = Registry("metric")
+    reg.lazy("mra", f"{module}:VALUE")
+    with pytest.raises(DuplicateNameError, match="'mra' is already registered"):
+        reg.lazy("mra", f"{module}:make_toy")
+    reg.add("accuracy", 1)
+    with pytest.raises(DuplicateNameError, match="'accuracy' is already registered"):
+        reg.lazy("accuracy", f"{module}:VALUE")
+    with pytest.raises(DuplicateNameError, match="'mra' is already registered"):
+        reg.add("mra", 2)  # an object from another module (this one) does not fulfil the placeholder
+    assert module not in sys.modules
+
+
+def test_lazy_target_must_name_module_and_attribute():
+    reg: Registry[object] = Registry("metric")
+    for target in ("no_colon", ":attribute", "module:"):
+        with pytest.raises(ValueError, match="is not 'module:attribute'"):
+            reg.lazy("x", target)
+    assert reg.names() == []
+
+
+def test_unknown_name_suggests_lazy_near_miss_without_importing(write_module):
+    module = write_module(TOY)
+    reg: Registry[object] = Registry("model back end")
+    reg.lazy("openai", f"{module}:make_toy")
+    reg.lazy("gemini", f"{module}:make_toy")
+    with pytest.raises(UnknownNameError, match="did you mean 'openai'") as raised:
+        reg.get("opanai")
+    assert "Known: gemini, openai" in str(raised.value)
+    assert module not in sys.modules
+
+
+def test_unknown_name_without_near_miss_lists_known():
+    reg: Registry[int] = Registry("metric")
+    with pytest.raises(UnknownNameError, match=r"unknown metric 'mra' Known: \(none\)"):
+        reg.get("mra")
+
+
+def test_missing_module_raises_import_error():
+    reg: Registry[object] = Registry("model back end")
+    reg.lazy("ghost", "spatialbench_no_such_module_anywhere:make")
+    with pytest.raises(ImportError):
+        reg.get("ghost")
+    assert "ghost" in reg
+
+
+def test_create_records_arguments(write_module):
+    module = write_module(TOY)
+    reg: Registry[object] = Registry("model back end")
+    reg.lazy("toy", f"{module}:make_toy")
+    toy = reg.create("toy", "model-x", temperature=0.0)
+    assert (toy.args, toy.kwargs) == (("model-x",), {"temperature": 0.0})
+    assert toy.registered_as == {
+        "kind": "model back end", "name": "toy", "args": ["model-x"], "kwargs": {"temperature": 0.0},
+    }
+
+
+def test_create_returns_frozen_results_unchanged():
+    @dataclasses.dataclass(frozen=True)
+    class Frozen:
+        size: int
+
+    reg: Registry[object] = Registry("metric")
+    reg.add("frozen", Frozen)
+    made = reg.create("frozen", size=3)
+    assert made == Frozen(3) and not hasattr(made, "registered_as")
+
+
+def test_create_rejects_non_factories():
+    reg: Registry[object] = Registry("metric")
+    reg.add("constant", 42)
+    with pytest.raises(TypeError, match="'constant' is not a factory"):
+        reg.create("constant")

@@ -1,7 +1,8 @@
 """spatialbench: visual-spatial intelligence benchmarks for multimodal LLMs.
 
-Packages follow the data flow (see DESIGN.md): ``scene`` → ``synth`` / ``generate`` → ``benchmarks``
-→ ``media`` + ``prompting`` + ``models`` → ``runs`` → ``scoring`` → ``analysis`` / ``report``.
+Packages are layers (see DESIGN.md; checked by import-linter, contracts in pyproject.toml): ``records`` /
+``registry`` → ``scene``, ``media``, ``prompting``, ``models``, ``scoring`` → ``synth`` → ``generate`` →
+``benchmarks`` → ``runs`` → ``audit`` / ``demo`` / ``analysis`` → ``report`` / ``web`` → ``cli``.
 """
 
 __version__ = "0.1.0"

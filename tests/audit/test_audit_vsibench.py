@@ -4,14 +4,18 @@ import pytest
 from typer.testing import CliRunner
 
 from spatialbench.audit.report import summarize
-from spatialbench.audit.vsibench import audit_items
+from spatialbench.audit.vsibench import RECOMPUTE, audit_items
 from spatialbench.benchmarks.vsibench import load_vsibench
 from spatialbench.cli.main import app
-from spatialbench.generate.vsi.tasks import BUILTIN_TASKS
+from spatialbench.generate.vsi import builtin_tasks
 from spatialbench.scene import load_meta_info
 
 # every built-in task but absolute distance must agree exactly (the official distances are sampled estimates)
-EXACT_TASKS = tuple(t for t in BUILTIN_TASKS if t != "object_abs_distance")
+EXACT_TASKS = tuple(t for t in builtin_tasks() if t != "object_abs_distance")
+
+
+def test_every_meta_info_task_has_a_recompute_rule():
+    assert set(RECOMPUTE) == set(builtin_tasks())
 
 
 @pytest.fixture(scope="module")

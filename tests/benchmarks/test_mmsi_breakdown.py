@@ -24,11 +24,10 @@ Options per question: 4,4,5,4,6,4,4,4,5,4,6,4,5,4, so random guess = (9/4 + 3/5 
 import pytest
 from mmsi_remindview_fixtures import MMSI_FIXTURE, build_mmsi, mmsi_responses
 
-from spatialbench.benchmarks.mmsi_video import load_mmsi_video, mmsi_video_breakdowns
+from spatialbench.benchmarks.mmsi_video import SPEC, load_mmsi_video, mmsi_video_breakdowns
 from spatialbench.benchmarks.mmsi_video.breakdown import load_id_lists
 from spatialbench.scoring import score_items
-from spatialbench.scoring.baselines import BASELINES
-from spatialbench.scoring.breakdown import breakdown_tables, chance_accuracy
+from spatialbench.scoring.baselines import BASELINES, chance_accuracy
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +41,7 @@ def items(data_dir):
 
 
 def _scored(items, mode):
-    return score_items(items, mmsi_responses(), benchmark="mmsi-video", extract=mode)
+    return score_items(items, mmsi_responses(), SPEC.scoring, extract=mode)
 
 
 def _row(table, what="accuracy"):
@@ -139,7 +138,7 @@ def test_difficulty_levels_from_the_id_list(items, data_dir):
 )
 def test_sub_benchmarks(items, data_dir, sub_bench, expected):
     rows = _scored(items, "robust").rows
-    (table,) = breakdown_tables("mmsi-video", items, rows, data_dir=data_dir, sub_bench=sub_bench)
+    (table,) = SPEC.breakdown_tables(items, rows, data_dir=data_dir, sub_bench=sub_bench)
     assert _row(table) == expected
 
 
@@ -174,7 +173,7 @@ def test_official_id_lists_match_the_paper(shared_data):
 
 
 def test_chance_random_baseline_model_scores_the_mean_inverse_option_count(items):
-    result = BASELINES.get("chance-random")(items, benchmark="mmsi-video")
+    result = BASELINES.get("chance-random")(items, SPEC.scoring)
     assert result.table.average == pytest.approx(100 * (9 / 4 + 3 / 5 + 2 / 6) / 14)  # 22.74 (paper: 24.1)
     assert result.table.scores[
         "(Spatial Construction) Camera-Instance Spatial Relationship"

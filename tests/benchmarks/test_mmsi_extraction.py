@@ -2,8 +2,9 @@
 
 import pytest
 
+from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.mmsi_video import extract_official
-from spatialbench.benchmarks.registry import get_benchmark
+from spatialbench.benchmarks.mmsi_video.extraction import official_choice
 
 OPTIONS = ("A. left", "B. right", "C. front", "D. behind", "E. above", "F. below")
 
@@ -53,14 +54,14 @@ def test_official_extractor_failures(response):
     ],
 )
 def test_robust_mode_reads_what_official_misses(response, letter):
-    choice, _ = get_benchmark("mmsi-video").extractors("robust")
+    choice = get_benchmark("mmsi-video").scoring.extractors("robust").choice
     assert choice(response, OPTIONS).value == letter
 
 
 def test_official_mode_of_the_benchmark_is_the_general_extractor():
     spec = get_benchmark("mmsi-video")
-    assert spec.extractor_names("official") == ("mmsi-video-official", "official")
-    choice, _ = spec.extractors("official")
+    assert spec.scoring.extractors("official").choice is official_choice
+    choice = spec.scoring.extractors("official").choice
     assert choice("(C)", OPTIONS).value is None
     assert choice("(C)", OPTIONS).rule == "no_answer:official_general_extractor"
     assert choice("Answer: B", OPTIONS).value == "B"

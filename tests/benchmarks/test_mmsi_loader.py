@@ -5,9 +5,9 @@ import copy
 import pytest
 from mmsi_remindview_fixtures import build_mmsi, mmsi_responses, mmsi_samples
 
+from spatialbench.benchmarks import get_benchmark, load_items
 from spatialbench.benchmarks.mmsi_video import input_text, load_mmsi_video
 from spatialbench.benchmarks.mmsi_video.options import parse_options
-from spatialbench.benchmarks.registry import load_items
 from spatialbench.records.item import MediaKind
 from spatialbench.scoring import score_items
 
@@ -98,7 +98,7 @@ def test_malformed_samples_are_reported_and_the_rest_still_runs(tmp_path):
     assert "2 <video> placeholder(s) but 1 videos" in messages[1]
     assert "0 <image> placeholder(s) but 1 images" in messages[2]
     assert all(m.startswith(str(data_dir / "mmsivideo.json")) for m in messages)
-    result = score_items(loaded, mmsi_responses(), benchmark="mmsi-video", extract="robust")
+    result = score_items(loaded, mmsi_responses(), get_benchmark("mmsi-video").scoring, extract="robust")
     assert len(result.rows) == 14 and result.missing_predictions == []
 
 

@@ -3,11 +3,11 @@
 import pytest
 from mmsi_remindview_fixtures import build_mmsi, decode_colour
 
+from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.mmsi_video import apply_setting, build_request, load_mmsi_video
 from spatialbench.media.cache import load_media
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
-from spatialbench.prompting.builders import get_prompt_builder
 from spatialbench.prompting.config import PromptConfig
 from spatialbench.records.messages import ImagePart, TextPart
 
@@ -80,12 +80,12 @@ def test_frame_labels_carry_timestamps_on_request(items):
 def test_registered_prompt_builder_and_blind_mode(items):
     narrowed = apply_setting(items[11], "uniform-50")
     reference = build_request(items[11], "uniform-50")
-    builder = get_prompt_builder("mmsi-video", PromptConfig())
+    builder = get_benchmark("mmsi-video").prompt_builder(PromptConfig())
     media = [load_media(ref, None, parse_strategy("all"), None) for ref in narrowed.media]
     assert (
         _layout(builder.build(narrowed, media)) == _layout(reference) == ["T", "R", "T", (0, 0), (0, 1), "T"]
     )
-    blind = get_prompt_builder("mmsi-video", PromptConfig(blind=True)).build(narrowed, [])
+    blind = get_benchmark("mmsi-video").prompt_builder(PromptConfig(blind=True)).build(narrowed, [])
     assert blind.n_images == 0
     assert "<video>" not in "".join(p.text for p in blind.parts) and "<image>" not in blind.parts[0].text
 
@@ -96,20 +96,20 @@ def test_builder_refuses_frames_resampled_by_another_strategy(items):
     with pytest.raises(
         MediaError, match="setting uniform-50 chose 4 frames but the run sampled 2; run .* --frames all"
     ):
-        get_prompt_builder("mmsi-video", PromptConfig()).build(narrowed, media)
+        get_benchmark("mmsi-video").prompt_builder(PromptConfig()).build(narrowed, media)
 
 
 def test_timestamp_labels_through_the_prompt_override(items):
     narrowed = apply_setting(items[0], "uniform-50")
     media = [load_media(ref, None, parse_strategy("all"), None) for ref in narrowed.media]
     config = PromptConfig(overrides={"frame_labels": "timestamp"})
-    request = get_prompt_builder("mmsi-video", config).build(narrowed, media)
+    request = get_benchmark("mmsi-video").prompt_builder(config).build(narrowed, media)
     assert [p.label for p in request.parts if isinstance(p, ImagePart)] == [
         "00:00.00",
         "00:02.00",
         "00:04.00",
     ]
     with pytest.raises(ValueError, match="frame_labels must be 'none' or 'timestamp'"):
-        get_prompt_builder("mmsi-video", PromptConfig(overrides={"frame_labels": "yes"})).build(
+        get_benchmark("mmsi-video").prompt_builder(PromptConfig(overrides={"frame_labels": "yes"})).build(
             narrowed, media
         )

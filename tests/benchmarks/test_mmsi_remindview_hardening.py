@@ -14,8 +14,8 @@ from mmsi_remindview_fixtures import (
 )
 from typer.testing import CliRunner
 
+from spatialbench.benchmarks import get_benchmark, load_items
 from spatialbench.benchmarks.mmsi_video.extraction import extract_official
-from spatialbench.benchmarks.registry import load_items
 from spatialbench.benchmarks.remindview.phases import phases_choice
 from spatialbench.cli.main import app
 from spatialbench.runs import RunConfig
@@ -66,7 +66,7 @@ def test_remindview_run_uses_its_answer_budget_and_all_frames(tmp_path, monkeypa
     # 128 (the old fallback) cut the 4-phase answer; 5000 is the official --max-new-tokens default
     assert {r.body["max_tokens"] for r in script.answered()} == {5000}
     assert all(r.n_images == 4 for r in script.answered())  # every frame of the set, not uniform:32
-    assert (config["frames"], config["max_new_tokens"]) == ("all", 5000)
+    assert (config["media"]["frames"], config["model"]["max_new_tokens"]) == ("all", 5000)
 
 
 def test_mmsi_run_without_setting_uses_uniform_50_and_says_so(tmp_path, monkeypatch):
@@ -76,8 +76,8 @@ def test_mmsi_run_without_setting_uses_uniform_50_and_says_so(tmp_path, monkeypa
     assert "note: mmsi-video: no setting given; using the paper's default setting=uniform-50" in result.output
     assert "14 answered now" in result.output
     assert {r.body["max_tokens"] for r in script.answered()} == {10_000}
-    assert config["benchmark_options"] == {"setting": "uniform-50"}
-    assert (config["frames"], config["max_new_tokens"]) == ("all", 10_000)
+    assert config["data"]["options"] == {"setting": "uniform-50"}
+    assert (config["media"]["frames"], config["model"]["max_new_tokens"]) == ("all", 10_000)
     # every fixture sample has under 50 frames: Uniform-50 sends them all (frames + reference images):
     # 0000 3, 0001 2+1, 0006 4, 0009 3+2, 0010 2+1+2 + 2 images, 0011 2+1, the other eight 2
     assert sorted(r.n_images for r in script.answered()) == [2] * 8 + [3, 3, 3] + [4] + [5, 7]
@@ -94,21 +94,27 @@ def test_setting_with_a_resampling_frame_strategy_is_refused(tmp_path):
     assert "conflicts" not in explicit.output  # --frames all is what the setting needs
 
 
+def _config(benchmark, **sections):
+    base = {"data": {"benchmark": benchmark, "path": "d"}, "model": {"name": "chance-random"}, "out": "o"}
+    return RunConfig.model_validate({**base, **sections})
+
+
 def test_own_frame_strategy_without_setting_gets_no_default_setting():
-    config = RunConfig(benchmark="mmsi-video", data="d", model="chance-random", out="o", frames="uniform:8")
-    resolved, notes = apply_benchmark_defaults(config)
-    assert (resolved.frames, resolved.benchmark_options) == ("uniform:8", {})
+    config = _config("mmsi-video", media={"frames": "uniform:8"})
+    spec = get_benchmark("mmsi-video")
+    resolved, notes = apply_benchmark_defaults(config, spec)
+    assert (resolved.media.frames, resolved.data.options) == ("uniform:8", {})
     assert notes == [
         "note: mmsi-video: --frames uniform:8 samples the media itself; no setting applied "
         "(the paper's is setting=uniform-50)"
     ]
-    assert apply_benchmark_defaults(resolved) == (resolved, notes)  # the note repeats, nothing else changes
+    # the note repeats, nothing else changes
+    assert apply_benchmark_defaults(resolved, spec) == (resolved, notes)
 
 
 def test_vsibench_defaults_are_unchanged():
-    config = RunConfig(benchmark="vsibench", data="d", model="chance-random", out="o")
-    resolved, notes = apply_benchmark_defaults(config)
-    assert (resolved.frames, resolved.max_new_tokens, resolved.benchmark_options, notes) == (
+    resolved, notes = apply_benchmark_defaults(_config("vsibench"), get_benchmark("vsibench"))
+    assert (resolved.media.frames, resolved.model.max_new_tokens, resolved.data.options, notes) == (
         "uniform:32",
         None,  # the VSI-Bench prompt builder's 16 applies per item
         {},

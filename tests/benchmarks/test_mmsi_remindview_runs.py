@@ -11,16 +11,14 @@ from support.openai_server import OpenAIServer, ServerScript
 pytestmark = pytest.mark.slow
 
 
-def _config(benchmark, data, url, out, **extra):
-    return RunConfig(
-        benchmark=benchmark,
-        data=str(data),
-        model=f"openai-compatible:{url}#test-vlm",
-        out=str(out),
-        frames="all",
-        concurrency=4,
-        timeout_s=5.0,
-        **extra,
+def _config(benchmark, data, url, out, options=None):
+    return RunConfig.model_validate(
+        {
+            "data": {"benchmark": benchmark, "path": str(data), "options": options or {}},
+            "model": {"name": f"openai-compatible:{url}#test-vlm", "concurrency": 4, "timeout_s": 5.0},
+            "out": str(out),
+            "media": {"frames": "all"},
+        }
     )
 
 
@@ -38,7 +36,7 @@ def test_mmsi_run_uniform_budget_reaches_the_model(tmp_path):
     with OpenAIServer(script) as server:
         summary = run(
             _config(
-                "mmsi-video", data, server.url, tmp_path / "run", benchmark_options={"setting": "uniform-4"}
+                "mmsi-video", data, server.url, tmp_path / "run", options={"setting": "uniform-4"}
             ),
             progress=False,
         )

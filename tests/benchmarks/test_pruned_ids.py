@@ -1,6 +1,6 @@
 import pytest
 
-from spatialbench.benchmarks.pruned_ids import read_pruned_ids
+from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
 
 
 def test_ids_comments_and_blank_lines(tmp_path):

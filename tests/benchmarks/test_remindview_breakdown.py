@@ -22,10 +22,9 @@ Random choice: 1/3 x4 (oc:0, oc:1, oc:6, vc:1) + 1/4 x5 + 1/2 x2 = 43/12 over 11
 import pytest
 from mmsi_remindview_fixtures import build_remindview, remindview_responses
 
-from spatialbench.benchmarks.remindview import load_remindview, remindview_breakdowns
+from spatialbench.benchmarks.remindview import SPEC, load_remindview, remindview_breakdowns
 from spatialbench.scoring import score_items
-from spatialbench.scoring.baselines import BASELINES
-from spatialbench.scoring.breakdown import chance_accuracy
+from spatialbench.scoring.baselines import BASELINES, chance_accuracy
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +34,7 @@ def items(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def tables(items):
-    result = score_items(items, remindview_responses(), benchmark="remindview")  # default mode: phases
+    result = score_items(items, remindview_responses(), SPEC.scoring)  # default mode: phases
     return {t.title: t for t in remindview_breakdowns(items, result.rows)}
 
 
@@ -98,14 +97,14 @@ def test_random_choice_baseline_of_the_fixture(items):
 
 
 def test_registered_table_and_official_reader(items):
-    phases = score_items(items, remindview_responses(), benchmark="remindview")
+    phases = score_items(items, remindview_responses(), SPEC.scoring)
     assert phases.extract == "phases" and phases.table.average == pytest.approx(100 * 7 / 11)
     assert phases.table.scores["V–V"] == 50.0 and phases.table.scores["O–O"] == pytest.approx(40.0)  # 2/5
-    official = score_items(items, remindview_responses(), benchmark="remindview", extract="official")
+    official = score_items(items, remindview_responses(), SPEC.scoring, extract="official")
     # the official reader needs a letter: oc:2 ("lamp") and oc:5 fail -> 6/11
     assert official.table.average == pytest.approx(100 * 6 / 11) and official.no_answer == 2
 
 
 def test_chance_random_baseline_model(items):
-    result = BASELINES.get("chance-random")(items, benchmark="remindview")
+    result = BASELINES.get("chance-random")(items, SPEC.scoring)
     assert result.table.average == pytest.approx(100 * (4 / 3 + 5 / 4 + 2 / 2) / 11)  # 32.58

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 from mmsi_remindview_fixtures import build_remindview
 
-from spatialbench.benchmarks.registry import load_items
+from spatialbench.benchmarks import load_items
 from spatialbench.benchmarks.remindview import load_remindview
 from spatialbench.benchmarks.remindview.query import parse_query_type
 from spatialbench.records.item import MediaKind

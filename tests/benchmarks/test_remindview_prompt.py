@@ -3,9 +3,9 @@
 import pytest
 from mmsi_remindview_fixtures import build_remindview
 
+from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.remindview import build_request, load_remindview, parse_response, system_prompt
 from spatialbench.benchmarks.remindview.phases import official_choice, split_phases
-from spatialbench.prompting.builders import get_prompt_builder
 from spatialbench.prompting.config import PromptConfig
 from spatialbench.records.messages import ImagePart, TextPart
 
@@ -58,7 +58,7 @@ def test_system_prompts_of_table7(items):
 
 
 def test_blind_builder_sends_no_image(items):
-    request = get_prompt_builder("remindview", PromptConfig(blind=True)).build(items[0], [])
+    request = get_benchmark("remindview").prompt_builder(PromptConfig(blind=True)).build(items[0], [])
     assert request.n_images == 0 and not any(isinstance(p, ImagePart) for p in request.parts)
 
 

@@ -4,7 +4,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from spatialbench.benchmarks.registry import get_benchmark, load_items
+from spatialbench.benchmarks import get_benchmark, load_items
 from spatialbench.benchmarks.vsibench import load_vsibench
 from spatialbench.records.item import AnswerKind, MediaKind
 from support.shared_data import require_file

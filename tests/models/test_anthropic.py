@@ -9,9 +9,10 @@ import time
 import numpy as np
 import pytest
 
-from spatialbench.models.api import ApiSettings, RetryPolicy
+from spatialbench.models.api import ApiSettings
 from spatialbench.models.errors import BackendError, TooManyImagesError
 from spatialbench.models.resolve import load_backend
+from spatialbench.models.retry import RetryPolicy
 from spatialbench.records.messages import GenerationSettings, ImagePart, Request, TextPart
 from support.recording_server import Recorded, RecordingServer
 from support.secrets import debug_log_to, files_containing

@@ -6,9 +6,10 @@ import socket
 import numpy as np
 import pytest
 
-from spatialbench.models.api import ApiSettings, ConnectionBreaker, RetryPolicy, call_with_retries
+from spatialbench.models.api import ApiSettings
 from spatialbench.models.errors import BackendError, EndpointUnreachableError, RetryableError
 from spatialbench.models.resolve import load_backend
+from spatialbench.models.retry import ConnectionBreaker, RetryPolicy, call_with_retries
 from spatialbench.records.messages import Request, Response, TextPart
 from support.openai_server import OpenAIServer, ServerScript
 

@@ -3,9 +3,10 @@ import asyncio
 import numpy as np
 import pytest
 
-from spatialbench.models.api import ApiSettings, RetryPolicy
+from spatialbench.models.api import ApiSettings
 from spatialbench.models.errors import BackendError
 from spatialbench.models.resolve import load_backend
+from spatialbench.models.retry import RetryPolicy
 from spatialbench.records.messages import GenerationSettings, ImagePart, Request, TextPart
 from support.openai_server import Fault, OpenAIServer, ServerScript
 

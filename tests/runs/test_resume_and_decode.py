@@ -96,14 +96,13 @@ def test_300_questions_over_20_videos_decode_each_video_once(tmp_path: Path) -> 
     answers = make_vsibench(root, n_videos=20, per_video=15, n_frames=12)  # questions shuffled in the file
     script = ServerScript(answer=answer_script(answers))
     with OpenAIServer(script) as server:
-        config = RunConfig(
-            benchmark="vsibench",
-            data=str(root),
-            model=f"openai-compatible:{server.url}#m",
-            out=str(tmp_path / "run"),
-            frames="all",
-            concurrency=16,
-            frame_cache_mb=1,
+        config = RunConfig.model_validate(
+            {
+                "data": {"benchmark": "vsibench", "path": str(root)},
+                "model": {"name": f"openai-compatible:{server.url}#m", "concurrency": 16},
+                "out": str(tmp_path / "run"),
+                "media": {"frames": "all", "frame_cache_mb": 1},
+            }
         )
         summary = run(config, progress=False)
     assert summary.counts["ok"] == 300 and len(script.log) == 300

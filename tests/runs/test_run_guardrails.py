@@ -126,14 +126,17 @@ def test_unreachable_endpoint_stops_early_and_rerun_sends_the_untried(data, tmp_
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     out = tmp_path / "o"
-    config = RunConfig(
-        benchmark="vsibench",
-        data=str(root),
-        model=f"openai-compatible:http://127.0.0.1:{port}/v1#m",
-        out=str(out),
-        frames="uniform:2",
-        concurrency=1,
-        retry_base_delay_s=0.01,
+    config = RunConfig.model_validate(
+        {
+            "data": {"benchmark": "vsibench", "path": str(root)},
+            "model": {
+                "name": f"openai-compatible:http://127.0.0.1:{port}/v1#m",
+                "concurrency": 1,
+                "retry_base_delay_s": 0.01,
+            },
+            "out": str(out),
+            "media": {"frames": "uniform:2"},
+        }
     )
     started = time.monotonic()
     summary = run(config, progress=False)
@@ -144,12 +147,12 @@ def test_unreachable_endpoint_stops_early_and_rerun_sends_the_untried(data, tmp_
         assert conn.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 0
     script = ServerScript(answer=answer_script(answers))
     with OpenAIServer(script) as server:
-        again = run(config.model_copy(update={"model": f"openai-compatible:{server.url}#m"}), progress=False)
+        again = run(config.updated("model", name=f"openai-compatible:{server.url}#m"), progress=False)
     assert again.counts["ok"] == 8 and len(script.log) == 8
 
 
 def test_chance_random_run_scores_like_the_baseline_and_counts_not_applicable(data, tmp_path) -> None:
-    from spatialbench.benchmarks.registry import load_items
+    from spatialbench.benchmarks import get_benchmark
     from spatialbench.scoring.baselines import BASELINES
 
     root, _ = data
@@ -158,7 +161,8 @@ def test_chance_random_run_scores_like_the_baseline_and_counts_not_applicable(da
     assert result.exit_code == 0, result.output
     # 4 counting (numerical) items have no chance level; 4 relative-distance items with 4 options
     assert "8 items: 0 already answered, 4 answered now, 4 not applicable, 0 empty, 0 failed" in result.output
-    baseline = BASELINES.get("chance-random")(load_items("vsibench", root), benchmark="vsibench")
+    spec = get_benchmark("vsibench")
+    baseline = BASELINES.get("chance-random")(spec.load_items(root), spec.scoring)
     scores = json.loads((out / "scores.json").read_text())
     assert baseline.table.average == pytest.approx(25.0)
     assert json.dumps(scores, sort_keys=True) == json.dumps(
@@ -223,7 +227,10 @@ def test_unknown_mra_mode_is_refused_before_the_back_end_is_built(data, tmp_path
     from spatialbench.runs import RunSetupError
 
     root, _ = data
-    config = RunConfig(benchmark="vsibench", data=str(root), model="chance-random", out=str(tmp_path / "o"))
+    config = RunConfig.model_validate(
+        {"data": {"benchmark": "vsibench", "path": str(root)}, "model": {"name": "chance-random"},
+         "out": str(tmp_path / "o")}
+    )
     with pytest.raises(RunSetupError, match="MRA mode 'bogus'"):
-        run(config.model_copy(update={"mra": "bogus"}), progress=False)
+        run(config.updated("scoring", mra="bogus"), progress=False)
     assert not (tmp_path / "o").exists()

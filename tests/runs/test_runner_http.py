@@ -19,18 +19,21 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     return root, make_vsibench(root, n_videos=3, per_video=4)
 
 
-def _config(root: Path, url: str, out: Path, **extra) -> RunConfig:
-    base = dict(
-        benchmark="vsibench",
-        data=str(root),
-        model=f"openai-compatible:{url}#test-vlm",
-        out=str(out),
-        frames="uniform:4",
+def _config(root: Path, url: str, out: Path, max_attempts: int = 6, **extra) -> RunConfig:
+    model = dict(
+        name=f"openai-compatible:{url}#test-vlm",
         concurrency=4,
         timeout_s=0.5,
         retry_base_delay_s=0.01,
+        max_attempts=max_attempts,
     )
-    return RunConfig(**{**base, **extra})
+    base = dict(
+        data={"benchmark": "vsibench", "path": str(root)},
+        model=model,
+        out=str(out),
+        media={"frames": "uniform:4"},
+    )
+    return RunConfig.model_validate({**base, **extra})
 
 
 def _store_rows(out: Path) -> list[tuple[str, str, str]]:

@@ -1,7 +1,7 @@
 import numpy as np
 import pytest
 
-from spatialbench.benchmarks.vsibench import REL_DIRECTION_TASKS, load_vsibench
+from spatialbench.benchmarks.vsibench import REL_DIRECTION_TASKS, SPEC, load_vsibench
 from spatialbench.scoring.baselines import BASELINES, most_frequent_answers
 from spatialbench.scoring.metrics import mra_array
 from support.shared_data import require_file
@@ -13,7 +13,7 @@ def subset(shared_data):
 
 
 def test_chance_random_rel_dir_is_mean_of_inverse_option_counts(subset):
-    result = BASELINES.get("chance-random")(subset)
+    result = BASELINES.get("chance-random")(subset, SPEC.scoring)
     per_subtype = [np.mean([1 / len(i.options) for i in subset if i.task == t]) for t in REL_DIRECTION_TASKS]
     # subset_300: easy items have 2 options, medium 3, hard 4 -> (1/2 + 1/3 + 1/4) / 3
     assert per_subtype == pytest.approx([1 / 2, 1 / 3, 1 / 4])
@@ -25,7 +25,7 @@ def test_chance_random_rel_dir_is_mean_of_inverse_option_counts(subset):
 def test_chance_frequency_answers_and_scores(subset):
     answers = most_frequent_answers(subset)
     assert answers["object_counting"] == "2"
-    result = BASELINES.get("chance-frequency")(subset)
+    result = BASELINES.get("chance-frequency")(subset, SPEC.scoring)
     truths = np.array([float(i.ground_truth) for i in subset if i.task == "object_counting"])
     expected = 100 * mra_array(np.full(len(truths), 2.0), truths).mean()
     assert result.table.scores["object_counting"] == pytest.approx(expected)
@@ -38,11 +38,11 @@ def test_baseline_reports_say_what_was_scored(subset):
     # newcomer report: "items: 180" for a 300-item file, "no items for: Obj. Count", "extraction: official"
     from spatialbench.scoring.output import render_markdown, scores_json
 
-    text = render_markdown(BASELINES.get("chance-random")(subset))
+    text = render_markdown(BASELINES.get("chance-random")(subset, SPEC.scoring))
     assert "items: 300 (180 scored, 120 not applicable)" in text
     assert "not applicable (printed -, as in the paper): Obj. Count, Abs. Dist., Obj. Size, Room Size" in text
     assert "no items for" not in text
-    frequency = BASELINES.get("chance-frequency")(subset)
+    frequency = BASELINES.get("chance-frequency")(subset, SPEC.scoring)
     assert "extraction: n/a (the task's most frequent ground truth, read by the official rule)" in (
         render_markdown(frequency))
     assert scores_json(frequency)["n_items"] == 300

@@ -4,8 +4,11 @@ import math
 import pandas as pd
 import pytest
 
+from spatialbench.benchmarks import get_benchmark
 from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring import render_markdown, score_items, write_scores
+
+RULES = get_benchmark("vsibench").scoring
 
 
 def item(id_, task, gt, options=(), dataset="scannet", **meta):
@@ -28,7 +31,7 @@ RESPONSES = {"1": "A", "2": "B", "3": "I can't tell", "4": "B", "5": "3", "6": "
 
 
 def test_rel_direction_is_mean_of_subtypes_and_avg_says_what_it_covers():
-    result = score_items(ITEMS, RESPONSES, extract="robust")
+    result = score_items(ITEMS, RESPONSES, RULES, extract="robust")
     table = result.table
     # easy 1/1, medium 1/2, hard 0/1 -> (100 + 50 + 0) / 3; abs. dist. MRA (0.1 + 0.6) / 2
     assert table.scores["object_rel_direction"] == pytest.approx(50.0)
@@ -42,18 +45,18 @@ def test_rel_direction_is_mean_of_subtypes_and_avg_says_what_it_covers():
 
 
 def test_paper_mra_mode_changes_boundary_cases():
-    result = score_items(ITEMS, RESPONSES, extract="robust", mra="paper")
+    result = score_items(ITEMS, RESPONSES, RULES, extract="robust", mra="paper")
     assert result.table.scores["object_abs_distance"] == pytest.approx(25.0)  # (0.0 + 0.5) / 2
 
 
 def test_partial_rel_direction_is_flagged():
-    result = score_items(ITEMS[:2], RESPONSES)
+    result = score_items(ITEMS[:2], RESPONSES, RULES)
     assert result.table.partial == ("object_rel_direction",)
 
 
 def test_bad_ground_truth_is_a_data_error_left_out_of_means():
     items = [*ITEMS[4:], item("7", "object_abs_distance", "0"), item("8", "object_abs_distance", "nan")]
-    result = score_items(items, {**RESPONSES, "7": "1", "8": "1"})
+    result = score_items(items, {**RESPONSES, "7": "1", "8": "1"}, RULES)
     assert result.data_errors == [
         "item 7: ground truth '0' is not positive (MRA divides by it)",
         "item 8: ground truth 'nan' is not finite",
@@ -63,14 +66,14 @@ def test_bad_ground_truth_is_a_data_error_left_out_of_means():
 
 
 def test_missing_and_unmatched_predictions_are_counted():
-    result = score_items(ITEMS, {"1": "A", "zzz": "B"})
+    result = score_items(ITEMS, {"1": "A", "zzz": "B"}, RULES)
     assert len(result.missing_predictions) == 5 and result.unmatched_predictions == ["zzz"]
     assert result.no_answer == 0
 
 
 def test_per_dataset_and_debiased_tables():
     items = [i.model_copy(update={"metadata": {"pruned": i.id in {"5"}}}) for i in ITEMS]
-    result = score_items(items, RESPONSES)
+    result = score_items(items, RESPONSES, RULES)
     assert set(result.by_dataset) == {"arkitscenes", "scannet"}
     assert result.by_dataset["arkitscenes"].scores["object_abs_distance"] == pytest.approx(35.0)
     assert result.debiased is not None
@@ -78,7 +81,7 @@ def test_per_dataset_and_debiased_tables():
 
 
 def test_write_scores_files(tmp_path):
-    paths = write_scores(score_items(ITEMS, RESPONSES, extract="official"), tmp_path)
+    paths = write_scores(score_items(ITEMS, RESPONSES, RULES, extract="official"), tmp_path)
     scores = json.loads(paths["scores"].read_text())
     assert scores["modes"] == {"extract": "official", "mra": "official"}
     for key in ("overall", "object_counting", "object_abs_distance", "object_size_estimation",

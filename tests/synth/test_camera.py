@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from spatialbench.demo.synthetic_tasks import appearance_timeline
+from spatialbench.generate.synthetic import appearance_timeline
 from spatialbench.generate.vsi.appearance_order import AppearanceSettings
 from spatialbench.synth import FreeSpaceMap, RenderedScene, SceneConfig, free_space_map, generate_scene
 from spatialbench.synth.camera import PathConfig, intrinsics, look_pose, quiet_heading, walkthrough

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from spatialbench.benchmarks.registry import load_items
+from spatialbench.benchmarks import load_items
 from spatialbench.cli.main import app
 
 runner = CliRunner()

@@ -37,8 +37,8 @@ def test_meta_info_loads_with_the_official_schema_reader(tmp_path) -> None:
     assert sum(loaded.counts.values()) == len(scene.objects)
     bed = loaded.unique_box("bed")
     obj = next(o for o in scene.objects if o.category == "bed")
-    assert np.allclose(bed.center, obj.box()[0], atol=1e-5)
-    assert np.allclose(bed.rotation, obj.box()[1], atol=1e-5)
+    assert np.allclose(bed.center, obj.box().center, atol=1e-5)
+    assert np.allclose(bed.rotation, obj.box().rotation, atol=1e-5)
 
 
 def test_instance_table_indexes_the_meta_info_lists() -> None:
@@ -47,7 +47,7 @@ def test_instance_table_indexes_the_meta_info_lists() -> None:
     for row in scene.instances():
         obj = scene.objects[row["instance_id"] - 1]
         box = meta["object_bbox"][row["category"]][row["index"]]
-        assert np.allclose(box["centroid"], obj.box()[0], atol=1e-5)
+        assert np.allclose(box["centroid"], obj.box().center, atol=1e-5)
 
 
 @pytest.mark.parametrize("room_type", ROOM_TYPES_EXPECTED)

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import shapely
 
-from spatialbench.demo.synthetic_tasks import route_task, route_world
+from spatialbench.generate.synthetic import route_task, route_world
 from spatialbench.generate.vsi.base import Candidate
 from spatialbench.generate.vsi.route import Route, route_candidate
 from spatialbench.synth.freespace import FreeSpaceMap, free_space_map
@@ -21,6 +21,7 @@ from spatialbench.synth.routes import (
     RouteWorld,
     Turn,
     execute_route,
+    facing,
     plan_route,
     plan_scene_routes,
     route_record,
@@ -135,8 +136,8 @@ def test_facing_a_landmark_in_plain_sight() -> None:
     # (4.0, 2.8) lies atan(0.8 / 3.0) = 14.9 deg off the heading (within 20 deg), in sight: "facing the tv".
     # A shelf between them (x 2.4..2.6, y 2.3..3.4; 0.3 m beside the way, 29.5 deg off) hides it: nothing.
     tv = {"tv": (3.9, 2.6, 4.1, 3.0)}
-    assert make_world(6.0, 4.0, tv).facing(Pose(20, 10, 0)) == "tv"
-    assert make_world(6.0, 4.0, {**tv, "shelf": (2.4, 2.3, 2.6, 3.4)}).facing(Pose(20, 10, 0)) is None
+    assert facing(make_world(6.0, 4.0, tv), Pose(20, 10, 0)) == "tv"
+    assert facing(make_world(6.0, 4.0, {**tv, "shelf": (2.4, 2.3, 2.6, 3.4)}), Pose(20, 10, 0)) is None
 
 
 def test_one_move_route_needs_min_moves_one() -> None:

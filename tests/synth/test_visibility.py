@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spatialbench.benchmarks.registry import load_items
-from spatialbench.demo.pipeline import rendered_entries, write_synthetic_benchmark
+from spatialbench.benchmarks import load_items
+from spatialbench.generate.synthetic import rendered_entries, write_synthetic_benchmark
 from spatialbench.generate.vsi import GenerationSettings
 from spatialbench.generate.vsi.appearance_order import AppearanceSettings, generate_appearance_order
 from spatialbench.scene.metainfo import load_meta_info, scene_from_meta

@@ -1,5 +1,38 @@
-"""Benchmark items and the loaders/writers of each benchmark's official files."""
+"""Benchmarks by name: one sub-package per benchmark, each exposing one :class:`BenchmarkSpec` (``SPEC``).
 
-from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
+``BENCHMARKS`` lists every benchmark without importing any (lazy ``"module:attribute"`` entries); the first
+:func:`get_benchmark` of a name imports its package. A new benchmark is one folder plus one line here (or
+one ``BENCHMARKS.add`` from anywhere, as tests do).
+"""
 
-__all__ = ["AnswerKind", "Item", "MediaKind", "MediaRef"]
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from spatialbench.benchmarks.spec import BenchmarkSpec, RunDefaults
+from spatialbench.records.rows import LoadedItems
+from spatialbench.registry import Registry
+
+BENCHMARKS: Registry[BenchmarkSpec] = Registry("benchmark")
+BENCHMARKS.lazy("vsibench", "spatialbench.benchmarks.vsibench:SPEC")
+BENCHMARKS.lazy("mmsi-video", "spatialbench.benchmarks.mmsi_video:SPEC")
+BENCHMARKS.lazy("remindview", "spatialbench.benchmarks.remindview:SPEC")
+
+
+def get_benchmark(name: str) -> BenchmarkSpec:
+    """Return the benchmark registered as ``name``; raises UnknownNameError with suggestions."""
+    return BENCHMARKS.get(name)
+
+
+def load_items(name: str, path: str | Path, **options: Any) -> LoadedItems:
+    """Load benchmark ``name`` from ``path``: ``get_benchmark(name).load_items(path, **options)``.
+
+    Raises:
+        UnknownNameError: unknown benchmark. FileNotFoundError / ValueError: see
+            :meth:`BenchmarkSpec.load_items`.
+    """
+    return get_benchmark(name).load_items(path, **options)
+
+
+__all__ = ["BENCHMARKS", "BenchmarkSpec", "RunDefaults", "get_benchmark", "load_items"]

@@ -27,6 +27,7 @@ def audit_vsibench_command(
     """
     from spatialbench.audit.report import render_text, summarize, write_audit
     from spatialbench.audit.vsibench import audit_items
+    from spatialbench.benchmarks import get_benchmark
     from spatialbench.cli.score import load_annotations
     from spatialbench.generate.vsi import GenerationSettings
     from spatialbench.scene import MetaInfoError, load_meta_info
@@ -38,7 +39,7 @@ def audit_vsibench_command(
     except (MetaInfoError, FileNotFoundError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
-    items = load_annotations("vsibench", questions, None)
+    items = load_annotations(get_benchmark("vsibench"), questions, None)
     settings = GenerationSettings.model_validate({"distance_method": distance})
     summary = summarize(audit_items(items, scenes, settings))
     typer.echo(render_text(summary))

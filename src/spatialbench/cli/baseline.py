@@ -16,6 +16,7 @@ from spatialbench.cli.score import (
     check_out,
     emit,
     load_annotations,
+    lookup,
     with_inputs,
 )
 from spatialbench.registry import UnknownNameError
@@ -30,13 +31,14 @@ def baseline(
     out: OutOpt = None,
     pruned_ids: PrunedOpt = None,
 ) -> None:
-    """Score a chance baseline (no media needed) and print its table."""
+    """Score a chance baseline (no media needed) and print its table (``run --model chance-...`` too)."""
     from spatialbench.scoring.baselines import BASELINES
 
     check_out(out)
-    items = load_annotations(benchmark, annotations, pruned_ids)
+    spec = lookup(benchmark)
+    items = load_annotations(spec, annotations, pruned_ids)
     try:
-        result = BASELINES.get(model)(items, benchmark=benchmark, mra=mra)
+        result = BASELINES.get(model)(items, spec.scoring, mra=mra)
     except (UnknownNameError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err

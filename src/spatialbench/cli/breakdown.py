@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from spatialbench.cli.apps import app
-from spatialbench.cli.score import AnnotationsOpt, BenchmarkOpt, load_annotations, report_row_errors
+from spatialbench.cli.score import AnnotationsOpt, BenchmarkOpt, load_annotations, lookup, report_row_errors
 from spatialbench.records.item import Item
-from spatialbench.registry import UnknownNameError
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from spatialbench.benchmarks.spec import BenchmarkSpec
 
 SubBenchOpt = Annotated[
     str | None,
@@ -35,37 +36,40 @@ def data_folder(annotations: Path) -> Path:
 
 
 def emit_breakdowns(
-    benchmark: str,
+    spec: BenchmarkSpec,
     items: list[Item],
     rows: pd.DataFrame,
     annotations: Path,
     sub_bench: str | None,
     out: Path | None,
 ) -> None:
-    """Print the breakdown tables; with ``out``, also write ``breakdown.md`` and ``breakdown.json``.
+    """Print the breakdown tables; with ``out``, also write ``breakdown.md``, ``.csv`` and ``.json``.
 
     Exits with code 2 (message on stderr) for an unknown sub-benchmark, missing id lists or an option the
     benchmark does not take (``--sub-bench`` for ReMindView-Bench); warnings (a table left out, items
     outside the table) go to stderr.
     """
-    from spatialbench.scoring.breakdown import breakdown_tables
+    from spatialbench.scoring.render import breakdown_grid, cells_json, to_csv, to_markdown
 
     warnings: list[str] = []
     try:
-        tables = breakdown_tables(
-            benchmark, items, rows, warnings, data_dir=data_folder(annotations), sub_bench=sub_bench
+        tables = spec.breakdown_tables(
+            items, rows, warnings, data_dir=data_folder(annotations), sub_bench=sub_bench
         )
     except (KeyError, FileNotFoundError, ValueError) as err:
         typer.echo(f"error: {err.args[0] if isinstance(err, KeyError) else err}", err=True)
         raise typer.Exit(2) from err
     for warning in warnings:
         typer.echo(f"warning: {warning}", err=True)
-    text = "\n\n".join(t.to_markdown() for t in tables)
+    grids = [breakdown_grid(t) for t in tables]
+    text = "\n\n".join("\n".join(to_markdown(g)) for g in grids)
     typer.echo(text)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "breakdown.md").write_text(text + "\n", encoding="utf-8")
-        payload = [{"title": t.title, "cells": [c.__dict__ for c in t.cells]} for t in tables]
+        csv_text = "\n".join(f"{g.title}\n{to_csv(g)}" for g in grids)
+        (out / "breakdown.csv").write_text(csv_text, encoding="utf-8")
+        payload = [cells_json(t) for t in tables]
         (out / "breakdown.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
 
 
@@ -105,13 +109,14 @@ def breakdown(
     ] = None,
 ) -> None:
     """Score predictions (or a run's answers) and print the breakdown tables with random-guess baselines."""
-    from spatialbench.scoring.predictions import AmbiguousJoinError, read_predictions
+    from spatialbench.scoring.predictions import read_predictions
     from spatialbench.scoring.scorer import score_items
 
     if (predictions is None) == (run is None):
         typer.echo("error: give exactly one of --predictions and --run", err=True)
         raise typer.Exit(2)
-    items = load_annotations(benchmark, annotations, None)
+    spec = lookup(benchmark)
+    items = load_annotations(spec, annotations, None)
     try:
         if predictions is None:
             responses = run_responses(run) if run is not None else {}
@@ -119,9 +124,9 @@ def breakdown(
             read = read_predictions(predictions, items, None)
             report_row_errors("prediction", read.errors)
             responses = read.responses
-        result = score_items(items, responses, benchmark=benchmark, extract=extract)
-    except (AmbiguousJoinError, FileNotFoundError, ValueError, UnknownNameError) as err:
+        result = score_items(items, responses, spec.scoring, extract=extract)
+    except (FileNotFoundError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
     typer.echo(f"**{benchmark}** · extraction: {result.extract} · items: {len(items)}\n")
-    emit_breakdowns(benchmark, list(items), result.rows, annotations, sub_bench, out)
+    emit_breakdowns(spec, list(items), result.rows, annotations, sub_bench, out)

@@ -2,21 +2,38 @@
 
 By default it writes the same complete VSI-Bench folder as ``spatialbench demo`` writes to
 ``DIR/benchmark`` (rendered scenes plus all ten question types, via
-:func:`spatialbench.demo.pipeline.write_synthetic_benchmark`); ``--render-only`` stops after rendering.
+:func:`spatialbench.generate.synthetic.write_synthetic_benchmark`); ``--render-only`` stops after rendering.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from spatialbench.cli.apps import generate_app
 from spatialbench.cli.synth_options import check_frame_side, check_seconds, interrupted, plural
 
+if TYPE_CHECKING:
+    from spatialbench.synth import RenderConfig, RenderedScene
+
 OutOpt = Annotated[
-    Path, typer.Option("--out", help="Benchmark folder (layout: spatialbench.synth.pipeline, demo.pipeline).")
+    Path,
+    typer.Option("--out", help="Benchmark folder (layout: spatialbench.synth.pipeline, generate.synthetic)."),
+]
+ScenesOpt = Annotated[int, typer.Option("--scenes", min=1, help="Number of scenes (room types cycle).")]
+SeedOpt = Annotated[int, typer.Option("--seed", min=0, help="Root seed; same seed, same scenes and files.")]
+SecondsOpt = Annotated[
+    float, typer.Option("--seconds", min=1.0, callback=check_seconds, help="Longest walk, seconds.")
+]
+FpsOpt = Annotated[int, typer.Option("--fps", min=1, max=60, help="Video frame rate.")]
+WidthOpt = Annotated[
+    int, typer.Option("--width", min=16, callback=check_frame_side, help="Frame width (even), pixels.")
+]
+HeightOpt = Annotated[
+    int, typer.Option("--height", min=16, callback=check_frame_side, help="Frame height (even), pixels.")
 ]
 RoutesOpt = Annotated[
     Path | None,
@@ -25,25 +42,19 @@ RoutesOpt = Annotated[
 RenderOnlyOpt = Annotated[
     bool, typer.Option("--render-only", help="Only render scenes and write the meta-info; no questions.")
 ]
+# What --render-only removes: an earlier run's questions.
+QUESTION_FILES = ("test.jsonl", "test.parquet", "manifest.json")
 
 
 @generate_app.command("synthetic")
 def generate_synthetic_command(
     out: OutOpt,
-    scenes: Annotated[int, typer.Option("--scenes", min=1, help="Number of scenes (room types cycle).")] = 3,
-    seed: Annotated[
-        int, typer.Option("--seed", min=0, help="Root seed; same seed, same scenes and files.")
-    ] = 0,
-    seconds: Annotated[
-        float, typer.Option("--seconds", min=1.0, callback=check_seconds, help="Longest walk, seconds.")
-    ] = 30.0,
-    fps: Annotated[int, typer.Option("--fps", min=1, max=60, help="Video frame rate.")] = 24,
-    width: Annotated[
-        int, typer.Option("--width", min=16, callback=check_frame_side, help="Frame width (even), pixels.")
-    ] = 640,
-    height: Annotated[
-        int, typer.Option("--height", min=16, callback=check_frame_side, help="Frame height (even), pixels.")
-    ] = 480,
+    scenes: ScenesOpt = 3,
+    seed: SeedOpt = 0,
+    seconds: SecondsOpt = 30.0,
+    fps: FpsOpt = 24,
+    width: WidthOpt = 640,
+    height: HeightOpt = 480,
     routes: RoutesOpt = None,
     render_only: RenderOnlyOpt = False,
 ) -> None:
@@ -52,16 +63,39 @@ def generate_synthetic_command(
     The folder is what ``spatialbench run --benchmark vsibench --data DIR`` reads.
     """
     from spatialbench.cli.out_dir import prepare_out_dir
-    from spatialbench.demo.pipeline import check_routes_file, write_synthetic_benchmark
-    from spatialbench.synth import RenderConfig, RendererUnavailableError, generate_synthetic
+    from spatialbench.synth import RenderConfig
 
     prepare_out_dir(out)
+    _check_routes(routes, out)
+    config = RenderConfig(width=width, height=height, fps=fps, max_seconds=seconds)
+    results = _render(out, scenes, seed, config)
+    typer.echo(f"meta-info -> {out / 'meta_info'}")
+    if render_only:
+        for name in QUESTION_FILES:
+            (out / name).unlink(missing_ok=True)
+        return
+    _write_questions(results, out, seed, routes)
+
+
+def _check_routes(routes: Path | None, out: Path) -> None:
+    """Refuse (exit 2) a routes file inside the benchmark folder, before anything is rendered."""
+    from spatialbench.generate.synthetic import check_routes_file
+
     try:
         check_routes_file(routes, out)
     except ValueError as err:
         typer.echo(f"error: --routes: {err}", err=True)
         raise typer.Exit(2) from None
-    config = RenderConfig(width=width, height=height, fps=fps, max_seconds=seconds)
+
+
+def _render(out: Path, scenes: int, seed: int, config: RenderConfig) -> list[RenderedScene]:
+    """Render ``scenes`` scenes into ``out``, one progress line each and a summary line per scene.
+
+    Raises:
+        typer.Exit: 2 without a headless renderer; 130 on Ctrl-C (finished scenes are kept).
+    """
+    from spatialbench.synth import RendererUnavailableError, generate_synthetic
+
     finished = [0]
 
     def progress(done: int, total: int, name: str) -> None:
@@ -83,11 +117,17 @@ def generate_synthetic_command(
             f"{sum(counts.values())} objects in {len(counts)} categories "
             f"({result.unseen} never in view, left out of the questions) -> {result.video}"
         )
-    typer.echo(f"meta-info -> {out / 'meta_info'}")
-    if render_only:
-        for name in ("test.jsonl", "test.parquet", "manifest.json"):  # an earlier run's questions
-            (out / name).unlink(missing_ok=True)
-        return
+    return results
+
+
+def _write_questions(results: Sequence[RenderedScene], out: Path, seed: int, routes: Path | None) -> None:
+    """Ask all ten question types on the rendered scenes, write them into ``out`` and list the counts.
+
+    Raises:
+        typer.Exit: 130 on Ctrl-C.
+    """
+    from spatialbench.generate.synthetic import write_synthetic_benchmark
+
     try:
         bench = write_synthetic_benchmark(results, out, seed, routes)
     except KeyboardInterrupt:

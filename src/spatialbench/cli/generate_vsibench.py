@@ -15,7 +15,7 @@ OutOpt = Annotated[
     Path, typer.Option("--out", help="Output folder (test.jsonl, test.parquet, manifest.json).")
 ]
 TasksOpt = Annotated[
-    list[str] | None, typer.Option("--tasks", help="Task to generate (repeat); default: all 7.")
+    list[str] | None, typer.Option("--tasks", help="Task to generate (repeat); default: all meta-info tasks.")
 ]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Root seed; same seed, same bytes.")]
 

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from spatialbench.benchmarks.registry import load_items
+from spatialbench.benchmarks import get_benchmark
+from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.cli.apps import app
 from spatialbench.records.rows import LoadedItems, RowError
 from spatialbench.registry import UnknownNameError
@@ -44,12 +45,21 @@ def report_row_errors(kind: str, errors: list[RowError]) -> None:
         typer.echo(f"  ... and {len(errors) - _SHOWN_ERRORS} more", err=True)
 
 
-def load_annotations(benchmark: str, annotations: Path, pruned_ids: Path | None) -> LoadedItems:
+def lookup(benchmark: str) -> BenchmarkSpec:
+    """Return the benchmark registered as ``benchmark``; an unknown name is one line and exit 2."""
+    try:
+        return get_benchmark(benchmark)
+    except UnknownNameError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from err
+
+
+def load_annotations(spec: BenchmarkSpec, annotations: Path, pruned_ids: Path | None) -> LoadedItems:
     """Load items (pruned ids only when given), report bad rows; exit 2 on an unusable input."""
     options = {"pruned_ids": pruned_ids} if pruned_ids is not None else {}
     try:
-        items = load_items(benchmark, annotations, **options)
-    except (FileNotFoundError, ValueError, UnknownNameError) as err:
+        items = spec.load_items(annotations, **options)
+    except (FileNotFoundError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
     report_row_errors("annotation", items.errors)
@@ -69,7 +79,7 @@ def check_out(out: Path | None) -> None:
 
 def _pruning(result: ScoreResult, items: LoadedItems, pruned_ids: Path) -> ScoreResult:
     """Say how many pruned ids matched (stderr + scores.json); no debiased row when none did."""
-    from spatialbench.benchmarks.pruned_ids import read_pruned_ids
+    from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
 
     ids = read_pruned_ids(pruned_ids)
     matched = len(ids & {item.id for item in items})
@@ -143,11 +153,12 @@ def score(
     from spatialbench.scoring.scorer import score_items
 
     check_out(out)
-    items = load_annotations(benchmark, annotations, pruned_ids)
+    spec = lookup(benchmark)
+    items = load_annotations(spec, annotations, pruned_ids)
     try:
         read = read_predictions(predictions, items, predictions_format)
         report_row_errors("prediction", read.errors)
-        result = score_items(items, read.responses, benchmark=benchmark, extract=extract, mra=mra)
+        result = score_items(items, read.responses, spec.scoring, extract=extract, mra=mra)
     except (FileNotFoundError, ValueError, UnknownNameError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
@@ -165,4 +176,4 @@ def score(
     if sub_bench is not None:  # the sub-benchmark's table, from the official id lists (cli/breakdown.py)
         from spatialbench.cli.breakdown import emit_breakdowns
 
-        emit_breakdowns(benchmark, list(items), result.rows, annotations, sub_bench, out)
+        emit_breakdowns(spec, list(items), result.rows, annotations, sub_bench, out)

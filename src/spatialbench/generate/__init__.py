@@ -1,1 +1,5 @@
-"""Benchmark generation: VSI-Bench from scene meta-information (``generate.vsi``)."""
+"""Benchmark generation: questions from scenes.
+
+``generate.vsi``: VSI-Bench from scene meta-information; ``generate.synthetic``: the synthetic VSI-Bench
+benchmark from rendered procedural scenes.
+"""

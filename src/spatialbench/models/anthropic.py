@@ -17,19 +17,13 @@ entries are sent as extra body fields (e.g. ``top_k``).
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from spatialbench.models.api import (
-    ApiBackend,
-    ApiSettings,
-    classify_sdk_error,
-    image_base64,
-    public_url,
-)
-from spatialbench.models.base import BACKENDS
-from spatialbench.models.errors import BackendError, ProviderUnavailableError, RetryableError
+from spatialbench.models.errors import RetryableError
+from spatialbench.models.images import image_base64
 from spatialbench.models.parts import map_parts
+from spatialbench.models.provider import ProviderBackend
+from spatialbench.models.retry import classify_sdk_error
 from spatialbench.records.messages import ImagePart, Part, Request, Response
 
 #: Messages API limit on images in one request (docs.anthropic.com, "Vision": 100 per API request).
@@ -39,7 +33,7 @@ KEY_VARIABLE = "ANTHROPIC_API_KEY"
 SAMPLING = "provider default"
 
 
-class AnthropicBackend(ApiBackend):
+class AnthropicBackend(ProviderBackend):
     """``POST /v1/messages`` for ``model``.
 
     Args:
@@ -53,28 +47,16 @@ class AnthropicBackend(ApiBackend):
     """
 
     provider = "anthropic"
+    label = "Anthropic"
+    sdk = "anthropic"
+    sdk_package = "anthropic"
+    key_variables = (KEY_VARIABLE,)
+    notes = {"sampling": SAMPLING}
     default_max_images = ANTHROPIC_MAX_IMAGES
 
-    def __init__(
-        self,
-        model: str,
-        base_url: str | None = None,
-        settings: ApiSettings | None = None,
-        seed: int | None = None,
-    ) -> None:
-        super().__init__(settings, seed)
-        try:
-            import anthropic
-        except ImportError as exc:
-            raise ProviderUnavailableError(f"the anthropic back end needs the anthropic SDK: {exc}") from exc
-        key = os.environ.get(KEY_VARIABLE)
-        if not key:
-            raise BackendError(f"environment variable {KEY_VARIABLE} is not set (needed for Anthropic)")
-        self.model = model
-        self.base_url = base_url
-        self._sdk = anthropic
-        self._client = anthropic.AsyncAnthropic(
-            api_key=key, base_url=base_url, max_retries=0, timeout=self.settings.timeout_s
+    def _connect(self, key: str | None) -> Any:
+        return self._sdk.AsyncAnthropic(
+            api_key=key, base_url=self.base_url, max_retries=0, timeout=self.settings.timeout_s
         )
 
     def _content(self, parts: tuple[Part, ...]) -> list[dict[str, Any]]:
@@ -108,19 +90,6 @@ class AnthropicBackend(ApiBackend):
     def _classify(self, exc: Exception) -> RetryableError | None:
         return classify_sdk_error(exc, self._sdk)  # 529 "overloaded" is a 5xx: retried
 
-    def describe(self) -> dict[str, Any]:
-        """Return provider, model, endpoint (without credentials) and transport settings."""
-        return {
-            **super().describe(),
-            "model": self.model,
-            "base_url": public_url(self.base_url),
-            "sampling": SAMPLING,
-        }
-
-    async def aclose(self) -> None:
-        """Close the HTTP connection pool."""
-        await self._client.close()
-
 
 def _to_response(message: Any) -> Response:
     """Turn a Message into a Response: its text blocks joined (thinking blocks left out)."""
@@ -142,15 +111,5 @@ def _to_response(message: Any) -> Response:
     )
 
 
-@BACKENDS.register("anthropic")
-def make_anthropic(
-    model: str, *, api: ApiSettings | None = None, seed: int | None = None, **options: Any
-) -> ApiBackend:
-    """Build the back end for ``anthropic:MODEL``; option ``base_url``.
-
-    Raises:
-        BackendError: empty model name or no API key.
-    """
-    if not model:
-        raise BackendError("anthropic back end needs a model name: anthropic:MODEL")
-    return AnthropicBackend(model, settings=api, seed=seed, **options)
+#: the ``anthropic`` factory of BACKENDS: ``anthropic:MODEL``, option ``base_url``.
+make_anthropic = AnthropicBackend.from_model_part

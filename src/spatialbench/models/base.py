@@ -1,8 +1,9 @@
 """The one model interface: ``generate(request) -> response``.
 
 Back ends receive messages of text and images and know nothing of benchmarks. Each back end is one module
-of this package registered in ``BACKENDS`` under its provider name (the part before ``:`` of a model name
-such as ``openai:gpt-4o`` or ``hf:/path/to/model``).
+of this package, listed in ``BACKENDS`` below under its provider name (the part before ``:`` of a model
+name such as ``openai:gpt-4o`` or ``hf:/path/to/model``) as a lazy entry: every name is known at import,
+and a provider's module (and, when a back end is built, its SDK) is imported only on first use.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ class Backend(ABC):
 
     #: provider name, e.g. "openai-compatible"
     provider: str = ""
+    #: how :func:`~spatialbench.models.resolve.load_backend` built it (``Registry.create``'s record: name,
+    #: model part, options; no secrets), None when built directly
+    registered_as: dict[str, Any] | None = None
 
     @abstractmethod
     async def generate(self, request: Request) -> Response:
@@ -37,5 +41,11 @@ class Backend(ABC):
         """Release connections; default does nothing."""
 
 
-#: provider name → factory(part of the model name after ``provider:`` (may be ""), **options).
+#: provider name → factory(part of the model name after ``provider:`` (may be ""), **options); see
+#: :mod:`spatialbench.models.resolve` for the model names and the factories' common arguments.
 BACKENDS: Registry[Callable[..., Backend]] = Registry("model back end")
+BACKENDS.lazy("openai", "spatialbench.models.openai_compat:make_openai")
+BACKENDS.lazy("openai-compatible", "spatialbench.models.openai_compat:make_openai_compatible")
+BACKENDS.lazy("gemini", "spatialbench.models.gemini:make_gemini")
+BACKENDS.lazy("anthropic", "spatialbench.models.anthropic:make_anthropic")
+BACKENDS.lazy("hf", "spatialbench.models.hf:make_hf")

@@ -12,20 +12,14 @@ Option ``base_url`` points the client at another endpoint (a proxy, or a test se
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
-from spatialbench.models.api import (
-    ApiBackend,
-    ApiSettings,
-    encode_image,
-    is_retryable_status,
-    public_url,
-    retry_after_from_headers,
-)
-from spatialbench.models.base import BACKENDS
-from spatialbench.models.errors import BackendError, ProviderUnavailableError, RetryableError
+from spatialbench.models.api import ApiSettings
+from spatialbench.models.errors import RetryableError
+from spatialbench.models.images import encode_image
 from spatialbench.models.parts import map_parts
+from spatialbench.models.provider import ProviderBackend
+from spatialbench.models.retry import is_retryable_status, retry_after_from_headers
 from spatialbench.records.messages import ImagePart, Part, Request, Response, TokenLogprob
 
 #: Gemini API limit on images in one request (ai.google.dev, "image understanding": 3,600 per request).
@@ -33,7 +27,7 @@ GEMINI_MAX_IMAGES = 3600
 KEY_VARIABLES = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
 
 
-class GeminiBackend(ApiBackend):
+class GeminiBackend(ProviderBackend):
     """``generateContent`` for ``model``.
 
     Args:
@@ -47,6 +41,10 @@ class GeminiBackend(ApiBackend):
     """
 
     provider = "gemini"
+    label = "Gemini"
+    sdk = "google.genai"
+    sdk_package = "google-genai"
+    key_variables = KEY_VARIABLES
     default_max_images = GEMINI_MAX_IMAGES
 
     def __init__(
@@ -57,30 +55,22 @@ class GeminiBackend(ApiBackend):
         settings: ApiSettings | None = None,
         seed: int | None = None,
     ) -> None:
-        super().__init__(settings, seed)
-        try:
-            from google import genai
-            from google.genai import errors, types
-        except ImportError as exc:
-            raise ProviderUnavailableError(f"the gemini back end needs google-genai: {exc}") from exc
-        key = next((os.environ[v] for v in KEY_VARIABLES if os.environ.get(v)), None)
-        if key is None:
-            raise BackendError(
-                f"environment variable {' or '.join(KEY_VARIABLES)} is not set (needed for Gemini)"
-            )
-        self.model = model
-        self.base_url = base_url
-        self._types, self._errors = types, errors
+        self.api_version = api_version
+        super().__init__(model, base_url, settings, seed)
+
+    def _connect(self, key: str | None) -> Any:
+        types = self._sdk.types
         http = types.HttpOptions(
-            base_url=base_url,
-            api_version=api_version,
+            base_url=self.base_url,
+            api_version=self.api_version,
             timeout=int(self.settings.timeout_s * 1000),  # milliseconds
             retry_options=types.HttpRetryOptions(attempts=1),
         )
-        self._client = genai.Client(api_key=key, vertexai=False, http_options=http)
+        # the async client alone (the SDK's documented ``Client(...).aio``): closed by ``aclose()``
+        return self._sdk.Client(api_key=key, vertexai=False, http_options=http).aio
 
     def _parts(self, parts: tuple[Part, ...]) -> list[Any]:
-        types, s = self._types, self.settings
+        types, s = self._sdk.types, self.settings
 
         def image(part: ImagePart) -> Any:
             data = encode_image(part.pixels, s.image_format, s.jpeg_quality)
@@ -89,7 +79,7 @@ class GeminiBackend(ApiBackend):
         return map_parts(parts, lambda text: types.Part(text=text), image)
 
     def _contents(self, request: Request) -> list[Any]:
-        content = self._types.Content
+        content = self._sdk.types.Content
         turns = [
             content(role="model" if role == "assistant" else role, parts=self._parts(parts))
             for role, parts in request.history
@@ -98,7 +88,7 @@ class GeminiBackend(ApiBackend):
 
     async def _send(self, request: Request) -> Response:
         s = request.settings
-        config = self._types.GenerateContentConfig(
+        config = self._sdk.types.GenerateContentConfig(
             system_instruction=request.system,
             temperature=s.temperature,
             top_p=s.top_p,
@@ -107,13 +97,13 @@ class GeminiBackend(ApiBackend):
             response_logprobs=s.logprobs or None,
             **dict(s.extra),
         )
-        reply = await self._client.aio.models.generate_content(
+        reply = await self._client.models.generate_content(
             model=self.model, contents=self._contents(request), config=config
         )
         return _to_response(reply)
 
     def _classify(self, exc: Exception) -> RetryableError | None:
-        if isinstance(exc, self._errors.APIError) and is_retryable_status(exc.code):
+        if isinstance(exc, self._sdk.errors.APIError) and is_retryable_status(exc.code):
             wait = retry_after_from_headers(getattr(exc.response, "headers", None))
             return RetryableError(f"HTTP {exc.code}: {exc.message}", retry_after=wait)
         names = {cls.__name__ for cls in type(exc).__mro__}
@@ -122,14 +112,6 @@ class GeminiBackend(ApiBackend):
             # ConnectError (refused, DNS) feeds the circuit breaker of api.py
             return RetryableError(f"{type(exc).__name__}: {exc}", connection="ConnectError" in names)
         return None
-
-    def describe(self) -> dict[str, Any]:
-        """Return provider, model, endpoint (without credentials) and transport settings."""
-        return {**super().describe(), "model": self.model, "base_url": public_url(self.base_url)}
-
-    async def aclose(self) -> None:
-        """Close the HTTP connection pool."""
-        await self._client.aio.aclose()
 
 
 def _to_response(reply: Any) -> Response:
@@ -163,15 +145,5 @@ def _enum_value(value: Any) -> str | None:
     return None if value is None else str(getattr(value, "value", value))
 
 
-@BACKENDS.register("gemini")
-def make_gemini(
-    model: str, *, api: ApiSettings | None = None, seed: int | None = None, **options: Any
-) -> ApiBackend:
-    """Build the back end for ``gemini:MODEL``; options ``base_url``, ``api_version``.
-
-    Raises:
-        BackendError: empty model name or no API key.
-    """
-    if not model:
-        raise BackendError("gemini back end needs a model name: gemini:MODEL")
-    return GeminiBackend(model, settings=api, seed=seed, **options)
+#: the ``gemini`` factory of BACKENDS: ``gemini:MODEL``, options ``base_url``, ``api_version``.
+make_gemini = GeminiBackend.from_model_part

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbench.models.base import BACKENDS, Backend
+from spatialbench.models.base import Backend
 from spatialbench.models.errors import BackendError
 from spatialbench.models.hf_loading import import_hf, load_model, load_processor, resolve_device
 from spatialbench.models.hf_messages import FramesAs, chat_inputs
@@ -260,7 +260,6 @@ def _step_hidden_states(out: Any) -> NDArray[np.float32]:
     ).astype(np.float32)
 
 
-@BACKENDS.register("hf")
 def make_hf(model_part: str, api: Any = None, seed: int | None = None, **options: Any) -> HFBackend:
     """Build the back end for ``hf:PATH_OR_NAME``; ``api`` (transport) and ``seed`` do not apply here.
 

@@ -11,27 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from typing import Any
 from urllib.parse import urlsplit
 
-from spatialbench.models.api import (
-    ApiBackend,
-    ApiSettings,
-    classify_sdk_error,
-    image_data_url,
-    public_url,
-)
-from spatialbench.models.base import BACKENDS
+from spatialbench.models.api import ApiBackend, ApiSettings, public_url
 from spatialbench.models.errors import BackendError, RetryableError
+from spatialbench.models.images import image_data_url
 from spatialbench.models.parts import map_parts
+from spatialbench.models.provider import ProviderBackend
+from spatialbench.models.retry import classify_sdk_error
 from spatialbench.records.messages import ImagePart, Part, Request, Response, TextPart, TokenLogprob
 
 #: images up to this many pixels in total are encoded on the event loop (~ 2-4 ms); a thread hop costs more
 INLINE_ENCODE_PIXELS = 200_000
 
 
-class OpenAIChatBackend(ApiBackend):
+class OpenAIChatBackend(ProviderBackend):
     """Chat completions against ``base_url`` (None = OpenAI) for ``model``.
 
     Args:
@@ -40,7 +35,14 @@ class OpenAIChatBackend(ApiBackend):
         api_key_env: environment variable holding the key; a missing key is sent as ``"EMPTY"`` to
             self-hosted servers and is an error for OpenAI itself.
         settings: shared transport settings.
+
+    Raises:
+        BackendError: OpenAI itself (no ``base_url``) and no key in ``api_key_env``.
     """
+
+    label = "OpenAI"
+    sdk = "openai"
+    sdk_package = "openai"
 
     def __init__(
         self,
@@ -50,18 +52,14 @@ class OpenAIChatBackend(ApiBackend):
         settings: ApiSettings | None = None,
         seed: int | None = None,
     ) -> None:
-        super().__init__(settings, seed)
-        import openai  # lazy: the SDK loads only when this back end is used
-
-        key = os.environ.get(api_key_env)
-        if key is None and base_url is None:
-            raise BackendError(f"environment variable {api_key_env} is not set (needed for OpenAI)")
         self.provider = "openai" if base_url is None else "openai-compatible"
-        self.model = model
-        self.base_url = base_url
-        self._openai = openai
-        self._client = openai.AsyncOpenAI(
-            api_key=key or "EMPTY", base_url=base_url, max_retries=0, timeout=self.settings.timeout_s
+        self.key_variables = (api_key_env,)
+        self.key_required = base_url is None
+        super().__init__(model, base_url, settings, seed)
+
+    def _connect(self, key: str | None) -> Any:
+        return self._sdk.AsyncOpenAI(
+            api_key=key or "EMPTY", base_url=self.base_url, max_retries=0, timeout=self.settings.timeout_s
         )
 
     def _content(self, parts: tuple[Part, ...]) -> list[dict[str, Any]]:
@@ -122,15 +120,7 @@ class OpenAIChatBackend(ApiBackend):
         return _to_response(completion)
 
     def _classify(self, exc: Exception) -> RetryableError | None:
-        return classify_sdk_error(exc, self._openai)
-
-    def describe(self) -> dict[str, Any]:
-        """Return provider, model, endpoint (without credentials) and transport settings."""
-        return {**super().describe(), "model": self.model, "base_url": public_url(self.base_url)}
-
-    async def aclose(self) -> None:
-        """Close the HTTP connection pool."""
-        await self._client.close()
+        return classify_sdk_error(exc, self._sdk)
 
 
 def _unreadable_reply(what: str, body: str) -> BackendError:
@@ -157,7 +147,6 @@ def _to_response(completion: dict[str, Any]) -> Response:
     )
 
 
-@BACKENDS.register("openai")
 def make_openai(
     model: str, *, api: ApiSettings | None = None, seed: int | None = None, **options: Any
 ) -> ApiBackend:
@@ -165,7 +154,6 @@ def make_openai(
     return OpenAIChatBackend(model, None, settings=api, seed=seed, **options)
 
 
-@BACKENDS.register("openai-compatible")
 def make_openai_compatible(
     spec: str, *, api: ApiSettings | None = None, seed: int | None = None, **options: Any
 ) -> ApiBackend:

@@ -1,56 +1,51 @@
-"""Model names (``provider:model``) → back ends, importing each provider's module only when used.
+"""Model names (``provider:model``) → back ends; every provider is a lazy entry of one registry.
+
+The registry is :data:`~spatialbench.models.base.BACKENDS`; nothing else lists the providers.
 
 Names (the part after the first ``:`` goes to the provider's factory unchanged):
 
 - ``openai:gpt-4o`` — OpenAI's API (key from ``OPENAI_API_KEY``);
 - ``openai-compatible:http://127.0.0.1:8000/v1#Qwen2.5-VL-7B`` — any OpenAI-compatible server (vLLM, SGLang,
   LMDeploy, Ollama, gateways): base URL, ``#``, served model name;
-- ``gemini:gemini-1.5-pro``, ``anthropic:claude-...``, ``hf:/path/or/hub-name``;
-- ``chance-random``, ``chance-frequency`` — chance baselines (no media).
+- ``gemini:gemini-1.5-pro``, ``anthropic:claude-...``, ``hf:/path/or/hub-name``.
 
 Every factory is called as ``factory(model_part, api=ApiSettings|None, seed=int|None, **options)``; back ends
-without a transport (``hf``, chance) ignore ``api``.
+without a transport (``hf``) ignore ``api``. Chance baselines (``chance-random``, ``chance-frequency``) are
+scorers, not back ends: they are handled before a back end is resolved.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from spatialbench.models.base import BACKENDS, Backend
 from spatialbench.models.errors import ProviderUnavailableError
-from spatialbench.registry import Registry
-
-#: provider name → module that registers its factory in BACKENDS on import.
-PROVIDER_MODULES: Registry[str] = Registry("model provider")
-for _provider, _module in (
-    ("openai", "spatialbench.models.openai_compat"),
-    ("openai-compatible", "spatialbench.models.openai_compat"),
-    ("gemini", "spatialbench.models.gemini"),
-    ("anthropic", "spatialbench.models.anthropic"),
-    ("hf", "spatialbench.models.hf"),
-    ("chance-random", "spatialbench.models.chance"),
-    ("chance-frequency", "spatialbench.models.chance"),
-):
-    PROVIDER_MODULES.add(_provider, _module)
+from spatialbench.records.redaction import redact, secret_values
 
 #: providers whose models are proprietary (VSI-Bench Table 9 post-prompts differ by model family).
 PROPRIETARY_PROVIDERS = frozenset({"openai", "gemini", "anthropic"})
 
 
 def split_model_name(name: str) -> tuple[str, str]:
-    """Split ``provider:model`` at the first ``:``; a bare name (``chance-random``) has model part ``""``.
+    """Split ``provider:model`` at the first ``:``; a bare name (``hf``) has model part ``""``.
+
+    Imports nothing.
 
     Raises:
         spatialbench.registry.UnknownNameError: the provider is not known (message suggests close names).
     """
     provider, _, model = name.partition(":")
-    PROVIDER_MODULES.get(provider)  # raises with suggestions
+    if provider not in BACKENDS:
+        BACKENDS.get(provider)  # raises with suggestions
     return provider, model
 
 
 def model_family(name: str) -> str:
-    """``"proprietary"`` for hosted commercial APIs, ``"open"`` otherwise (VSI-Bench Table 9)."""
+    """``"proprietary"`` for hosted commercial APIs, ``"open"`` otherwise (VSI-Bench Table 9).
+
+    Raises:
+        spatialbench.registry.UnknownNameError: the provider is not known.
+    """
     provider, _ = split_model_name(name)
     return "proprietary" if provider in PROPRIETARY_PROVIDERS else "open"
 
@@ -58,17 +53,33 @@ def model_family(name: str) -> str:
 def load_backend(name: str, **options: Any) -> Backend:
     """Build the back end for a model name, importing its provider module on first use.
 
+    The result's ``registered_as`` records the provider, model part and options it was built with, string
+    values redacted (URL user info, key-shaped tokens); API keys are never arguments, so never recorded.
+
     Raises:
         UnknownNameError: unknown provider.
-        ProviderUnavailableError: the provider's module or SDK cannot be imported.
+        ProviderUnavailableError: the provider's module or SDK cannot be imported (the message names it).
+        BackendError: the factory rejects the name or options (bad URL, missing key...).
     """
     provider, model = split_model_name(name)
-    if provider not in BACKENDS:
-        module = PROVIDER_MODULES.get(provider)
-        try:
-            importlib.import_module(module)
-        except ImportError as exc:
-            raise ProviderUnavailableError(
-                f"model provider {provider!r} needs module {module} which failed to import: {exc}"
-            ) from exc
-    return BACKENDS.get(provider)(model, **options)
+    try:
+        backend: Backend = BACKENDS.create(provider, model, **options)
+    except ImportError as exc:
+        raise ProviderUnavailableError(f"model provider {provider!r} is unavailable: {exc}") from exc
+    if backend.registered_as is not None:
+        backend.registered_as = _redacted(backend.registered_as)
+    return backend
+
+
+def _redacted(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` (from ``Registry.create``) with every string argument passed through ``redact``."""
+    secrets = secret_values()
+
+    def clean(value: Any) -> Any:
+        return redact(value, secrets) if isinstance(value, str) else value
+
+    return {
+        **record,
+        "args": [clean(a) for a in record["args"]],
+        "kwargs": {key: clean(value) for key, value in record["kwargs"].items()},
+    }

@@ -1,17 +1,15 @@
-"""Prompts: template data files, per-benchmark prompt builders, input order, repetition and blind mode."""
+"""Prompts: the builder base, layout helpers (input order, repetition, blind mode) and templates.
 
-from spatialbench.prompting.builders import (
-    PROMPT_BUILDERS,
-    PromptBuilder,
-    arrange,
-    get_prompt_builder,
-    image_parts,
-)
+Benchmark-specific builders live in their benchmark's package (``spatialbench.benchmarks.<name>``).
+"""
+
+from spatialbench.prompting.builders import BuilderFactory, Frames, PromptBuilder, arrange, image_parts
 from spatialbench.prompting.config import InputOrder, ModelFamily, PromptConfig
-from spatialbench.prompting.templates import TemplateError, fill, load_template_data
+from spatialbench.prompting.templates import TemplateError, fill, fill_lines, read_json, read_text
 
 __all__ = [
-    "PROMPT_BUILDERS",
+    "BuilderFactory",
+    "Frames",
     "InputOrder",
     "ModelFamily",
     "PromptBuilder",
@@ -19,7 +17,8 @@ __all__ = [
     "TemplateError",
     "arrange",
     "fill",
-    "get_prompt_builder",
+    "fill_lines",
     "image_parts",
-    "load_template_data",
+    "read_json",
+    "read_text",
 ]

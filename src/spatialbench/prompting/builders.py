@@ -1,29 +1,34 @@
-"""Prompt builders: one per benchmark, registered by benchmark name.
+"""The prompt builder base and the layout helpers every builder shares.
 
 A builder turns an :class:`~spatialbench.records.item.Item` and its sampled media into a model
-:class:`~spatialbench.models.base.Request`. A benchmark with its own layout (MMSI-Video-Bench interleaved
-placeholders, ReMindView-Bench system prompts) registers a subclass::
-
-    @PROMPT_BUILDERS.register("mmsi-video")
-    class MMSIVideoBuilder(PromptBuilder): ...
-
-Builders may live in any module of ``spatialbench.prompting`` or ``spatialbench.benchmarks``; both packages
-are imported on the first :func:`get_prompt_builder` call. Benchmarks without a builder get ``default``.
+:class:`~spatialbench.records.messages.Request`. Each benchmark package names its builder in its
+``BenchmarkSpec`` (``prompt_builder``); this package knows no benchmark.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
-from spatialbench.media.video import SampledFrames
+import numpy as np
+from numpy.typing import NDArray
+
 from spatialbench.prompting.config import InputOrder, PromptConfig
 from spatialbench.records.item import Item
 from spatialbench.records.messages import ImagePart, Part, Request, TextPart
-from spatialbench.registry import Registry
+
+
+class Frames(Protocol):
+    """What a builder reads of one media's sample (``spatialbench.media.video.SampledFrames`` is one)."""
+
+    @property
+    def pixels(self) -> Sequence[NDArray[np.uint8]]:
+        """RGB frames, each (H, W, 3) uint8, in temporal order."""
+        ...
+
+
+F = TypeVar("F", bound=Frames)
 
 
 class PromptBuilder(ABC):
@@ -47,8 +52,8 @@ class PromptBuilder(ABC):
         self.config = config
 
     @abstractmethod
-    def build(self, item: Item, media: Sequence[SampledFrames]) -> Request:
-        """Build the request for ``item`` from its sampled media (one entry per ``item.media``).
+    def build(self, item: Item, media: Sequence[Any]) -> Request:
+        """Build the request for ``item`` from its sampled media (one :class:`Frames` per ``item.media``).
 
         In blind mode ``media`` is empty and the request must hold no image part.
         """
@@ -62,33 +67,12 @@ class PromptBuilder(ABC):
         return {"builder": type(self).__name__, "config": self.config.model_dump(mode="json")}
 
 
-#: benchmark name → builder class (called with the run's PromptConfig).
-PROMPT_BUILDERS: Registry[Callable[[PromptConfig], PromptBuilder]] = Registry("prompt builder")
-_discovered = False
-
-
-def _discover() -> None:
-    global _discovered
-    if _discovered:
-        return
-    from spatialbench.benchmarks.registry import discover
-
-    discover()
-    package = importlib.import_module("spatialbench.prompting")
-    for module in pkgutil.iter_modules(package.__path__):
-        importlib.import_module(f"spatialbench.prompting.{module.name}")
-    _discovered = True
-
-
-def get_prompt_builder(benchmark: str, config: PromptConfig) -> PromptBuilder:
-    """Return the builder registered for ``benchmark`` (or ``default``), configured with ``config``."""
-    _discover()
-    name = benchmark if benchmark in PROMPT_BUILDERS else "default"
-    return PROMPT_BUILDERS.get(name)(config)
+BuilderFactory = Callable[[PromptConfig], PromptBuilder]
+"""A builder class (or factory) called with the run's :class:`PromptConfig`."""
 
 
 def image_parts(
-    media: Sequence[SampledFrames], label: Callable[[SampledFrames, int], str | None] | None = None
+    media: Sequence[F], label: Callable[[F, int], str | None] | None = None
 ) -> tuple[ImagePart, ...]:
     """All frames of ``media`` in order as image parts; ``label(media, k)`` may caption frame ``k``."""
     return tuple(

@@ -1,4 +1,10 @@
-"""Prompt template data files (package data under ``prompting/data``) and strict placeholder filling."""
+"""The one template module: package data files read once, strict placeholder filling.
+
+Every prompt and question template is a data file beside the code that uses it (``templates/*.txt`` or a
+JSON file of texts), read through :func:`read_text` / :func:`read_json` (each file read once per process),
+and filled with :func:`fill`, which names the placeholder that has no value instead of raising a bare
+``KeyError``.
+"""
 
 from __future__ import annotations
 
@@ -10,18 +16,31 @@ from typing import Any
 
 
 class TemplateError(ValueError):
-    """A template names a placeholder that is not supplied, or a value is not used (data file bug)."""
+    """A template names a placeholder that is not supplied (the message names it and the template)."""
 
 
 @cache
-def load_template_data(name: str) -> dict[str, Any]:
-    """Read ``prompting/data/<name>.json``.
+def read_text(package: str | None, name: str) -> str:
+    """Return the text of data file ``name`` (``"templates/user.txt"``) of ``package``; cached.
+
+    ``package`` is the package holding the file: the calling module's ``__package__``.
 
     Raises:
-        FileNotFoundError: no such template file.
+        FileNotFoundError: no such file in the package. ValueError: ``package`` is None (a top-level script).
     """
-    text = resources.files("spatialbench.prompting").joinpath("data", f"{name}.json").read_text("utf-8")
-    return json.loads(text)
+    if package is None:
+        raise ValueError(f"template {name!r}: no package to read it from")
+    return resources.files(package).joinpath(*name.split("/")).read_text(encoding="utf-8")
+
+
+@cache
+def read_json(package: str | None, name: str) -> Any:
+    """Return the parsed JSON of package data file ``name`` of ``package``; cached (do not mutate it).
+
+    Raises:
+        FileNotFoundError: no such file. ValueError: the file is not JSON.
+    """
+    return json.loads(read_text(package, name))
 
 
 def placeholders(template: str) -> set[str]:
@@ -30,14 +49,14 @@ def placeholders(template: str) -> set[str]:
 
 
 def fill(template: str, values: dict[str, str]) -> str:
-    """Fill every placeholder of ``template`` from ``values``.
+    """Fill every placeholder of ``template`` from ``values`` (values it does not name are ignored).
 
     Raises:
         TemplateError: a placeholder has no value (the message names it and the template).
     """
     missing = placeholders(template) - values.keys()
     if missing:
-        raise TemplateError(f"template {template!r} needs {sorted(missing)}; got {sorted(values)}")
+        raise TemplateError(f"template {template[:80]!r} needs {sorted(missing)}; got {sorted(values)}")
     return template.format(**values)
 
 

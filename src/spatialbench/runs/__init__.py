@@ -1,13 +1,17 @@
-"""Runs: frozen run config, request keys, the SQLite response store, the resumable concurrent runner."""
+"""Runs: frozen run config (file or flags), request keys, the SQLite response store, the resumable runner."""
 
 from spatialbench.runs.checks import RunSetupError
-from spatialbench.runs.config import RunConfig
+from spatialbench.runs.config import DataConfig, MediaConfig, ModelConfig, RunConfig, ScoringConfig
 from spatialbench.runs.lock import RunLockedError
-from spatialbench.runs.runner import STORE_NAME, RunInterrupted, Runner, RunSummary, resolve_config, run
+from spatialbench.runs.runner import Runner, resolve_config, run
 from spatialbench.runs.store import RunStore, StoredResult
+from spatialbench.runs.summary import STORE_NAME, RunInterrupted, RunSummary
 
 __all__ = [
     "STORE_NAME",
+    "DataConfig",
+    "MediaConfig",
+    "ModelConfig",
     "RunConfig",
     "RunInterrupted",
     "RunLockedError",
@@ -15,6 +19,7 @@ __all__ = [
     "RunStore",
     "RunSummary",
     "Runner",
+    "ScoringConfig",
     "StoredResult",
     "resolve_config",
     "run",

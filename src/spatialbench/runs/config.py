@@ -1,11 +1,21 @@
-"""The frozen, typed configuration of a run (scalars, lists and registered names only; no secrets)."""
+"""The frozen, typed configuration of a run (scalars, lists and registered names only; no secrets).
+
+Grouped into the sections of a run file (``spatialbench run --config FILE``): ``data`` (which items),
+``media`` (which frames), ``prompt`` (layout, :class:`~spatialbench.prompting.config.PromptConfig`),
+``model`` (back end, decoding and transport) and ``scoring`` (extraction and MRA modes), plus ``out``.
+Transport defaults (concurrency, timeout, attempts) come from
+:class:`~spatialbench.models.api.ApiSettings` and :class:`~spatialbench.models.retry.RetryPolicy`, their
+one source.
+"""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from spatialbench.media.sampling import parse_strategy
-from spatialbench.models.api import ApiSettings, ImageFormat, ImageOverflow, RetryPolicy
+from spatialbench.models.api import ApiSettings
+from spatialbench.models.images import ImageFormat, ImageOverflow
+from spatialbench.models.retry import RetryPolicy
 from spatialbench.prompting.config import PromptConfig
 from spatialbench.records.messages import GenerationSettings
 
@@ -14,57 +24,39 @@ Scalar = str | int | float | bool
 DEFAULT_FRAMES = "uniform:32"
 #: answer budget when neither the run, the benchmark nor its prompt builder gives one
 FALLBACK_MAX_NEW_TOKENS = 128
+_API = ApiSettings()
+_RETRY = RetryPolicy()
+_FROZEN = ConfigDict(frozen=True, extra="forbid")
 
 
-class RunConfig(BaseModel):
-    """Everything that defines a run; written to ``config.json`` and the store.
+class DataConfig(BaseModel):
+    """Which items.
 
-    Attributes:
-        benchmark: registered benchmark name (``vsibench``).
-        data: benchmark data folder or annotation file; media paths resolve against it (against its
-            folder for a file).
-        model: ``provider:model`` name (see :mod:`spatialbench.models.resolve`).
-        out: run folder (``run.sqlite``, ``config.json``, scores).
-        frames: frame sampling strategy name (``uniform:32``...); None = the benchmark's default
-            (``BenchmarkSpec.default_frames``), else ``uniform:32`` (:data:`DEFAULT_FRAMES`).
-        max_pixels: per-frame resize limit (None = original size).
-        limit: keep the first N selected items. ids: keep only these item ids (file order kept).
-        concurrency: requests in flight (also the back end's bound).
-        prompt: prompt layout; ``prompt.model_family`` None = from the model name.
-        temperature, top_p, seed: decoding (greedy by default, VSI-Bench Sec. 4.1).
-        max_new_tokens: None = the benchmark's official value (``BenchmarkSpec.max_new_tokens``, else the
-            prompt builder's, else 128), else this. A resolved run records the benchmark's value here.
-        timeout_s, max_attempts, max_images, image_overflow, image_format: API transport.
-        benchmark_options: extra per-benchmark options passed to the loader (e.g. MMSI-Video ``setting``).
-        extract, mra: scoring modes (None = the benchmark's default).
-        frame_cache_mb: memory for the per-run frame cache.
+    ``benchmark`` (registered name), ``path`` (data folder or annotation file; media paths resolve against
+    it, against its folder for a file), ``limit`` (first N selected items), ``ids`` (only these, file order
+    kept), ``options`` (loader options, e.g. MMSI-Video-Bench ``setting``).
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = _FROZEN
 
     benchmark: str
-    data: str
-    model: str
-    out: str
-    frames: str | None = None
-    max_pixels: int | None = Field(default=None, gt=0)
+    path: str
     limit: int | None = Field(default=None, ge=0)
     ids: tuple[str, ...] | None = None
-    concurrency: int = Field(default=8, ge=1)
-    prompt: PromptConfig = Field(default_factory=PromptConfig)
-    temperature: float = 0.0
-    top_p: float = 1.0
-    seed: int = 0
-    max_new_tokens: int | None = Field(default=None, gt=0)
-    timeout_s: float = Field(default=120.0, gt=0)
-    max_attempts: int = Field(default=6, ge=1)
-    retry_base_delay_s: float = Field(default=1.0, ge=0)
-    max_images: int | None = Field(default=None, gt=0)
-    image_overflow: ImageOverflow = ImageOverflow.ERROR
-    image_format: ImageFormat = ImageFormat.PNG
-    benchmark_options: dict[str, Scalar] = Field(default_factory=dict)
-    extract: str | None = None
-    mra: str = "official"
+    options: dict[str, Scalar] = Field(default_factory=dict)
+
+
+class MediaConfig(BaseModel):
+    """Which frames.
+
+    ``frames`` (strategy name; None = the benchmark's default, else ``uniform:32``), ``max_pixels``
+    (per-frame resize limit; None = original size), ``frame_cache_mb`` (frame cache memory).
+    """
+
+    model_config = _FROZEN
+
+    frames: str | None = None
+    max_pixels: int | None = Field(default=None, gt=0)
     frame_cache_mb: int = Field(default=2048, gt=0)
 
     @field_validator("frames")
@@ -72,10 +64,31 @@ class RunConfig(BaseModel):
     def _strategy_parses(cls, value: str | None) -> str | None:
         return None if value is None else parse_strategy(value).name
 
-    @property
-    def frame_strategy(self) -> str:
-        """The frame strategy name in effect (``frames``, or :data:`DEFAULT_FRAMES` when unresolved)."""
-        return self.frames or DEFAULT_FRAMES
+
+class ModelConfig(BaseModel):
+    """The model.
+
+    ``name`` (``provider:model``, see :mod:`spatialbench.models.resolve`, or a baseline ``chance-random``
+    / ``chance-frequency``), decoding (greedy by default, VSI-Bench Sec. 4.1; ``seed`` recorded and sent to
+    APIs that take one; ``max_new_tokens`` None = the benchmark's value, else its prompt builder's, else
+    128) and API transport (``concurrency`` requests in flight, ``timeout_s`` per attempt,
+    ``max_attempts``, image limit and format).
+    """
+
+    model_config = _FROZEN
+
+    name: str
+    temperature: float = 0.0
+    top_p: float = 1.0
+    seed: int = 0
+    max_new_tokens: int | None = Field(default=None, gt=0)
+    concurrency: int = Field(default=_API.concurrency, ge=1)
+    timeout_s: float = Field(default=_API.timeout_s, gt=0)
+    max_attempts: int = Field(default=_RETRY.max_attempts, ge=1)
+    retry_base_delay_s: float = Field(default=_RETRY.base_delay_s, ge=0)
+    max_images: int | None = Field(default=_API.max_images, gt=0)
+    image_overflow: ImageOverflow = _API.image_overflow
+    image_format: ImageFormat = _API.image_format
 
     def api_settings(self) -> ApiSettings:
         """Transport settings for API back ends."""
@@ -96,3 +109,45 @@ class RunConfig(BaseModel):
             max_new_tokens=self.max_new_tokens or max_new_tokens or FALLBACK_MAX_NEW_TOKENS,
             seed=self.seed,
         )
+
+
+class ScoringConfig(BaseModel):
+    """How answers are scored.
+
+    ``extract`` (None = the benchmark's default mode), ``mra`` (official ``<=`` or paper ``<``).
+    """
+
+    model_config = _FROZEN
+
+    extract: str | None = None
+    mra: str = "official"
+
+
+class RunConfig(BaseModel):
+    """Everything that defines a run; written to ``config.json`` and the store.
+
+    Attributes:
+        out: run folder (``run.sqlite``, ``config.json``, scores).
+        data, media, prompt, model, scoring: the sections (see each model); ``prompt.model_family`` None
+            = from the model name. A resolved run records the benchmark's frames, answer budget and
+            loader options it used.
+    """
+
+    model_config = _FROZEN
+
+    out: str
+    data: DataConfig
+    model: ModelConfig
+    media: MediaConfig = Field(default_factory=MediaConfig)
+    prompt: PromptConfig = Field(default_factory=PromptConfig)
+    scoring: ScoringConfig = Field(default_factory=ScoringConfig)
+
+    @property
+    def frame_strategy(self) -> str:
+        """The frame strategy name in effect (``media.frames``, or :data:`DEFAULT_FRAMES` when unresolved)."""
+        return self.media.frames or DEFAULT_FRAMES
+
+    def updated(self, section: str, **values: object) -> RunConfig:
+        """Return a copy with ``values`` replaced in ``section`` (``config.updated("model", name=...)``)."""
+        part = getattr(self, section).model_copy(update=values)
+        return self.model_copy(update={section: part})

@@ -54,20 +54,20 @@ def plan(
     items: Sequence[Item], config: RunConfig, builder: PromptBuilder, uses_media: bool
 ) -> list[PlannedItem]:
     """Return settings and request key per item (media digested only when media is sent)."""
-    digests = MediaDigests(data_root(config.data))
+    digests = MediaDigests(data_root(config.data.path))
     fingerprint = builder.fingerprint()
     planned = []
     for item in items:
-        settings = config.generation(builder.max_new_tokens(item))
+        settings = config.model.generation(builder.max_new_tokens(item))
         media = [digests.of(ref) for ref in item.media] if uses_media else []
         key = request_key(
             item,
             media,
             frames=config.frame_strategy if uses_media else "",
-            max_pixels=config.max_pixels if uses_media else None,
+            max_pixels=config.media.max_pixels if uses_media else None,
             prompt=fingerprint,
             settings=settings,
-            model=config.model,
+            model=config.model.name,
         )
         planned.append(PlannedItem(item, settings, key))
     return planned

@@ -1,5 +1,6 @@
-"""Scoring: answer extraction, metrics (accuracy, MRA), aggregation into tables, reports, baselines.
+"""Scoring: answer extraction, metrics (accuracy, MRA), the grouped-table combinator, reports, baselines.
 
+Scoring knows no benchmark: callers pass a benchmark's :class:`ScoringRules` (``BenchmarkSpec.scoring``).
 Public names are imported from their modules (nothing here runs at import time beyond definitions).
 """
 
@@ -10,6 +11,7 @@ from spatialbench.scoring.extraction import (
     extract_choice,
     extract_number,
 )
+from spatialbench.scoring.grouped import Cell, Group, Table, grouped, with_items
 from spatialbench.scoring.metrics import (
     MRA_MODES,
     exact_match,
@@ -18,26 +20,32 @@ from spatialbench.scoring.metrics import (
     mra_array,
 )
 from spatialbench.scoring.output import render_markdown, scores_json, write_scores
+from spatialbench.scoring.rules import PER_TASK, STANDARD_MODES, Extractors, ScoringRules
 from spatialbench.scoring.scorer import ScoreResult, score_items
-from spatialbench.scoring.tables import Column, ScoreTable, build_table
 
 __all__ = [
     "CHOICE_EXTRACTORS",
     "MRA_MODES",
     "NUMBER_EXTRACTORS",
-    "Column",
+    "PER_TASK",
+    "STANDARD_MODES",
+    "Cell",
     "Extraction",
+    "Extractors",
+    "Group",
     "ScoreResult",
-    "ScoreTable",
-    "build_table",
+    "ScoringRules",
+    "Table",
     "exact_match",
     "extract_choice",
     "extract_number",
+    "grouped",
     "ground_truth_error",
     "mean_relative_accuracy",
     "mra_array",
     "render_markdown",
     "score_items",
     "scores_json",
+    "with_items",
     "write_scores",
 ]

@@ -32,14 +32,31 @@ from dataclasses import replace
 
 import numpy as np
 
-from spatialbench.benchmarks.registry import get_benchmark
 from spatialbench.records.item import AnswerKind, Item
 from spatialbench.registry import Registry
 from spatialbench.scoring.metrics import ground_truth_error, mra_array
+from spatialbench.scoring.rules import PER_TASK, ScoringRules
 from spatialbench.scoring.scorer import ScoreResult, build_rows, result_from_rows, score_items
 
 Baseline = Callable[..., ScoreResult]
+"""``baseline(items, rules, *, mra) -> ScoreResult``: a chance level computed from the items alone."""
+#: ``chance-random`` / ``chance-frequency``; ``spatialbench run --model chance-...`` and
+#: ``spatialbench baseline`` both score through this registry (no back end is built for them)
 BASELINES: Registry[Baseline] = Registry("baseline model")
+
+
+def chance_accuracy(items: Iterable[Item]) -> float | None:
+    """Random-guess accuracy in percent: mean of ``1 / len(item.options)``; None when there are no items.
+
+    Raises:
+        ValueError: an item without options (the baseline is defined for multiple choice only).
+    """
+    inverse = []
+    for item in items:
+        if not item.options:
+            raise ValueError(f"item {item.id!r} has no options; random guess is defined for multiple choice")
+        inverse.append(1.0 / len(item.options))
+    return 100.0 * sum(inverse) / len(inverse) if inverse else None
 
 
 def _sort_key(answer: str) -> tuple[int, float, str]:
@@ -78,33 +95,35 @@ def most_frequent_answers(items: Iterable[Item], mra: str = "official") -> dict[
 
 @BASELINES.register("chance-frequency")
 def chance_frequency(
-    items: Iterable[Item], *, benchmark: str | None = None, mra: str = "official"
+    items: Iterable[Item], rules: ScoringRules = PER_TASK, *, mra: str = "official"
 ) -> ScoreResult:
-    """Score "always answer the task's most frequent ground truth" with the official extraction."""
+    """Score "always answer the task's most frequent ground truth" with the official extraction.
+
+    ``rules``: the benchmark's (``BenchmarkSpec.scoring``); the default scores per task.
+    """
     items = list(items)
     answers = most_frequent_answers(items, mra)
     responses = {item.id: answers[item.task] for item in items}
-    result = score_items(items, responses, benchmark=benchmark, extract="official", mra=mra)
+    result = score_items(items, responses, rules, extract="official", mra=mra)
     # the answers are ground-truth strings, not model text: say so instead of "extraction: official"
     return replace(result, extract="n/a (the task's most frequent ground truth, read by the official rule)")
 
 
 @BASELINES.register("chance-random")
 def chance_random(
-    items: Iterable[Item], *, benchmark: str | None = None, mra: str = "official"
+    items: Iterable[Item], rules: ScoringRules = PER_TASK, *, mra: str = "official"
 ) -> ScoreResult:
-    """Score the expected accuracy of a uniform guess: ``1 / len(options)`` per multiple-choice item."""
+    """Score the expected accuracy of a uniform guess: ``1 / len(options)`` per multiple-choice item.
+
+    Numerical items are left out (``item_count`` counts them; their columns are ``not_applicable``).
+    """
     every = list(items)
     items = [i for i in every if i.answer_kind is AnswerKind.MULTIPLE_CHOICE]
-    spec = get_benchmark(benchmark or (every[0].benchmark if every else "vsibench"))
     n = len(items)
     expected = [1 / len(i.options) for i in items]  # a random guess always answers, right with p = 1/n
     rows = build_rows(items, [""] * n, ["random letter"] * n, ["expected_value"] * n, expected)
-    result = result_from_rows(spec, "n/a (expected accuracy of a uniform guess)", mra, rows, [], set())
+    result = result_from_rows(rules, "n/a (expected accuracy of a uniform guess)", mra, rows, [], set())
     numerical = {i.task for i in every if i.answer_kind is AnswerKind.NUMERICAL}
-    not_applicable = tuple(k for k in result.table.missing if numerical & set(_column_tasks(result, k)))
+    missing = set(result.table.missing)
+    not_applicable = tuple(c.key for c in result.table.cells if c.key in missing and numerical & set(c.parts))
     return replace(result, item_count=len(every), not_applicable=not_applicable)
-
-
-def _column_tasks(result: ScoreResult, key: str) -> tuple[str, ...]:
-    return next((c.tasks for c in result.table.columns if c.key == key), ())

@@ -1,6 +1,7 @@
 """Answer extraction: turn a model's free text into a choice letter or a number, or "no answer".
 
-Two modes are registered for each answer kind (``CHOICE_EXTRACTORS`` / ``NUMBER_EXTRACTORS``):
+Two modes are registered for each answer kind (``CHOICE_EXTRACTORS`` / ``NUMBER_EXTRACTORS``; ``robust`` as a
+lazy entry, so both registries are complete at import):
 
 * ``official`` — exactly the official VSI-Bench scoring code (lmms-eval ``tasks/vsibench/utils.py``):
   the first token of ``text.split(" ")`` with trailing ``.`` stripped, then ``.strip()``; a letter is
@@ -49,6 +50,8 @@ NumberExtractor = Callable[[str, str], Extraction]
 
 CHOICE_EXTRACTORS: Registry[ChoiceExtractor] = Registry("choice extraction mode")
 NUMBER_EXTRACTORS: Registry[NumberExtractor] = Registry("number extraction mode")
+CHOICE_EXTRACTORS.lazy("robust", "spatialbench.scoring.robust_choice:robust_choice")
+NUMBER_EXTRACTORS.lazy("robust", "spatialbench.scoring.robust_number:robust_number")
 
 
 def option_letters(options: Sequence[str]) -> str:
@@ -94,11 +97,6 @@ def official_number(text: str, question: str = "") -> Extraction:
     return Extraction(value, "official:first_token")
 
 
-def load_robust_modes() -> None:
-    """Register the ``robust`` modes (their modules register on import; done on first use, not at import)."""
-    from spatialbench.scoring import robust_choice, robust_number  # noqa: F401
-
-
 def extract_choice(text: str, options: Sequence[str] = (), mode: str = "robust") -> Extraction:
     """Read an option letter from ``text``.
 
@@ -113,7 +111,6 @@ def extract_choice(text: str, options: Sequence[str] = (), mode: str = "robust")
     Raises:
         UnknownNameError: ``mode`` is not registered.
     """
-    load_robust_modes()
     return CHOICE_EXTRACTORS.get(mode)(text, options)
 
 
@@ -131,5 +128,4 @@ def extract_number(text: str, question: str = "", mode: str = "robust") -> Extra
     Raises:
         UnknownNameError: ``mode`` is not registered.
     """
-    load_robust_modes()
     return NUMBER_EXTRACTORS.get(mode)(text, question)

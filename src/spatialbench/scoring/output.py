@@ -13,51 +13,25 @@ stores ``modes``, ``averaged_over``, ``missing_tasks``, ``no_answer``, ``missing
 from __future__ import annotations
 
 import json
-import math
 from pathlib import Path
 from typing import Any
 
+from spatialbench.scoring.grouped import Table
+from spatialbench.scoring.render import score_grid, summary_json, to_markdown
 from spatialbench.scoring.scorer import ScoreResult
-from spatialbench.scoring.tables import ScoreTable
 
 LISTED = 100
 """At most this many skipped rows / unmatched ids are listed in ``scores.json`` (all are counted)."""
 CSV_COLUMNS = ("id", "task", "prediction", "extracted", "score", "rule", "ground_truth", "dataset", "pruned")
 
 
-def _fmt(value: float | None) -> str:
-    return "-" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.1f}"
-
-
-def table_scores(table: ScoreTable) -> dict[str, Any]:
-    """Return the JSON form of one table: ``overall``, column keys, task keys, and what Avg covers."""
-    scores: dict[str, Any] = {"overall": table.average, **table.scores}
-    for column in table.columns:
-        for task in column.tasks:
-            scores.setdefault(task, table.task_scores.get(task))
-    for task in table.other_tasks:
-        scores[task] = table.task_scores[task]
-    scores["averaged_over"] = list(table.averaged_over)
-    scores["average_weighting"] = table.weighting
-    scores["missing_tasks"] = list(table.missing)
-    scores["counts"] = dict(table.counts)
-    return scores
-
-
-def markdown_rows(named: list[tuple[str, ScoreTable]]) -> list[str]:
+def markdown_rows(named: list[tuple[str, Table]]) -> list[str]:
     """Markdown lines of a table with one row per ``(name, table)``; columns from the first table."""
-    columns = named[0][1].columns
-    average = "Avg. (question-weighted)" if named[0][1].weighting == "questions" else "Avg."
-    lines = [f"| | {average} | " + " | ".join(c.label for c in columns) + " |",
-             "|---|---:|" + "---:|" * len(columns)]
-    for name, table in named:
-        cells = [_fmt(table.scores.get(c.key)) for c in columns]
-        lines.append(f"| {name} | {_fmt(table.average)} | " + " | ".join(cells) + " |")
-    return lines
+    return to_markdown(score_grid(named))
 
 
-def _notes(table: ScoreTable, not_applicable: tuple[str, ...] = ()) -> list[str]:
-    labels = {c.key: c.label for c in table.columns}
+def _notes(table: Table, not_applicable: tuple[str, ...] = ()) -> list[str]:
+    labels = {c.key: c.group for c in table.cells}
     notes = []
     if table.missing:
         covered = ", ".join(labels[k] for k in table.averaged_over) or "nothing"
@@ -65,7 +39,7 @@ def _notes(table: ScoreTable, not_applicable: tuple[str, ...] = ()) -> list[str]
         na = [labels[k] for k in table.missing if k in not_applicable]
         why = ([f"no items for: {', '.join(empty)}"] if empty else []) + (
             [f"not applicable (printed -, as in the paper): {', '.join(na)}"] if na else [])
-        notes.append(f"Avg. is over {len(table.averaged_over)} of {len(table.columns)} tasks ({covered}); "
+        notes.append(f"Avg. is over {len(table.averaged_over)} of {len(table.cells)} tasks ({covered}); "
                      f"{'; '.join(why)}.")
     if table.partial:
         partial = ", ".join(labels[k] for k in table.partial)
@@ -113,7 +87,7 @@ def scores_json(result: ScoreResult) -> dict[str, Any]:
     return {
         "benchmark": result.benchmark,
         "modes": {"extract": result.extract, "mra": result.mra},
-        **table_scores(result.table),
+        **summary_json(result.table),
         "n_items": len(result.rows) if result.item_count is None else result.item_count,
         "n_scored": len(result.rows),
         "no_answer": {"total": result.no_answer, "by_task": {str(k): int(v) for k, v in by_task.items()}},
@@ -124,8 +98,8 @@ def scores_json(result: ScoreResult) -> dict[str, Any]:
         "warnings": result.warnings,
         "pruning": result.pruning,
         "data_errors": result.data_errors,
-        "by_dataset": {name: table_scores(t) for name, t in result.by_dataset.items()},
-        "debiased": table_scores(result.debiased) if result.debiased is not None else None,
+        "by_dataset": {name: summary_json(t) for name, t in result.by_dataset.items()},
+        "debiased": summary_json(result.debiased) if result.debiased is not None else None,
     }
 
 

@@ -34,13 +34,6 @@ RESPONSE_FIELDS = ("response", "prediction", "model_answer")
 _MISSING = object()
 
 
-class AmbiguousJoinError(ValueError):
-    """Formerly raised for an ambiguous id-less join; now such a row is a :class:`RowError`.
-
-    Kept only so that callers which still catch it (cli/breakdown.py) import; never raised.
-    """
-
-
 @dataclass
 class Predictions:
     """Responses by item id, the detected format and the rows that could not be used."""

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from spatialbench.benchmarks.registry import BenchmarkSpec, get_benchmark
 from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring.extraction import Extraction
+from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.metrics import MRA_MODES, exact_match, ground_truth_error, mra_array
-from spatialbench.scoring.tables import ScoreTable
+from spatialbench.scoring.rules import ScoringRules
 
 ROW_COLUMNS = (
     "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth",
@@ -34,7 +34,8 @@ class ScoreResult:
     """Everything one scoring run produces.
 
     Attributes:
-        benchmark, extract, mra: the benchmark and the modes used (printed with every table).
+        benchmark, extract, mra: what was scored (``ScoringRules.name``) and the modes used (printed with
+            every table).
         rows: one row per item (columns ``ROW_COLUMNS``; ``score`` in [0, 1], NaN for data errors).
         table: the benchmark's table over all items.
         by_dataset: the table per source dataset.
@@ -57,9 +58,9 @@ class ScoreResult:
     extract: str
     mra: str
     rows: pd.DataFrame
-    table: ScoreTable
-    by_dataset: dict[str, ScoreTable]
-    debiased: ScoreTable | None
+    table: Table
+    by_dataset: dict[str, Table]
+    debiased: Table | None
     no_answer: int
     missing_predictions: list[str] = field(default_factory=list)
     unmatched_predictions: list[str] = field(default_factory=list)
@@ -77,8 +78,9 @@ class ScoreResult:
         return f"extraction: {self.extract} · MRA: {self.mra} ({comparison})"
 
 
-def _extract_all(items: list[Item], texts: list[str | None], spec: BenchmarkSpec, mode: str) -> list:
-    choice, number = spec.extractors(mode)
+def _extract_all(items: list[Item], texts: list[str | None], rules: ScoringRules, mode: str) -> list:
+    extractors = rules.extractors(mode)
+    choice, number = extractors.choice, extractors.number
     # Extractors are pure functions of (text, options | question): model answers repeat a lot ("B", "2"),
     # so each distinct input is read once.
     seen: dict[tuple[bool, str, object], Extraction] = {}
@@ -119,8 +121,8 @@ def _scores(items: list[Item], values: list, mra: str) -> tuple[np.ndarray, list
 def score_items(
     items: Iterable[Item],
     responses: Mapping[str, str | None],
+    rules: ScoringRules,
     *,
-    benchmark: str | BenchmarkSpec | None = None,
     extract: str | None = None,
     mra: str = "official",
 ) -> ScoreResult:
@@ -129,18 +131,18 @@ def score_items(
     Args:
         items: the benchmark items (ids unique).
         responses: raw model responses by item id; ids missing here score 0 as missing predictions.
-        benchmark: a registered name or spec; default: the ``benchmark`` field of the first item.
-        extract: extraction mode (default: the benchmark's ``default_extract``).
+        rules: the benchmark's extractors and table (``BenchmarkSpec.scoring``).
+        extract: extraction mode (default: ``rules.default_mode``).
         mra: ``official`` (``<=``) or ``paper`` (``<``).
 
     Returns:
         A :class:`ScoreResult`. Never raises on response text.
 
     Raises:
-        UnknownNameError / ValueError: unknown benchmark, extraction or MRA mode.
+        UnknownNameError / ValueError: unknown extraction or MRA mode.
     """
     with _paused_gc():
-        return _score(list(items), responses, benchmark, extract, mra)
+        return _score(list(items), responses, rules, extract, mra)
 
 
 @contextmanager
@@ -160,23 +162,21 @@ def _paused_gc() -> Iterator[None]:
 
 
 def _score(
-    items: list[Item], responses: Mapping[str, str | None], benchmark: str | BenchmarkSpec | None,
-    extract: str | None, mra: str,
+    items: list[Item], responses: Mapping[str, str | None], rules: ScoringRules, extract: str | None,
+    mra: str,
 ) -> ScoreResult:
-    spec = benchmark if isinstance(benchmark, BenchmarkSpec) else get_benchmark(
-        benchmark or (items[0].benchmark if items else "vsibench"))
-    extract = extract or spec.default_extract
+    extract = extract or rules.default_mode
     MRA_MODES.get(mra)
     texts = [responses.get(item.id) for item in items]
-    extractions = _extract_all(items, texts, spec, extract)
+    extractions = _extract_all(items, texts, rules, extract)
     values = [e.value if e is not None else None for e in extractions]
     scores, errors = _scores(items, values, mra)
-    rules = [e.rule if e is not None else "missing_prediction" for e in extractions]
-    rows = build_rows(items, texts, values, rules, scores)
-    return result_from_rows(spec, extract, mra, rows, errors, set(responses) - set(rows["id"]))
+    read_by = [e.rule if e is not None else "missing_prediction" for e in extractions]
+    rows = build_rows(items, texts, values, read_by, scores)
+    return result_from_rows(rules, extract, mra, rows, errors, set(responses) - set(rows["id"]))
 
 
-def build_rows(items: list[Item], texts: list[str | None], values: list, rules: list[str],
+def build_rows(items: list[Item], texts: list[str | None], values: list, read_by: list[str],
                scores: Sequence[float] | np.ndarray) -> pd.DataFrame:
     """Per-item score rows (columns ``ROW_COLUMNS``); ``answered`` / ``missing`` follow values / texts."""
     return pd.DataFrame({
@@ -188,7 +188,7 @@ def build_rows(items: list[Item], texts: list[str | None], values: list, rules: 
         "ground_truth": [i.ground_truth for i in items],
         "prediction": texts,
         "extracted": values,
-        "rule": rules,
+        "rule": read_by,
         "answered": [v is not None for v in values],
         "missing": [t is None for t in texts],
         "score": np.asarray(scores, dtype=float),
@@ -196,18 +196,18 @@ def build_rows(items: list[Item], texts: list[str | None], values: list, rules: 
     }, columns=list(ROW_COLUMNS))
 
 
-def result_from_rows(spec: BenchmarkSpec, extract: str, mra: str, rows: pd.DataFrame, errors: list[str],
+def result_from_rows(rules: ScoringRules, extract: str, mra: str, rows: pd.DataFrame, errors: list[str],
                      unmatched: set[str]) -> ScoreResult:
     """Build a :class:`ScoreResult` (all tables) from per-item rows with columns ``ROW_COLUMNS``."""
-    by_dataset = {str(name): spec.table(group) for name, group in rows.groupby("dataset", sort=True)}
+    by_dataset = {str(name): rules.table(group) for name, group in rows.groupby("dataset", sort=True)}
     pruning_known = len(rows) > 0 and rows["pruned"].notna().all()
-    debiased = spec.table(rows[~rows["pruned"].astype(bool)]) if pruning_known else None
+    debiased = rules.table(rows[~rows["pruned"].astype(bool)]) if pruning_known else None
     return ScoreResult(
-        benchmark=spec.name,
+        benchmark=rules.name,
         extract=extract,
         mra=mra,
         rows=rows,
-        table=spec.table(rows),
+        table=rules.table(rows),
         by_dataset=by_dataset,
         debiased=debiased,
         no_answer=int((~rows["answered"] & ~rows["missing"]).sum()),

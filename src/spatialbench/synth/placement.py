@@ -13,6 +13,7 @@ import numpy as np
 from numpy.typing import NDArray
 from shapely.geometry import Polygon
 
+from spatialbench.scene.box import rotation_z
 from spatialbench.synth.parts import Asset
 from spatialbench.synth.plan import FloorPlan, OpeningKind, WallFace
 from spatialbench.synth.scene import SynthObject
@@ -227,7 +228,7 @@ def on_top(
     for _ in range(tries):
         turn = float(layout.rng.integers(4)) * np.pi / 2 if yaw is None else yaw
         low, high = asset.bounds()
-        half = np.abs(_rot2(turn)) @ ((high - low)[:2] / 2) + 0.02
+        half = np.abs(rotation_z(turn)[:2, :2]) @ ((high - low)[:2] / 2) + 0.02
         if x1 - x0 < 2 * half[0] or y1 - y0 < 2 * half[1]:
             return None
         local = np.array(
@@ -241,15 +242,10 @@ def on_top(
             layout,
             asset,
             support,
-            local - np.append(_rot2(turn) @ ((low + high)[:2] / 2), 0.0),
+            local - np.append(rotation_z(turn)[:2, :2] @ ((low + high)[:2] / 2), 0.0),
             turn,
             support.instance_id,
         )
         if placed is not None:
             return placed
     return None
-
-
-def _rot2(yaw: float) -> NDArray[np.float64]:
-    c, s = np.cos(yaw), np.sin(yaw)
-    return np.array([[c, -s], [s, c]])

@@ -1,8 +1,7 @@
 """Generated scenes: placed object instances with exact oriented boxes, the plan, and the meta-info entry.
 
-Box convention (matches the official VSI-Bench meta-info, verified on its files): ``normalizedAxes`` is a
-row-major 3×3 whose *rows* are the box axes in world coordinates; ``axesLengths[i]`` is the full edge length
-along row ``i``; ``min``/``max`` are the world axis-aligned bounds of the box.
+Boxes are :class:`spatialbench.scene.box.OrientedBox` records, written in the official meta-info schema by
+:func:`spatialbench.scene.metainfo.box_to_meta` (rounded to 1 µm here, so the files stay short).
 """
 
 from __future__ import annotations
@@ -15,17 +14,13 @@ import numpy as np
 from numpy.typing import NDArray
 from shapely.geometry import Polygon
 
+from spatialbench.scene.box import OrientedBox, make_box, rotation_z
+from spatialbench.scene.metainfo import box_to_meta
 from spatialbench.synth.parts import Asset
 from spatialbench.synth.plan import FloorPlan
 
 #: The ``dataset`` field written for synthetic scenes (VSI-Bench videos live under ``<dataset>/<scene>.mp4``).
 SYNTHETIC_DATASET = "synthetic"
-
-
-def yaw_matrix(yaw: float) -> NDArray[np.float64]:
-    """Rotation (3, 3) by ``yaw`` radians about +z."""
-    c, s = np.cos(yaw), np.sin(yaw)
-    return np.array([[c, -s, 0.0], [s, c, 0.0], [0.0, 0.0, 1.0]])
 
 
 @dataclass(frozen=True)
@@ -56,45 +51,36 @@ class SynthObject:
     def pose(self) -> NDArray[np.float64]:
         """Local-to-world transform, shape (4, 4)."""
         pose = np.eye(4)
-        pose[:3, :3] = yaw_matrix(self.yaw)
+        pose[:3, :3] = rotation_z(self.yaw)
         pose[:3, 3] = self.position
         return pose
 
-    def box(self) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.float64]]:
-        """Tight oriented box: centre (3,), rotation (3, 3) whose columns are the box axes, extent (3,)."""
+    def box(self) -> OrientedBox:
+        """Tight oriented box (world frame, metres): the asset's bounds turned by ``yaw`` about +z."""
         low, high = self.asset.bounds()
-        rotation = yaw_matrix(self.yaw)
-        return rotation @ ((low + high) / 2) + self.position, rotation, high - low
+        rotation = rotation_z(self.yaw)
+        return make_box(rotation @ ((low + high) / 2) + self.position, high - low, rotation)
 
     def footprint(self, margin: float = 0.0) -> Polygon:
         """Return the box's outline on the floor (shapely polygon), grown by ``margin`` metres."""
-        center, rotation, extent = self.box()
-        half = extent[:2] / 2 + margin
+        box = self.box()
+        half = box.extent[:2] / 2 + margin
         corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * half
-        return Polygon(corners @ rotation[:2, :2].T + center[:2])
+        return Polygon(corners @ box.rotation[:2, :2].T + box.center[:2])
 
     def z_range(self) -> tuple[float, float]:
         """Bottom and top height of the box in metres."""
-        center, _, extent = self.box()
-        return float(center[2] - extent[2] / 2), float(center[2] + extent[2] / 2)
+        box = self.box()
+        return float(box.center[2] - box.extent[2] / 2), float(box.center[2] + box.extent[2] / 2)
 
 
-def box_meta(obj: SynthObject) -> dict[str, list[float]]:
-    """Return the object's box in the official meta-info form (centroid, axesLengths, normalizedAxes, ...)."""
-    center, rotation, extent = obj.box()
-    corners = np.array([[sx, sy, sz] for sx in (-1, 1) for sy in (-1, 1) for sz in (-1, 1)]) * extent / 2
-    world = corners @ rotation.T + center
-    return {
-        "centroid": _floats(center),
-        "axesLengths": _floats(extent),
-        "normalizedAxes": _floats(rotation.T.reshape(-1)),
-        "min": _floats(world.min(axis=0)),
-        "max": _floats(world.max(axis=0)),
-    }
-
-
-def _floats(values: NDArray[np.float64]) -> list[float]:
+def _floats(values: NDArray[np.float64] | list[float]) -> list[float]:
     return [round(float(v), 6) + 0.0 for v in values]
+
+
+def _rounded(entry: dict[str, list[float]]) -> dict[str, list[float]]:
+    """Return a meta-info box entry with every number rounded to 1 µm (and no ``-0.0``)."""
+    return {key: _floats(values) for key, values in entry.items()}
 
 
 @dataclass(frozen=True)
@@ -151,7 +137,7 @@ class SynthScene:
         ids: dict[str, list[int]] = {}
         for obj in self.objects:
             if visible is None or obj.instance_id in visible:
-                boxes.setdefault(obj.category, []).append(box_meta(obj))
+                boxes.setdefault(obj.category, []).append(_rounded(box_to_meta(obj.box())))
                 ids.setdefault(obj.category, []).append(obj.instance_id)
         x0, y0, x1, y1 = self.plan.footprint.bounds
         entry = {

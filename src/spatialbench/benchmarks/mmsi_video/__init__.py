@@ -3,8 +3,8 @@
 Modules: ``loader`` (``mmsivideo.json`` → items; folder layout), ``frames`` (Uniform-50 / Sufficient-Coverage,
 proportional multi-video allocation, frame timestamps), ``options`` (lettered options in the user prompt),
 ``prompt`` (input text and interleaved request), ``extraction`` (official general extractor), ``breakdown``
-(Tables 2, 3, 6 and difficulty levels). Registered as benchmark ``mmsi-video`` with extraction modes
-``official`` (the paper's extractor, registered as ``mmsi-video-official``) and ``robust``.
+(Tables 2, 3, 6 and difficulty levels). ``SPEC`` is benchmark ``mmsi-video``, extraction modes ``official``
+(the paper's extractor) and ``robust`` (default).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from spatialbench.benchmarks.mmsi_video.breakdown import SUBTYPES, canonical_type, mmsi_tables
-from spatialbench.benchmarks.mmsi_video.extraction import extract_official
+from spatialbench.benchmarks.mmsi_video.breakdown import mmsi_tables, registered_table
+from spatialbench.benchmarks.mmsi_video.extraction import extract_official, official_choice
 from spatialbench.benchmarks.mmsi_video.frames import FrameSetting, allocate_frames, frame_budget
 from spatialbench.benchmarks.mmsi_video.loader import BENCHMARK_NAME, load_mmsi_video
 from spatialbench.benchmarks.mmsi_video.prompt import (
@@ -24,31 +24,12 @@ from spatialbench.benchmarks.mmsi_video.prompt import (
     build_request,
     input_text,
 )
-from spatialbench.benchmarks.registry import BENCHMARKS, BenchmarkSpec
+from spatialbench.benchmarks.spec import BenchmarkSpec, RunDefaults
 from spatialbench.records.item import Item
-from spatialbench.scoring.breakdown import BREAKDOWNS, Table, micro_table, outcomes_from_rows
-from spatialbench.scoring.extraction import CHOICE_EXTRACTORS, NO_ANSWER, Extraction
-from spatialbench.scoring.tables import Column, ScoreTable
-
-OFFICIAL_MODE = "mmsi-video-official"
-TABLE2_COLUMNS = tuple(Column(official, label, (official,)) for official, label in SUBTYPES)
+from spatialbench.scoring.grouped import Table, with_items
+from spatialbench.scoring.rules import STANDARD_MODES, Extractors, ScoringRules
 
 
-@CHOICE_EXTRACTORS.register(OFFICIAL_MODE)
-def official_choice(text: str, options: Sequence[str] = ()) -> Extraction:
-    """Read a letter with the official MMSI-Video-Bench general extractor (App. B); failures: no answer."""
-    letter = extract_official(text)
-    if letter is None:
-        return Extraction(None, f"{NO_ANSWER}:official_general_extractor")
-    return Extraction(letter, "mmsi-official")
-
-
-def mmsi_video_table(rows: pd.DataFrame) -> ScoreTable:
-    """Table 2 layout: the 13 subtypes in the paper's order; ``average`` is over their questions (Avg.)."""
-    return micro_table(rows.assign(task=rows["task"].map(canonical_type)), TABLE2_COLUMNS)
-
-
-@BREAKDOWNS.register(BENCHMARK_NAME)
 def mmsi_video_breakdowns(
     items: Sequence[Item],
     rows: pd.DataFrame,
@@ -63,7 +44,7 @@ def mmsi_video_breakdowns(
     collects lines about tables left out and items outside Table 2.
     """
     meta_dir = Path(data_dir) / "meta_data" if data_dir is not None else None
-    return mmsi_tables(outcomes_from_rows(items, rows), meta_dir, sub_bench, warnings)
+    return mmsi_tables(with_items(rows, items), meta_dir, sub_bench, warnings)
 
 
 #: answer budget. The paper (Sec. 4.1, App. B) gives none; the official API client asks for
@@ -73,24 +54,31 @@ MAX_NEW_TOKENS = 10_000
 #: the setting of a run that names none: Uniform-50, the paper's main track (Sec. 4.1, Tables 3 and 5)
 DEFAULT_SETTING = "uniform-50"
 
-BENCHMARKS.add(
-    BENCHMARK_NAME,
-    BenchmarkSpec(
+SPEC = BenchmarkSpec(
+    name=BENCHMARK_NAME,
+    description="MMSI-Video-Bench: 1,106 human-written multiple-choice questions over 1-N videos",
+    load=load_mmsi_video,
+    prompt_builder=MMSIVideoBuilder,
+    scoring=ScoringRules(
         name=BENCHMARK_NAME,
-        load=load_mmsi_video,
-        table=mmsi_video_table,
-        choice_modes=(OFFICIAL_MODE, "robust"),
-        number_modes=(),
-        extract_aliases={"official": (OFFICIAL_MODE, "official")},
-        description="MMSI-Video-Bench: 1,106 human-written multiple-choice questions over 1-N videos",
-        default_frames="all",  # the setting has already chosen each video's frames (frames.apply_setting)
+        table=registered_table,
+        modes={
+            "official": Extractors(official_choice, STANDARD_MODES["official"].number),
+            "robust": STANDARD_MODES["robust"],
+        },
+    ),
+    breakdowns=mmsi_video_breakdowns,
+    defaults=RunDefaults(
+        frames="all",  # the setting has already chosen each video's frames (frames.apply_setting)
         max_new_tokens=MAX_NEW_TOKENS,
-        run_options={"setting": DEFAULT_SETTING},
+        options={"setting": DEFAULT_SETTING},
         frame_options=("setting",),
     ),
+    option_checks={"setting": frame_budget},
 )
 
 __all__ = [
+    "SPEC",
     "FrameSetting",
     "allocate_frames",
     "build_request",
@@ -99,7 +87,6 @@ __all__ = [
     "input_text",
     "load_mmsi_video",
     "mmsi_video_breakdowns",
-    "mmsi_video_table",
     "apply_setting",
     "MMSIVideoBuilder",
 ]

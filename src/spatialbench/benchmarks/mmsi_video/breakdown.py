@@ -18,8 +18,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from spatialbench.records.errors import unreadable
-from spatialbench.scoring.breakdown import Group, Outcome, Table, breakdown, id_in
+from spatialbench.scoring.grouped import Group, Table, grouped
 
 MEMORY_UPDATE = "(Cross-Video) Memoery Update"  # official spelling in mmsivideo.json
 
@@ -80,41 +82,44 @@ def canonical_type(task: str) -> str:
     return TYPE_ALIASES.get(task, task)
 
 
-def _of_types(types: Sequence[str]) -> Group:
-    wanted = set(types)
-    return Group("", lambda item: canonical_type(item.task) in wanted)
+def canonical(rows: pd.DataFrame) -> pd.DataFrame:
+    """Score rows with every ``task`` in its official spelling (see :func:`canonical_type`)."""
+    return rows.assign(task=rows["task"].map(canonical_type))
 
 
-def _named(name: str, group: Group) -> Group:
-    return Group(name, group.selects)
-
-
+#: Table 2's columns: key = official ``type``, label = the paper's group name
+SUBTYPE_GROUPS = tuple(Group.of(label, official, task=official) for official, label in SUBTYPES)
 #: ``Avg.`` of Tables 2 and 3: question-weighted over the questions of the 13 subtypes (an item of another
 #: ``type`` is in no column and not in ``Avg.``; :func:`outside_tables` lists such items)
-AVERAGE = _named("Avg.", _of_types([official for official, _ in SUBTYPES]))
+AVERAGE = Group.of("Avg.", task=[official for official, _ in SUBTYPES])
 
 
-def subtype_table(outcomes: Sequence[Outcome]) -> Table:
+def registered_table(rows: pd.DataFrame) -> Table:
+    """Table 2 as the benchmark's score table: the 13 subtypes; ``average`` over their questions."""
+    return grouped(canonical(rows), SUBTYPE_GROUPS, weighting="questions")
+
+
+def subtype_table(frame: pd.DataFrame) -> Table:
     """Table 2: the 13 subtypes in the paper's group order, then ``Avg.`` over their questions."""
-    groups = [_named(label, _of_types([official])) for official, label in SUBTYPES]
     title = "MMSI-Video-Bench subtypes (Table 2; Avg. = question-weighted over the 13 subtypes)"
-    return breakdown(title, outcomes, [*groups, AVERAGE])
+    return grouped(canonical(frame), [*SUBTYPE_GROUPS, AVERAGE], title=title)
 
 
-def category_table(outcomes: Sequence[Outcome]) -> Table:
+def category_table(frame: pd.DataFrame) -> Table:
     """Table 3 main categories: ``Avg.`` (question-weighted, 13 subtypes), SC., MU., Plan.&Pred., CV."""
-    groups = [_named(label, _of_types(types)) for label, types in MAIN_CATEGORIES]
+    groups = [Group.of(label, task=list(types)) for label, types in MAIN_CATEGORIES]
     title = "MMSI-Video-Bench main categories (Table 3; Avg. = question-weighted over the 13 subtypes)"
-    return breakdown(title, outcomes, [AVERAGE, *groups])
+    return grouped(canonical(frame), [AVERAGE, *groups], title=title)
 
 
-def outside_tables(outcomes: Sequence[Outcome]) -> str | None:
-    """Return a warning naming the items whose ``type`` is none of the 13 subtypes (None when all are)."""
-    outside = [o.item for o in outcomes if not AVERAGE.selects(o.item)]
-    if not outside:
+def outside_tables(frame: pd.DataFrame) -> str | None:
+    """Return a warning naming the scored items of a ``type`` outside the 13 subtypes (None if none is)."""
+    scored = canonical(frame[frame["score"].notna()])
+    outside = scored[~AVERAGE.mask(scored)]
+    if not len(outside):
         return None
-    types = sorted({item.task for item in outside})
-    ids = ", ".join(item.id for item in outside[:5]) + (" ..." if len(outside) > 5 else "")
+    types = sorted({str(t) for t in outside["task"]})
+    ids = ", ".join(str(i) for i in outside["id"][:5]) + (" ..." if len(outside) > 5 else "")
     return (
         f"{len(outside)} item(s) of a type outside Tables 2/3 ({', '.join(map(repr, types))}; {ids}) are in "
         "no column and not in Avg."
@@ -154,25 +159,23 @@ def _read_json(path: Path) -> Any:
         raise unreadable(path, err) from None
 
 
-def sub_benchmark_table(
-    outcomes: Sequence[Outcome], name: str, id_lists: Mapping[str, Sequence[str]]
-) -> Table:
+def sub_benchmark_table(frame: pd.DataFrame, name: str, id_lists: Mapping[str, Sequence[str]]) -> Table:
     """Score a sub-benchmark (or the difficulty levels): ``Avg.`` over its listed questions, then groups."""
     _, title, groups = SUB_BENCHMARKS[name]
     listed = [i for _, key in groups for i in id_lists[key]]
-    cells = [Group("Avg.", id_in(listed))] + [Group(label, id_in(id_lists[key])) for label, key in groups]
+    cells = [Group.of("Avg.", id=listed)] + [Group.of(label, id=list(id_lists[key])) for label, key in groups]
     if name == "difficulty":
         cells = cells[1:]  # Table 3 prints Hard / Medium / Easy beside the overall Avg.
-    return breakdown(f"MMSI-Video-Bench {title}", outcomes, cells)
+    return grouped(frame.assign(id=frame["id"].astype(str)), cells, title=f"MMSI-Video-Bench {title}")
 
 
 def mmsi_tables(
-    outcomes: Sequence[Outcome],
+    frame: pd.DataFrame,
     meta_dir: Path | str | None,
     sub_bench: str | None = None,
     warnings: list[str] | None = None,
 ) -> list[Table]:
-    """Build the tables of a run.
+    """Build the tables of a run from its score rows joined with the items (``scoring.grouped.with_items``).
 
     One sub-benchmark's table when ``sub_bench`` is given, else Tables 2 and 3 and, when ``meta_dir`` holds
     the id lists, the difficulty levels. An unreadable optional id list (the difficulty file) drops only
@@ -182,29 +185,33 @@ def mmsi_tables(
         KeyError / FileNotFoundError / ValueError: as :func:`load_id_lists`, for a requested sub-benchmark.
     """
     notes: list[str] = warnings if warnings is not None else []
-    outside = outside_tables(outcomes)
+    outside = outside_tables(frame)
     if outside is not None:
         notes.append(outside)
     if sub_bench is not None:
         if meta_dir is None:
             raise FileNotFoundError(f"sub-benchmark {sub_bench!r} needs the meta_data/ folder of id lists")
-        return [sub_benchmark_table(outcomes, sub_bench, load_id_lists(meta_dir, sub_bench))]
-    tables = [subtype_table(outcomes), category_table(outcomes)]
+        return [sub_benchmark_table(frame, sub_bench, load_id_lists(meta_dir, sub_bench))]
+    tables = [subtype_table(frame), category_table(frame)]
     if meta_dir is not None and (Path(meta_dir) / SUB_BENCHMARKS["difficulty"][0]).is_file():
         try:
-            tables.append(sub_benchmark_table(outcomes, "difficulty", load_id_lists(meta_dir, "difficulty")))
+            tables.append(sub_benchmark_table(frame, "difficulty", load_id_lists(meta_dir, "difficulty")))
         except ValueError as err:
             notes.append(f"{err}; difficulty table left out (Tables 2 and 3 do not need it)")
     return tables
 
 
 __all__ = [
+    "AVERAGE",
     "MAIN_CATEGORIES",
+    "SUBTYPE_GROUPS",
     "SUBTYPES",
     "SUB_BENCHMARKS",
     "category_table",
     "load_id_lists",
     "mmsi_tables",
+    "outside_tables",
+    "registered_table",
     "sub_benchmark_table",
     "subtype_table",
 ]

@@ -16,7 +16,10 @@ correct response of every evaluated model is read by this function; the robust m
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from spatialbench.benchmarks.mmsi_video.options import OPTION_LETTERS
+from spatialbench.scoring.extraction import NO_ANSWER, Extraction
 
 _KEYS_IN_ORDER = ('"answer":', "answer is", "Answer: ")
 
@@ -49,3 +52,11 @@ def extract_official(response: str | None) -> str | None:
     candidate = _candidate(response)
     letter = _clean(candidate) if candidate is not None else ""
     return letter if letter in OPTION_LETTERS else None
+
+
+def official_choice(text: str, options: Sequence[str] = ()) -> Extraction:
+    """Read a letter with the official general extractor (extraction mode ``official``); else no answer."""
+    letter = extract_official(text)
+    if letter is None:
+        return Extraction(None, f"{NO_ANSWER}:official_general_extractor")
+    return Extraction(letter, "mmsi-official")

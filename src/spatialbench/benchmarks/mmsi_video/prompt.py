@@ -7,7 +7,7 @@ them (``item.media`` is already in placeholder order).
 
 A run first narrows each item to its setting with :func:`apply_setting` (the multi-video proportional
 allocation of :mod:`~spatialbench.benchmarks.mmsi_video.frames`), then samples every media reference with
-strategy ``all`` and lays the request out with the ``mmsi-video`` prompt builder (:class:`MMSIVideoBuilder`).
+strategy ``all`` and lays the request out with the benchmark's prompt builder (:class:`MMSIVideoBuilder`).
 :func:`build_request` does all three for one item.
 """
 
@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from importlib import resources
 
 from spatialbench.benchmarks.mmsi_video.frames import apply_setting, format_timestamp
 from spatialbench.benchmarks.mmsi_video.loader import IMAGE_PLACEHOLDER, PROMPT_FIELDS, VIDEO_PLACEHOLDER
@@ -23,7 +22,8 @@ from spatialbench.media.cache import load_media
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.media.video import SampledFrames
-from spatialbench.prompting.builders import PROMPT_BUILDERS, PromptBuilder
+from spatialbench.prompting.builders import PromptBuilder
+from spatialbench.prompting.templates import fill, read_text
 from spatialbench.records.item import Item, MediaKind
 from spatialbench.records.messages import ImagePart, Part, Request, TextPart
 
@@ -34,8 +34,8 @@ MEDIA_STRATEGY = "all"
 
 def input_text(item: Item) -> str:
     """Assemble the official input text of an item, placeholders still in place."""
-    template = resources.files(__package__).joinpath("templates/input_prompt.txt").read_text(encoding="utf-8")
-    return template.format(**{name: item.metadata[name] for name in PROMPT_FIELDS})
+    values = {name: item.metadata[name] for name in PROMPT_FIELDS}
+    return fill(read_text(__package__, "templates/input_prompt.txt"), values)
 
 
 def interleave(item: Item, media: Sequence[SampledFrames], label_frames: bool = False) -> Request:
@@ -71,9 +71,8 @@ def _images(sample: SampledFrames, labelled: bool) -> list[ImagePart]:
     return [ImagePart(pixels, label) for pixels, label in zip(sample.pixels, labels, strict=True)]
 
 
-@PROMPT_BUILDERS.register("mmsi-video")
 class MMSIVideoBuilder(PromptBuilder):
-    """Prompt builder of ``mmsi-video``: the official input text with frames and images interleaved.
+    """Prompt builder of MMSI-Video-Bench: the official input text with frames and images interleaved.
 
     Prompt override ``frame_labels=timestamp`` (``spatialbench run --prompt frame_labels=timestamp``) labels
     each video frame with its ``mm:ss.ff`` time; the default ``none`` is the official input.

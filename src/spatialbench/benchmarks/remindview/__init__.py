@@ -3,8 +3,8 @@
 Modules: ``loader`` (CSV / Parquet QA tables → items; folder layout), ``query`` (relation, query type,
 perspective taking, pattern, distance level), ``prompt`` (system prompts, named multi-image input), ``phases``
 (phase (1)–(4) parsing; extraction modes ``remindview-phases`` and ``remindview-official``), ``breakdown``
-(Table 1, accuracy by object count and distance level). Registered as benchmark ``remindview``; its
-``official`` mode is the official evaluation's reader, ``phases`` (default) reads phase (4).
+(Table 1, accuracy by object count and distance level). ``SPEC`` is benchmark ``remindview``; its
+``official`` extraction mode is the official evaluation's reader, ``phases`` (default) reads phase (4).
 """
 
 from __future__ import annotations
@@ -14,10 +14,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from spatialbench.benchmarks.registry import BENCHMARKS, BenchmarkSpec
 from spatialbench.benchmarks.remindview.breakdown import remindview_tables
 from spatialbench.benchmarks.remindview.loader import BENCHMARK_NAME, load_remindview
-from spatialbench.benchmarks.remindview.phases import parse_response, split_phases
+from spatialbench.benchmarks.remindview.phases import (
+    official_choice,
+    parse_response,
+    phases_choice,
+    split_phases,
+)
 from spatialbench.benchmarks.remindview.prompt import (
     ReMindViewBuilder,
     build_request,
@@ -25,9 +29,10 @@ from spatialbench.benchmarks.remindview.prompt import (
     system_prompt,
     user_text,
 )
+from spatialbench.benchmarks.spec import BenchmarkSpec, RunDefaults
 from spatialbench.records.item import Item
-from spatialbench.scoring.breakdown import BREAKDOWNS, Table, micro_table, outcomes_from_rows
-from spatialbench.scoring.tables import Column, ScoreTable
+from spatialbench.scoring.grouped import Group, Table, grouped, with_items
+from spatialbench.scoring.rules import STANDARD_MODES, Extractors, ScoringRules
 
 #: columns computable from ``query_type`` alone: (label, part index, value); Table 1 needs the pattern too
 TASK_COLUMNS = (
@@ -44,17 +49,16 @@ def _part(task: str, index: int) -> str:
     return parts[index] if index < len(parts) else ""
 
 
-def remindview_table(rows: pd.DataFrame) -> ScoreTable:
+def remindview_table(rows: pd.DataFrame) -> Table:
     """Question-weighted accuracy by relation and query type; ``average`` over all questions."""
     tasks = sorted(set(rows["task"]))
     columns = [
-        Column(label, label, tuple(t for t in tasks if _part(t, index) == value))
+        Group.of(label, task=[t for t in tasks if _part(t, index) == value])
         for label, index, value in TASK_COLUMNS
     ]
-    return micro_table(rows, columns)
+    return grouped(rows, columns, weighting="questions")
 
 
-@BREAKDOWNS.register(BENCHMARK_NAME)
 def remindview_breakdowns(
     items: Sequence[Item], rows: pd.DataFrame, *, data_dir: Path | str | None = None
 ) -> list[Table]:
@@ -62,34 +66,37 @@ def remindview_breakdowns(
 
     ``data_dir`` is accepted (every breakdown gets the data folder) and not needed; no sub-benchmarks.
     """
-    return remindview_tables(outcomes_from_rows(items, rows))
+    return remindview_tables(with_items(rows, items))
 
 
 #: answer budget: the official evaluation's ``--max-new-tokens`` default (evaluation/eval_qwen_vl.py);
 #: the paper gives none. The 4-phase answer (App. C, Table 7) needs hundreds of tokens: the runner's
 #: fallback of 128 cut it before phase (4).
 MAX_NEW_TOKENS = 5000
+_OFFICIAL_NUMBER = STANDARD_MODES["official"].number
 
-BENCHMARKS.add(
-    BENCHMARK_NAME,
-    BenchmarkSpec(
+SPEC = BenchmarkSpec(
+    name=BENCHMARK_NAME,
+    description="ReMindView-Bench: multi-view spatial reasoning in procedurally generated indoor scenes",
+    load=load_remindview,
+    prompt_builder=ReMindViewBuilder,
+    scoring=ScoringRules(
         name=BENCHMARK_NAME,
-        load=load_remindview,
         table=remindview_table,
-        choice_modes=("remindview-phases", "remindview-official", "robust"),
-        number_modes=(),
-        default_extract="phases",
-        extract_aliases={
-            "phases": ("remindview-phases", "official"),
-            "official": ("remindview-official", "official"),
+        modes={
+            "phases": Extractors(phases_choice, _OFFICIAL_NUMBER),
+            "official": Extractors(official_choice, _OFFICIAL_NUMBER),
+            "robust": STANDARD_MODES["robust"],
         },
-        description="ReMindView-Bench: multi-view spatial reasoning in procedurally generated indoor scenes",
-        default_frames="all",  # items are still images: every frame of the frame set is sent
-        max_new_tokens=MAX_NEW_TOKENS,
+        default_mode="phases",
     ),
+    breakdowns=remindview_breakdowns,
+    # items are still images: every frame of the frame set is sent
+    defaults=RunDefaults(frames="all", max_new_tokens=MAX_NEW_TOKENS),
 )
 
 __all__ = [
+    "SPEC",
     "ReMindViewBuilder",
     "build_request",
     "layout",

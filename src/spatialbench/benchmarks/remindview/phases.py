@@ -9,9 +9,9 @@ P2 otherwise the text of exactly one choice (robust rule C2 of ``spatialbench.sc
 P3 otherwise any robust read of phase (4) alone (``(4) Final answer: C``; rule ``phase4:robust:...``).
 
 When phase (4) is missing or holds neither, the ``robust`` extractor reads the whole response (rule names
-start with ``fallback:``). Mode ``remindview-official`` reproduces the official evaluation's reader instead:
-the last ``X.<text>`` label anywhere in the response (X in A–D), else the last standalone A–D letter.
-Never raises; "no answer" is ``value=None``.
+start with ``fallback:``). Extraction mode ``official`` (:func:`official_choice`) reproduces the official
+evaluation's reader instead: the last ``X.<text>`` label anywhere in the response (X in A–D), else the last
+standalone A–D letter. Never raises; "no answer" is ``value=None``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from spatialbench.scoring.extraction import (
-    CHOICE_EXTRACTORS,
     NO_ANSWER,
     Extraction,
     extract_choice,
@@ -93,15 +92,13 @@ def parse_response(text: str, options: Sequence[str]) -> PhaseParse:
     return PhaseParse(phases, found)
 
 
-@CHOICE_EXTRACTORS.register("remindview-phases")
 def phases_choice(text: str, options: Sequence[str] = ()) -> Extraction:
-    """Read the answer of phase (4), robust fallback otherwise (mode ``remindview-phases``)."""
+    """Read the answer of phase (4), robust fallback otherwise (extraction mode ``phases``)."""
     return parse_response(text, options).extraction
 
 
-@CHOICE_EXTRACTORS.register("remindview-official")
 def official_choice(text: str, options: Sequence[str] = ()) -> Extraction:
-    """Read the answer as the official evaluation does (mode ``remindview-official``, module docstring)."""
+    """Read the answer as the official evaluation does (extraction mode ``official``, module docstring)."""
     if not isinstance(text, str) or not text:
         return Extraction(None, f"{NO_ANSWER}:empty")
     labels = list(_OFFICIAL_LABEL.finditer(text))

@@ -11,20 +11,15 @@ natural file-name order, then ``templates/user.txt`` with the question and the l
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from importlib import resources
 
 from spatialbench.media.cache import load_media
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.media.video import SampledFrames
-from spatialbench.prompting.builders import PROMPT_BUILDERS, PromptBuilder
+from spatialbench.prompting.builders import PromptBuilder
+from spatialbench.prompting.templates import fill, read_json, read_text
 from spatialbench.records.item import Item
 from spatialbench.records.messages import ImagePart, Part, Request, TextPart
-
-
-def _template(name: str) -> str:
-    return resources.files(__package__).joinpath("templates", name).read_text(encoding="utf-8")
 
 
 def system_prompt(pattern: str, relation: str) -> str:
@@ -34,19 +29,20 @@ def system_prompt(pattern: str, relation: str) -> str:
         KeyError: a pattern or relation without a prompt (view–view queries are not asked view-centric,
             App. C); the message names the known pairs.
     """
-    examples = json.loads(_template("step3_examples.json"))
+    examples = read_json(__package__, "templates/step3_examples.json")
     if relation not in examples.get(pattern, {}):
         known = [(p, r) for p, rs in examples.items() if not p.startswith("_") for r in rs]
         raise KeyError(
             f"no ReMindView-Bench system prompt for pattern {pattern!r}, relation {relation!r}; known {known}"
         )
-    template = _template(f"system_{pattern.replace('-', '_')}.txt")
-    return template.format(step3_example=examples[pattern][relation])
+    template = read_text(__package__, f"templates/system_{pattern.replace('-', '_')}.txt")
+    return fill(template, {"step3_example": examples[pattern][relation]})
 
 
 def user_text(item: Item) -> str:
     """Write the question, its lettered choices (``A. frame1``, one per line) and the format reminder."""
-    return _template("user.txt").format(question=item.question, choices="\n".join(item.options))
+    values = {"question": item.question, "choices": "\n".join(item.options)}
+    return fill(read_text(__package__, "templates/user.txt"), values)
 
 
 def layout(item: Item, media: Sequence[SampledFrames]) -> Request:
@@ -69,9 +65,8 @@ def layout(item: Item, media: Sequence[SampledFrames]) -> Request:
     )
 
 
-@PROMPT_BUILDERS.register("remindview")
 class ReMindViewBuilder(PromptBuilder):
-    """Prompt builder of ``remindview`` (see :func:`layout`); frames are sampled with strategy ``all``."""
+    """Prompt builder of ReMindView-Bench (see :func:`layout`); frames are sampled with strategy ``all``."""
 
     def build(self, item: Item, media: Sequence[SampledFrames]) -> Request:
         """Build the request for one item."""

@@ -3,12 +3,14 @@
 Public names: the task interface (``Candidate``, ``TaskResult``, ``TaskGenerator``, ``task_generator``,
 ``TASK_GENERATORS``), ``GenerationSettings``, the pipeline (``generate_vsibench``, ``run_generators``,
 ``assemble``), writers, and the route schema (``Route``, ``RouteStep``, ``route_candidate``,
-``load_routes``, ``write_routes``). Call ``builtin_tasks()`` to register and list the seven built-in tasks.
+``load_routes``, ``write_routes``). ``builtin_tasks()`` lists the built-in meta-info tasks in benchmark order
+(``TASK_GENERATORS`` holds every task, built-in ones as lazy entries).
 """
 
 from __future__ import annotations
 
 from spatialbench.generate.vsi.base import (
+    META_INFO_TASKS,
     TASK_GENERATORS,
     Candidate,
     TaskGenerator,
@@ -29,10 +31,8 @@ from spatialbench.generate.vsi.writers import write_benchmark, write_jsonl, writ
 
 
 def builtin_tasks() -> tuple[str, ...]:
-    """Register the built-in meta-info tasks (idempotent) and return their names in benchmark order."""
-    from spatialbench.generate.vsi.tasks import BUILTIN_TASKS
-
-    return BUILTIN_TASKS
+    """Return the names of the built-in meta-info tasks in benchmark order (nothing is imported)."""
+    return tuple(META_INFO_TASKS)
 
 
 __all__ = [

@@ -16,18 +16,16 @@ random order that is not the answer, and that order is also one of the wrong opt
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
+from spatialbench.generate.vsi.base import Candidate, TaskGenerator, TaskResult
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
+from spatialbench.prompting.templates import fill, read_json
 from spatialbench.records.item import AnswerKind
 from spatialbench.scene.model import Scene
 
@@ -36,12 +34,10 @@ EXTRA_KEY = "first_appearance"  # meta-info field: {category: seconds of first a
 FIRST_PIXEL_KEY = "first_pixel"  # meta-info field: {category: seconds of its first non-empty mask}
 
 
-@cache
-def template() -> dict[str, str]:
-    """Return the official wording (package data ``data/appearance_order.json``: question, separator)."""
-    data = resources.files("spatialbench.generate.vsi").joinpath("data", "appearance_order.json")
-    text = data.read_text("utf-8")
-    return dict(json.loads(text))
+def template() -> Mapping[str, str]:
+    """Return the official wording (``data/appearance_order.json``, read once: question, separator)."""
+    data: Mapping[str, str] = read_json(__package__, "data/appearance_order.json")
+    return data
 
 
 @dataclass(frozen=True)
@@ -118,6 +114,30 @@ def first_appearances(
     return dict(sorted(first.items(), key=lambda kv: (kv[1], kv[0])))
 
 
+def _too_close(
+    truth: Sequence[str],
+    first: Mapping[str, float],
+    first_pixel: Mapping[str, float] | None,
+    settings: AppearanceSettings,
+) -> str | None:
+    """Return the removal rule an answer order breaks (two first appearances too close), or None."""
+    if min(np.diff([first[c] for c in truth])) < settings.min_gap_s:
+        return "first appearances too close"
+    # Differences in the answer order: a negative one means the first pixels come in another order.
+    if first_pixel and min(np.diff([first_pixel.get(c, first[c]) for c in truth])) < settings.min_gap_s:
+        return "first pixels too close"
+    return None
+
+
+def _option_texts(
+    truth: tuple[str, ...], rng: np.random.Generator, settings: AppearanceSettings
+) -> list[str]:
+    """Return the answer order's text first, then ``n_options - 1`` other orders drawn at random."""
+    wrong = [p for p in itertools.permutations(truth) if p != truth]
+    picked = [wrong[int(i)] for i in rng.choice(len(wrong), size=settings.n_options - 1, replace=False)]
+    return [template()["separator"].join(order) for order in (truth, *picked)]
+
+
 def appearance_candidates(
     first: Mapping[str, float],
     scene_id: str,
@@ -146,23 +166,18 @@ def appearance_candidates(
     result = TaskResult()
     for combo in itertools.combinations(sorted(first), settings.n_categories):
         truth = tuple(sorted(combo, key=lambda c: (first[c], c)))
-        if min(np.diff([first[c] for c in truth])) < settings.min_gap_s:
-            result.removed["first appearances too close"] += 1
+        rule = _too_close(truth, first, first_pixel, settings)
+        if rule is not None:
+            result.removed[rule] += 1
             continue
-        # Differences in the answer order: a negative one means the first pixels come in another order.
-        if first_pixel and min(np.diff([first_pixel.get(c, first[c]) for c in truth])) < settings.min_gap_s:
-            result.removed["first pixels too close"] += 1
-            continue
-        wrong = [p for p in itertools.permutations(truth) if p != truth]
-        picked = [wrong[int(i)] for i in rng.choice(len(wrong), size=settings.n_options - 1, replace=False)]
-        texts = [template()["separator"].join(order) for order in (truth, *picked)]
+        texts = _option_texts(truth, rng, settings)
         result.candidates.append(
             Candidate(
                 task=TASK,
                 scene_id=scene_id,
                 dataset=dataset,
                 # The listed order is the first wrong option, as in every official question.
-                question=template()["question"].format(categories=texts[1]),
+                question=fill(template()["question"], {"categories": texts[1]}),
                 answer=texts[0],
                 choices=tuple(texts),
                 metadata={"first_appearance_s": {c: first[c] for c in truth}},
@@ -171,7 +186,6 @@ def appearance_candidates(
     return result
 
 
-@task_generator(TASK, AnswerKind.MULTIPLE_CHOICE)
 def generate_appearance_order(scene: Scene, settings: GenerationSettings) -> TaskResult:
     """Appearance-order candidates of a rendered scene (meta-info ``first_appearance``, ``first_pixel``).
 
@@ -187,3 +201,6 @@ def generate_appearance_order(scene: Scene, settings: GenerationSettings) -> Tas
     return appearance_candidates(
         {str(k): float(v) for k, v in first.items()}, scene.scene_id, scene.dataset, rng, None, first_pixel
     )
+
+
+GENERATOR = TaskGenerator(TASK, AnswerKind.MULTIPLE_CHOICE, generate_appearance_order)

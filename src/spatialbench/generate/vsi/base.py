@@ -1,9 +1,12 @@
 """The task-generator interface of VSI-Bench generation (Sec. 3.2, App. B.1).
 
-A task generator is a function ``(scene, settings) -> TaskResult`` registered by its official
-``question_type`` name::
+A task generator is a function ``(scene, settings) -> TaskResult`` wrapped with its official
+``question_type`` name and answer kind in a :class:`TaskGenerator` and registered in ``TASK_GENERATORS``.
+The built-in tasks are lazy entries (``"spatialbench.generate.vsi.tasks.counting:GENERATOR"``), so the
+registry lists them all at import and imports a task's module on its first lookup; another generator
+registers itself with the decorator::
 
-    @task_generator("object_counting", AnswerKind.NUMERICAL)
+    @task_generator("object_counting_by_room", AnswerKind.NUMERICAL)
     def generate_counting(scene: Scene, settings: GenerationSettings) -> TaskResult: ...
 
 It returns *candidates*: every unambiguous question it can ask about one scene, before per-scene
@@ -99,12 +102,32 @@ class TaskGenerator:
 
 TASK_GENERATORS: Registry[TaskGenerator] = Registry("VSI-Bench task generator")
 
+_TASKS = "spatialbench.generate.vsi.tasks"
+#: The built-in tasks read from scene meta-information, in benchmark order (items are numbered in this
+#: order), each -> the ``"module:attribute"`` of its generator.
+META_INFO_TASKS: dict[str, str] = {
+    "object_counting": f"{_TASKS}.counting:GENERATOR",
+    "object_abs_distance": f"{_TASKS}.abs_distance:GENERATOR",
+    "object_size_estimation": f"{_TASKS}.object_size:GENERATOR",
+    "room_size_estimation": f"{_TASKS}.room_size:GENERATOR",
+    "object_rel_distance": f"{_TASKS}.rel_distance:GENERATOR",
+    "object_rel_direction_easy": f"{_TASKS}.rel_direction:EASY",
+    "object_rel_direction_medium": f"{_TASKS}.rel_direction:MEDIUM",
+    "object_rel_direction_hard": f"{_TASKS}.rel_direction:HARD",
+}
+#: Built-in tasks that read what only a rendered scene's meta-info entry holds (its appearance timeline).
+RENDERED_TASKS: dict[str, str] = {
+    "obj_appearance_order": "spatialbench.generate.vsi.appearance_order:GENERATOR",
+}
+for _name, _target in {**META_INFO_TASKS, **RENDERED_TASKS}.items():
+    TASK_GENERATORS.lazy(_name, _target)
+
 
 def task_generator(name: str, answer_kind: AnswerKind) -> Callable[[TaskFunction], TaskFunction]:
-    """Register the decorated function as the generator of task ``name``.
+    """Register the decorated function as the generator of task ``name`` (for tasks beyond the built-in ones).
 
     Raises:
-        DuplicateNameError: ``name`` is already registered.
+        DuplicateNameError: ``name`` is already registered (every built-in name is, lazily).
     """
 
     def decorator(function: TaskFunction) -> TaskFunction:

@@ -8,6 +8,7 @@ import numpy as np
 
 from spatialbench.generate.vsi.base import CHOICE_PLACEHOLDERS
 from spatialbench.generate.vsi.settings import GenerationSettings
+from spatialbench.prompting.templates import fill
 
 BATCH = 256  # candidate option sets drawn at once
 MAX_ROUNDS = 8  # batches before giving up; each failed batch relaxes the gap and widens the range
@@ -49,10 +50,12 @@ class LetterBalancer:
 
 
 def fill_choices(question: str, ordered: list[str]) -> str:
-    """Fill ``{choice_a}``… placeholders of ``question`` with the ordered choices (others untouched)."""
-    for name, text in zip(CHOICE_PLACEHOLDERS, ordered, strict=False):
-        question = question.replace("{" + name + "}", text)
-    return question
+    """Fill the ``{choice_a}``… placeholders of ``question`` with the ordered choices.
+
+    Raises:
+        TemplateError: ``question`` has a placeholder beyond the choices given.
+    """
+    return fill(question, dict(zip(CHOICE_PLACEHOLDERS, ordered, strict=False)))
 
 
 def format_number(value: float, decimals: int) -> str:

@@ -62,8 +62,6 @@ def run_generators(
     Raises:
         UnknownNameError: a task that is not registered.
     """
-    import spatialbench.generate.vsi.tasks  # noqa: F401  (registers the built-in tasks on first use)
-
     generators = [TASK_GENERATORS.get(t) for t in tasks]
     scene_list = list(scenes)
     results: dict[str, list[TaskResult]] = {t: [] for t in tasks}

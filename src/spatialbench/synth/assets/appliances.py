@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from spatialbench.synth.assets.registry import ASSETS
+from spatialbench.synth.assets.registry import ASSETS, Rng
 from spatialbench.synth.colors import APPLIANCE, METALS, PORCELAIN, WOODS, pick, shade
 from spatialbench.synth.parts import Asset, Material, Part, cylinder, ellipsoid, slab
 
-Rng = np.random.Generator
 BLACK = (0.04, 0.04, 0.05)
 
 

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from spatialbench.synth.assets.registry import ASSETS
+from spatialbench.synth.assets.registry import ASSETS, Rng
 from spatialbench.synth.colors import METALS, WOODS, pick, shade
 from spatialbench.synth.parts import Asset, Material, Part, box, cone, cylinder, ellipsoid, slab
 
-Rng = np.random.Generator
 SKY = (0.78, 0.88, 0.98)
 
 

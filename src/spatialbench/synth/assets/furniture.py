@@ -5,11 +5,9 @@ from __future__ import annotations
 import numpy as np
 from trimesh.transformations import rotation_matrix
 
-from spatialbench.synth.assets.registry import ASSETS, legs
+from spatialbench.synth.assets.registry import ASSETS, Rng, legs
 from spatialbench.synth.colors import FABRICS, LIGHT_FABRICS, METALS, WOODS, pick, shade
 from spatialbench.synth.parts import Asset, Material, Part, box, cylinder, slab
-
-Rng = np.random.Generator
 
 
 @ASSETS.register("bed")

@@ -9,7 +9,9 @@ import numpy as np
 from spatialbench.registry import Registry
 from spatialbench.synth.parts import Asset, Color, Material, Part, cylinder
 
-AssetBuilder = Callable[[np.random.Generator], Asset]
+#: The random generator every builder draws its sizes and colours from (one per asset, seeded by the caller).
+Rng = np.random.Generator
+AssetBuilder = Callable[[Rng], Asset]
 
 #: Variant name (e.g. ``"office chair"``) → builder ``f(rng) -> Asset``; the asset carries its category.
 ASSETS: Registry[AssetBuilder] = Registry("asset")

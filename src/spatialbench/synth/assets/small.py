@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from spatialbench.synth.assets.registry import ASSETS
+from spatialbench.synth.assets.registry import ASSETS, Rng
 from spatialbench.synth.colors import FABRICS, LIGHT_FABRICS, METALS, PLASTICS, WOODS, pick, shade
 from spatialbench.synth.parts import Asset, Material, Part, cone, cylinder, ellipsoid, slab
-
-Rng = np.random.Generator
 
 
 @ASSETS.register("pillow")

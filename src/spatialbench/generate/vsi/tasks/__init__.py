@@ -1,21 +1,5 @@
-"""Built-in VSI-Bench task generators, one module per task; importing this package registers them."""
+"""Built-in VSI-Bench task generators, one module per task, each exposing its ``TaskGenerator`` value.
 
-from spatialbench.generate.vsi.tasks import (  # noqa: F401  (imported to register)
-    abs_distance,
-    counting,
-    object_size,
-    rel_direction,
-    rel_distance,
-    room_size,
-)
-
-BUILTIN_TASKS = (
-    "object_counting",
-    "object_abs_distance",
-    "object_size_estimation",
-    "room_size_estimation",
-    "object_rel_distance",
-    "object_rel_direction_easy",
-    "object_rel_direction_medium",
-    "object_rel_direction_hard",
-)
+Nothing registers on import: ``generate.vsi.base.TASK_GENERATORS`` lists every built-in task as a lazy
+``"module:attribute"`` entry and imports a task's module on its first lookup.
+"""

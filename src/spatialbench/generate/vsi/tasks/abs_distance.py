@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from spatialbench.generate.vsi.base import TaskResult, task_generator
+from spatialbench.generate.vsi.base import TaskGenerator, TaskResult
 from spatialbench.generate.vsi.candidates import numeric_candidate
 from spatialbench.generate.vsi.distances import category_distances
 from spatialbench.generate.vsi.seeding import derived_rng
@@ -18,7 +18,6 @@ TASK = "object_abs_distance"
 MIN_DISTANCE_M = 0.05  # rounds to "0.0" or "0.1": not a meaningful question and MRA divides by the truth
 
 
-@task_generator(TASK, AnswerKind.NUMERICAL)
 def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
     """One question per pair of unique categories; the pair's order in the text is drawn at random."""
     result = TaskResult()
@@ -34,3 +33,6 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
         question = render(TASK, object_1=question_name(first), object_2=question_name(second))
         result.candidates.append(numeric_candidate(TASK, scene, question, d, 1, {"objects": [first, second]}))
     return result
+
+
+GENERATOR = TaskGenerator(TASK, AnswerKind.NUMERICAL, generate)

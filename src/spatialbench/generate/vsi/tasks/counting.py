@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spatialbench.generate.vsi.base import TaskResult, task_generator
+from spatialbench.generate.vsi.base import TaskGenerator, TaskResult
 from spatialbench.generate.vsi.candidates import numeric_candidate
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
@@ -13,7 +13,6 @@ from spatialbench.scene.model import Scene
 TASK = "object_counting"
 
 
-@task_generator(TASK, AnswerKind.NUMERICAL)
 def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
     """One question per category counted at least twice; ground truth is the verified count."""
     result = TaskResult()
@@ -24,3 +23,6 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
         question = render(TASK, category=question_name(category))
         result.candidates.append(numeric_candidate(TASK, scene, question, count, 0, {"category": category}))
     return result
+
+
+GENERATOR = TaskGenerator(TASK, AnswerKind.NUMERICAL, generate)

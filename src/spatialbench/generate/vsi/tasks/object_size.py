@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spatialbench.generate.vsi.base import TaskResult, task_generator
+from spatialbench.generate.vsi.base import TaskGenerator, TaskResult
 from spatialbench.generate.vsi.candidates import numeric_candidate
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
@@ -13,7 +13,6 @@ from spatialbench.scene.model import Scene
 TASK = "object_size_estimation"
 
 
-@task_generator(TASK, AnswerKind.NUMERICAL)
 def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
     """One question per unique category; ground truth = round(100 · longest side) as an integer."""
     result = TaskResult()
@@ -26,3 +25,6 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
         question = render(TASK, category=question_name(category))
         result.candidates.append(numeric_candidate(TASK, scene, question, size_cm, 0, {"category": category}))
     return result
+
+
+GENERATOR = TaskGenerator(TASK, AnswerKind.NUMERICAL, generate)

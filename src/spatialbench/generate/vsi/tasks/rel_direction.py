@@ -5,31 +5,29 @@ The levels differ only in their answers, labelling rule and angle boundaries (``
 
 from __future__ import annotations
 
-from functools import partial
-
-from spatialbench.generate.vsi.base import TASK_GENERATORS, TaskGenerator
-from spatialbench.generate.vsi.direction import direction_candidates, easy_label, hard_label, medium_label
+from spatialbench.generate.vsi.base import TaskGenerator, TaskResult
+from spatialbench.generate.vsi.direction import (
+    Labeller,
+    direction_candidates,
+    easy_label,
+    hard_label,
+    medium_label,
+)
+from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.records.item import AnswerKind
+from spatialbench.scene.model import Scene
 
-LEVELS = {
-    "easy": (("left", "right"), easy_label),
-    "medium": (("left", "right", "back"), medium_label),
-    "hard": (("front-left", "front-right", "back-left", "back-right"), hard_label),
-}
 
-for _level, (_choices, _label) in LEVELS.items():
-    _task = f"object_rel_direction_{_level}"
-    TASK_GENERATORS.add(
-        _task,
-        TaskGenerator(
-            _task,
-            AnswerKind.MULTIPLE_CHOICE,
-            partial(
-                lambda scene, settings, t, lv, ch, lb: direction_candidates(scene, t, lv, ch, lb, settings),
-                t=_task,
-                lv=_level,
-                ch=_choices,
-                lb=_label,
-            ),
-        ),
-    )
+def level_generator(level: str, choices: tuple[str, ...], label: Labeller) -> TaskGenerator:
+    """Return the generator of task ``object_rel_direction_<level>`` (answers ``choices``, by ``label``)."""
+    task = f"object_rel_direction_{level}"
+
+    def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
+        return direction_candidates(scene, task, level, choices, label, settings)
+
+    return TaskGenerator(task, AnswerKind.MULTIPLE_CHOICE, generate)
+
+
+EASY = level_generator("easy", ("left", "right"), easy_label)
+MEDIUM = level_generator("medium", ("left", "right", "back"), medium_label)
+HARD = level_generator("hard", ("front-left", "front-right", "back-left", "back-right"), hard_label)

@@ -11,7 +11,7 @@ from itertools import combinations
 
 import numpy as np
 
-from spatialbench.generate.vsi.base import Candidate, TaskResult, task_generator
+from spatialbench.generate.vsi.base import Candidate, TaskGenerator, TaskResult
 from spatialbench.generate.vsi.candidates import choice_candidate
 from spatialbench.generate.vsi.distances import category_distances
 from spatialbench.generate.vsi.seeding import derived_rng
@@ -50,7 +50,6 @@ def _choice_sets(
     return [all_sets[i] for i in sorted(rng.choice(len(all_sets), size=k, replace=False))]
 
 
-@task_generator(TASK, AnswerKind.MULTIPLE_CHOICE)
 def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
     """Random choice sets per unique primary object, kept when unambiguous."""
     result = TaskResult()
@@ -71,6 +70,9 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
         else:
             result.candidates.append(candidate)
     return result
+
+
+GENERATOR = TaskGenerator(TASK, AnswerKind.MULTIPLE_CHOICE, generate)
 
 
 def choice_set_candidate(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spatialbench.generate.vsi.base import TaskResult, task_generator
+from spatialbench.generate.vsi.base import TaskGenerator, TaskResult
 from spatialbench.generate.vsi.candidates import numeric_candidate
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
@@ -12,7 +12,9 @@ from spatialbench.scene.model import Scene
 TASK = "room_size_estimation"
 
 
-@task_generator(TASK, AnswerKind.NUMERICAL)
 def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
     """One question per scene (App. B.1: room size from the alpha shape of the scan)."""
     return TaskResult([numeric_candidate(TASK, scene, render(TASK), scene.room_size, 1)])
+
+
+GENERATOR = TaskGenerator(TASK, AnswerKind.NUMERICAL, generate)

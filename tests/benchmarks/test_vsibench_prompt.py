@@ -1,17 +1,17 @@
 import numpy as np
 import pytest
 
+from spatialbench.benchmarks import get_benchmark
 from spatialbench.media.video import SampledFrames
-from spatialbench.prompting import (
-    InputOrder,
-    ModelFamily,
-    PromptConfig,
-    get_prompt_builder,
-    load_template_data,
-)
-from spatialbench.prompting.templates import TemplateError, fill, placeholders
+from spatialbench.prompting import InputOrder, ModelFamily, PromptConfig
+from spatialbench.prompting.templates import TemplateError, fill, placeholders, read_json
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.messages import ImagePart, TextPart
+
+
+def _builder(config: PromptConfig):  # type: ignore[no-untyped-def]
+    return get_benchmark("vsibench").prompt_builder(config)
+
 
 VIDEO = (MediaRef(kind=MediaKind.VIDEO, path="arkitscenes/41069025.mp4"),)
 MCA = Item(
@@ -41,7 +41,7 @@ def _frames(n: int) -> SampledFrames:
 
 
 def _build(item: Item, **config):
-    return get_prompt_builder("vsibench", PromptConfig(**config)).build(item, [_frames(3)])
+    return _builder(PromptConfig(**config)).build(item, [_frames(3)])
 
 
 def test_open_source_prompts_match_official_text_exactly() -> None:
@@ -79,12 +79,12 @@ def test_question_first_and_repetition_and_blind() -> None:
     kinds = ["I" if isinstance(p, ImagePart) else "T" for p in repeated.parts]
     assert kinds == ["I", "I", "I", "T", "I", "I", "I"]
     assert "shown 2 times" in repeated.system
-    blind = get_prompt_builder("vsibench", PromptConfig(blind=True, video_repeats=2)).build(NA, [])
+    blind = _builder(PromptConfig(blind=True, video_repeats=2)).build(NA, [])
     assert blind.n_images == 0 and blind.system is None and len(blind.parts) == 1
 
 
 def test_every_placeholder_of_the_data_file_is_filled() -> None:
-    data = load_template_data("vsibench")
+    data = read_json("spatialbench.benchmarks.vsibench", "prompt.json")
     for kind, layout in data["layout"].items():
         assert placeholders(layout) <= {"pre_prompt", "question", "options", "post_prompt"}, kind
     for item in (MCA, NA):
@@ -96,16 +96,16 @@ def test_every_placeholder_of_the_data_file_is_filled() -> None:
         fill("{question}", {})
 
 
-def test_unknown_benchmark_uses_default_builder_and_fingerprint_tracks_text() -> None:
-    builder = get_prompt_builder("some-new-benchmark", PromptConfig())
+def test_builder_answer_budget_and_fingerprint_tracks_text() -> None:
+    builder = _builder(PromptConfig())
     assert builder.build(NA, [_frames(1)]).parts[-1].text == _build(NA).parts[-1].text
     assert builder.max_new_tokens(NA) == 16
-    a = get_prompt_builder("vsibench", PromptConfig()).fingerprint()
-    b = get_prompt_builder("vsibench", PromptConfig(overrides={"pre_prompt": "x"})).fingerprint()
+    a = _builder(PromptConfig()).fingerprint()
+    b = _builder(PromptConfig(overrides={"pre_prompt": "x"})).fingerprint()
     assert a != b
 
 
 def test_empty_override_drops_its_line() -> None:
-    builder = get_prompt_builder("vsibench", PromptConfig(overrides={"pre_prompt": ""}))
+    builder = _builder(PromptConfig(overrides={"pre_prompt": ""}))
     text = builder.text(NA)
     assert text.startswith(NA.question + "\n") and "\n\n" not in text

@@ -3,7 +3,7 @@
 Prints frames/s for (1) rendering alone (colour + instance ids + depth read back) and (2) the whole
 walkthrough pipeline of one scene (render, h264 encode, masks/depth compression, meta-info, mesh).
 
-    .venv/bin/python benchmarks/render_speed.py [--frames 120] [--room office] [--density dense]
+    .venv/bin/python bench/render_speed.py [--frames 120] [--room office] [--density dense]
 """
 
 from __future__ import annotations

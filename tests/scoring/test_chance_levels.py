@@ -1,6 +1,9 @@
-from spatialbench.models.chance import FrequencyChance, ItemBackend
-from spatialbench.models.resolve import load_backend
+"""Chance baselines are scorers computed from the items (formerly back ends in models/chance.py)."""
+
+import pytest
+
 from spatialbench.records.item import AnswerKind, Item
+from spatialbench.scoring.baselines import BASELINES, most_frequent_answers
 
 
 def _mca(i: int, options: tuple[str, ...], truth: str, task: str = "object_rel_distance") -> Item:
@@ -36,12 +39,12 @@ def test_frequency_picks_most_frequent_ground_truth_per_task() -> None:
         _na(1, "3"),
         _na(2, "2"),
     ]
-    backend = load_backend("chance-frequency")
-    assert isinstance(backend, FrequencyChance)
-    backend.prepare(items)
-    assert backend.answer(_mca(9, ("A. a", "B. b", "C. c", "D. d"), "A")).text == "B"
-    assert backend.answer(_mca(9, ("A. a", "B. b"), "B", task="object_rel_direction_easy")).text == "A"
-    assert backend.answer(_na(9, "7")).text == "2"
+    answers = most_frequent_answers(items)
+    assert answers["object_rel_distance"] == "B"
+    assert answers["object_rel_direction_easy"] == "A"
+    assert answers["object_counting"] == "2"
+    result = BASELINES.get("chance-frequency")(items)
+    assert result.rows.set_index("id").loc["m2", "prediction"] == "B"  # every item gets its task's answer
 
 
 def test_frequency_does_not_leak_answers_through_unique_option_texts() -> None:
@@ -51,18 +54,14 @@ def test_frequency_does_not_leak_answers_through_unique_option_texts() -> None:
         _mca(i, tuple(f"{x}. seq{i}-{x}" for x in letters), letters[i % 4], task="obj_appearance_order")
         for i in range(40)
     ]
-    backend = load_backend("chance-frequency")
-    backend.prepare(items)
-    hits = sum(backend.answer(it).text == it.ground_truth for it in items)
+    answer = most_frequent_answers(items)["obj_appearance_order"]
+    hits = sum(answer == it.ground_truth for it in items)
     assert hits == 10  # one letter in four, as a fixed-letter guess scores on balanced answers
+    assert BASELINES.get("chance-frequency")(items).table.average == pytest.approx(25.0)
 
 
-def test_random_is_seeded_per_item_and_uniform() -> None:
-    backend = load_backend("chance-random", seed=7)
-    assert isinstance(backend, ItemBackend)
-    items = [_mca(i, ("A. a", "B. b", "C. c", "D. d"), "A") for i in range(4000)]
-    letters = [backend.answer(it).text for it in items]
-    assert letters == [load_backend("chance-random", seed=7).answer(it).text for it in items]
-    assert abs(letters.count("A") / 4000 - 0.25) < 0.03  # chance level 25 % on 4 options
-    na = backend.answer(_na(0, "3"))
-    assert na.text == "" and na.raw == {"no_answer_expected": True}
+def test_random_scores_the_expected_value_and_leaves_numerical_items_out() -> None:
+    items = [_mca(i, ("A. a", "B. b", "C. c", "D. d"), "A") for i in range(40)] + [_na(0, "3")]
+    result = BASELINES.get("chance-random")(items)
+    assert result.table.average == pytest.approx(25.0)  # chance level 25 % on 4 options
+    assert result.item_count == 41 and len(result.rows) == 40  # the numerical item has no chance level

@@ -5,7 +5,7 @@ without failures (goal: >= 90 % of ideal) and once with 20 % of attempts failing
 500; goal: 100 % of items completed). Goes through the whole runner: frame sampling from real mp4 files,
 prompt building, the official ``openai`` client, retries and the SQLite store.
 
-Usage: .venv/bin/python benchmarks/runner_throughput.py
+Usage: .venv/bin/python bench/runner_throughput.py
 """
 
 from __future__ import annotations
@@ -45,14 +45,13 @@ def measure(root: Path, out: Path, failure_rate: float) -> None:
     )
     assert server.stdout is not None and server.stdin is not None
     url = server.stdout.readline().strip()
-    config = RunConfig(
-        benchmark="vsibench",
-        data=str(root),
-        model=f"openai-compatible:{url}#m",
-        out=str(out),
-        frames="uniform:4",
-        concurrency=CONCURRENCY,
-        max_attempts=8,
+    config = RunConfig.model_validate(
+        {
+            "data": {"benchmark": "vsibench", "path": str(root)},
+            "model": {"name": f"openai-compatible:{url}#m", "concurrency": CONCURRENCY, "max_attempts": 8},
+            "media": {"frames": "uniform:4"},
+            "out": str(out),
+        }
     )
     started = time.perf_counter()
     summary = run(config, progress=False)

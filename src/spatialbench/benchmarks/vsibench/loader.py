@@ -1,4 +1,4 @@
-"""VSI-Bench: official annotation files → :class:`Item`, and the paper's table layout (Fig. 6).
+"""VSI-Bench: official annotation files → :class:`Item`.
 
 Formats read (see :mod:`spatialbench.records.files`): ``test.jsonl``, the Hugging Face Parquet
 files, and JSON exports holding a list of question objects (or ``{"questions": [...]}``). Fields follow
@@ -11,7 +11,7 @@ question, options)>`` (``-2``, ``-3``… for repeats) and ``metadata["derived_id
 Media: ``MediaRef(VIDEO, "<dataset>/<scene_name>.mp4")`` relative to the video root.
 
 VSI-Bench-Debiased: the bias-pruned ids come from a ``pruned`` column or an id list
-(``pruned_ids=``, one id per line, read strictly by :mod:`spatialbench.benchmarks.pruned_ids`); each
+(``pruned_ids=``, one id per line, read strictly by :mod:`spatialbench.benchmarks.vsibench.pruned_ids`); each
 item gets ``metadata["pruned"]``; ``subset="debiased"`` keeps only the unpruned items.
 """
 
@@ -23,14 +23,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from spatialbench.benchmarks.pruned_ids import read_pruned_ids
-from spatialbench.benchmarks.registry import BENCHMARKS, BenchmarkSpec
+from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
 from spatialbench.records.files import read_records
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems, RowError
-from spatialbench.scoring.tables import Column, ScoreTable, build_table
 
 NAME = "vsibench"
 MCA_TASKS = (
@@ -44,17 +40,6 @@ MCA_TASKS = (
 NA_TASKS = ("object_abs_distance", "object_counting", "object_size_estimation", "room_size_estimation")
 REL_DIRECTION_TASKS = MCA_TASKS[:3]
 
-# Paper Fig. 6 / Table 1 column order; Rel. Dir. is the mean of its three sub-types (official code).
-COLUMNS = (
-    Column("object_counting", "Obj. Count", ("object_counting",)),
-    Column("object_abs_distance", "Abs. Dist.", ("object_abs_distance",)),
-    Column("object_size_estimation", "Obj. Size", ("object_size_estimation",)),
-    Column("room_size_estimation", "Room Size", ("room_size_estimation",)),
-    Column("object_rel_distance", "Rel. Dist.", ("object_rel_distance",)),
-    Column("object_rel_direction", "Rel. Dir.", REL_DIRECTION_TASKS),
-    Column("route_planning", "Route Plan", ("route_planning",)),
-    Column("obj_appearance_order", "Appr. Order", ("obj_appearance_order",)),
-)
 _REQUIRED_TEXT = ("dataset", "scene_name", "question_type", "question")
 _KNOWN_FIELDS = {"id", "options", "ground_truth", "pruned", *_REQUIRED_TEXT}
 
@@ -65,11 +50,6 @@ class RowProblem(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
         self.field = field
-
-
-def vsibench_table(rows: pd.DataFrame) -> ScoreTable:
-    """Aggregate into the paper's layout (Fig. 6): 8 task columns, Rel. Dir. = mean of 3 sub-types, Avg."""
-    return build_table(rows, COLUMNS)
 
 
 def _options(record: dict[str, Any]) -> tuple[str, ...]:
@@ -221,14 +201,3 @@ def load_vsibench(
         items = LoadedItems([i for i in items if not i.metadata["pruned"]])
     items.errors = errors
     return items
-
-
-BENCHMARKS.add(
-    NAME,
-    BenchmarkSpec(
-        name=NAME,
-        load=load_vsibench,
-        table=vsibench_table,
-        description="VSI-Bench (Thinking in Space): 8 tasks over ARKitScenes, ScanNet, ScanNet++ videos",
-    ),
-)

@@ -4,7 +4,7 @@ Encodes the video (B-frames on, frames carrying their own index), then times ``s
 ``uniform:32`` (demux for timestamps, straight-through decode keeping the wanted frames) and checks the
 frames are exactly the wanted ones.
 
-Usage: .venv/bin/python benchmarks/decode_speed.py
+Usage: .venv/bin/python bench/decode_speed.py
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Wall time of generating all seven VSI-Bench meta-info tasks for all 288 official scenes (goal <= 10 s).
 
-Usage: .venv/bin/python benchmarks/generate_speed.py [META_INFO_DIR] [--repeat N]
+Usage: .venv/bin/python bench/generate_speed.py [META_INFO_DIR] [--repeat N]
 Prints per-task counts beside the official totals, the frequency baseline per task, and the wall time
 (loading the meta-info, generating, assembling and writing JSONL + Parquet + manifest).
 """

@@ -1,7 +1,7 @@
 """VSI-Bench prompts: ``[frames][pre-prompt][question][options][post-prompt]`` (App. C.1, Table 9).
 
-Text and layout come from ``data/vsibench.json``. Registered for ``vsibench`` and as the ``default`` builder
-for video QA benchmarks without their own.
+Text and layout come from ``prompt.json`` beside this module; the builder suits any video QA benchmark
+without a layout of its own.
 """
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from spatialbench.media.video import SampledFrames
-from spatialbench.prompting.builders import PROMPT_BUILDERS, PromptBuilder, arrange, image_parts
+from spatialbench.prompting.builders import PromptBuilder, arrange, image_parts
 from spatialbench.prompting.config import ModelFamily, PromptConfig
-from spatialbench.prompting.templates import fill, fill_lines, load_template_data
+from spatialbench.prompting.templates import fill, fill_lines, read_json
 from spatialbench.records.item import AnswerKind, Item
 from spatialbench.records.messages import Request
 
@@ -20,7 +20,7 @@ from spatialbench.records.messages import Request
 class VideoQABuilder(PromptBuilder):
     """Frames, then one text block; post-prompt by model family and answer kind (Table 9)."""
 
-    template = "vsibench"
+    template = "prompt.json"
     known_overrides = frozenset(
         {
             "pre_prompt",
@@ -34,7 +34,7 @@ class VideoQABuilder(PromptBuilder):
 
     def __init__(self, config: PromptConfig) -> None:
         super().__init__(config)
-        self.data = load_template_data(self.template)
+        self.data = read_json(__package__, self.template)
 
     def _field(self, key: str, default: str) -> str:
         return self.config.overrides.get(key, default)
@@ -73,6 +73,3 @@ class VideoQABuilder(PromptBuilder):
         """Config plus the template data."""
         return {**super().fingerprint(), "template": self.data}
 
-
-PROMPT_BUILDERS.add("vsibench", VideoQABuilder)
-PROMPT_BUILDERS.add("default", VideoQABuilder)

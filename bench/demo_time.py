@@ -1,6 +1,6 @@
 """Wall time of the built-in demo (issue 5 goal: at most 5 minutes for the default 3 scenes, on 2 CPU cores).
 
-Usage: .venv/bin/python benchmarks/demo_time.py [--scenes 3] [--seed 0] [--seconds 20] [--out DIR]
+Usage: .venv/bin/python bench/demo_time.py [--scenes 3] [--seed 0] [--seconds 20] [--out DIR]
 Prints the time of each stage, the total, and the questions generated per task with the filter removals.
 """
 

@@ -16,7 +16,7 @@ thinking-in-space repository); 0.7.3 replaced that with a regex ``extract_number
 loaded straight from the installed packages (the 0.6.1 wheel lacks ``vsibench.yaml``, which the module
 reads at import for a cache folder name; a stand-in with that one key is supplied).
 
-Usage (from the repository root):  .venv/bin/python benchmarks/lmms_eval_crosscheck.py
+Usage (from the repository root):  .venv/bin/python bench/lmms_eval_crosscheck.py
 """
 
 from __future__ import annotations
@@ -119,25 +119,25 @@ def lmms_side() -> None:
 
 
 def _our_items(docs: list[dict], mode: str) -> tuple[dict, list[float]]:
-    from spatialbench.benchmarks.vsibench import record_to_item
-    from spatialbench.scoring.output import table_scores
+    from spatialbench.benchmarks.vsibench import SPEC, record_to_item
+    from spatialbench.scoring.render import summary_json
     from spatialbench.scoring.scorer import score_items
 
     items = [record_to_item({**doc, "id": str(k)}) for k, doc in enumerate(docs)]
     responses = {str(k): doc["response"] for k, doc in enumerate(docs)}
-    result = score_items(items, responses, benchmark="vsibench", extract=mode, mra="official")
-    return table_scores(result.table), [float(x) for x in result.rows["score"]]
+    result = score_items(items, responses, SPEC.scoring, extract=mode, mra="official")
+    return summary_json(result.table), [float(x) for x in result.rows["score"]]
 
 
 def ours() -> dict[str, dict]:
     """spatialbench's scores; the official run also loads the files through the package's own readers."""
-    from spatialbench.benchmarks.registry import load_items
+    from spatialbench.benchmarks.vsibench import SPEC
     from spatialbench.scoring.predictions import read_predictions
     from spatialbench.scoring.scorer import score_items
 
-    items = load_items("vsibench", DATA / "questions")
+    items = SPEC.load_items(DATA / "questions")
     responses = read_predictions(DATA / "responses", items).responses
-    loaded = score_items(items, responses, benchmark="vsibench", extract="official").table
+    loaded = score_items(items, responses, SPEC.scoring, extract="official").table
     docs = joined_docs(DATA)
     out = {}
     for mode in ("official", "robust"):

@@ -1,0 +1,78 @@
+"""``spatialbench run --model chance-random``: a baseline run, scored as ``spatialbench baseline`` scores it.
+
+A baseline needs no media and no model: its answers and score come from the items alone
+(:data:`spatialbench.scoring.baselines.BASELINES`). The run still holds the output folder, records its
+configuration and stores one row per item (the baseline's answer; ``not_applicable`` for items it has no
+chance level for, e.g. chance-random on numerical items), so the folder reads like any run's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from spatialbench.benchmarks.spec import BenchmarkSpec
+from spatialbench.records.item import Item
+from spatialbench.records.messages import Response
+from spatialbench.records.redaction import secret_values
+from spatialbench.runs.config import RunConfig
+from spatialbench.runs.keys import request_key
+from spatialbench.runs.lock import run_lock
+from spatialbench.runs.plan import select_items
+from spatialbench.runs.prepare import load_run_items, record_run
+from spatialbench.runs.store import RunStore
+from spatialbench.runs.summary import STORE_NAME, RunSummary
+from spatialbench.scoring.baselines import BASELINES
+from spatialbench.scoring.output import write_scores
+from spatialbench.scoring.scorer import ScoreResult
+
+
+def baseline_name(model: str) -> str | None:
+    """Return the baseline a model name names (``chance-random:demo`` → ``chance-random``), else None."""
+    provider = model.partition(":")[0]
+    return provider if provider in BASELINES else None
+
+
+def run_baseline(config: RunConfig, spec: BenchmarkSpec) -> RunSummary:
+    """Score the baseline ``config.model.name`` names on the selected items; store and write as a run.
+
+    Raises:
+        RunSetupError: unreadable data or no items. RunLockedError: another run holds the folder.
+        SelectionError: requested ids not in the benchmark.
+    """
+    name = baseline_name(config.model.name) or config.model.name
+    loaded = load_run_items(config, spec)
+    out = Path(config.out)
+    with run_lock(out):
+        selected = select_items(loaded, config.data.ids, config.data.limit)
+        result = BASELINES.get(name)(selected, spec.scoring, mra=config.scoring.mra)
+        counts = _store(config, name, selected, result)
+        write_scores(result, out)
+    already = counts.pop("already", 0)
+    return RunSummary(len(selected), already, counts, {}, [str(e) for e in loaded.errors], score=result)
+
+
+def _store(config: RunConfig, name: str, items: list[Item], result: ScoreResult) -> dict[str, int]:
+    """Store one row per item not yet stored; count ``ok``, ``not_applicable`` and ``already``."""
+    secrets = secret_values()
+    store = RunStore(Path(config.out) / STORE_NAME, secrets)
+    prompt = {"baseline": name}
+    counts = {"ok": 0, "empty": 0, "failed": 0, "already": 0}
+    try:
+        record_run(store, config, prompt, prompt, secrets)
+        done = store.done_keys()
+        answers = {str(r.id): str(r.prediction or r.extracted) for r in result.rows.itertuples()}
+        settings = config.model.generation(None)
+        for item in items:
+            key = request_key(item, [], frames="", max_pixels=None, prompt=prompt, settings=settings,
+                              model=config.model.name)
+            if key in done:
+                counts["already"] += 1
+            elif item.id in answers:
+                counts["ok"] += 1
+                store.put(key, item.id, prompt, Response(text=answers[item.id]))
+            else:
+                counts["not_applicable"] = counts.get("not_applicable", 0) + 1
+                store.put(key, item.id, prompt, Response(text="", raw={"no_answer_expected": True}))
+    finally:
+        store.close()
+    return counts

@@ -1,0 +1,37 @@
+"""What a run reports: :class:`RunSummary`, and :class:`RunInterrupted` for Ctrl-C."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: the response store's file name inside the run folder
+STORE_NAME = "run.sqlite"
+
+
+@dataclass
+class RunSummary:
+    """What a run did: counts, per-video decode counts, load errors and the score result (if scored).
+
+    ``counts`` always holds ``ok``, ``empty`` and ``failed``; ``not_applicable`` (a baseline with no
+    answer for an item, e.g. chance-random on numerical items) and ``not_attempted`` (run stopped before
+    the item) appear when seen.
+    """
+
+    selected: int
+    already_done: int
+    counts: dict[str, int]
+    decodes: dict[str, int]
+    load_errors: list[str] = field(default_factory=list)
+    request_seconds: float = 0.0  # wall time of the request phase (media, prompts, model calls, store)
+    unanswered: list[tuple[str, str, str | None]] = field(default_factory=list)  # (item id, status, error)
+    score: Any = None
+    stopped: str | None = None  # why the run stopped before every item was tried (circuit breaker)
+
+
+class RunInterrupted(Exception):
+    """Ctrl-C during a run; ``answered`` items were answered and stored by this invocation."""
+
+    def __init__(self, answered: int) -> None:
+        super().__init__(f"interrupted; {answered} answered and stored")
+        self.answered = answered

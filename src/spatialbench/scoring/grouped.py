@@ -1,0 +1,235 @@
+"""One grouped-table combinator: one metric (mean score, percent) per group of scored questions.
+
+A table is a sequence of :class:`Group` (a key, a label and conditions on columns of the scored rows)
+over a frame of scored rows, one per question (``score`` in [0, 1], ``answered``, the grouping key
+``by`` — the ``task`` unless told otherwise —, and whatever columns the conditions name; rows whose
+score is NaN are data errors and are left out). How a group's questions are weighted follows
+inspect_ai's ``grouped()``:
+
+* ``questions`` — a group's score is the mean over its questions, the table's ``average`` the mean over
+  the questions of all its groups (MMSI-Video-Bench "Overall", ReMindView-Bench);
+* ``columns`` — a group's score is the mean of its parts' means (the values of ``by`` among its questions:
+  VSI-Bench Rel. Dir. = mean of easy / medium / hard, as the official code computes it), the ``average``
+  the mean of the group scores present (VSI-Bench Avg.).
+
+Each cell also carries its random-guess baseline (the mean of ``1 / n_options`` over its questions, when
+the rows carry ``n_options``) and its extraction failures (counted wrong), so breakdown tables and score
+tables are one type, rendered by :mod:`spatialbench.scoring.render`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import pandas as pd
+
+from spatialbench.records.item import Item
+
+Weighting = Literal["questions", "columns"]
+Condition = tuple[str, tuple[Any, ...]]
+"""``(column, allowed values)``: a row is in the group when its ``column`` holds one of the values."""
+
+
+@dataclass(frozen=True)
+class Group:
+    """One group of a table: the rows meeting every condition (no condition: every row).
+
+    Attributes:
+        key: name in JSON (VSI-Bench's official task names); label: header as printed.
+        where: conditions, all of which a row must meet.
+    """
+
+    key: str
+    label: str
+    where: tuple[Condition, ...] = ()
+
+    @classmethod
+    def of(cls, label: str, key: str | None = None, /, **conditions: Any) -> Group:
+        """Group ``label`` (key = label unless given); a condition value may be one value or a tuple/list."""
+        where = tuple(
+            (column, tuple(value) if isinstance(value, (tuple, list)) else (value,))
+            for column, value in conditions.items()
+        )
+        return cls(key if key is not None else label, label, where)
+
+    def mask(self, frame: pd.DataFrame) -> pd.Series:
+        """Boolean mask of the rows of ``frame`` in the group (a column the frame lacks matches nothing)."""
+        chosen = pd.Series(True, index=frame.index)
+        for column, values in self.where:
+            chosen &= frame[column].isin(values) if column in frame else False
+        return chosen
+
+    def parts(self, by: str) -> tuple[Any, ...]:
+        """Return the values of ``by`` the group names (empty when it sets no condition on ``by``)."""
+        return next((values for column, values in self.where if column == by), ())
+
+
+@dataclass(frozen=True)
+class Cell:
+    """A group's score.
+
+    Attributes:
+        key / group: the group's key and label. n: scored questions in it.
+        accuracy: mean score in percent (accuracy for multiple choice, MRA for numerical questions),
+            None for an empty group.
+        chance: random-guess baseline in percent (mean of 1 / options), None when unknown or empty.
+        failures: questions whose answer could not be extracted (counted wrong).
+        parts: the values of the grouping key the group names; partial: some of them have no question.
+    """
+
+    key: str
+    group: str
+    n: int
+    accuracy: float | None
+    chance: float | None
+    failures: int
+    parts: tuple[Any, ...] = ()
+    partial: bool = False
+
+
+@dataclass(frozen=True)
+class Table:
+    """A titled row of cells and what its average covers.
+
+    Attributes:
+        title: printed above a breakdown. cells: one per group, in display order.
+        weighting: ``questions`` or ``columns`` (module docstring). average: percent, None when no cell has
+            questions. task_scores / counts: percent and number of scored questions per value of the
+            grouping key (the task). other_tasks: values of the grouping key no group names.
+    """
+
+    title: str
+    cells: tuple[Cell, ...]
+    weighting: Weighting
+    average: float | None
+    task_scores: dict[str, float]
+    counts: dict[str, int]
+    other_tasks: tuple[str, ...] = ()
+
+    @property
+    def scores(self) -> dict[str, float | None]:
+        """Cell key → percent (None for a group without questions)."""
+        return {c.key: c.accuracy for c in self.cells}
+
+    @property
+    def averaged_over(self) -> tuple[str, ...]:
+        """Keys of the cells with questions (those in ``average``)."""
+        return tuple(c.key for c in self.cells if c.accuracy is not None)
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """Keys of the cells without questions."""
+        return tuple(c.key for c in self.cells if c.accuracy is None)
+
+    @property
+    def partial(self) -> tuple[str, ...]:
+        """Keys of the cells missing one of their parts (a VSI-Bench Rel. Dir. sub-type)."""
+        return tuple(c.key for c in self.cells if c.partial)
+
+    def cell(self, group: str) -> Cell:
+        """Return the cell labelled ``group``; KeyError naming the known groups otherwise."""
+        for cell in self.cells:
+            if cell.group == group:
+                return cell
+        raise KeyError(f"no group {group!r} in table {self.title!r}; groups: {[c.group for c in self.cells]}")
+
+
+def grouped(
+    rows: pd.DataFrame,
+    groups: Sequence[Group],
+    *,
+    weighting: Weighting = "questions",
+    title: str = "",
+    by: str = "task",
+) -> Table:
+    """Score every group of ``groups`` over ``rows`` into one table (module docstring).
+
+    Never raises for groups without questions; rows with a NaN score are left out.
+    """
+    scored = rows[rows["score"].notna()]
+    per_part = scored.groupby(by, sort=True)["score"]
+    means = {str(k): float(v) for k, v in per_part.mean().items()}
+    cells = tuple(_cell(scored, group, weighting, by, means) for group in groups)
+    covered = {str(p) for group in groups for p in group.parts(by)}
+    return Table(
+        title=title,
+        cells=cells,
+        weighting=weighting,
+        average=_average(scored, groups, cells, weighting),
+        task_scores={k: 100.0 * m for k, m in means.items()},
+        counts={str(k): int(v) for k, v in per_part.size().items()},
+        other_tasks=tuple(sorted(set(means) - covered)),
+    )
+
+
+def _cell(scored: pd.DataFrame, group: Group, weighting: Weighting, by: str, means: dict[str, float]) -> Cell:
+    chosen = scored[group.mask(scored)]
+    parts = group.parts(by)
+    present = _part_means(chosen, group, by, means)
+    accuracy: float | None = None
+    if len(chosen) and weighting == "columns":
+        accuracy = 100.0 * sum(present) / len(present)
+    elif len(chosen):
+        accuracy = 100.0 * float(chosen["score"].mean())
+    return Cell(
+        key=group.key,
+        group=group.label,
+        n=len(chosen),
+        accuracy=accuracy,
+        chance=_chance(chosen),
+        failures=int((~chosen["answered"].astype(bool)).sum()),
+        parts=parts,
+        partial=bool(present) and len(present) < len(parts),
+    )
+
+
+def _part_means(chosen: pd.DataFrame, group: Group, by: str, means: dict[str, float]) -> list[float]:
+    """Return the means of the group's parts present.
+
+    The table's per-part means, in the group's order, when the group selects by ``by`` alone (the official
+    VSI-Bench sums, to the last bit), else means computed over the group's questions.
+    """
+    if group.where and all(column == by for column, _ in group.where):
+        return [means[str(p)] for p in group.parts(by) if str(p) in means]
+    return [float(m) for m in chosen.groupby(by, sort=True)["score"].mean()]
+
+
+def _chance(chosen: pd.DataFrame) -> float | None:
+    if "n_options" not in chosen or not len(chosen) or not (chosen["n_options"] > 0).all():
+        return None
+    return 100.0 * float((1.0 / chosen["n_options"]).mean())
+
+
+def _average(
+    scored: pd.DataFrame, groups: Sequence[Group], cells: Sequence[Cell], weighting: Weighting
+) -> float | None:
+    if weighting == "columns":
+        present = [c.accuracy for c in cells if c.accuracy is not None]
+        return sum(present) / len(present) if present else None
+    covered = pd.Series(False, index=scored.index)
+    for group in groups:
+        covered |= group.mask(scored)
+    chosen = scored.loc[covered, "score"]
+    return 100.0 * float(chosen.mean()) if len(chosen) else None
+
+
+def with_items(rows: pd.DataFrame, items: Iterable[Item]) -> pd.DataFrame:
+    """Add ``n_options`` and every metadata field of the items to their score rows (joined on ``id``).
+
+    Rows of ids not among ``items`` are left out; a metadata field named like a row column is not added.
+    """
+    by_id = {item.id: item for item in items}
+    kept = rows[rows["id"].astype(str).isin(by_id)]
+    chosen = [by_id[str(i)] for i in kept["id"]]
+    extra: dict[str, list[Any]] = {"n_options": [len(item.options) for item in chosen]}
+    for field in sorted({k for item in chosen for k in item.metadata} - set(rows.columns)):
+        extra[field] = [item.metadata.get(field) for item in chosen]
+    return kept.assign(**extra)
+
+
+def per_value(title: str, frame: pd.DataFrame, column: str) -> Table:
+    """One group per value of ``column`` (ascending; rows without a value are left out)."""
+    values = sorted(v for v in frame[column].dropna().unique()) if column in frame else []
+    return grouped(frame, [Group.of(str(v), **{column: v}) for v in values], title=title)

@@ -1,0 +1,106 @@
+"""The one renderer of tables: Markdown, CSV and JSON of :class:`~spatialbench.scoring.grouped.Table`.
+
+Two layouts of the same cells:
+
+* score layout (:func:`score_grid`) — one row per named table (``all``, ``debiased``, one per dataset),
+  columns ``Avg.`` then the cells (VSI-Bench Fig. 6, MMSI-Video-Bench Table 2 as registered tables);
+* breakdown layout (:func:`breakdown_grid`) — one column per cell, rows accuracy / random guess / n /
+  extraction failures (MMSI-Video-Bench Tables 2, 3, 6; ReMindView-Bench Table 1).
+
+Scores print with one decimal; a missing value prints ``-``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from spatialbench.scoring.grouped import Table
+
+Value = float | int | str | None
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Rows of values under a header; ``title`` (bold above the Markdown) is optional."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[Value, ...]], ...]
+    title: str | None = None
+
+
+def _text(value: Value, digits: int = 1) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+
+
+def _line(cells: Sequence[str]) -> str:
+    return "|" + "|".join(f" {c} " if c else " " for c in cells) + "|"
+
+
+def to_markdown(grid: Grid) -> list[str]:
+    """Markdown lines: the title (bold) and a blank line when set, header, rule, one line per row."""
+    lines = [f"**{grid.title}**", ""] if grid.title else []
+    lines += [_line(["", *grid.header]), "|---|" + "---:|" * len(grid.header)]
+    lines += [_line([name, *(_text(v) for v in values)]) for name, values in grid.rows]
+    return lines
+
+
+def to_csv(grid: Grid) -> str:
+    """CSV text: a header row (first cell empty), then one row per grid row; missing values are empty."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["", *grid.header])
+    for name, values in grid.rows:
+        writer.writerow([name, *("" if v is None else v for v in values)])
+    return buffer.getvalue()
+
+
+def score_grid(named: Sequence[tuple[str, Table]]) -> Grid:
+    """Score layout: one row per ``(name, table)``; columns ``Avg.`` and the first table's cells."""
+    first = named[0][1]
+    average = "Avg. (question-weighted)" if first.weighting == "questions" else "Avg."
+    keys = [c.key for c in first.cells]
+    rows = tuple((name, (table.average, *(table.scores.get(k) for k in keys))) for name, table in named)
+    return Grid((average, *(c.group for c in first.cells)), rows)
+
+
+def breakdown_grid(table: Table) -> Grid:
+    """Breakdown layout: one column per cell; rows accuracy, random guess, n, extraction failures."""
+    cells = table.cells
+    rows: tuple[tuple[str, tuple[Value, ...]], ...] = (
+        ("accuracy", tuple(c.accuracy for c in cells)),
+        ("random guess", tuple(c.chance for c in cells)),
+        ("n", tuple(c.n for c in cells)),
+        ("extraction failures", tuple(c.failures for c in cells)),
+    )
+    return Grid(tuple(c.group for c in cells), rows, table.title)
+
+
+def cells_json(table: Table) -> dict[str, Any]:
+    """Return a breakdown as JSON: ``title``, and ``group``, ``n``, ``accuracy``, ``chance``, ``failures``.
+
+    Percentages are None for an empty cell.
+    """
+    keys = ("group", "n", "accuracy", "chance", "failures")
+    return {"title": table.title, "cells": [{k: getattr(c, k) for k in keys} for c in table.cells]}
+
+
+def summary_json(table: Table) -> dict[str, Any]:
+    """JSON form of a score table: ``overall``, cell keys, task keys, and what ``overall`` covers."""
+    scores: dict[str, Any] = {"overall": table.average, **table.scores}
+    for cell in table.cells:
+        for task in cell.parts:
+            scores.setdefault(str(task), table.task_scores.get(str(task)))
+    for task in table.other_tasks:
+        scores[task] = table.task_scores[task]
+    scores["averaged_over"] = list(table.averaged_over)
+    scores["average_weighting"] = table.weighting
+    scores["missing_tasks"] = list(table.missing)
+    scores["counts"] = dict(table.counts)
+    return scores
