@@ -70,8 +70,7 @@ class AnthropicBackend(ProviderBackend):
         return map_parts(parts, lambda text: {"type": "text", "text": text}, image)
 
     def _messages(self, request: Request) -> list[dict[str, Any]]:
-        turns = [{"role": role, "content": self._content(parts)} for role, parts in request.history]
-        return [*turns, {"role": "user", "content": self._content(request.parts)}]
+        return [{"role": role, "content": self._content(parts)} for role, parts in request.turns]
 
     async def _send(self, request: Request) -> Response:
         s = request.settings

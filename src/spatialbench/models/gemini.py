@@ -5,7 +5,8 @@ order: ``GOOGLE_API_KEY`` wins when both are set) and is never recorded. Images 
 (``inlineData``, PNG or JPEG per :class:`~spatialbench.models.api.ApiSettings`), an image's label as a
 text part right before it; history turns keep their order (``assistant`` → Gemini's ``model`` role).
 The SDK's own retries are off (one attempt), so the shared policy of :mod:`spatialbench.models.api` is the
-only one. ``GenerationSettings.extra`` entries go to ``GenerateContentConfig`` unchanged (e.g. ``top_k``).
+only one. ``top_k`` goes as ``GenerateContentConfig.top_k`` (None: not sent); ``GenerationSettings.extra``
+entries go to ``GenerateContentConfig`` unchanged (over the fields above).
 Output tokens include thinking tokens (``thoughtsTokenCount``, billed as output); ``raw`` keeps both.
 Option ``base_url`` points the client at another endpoint (a proxy, or a test server).
 """
@@ -80,23 +81,23 @@ class GeminiBackend(ProviderBackend):
 
     def _contents(self, request: Request) -> list[Any]:
         content = self._sdk.types.Content
-        turns = [
+        return [
             content(role="model" if role == "assistant" else role, parts=self._parts(parts))
-            for role, parts in request.history
+            for role, parts in request.turns
         ]
-        return [*turns, content(role="user", parts=self._parts(request.parts))]
 
     async def _send(self, request: Request) -> Response:
         s = request.settings
-        config = self._sdk.types.GenerateContentConfig(
-            system_instruction=request.system,
-            temperature=s.temperature,
-            top_p=s.top_p,
-            max_output_tokens=s.max_new_tokens,
-            seed=s.seed,
-            response_logprobs=s.logprobs or None,
-            **dict(s.extra),
-        )
+        fields = {
+            "system_instruction": request.system,
+            "temperature": s.temperature,
+            "top_p": s.top_p,
+            "top_k": s.top_k,
+            "max_output_tokens": s.max_new_tokens,
+            "seed": s.seed,
+            "response_logprobs": s.logprobs or None,
+        }
+        config = self._sdk.types.GenerateContentConfig(**{**fields, **dict(s.extra)})  # extra wins
         reply = await self._client.models.generate_content(
             model=self.model, contents=self._contents(request), config=config
         )

@@ -15,10 +15,11 @@ video processor like the official VSI-Bench evaluation; it needs torchvision, wh
 ``torch==2.14.1`` (``torchvision==0.29.1``), not beside the pinned 2.13.0.
 
 Decoding is greedy by default (temperature 0, top-p 1, no repetition penalty; VSI-Bench Sec. 4.1);
-``temperature > 0`` samples with ``top_p`` and the settings' ``seed``. Further ``transformers``
-generation options go in ``GenerationSettings.extra``. For analyses (ReMindView-Bench Sec. 6: linear
-probing on token logits, entropy dynamics) :meth:`HFBackend.generate_with_trace` also returns the raw
-logits of every generated token and, on request, the last-position hidden state of every layer.
+``temperature > 0`` samples with ``top_p``, ``top_k`` (None: no top-k cut) and the settings' ``seed``.
+Further ``transformers`` generation options go in ``GenerationSettings.extra``. For analyses
+(ReMindView-Bench Sec. 6: linear probing on token logits, entropy dynamics)
+:meth:`HFBackend.generate_with_trace` also returns the raw logits of every generated token and, on
+request, the last-position hidden state of every layer.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def generation_options(
         "return_dict_in_generate": True,
     }
     if settings.temperature > 0:
-        options.update(temperature=settings.temperature, top_p=settings.top_p, top_k=0)
+        options.update(temperature=settings.temperature, top_p=settings.top_p, top_k=settings.top_k or 0)
     options.update(dict(settings.extra))
     return options
 

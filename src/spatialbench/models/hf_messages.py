@@ -94,7 +94,6 @@ def chat_inputs(request: Request, frames_as: FramesAs = FramesAs.IMAGES) -> Chat
     content = _video_content if frames_as is FramesAs.VIDEO else _image_content
     if request.system:
         out.messages.append({"role": "system", "content": [_text(request.system)]})
-    for role, parts in request.history:
+    for role, parts in request.turns:
         out.messages.append({"role": role, "content": content(parts, out)})
-    out.messages.append({"role": "user", "content": content(request.parts, out)})
     return out

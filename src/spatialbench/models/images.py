@@ -8,7 +8,6 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import replace
 from enum import StrEnum
 from typing import Any
 
@@ -16,7 +15,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from spatialbench.models.errors import TooManyImagesError
-from spatialbench.records.messages import ImagePart, Request
+from spatialbench.records.messages import Request
 
 
 class ImageOverflow(StrEnum):
@@ -109,7 +108,7 @@ def image_data_url(pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG
 
 
 def limit_images(request: Request, max_images: int | None, policy: ImageOverflow) -> Request:
-    """Apply a per-request image limit to the user turn.
+    """Apply a per-request image limit to the images of all turns (counted in order).
 
     Raises:
         TooManyImagesError: more than ``max_images`` images and ``policy`` is ERROR.
@@ -120,11 +119,4 @@ def limit_images(request: Request, max_images: int | None, policy: ImageOverflow
     if policy is ImageOverflow.ERROR:
         raise TooManyImagesError(f"request has {n} images; this back end allows {max_images} (max_images)")
     keep = set(np.linspace(0, n - 1, max_images).round().astype(int).tolist())
-    parts, seen = [], 0
-    for part in request.parts:
-        if isinstance(part, ImagePart):
-            seen += 1
-            if seen - 1 not in keep:
-                continue
-        parts.append(part)
-    return replace(request, parts=tuple(parts))
+    return request.keep_images(keep)

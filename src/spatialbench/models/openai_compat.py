@@ -2,7 +2,9 @@
 
 Covers OpenAI itself (``openai:gpt-4o``) and every OpenAI-compatible server — vLLM, SGLang, LMDeploy, Ollama,
 gateways — as ``openai-compatible:BASE_URL#MODEL``. Images go as base64 data URLs in ``image_url`` parts; an
-image's label, when set, is a text part right before it. The SDK's own retries are off: the shared policy of
+image's label, when set, is a text part right before it. A conversation goes as its turns in order
+(assistant turns as plain strings); ``top_k`` is sent to OpenAI-compatible servers only (OpenAI's API has
+no such parameter). The SDK's own retries are off: the shared policy of
 :mod:`spatialbench.models.api` is the only one. The API key comes from the environment
 (``OPENAI_API_KEY`` or the variable named by ``api_key_env``) and is never recorded.
 """
@@ -74,12 +76,11 @@ class OpenAIChatBackend(ProviderBackend):
         messages: list[dict[str, Any]] = []
         if request.system:
             messages.append({"role": "system", "content": request.system})
-        for role, parts in request.history:
+        for role, parts in request.turns:
             if role == "assistant" and all(isinstance(p, TextPart) for p in parts):
                 messages.append({"role": role, "content": "".join(p.text for p in parts)})  # type: ignore[union-attr]
             else:
                 messages.append({"role": role, "content": self._content(parts)})
-        messages.append({"role": "user", "content": self._content(request.parts)})
         return messages
 
     async def _messages_off_loop(self, request: Request) -> list[dict[str, Any]]:
@@ -87,7 +88,12 @@ class OpenAIChatBackend(ProviderBackend):
 
         Encoding is CPU work (PIL releases the GIL); on the event loop it would stall every other request.
         """
-        pixels = sum(p.pixels.shape[0] * p.pixels.shape[1] for p in request.parts if isinstance(p, ImagePart))
+        pixels = sum(
+            p.pixels.shape[0] * p.pixels.shape[1]
+            for _, parts in request.turns
+            for p in parts
+            if isinstance(p, ImagePart)
+        )
         if pixels <= INLINE_ENCODE_PIXELS:
             return self._messages(request)
         return await asyncio.to_thread(self._messages, request)
@@ -103,6 +109,8 @@ class OpenAIChatBackend(ProviderBackend):
         }
         if s.seed is not None:
             kwargs["seed"] = s.seed
+        if s.top_k is not None and self.base_url is not None:  # vLLM, SGLang, LMDeploy; OpenAI has none
+            kwargs["top_k"] = s.top_k
         if s.logprobs:
             kwargs["logprobs"] = True
         kwargs.update(dict(s.extra))

@@ -5,7 +5,7 @@ Back ends receive these and know nothing of items or benchmarks (DESIGN.md, laye
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -37,35 +37,71 @@ Part = TextPart | ImagePart
 class GenerationSettings:
     """Decoding settings; defaults are greedy decoding as in VSI-Bench Sec. 4.1.
 
-    ``max_new_tokens`` bounds the answer length; ``logprobs`` asks for per-token log-probabilities where
-    the back end can return them; ``extra`` carries provider-specific scalars (recorded with the run).
+    ``max_new_tokens`` bounds the answer length; ``top_k`` (None = the provider's default, not sent)
+    keeps the k most likely tokens when sampling (VSI-Bench App. B.3 samples with top-k 40; back ends
+    that cannot send it say so in their docstring); ``logprobs`` asks for per-token log-probabilities
+    where the back end can return them; ``extra`` carries provider-specific scalars (recorded with the run).
     """
 
     temperature: float = 0.0
     top_p: float = 1.0
+    top_k: int | None = None
     max_new_tokens: int = 128
     seed: int | None = None
     logprobs: bool = False
     extra: tuple[tuple[str, Any], ...] = ()
 
 
+Turn = tuple[str, tuple[Part, ...]]
+"""One turn of a conversation: its role (``"user"`` or ``"assistant"``) and its parts."""
+
+
 @dataclass(frozen=True)
 class Request:
-    """One model call: an optional system prompt, then a user turn of interleaved parts.
+    """One model call: an optional system prompt, earlier turns, then the user turn of interleaved parts.
 
-    ``history`` holds earlier turns as (role, parts) pairs for multi-turn strategies
-    (e.g. a chain-of-thought answer-extraction turn).
+    ``history`` holds earlier turns as (role, parts) pairs, oldest first, for multi-turn strategies (a
+    chain-of-thought answer-extraction turn, a question after a cognitive map; VSI-Bench App. B.3/B.4).
+    A conversation carries its media once: the images stay in the turn that first showed them, and
+    :meth:`followup` adds text turns after it.
     """
 
     parts: tuple[Part, ...]
     system: str | None = None
     settings: GenerationSettings = field(default_factory=GenerationSettings)
-    history: tuple[tuple[str, tuple[Part, ...]], ...] = ()
+    history: tuple[Turn, ...] = ()
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        """Every turn in order: the history, then ``("user", parts)``."""
+        return (*self.history, ("user", self.parts))
 
     @property
     def n_images(self) -> int:
-        """Number of image parts in the user turn."""
-        return sum(isinstance(p, ImagePart) for p in self.parts)
+        """Number of image parts in all turns (the media sent with the request)."""
+        return sum(isinstance(p, ImagePart) for _, parts in self.turns for p in parts)
+
+    def followup(
+        self, answer: str, parts: tuple[Part, ...], settings: GenerationSettings | None = None
+    ) -> Request:
+        """Return the next request of this dialogue.
+
+        The new request's history is this request's turns plus the model's ``answer`` (an assistant
+        turn); ``parts`` is the new user turn (text, usually: the media stay where they were shown).
+        ``settings`` None keeps this request's settings.
+        """
+        history = (*self.turns, ("assistant", (TextPart(answer),)))
+        return replace(self, parts=parts, history=history, settings=settings or self.settings)
+
+    def keep_images(self, keep: set[int]) -> Request:
+        """Return a copy without the image parts whose index over all turns (0-based) is not in ``keep``."""
+        counter = iter(range(self.n_images))
+
+        def kept(parts: tuple[Part, ...]) -> tuple[Part, ...]:
+            return tuple(p for p in parts if not isinstance(p, ImagePart) or next(counter) in keep)
+
+        history = tuple((role, kept(parts)) for role, parts in self.history)
+        return replace(self, history=history, parts=kept(self.parts))
 
 
 @dataclass(frozen=True)
