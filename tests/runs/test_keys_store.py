@@ -36,7 +36,11 @@ def test_key_changes_with_prompt_settings_media_frames_but_not_endpoint() -> Non
     assert key != _key(settings=GenerationSettings(max_new_tokens=16))
     assert key != _key(media=(("abd",),))
     assert key != _key(frames="uniform:16")
-    assert key != _key(item=ITEM.model_copy(update={"question": "How many chairs?"}))
+    assert key != _key(sent={"parts": ["How many chairs?"]})
+    assert _key(sent={"parts": ["How many?"]}) != _key(sent={"parts": ["How many chairs?"]})
+    assert key != _key(item=ITEM.model_copy(update={"id": "8"}))
+    # scoring-only fields are not keyed: ground truth, metadata such as the pruned flag
+    assert key == _key(item=ITEM.model_copy(update={"ground_truth": "4", "metadata": {"pruned": True}}))
     assert key == _key(model="openai-compatible:http://10.0.0.1:9000/v1#m")  # same served model
     assert key != _key(model="openai-compatible:http://127.0.0.1:8000/v1#other")
 

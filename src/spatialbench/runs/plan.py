@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from spatialbench.prompting.builders import PromptBuilder
 from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings
 from spatialbench.runs.config import RunConfig
-from spatialbench.runs.keys import MediaDigests, request_key
+from spatialbench.runs.keys import MediaDigests, request_key, request_text
 
 
 class SelectionError(ValueError):
@@ -50,10 +51,25 @@ def data_root(data: str) -> Path:
     return path if path.is_dir() else path.parent
 
 
+def sent_text(builder: PromptBuilder, item: Item) -> dict[str, Any]:
+    """Return the text the builder sends for ``item`` (built without media; images keyed by digests).
+
+    An item the builder refuses is keyed by its error and whole record; it fails again when run.
+    """
+    try:
+        return request_text(builder.build(item, []))
+    except (KeyError, ValueError) as exc:  # TemplateError is a ValueError
+        return {"unbuilt": f"{type(exc).__name__}: {exc}", "item": item.model_dump(mode="json")}
+
+
 def plan(
     items: Sequence[Item], config: RunConfig, builder: PromptBuilder, uses_media: bool
 ) -> list[PlannedItem]:
-    """Return settings and request key per item (media digested only when media is sent)."""
+    """Return settings and request key per item (media digested only when media is sent).
+
+    The key hashes what is sent (:mod:`spatialbench.runs.keys`): a changed ground truth, pruned-id list
+    or scoring mode keeps every key, so a re-run re-scores the stored answers without a request.
+    """
     digests = MediaDigests(data_root(config.data.path))
     fingerprint = builder.fingerprint()
     planned = []
@@ -68,6 +84,7 @@ def plan(
             prompt=fingerprint,
             settings=settings,
             model=config.model.name,
+            sent=sent_text(builder, item),
         )
         planned.append(PlannedItem(item, settings, key))
     return planned

@@ -14,12 +14,16 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from spatialbench.records.messages import Response
 from spatialbench.records.redaction import redact
+from spatialbench.runs.checks import RunSetupError
+from spatialbench.runs.identity import check_same_run
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS invocations (
@@ -71,27 +75,64 @@ class StoredResult:
     attempts: int
 
 
+class RunStoreError(RunSetupError):
+    """The store cannot be opened, read or written (damaged file, full disk); the message names the file.
+
+    Rows committed before the failure stay in the file: every item is its own transaction.
+    """
+
+
 class RunStore:
     """A run's SQLite store at ``path`` (created with its folder when missing).
 
     WAL journaling: a process killed mid-run (even SIGKILL) loses at most the items not yet committed.
     ``secrets``: values to mask in everything :meth:`put` writes (None = read from the environment).
+
+    Raises:
+        RunStoreError: at construction, ``path`` is not a readable SQLite store (damaged, not a
+            database); from any method, SQLite fails to read or write (e.g. the disk is full).
     """
 
     def __init__(self, path: Path, secrets: list[str] | None = None) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self._secrets = secrets
-        self._conn = sqlite3.connect(path)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.executescript(SCHEMA)
+        with self._failures("open"):
+            self._conn = sqlite3.connect(path)
+            try:
+                self._conn.execute("PRAGMA journal_mode=WAL")
+                self._conn.execute("PRAGMA synchronous=NORMAL")
+                self._conn.executescript(SCHEMA)
+            except sqlite3.Error:
+                self._conn.close()
+                raise
+
+    @contextmanager
+    def _failures(self, action: str) -> Iterator[None]:
+        """Turn SQLite's errors into one :class:`RunStoreError` naming the file and what was kept."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            kept = "nothing in it was changed" if action == "open" else "answers stored before are kept"
+            raise RunStoreError(
+                f"{self.path}: cannot {action} the run store ({exc}); {kept}. Free disk space, or move "
+                "a damaged file away (re-running then asks every item again) or choose another --out"
+            ) from None
 
     def record_invocation(
         self, config: dict[str, Any], environment: dict[str, Any], backend: dict[str, Any]
     ) -> None:
-        """Append this invocation's configuration, package versions and back-end settings."""
-        with self._conn:
+        """Append this invocation's configuration, package versions and back-end settings.
+
+        Raises:
+            RunSetupError: the store holds a run of another benchmark or model
+                (:func:`~spatialbench.runs.identity.check_same_run`); nothing is written.
+        """
+        with self._failures("read"):
+            first = self._conn.execute("SELECT config FROM invocations ORDER BY id LIMIT 1").fetchone()
+        if first is not None:
+            check_same_run(json.loads(first[0]), config, self.path.parent)
+        with self._failures("write"), self._conn:
             self._conn.execute(
                 "INSERT INTO invocations (started_at, config, environment, backend) VALUES (?, ?, ?, ?)",
                 (time.time(), json.dumps(config), json.dumps(environment), json.dumps(backend)),
@@ -99,7 +140,9 @@ class RunStore:
 
     def done_keys(self) -> set[str]:
         """Request keys with an ``ok`` answer."""
-        return {row[0] for row in self._conn.execute("SELECT request_key FROM results WHERE status = 'ok'")}
+        with self._failures("read"):
+            rows = self._conn.execute("SELECT request_key FROM results WHERE status = 'ok'").fetchall()
+        return {row[0] for row in rows}
 
     def put(
         self,
@@ -132,11 +175,8 @@ class RunStore:
             latency_s,
             time.time(),
         )
-        with self._conn:
-            self._conn.execute(
-                UPSERT,
-                values,
-            )
+        with self._failures("write"), self._conn:
+            self._conn.execute(UPSERT, values)
         return status
 
     def _redact(self, text: str | None) -> str | None:
@@ -145,7 +185,8 @@ class RunStore:
     def results(self, keys: list[str] | None = None) -> list[StoredResult]:
         """Rows for ``keys`` (all rows when None)."""
         query = "SELECT request_key, item_id, status, response, error, attempts FROM results"
-        rows = [StoredResult(*row) for row in self._conn.execute(query)]
+        with self._failures("read"):
+            rows = [StoredResult(*row) for row in self._conn.execute(query).fetchall()]
         if keys is None:
             return rows
         wanted = set(keys)

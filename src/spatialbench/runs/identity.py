@@ -1,0 +1,41 @@
+"""One run per output folder: a store holds the answers of one model on one benchmark.
+
+Two models (or benchmarks) in one ``run.sqlite`` would mix their answers in one table of scores; a run on
+a folder that holds another model's or benchmark's run is refused before anything is sent. What may
+change between invocations on one folder: settings that are part of the request keys (a new prompt or
+frame strategy is a new row), scoring modes, limits, concurrency. The served model name is compared
+(:func:`~spatialbench.runs.keys.model_identity`), so an endpoint on another port is the same model.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from spatialbench.runs.checks import RunSetupError
+from spatialbench.runs.keys import model_identity
+
+
+class OtherRunError(RunSetupError):
+    """The output folder holds a run of another model or benchmark."""
+
+
+def _identity(config: dict[str, Any]) -> tuple[str, str]:
+    data, model = config.get("data") or {}, config.get("model") or {}
+    return str(data.get("benchmark")), model_identity(str(model.get("name")))
+
+
+def check_same_run(stored: dict[str, Any], config: dict[str, Any], out: Path) -> None:
+    """Refuse ``config`` when the folder's first recorded run (``stored``) is of another model/benchmark.
+
+    Both are run configurations as recorded (``RunConfig.model_dump(mode="json")``).
+
+    Raises:
+        OtherRunError: benchmark or model differ; the message names the folder and both runs.
+    """
+    (old_benchmark, old_model), (benchmark, model) = _identity(stored), _identity(config)
+    if (old_benchmark, old_model) != (benchmark, model):
+        raise OtherRunError(
+            f"{out} holds a run of {old_model} on {old_benchmark}; this run is {model} on {benchmark}. "
+            "One folder holds one model on one benchmark: choose another --out"
+        )
