@@ -1,15 +1,7 @@
 import json
 
-from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring.predictions import detect_format, read_predictions
-
-
-def item(id_, scene="s1", question="How many chairs?"):
-    return Item(id=id_, benchmark="vsibench", task="object_counting", question=question, ground_truth="2",
-                answer_kind=AnswerKind.NUMERICAL, scene_id=scene, dataset="scannet")
-
-
-ITEMS = [item("1"), item("2", question="How many beds?"), item("3", scene="s2")]
+from support.prediction_items import ITEMS, item
 
 
 def test_jsonl_id_response(tmp_path):
@@ -71,7 +63,8 @@ def test_messages_name_the_real_problem(tmp_path):
     lmms = tmp_path / "samples_vsibench.jsonl"
     lmms.write_text(json.dumps({"doc": "notadict", "resps": [["2"]], "filtered_resps": ["2"]}) + "\n")
     assert [str(e) for e in read_predictions(lmms, ITEMS).errors] == [
-        f"{lmms}:1: field 'doc': missing or not an object: 'notadict'"]
+        f"{lmms}:1: field 'doc': not an object: 'notadict', and no metric field holds the item "
+        "(an lmms-eval --log_samples line?)"]
 
 
 def test_gemini_export_joins_all_291(shared_data):

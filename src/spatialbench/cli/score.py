@@ -32,6 +32,22 @@ PrunedOpt = Annotated[
     Path | None,
     typer.Option("--pruned-ids", help="Bias-pruned id list (VSI-Bench-Debiased), one id per line."),
 ]
+PredictionsOpt = Annotated[
+    Path, typer.Option("--predictions", "-p", help="JSONL, lmms-eval samples, export, CSV/TSV/XLSX table.")
+]
+ExtractOpt = Annotated[
+    str | None, typer.Option("--extract", help="Answer extraction: official or robust (default robust).")
+]
+FormatOpt = Annotated[
+    str | None, typer.Option("--format", help="jsonl | lmms-eval | export | table (default: detected).")
+]
+ResponseFieldOpt = Annotated[
+    str | None, typer.Option("--response-field", help="Column holding the response (exports, tables).")
+]
+SubBenchOpt = Annotated[
+    str | None,
+    typer.Option("--sub-bench", help="MMSI-Video-Bench sub-benchmark: robot|indoor|grounding|difficulty"),
+]
 
 
 def report_row_errors(kind: str, errors: list[RowError]) -> None:
@@ -130,23 +146,15 @@ def _nothing_scored(
 @app.command()
 def score(
     annotations: AnnotationsOpt,
-    predictions: Annotated[
-        Path, typer.Option("--predictions", "-p", help="JSONL, lmms-eval samples or export.")
-    ],
+    predictions: PredictionsOpt,
     benchmark: BenchmarkOpt = "vsibench",
-    extract: Annotated[
-        str | None, typer.Option("--extract", help="Answer extraction: official or robust (default robust).")
-    ] = None,
+    extract: ExtractOpt = None,
     mra: MraOpt = "official",
     out: OutOpt = None,
     pruned_ids: PrunedOpt = None,
-    predictions_format: Annotated[
-        str | None, typer.Option("--format", help="jsonl | lmms-eval | export (default: detected).")
-    ] = None,
-    sub_bench: Annotated[
-        str | None,
-        typer.Option("--sub-bench", help="MMSI-Video-Bench sub-benchmark: robot|indoor|grounding|difficulty"),
-    ] = None,
+    predictions_format: FormatOpt = None,
+    response_field: ResponseFieldOpt = None,
+    sub_bench: SubBenchOpt = None,
 ) -> None:
     """Score predictions; prints the table with the modes used, optionally writes scores.json + CSV."""
     from spatialbench.scoring.predictions import read_predictions
@@ -156,7 +164,7 @@ def score(
     spec = lookup(benchmark)
     items = load_annotations(spec, annotations, pruned_ids)
     try:
-        read = read_predictions(predictions, items, predictions_format)
+        read = read_predictions(predictions, items, predictions_format, response_field)
         report_row_errors("prediction", read.errors)
         result = score_items(items, read.responses, spec.scoring, extract=extract, mra=mra)
     except (FileNotFoundError, ValueError, UnknownNameError) as err:

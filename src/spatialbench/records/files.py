@@ -4,6 +4,10 @@ Every record comes with its file and 1-based position: the line for JSONL, the r
 entry of the question list for JSON (an :class:`EntryIndex`, printed
 ``file: entry N``). A line that is not valid JSON becomes a :class:`RowError`; the
 other records of the file are still returned.
+
+Text is UTF-8; a leading byte-order mark (as Windows editors and Excel write it) is dropped. A JSONL line
+that is not UTF-8 is a :class:`RowError` naming its line and byte (the other lines are read); a JSON file
+that is not UTF-8 is one :class:`RowError` naming the first bad line.
 """
 
 from __future__ import annotations
@@ -17,6 +21,29 @@ from spatialbench.records.rows import EntryIndex, RowError
 
 SUFFIX_PRIORITY = (".jsonl", ".parquet", ".json")
 Record = tuple[str, int, dict[str, Any]]
+BOM = b"\xef\xbb\xbf"
+
+
+def not_utf8(err: UnicodeDecodeError, data: bytes, start: int = 0) -> tuple[int, str]:
+    """Return ``(line, message)`` for a decode error of ``data`` (1-based line from ``start``)."""
+    line = data.count(b"\n", 0, err.start) + 1 + start
+    column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+    byte = data[err.start]
+    return line, f"not UTF-8 text (byte 0x{byte:02x} at column {column}); save the file as UTF-8"
+
+
+def read_text(path: Path) -> str:
+    """Return the text of a UTF-8 file without its byte-order mark.
+
+    Raises:
+        ValueError: the file is not UTF-8 (the message names the file, line and byte).
+    """
+    data = path.read_bytes()
+    try:
+        return data.removeprefix(BOM).decode("utf-8")
+    except UnicodeDecodeError as err:
+        line, message = not_utf8(err, data.removeprefix(BOM))
+        raise ValueError(f"{path}:{line}: {message}") from None
 
 
 def annotation_files(path: Path) -> list[Path]:
@@ -42,22 +69,26 @@ def annotation_files(path: Path) -> list[Path]:
     raise FileNotFoundError(f"no {'/'.join(SUFFIX_PRIORITY)} annotation file in {path}")
 
 
+def _jsonl_line(path: Path, number: int, line: str) -> Record | RowError | None:
+    if not line.strip():
+        return None
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as err:
+        return RowError(str(path), number, None, f"not valid JSON ({err.msg} at column {err.colno})")
+    if not isinstance(record, dict):
+        return RowError(str(path), number, None, f"expected a JSON object, got {type(record).__name__}")
+    return str(path), number, record
+
+
 def _jsonl(path: Path) -> Iterator[Record | RowError]:
-    with path.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as err:
-                message = f"not valid JSON ({err.msg} at column {err.colno})"
-                yield RowError(str(path), number, None, message)
-                continue
-            if not isinstance(record, dict):
-                message = f"expected a JSON object, got {type(record).__name__}"
-                yield RowError(str(path), number, None, message)
-                continue
-            yield str(path), number, record
+    for number, raw in enumerate(path.read_bytes().removeprefix(BOM).split(b"\n"), start=1):
+        try:
+            entry = _jsonl_line(path, number, raw.decode("utf-8"))
+        except UnicodeDecodeError as err:
+            entry = RowError(str(path), number, None, not_utf8(err, raw, number - 1)[1])
+        if entry is not None:
+            yield entry
 
 
 def _parquet(path: Path) -> Iterator[Record | RowError]:
@@ -68,8 +99,13 @@ def _parquet(path: Path) -> Iterator[Record | RowError]:
 
 
 def _json(path: Path) -> Iterator[Record | RowError]:
+    raw = path.read_bytes().removeprefix(BOM)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        line, message = not_utf8(err, raw)
+        yield RowError(str(path), line, None, message)
+        return
     except json.JSONDecodeError as err:
         yield RowError(str(path), None, None, f"not valid JSON ({err.msg} at line {err.lineno})")
         return

@@ -4,15 +4,24 @@ Formats (detected from the content):
 
 * ``jsonl`` — one ``{"id": ..., "response": "..."}`` per line.
 * ``lmms-eval`` — lmms-eval ``*samples_<task>.jsonl`` logs (a file, or a folder searched recursively as
-  lmms-eval writes them under a model sub-folder with a date prefix): the response is
-  ``filtered_resps[0]`` (what lmms-eval's ``process_results`` receives), falling back to ``resps[0][0]``;
-  the item is ``doc["id"]``, or the scene + question join below when the doc has no id.
+  lmms-eval writes them under a model sub-folder with a date prefix): the response is ``filtered_resps``
+  (what lmms-eval's ``process_results`` receives; a string or a one-element list), falling back to
+  ``resps``; the item is ``doc``, or — real vsibench logs have no ``doc`` — the item under a metric key
+  (:mod:`spatialbench.scoring.lmms_eval_log`); its ``id``, or the scene + question join below.
 * ``export`` — a JSON object ``{item id: response text}``, or JSON files holding a list of question objects
-  or ``{"questions": [...]}`` with a response
-  field (``response``, ``prediction``, ``model_answer`` or any ``*_answer`` such as ``gemini_answer``),
-  e.g. official_samples/gemini3flash_5scenes/responses. Without ids they are joined to items on
-  (``scene_name``, ``question`` text); a key shared by several items is refused for that row (a
-  :class:`RowError` naming the items) rather than guessed.
+  or ``{"questions": [...]}`` with a response field, e.g. official_samples/gemini3flash_5scenes/responses.
+  Without ids they are joined to items on (``scene_name``, ``question`` text); a key shared by several
+  items is refused for that row (a :class:`RowError` naming the items) rather than guessed.
+* ``table`` — ``.csv`` / ``.tsv`` / ``.xlsx`` with a header row: a plain ``id,response`` CSV or a
+  VLMEvalKit result table (``index``, ``prediction``; :mod:`spatialbench.scoring.prediction_tables`).
+  The item id is ``id``, else ``index``, else the scene + question join.
+
+The response field of exports and tables is the one field named ``response``, ``prediction``,
+``model_answer`` or ``*_answer`` (``gemini_answer``). A file whose record has two such fields
+(``correct_answer`` beside ``gpt_answer``), or whose only one names a ground truth (``correct_answer``,
+``gt_answer``), is refused as a whole with a ValueError naming the fields — one of them may be the
+ground truth, and nothing is ever scored from it; ``response_field=`` (``--response-field``) names the
+field to use instead. ``answer`` is never a response field (VLMEvalKit's ground-truth column).
 
 Bad rows become :class:`RowError` (file, line — ``entry N`` for JSON lists —, field); the other rows
 are kept.
@@ -21,16 +30,21 @@ are kept.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spatialbench.records.files import Record, read_records
+from spatialbench.records.files import Record, read_records, read_text
 from spatialbench.records.item import Item
 from spatialbench.records.rows import EntryIndex, RowError
+from spatialbench.scoring.lmms_eval_log import is_sample, sample_files, sample_item, sample_response
+from spatialbench.scoring.prediction_tables import TABLE_SUFFIXES, read_table
 
 RESPONSE_FIELDS = ("response", "prediction", "model_answer")
+FORMATS = ("jsonl", "lmms-eval", "export", "table")
+_TRUTH_FIELD = re.compile(r"^(?:correct|gt|true|gold|target|reference|expected|ground_truth)_", re.IGNORECASE)
 _MISSING = object()
 
 
@@ -43,11 +57,25 @@ class Predictions:
     errors: list[RowError] = field(default_factory=list)
 
 
-def _response_field(record: dict[str, Any]) -> str | None:
-    for name in RESPONSE_FIELDS:
-        if name in record:
-            return name
-    return next((k for k in record if k.endswith("_answer")), None)
+def _refusal(where: RowError, fields: list[str]) -> ValueError:
+    """Build the error refusing a file whose record ``where`` has ``fields`` as possible answers."""
+    place = str(where).rstrip(": ")
+    if len(fields) == 1:
+        why = f"its only answer field {fields[0]!r} names a ground truth, not a model's response"
+    else:
+        why = f"several fields could be the model's answer: {', '.join(fields)}"
+    return ValueError(f"{place}: {why}; refused, so that nothing is scored from a ground truth "
+                      "(name the response field with --response-field NAME)")
+
+
+def _response_field(record: dict[str, Any], where: RowError, chosen: str | None) -> str | None:
+    """Return the response field of ``record`` (None: none); ValueError as the module docstring says."""
+    if chosen is not None:
+        return chosen if chosen in record else None
+    fields = [k for k in record if k in RESPONSE_FIELDS or str(k).endswith("_answer")]
+    if len(fields) > 1 or (fields and _TRUTH_FIELD.match(fields[0])):
+        raise _refusal(where, fields)
+    return fields[0] if fields else None
 
 
 class _Joiner:
@@ -75,8 +103,11 @@ class _Joiner:
         return RowError("", None, "question", message)
 
 
-def _item_id(record: dict[str, Any], joiner: _Joiner) -> str | RowError:
-    return str(record["id"]) if record.get("id") is not None else joiner.find(record)
+def _item_id(record: dict[str, Any], joiner: _Joiner, id_fields: tuple[str, ...] = ("id",)) -> str | RowError:
+    for name in id_fields:
+        if record.get(name) not in (None, ""):
+            return str(record[name])
+    return joiner.find(record)
 
 
 def _add(
@@ -95,64 +126,59 @@ def _add(
         out.responses[item_id] = text
 
 
-def _lmms_response(record: dict[str, Any]) -> object:
-    filtered = record.get("filtered_resps")
-    if isinstance(filtered, list) and filtered:
-        first = filtered[0]
-        return first[0] if isinstance(first, list) and first else first
-    resps = record.get("resps")
-    if isinstance(resps, list) and resps and isinstance(resps[0], list) and resps[0]:
-        return resps[0][0]
-    return None
-
-
-def _jsonl_files(folder: Path) -> list[Path]:
-    return sorted(folder.rglob("*samples_*.jsonl")) or sorted(folder.glob("*.jsonl"))
-
-
 def _jsonl_records(path: Path) -> Iterator[Record | RowError]:
-    for file in _jsonl_files(path) if path.is_dir() else [path]:
+    for file in sample_files(path) if path.is_dir() else [path]:
         yield from read_records(file)
 
 
+def _table_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in TABLE_SUFFIXES)
+
+
 def detect_format(path: Path) -> str:
-    """Return ``jsonl``, ``lmms-eval`` or ``export`` for ``path`` (file or folder)."""
+    """Return ``jsonl``, ``lmms-eval``, ``export`` or ``table`` for ``path`` (file or folder)."""
     if path.is_dir():
-        jsonl = _jsonl_files(path)
+        jsonl = sample_files(path)
         if not jsonl:
-            return "export"
+            return "table" if _table_files(path) and not any(path.glob("*.json")) else "export"
         path = jsonl[0]
+    if path.suffix.lower() in TABLE_SUFFIXES:
+        return "table"
     if path.suffix.lower() == ".json":
         return "export"
     for entry in read_records(path):
         if not isinstance(entry, RowError):
-            record = entry[2]
-            return "lmms-eval" if {"resps", "filtered_resps", "doc"} & set(record) else "jsonl"
+            return "lmms-eval" if is_sample(entry[2]) else "jsonl"
     return "jsonl"
 
 
-def read_predictions(path: str | Path, items: Iterable[Item], format: str | None = None) -> Predictions:
+def read_predictions(
+    path: str | Path, items: Iterable[Item], format: str | None = None, response_field: str | None = None
+) -> Predictions:
     """Read predictions for ``items`` from ``path``.
 
     Args:
-        path: a JSONL file, an lmms-eval samples file or folder, or an export file or folder.
+        path: a JSONL file, an lmms-eval samples file or folder, an export file or folder, or a table.
         items: the items the predictions answer (for joins without ids).
-        format: ``jsonl``, ``lmms-eval`` or ``export``; detected when None.
+        format: one of ``FORMATS``; detected when None.
+        response_field: the field holding the response in exports and tables (default: the one field
+            named as the module docstring says).
 
     Raises:
         FileNotFoundError: ``path`` missing.
-        ValueError: unknown ``format``.
+        ValueError: unknown ``format``; a file refused for its answer fields (message names them); an
+            unreadable ``.xlsx``.
     """
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"predictions not found: {path}")
     items = list(items)
     format = format or detect_format(path)
-    readers = {"jsonl": _read_jsonl, "lmms-eval": _read_lmms, "export": _read_export}
+    readers = {"jsonl": _read_jsonl, "lmms-eval": _read_lmms, "export": _read_export, "table": _read_table}
     if format not in readers:
         raise ValueError(f"unknown predictions format {format!r}; use one of {', '.join(readers)}")
     out = Predictions(format=format)
-    readers[format](path, _Joiner(items), out)
+    readers[format](path, _Joiner(items), out, response_field)
     return out
 
 
@@ -165,22 +191,27 @@ def _readable(entries: Iterable[Record | RowError], out: Predictions) -> Iterato
             yield entry
 
 
-def _read_jsonl(path: Path, joiner: _Joiner, out: Predictions) -> None:
+def _read_jsonl(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:
     for file, line, record in _readable(_jsonl_records(path), out):
         if record.get("id") is None:
             out.errors.append(RowError(file, line, "id", "missing (each line needs 'id' and 'response')"))
             continue
-        _add(out, str(record["id"]), record.get("response", _MISSING), (file, line), "response")
+        name = field or "response"
+        _add(out, str(record["id"]), record.get(name, _MISSING), (file, line), name)
 
 
-def _read_lmms(path: Path, joiner: _Joiner, out: Predictions) -> None:
+def _read_lmms(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:
     for file, line, record in _readable(_jsonl_records(path), out):
-        doc = record.get("doc")
-        if not isinstance(doc, dict):
-            message = f"missing or not an object: {doc!r:.60}" if doc is not None else "missing"
+        doc = sample_item(record)
+        if doc is None:
+            found = record.get("doc")
+            what = f"not an object: {found!r:.60}" if found is not None else "missing"
+            message = f"{what}, and no metric field holds the item (an lmms-eval --log_samples line?)"
             out.errors.append(RowError(file, line, "doc", message))
             continue
-        _add(out, _item_id(doc, joiner), _lmms_response(record), (file, line), "filtered_resps")
+        response = sample_response(record)
+        _add(out, _item_id(doc, joiner), _MISSING if response is None else response, (file, line),
+             "filtered_resps")
 
 
 def _id_map(path: Path) -> dict[str, Any] | None:
@@ -188,7 +219,7 @@ def _id_map(path: Path) -> dict[str, Any] | None:
     if not path.is_file() or path.suffix.lower() != ".json":
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path))
     except ValueError:  # bad JSON or bytes: read_records reports it
         return None
     if not isinstance(data, dict) or "questions" in data or not data:
@@ -196,16 +227,28 @@ def _id_map(path: Path) -> dict[str, Any] | None:
     return data if all(isinstance(v, str) or v is None for v in data.values()) else None
 
 
-def _read_export(path: Path, joiner: _Joiner, out: Predictions) -> None:
-    mapping = _id_map(path)
+def _read_records(
+    entries: Iterable[Record | RowError], joiner: _Joiner, out: Predictions, field: str | None,
+    id_fields: tuple[str, ...] = ("id",),
+) -> None:
+    for file, line, record in _readable(entries, out):
+        name = _response_field(record, RowError(file, line, None, ""), field)
+        if name is None:
+            wanted = repr(field) if field else f"one of {RESPONSE_FIELDS} or '*_answer'"
+            out.errors.append(RowError(file, line, field or "response", f"no response field ({wanted})"))
+            continue
+        _add(out, _item_id(record, joiner, id_fields), record[name], (file, line), name)
+
+
+def _read_export(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:
+    mapping = _id_map(path) if field is None else None
     if mapping is not None:  # {"question_0000": "A", ...}
         for position, (item_id, text) in enumerate(mapping.items(), start=1):
             _add(out, str(item_id), text, (str(path), EntryIndex(position)), "response")
         return
-    for file, line, record in _readable(read_records(path), out):
-        name = _response_field(record)
-        if name is None:
-            message = f"no response field (one of {RESPONSE_FIELDS} or '*_answer')"
-            out.errors.append(RowError(file, line, "response", message))
-            continue
-        _add(out, _item_id(record, joiner), record[name], (file, line), name)
+    _read_records(read_records(path), joiner, out, field)
+
+
+def _read_table(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:
+    for file in _table_files(path) if path.is_dir() else [path]:
+        _read_records(read_table(file), joiner, out, field, id_fields=("id", "index"))

@@ -1,0 +1,91 @@
+"""Prediction tables: CSV (``id,response``), TSV and Excel files such as VLMEvalKit's result ``.xlsx``.
+
+Each data row becomes one record ``(file, line, {column: text})`` like the JSON readers give, so the same
+field rules apply (:mod:`spatialbench.scoring.predictions`). ``line`` is the spreadsheet row (the header
+is row 1, so the first data row is 2; for CSV the file line where the row ends). Every cell is read as
+text, exactly as written (``'2'`` stays ``"2"``, never ``2.0``).
+
+* CSV / TSV: UTF-8, a byte-order mark is dropped; ``.tsv`` (or a ``.csv`` whose header line holds tabs
+  and no comma — VLMEvalKit writes its score "csv" tab-separated) is tab-separated. A row that is not
+  UTF-8 is a :class:`RowError` naming its line and byte; the other rows are read.
+* Excel (``.xlsx``): the first sheet (``openpyxl``); VLMEvalKit's prediction file has the columns of
+  its input table plus ``prediction`` (its ``index`` column is the item id).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from spatialbench.records.files import BOM, Record
+from spatialbench.records.rows import RowError
+
+TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx")
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def _delimiter(path: Path, text: str) -> str:
+    header = text.split("\n", 1)[0]
+    tabbed = "\t" in header and "," not in header
+    return "\t" if path.suffix.lower() == ".tsv" or tabbed else ","
+
+
+def _bad_bytes(row: list[str]) -> str | None:
+    """Return the message for a row holding bytes that were not UTF-8, else None."""
+    for column, cell in enumerate(row, start=1):
+        found = _UNDECODED.search(cell)
+        if found:
+            byte = ord(found.group()) - 0xDC00
+            return f"not UTF-8 text (byte 0x{byte:02x} in column {column}); save the file as UTF-8"
+    return None
+
+
+def _csv_rows(path: Path) -> Iterator[Record | RowError]:
+    text = path.read_bytes().removeprefix(BOM).decode("utf-8", errors="surrogateescape")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(path, text))
+    header = next(reader, None)
+    if header is None:
+        return
+    if _bad_bytes(header):
+        yield RowError(str(path), 1, None, f"header: {_bad_bytes(header)}")
+        return
+    for row in reader:
+        if not any(cell.strip() for cell in row):
+            continue
+        problem = _bad_bytes(row)
+        if problem:
+            yield RowError(str(path), reader.line_num, None, problem)
+        elif len(row) > len(header):
+            message = f"{len(row)} cells for {len(header)} columns ({', '.join(header)})"
+            yield RowError(str(path), reader.line_num, None, message)
+        else:
+            yield str(path), reader.line_num, dict(zip(header, row, strict=False))
+
+
+def _xlsx_rows(path: Path) -> Iterator[Record | RowError]:
+    import pandas as pd
+
+    try:
+        frame = pd.read_excel(path, sheet_name=0, dtype=str, keep_default_na=False)
+    except ImportError as err:  # openpyxl is what pandas reads .xlsx with
+        raise ValueError(f"{path}: reading .xlsx needs openpyxl (pip install openpyxl)") from err
+    except (ValueError, OSError, KeyError) as err:  # not a workbook (zip/XML damage)
+        raise ValueError(f"{path}: not a readable .xlsx workbook ({err})") from err
+    columns = [str(c) for c in frame.columns]
+    for number, row in enumerate(frame.itertuples(index=False, name=None), start=2):
+        yield str(path), number, dict(zip(columns, row, strict=True))
+
+
+def read_table(path: Path) -> Iterator[Record | RowError]:
+    """Yield ``(file, row, {column: text})`` or a :class:`RowError` for each data row of ``path``.
+
+    Raises:
+        ValueError: an ``.xlsx`` file that cannot be read as a workbook (or openpyxl is missing).
+    """
+    if path.suffix.lower() == ".xlsx":
+        yield from _xlsx_rows(path)
+    else:
+        yield from _csv_rows(path)
