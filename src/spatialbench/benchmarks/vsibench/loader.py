@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
+from spatialbench.benchmarks.vsibench.tiny import SUBSETS, tiny_subset
 from spatialbench.records.files import read_records
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems, RowError
@@ -163,7 +164,8 @@ def load_vsibench(
     Args:
         path: ``test.jsonl``, a Parquet file, a JSON export, or a folder of them.
         pruned_ids: the VSI-Bench-Debiased pruned id list (file or ids); overrides a ``pruned`` column.
-        subset: ``full`` (all items, pruning recorded in metadata) or ``debiased`` (unpruned only).
+        subset: ``full`` (all items, pruning recorded in metadata), ``debiased`` (unpruned only) or
+            ``tiny`` (VSI-Bench (tiny) ids; missing ones become row errors: ``vsibench.tiny``).
 
     Returns:
         The items read; ``.errors`` lists every malformed row (file, line, field); good rows are kept.
@@ -173,8 +175,8 @@ def load_vsibench(
         ValueError: unknown ``subset``, ``debiased`` without pruning information, or a pruned-id file
             with a line that is not an id (or no id at all).
     """
-    if subset not in ("full", "debiased"):
-        raise ValueError(f"subset must be 'full' or 'debiased', got {subset!r}")
+    if subset not in SUBSETS:
+        raise ValueError(f"subset must be one of {', '.join(SUBSETS)}, got {subset!r}")
     pruned = read_pruned_ids(pruned_ids) if pruned_ids is not None else None
     items, errors = LoadedItems(), []
     seen_ids: dict[str, str] = {}
@@ -200,4 +202,4 @@ def load_vsibench(
             raise ValueError("subset='debiased' needs a 'pruned' column or pruned_ids for every item")
         items = LoadedItems([i for i in items if not i.metadata["pruned"]])
     items.errors = errors
-    return items
+    return tiny_subset(items) if subset == "tiny" else items
