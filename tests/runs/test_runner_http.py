@@ -116,10 +116,10 @@ def test_failed_and_empty_answers_are_retried_on_rerun(data, tmp_path) -> None:
     assert errors == 0
 
 
-def test_missing_video_is_a_per_item_error_and_run_goes_on(tmp_path) -> None:
+def test_corrupt_video_is_a_per_item_error_and_run_goes_on(tmp_path) -> None:
     root = tmp_path / "data"
     answers = make_vsibench(root, n_videos=2, per_video=2)
-    (root / "arkitscenes" / "scene1.mp4").unlink()
+    (root / "arkitscenes" / "scene1.mp4").write_bytes(b"not a video" * 100)  # present, undecodable
     script = ServerScript(answer=answer_script(answers))
     with OpenAIServer(script) as server:
         summary = run(_config(root, server.url, tmp_path / "out"), progress=False)
@@ -130,4 +130,4 @@ def test_missing_video_is_a_per_item_error_and_run_goes_on(tmp_path) -> None:
     assert len(summary.unanswered) == 2 and all(status == "failed" for _, status, _ in summary.unanswered)
     with sqlite3.connect(tmp_path / "out" / STORE_NAME) as conn:
         errors = [e for (e,) in conn.execute("SELECT error FROM results WHERE status = 'failed'")]
-    assert all("MediaError" in e and "scene1.mp4: video file not found" in e for e in errors)
+    assert all("MediaError" in e and "scene1.mp4: cannot open video" in e for e in errors)

@@ -41,6 +41,7 @@ from spatialbench.runs.config import RunConfig
 from spatialbench.runs.defaults import apply_benchmark_defaults
 from spatialbench.runs.lock import run_lock
 from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan, select_items
+from spatialbench.runs.preflight import check_image_limit, check_media, image_limit
 from spatialbench.runs.prepare import load_run_items, record_run
 from spatialbench.runs.progress import Progress
 from spatialbench.runs.store import RunStore, StoredResult
@@ -113,12 +114,28 @@ class Runner:
         """Run every selected item not yet answered, then score; returns the summary.
 
         Raises:
-            RunSetupError: no items to run (empty or unreadable annotations); RunLockedError: another run
-                holds the output folder.
+            RunSetupError: no items to run (empty or unreadable annotations), missing media, a frame
+                strategy or image limit no request can meet (:mod:`~spatialbench.runs.preflight`), a store
+                of another run or a damaged one; RunLockedError: another run holds the output folder.
         """
         loaded = load_run_items(self.config, self.spec)  # before the lock: bad data leaves no folder
+        await self._preflight(loaded)
         with run_lock(self.out):
             return await self._run_locked(loaded)
+
+    async def _preflight(self, loaded: LoadedItems) -> None:
+        """Media set-up checks before anything is sent (:mod:`spatialbench.runs.preflight`)."""
+        selected = select_items(loaded, self.config.data.ids, self.config.data.limit)
+        if not self.uses_media or not selected:
+            return
+        await asyncio.to_thread(check_media, selected, data_root(self.config.data.path), self.spec.name,
+                                self.strategy)
+        first = min(selected, key=lambda item: tuple(ref.path for ref in item.media))  # sent first
+        try:
+            request = self.builder.build(first, await self._media(first))
+        except (MediaError, ValueError):
+            return  # that item's own error, recorded when it runs
+        check_image_limit(request, *image_limit(self.backend, self.config.model))
 
     async def _run_locked(self, loaded: LoadedItems) -> RunSummary:
         self._secrets = secret_values()

@@ -1,0 +1,140 @@
+"""Set-up checks on a run's media, before anything is sent: a problem every item shares is one error.
+
+- Missing media (:func:`check_media_present`): every file an item points at must exist under the data
+  folder; otherwise the run stops with exit 2 naming the first missing files and the layout the
+  benchmark expects, instead of failing each item and printing a table of zeros.
+- ``consecutive:N@START`` past the end of every video (:func:`check_consecutive`): no item could get a
+  frame. A strategy that fits some videos leaves the others to per-item errors.
+- An image limit below the frames sent (:func:`check_image_limit`): with ``image_overflow=error`` the
+  first request is built (its frames decoded into the run's cache) and refused when it holds more
+  images than the back end takes, since every request like it would be refused too.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from spatialbench.media.cache import resolve_path
+from spatialbench.media.errors import MediaError
+from spatialbench.media.sampling import FrameStrategy, within_segment
+from spatialbench.media.video import probe_timestamps
+from spatialbench.models.api import ApiBackend
+from spatialbench.models.base import Backend
+from spatialbench.models.images import ImageOverflow
+from spatialbench.records.item import Item, MediaKind, MediaRef
+from spatialbench.records.messages import Request
+from spatialbench.runs.checks import RunSetupError
+from spatialbench.runs.config import ModelConfig
+
+SHOWN = 5
+MEDIA_LAYOUTS = {
+    "vsibench": "<data>/<dataset>/<scene_name>.mp4",
+    "mmsi-video": "<data>/frames/... and <data>/ref_images/... (the unzipped frames.zip, ref_images.zip)",
+    "remindview": "<data>/<folder_path>/frame<k>.png",
+}
+"""The media layout each benchmark's annotations point into, said when media is missing."""
+
+
+class MissingMediaError(RunSetupError):
+    """Media files the items point at do not exist."""
+
+
+def _files(ref: MediaRef, root: Path) -> list[str]:
+    path = resolve_path(ref, root)
+    if ref.kind is MediaKind.FRAMES:
+        return [os.path.join(path, name) for name in ref.frames]
+    return [path]
+
+
+def missing_files(items: Sequence[Item], root: Path) -> list[str]:
+    """Return every media file of ``items`` that is not a file, sorted, each once."""
+    paths = {path for item in items for ref in item.media for path in _files(ref, root)}
+    return sorted(path for path in paths if not os.path.isfile(path))
+
+
+def check_media_present(items: Sequence[Item], root: Path, benchmark: str) -> None:
+    """Refuse the run when a media file of ``items`` is missing under ``root``.
+
+    Raises:
+        MissingMediaError: the message counts the missing files, names the first ``SHOWN`` and the
+            expected layout (``<data>/<dataset>/<scene_name>.mp4`` for VSI-Bench).
+    """
+    missing = missing_files(items, root)
+    if not missing:
+        return
+    absent = set(missing)
+    users = sum(any(p in absent for ref in it.media for p in _files(ref, root)) for it in items)
+    layout = MEDIA_LAYOUTS.get(benchmark, "the media paths of the annotation file, relative to <data>")
+    more = f" and {len(missing) - SHOWN} more" if len(missing) > SHOWN else ""
+    raise MissingMediaError(
+        f"{len(missing)} media file(s) missing under {root} ({users} of {len(items)} items use them): "
+        f"{', '.join(missing[:SHOWN])}{more}; expected layout {layout}; nothing was sent"
+    )
+
+
+def check_media(items: Sequence[Item], root: Path, benchmark: str, strategy: FrameStrategy) -> None:
+    """Run :func:`check_media_present` then :func:`check_consecutive` (the latter probes videos)."""
+    check_media_present(items, root, benchmark)
+    check_consecutive(items, root, strategy)
+
+
+def _timestamps(ref: MediaRef, root: Path) -> np.ndarray:
+    if ref.kind is MediaKind.FRAMES:
+        return np.asarray(ref.timestamps or range(len(ref.frames)), dtype=np.float64)
+    return probe_timestamps(resolve_path(ref, root))
+
+
+def check_consecutive(items: Sequence[Item], root: Path, strategy: FrameStrategy) -> None:
+    """Refuse a ``consecutive`` strategy that selects no frame of any video (or frame list) of ``items``.
+
+    Stops at the first media it fits; an unreadable video is left to its items' errors.
+
+    Raises:
+        RunSetupError: the start lies past the end of every media; the message gives the longest.
+    """
+    if strategy.kind != "consecutive":
+        return
+    longest = 0
+    refs = {ref for item in items for ref in item.media if ref.kind is not MediaKind.IMAGE}
+    for ref in sorted(refs, key=lambda r: r.path):
+        try:
+            timestamps = _timestamps(ref, root)
+        except MediaError:
+            continue
+        inside = within_segment(timestamps, ref.start, ref.end)
+        if len(strategy.select(timestamps[inside])):
+            return
+        longest = max(longest, len(inside))
+    if refs:
+        raise RunSetupError(
+            f"--frames {strategy.name} starts past the end of every video ({len(refs)} media; the longest "
+            f"has {longest} frames): choose an earlier start; nothing was sent"
+        )
+
+
+def check_image_limit(request: Request, max_images: int | None, overflow: ImageOverflow) -> None:
+    """Refuse a run whose first request holds more images than the back end accepts (policy ``error``).
+
+    Raises:
+        RunSetupError: the message gives both numbers and the options that fix it.
+    """
+    if max_images is None or overflow is not ImageOverflow.ERROR or request.n_images <= max_images:
+        return
+    raise RunSetupError(
+        f"the requests hold {request.n_images} images but --max-images is {max_images}: send fewer frames "
+        "(--frames), raise --max-images or use --image-overflow subsample; nothing was sent"
+    )
+
+
+def image_limit(backend: Backend, model: ModelConfig) -> tuple[int | None, ImageOverflow]:
+    """Return the image limit and overflow policy in force.
+
+    An API back end's own settings (its provider's default limit applied), else the run's model settings.
+    """
+    if isinstance(backend, ApiBackend):
+        return backend.settings.max_images, backend.settings.image_overflow
+    return model.max_images, model.image_overflow
