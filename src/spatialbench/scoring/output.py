@@ -8,16 +8,23 @@ stores ``modes``, ``averaged_over``, ``missing_tasks``, ``no_answer``, ``missing
 ``skipped_rows`` (``{"count", "first"}``: input rows not used, as ``file:line: field: message``),
 ``warnings``, ``pruning`` (``{"ids", "matched"}`` or null), ``data_errors``, ``by_dataset`` and
 ``debiased`` (same keys, or null).
+
+``items.csv`` text cells are escaped against spreadsheet formulas (:func:`~spatialbench.scoring.render.
+spreadsheet_safe`). Each file is written to ``<name>.part`` and renamed when complete, so an error (a full
+disk) leaves the earlier file or none, never a truncated one.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
+from pandas.api.types import is_bool_dtype, is_numeric_dtype
+
 from spatialbench.scoring.grouped import Table
-from spatialbench.scoring.render import score_grid, summary_json, to_markdown
+from spatialbench.scoring.render import score_grid, spreadsheet_safe, summary_json, to_markdown
 from spatialbench.scoring.scorer import ScoreResult
 
 LISTED = 100
@@ -112,7 +119,26 @@ def write_scores(result: ScoreResult, out_dir: str | Path) -> dict[str, Path]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {"scores": out / "scores.json", "items": out / "items.csv", "markdown": out / "scores.md"}
-    paths["scores"].write_text(json.dumps(scores_json(result), indent=2) + "\n", encoding="utf-8")
-    result.rows.loc[:, list(CSV_COLUMNS)].to_csv(paths["items"], index=False)
-    paths["markdown"].write_text(render_markdown(result), encoding="utf-8")
+    _replace(paths["scores"], json.dumps(scores_json(result), indent=2) + "\n")
+    _replace(paths["items"], items_csv(result))
+    _replace(paths["markdown"], render_markdown(result))
     return paths
+
+
+def items_csv(result: ScoreResult) -> str:
+    """Return the ``items.csv`` text: columns ``CSV_COLUMNS``, text cells escaped against formulas."""
+    frame = result.rows.loc[:, list(CSV_COLUMNS)].copy()
+    for column in frame.columns:
+        if not (is_numeric_dtype(frame[column]) or is_bool_dtype(frame[column])):
+            frame[column] = frame[column].map(spreadsheet_safe)
+    return str(frame.to_csv(index=False))
+
+
+def _replace(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through ``path.part`` and a rename (the temporary is removed on error)."""
+    part = path.with_name(path.name + ".part")
+    try:
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, path)
+    finally:
+        part.unlink(missing_ok=True)

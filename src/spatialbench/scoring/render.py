@@ -7,7 +7,9 @@ Two layouts of the same cells:
 * breakdown layout (:func:`breakdown_grid`) — one column per cell, rows accuracy / random guess / n /
   extraction failures (MMSI-Video-Bench Tables 2, 3, 6; ReMindView-Bench Table 1).
 
-Scores print with one decimal; a missing value prints ``-``.
+Scores print with one decimal; a missing value prints ``-``. CSV text cells that a spreadsheet would run
+as a formula (starting ``=``, ``+``, ``-``, ``@``, tab or carriage return) get a leading ``'``
+(:func:`spreadsheet_safe`); numbers are written as numbers.
 """
 
 from __future__ import annotations
@@ -22,6 +24,16 @@ from typing import Any
 from spatialbench.scoring.grouped import Table
 
 Value = float | int | str | None
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """Return ``value`` with a leading ``'`` if it is text starting like a formula; other values unchanged.
+
+    Model responses and file contents are untrusted: ``=HYPERLINK(...)`` in a CSV cell would run when the
+    file is opened in a spreadsheet. ``"-5"`` becomes ``"'-5"``; the float ``-5.0`` stays a number.
+    """
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
 
 
 @dataclass(frozen=True)
@@ -55,9 +67,9 @@ def to_csv(grid: Grid) -> str:
     """CSV text: a header row (first cell empty), then one row per grid row; missing values are empty."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["", *grid.header])
+    writer.writerow([spreadsheet_safe(h) for h in ("", *grid.header)])
     for name, values in grid.rows:
-        writer.writerow([name, *("" if v is None else v for v in values)])
+        writer.writerow([spreadsheet_safe(name), *("" if v is None else spreadsheet_safe(v) for v in values)])
     return buffer.getvalue()
 
 

@@ -1,0 +1,58 @@
+"""Score files written for spreadsheets and full disks: formula cells escaped, no truncated file left."""
+
+import csv
+import json
+
+import pytest
+
+from spatialbench.benchmarks import get_benchmark
+from spatialbench.records.item import AnswerKind, Item
+from spatialbench.scoring import score_items, write_scores
+from spatialbench.scoring.render import Grid, to_csv
+
+RULES = get_benchmark("vsibench").scoring
+HOSTILE = {"1": "=HYPERLINK(\"http://x\")", "2": "+1", "3": "-5", "4": "@SUM(1)", "5": "2"}
+
+
+def _items():
+    return [Item(id=i, benchmark="vsibench", task="object_counting", question="How many chairs?",
+                 ground_truth="2", answer_kind=AnswerKind.NUMERICAL, dataset="scannet", scene_id="s")
+            for i in HOSTILE]
+
+
+def test_items_csv_escapes_formula_cells_and_keeps_every_row(tmp_path):
+    result = score_items(_items(), HOSTILE, RULES, extract="official")
+    paths = write_scores(result, tmp_path)
+    with paths["items"].open(newline="", encoding="utf-8") as handle:
+        rows = {r["id"]: r for r in csv.DictReader(handle)}
+    assert {i: r["prediction"] for i, r in rows.items()} == {
+        "1": "'=HYPERLINK(\"http://x\")", "2": "'+1", "3": "'-5", "4": "'@SUM(1)", "5": "2"}
+    # numbers stay numbers: "-5" read by the official rule is the float -5.0 (MRA 0), written unescaped
+    assert rows["3"]["extracted"] == "-5.0" and rows["3"]["score"] == "0.0"
+    assert rows["5"]["score"] == "1.0"
+
+
+def test_breakdown_csv_escapes_formula_labels():
+    grid = Grid(("=cmd", "ok"), (("@row", (1.5, "-x")),))
+    assert to_csv(grid) == ",'=cmd,ok\n'@row,1.5,'-x\n"
+
+
+def test_a_failed_write_leaves_the_earlier_file_and_no_partial_one(tmp_path, monkeypatch):
+    result = score_items(_items(), HOSTILE, RULES, extract="official")
+    paths = write_scores(result, tmp_path)
+    before = paths["items"].read_bytes()
+    original = type(paths["items"]).write_text
+
+    def full_disk(self, text, *args, **kwargs):
+        if self.name == "items.csv.part":
+            original(self, text[:10], *args, **kwargs)
+            raise OSError(28, "No space left on device")
+        return original(self, text, *args, **kwargs)
+
+    monkeypatch.setattr(type(paths["items"]), "write_text", full_disk)
+    with pytest.raises(OSError, match="No space left"):
+        write_scores(result, tmp_path)
+    assert paths["items"].read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["items.csv", "scores.json", "scores.md"]
+    # "+1" is 1.0 for the official rule: (0 + MRA(1 for 2) 0.1 + 0 + 0 + 1) / 5
+    assert json.loads(paths["scores"].read_text())["overall"] == pytest.approx(22.0)
