@@ -10,3 +10,4 @@ from spatialbench.cli import audit  # noqa: F401
 from spatialbench.cli import run  # noqa: F401
 from spatialbench.cli import generate_synthetic  # noqa: F401
 from spatialbench.cli import breakdown  # noqa: F401
+from spatialbench.cli import report  # noqa: F401

@@ -1,0 +1,38 @@
+"""``spatialbench report RUN [RUN ...] --out DIR``: the static HTML report (:mod:`spatialbench.report`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from spatialbench.cli.apps import app
+
+
+@app.command()
+def report(
+    runs: Annotated[list[Path], typer.Argument(help="Run folders of one benchmark.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Report folder (index.html, figures/, tables/).")],
+    data: Annotated[
+        Path | None, typer.Option("--data", help="Benchmark folder, if not where the runs recorded it.")
+    ] = None,
+    per_task: Annotated[int, typer.Option("--per-task", min=1, help="Worst items listed per task.")] = 10,
+    sheets: Annotated[
+        int, typer.Option("--sheets", min=0, help="Contact sheets of the frames sent: worst items per task.")
+    ] = 3,
+) -> None:
+    """Write a self-contained HTML report: leaderboard, figures, breakdowns, analyses, items (worst first)."""
+    from spatialbench.cli.out_dir import prepare_out_dir
+    from spatialbench.report import RunReadError, build_report
+
+    prepare_out_dir(out)
+    try:
+        result = build_report(runs, out, data=data, per_task=per_task, sheets=sheets)
+    except (RunReadError, ValueError) as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from None
+    for warning in result.warnings:
+        typer.echo(f"warning: {warning}", err=True)
+    took = sum(result.timings_s.values())
+    typer.echo(f"report: {result.index} ({len(result.figures)} figures, {took:.1f} s)")

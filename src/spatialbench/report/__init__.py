@@ -1,0 +1,9 @@
+"""The static report: leaderboard tables, figures (matplotlib), per-item pages, as one HTML folder.
+
+Public names: ``build_report``, ``ReportResult``, ``load_run``, ``RunData``, ``RunReadError``.
+"""
+
+from spatialbench.report.build import ReportResult, build_report
+from spatialbench.report.runs import RunData, RunReadError, load_run
+
+__all__ = ["ReportResult", "RunData", "RunReadError", "build_report", "load_run"]

@@ -1,0 +1,137 @@
+"""``spatialbench report``: one static, self-contained report folder from one or more run folders.
+
+Layout of ``OUT``::
+
+    index.html                 leaderboard, run settings, figures, breakdowns, analyses, worst items
+    items/index.html           every item, by task, worst first; items/<id>.html one item across runs
+    figures/*.png, *.svg       the figures (report.plots); sheets/<run>/<id>.jpg frames sent
+    tables/leaderboard.{md,csv,tex}, tables/breakdowns.{md,csv,tex}
+
+Nothing in it refers to the network; every link is relative. Contact sheets are decoded only for the
+``sheets`` worst items per task of each run that sent frames (decoding is the slow part); every item
+page still lists the frame times sent.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from spatialbench.media.errors import MediaError
+from spatialbench.report import analyses, pages, plots
+from spatialbench.report.items import ItemView, item_views, worst_first
+from spatialbench.report.runs import RunData, load_run
+from spatialbench.report.sheets import SheetMaker
+from spatialbench.report.tables import Leaderboard, breakdown_grids, leaderboard, to_latex
+from spatialbench.runs.plan import data_root
+from spatialbench.scoring.render import Grid, to_csv, to_markdown
+
+
+@dataclass
+class ReportResult:
+    """What :func:`build_report` wrote: the index page, figure stems, warnings and stage seconds."""
+
+    index: Path
+    figures: list[plots.Figure] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    timings_s: dict[str, float] = field(default_factory=dict)
+
+
+def write_tables(out: Path, name: str, grids: Sequence[Grid]) -> list[str]:
+    """Write ``tables/<name>.md``, ``.csv`` and ``.tex`` (grids one after another); return relative paths."""
+    folder = out / "tables"
+    folder.mkdir(parents=True, exist_ok=True)
+    md = "\n\n".join("\n".join(to_markdown(g)) for g in grids) + "\n"
+    csv = "\n".join((f"# {g.title}\n" if g.title else "") + to_csv(g) for g in grids)
+    tex = "\n".join((f"% {g.title}\n" if g.title else "") + to_latex(g) for g in grids)
+    for suffix, text in (("md", md), ("csv", csv), ("tex", tex)):
+        (folder / f"{name}.{suffix}").write_text(text, encoding="utf-8")
+    return [f"tables/{name}.{suffix}" for suffix in ("md", "csv", "tex")]
+
+
+def _sheets(out: Path, runs: Sequence[RunData], tasks: dict[str, list[ItemView]], per_task: int,
+            warnings: list[str]) -> None:
+    """Contact sheets of the ``per_task`` worst items per task of each run that sent frames."""
+    by_label = {r.label: r for r in runs}
+    makers = {r.label: SheetMaker(data_root(str(r.data))) for r in runs}
+    for views in tasks.values():
+        for view in views[:per_task]:
+            for k, answer in enumerate(view.answers):
+                run = by_label[answer.run]
+                if answer.blind or not answer.frames or run.kind == "baseline":
+                    continue
+                target = out / "sheets" / plots.slug(run.label) / view.page.replace(".html", ".jpg")
+                try:
+                    written = makers[run.label].write(view.item, answer.frames, target)
+                except (MediaError, OSError) as exc:
+                    warnings.append(f"{run.label}: item {view.item.id}: no contact sheet ({exc})")
+                    continue
+                if written is not None:
+                    view.answers[k] = replace(answer, sheet=f"../{target.relative_to(out).as_posix()}")
+
+
+def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: list, grids: list[Grid],
+           found: list, tasks: dict[str, list[ItemView]], per_task: int, downloads: list[str]) -> Path:
+    first = runs[0]
+    page = pages.render(
+        "index.html.j2", title=f"{first.spec.name} report", benchmark=first.spec.name, runs=[
+            pages.run_entry(r) for r in runs], n_items=len({i.id for r in runs for i in r.items}),
+        board=board, kind_spans=pages.kind_spans(board), best=pages.best_values(board),
+        modes=first.result.modes_line, figure_sections=sections, breakdowns=grids, analyses=found,
+        tasks=[(t, v[:per_task]) for t, v in tasks.items()], per_task=per_task,
+        run_labels=[r.label for r in runs], downloads=downloads, prefix="items/")
+    index = out / "index.html"
+    index.write_text(page, encoding="utf-8")
+    return index
+
+
+def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | Path | None = None,
+                 per_task: int = 10, sheets: int = 3) -> ReportResult:
+    """Build the report of ``run_paths`` into ``out`` (layout: module docstring).
+
+    ``data`` replaces every run's benchmark path; ``per_task`` items per task are listed on the index;
+    ``sheets`` worst items per task get a contact sheet per run.
+
+    Raises:
+        RunReadError: a run folder cannot be read. ValueError: runs of different benchmarks, or two runs
+            with the same folder name.
+    """
+    laps: dict[str, float] = {}
+    started = time.perf_counter()
+    runs = [load_run(p, data) for p in run_paths]
+    _check_labels(runs)
+    laps["load_and_score"] = time.perf_counter() - started
+    target = Path(out)
+    target.mkdir(parents=True, exist_ok=True)
+    board = leaderboard(runs)
+    grids = breakdown_grids(runs)
+    downloads = write_tables(target, "leaderboard", [board.grid()])
+    downloads += write_tables(target, "breakdowns", grids) if grids else []
+    laps["tables"] = time.perf_counter() - started - sum(laps.values())
+    sections = [("Scores per task", plots.task_figures(target, board, runs)),
+                ("Vision enabled vs disabled", plots.gap_figures(target, board, runs)),
+                ("Breakdowns", plots.breakdown_figures(target, grids))]
+    sections = [(title, figs) for title, figs in sections if figs]
+    found = analyses.draw_all(target, runs)
+    laps["figures"] = time.perf_counter() - started - sum(laps.values())
+    views = item_views(runs)
+    tasks = worst_first(views)
+    warnings: list[str] = []
+    _sheets(target, runs, tasks, sheets, warnings)
+    laps["sheets"] = time.perf_counter() - started - sum(laps.values())
+    pages.write_item_pages(target, views, list(tasks.items()), [r.label for r in runs])
+    index = _index(target, runs, board, sections, grids, found, tasks, per_task, downloads)
+    laps["html"] = time.perf_counter() - started - sum(laps.values())
+    figs = [f for _, fs in sections for f in fs] + [f for a in found for f in a.figures]
+    return ReportResult(index, figs, warnings, laps)
+
+
+def _check_labels(runs: Sequence[RunData]) -> None:
+    seen: dict[str, Path] = {}
+    for run in runs:
+        if run.label in seen:
+            raise ValueError(f"two runs share the folder name {run.label!r} ({seen[run.label]}, {run.path}); "
+                             "rename one (row names are folder names)")
+        seen[run.label] = run.path

@@ -1,0 +1,137 @@
+"""The report's figures (matplotlib, Agg back end), each written as PNG and SVG.
+
+* :func:`grouped_bars` — one group of bars per column, one bar per row of a grid (per-task bars, VSI-Bench
+  Fig. 1 right / Fig. 6; per-dataset and per-difficulty breakdowns), chance rows drawn as dashed ticks
+  over their columns instead of bars;
+* :func:`radar` — one run's column scores on a polar chart (Fig. 1 left), the frequency chance level
+  dashed behind it when given;
+* :func:`gap_bars` — enabled − disabled and disabled − chance per task, tasks sorted by the first
+  (VSI-Bench Fig. 13).
+
+Scores are percentages (0–100). Missing values (None) draw nothing. SVGs carry no date, so the same
+inputs give the same files.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")  # headless: no display is ever opened
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from spatialbench.scoring.render import Value  # noqa: E402
+
+PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
+FORMATS = ("png", "svg")
+
+
+def _number(value: Value) -> float:
+    if isinstance(value, (int, float)) and not (isinstance(value, float) and math.isnan(value)):
+        return float(value)
+    return math.nan
+
+
+def save(figure: plt.Figure, stem: Path) -> list[Path]:
+    """Write ``stem.png`` (150 dpi) and ``stem.svg``; close the figure; return the two paths."""
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    paths = []
+    with plt.rc_context({"svg.hashsalt": "spatialbench"}):  # stable element ids: same figure, same bytes
+        for fmt in FORMATS:
+            path = stem.with_suffix(f".{fmt}")
+            metadata = {"Date": None} if fmt == "svg" else {"Software": None}
+            figure.savefig(path, dpi=150, bbox_inches="tight", metadata=metadata)
+            paths.append(path)
+    plt.close(figure)
+    return paths
+
+
+def grouped_bars(
+    columns: Sequence[str],
+    bars: Sequence[tuple[str, Sequence[Value]]],
+    chance: Sequence[tuple[str, Sequence[Value]]],
+    title: str,
+    stem: Path,
+) -> list[Path]:
+    """Bars ``bars`` = ``[(name, values per column)]``; ``chance`` rows as dashed ticks; written to ``stem``.
+
+    Raises:
+        ValueError: a row whose length differs from ``columns``.
+    """
+    for name, values in [*bars, *chance]:
+        if len(values) != len(columns):
+            raise ValueError(f"row {name!r} has {len(values)} values for {len(columns)} columns")
+    x = np.arange(len(columns), dtype=float)
+    width = 0.8 / max(len(bars), 1)
+    figure, axes = plt.subplots(figsize=(max(6.0, 1.1 * len(columns) + 2), 4.2))
+    for k, (name, values) in enumerate(bars):
+        heights = np.array([_number(v) for v in values])
+        offsets = x - 0.4 + width * (k + 0.5)
+        drawn = axes.bar(offsets, np.nan_to_num(heights), width, label=name, color=PALETTE[k % len(PALETTE)])
+        for rect, h in zip(drawn, heights, strict=True):
+            if not math.isnan(h):
+                axes.annotate(f"{h:.1f}", (rect.get_x() + rect.get_width() / 2, h), ha="center", va="bottom",
+                              fontsize=6, xytext=(0, 1), textcoords="offset points")
+    for k, (name, values) in enumerate(chance):
+        heights = np.array([_number(v) for v in values])
+        axes.hlines(heights, x - 0.45, x + 0.45, colors="black", linestyles=("--", ":")[k % 2], linewidth=1.2,
+                    label=name)
+    axes.set_xticks(x, list(columns), rotation=20, ha="right")
+    axes.set_ylim(0, 105)
+    axes.set_ylabel("score (%)")
+    axes.set_title(title)
+    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    axes.grid(axis="y", alpha=0.3)
+    return save(figure, stem)
+
+
+def radar(columns: Sequence[str], values: Sequence[Value], title: str, stem: Path,
+          reference: tuple[str, Sequence[Value]] | None = None) -> list[Path]:
+    """One run's scores on a radar chart (0–100), ``reference`` (e.g. frequency chance) dashed behind it."""
+    angles = np.linspace(0, 2 * np.pi, len(columns), endpoint=False)
+    closed = np.append(angles, angles[0])
+    figure, axes = plt.subplots(figsize=(4.8, 4.8), subplot_kw={"projection": "polar"})
+    if reference is not None:
+        ref = np.nan_to_num([_number(v) for v in reference[1]])
+        axes.plot(closed, np.append(ref, ref[0]), "k--", linewidth=1, label=reference[0])
+    scores = np.nan_to_num([_number(v) for v in values])
+    axes.plot(closed, np.append(scores, scores[0]), color=PALETTE[0], linewidth=2, label=title)
+    axes.fill(closed, np.append(scores, scores[0]), color=PALETTE[0], alpha=0.25)
+    axes.set_xticks(angles, list(columns), fontsize=8)
+    axes.set_ylim(0, 100)
+    axes.set_yticks([25, 50, 75, 100], ["25", "50", "75", "100"], fontsize=6)
+    axes.set_title(title, pad=18)
+    axes.legend(fontsize=7, loc="lower right", bbox_to_anchor=(1.25, -0.12))
+    return save(figure, stem)
+
+
+def gap_bars(columns: Sequence[str], enabled: Sequence[Value], disabled: Sequence[Value],
+             chance: Sequence[Value] | None, title: str, stem: Path) -> tuple[list[Path], list[str]]:
+    """Draw Enabled − Disabled (and Disabled − Chance when given) per column, sorted by the first, descending.
+
+    Returns:
+        The written paths and the column order drawn.
+    """
+    on, off = np.array([_number(v) for v in enabled]), np.array([_number(v) for v in disabled])
+    gap = on - off
+    order = [int(i) for i in np.argsort(-np.nan_to_num(gap, nan=-np.inf), kind="stable")]
+    series = [("Enabled − Disabled", gap)]
+    if chance is not None:
+        series.append(("Disabled − Chance (Freq.)", off - np.array([_number(v) for v in chance])))
+    x = np.arange(len(order), dtype=float)
+    figure, axes = plt.subplots(figsize=(max(6.0, 1.0 * len(order) + 2), 4.0))
+    width = 0.8 / len(series)
+    for k, (name, values) in enumerate(series):
+        axes.bar(x - 0.4 + width * (k + 0.5), np.nan_to_num(values[order]), width, label=name,
+                 color=PALETTE[k])
+    axes.axhline(0, color="black", linewidth=0.8)
+    axes.set_xticks(x, [columns[i] for i in order], rotation=20, ha="right")
+    axes.set_ylabel("difference (points)")
+    axes.set_title(title)
+    axes.legend(fontsize=7)
+    axes.grid(axis="y", alpha=0.3)
+    return save(figure, stem), [columns[i] for i in order]

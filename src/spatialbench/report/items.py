@@ -1,0 +1,128 @@
+"""Per-item views across runs: what each run was asked and answered, worst items of each task first.
+
+An item's "difficulty" for ordering is its mean score over the runs that answer from a model or a person
+(chance baselines left out); items no such run scored sort by the baselines' mean. Items of a task are
+listed from the lowest mean score up (ties by item id), as the report's item lists link them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from spatialbench.records.item import Item
+from spatialbench.report.runs import RunData
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def page_name(item_id: str) -> str:
+    """Return the file name of an item's page.
+
+    Characters other than ``A-Za-z0-9._-`` become ``_``, plus a short hash of the id when that changed
+    it, so two ids never share a page.
+    """
+    safe = _UNSAFE.sub("_", item_id).strip(".") or "item"
+    if safe != item_id:
+        import hashlib
+
+        safe = f"{safe}-{hashlib.sha1(item_id.encode()).hexdigest()[:8]}"
+    return f"{safe}.html"
+
+
+@dataclass(frozen=True)
+class RunAnswer:
+    """One run's answer to one item (``score`` in [0, 1], None when the run did not score the item)."""
+
+    run: str
+    kind: str
+    status: str
+    response: str | None
+    extracted: Any
+    rule: str | None
+    score: float | None
+    frames: list[dict[str, Any]]
+    blind: bool
+    error: str | None = None
+    sheet: str | None = None
+    prompt: str = ""
+
+
+@dataclass
+class ItemView:
+    """An item and every run's answer to it; ``mean`` orders the worst items first."""
+
+    item: Item
+    page: str
+    answers: list[RunAnswer] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float:
+        """Mean score over model / human runs (baselines when none), NaN when unscored."""
+        chosen = [a.score for a in self.answers if a.kind != "baseline" and a.score is not None]
+        if not chosen:
+            chosen = [a.score for a in self.answers if a.score is not None]
+        return sum(chosen) / len(chosen) if chosen else math.nan
+
+
+def _answer(run: RunData, item_id: str, row: dict[str, Any] | None) -> RunAnswer:
+    stored = run.answers.get(item_id)
+    score = row["score"] if row is not None else None
+    extracted = row["extracted"] if row is not None else None
+    return RunAnswer(
+        run=run.label,
+        kind=run.kind,
+        status=stored.status if stored else "not answered",
+        response=row["prediction"] if row is not None and row["prediction"] is not None
+        else (stored.response if stored else None),
+        extracted=None if _missing(extracted) else extracted,
+        rule=row["rule"] if row is not None else None,
+        score=None if _missing(score) else float(score or 0.0),
+        frames=list(stored.prompt.get("media", [])) if stored else [],
+        blind=run.config.prompt.blind,
+        error=stored.error if stored else None,
+        prompt=prompt_text(stored.prompt) if stored else "",
+    )
+
+
+def prompt_text(prompt: dict[str, Any]) -> str:
+    """Return the request as stored, as text: system text, then each text part, images as ``[image k]``."""
+    parts = [f"[system] {prompt['system']}"] if prompt.get("system") else []
+    for part in prompt.get("parts", []):
+        if isinstance(part, dict) and "image" in part:
+            label = f" {part['label']}" if part.get("label") else ""
+            parts.append(f"[image {part['image']}{label}]")
+        elif isinstance(part, str):
+            parts.append(part)
+    return "\n".join(parts)
+
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def item_views(runs: Sequence[RunData]) -> list[ItemView]:
+    """One view per item of any run (first run's order first), each with every run's answer."""
+    views: dict[str, ItemView] = {}
+    for run in runs:
+        for item in run.items:
+            views.setdefault(item.id, ItemView(item, page_name(item.id)))
+    for run in runs:
+        rows = {str(r["id"]): r for r in run.result.rows.to_dict("records")}
+        for item_id, view in views.items():
+            if item_id in run.by_id:
+                view.answers.append(_answer(run, item_id, rows.get(item_id)))
+    return list(views.values())
+
+
+def worst_first(views: Sequence[ItemView]) -> dict[str, list[ItemView]]:
+    """Task → its items, lowest mean score first (unscored last; ties by id), tasks in first-seen order."""
+    by_task: dict[str, list[ItemView]] = {}
+    for view in views:
+        by_task.setdefault(view.item.task, []).append(view)
+    for task_views in by_task.values():
+        task_views.sort(key=lambda v: (math.isnan(v.mean), 0.0 if math.isnan(v.mean) else v.mean, v.item.id))
+    return by_task

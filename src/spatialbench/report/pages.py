@@ -1,0 +1,89 @@
+"""HTML of the report from the Jinja2 templates in ``spatialbench/report/data`` (autoescaped).
+
+Pages: ``index.html`` (leaderboard, settings, figures, breakdowns, analyses, worst items per task),
+``items/index.html`` (every item by task, worst first) and ``items/<id>.html`` (one item, every run's
+answer and the frames it sent). Links are relative, so the folder opens from disk and can be moved.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from spatialbench.report.items import ItemView
+from spatialbench.report.plots import slug
+from spatialbench.report.runs import RunData
+from spatialbench.report.tables import Leaderboard, row_label
+
+
+@cache
+def environment() -> jinja2.Environment:
+    """Return the template environment (templates read once per process; undefined names raise)."""
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("spatialbench.report", "data"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["slug"] = slug
+    return env
+
+
+def render(template: str, **context: Any) -> str:
+    """Render one template with ``context``.
+
+    Raises:
+        jinja2.UndefinedError: the template names a value the context lacks.
+    """
+    return environment().get_template(template).render(**context)
+
+
+def kind_spans(board: Leaderboard) -> list[tuple[str, int]]:
+    """Return runs of equal answer-kind headers: ``[(header, span)]`` (Fig. 6 top row)."""
+    spans: list[tuple[str, int]] = []
+    for kind in board.kinds:
+        if spans and spans[-1][0] == kind:
+            spans[-1] = (kind, spans[-1][1] + 1)
+        else:
+            spans.append((kind, 1))
+    return spans
+
+
+def best_values(board: Leaderboard) -> list[Any]:
+    """Per value column, the highest value among the Models section (None when it has none)."""
+    models = [values for title, entries in board.sections if title == "Models" for _, _, values in entries]
+    best = []
+    for column in zip(*models, strict=True) if models else [() for _ in board.header]:
+        numbers = [v for v in column if isinstance(v, (int, float)) and v == v]
+        best.append(max(numbers) if numbers else None)
+    return best
+
+
+def run_entry(run: RunData) -> dict[str, str]:
+    """Return what the settings list shows : row name, anchor, model, counts, settings JSON."""
+    result = run.result
+    summary = (f"{len(result.rows)} item(s) · no answer: {result.no_answer} · "
+               f"missing predictions: {len(result.missing_predictions)} · {result.modes_line}")
+    settings = {key: run.record.get(key) for key in ("config", "backend", "prompt", "environment")}
+    return {"row": row_label(run), "anchor": slug(row_label(run)), "model": run.config.model.name,
+            "summary": summary, "settings": json.dumps(settings, indent=2, default=str)}
+
+
+def write_item_pages(out: Path, views: Sequence[ItemView], tasks: list[tuple[str, list[ItemView]]],
+                     run_labels: list[str]) -> None:
+    """Write ``items/index.html`` and one page per item."""
+    folder = out / "items"
+    folder.mkdir(parents=True, exist_ok=True)
+    template = environment().get_template("item.html.j2")
+    for view in views:
+        page = template.render(title=f"Item {view.item.id}", v=view)
+        (folder / view.page).write_text(page, encoding="utf-8")
+    index = render("items.html.j2", title="All items, worst first", tasks=tasks, run_labels=run_labels,
+                  prefix="")
+    (folder / "index.html").write_text(index, encoding="utf-8")

@@ -1,0 +1,101 @@
+"""Which figures the report draws from its runs, and where (``figures/<name>.{png,svg}``).
+
+* ``tasks`` — per-task bars of every model, blind and human run, chance runs as dashed ticks (Fig. 6 /
+  Fig. 1 right);
+* ``radar-<run>`` — one radar per model, blind and human run, frequency chance dashed behind (Fig. 1 left);
+* ``gap-<blind run>`` — for each blind run and its vision run (same model name; else the only vision run),
+  Enabled − Disabled and Disabled − Chance (Freq.) per column, sorted by the first (Fig. 13);
+* ``breakdown-<k>`` — one set of bars per breakdown grid (per dataset, MMSI difficulty, ReMindView
+  object count and distance).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from spatialbench.report import figures
+from spatialbench.report.runs import RunData
+from spatialbench.report.tables import Leaderboard, row_label
+from spatialbench.scoring.render import Grid, Value
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A drawn figure: paths relative to the report folder, and its caption."""
+
+    png: str
+    svg: str
+    caption: str
+
+
+def slug(text: str) -> str:
+    """Lower-case file-name form of ``text`` (runs of other characters become ``-``)."""
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "run"
+
+
+def _figure(out: Path, paths: list[Path], caption: str) -> Figure:
+    png, svg = (p.relative_to(out).as_posix() for p in paths)
+    return Figure(png, svg, caption)
+
+
+def _values(board: Leaderboard, run: RunData) -> tuple[Value, ...]:
+    return tuple(run.result.table.scores.get(k) for k in board.keys)
+
+
+def task_figures(out: Path, board: Leaderboard, runs: Sequence[RunData]) -> list[Figure]:
+    """Draw the per-task bars and one radar per answering run (module docstring)."""
+    answering = [r for r in runs if r.kind != "baseline"]
+    chance = [(row_label(r), _values(board, r)) for r in runs if r.kind == "baseline"]
+    columns = board.header[1:]
+    bars = [(row_label(r), _values(board, r)) for r in answering]
+    paths = figures.grouped_bars(columns, bars, chance, f"{runs[0].spec.name}: score per task",
+                                 out / "figures" / "tasks")
+    drawn = [_figure(out, paths, "Score per task (dashed: chance)")]
+    frequency = next(((n, v) for n, v in chance if "Frequency" in n), None)
+    for run in answering:
+        stem = out / "figures" / f"radar-{slug(run.label)}"
+        paths = figures.radar(columns, _values(board, run), row_label(run), stem, frequency)
+        drawn.append(_figure(out, paths, f"Radar: {row_label(run)}"))
+    return drawn
+
+
+def vision_partner(blind: RunData, runs: Sequence[RunData]) -> RunData | None:
+    """Return the vision run a blind run is compared with: same model, else the only one, else None."""
+    vision = [r for r in runs if r.kind == "model" and r.spec.name == blind.spec.name]
+    same = [r for r in vision if r.config.model.name == blind.config.model.name]
+    if same:
+        return same[0]
+    return vision[0] if len(vision) == 1 else None
+
+
+def gap_figures(out: Path, board: Leaderboard, runs: Sequence[RunData]) -> list[Figure]:
+    """Fig. 13 for every blind run that has a vision partner (module docstring)."""
+    frequency = next((r for r in runs if r.config.model.name.startswith("chance-frequency")), None)
+    drawn = []
+    for blind in (r for r in runs if r.kind == "blind"):
+        vision = vision_partner(blind, runs)
+        if vision is None:
+            continue
+        chance = _values(board, frequency) if frequency is not None else None
+        stem = out / "figures" / f"gap-{slug(blind.label)}"
+        title = f"{vision.label} vs {blind.label}"
+        paths, _ = figures.gap_bars(board.header[1:], _values(board, vision), _values(board, blind), chance,
+                                    title, stem)
+        what = "Vision enabled − disabled" + (" and disabled − chance" if chance else "")
+        drawn.append(_figure(out, paths, f"{what}: {title} (Fig. 13)"))
+    return drawn
+
+
+def breakdown_figures(out: Path, grids: Sequence[Grid]) -> list[Figure]:
+    """Draw each breakdown grid: run rows as bars, the random-guess row as dashed ticks (no ``n``)."""
+    drawn = []
+    for k, grid in enumerate(grids):
+        bars = [(name, values) for name, values in grid.rows if name not in ("random guess", "n")]
+        chance = [(name, values) for name, values in grid.rows if name == "random guess"]
+        stem = out / "figures" / f"breakdown-{k + 1}-{slug(grid.title or 'table')}"
+        paths = figures.grouped_bars(grid.header, bars, chance, grid.title or "", stem)
+        drawn.append(_figure(out, paths, grid.title or "Breakdown"))
+    return drawn

@@ -1,0 +1,161 @@
+"""The leaderboard (VSI-Bench Fig. 6 layout) and breakdowns across runs, as Markdown, CSV and LaTeX.
+
+Fig. 6 prints one row per method in sections — Baseline (the chance levels), Human Level, then the
+models — with a Rank among the models, Avg. and one column per table cell, the columns grouped by answer
+kind ("Numerical Answer" / "Multiple-Choice Answer"). Here a section holds the runs of one kind
+(:attr:`~spatialbench.report.runs.RunData.kind`): ``baseline`` and ``human`` runs are not ranked; model and
+blind runs are ranked together by Avg. (1 = best). MMSI-Video-Bench (Table 2) and ReMindView-Bench (Table 1)
+use the same layout over their own score tables; a benchmark's breakdown tables (MMSI Table 3 and
+difficulty levels, ReMindView object count / distance) become one grid per breakdown with a row per run
+plus the random-guess row.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from spatialbench.report.runs import RunData
+from spatialbench.runs.plan import data_root
+from spatialbench.scoring.grouped import Table
+from spatialbench.scoring.render import Grid, Value
+
+SECTIONS = (("baseline", "Baseline"), ("human", "Human Level"), ("model", "Models"), ("blind", "Models"))
+KIND_HEADERS = {"numerical": "Numerical Answer", "multiple_choice": "Multiple-Choice Answer"}
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Rows of the main table: ``sections`` is ``[(section title, [(run label, rank, values)])]``.
+
+    ``header`` = ``("Avg.", *cell labels)``; ``values`` follow it (percent, None = ``-``); ``kinds`` is the
+    answer-kind header of each cell column (empty when mixed or unknown); ``keys`` the cells' JSON keys.
+    """
+
+    header: tuple[str, ...]
+    keys: tuple[str, ...]
+    kinds: tuple[str, ...]
+    sections: tuple[tuple[str, tuple[tuple[str, int | None, tuple[Value, ...]], ...]], ...]
+
+    def grid(self) -> Grid:
+        """Return the leaderboard as one :class:`Grid` (section titles as empty rows; Rank first)."""
+        rows: list[tuple[str, tuple[Value, ...]]] = []
+        for title, entries in self.sections:
+            rows.append((title, ("",) * (len(self.header) + 1)))
+            rows += [(name, (rank if rank is not None else "-", *values)) for name, rank, values in entries]
+        return Grid(("Rank", *self.header), tuple(rows))
+
+
+def row_label(run: RunData) -> str:
+    """Row name: chance levels as the paper names them, blind runs marked, others by folder name."""
+    name = run.config.model.name
+    if run.kind == "baseline":
+        return {"chance-random": "Chance Level (Random)", "chance-frequency": "Chance Level (Frequency)"}.get(
+            name.partition(":")[0], name)
+    if run.kind == "human":
+        return f"Human Level ({name.partition(':')[2] or run.label})"
+    return f"{run.label} (blind)" if run.kind == "blind" else run.label
+
+
+def _kind(run: RunData, table: Table, key: str) -> str:
+    cell = next(c for c in table.cells if c.key == key)
+    rows = run.result.rows
+    tasks = {str(p) for p in cell.parts} or set(rows["task"].astype(str))
+    kinds = set(rows.loc[rows["task"].astype(str).isin(tasks), "answer_kind"])
+    return KIND_HEADERS.get(kinds.pop(), "") if len(kinds) == 1 else ""
+
+
+def leaderboard(runs: Sequence[RunData]) -> Leaderboard:
+    """Build the main table over ``runs`` (all of one benchmark; the first run's table gives the columns).
+
+    Raises:
+        ValueError: no runs, or runs of different benchmarks.
+    """
+    if not runs:
+        raise ValueError("no runs to tabulate")
+    benchmarks = sorted({r.spec.name for r in runs})
+    if len(benchmarks) > 1:
+        raise ValueError(f"runs of different benchmarks cannot share a table: {', '.join(benchmarks)}")
+    first = runs[0].result.table
+    keys = tuple(c.key for c in first.cells)
+    header = ("Avg. (question-weighted)" if first.weighting == "questions" else "Avg.",
+              *(c.group for c in first.cells))
+    values = {id(r): (_average(r), *(r.result.table.scores.get(k) for k in keys)) for r in runs}
+    answering = [r for r in runs if r.kind in ("model", "blind")]
+    ranked = sorted(answering, key=lambda r: -_sortable(values[id(r)][0]))
+    ranks = {id(r): k + 1 for k, r in enumerate(ranked)}
+    sections = []
+    for title in dict.fromkeys(t for _, t in SECTIONS):
+        kinds = {k for k, t in SECTIONS if t == title}
+        chosen = [r for r in runs if r.kind in kinds]
+        if title == "Models":
+            chosen.sort(key=lambda r: ranks[id(r)])
+        if chosen:
+            sections.append((title, tuple((row_label(r), ranks.get(id(r)), values[id(r)]) for r in chosen)))
+    kind_row = tuple(_kind(runs[0], first, k) for k in keys)
+    return Leaderboard(header, keys, kind_row, tuple(sections))
+
+
+def _average(run: RunData) -> Value:
+    """Avg. of a run; ``-`` for a baseline that does not apply to some columns (Fig. 6 chance (random))."""
+    return None if run.result.not_applicable else run.result.table.average
+
+
+def _sortable(value: Value) -> float:
+    return float(value) if isinstance(value, (int, float)) and not math.isnan(value) else -math.inf
+
+
+def breakdown_grids(runs: Sequence[RunData]) -> list[Grid]:
+    """Per breakdown title, a grid with one accuracy row per run and the random-guess row (first run's).
+
+    The per-dataset tables (``ScoreResult.by_dataset``) come first, titled ``Dataset: NAME``, when the
+    runs span more than one dataset; then the benchmark's own breakdowns (empty for VSI-Bench).
+    """
+    titled: dict[str, list[tuple[RunData, Table]]] = {}
+    for run in runs:
+        tables = list(run.result.by_dataset.items()) if len(run.result.by_dataset) > 1 else []
+        for name, table in tables:
+            titled.setdefault(f"Dataset: {name}", []).append((run, table))
+        for table in _breakdowns(run):
+            titled.setdefault(table.title, []).append((run, table))
+    grids = []
+    for title, pairs in titled.items():
+        cells = pairs[0][1].cells
+        rows: list[tuple[str, tuple[Value, ...]]] = [
+            (row_label(run), tuple(table.scores.get(c.key) for c in cells)) for run, table in pairs]
+        if any(c.chance is not None for c in cells):
+            rows.append(("random guess", tuple(c.chance for c in cells)))
+        rows.append(("n", tuple(c.n for c in cells)))
+        grids.append(Grid(tuple(c.group for c in cells), tuple(rows), title))
+    return grids
+
+
+def _breakdowns(run: RunData) -> list[Table]:
+    """Return the benchmark's breakdown tables of one run; one that cannot be built is left out."""
+    try:
+        return run.spec.breakdown_tables(run.items, run.result.rows, [], data_dir=data_root(str(run.data)))
+    except (KeyError, FileNotFoundError, ValueError):
+        return []
+
+
+def _latex_cell(value: Value) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    text = f"{value:.1f}" if isinstance(value, float) else str(value)
+    return text.replace("\\", r"\textbackslash{}").replace("&", r"\&").replace("%", r"\%").replace(
+        "_", r"\_").replace("#", r"\#")
+
+
+def to_latex(grid: Grid) -> str:
+    """Return a ``tabular`` (booktabs rules) of ``grid``; a row of empty values is a section row."""
+    lines = [r"\begin{tabular}{l" + "r" * len(grid.header) + "}", r"\toprule"]
+    lines.append(" & ".join(["Method", *(_latex_cell(h) for h in grid.header)]) + r" \\")
+    lines.append(r"\midrule")
+    for name, values in grid.rows:
+        if all(v == "" for v in values):
+            lines.append(rf"\multicolumn{{{len(grid.header) + 1}}}{{l}}{{\textit{{{_latex_cell(name)}}}}} \\")
+            continue
+        lines.append(" & ".join([_latex_cell(name), *(_latex_cell(v) for v in values)]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,137 @@
+"""`spatialbench report` on the demo benchmark: a vision run, a blind run and both chance baselines."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import html5lib
+import numpy as np
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from spatialbench.cli.main import app
+from spatialbench.report import build_report, load_run
+from spatialbench.report.tables import leaderboard
+
+pytestmark = pytest.mark.slow  # renders a demo scene (about 10 s)
+
+RUNS = ("vision", "blind", "random", "frequency")
+
+
+@pytest.fixture(scope="module")
+def report(demo_runs, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    build_report([demo_runs[n] for n in RUNS], out)
+    return out
+
+
+def records(demo_runs) -> list[dict]:
+    return [json.loads(line) for line in (demo_runs["benchmark"] / "test.jsonl").read_text().splitlines()]
+
+
+def hand_score(record: dict, right: bool) -> float:
+    """1 if right; else 0: another letter, or 10 t + 10 for a number t (relative error > 9: MRA 0)."""
+    return 1.0 if right else 0.0
+
+
+def test_vision_row_is_the_hand_computed_score(demo_runs) -> None:
+    run = load_run(demo_runs["vision"])
+    by_task: dict[str, list[float]] = {}
+    for record in records(demo_runs):
+        by_task.setdefault(record["question_type"], []).append(hand_score(record, record["id"] % 2 == 0))
+    expected = {task: 100 * sum(s) / len(s) for task, s in by_task.items()}
+    table = run.result.table
+    assert table.scores["object_rel_distance"] == pytest.approx(expected["object_rel_distance"])
+    assert table.scores["route_planning"] == pytest.approx(expected["route_planning"])
+    directions = [expected[t] for t in expected if t.startswith("object_rel_direction")]
+    assert table.scores["object_rel_direction"] == pytest.approx(sum(directions) / len(directions))
+
+
+def test_leaderboard_has_fig6_sections_ranks_and_chance_dashes(demo_runs) -> None:
+    board = leaderboard([load_run(demo_runs[n]) for n in RUNS])
+    titles = [title for title, _ in board.sections]
+    assert titles == ["Baseline", "Models"]
+    baseline, models = (dict((name, (rank, values)) for name, rank, values in e) for _, e in board.sections)
+    assert list(baseline) == ["Chance Level (Random)", "Chance Level (Frequency)"]
+    rank, values = baseline["Chance Level (Random)"]
+    # Fig. 6: chance (random) has no Avg. and no numerical columns; Rel. Dist. is 1/4 with 4 options
+    assert rank is None and values[0] is None and values[1:5] == (None,) * 4
+    assert values[board.header.index("Rel. Dist.")] == pytest.approx(25.0)
+    assert [models[n][0] for n in models] == [1, 2] and list(models) == ["vision", "blind (blind)"]
+    assert board.kinds[:4] == ("Numerical Answer",) * 4 and board.kinds[4:] == ("Multiple-Choice Answer",) * 4
+
+
+def test_every_figure_with_data_is_written_as_png_and_svg(report) -> None:
+    for stem in ("tasks", "radar-vision", "radar-blind", "gap-blind"):
+        png, svg = report / "figures" / f"{stem}.png", report / "figures" / f"{stem}.svg"
+        with Image.open(png) as image:
+            assert image.width > 500 and image.height > 400
+            colours = len(np.unique(np.asarray(image.convert("RGB")).reshape(-1, 3), axis=0))
+        assert colours > 20  # something is drawn, not a blank canvas
+        assert svg.read_text().startswith("<?xml")
+    assert not list((report / "figures").glob("breakdown-*"))  # one dataset, no breakdown: none drawn
+
+
+def test_tables_in_markdown_csv_latex(report, demo_runs) -> None:
+    vision = load_run(demo_runs["vision"]).result.table
+    csv = (report / "tables" / "leaderboard.csv").read_text().splitlines()
+    row = next(line for line in csv if line.startswith("vision,"))
+    assert row.split(",")[1:3] == ["1", str(vision.average)]
+    tex = (report / "tables" / "leaderboard.tex").read_text()
+    assert r"\multicolumn{11}{l}{\textit{Baseline}} \\" in tex
+    assert f"vision & 1 & {vision.average:.1f} &" in tex
+    assert "| Chance Level (Random) | - | - | - |" in (report / "tables" / "leaderboard.md").read_text()
+
+
+def _pages(report: Path) -> list[Path]:
+    return [report / "index.html", *sorted((report / "items").glob("*.html"))]
+
+
+def test_html_parses_without_errors_and_references_no_network(report) -> None:
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+    for page in _pages(report):
+        tree = parser.parse(page.read_text(encoding="utf-8"))
+        for element in tree.iter():
+            for attribute in ("src", "href"):
+                value = element.get(attribute)
+                if value is None or value.startswith("#"):
+                    continue
+                assert not re.match(r"^([a-z][a-z0-9+.-]*:|//)", value, re.I), (page, value)
+                assert (page.parent / value.split("#")[0]).exists(), (page, value)
+
+
+def test_item_page_shows_what_was_sent_and_read(report, demo_runs) -> None:
+    run = load_run(demo_runs["vision"])
+    row = run.result.rows.iloc[0]
+    item = run.by_id[row["id"]]
+    stored = run.answers[item.id]
+    page = (report / "items" / f"{item.id}.html").read_text()
+    times = ", ".join(f"{t:.2f}" for t in stored.prompt["media"][0]["timestamps"])
+    assert item.question.replace("'", "&#39;") in page and f"<b>{item.ground_truth}</b>" in page
+    assert f"4 frame(s) at {times} s" in page and "none (blind run)" in page
+    assert f"{100 * row['score']:.1f} %" in page and str(row["rule"]) in page
+
+
+def test_worst_items_come_first_with_a_contact_sheet_of_the_frames_sent(report, demo_runs) -> None:
+    vision = load_run(demo_runs["vision"])
+    index = (report / "index.html").read_text()
+    task = "object_rel_distance"
+    section = index.split(f"<h3>{task}</h3>")[1].split("</table>")[0]
+    listed = re.findall(r'href="items/([^"]+)\.html"', section)
+    scores = [vision.result.rows.set_index("id").loc[i, "score"] for i in listed]
+    assert scores == sorted(scores) and scores[0] == 0.0
+    sheet = report / "sheets" / "vision" / f"{listed[0]}.jpg"
+    with Image.open(sheet) as image:
+        assert image.size == (4 * 200, 150)  # the 4 frames sent (uniform:4), 200 px wide, 160x120 aspect
+    assert not (report / "sheets" / "blind").exists()  # a blind run sent no frame
+
+
+def test_cli_report_and_bad_run_folder(demo_runs, tmp_path) -> None:
+    runner = CliRunner()
+    ok = runner.invoke(app, ["report", str(demo_runs["vision"]), "--out", str(tmp_path / "r")])
+    assert ok.exit_code == 0 and "index.html" in ok.output
+    bad = runner.invoke(app, ["report", str(tmp_path), "--out", str(tmp_path / "r2")])
+    assert bad.exit_code == 2 and f"{tmp_path}: not a run folder (no config.json)" in bad.output

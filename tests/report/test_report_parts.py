@@ -1,0 +1,40 @@
+"""Report parts without runs: the Fig. 13 gap order, LaTeX escaping, item page names, SVG stability."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from spatialbench.report.figures import gap_bars, grouped_bars
+from spatialbench.report.items import page_name
+from spatialbench.report.tables import to_latex
+from spatialbench.scoring.render import Grid
+
+
+def test_gap_bars_sort_tasks_by_enabled_minus_disabled(tmp_path: Path) -> None:
+    # enabled - disabled = 10, 30, -5, NaN (no blind score): Fig. 13 sorts descending, NaN last
+    paths, order = gap_bars(["a", "b", "c", "d"], [50.0, 60.0, 20.0, 40.0], [40.0, 30.0, 25.0, None],
+                            [30.0, 30.0, 30.0, 30.0], "t", tmp_path / "gap")
+    assert order == ["b", "a", "c", "d"]
+    assert [p.name for p in paths] == ["gap.png", "gap.svg"]
+
+
+def test_same_figure_same_svg_bytes(tmp_path: Path) -> None:
+    for name in ("one", "two"):
+        grouped_bars(["x", "y"], [("run", [10.0, None])], [("chance", [25.0, 25.0])], "t", tmp_path / name)
+    assert (tmp_path / "one.svg").read_bytes() == (tmp_path / "two.svg").read_bytes()
+
+
+def test_latex_escapes_and_section_rows() -> None:
+    grid = Grid(("Avg.", "A_B"), (("Models", ("", "")), ("r&d 100%", (12.345, math.nan))))
+    tex = to_latex(grid).splitlines()
+    assert tex[2] == r"Method & Avg. & A\_B \\"
+    assert tex[4] == r"\multicolumn{3}{l}{\textit{Models}} \\"
+    assert tex[5] == r"r\&d 100\% & 12.3 & - \\"
+
+
+def test_page_names_are_safe_and_distinct() -> None:
+    assert page_name("42") == "42.html"
+    odd = [page_name("../x"), page_name("..%2fx"), page_name("a/b"), page_name("a_b")]
+    assert all("/" not in n and not n.startswith(".") for n in odd)
+    assert len(set(odd)) == 4 and odd[3] == "a_b.html"
