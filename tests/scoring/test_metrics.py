@@ -68,3 +68,17 @@ def test_exact_match_is_case_insensitive_and_no_answer_is_wrong():
     assert exact_match("b", "B") == 1.0
     assert exact_match(None, "B") == 0.0
     assert exact_match("C", "B") == 0.0
+
+
+@pytest.mark.parametrize(("gt", "pred"), [(10, 13), (1.0, 1.3), (100, 130), (10, 7), (1.0, 0.7), (0.5, 0.35)])
+def test_paper_mode_at_an_exact_boundary_does_not_depend_on_float_rounding(gt, pred):
+    # error exactly 0.3 as written: the strict rule keeps θ = 0.50, 0.55, 0.60, 0.65 -> 0.4; in floats
+    # 0.3 (13 for 10) or 0.30000000000000004 (1.3 for 1.0) meet 1 - 0.7 = 0.30000000000000004 differently
+    assert mean_relative_accuracy(pred, gt, "paper") == pytest.approx(0.4)
+    # the official code's float comparison is kept as it is: <= counts θ = 0.7 here (0.5)
+    assert mean_relative_accuracy(pred, gt, "official") == pytest.approx(0.5)
+
+
+def test_paper_mode_vectorised_equals_scalar_at_boundaries():
+    preds, gts = [13.0, 1.3, 130.0, 3.0, 5.0], [10.0, 1.0, 100.0, 2.0, 4.0]
+    assert list(mra_array(preds, gts, "paper")) == pytest.approx([0.4, 0.4, 0.4, 0.0, 0.5])
