@@ -2,7 +2,8 @@
 
 Grouped into the sections of a run file (``spatialbench run --config FILE``): ``data`` (which items),
 ``media`` (which frames), ``prompt`` (layout, :class:`~spatialbench.prompting.config.PromptConfig`),
-``model`` (back end, decoding and transport) and ``scoring`` (extraction and MRA modes), plus ``out``.
+``model`` (back end, decoding and transport), ``scoring`` (extraction and MRA modes) and ``strategy``
+(prompting strategy and its parameters), plus ``out``.
 Transport defaults (concurrency, timeout, attempts) come from
 :class:`~spatialbench.models.api.ApiSettings` and :class:`~spatialbench.models.retry.RetryPolicy`, their
 one source.
@@ -17,6 +18,7 @@ from spatialbench.models.api import ApiSettings
 from spatialbench.models.images import ImageFormat, ImageOverflow
 from spatialbench.models.retry import RetryPolicy
 from spatialbench.prompting.config import PromptConfig
+from spatialbench.prompting.strategies import StrategyConfig
 from spatialbench.records.messages import GenerationSettings
 
 Scalar = str | int | float | bool
@@ -131,6 +133,8 @@ class RunConfig(BaseModel):
         data, media, prompt, model, scoring: the sections (see each model); ``prompt.model_family`` None
             = from the model name. A resolved run records the benchmark's frames, answer budget and
             loader options it used.
+        strategy: the prompting strategy and its parameters (:mod:`spatialbench.prompting.strategies`;
+            ``direct`` by default); a resolved run records every parameter, defaults filled in.
     """
 
     model_config = _FROZEN
@@ -141,6 +145,7 @@ class RunConfig(BaseModel):
     media: MediaConfig = Field(default_factory=MediaConfig)
     prompt: PromptConfig = Field(default_factory=PromptConfig)
     scoring: ScoringConfig = Field(default_factory=ScoringConfig)
+    strategy: StrategyConfig = Field(default_factory=StrategyConfig)
 
     @property
     def frame_strategy(self) -> str:

@@ -31,6 +31,7 @@ from spatialbench.models.errors import BackendError, EndpointUnreachableError
 from spatialbench.models.resolve import load_backend, model_family
 from spatialbench.prompting.builders import PromptBuilder
 from spatialbench.prompting.config import ModelFamily
+from spatialbench.prompting.strategies import build_strategy
 from spatialbench.records.item import Item
 from spatialbench.records.messages import ImagePart, Request, Response
 from spatialbench.records.redaction import redact, secret_values
@@ -39,6 +40,7 @@ from spatialbench.runs.baseline import baseline_name, run_baseline
 from spatialbench.runs.checks import check_config
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.defaults import apply_benchmark_defaults
+from spatialbench.runs.dialogue import Turns, answer_reader, run_strategy, strategy_key
 from spatialbench.runs.lock import run_lock
 from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan, select_items
 from spatialbench.runs.preflight import check_image_limit, check_media, image_limit
@@ -96,6 +98,7 @@ class Runner:
         self.cache = FrameCache(data_root(config.data.path), max_bytes=config.media.frame_cache_mb * 2**20)
         self.strategy = parse_strategy(config.frame_strategy)
         self.builder: PromptBuilder = self.spec.prompt_builder(config.prompt)
+        self.answer_strategy = build_strategy(config.strategy)  # direct: one request, as before
         self._secrets: list[str] = []
         self.progress: Progress | None = None
         self.stopped: str | None = None
@@ -141,6 +144,8 @@ class Runner:
         self._secrets = secret_values()
         selected = select_items(loaded, self.config.data.ids, self.config.data.limit)
         planned = await asyncio.to_thread(plan, selected, self.config, self.builder, self.uses_media)
+        if self.config.strategy.name != "direct":  # a strategy's answers never mix with direct ones
+            planned = [replace(p, key=strategy_key(p.key, self.answer_strategy)) for p in planned]
         store = RunStore(self.out / STORE_NAME, self._secrets)
         try:
             record_run(store, self.config, self.backend.describe(), self.builder.fingerprint(), self._secrets)
@@ -182,7 +187,7 @@ class Runner:
                 if self.stopped is None:
                     started = time.perf_counter()
                     try:
-                        prompt, response, error = await self._answer(planned)
+                        prompt, response, error = await self._answer(planned, store)
                     except EndpointUnreachableError as exc:  # stop: leave this and later items unsent
                         self.stopped = redact(str(exc), self._secrets)
                     else:
@@ -194,14 +199,22 @@ class Runner:
 
         await asyncio.gather(*(one(p) for p in pending))
 
-    async def _answer(self, planned: PlannedItem) -> tuple[dict[str, Any], Response | None, str | None]:
+    async def _answer(
+        self, planned: PlannedItem, store: RunStore
+    ) -> tuple[dict[str, Any], Response | None, str | None]:
         """Ask about one item; errors of media, prompt or model come back as text, never raised."""
         prompt: dict[str, Any] = {}
         try:
             media = await self._media(planned.item) if self.uses_media else []
             request = replace(self.builder.build(planned.item, media), settings=planned.settings)
             prompt = _prompt_record(request, media)
-            return prompt, await self.backend.generate(request), None
+            if self.config.strategy.name == "direct":
+                return prompt, await self.backend.generate(request), None
+            prompt["strategy"] = self.config.strategy.model_dump(mode="json")
+            turns = Turns(self.backend, store, planned.key, planned.item.id)
+            read = answer_reader(self.spec.scoring, self.config.scoring.extract, planned.item)
+            response = await run_strategy(self.answer_strategy, request, planned.item, turns, read)
+            return prompt, response, None
         except EndpointUnreachableError:
             raise
         # ValueError: an item the prompt builder refuses (TemplateError is one)
@@ -236,7 +249,7 @@ def _unanswered(planned: list[PlannedItem], rows: list[StoredResult]) -> list[tu
 
 
 def resolve_config(config: RunConfig, spec: BenchmarkSpec) -> tuple[RunConfig, list[str]]:
-    """Fill settings left to defaults: the benchmark's, and the model family (Table 9 prompts).
+    """Fill settings left to defaults: the benchmark's, the strategy's parameters and the model family.
 
     The benchmark's frames, answer budget and loader options come from
     :func:`~spatialbench.runs.defaults.apply_benchmark_defaults` (its notes are returned, to print); a
@@ -244,9 +257,11 @@ def resolve_config(config: RunConfig, spec: BenchmarkSpec) -> tuple[RunConfig, l
 
     Raises:
         RunSetupError: a frame strategy that conflicts with a frame-choosing benchmark option.
-        UnknownNameError: an unknown model provider.
+        UnknownNameError: an unknown model provider or strategy.
+        ValueError: a strategy parameter the strategy does not take, or of the wrong type.
     """
     config, notes = apply_benchmark_defaults(config, spec)
+    config = config.updated("strategy", params=build_strategy(config.strategy).parameters())
     if config.prompt.model_family is not None or baseline_name(config.model.name) is not None:
         return config, notes
     family = ModelFamily(model_family(config.model.name))

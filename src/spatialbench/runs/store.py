@@ -7,6 +7,11 @@ only ``ok`` rows count as done, so re-running retries the others. Nothing secret
 text of a result (answer, provider metadata, error) passes :func:`spatialbench.records.redaction.redact` in
 :meth:`RunStore.put`, the one place results are written (a model may repeat a key it saw, e.g. an echoing
 proxy, and scores are written from the stored rows).
+
+Multi-turn strategies (:mod:`spatialbench.prompting.strategies`) also write one ``turns`` row per turn
+(keyed by the item's request key, the turn's name and its text; :mod:`spatialbench.runs.dialogue`), so a
+resumed run re-sends only the turns without an ``ok`` answer; the item's ``results`` row then holds the
+strategy's final answer.
 """
 
 from __future__ import annotations
@@ -49,6 +54,34 @@ CREATE TABLE IF NOT EXISTS results (
     finished_at REAL NOT NULL
 );
 CREATE INDEX IF NOT EXISTS results_item ON results (item_id);
+CREATE TABLE IF NOT EXISTS turns (
+    turn_key TEXT PRIMARY KEY,
+    request_key TEXT NOT NULL,
+    item_id TEXT NOT NULL,
+    turn TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('ok', 'empty', 'failed')),
+    response TEXT,
+    error TEXT,
+    input_tokens INTEGER,
+    output_tokens INTEGER,
+    raw TEXT,
+    prompt TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 1,
+    latency_s REAL,
+    finished_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS turns_item ON turns (request_key);
+"""
+
+_OK_TURN = "SELECT response, input_tokens, output_tokens, raw FROM turns WHERE turn_key = ? AND status = 'ok'"
+TURN_UPSERT = """
+INSERT INTO turns (turn_key, request_key, item_id, turn, status, response, error, input_tokens, output_tokens,
+                   raw, prompt, latency_s, finished_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (turn_key) DO UPDATE SET
+    status = excluded.status, response = excluded.response, error = excluded.error,
+    input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens, raw = excluded.raw,
+    latency_s = excluded.latency_s, finished_at = excluded.finished_at, attempts = turns.attempts + 1
 """
 
 UPSERT = """
@@ -178,6 +211,60 @@ class RunStore:
         with self._failures("write"), self._conn:
             self._conn.execute(UPSERT, values)
         return status
+
+    def turn(self, turn_key: str) -> Response | None:
+        """Return the stored answer of a strategy's turn (``ok`` rows only; None: not answered yet)."""
+        query = _OK_TURN
+        with self._failures("read"):
+            row = self._conn.execute(query, (turn_key,)).fetchone()
+        if row is None:
+            return None
+        return Response(
+            text=row[0], input_tokens=row[1], output_tokens=row[2], raw=json.loads(row[3] or "null")
+        )
+
+    def put_turn(
+        self,
+        turn_key: str,
+        request_key: str,
+        item_id: str,
+        turn: str,
+        prompt: dict[str, Any],
+        response: Response | None = None,
+        error: str | None = None,
+        latency_s: float | None = None,
+    ) -> str:
+        """Write one turn of a multi-turn strategy (its own transaction, as :meth:`put`); returns the status.
+
+        ``request_key`` is the item's key; ``turn`` the strategy's turn name (``sample-2/extract``).
+        Secrets are masked in the answer, metadata, error and prompt.
+        """
+        status = _status(response, error)
+        r = response or Response(text="")
+        values = (
+            turn_key,
+            request_key,
+            item_id,
+            turn,
+            status,
+            self._redact(r.text if response else None),
+            self._redact(error),
+            r.input_tokens,
+            r.output_tokens,
+            self._redact(json.dumps(r.raw) if r.raw else None),
+            self._redact(json.dumps(prompt)),
+            latency_s,
+            time.time(),
+        )
+        with self._failures("write"), self._conn:
+            self._conn.execute(TURN_UPSERT, values)
+        return status
+
+    def turns(self, request_key: str) -> list[tuple[str, str, str | None]]:
+        """(turn name, status, response) of an item's stored turns, in the order they were written."""
+        query = "SELECT turn, status, response FROM turns WHERE request_key = ? ORDER BY finished_at, rowid"
+        with self._failures("read"):
+            return [tuple(row) for row in self._conn.execute(query, (request_key,)).fetchall()]
 
     def _redact(self, text: str | None) -> str | None:
         return None if text is None else redact(text, self._secrets)

@@ -1,0 +1,83 @@
+"""Prompting strategies, registered by name (``spatialbench run --strategy NAME -S KEY=VALUE``).
+
+============================  =====================================================================
+``direct``                    the benchmark's prompt, one turn (VSI-Bench Sec. 4.1)
+``zero-shot-cot``             "Let's think step by step." + an extraction turn (App. B.3)
+``self-consistency``          5 sampled CoT runs (T 0.7, top-p 1, top-k 40), each extracted; majority
+``tree-of-thought``           3 plans, 3 plan votes, 3 answers, 3 answer votes (App. B.3)
+``self-explanation``          the direct answer, then "Please explain your answer step by step." (B.2)
+``mmsi-three-step``           MMSI-Video-Bench's 3-step chain of thought (Sec. 7.2, App. B)
+============================  =====================================================================
+
+Each strategy is a frozen dataclass whose fields are its parameters (:meth:`Strategy.parameters`, written
+to the run config); :func:`build_strategy` checks and types them. A new strategy is one module with a
+:class:`~spatialbench.prompting.strategies.base.Strategy` subclass and one ``lazy`` line below.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from spatialbench.prompting.strategies.base import Ask, Outcome, Reader, Strategy
+from spatialbench.registry import Registry
+
+#: strategy name → its Strategy class (called with the parameters)
+STRATEGIES: Registry[type[Strategy]] = Registry("prompting strategy")
+STRATEGIES.lazy("direct", "spatialbench.prompting.strategies.direct:Direct")
+STRATEGIES.lazy("self-explanation", "spatialbench.prompting.strategies.direct:SelfExplanation")
+STRATEGIES.lazy("zero-shot-cot", "spatialbench.prompting.strategies.cot:ZeroShotCoT")
+STRATEGIES.lazy("self-consistency", "spatialbench.prompting.strategies.cot:SelfConsistency")
+STRATEGIES.lazy("mmsi-three-step", "spatialbench.prompting.strategies.cot:MMSIThreeStep")
+STRATEGIES.lazy("tree-of-thought", "spatialbench.prompting.strategies.tot:TreeOfThought")
+
+Scalar = str | int | float | bool
+
+
+class StrategyConfig(BaseModel):
+    """The ``strategy`` section of a run: a registered ``name``, its ``params`` (filled in by the run)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = "direct"
+    params: dict[str, Scalar] = Field(default_factory=dict)
+
+
+def _typed(name: str, kind: Any, value: Scalar) -> Scalar:
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if kind in (int, "int") and number and float(value).is_integer():
+        return int(value)
+    if kind in (float, "float") and number:
+        return float(value)
+    if kind in (bool, "bool") and isinstance(value, bool):
+        return value
+    if kind in (str, "str") and isinstance(value, str):
+        return value
+    raise ValueError(f"strategy parameter {name}: expected {getattr(kind, '__name__', kind)}, got {value!r}")
+
+
+def build_strategy(config: StrategyConfig) -> Strategy:
+    """Return the strategy ``config`` names with its parameters checked and typed.
+
+    Raises:
+        UnknownNameError: no such strategy (the message suggests near names).
+        ValueError: a parameter the strategy does not take (the message lists its parameters), a value of
+            the wrong type, or a count below 1.
+    """
+    cls = STRATEGIES.get(config.name)
+    known = {f.name: f.type for f in fields(cls)}
+    unknown = sorted(set(config.params) - set(known))
+    if unknown:
+        raise ValueError(
+            f"strategy {config.name!r} has no parameter(s) {unknown}; it takes: {sorted(known) or 'none'}"
+        )
+    typed = {name: _typed(name, known[name], value) for name, value in config.params.items()}
+    for name, value in typed.items():
+        if known[name] in (int, "int") and value < 1:  # type: ignore[operator]
+            raise ValueError(f"strategy parameter {name} must be at least 1, got {value}")
+    return cls(**typed)
+
+
+__all__ = ["STRATEGIES", "Ask", "Outcome", "Reader", "Strategy", "StrategyConfig", "build_strategy"]

@@ -1,0 +1,48 @@
+"""Strategies that answer at once: ``direct`` (the benchmark's own prompt) and ``self-explanation``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from spatialbench.prompting.strategies.base import (
+    Ask,
+    Outcome,
+    Reader,
+    Strategy,
+    reasoning_settings,
+    texts,
+)
+from spatialbench.records.item import Item
+from spatialbench.records.messages import Request, TextPart
+
+
+@dataclass(frozen=True)
+class Direct(Strategy):
+    """One turn: the benchmark's request as it is (VSI-Bench Sec. 4.1, greedy decoding)."""
+
+    name = "direct"
+
+    async def answer(self, request: Request, item: Item, ask: Ask, read: Reader) -> Outcome:
+        """Return the model's reply to the request as the answer."""
+        return Outcome((await ask("answer", request)).text)
+
+
+@dataclass(frozen=True)
+class SelfExplanation(Strategy):
+    """The direct answer, then "Please explain your answer step by step." (VSI-Bench Sec. 5.1, App. B.2).
+
+    The answer turn is scored; the explanation (greedy, ``reasoning_tokens`` of budget) is kept in the
+    trace (``explanation``) and as turn ``explain`` for error annotation (App. B.2: not a chain of thought,
+    the explanation comes after the answer).
+    """
+
+    name = "self-explanation"
+    reasoning_tokens: int = 2048
+
+    async def answer(self, request: Request, item: Item, ask: Ask, read: Reader) -> Outcome:
+        """Answer, then explain in the same dialogue."""
+        reply = await ask("answer", request)
+        settings = reasoning_settings(request.settings, self.reasoning_tokens)
+        follow = request.followup(reply.text, (TextPart(str(texts()["explain"])),), settings)
+        explanation = await ask("explain", follow)
+        return Outcome(reply.text, {"explanation": explanation.text})

@@ -1,0 +1,75 @@
+"""Votes, ties, vote replies and the strategy registry (parameters checked, typed and recorded)."""
+
+import pytest
+
+from spatialbench.prompting.strategies import STRATEGIES, StrategyConfig, build_strategy
+from spatialbench.prompting.strategies.base import extraction_prompt, format_value
+from spatialbench.prompting.strategies.tot import sorted_ties
+from spatialbench.prompting.strategies.vote import majority, read_vote
+from spatialbench.records.item import AnswerKind, Item
+from spatialbench.registry import UnknownNameError
+
+
+def test_majority_counts_values_and_breaks_ties_by_first_cast() -> None:
+    assert majority(["B", "C", "C", "B", "D"]) == "B"  # 2-2 tie: B was cast first
+    assert majority([None, "C", "B", "C", None]) == "C"
+    assert majority([3.0, 4.0, 3.0]) == 3.0 and majority([None, None]) is None
+    assert majority([2, 2.0, 5.0]) == 2  # numbers vote by value: 2 == 2.0
+
+
+def test_tree_of_thought_ties_go_to_the_lowest_numbered_choice() -> None:
+    assert majority(sorted_ties([2, 0, None])) == 0
+    assert majority(sorted_ties([2, 1, 2])) == 2
+
+
+def test_read_vote_takes_the_last_best_choice_within_range() -> None:
+    assert read_vote("Plan 1 is weak.\nThe best choice is 2", 3) == 1
+    assert read_vote("The best choice is 1. On reflection, the best choice is **3**.", 3) == 2
+    assert read_vote("The best choice is plan 2", 3) == 1
+    assert read_vote("The best choice is 7", 3) is None
+    assert read_vote("I like them all.", 3) is None and read_vote(None, 3) is None  # type: ignore[arg-type]
+
+
+def test_registry_lists_every_strategy_and_records_defaults() -> None:
+    assert STRATEGIES.names() == [
+        "direct",
+        "mmsi-three-step",
+        "self-consistency",
+        "self-explanation",
+        "tree-of-thought",
+        "zero-shot-cot",
+    ]
+    sc = build_strategy(StrategyConfig(name="self-consistency", params={"temperature": 1, "samples": 3}))
+    assert sc.parameters() == {
+        "samples": 3,
+        "temperature": 1.0,
+        "top_p": 1.0,
+        "top_k": 40,
+        "reasoning_tokens": 2048,
+    }  # App. B.3 defaults, temperature set to Sec. 5.2's 1.0
+    assert build_strategy(StrategyConfig(name="tree-of-thought")).parameters()["plans"] == 3
+
+
+def test_bad_strategy_names_and_parameters_are_clear_errors() -> None:
+    with pytest.raises(UnknownNameError, match="self-consistency"):
+        build_strategy(StrategyConfig(name="self-consistancy"))
+    with pytest.raises(ValueError, match=r"no parameter\(s\) \['temp'\].*temperature"):
+        build_strategy(StrategyConfig(name="self-consistency", params={"temp": 0.5}))
+    with pytest.raises(ValueError, match="samples: expected int"):
+        build_strategy(StrategyConfig(name="self-consistency", params={"samples": "five"}))
+    with pytest.raises(ValueError, match="at least 1"):
+        build_strategy(StrategyConfig(name="self-consistency", params={"samples": 0}))
+
+
+def _item(kind: AnswerKind, options: tuple[str, ...] = ()) -> Item:
+    return Item(
+        id="1", benchmark="b", task="t", question="q", options=options, ground_truth="A", answer_kind=kind
+    )
+
+
+def test_extraction_prompt_names_the_letters_or_asks_for_a_number() -> None:
+    mca = extraction_prompt(_item(AnswerKind.MULTIPLE_CHOICE, ("A. x", "B. y", "C. z")))
+    assert "(A, B or C)" in mca and "letter" in mca
+    assert "single number" in extraction_prompt(_item(AnswerKind.NUMERICAL))
+    assert "letter of the correct option and" in extraction_prompt(_item(AnswerKind.MULTIPLE_CHOICE))
+    assert (format_value("B"), format_value(3.0), format_value(0.35)) == ("B", "3.0", "0.35")
