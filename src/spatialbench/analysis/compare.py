@@ -1,0 +1,253 @@
+"""Compare scored runs: one row per run and rows of their differences (``spatialbench compare``).
+
+Differences, per table column (the benchmark's own table, re-aggregated from each run's ``items.csv``):
+
+- **Enabled − Disabled**: a vision run minus a blind run (VSI-Bench App. C.4, Fig. 13, Table 13); each
+  vision run is paired with the blind run whose settings differ least from it;
+- **Disabled − Chance**: a blind run minus the chance baseline, Chance Level (frequency) when a
+  ``chance-frequency`` run is given, else ``chance-random`` (Fig. 13 uses frequency);
+- **R − REF** for every other run R with ``against=REF``: a strategy against ``direct`` (Fig. 9), video
+  first against question first or 1× against 2× video (App. D, Table 7), a frame-count sweep (App. C.3).
+
+Runs that differ in more than the compared setting are *flagged* with every other differing setting, and
+so are runs scored on different items. A setting is a configuration key such as ``media.frames`` or
+``prompt.order`` (``strategy`` counts as one setting with its parameters); keys that do not change
+answers (``out``, concurrency, timeout, attempts, retry delay, frame cache) are never compared, nor the
+media settings of a blind run (it sends no media) or the model, media and prompt of a chance baseline.
+``subset="tiny"`` scores every run on its VSI-Bench (tiny) items only (ids it lacks are noted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from spatialbench.analysis.run_folder import RunFolder, settings
+from spatialbench.benchmarks import get_benchmark
+from spatialbench.benchmarks.vsibench.tiny import tiny_ids
+from spatialbench.scoring.grouped import Table
+
+SCHEMA = "spatialbench.compare"
+VERSION = 1
+IGNORED = frozenset(
+    {"out", "model.concurrency", "model.timeout_s", "model.max_attempts", "model.retry_base_delay_s",
+     "media.frame_cache_mb"}
+)
+NOT_COMPARED = {"vision": (), "blind": ("media",), "chance": ("media", "prompt", "model")}
+WHOLE_SETTINGS = ("strategy",)  # compared as one setting with all its parameters
+SUBSETS = ("tiny",)
+
+
+class CompareError(ValueError):
+    """Runs that cannot be compared (different benchmarks, unknown reference or subset)."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """A table column: ``key`` in JSON (``overall`` = Avg.), ``label`` as printed."""
+
+    key: str
+    label: str
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """One run's scores (percent; None for an empty column) and what it is."""
+
+    name: str
+    role: str
+    model: str
+    n_items: int
+    scores: dict[str, float | None]
+    subset_missing: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Difference:
+    """``minuend − subtrahend`` per column.
+
+    Attributes:
+        kind: ``enabled-disabled``, ``disabled-chance`` or ``against``. label: the printed row name.
+        compared: the setting(s) the difference is about.
+        other: further settings that differ, ``(key, minuend value, subtrahend value)``.
+        items_only: items scored only in the minuend, only in the subtrahend.
+    """
+
+    kind: str
+    label: str
+    minuend: str
+    subtrahend: str
+    compared: tuple[str, ...]
+    other: tuple[tuple[str, Any, Any], ...]
+    items_only: tuple[int, int]
+    scores: dict[str, float | None]
+
+    @property
+    def flagged(self) -> bool:
+        """True when the runs differ in more than the compared setting or in their items."""
+        return bool(self.other) or any(self.items_only)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The comparison table: columns, one row per run, the differences and notes (one line each)."""
+
+    benchmark: str
+    subset: str | None
+    columns: tuple[Column, ...]
+    runs: tuple[RunRow, ...]
+    differences: tuple[Difference, ...]
+    notes: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the versioned JSON document (``schema`` ``spatialbench.compare``, ``version`` 1)."""
+        differences = [{**asdict(d), "flagged": d.flagged,
+                        "other": [{"setting": k, "minuend": a, "subtrahend": b} for k, a, b in d.other]}
+                       for d in self.differences]
+        return {"schema": SCHEMA, "version": VERSION, "benchmark": self.benchmark, "subset": self.subset,
+                "columns": [asdict(c) for c in self.columns], "runs": [asdict(r) for r in self.runs],
+                "differences": differences, "notes": list(self.notes)}
+
+
+def _selected_rows(run: RunFolder, subset: str | None) -> tuple[Any, tuple[str, ...]]:
+    scored = run.rows[run.rows["score"].notna()]
+    if subset is None:
+        return scored, ()
+    wanted = tiny_ids()
+    kept = scored[scored["id"].isin(set(wanted))]
+    present = set(kept["id"])
+    return kept, tuple(i for i in wanted if i not in present)
+
+
+def _scores(table: Table) -> dict[str, float | None]:
+    return {"overall": table.average, **{c.key: c.accuracy for c in table.cells}}
+
+
+def _setting(key: str) -> str:
+    parts = key.split(".")
+    return parts[0] if parts[0] in WHOLE_SETTINGS else ".".join(parts[:2])
+
+
+def differing(a: RunFolder, b: RunFolder) -> list[tuple[str, Any, Any]]:
+    """Return the settings that differ between two runs, ``(key, a's value, b's value)``, sorted by key.
+
+    Keys in :data:`IGNORED` and those :data:`NOT_COMPARED` for either run's role are left out.
+    """
+    skip = IGNORED | set(NOT_COMPARED[a.role]) | set(NOT_COMPARED[b.role])
+    left, right = settings(a.config, frozenset(skip)), settings(b.config, frozenset(skip))
+    keys = sorted(set(left) | set(right))
+    return [(k, left.get(k), right.get(k)) for k in keys if left.get(k) != right.get(k)]
+
+
+def _difference(kind: str, label: str, a: RunFolder, b: RunFolder, compared: Sequence[str],
+                scores: dict[str, dict[str, float | None]], ids: dict[str, set[str]]) -> Difference:
+    diffs = differing(a, b)
+    if not compared:  # --against: the compared setting is whatever differs, when it is one setting
+        groups = {_setting(k) for k, _, _ in diffs}
+        compared = sorted(groups) if len(groups) == 1 else []
+    other = tuple(d for d in diffs if _setting(d[0]) not in compared)
+    values = {k: _minus(v, scores[b.name].get(k)) for k, v in scores[a.name].items()}
+    only = (len(ids[a.name] - ids[b.name]), len(ids[b.name] - ids[a.name]))
+    return Difference(kind, label, a.name, b.name, tuple(compared), other, only, values)
+
+
+def _minus(a: float | None, b: float | None) -> float | None:
+    return None if a is None or b is None else a - b
+
+
+def _closest(run: RunFolder, candidates: Sequence[RunFolder]) -> RunFolder:
+    return min(candidates, key=lambda c: len(differing(run, c)))  # ties: the first given
+
+
+Pair = tuple[str, str, RunFolder, RunFolder, tuple[str, ...]]
+
+
+def _auto_pairs(runs: Sequence[RunFolder]) -> list[Pair]:
+    vision = [r for r in runs if r.role == "vision"]
+    blind = [r for r in runs if r.role == "blind"]
+    chance = sorted((r for r in runs if r.role == "chance"), key=lambda r: "frequency" not in r.model)
+    pairs: list[Pair] = []
+    if blind:
+        for run in vision:
+            other = _closest(run, blind)
+            pairs.append(("enabled-disabled", f"Enabled−Disabled ({run.name} − {other.name})", run, other,
+                          ("prompt.blind",)))
+    if chance:
+        for run in blind:
+            pairs.append(("disabled-chance", f"Disabled−Chance ({run.name} − {chance[0].name})", run,
+                          chance[0], ("model.name",)))
+    return pairs
+
+
+def _check(runs: Sequence[RunFolder], against: str | None, subset: str | None) -> str:
+    if not runs:
+        raise CompareError("no run to compare")
+    benchmarks = sorted({r.benchmark for r in runs})
+    if len(benchmarks) > 1:
+        listed = ", ".join(f"{r.name}: {r.benchmark}" for r in runs)
+        raise CompareError(f"runs of different benchmarks cannot be compared ({listed})")
+    names = [r.name for r in runs]
+    if len(set(names)) < len(names):
+        raise CompareError(f"two runs share a name: {', '.join(names)}")
+    if against is not None and against not in names:
+        raise CompareError(f"--against {against!r} is not one of the runs ({', '.join(names)})")
+    if subset is not None and (subset not in SUBSETS or benchmarks[0] != "vsibench"):
+        raise CompareError(f"subset {subset!r}: only 'tiny' of VSI-Bench is known")
+    return benchmarks[0]
+
+
+def _notes(differences: Sequence[Difference], rows: Sequence[RunRow], subset: str | None) -> list[str]:
+    notes = []
+    for diff in differences:
+        if not diff.flagged:
+            continue
+        parts = [f"{k} ({a!r} vs {b!r})" for k, a, b in diff.other]
+        if any(diff.items_only):
+            parts.append(f"items: {diff.items_only[0]} only in {diff.minuend}, "
+                         f"{diff.items_only[1]} only in {diff.subtrahend}")
+        compared = ", ".join(diff.compared) or "one setting"
+        notes.append(f"* {diff.label}: differs in more than {compared}: {'; '.join(parts)}")
+    for row in rows:
+        if subset and row.subset_missing:
+            shown = ", ".join(row.subset_missing[:10]) + (" ..." if len(row.subset_missing) > 10 else "")
+            count = len(row.subset_missing)
+            notes.append(f"{row.name}: {count} VSI-Bench ({subset}) ids not scored: {shown}")
+    return notes
+
+
+def compare_runs(
+    runs: Sequence[RunFolder], against: str | None = None, subset: str | None = None
+) -> Comparison:
+    """Compare runs of one benchmark (rules in the module docstring).
+
+    Args:
+        runs: scored runs, each with a unique ``name``.
+        against: name of the reference run: every other run minus it; None: the automatic
+            Enabled−Disabled and Disabled−Chance rows.
+        subset: ``"tiny"`` to score every run on its VSI-Bench (tiny) items only.
+
+    Raises:
+        CompareError: no run, runs of different benchmarks, duplicate names, unknown ``against`` or
+            subset. UnknownNameError: the runs' benchmark is not registered.
+    """
+    benchmark = _check(runs, against, subset)
+    spec = get_benchmark(benchmark)
+    scores: dict[str, dict[str, float | None]] = {}
+    ids: dict[str, set[str]] = {}
+    rows: list[RunRow] = []
+    columns: tuple[Column, ...] = ()
+    for run in runs:
+        selected, missing = _selected_rows(run, subset)
+        table = spec.scoring.table(selected)
+        columns = columns or (Column("overall", "Avg."), *(Column(c.key, c.group) for c in table.cells))
+        scores[run.name], ids[run.name] = _scores(table), set(selected["id"])
+        rows.append(RunRow(run.name, run.role, run.model, len(selected), scores[run.name], missing))
+    if against is not None:
+        ref = next(r for r in runs if r.name == against)
+        pairs: list[Pair] = [("against", f"{r.name} − {ref.name}", r, ref, ()) for r in runs if r is not ref]
+    else:
+        pairs = _auto_pairs(runs)
+    differences = [_difference(kind, label, a, b, done, scores, ids) for kind, label, a, b, done in pairs]
+    return Comparison(benchmark, subset, tuple(columns), tuple(rows), tuple(differences),
+                      tuple(_notes(differences, rows, subset)))

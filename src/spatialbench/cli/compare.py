@@ -1,0 +1,62 @@
+"""``spatialbench compare RUN RUN ...``: one table of runs and their differences.
+
+VSI-Bench Fig. 13 and Tables 12-13 (vision enabled / disabled / chance), Fig. 9 (strategies), Table 7
+(input order, repetition), App. C.3 (frame sweeps).
+
+Prints the table (``--format markdown|csv|latex|json``) and writes all four to ``--out`` (default:
+``<first RUN>/analysis/``) as ``compare.{md,csv,tex,json}``; rules in :mod:`spatialbench.analysis.compare`.
+Exit 2: a folder that is not a scored run, runs of different benchmarks, unknown ``--against`` / subset.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from spatialbench.cli.apps import app
+from spatialbench.cli.out_dir import prepare_out_dir
+
+RunsArg = Annotated[list[Path], typer.Argument(help="Run folders (spatialbench run --out ...).")]
+AgainstOpt = Annotated[
+    str | None, typer.Option("--against", help="Reference run (folder name): every other run minus it.")
+]
+SubsetOpt = Annotated[str | None, typer.Option("--subset", help="Score on a subset only: tiny (VSI-Bench).")]
+FormatOpt = Annotated[str, typer.Option("--format", help="Printed format: markdown, csv, latex or json.")]
+OutOpt = Annotated[
+    Path | None, typer.Option("--out", help="Folder for compare.{md,csv,tex,json} (default RUN1/analysis).")
+]
+
+
+def _names(paths: list[Path]) -> list[str]:
+    names = [p.resolve().name for p in paths]
+    return names if len(set(names)) == len(names) else [str(p) for p in paths]
+
+
+@app.command("compare")
+def compare(
+    runs: RunsArg,
+    against: AgainstOpt = None,
+    subset: SubsetOpt = None,
+    fmt: FormatOpt = "markdown",
+    out: OutOpt = None,
+) -> None:
+    """Compare scored runs: a row per run, Enabled−Disabled / Disabled−Chance or RUN − REF rows."""
+    from spatialbench.analysis.compare import CompareError, compare_runs
+    from spatialbench.analysis.compare_render import FORMATS, render, write_all
+    from spatialbench.analysis.run_folder import RunFolderError, read_run
+    from spatialbench.registry import UnknownNameError
+
+    if fmt not in FORMATS:
+        typer.echo(f"error: --format {fmt!r}: choose from {', '.join(FORMATS)}", err=True)
+        raise typer.Exit(2)
+    target = prepare_out_dir(out if out is not None else runs[0] / "analysis")
+    try:
+        folders = [read_run(path, name) for path, name in zip(runs, _names(runs), strict=True)]
+        comparison = compare_runs(folders, against=against, subset=subset)
+    except (RunFolderError, CompareError, UnknownNameError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    write_all(comparison, target)
+    typer.echo(render(comparison, fmt), nl=False)

@@ -1,0 +1,174 @@
+"""``spatialbench compare``: runs against the loopback OpenAI-compatible server, differences by hand."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from spatialbench.cli.main import app
+from support.openai_server import OpenAIServer, ServerScript
+from support.vsi_data import answer_script, make_vsibench, question_tag
+
+THRESHOLDS = np.linspace(0.5, 0.95, 10)
+
+
+def mra(pred: float, truth: float) -> float:
+    """Official MRA (relative error <= 1 - theta), written out for the hand computation."""
+    return float(np.mean(abs(pred - truth) / truth <= 1 - THRESHOLDS))
+
+
+def run(root: Path, out: Path, model: str, *extra: str) -> None:
+    args = ["run", "--benchmark", "vsibench", "--data", str(root), "--model", model, "--out", str(out),
+            "--no-progress", *extra]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+
+
+def blind_answer(text: str) -> str:
+    """Blind model: 'A' to every multiple-choice question, 4 to every count."""
+    return "A" if "Options:" in text else "4"
+
+
+def sighted_server(answers: dict[str, str]) -> ServerScript:
+    """One model: right when the request carries images, :func:`blind_answer` when it carries none.
+
+    The request being answered is the last one logged: runs use ``--concurrency 1``.
+    """
+    script = ServerScript()
+    correct = answer_script(answers)
+    script.answer = lambda text: correct(text) if script.log[-1].n_images else blind_answer(text)
+    return script
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    base = tmp_path_factory.mktemp("compare")
+    answers = make_vsibench(base / "data", n_videos=2, per_video=4)
+    with OpenAIServer(sighted_server(answers)) as server:
+        model = f"openai-compatible:{server.url}#m"
+        run(base / "data", base / "vision", model, "--frames", "uniform:4", "--concurrency", "1")
+        run(base / "data", base / "vision-qfirst", model, "--frames", "uniform:6",
+            "--order", "question_first", "--concurrency", "1")
+        run(base / "data", base / "blind", model, "--blind", "--concurrency", "1")
+    run(base / "data", base / "chance", "chance-frequency")
+    return base, answers
+
+
+def _compare(*args: str) -> dict:
+    result = CliRunner().invoke(app, ["compare", *args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_enabled_minus_disabled_and_disabled_minus_chance(runs):
+    base, answers = runs
+    doc = _compare(str(base / "vision"), str(base / "blind"), str(base / "chance"))
+    assert (doc["schema"], doc["version"]) == ("spatialbench.compare", 1)
+    # by hand: q0, q2, q4, q6 are counts (blind says 4), q1, q3, q5, q7 relative distance (blind says A)
+    counts = [float(answers[f"q{k}"]) for k in (0, 2, 4, 6)]
+    letters = [answers[f"q{k}"] for k in (1, 3, 5, 7)]
+    blind_count = 100 * float(np.mean([mra(4.0, g) for g in counts]))
+    blind_dist = 100 * letters.count("A") / 4
+    vision, blind, chance = (r["scores"] for r in doc["runs"])
+    assert [r["role"] for r in doc["runs"]] == ["vision", "blind", "chance"]
+    assert vision["object_counting"] == 100.0 and vision["object_rel_distance"] == 100.0
+    assert blind["object_counting"] == pytest.approx(blind_count)
+    assert blind["object_rel_distance"] == pytest.approx(blind_dist)
+    assert blind["overall"] == pytest.approx((blind_count + blind_dist) / 2)  # Avg. over the 2 tasks present
+    enabled, disabled = doc["differences"]
+    assert enabled["label"] == "Enabled−Disabled (vision − blind)" and not enabled["flagged"]
+    assert enabled["scores"]["object_counting"] == pytest.approx(100 - blind_count)
+    assert enabled["scores"]["object_rel_distance"] == pytest.approx(100 - blind_dist)
+    assert enabled["scores"]["route_planning"] is None
+    # chance-frequency: the most frequent letter (relative distance) and best constant count (baseline code)
+    assert disabled["label"] == "Disabled−Chance (blind − chance)" and not disabled["flagged"]
+    for key in ("overall", "object_counting", "object_rel_distance"):
+        assert disabled["scores"][key] == pytest.approx(blind[key] - chance[key])
+    stored = json.loads((base / "chance" / "scores.json").read_text())
+    assert chance["object_rel_distance"] == pytest.approx(stored["object_rel_distance"])
+
+
+def test_compare_agrees_with_each_runs_scores_json(runs):
+    base, _ = runs
+    doc = _compare(str(base / "vision"), str(base / "blind"))
+    for row in doc["runs"]:
+        stored = json.loads((base / row["name"] / "scores.json").read_text())
+        assert row["scores"]["overall"] == pytest.approx(stored["overall"])
+
+
+def test_all_four_formats_are_written_next_to_the_first_run(runs):
+    base, _ = runs
+    result = CliRunner().invoke(app, ["compare", str(base / "vision"), str(base / "blind")])
+    assert result.exit_code == 0, result.output
+    assert "| Enabled−Disabled (vision − blind) | " in result.output
+    folder = base / "vision" / "analysis"
+    written = sorted(p.name for p in folder.iterdir())
+    assert written == ["compare.csv", "compare.json", "compare.md", "compare.tex"]
+    csv_lines = (folder / "compare.csv").read_text().splitlines()
+    assert csv_lines[0].startswith(",Avg.,Obj. Count,Abs. Dist.")
+    assert csv_lines[3].startswith("Enabled−Disabled (vision − blind),")
+    tex = (folder / "compare.tex").read_text()
+    assert tex.startswith("\\begin{tabular}{lrrrrrrrrr}") and "Enabled$-$Disabled (vision $-$ blind)" in tex
+
+
+def test_runs_differing_in_more_than_the_compared_setting_are_flagged(runs):
+    base, _ = runs
+    doc = _compare(str(base / "vision-qfirst"), str(base / "vision"), "--against", "vision")
+    (diff,) = doc["differences"]
+    assert diff["label"] == "vision-qfirst − vision" and diff["flagged"]
+    assert diff["compared"] == []
+    assert diff["other"] == [
+        {"setting": "media.frames", "minuend": "uniform:6", "subtrahend": "uniform:4"},
+        {"setting": "prompt.order", "minuend": "question_first", "subtrahend": "video_first"},
+    ]
+    assert doc["notes"][0].startswith(
+        "* vision-qfirst − vision: differs in more than one setting: media.frames")
+
+
+def test_a_blind_runs_media_settings_are_not_compared(runs):
+    base, _ = runs
+    doc = _compare(str(base / "vision"), str(base / "blind"), "--against", "blind")
+    (diff,) = doc["differences"]
+    assert diff["compared"] == ["prompt.blind"] and not diff["flagged"]  # frames differ, but blind sends none
+
+
+def test_subset_tiny_scores_only_tiny_ids_and_names_the_missing(runs):
+    base, answers = runs
+    doc = _compare(str(base / "vision"), str(base / "blind"), "--subset", "tiny")
+    # of ids 0..7 only 3 is in VSI-Bench (tiny); q3 is a relative-distance question
+    assert [r["n_items"] for r in doc["runs"]] == [1, 1]
+    assert doc["runs"][1]["scores"]["object_rel_distance"] == (100.0 if answers["q3"] == "A" else 0.0)
+    assert doc["runs"][0]["scores"]["object_counting"] is None
+    assert doc["notes"][0].startswith("vision: 399 VSI-Bench (tiny) ids not scored: 9, 22, 27,")
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--against", "nope"], "--against 'nope' is not one of the runs (vision, blind)"),
+        (["--subset", "huge"], "subset 'huge': only 'tiny' of VSI-Bench is known"),
+        (["--format", "yaml"], "--format 'yaml': choose from markdown, csv, latex, json"),
+    ],
+)
+def test_bad_options_are_one_line_exit_2(runs, args, message):
+    base, _ = runs
+    result = CliRunner().invoke(app, ["compare", str(base / "vision"), str(base / "blind"), *args])
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_a_folder_that_is_not_a_run_is_named(runs, tmp_path):
+    base, _ = runs
+    result = CliRunner().invoke(app, ["compare", str(base / "vision"), str(tmp_path)])
+    assert result.exit_code == 2
+    assert f"{tmp_path}: not a scored run folder (no config.json)" in result.output
+
+
+def test_server_saw_no_images_in_the_blind_run(tmp_path):
+    answers = make_vsibench(tmp_path / "data", n_videos=1, per_video=2)
+    script = ServerScript(answer=blind_answer)
+    with OpenAIServer(script) as server:
+        run(tmp_path / "data", tmp_path / "blind", f"openai-compatible:{server.url}#m", "--blind")
+    assert sorted(question_tag(r.text) for r in script.answered()) == sorted(answers)
+    assert all(r.n_images == 0 for r in script.answered())
