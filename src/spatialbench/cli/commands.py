@@ -11,3 +11,4 @@ from spatialbench.cli import run  # noqa: F401
 from spatialbench.cli import generate_synthetic  # noqa: F401
 from spatialbench.cli import breakdown  # noqa: F401
 from spatialbench.cli import report  # noqa: F401
+from spatialbench.cli import compare  # noqa: F401
