@@ -74,7 +74,8 @@ def test_manifest_counts_removed_candidates_per_rule(scannet):
     singles = sum(sum(1 for c in s.counts.values() if c == 1) for s in scannet)
     assert counting["removed"]["single_instance"] == singles
     hard = bench.manifest["tasks"]["object_rel_direction_hard"]
-    assert set(hard["removed"]) == {"angle_boundary", "too_close", "too_far", "per_scene_cap"}
+    rules = {"not_drawn", "too_close", "too_far", "corner_sector", "angle_boundary", "per_scene_cap"}
+    assert set(hard["removed"]) == rules
     assert hard["candidates"] - hard["removed"]["per_scene_cap"] == hard["count"]
 
 
@@ -265,3 +266,43 @@ def test_rewritten_files_keep_the_usual_permissions(tmp_path):
     expected = (tmp_path / "probe").stat().st_mode
     paths = write_benchmark(bench.items, bench.manifest, tmp_path / "out")
     assert {p.stat().st_mode for p in paths.values()} == {expected}
+
+
+def test_a_task_named_twice_is_generated_once(tmp_path):
+    from typer.testing import CliRunner
+
+    from spatialbench.cli.main import app
+
+    meta = synthetic_room(tmp_path)
+    args = ["generate", "vsibench", "--meta-info", str(meta), "--tasks", "object_size_estimation"]
+    result = CliRunner().invoke(
+        app, [*args, "--tasks", "object_size_estimation", "--out", str(tmp_path / "o")]
+    )
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(x) for x in (tmp_path / "o" / "test.jsonl").read_text().splitlines()]
+    assert len(rows) == 4 and len({r["question"] for r in rows}) == 4  # sofa, tv, bed, lamp once each
+    scenes = list(load_meta_info(meta).values())
+    twice = generate_vsibench(scenes, ["object_counting", "object_counting"], GenerationSettings())
+    assert len(twice.items) == 1 and twice.manifest["tasks"]["object_counting"]["count"] == 1
+
+
+def test_cli_rules_paper_records_the_papers_settings(tmp_path):
+    from typer.testing import CliRunner
+
+    from spatialbench.cli.main import app
+
+    meta = synthetic_room(tmp_path)
+    base = ["generate", "vsibench", "--meta-info", str(meta), "--tasks", "object_rel_distance"]
+    for rules, extra, expected in (
+        ("paper", [], "any_pair"),
+        ("data", [], "data"),
+        ("paper", ["--rel-distance-rule", "closest"], "closest"),
+    ):
+        out = tmp_path / f"{rules}{len(extra)}"
+        result = CliRunner().invoke(app, [*base, "--rules", rules, *extra, "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        settings = json.loads((out / "manifest.json").read_text())["settings"]
+        assert settings["rel_distance_gap_rule"] == expected
+        assert settings["direction_sampling"] == ("permutations" if rules == "paper" else "role_triples")
+    bad = CliRunner().invoke(app, [*base, "--rules", "book", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and "--rules 'book'; use one of: data, paper" in bad.output

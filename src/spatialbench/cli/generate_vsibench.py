@@ -18,18 +18,32 @@ TasksOpt = Annotated[
     list[str] | None, typer.Option("--tasks", help="Task to generate (repeat); default: all meta-info tasks.")
 ]
 SeedOpt = Annotated[int, typer.Option("--seed", help="Root seed; same seed, same bytes.")]
+RulesOpt = Annotated[
+    str,
+    typer.Option(
+        "--rules",
+        help="data: the rules the official questions follow (default); paper: App. B.1's wording.",
+    ),
+]
+RULES = ("data", "paper")
 
 
 @generate_app.command("vsibench")
 def generate_vsibench_command(
+    ctx: typer.Context,
     meta_info: MetaInfoOpt,
     out: OutOpt,
     tasks: TasksOpt = None,
     seed: SeedOpt = 0,
     distance: DistanceOpt = "exact",
-    rel_distance_rule: GapRuleOpt = "any_pair",
+    rel_distance_rule: GapRuleOpt = "data",
+    rules: RulesOpt = "data",
 ) -> None:
-    """Generate VSI-Bench questions for every scene of the meta-info and write them with a manifest."""
+    """Generate VSI-Bench questions for every scene of the meta-info and write them with a manifest.
+
+    Each rule is a setting of ``GenerationSettings`` (recorded in manifest.json with the number of
+    candidates each rule removed); a task named twice is generated once.
+    """
     from spatialbench.generate.vsi import (
         GenerationSettings,
         builtin_tasks,
@@ -39,13 +53,22 @@ def generate_vsibench_command(
     from spatialbench.registry import UnknownNameError
     from spatialbench.scene import MetaInfoError, load_meta_info
 
+    if rules not in RULES:
+        typer.echo(f"error: --rules {rules!r}; use one of: {', '.join(RULES)}", err=True)
+        raise typer.Exit(2)
     prepare_out_dir(out)
+    fields: dict[str, object] = {"seed": seed, "distance_method": distance}
+    source = ctx.get_parameter_source("rel_distance_rule")  # typer's own click: compare by name
+    if rules == "data" or source is None or source.name != "DEFAULT":
+        fields["rel_distance_gap_rule"] = rel_distance_rule  # else the paper's rule of --rules paper
     try:
         scenes = load_meta_info(meta_info)
-        settings = GenerationSettings.model_validate(
-            {"seed": seed, "distance_method": distance, "rel_distance_gap_rule": rel_distance_rule}
+        settings = (
+            GenerationSettings.paper(**fields)
+            if rules == "paper"
+            else GenerationSettings.model_validate(fields)
         )
-        bench = generate_vsibench(scenes.values(), tasks or list(builtin_tasks()), settings)
+        bench = generate_vsibench(scenes.values(), list(dict.fromkeys(tasks or builtin_tasks())), settings)
     except (MetaInfoError, FileNotFoundError, UnknownNameError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None

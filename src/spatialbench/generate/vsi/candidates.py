@@ -30,3 +30,13 @@ def choice_candidate(
 ) -> Candidate:
     """Build a multiple-choice candidate (choices unordered; the assembler orders them)."""
     return Candidate(task, scene.scene_id, scene.dataset, question, answer, choices, metadata=metadata)
+
+
+def unique_in_order(scene: Scene, order: str) -> list[str]:
+    """Return the unique categories in ``object_counts`` order (``order="counts"``) or ``object_bbox`` order.
+
+    The official generator walks ``object_counts`` (issue 10: abs. distance naming order and direction
+    role orders follow it on every official question of the sample files).
+    """
+    unique = scene.unique_categories()
+    return [c for c in scene.counts if c in unique] if order == "counts" else unique

@@ -5,29 +5,39 @@ An observer stands at the *positioning* object's centre and faces the *orienting
 direction to the querying object's centre, positive counter-clockwise (to the observer's left).
 This convention reproduces every resolvable official direction question in ``official_samples``.
 
-Ambiguity rules (App. B.1 names them; the values are ours, in GenerationSettings):
-``too_close``: two of the three centres closer than ``direction_min_distance_m`` on the floor plane;
-``too_far``: two farther apart than ``direction_max_distance_m``; ``angle_boundary``: the bearing within
-``direction_angle_margin_deg`` of a boundary between two answers of the level. A triple is counted under
-the first rule it fails, in that order.
+Which questions are asked (``GenerationSettings.direction_sampling``): by default, as the official data
+shows, ``direction_triples[level]`` triples of unique objects are drawn per scene among all
+combinations (``object_counts`` order), and each is asked in the role orders 012, 021 and 102; the
+paper's wording reads as every ordered triple (``"permutations"``, capped per scene by the pipeline).
+
+Ambiguity rules (App. B.1 names them; values measured on the official data, in GenerationSettings), in
+this order, a question counted under the first it fails: ``not_drawn`` (its triple was not drawn),
+``too_close`` / ``too_far`` (two of the three objects nearer than ``direction_min_distance_m`` or farther
+than ``direction_max_distance_m``), ``corner_sector`` (more than ``direction_vertex_limit`` corners of the
+querying box in another answer sector than its centre), ``angle_boundary`` (the bearing within
+``direction_angle_margin_deg`` of a boundary between answers; one-sided for the hard level by default),
+``easy_back_zone`` (easy level: the querying object behind the observer, ``direction_easy_max_turn_deg``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import permutations
+from itertools import combinations, permutations
 
 import numpy as np
 from numpy.typing import NDArray
 
 from spatialbench.generate.vsi.base import TaskResult
-from spatialbench.generate.vsi.candidates import choice_candidate
+from spatialbench.generate.vsi.candidates import choice_candidate, unique_in_order
+from spatialbench.generate.vsi.distances import category_distances
+from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
 from spatialbench.scene.categories import question_name
 from spatialbench.scene.model import Scene
 
 Labeller = Callable[[float, GenerationSettings], str]
+Triple = tuple[str, str, str]
 
 
 def bearing_deg(
@@ -36,9 +46,9 @@ def bearing_deg(
     """Signed bearing(s) in degrees, (-180, 180], of querying seen from positioning facing orienting.
 
     Args:
-        positioning: (..., 2) or (..., 3) observer position(s); only x and y are used.
-        orienting: same shape, the point(s) the observer faces.
-        querying: same shape, the point(s) whose bearing is returned.
+        positioning: (..., 2) or (..., 3) observer position(s); only x and y are used (broadcast).
+        orienting: the point(s) the observer faces, broadcastable to the same shape.
+        querying: the point(s) whose bearing is returned, broadcastable to the same shape.
     """
     f = orienting[..., :2] - positioning[..., :2]
     v = querying[..., :2] - positioning[..., :2]
@@ -64,22 +74,106 @@ def hard_label(angle: float, settings: GenerationSettings) -> str:
 
 
 def boundaries(level: str, settings: GenerationSettings) -> NDArray[np.float64]:
-    """Bearings (degrees) separating two answers of ``level``."""
+    """Counter-clockwise bearings in [0, 360] (degrees) separating two answers of ``level``."""
     back = settings.direction_back_deg
     return np.array(
-        {
-            "easy": [0.0, 180.0, -180.0],
-            "medium": [0.0, back, -back],
-            "hard": [0.0, 90.0, -90.0, 180.0, -180.0],
-        }[level]
+        {"easy": [0.0, 180.0, 360.0], "medium": [0.0, back, 360.0 - back, 360.0]}.get(
+            level, [0.0, 90.0, 180.0, 270.0, 360.0]
+        )
     )
 
 
-def _floor_distances(points: NDArray[np.float64]) -> NDArray[np.float64]:
-    """(T,) smallest and largest pairwise floor distances of (T, 3, 3) triples, as (T, 2)."""
-    pairs = [(0, 1), (0, 2), (1, 2)]
-    d = np.stack([np.linalg.norm(points[:, i, :2] - points[:, j, :2], axis=-1) for i, j in pairs], axis=1)
-    return np.stack([d.min(axis=1), d.max(axis=1)], axis=1)
+def sectors(angles: NDArray[np.float64], level: str, settings: GenerationSettings) -> NDArray[np.int64]:
+    """Answer sector index of each signed bearing (degrees) at ``level``."""
+    return np.digitize(np.mod(angles, 360.0), boundaries(level, settings)[1:-1])
+
+
+def near_boundary(angles: NDArray[np.float64], level: str, settings: GenerationSettings) -> NDArray[np.bool_]:
+    """Tell, per bearing, whether it lies within the angle margin of an answer boundary.
+
+    ``direction_hard_margin="one_sided"``: at the hard level only the margin counter-clockwise *before*
+    each boundary counts (the official data has hard questions 1° past a boundary, none just before).
+    """
+    ccw = np.mod(angles, 360.0)[:, None]
+    edges = boundaries(level, settings)[None, :]
+    if level == "hard" and settings.direction_hard_margin == "one_sided":
+        ahead = np.where(edges > ccw, edges - ccw, np.inf)
+        return np.asarray(ahead.min(axis=1) < settings.direction_angle_margin_deg)
+    return np.asarray(np.abs(ccw - edges).min(axis=1) < settings.direction_angle_margin_deg)
+
+
+def in_easy_back_zone(angles: NDArray[np.float64], settings: GenerationSettings) -> NDArray[np.bool_]:
+    """Tell, per bearing, whether an easy question would ask about an object behind the observer.
+
+    Behind: a turn of at least ``direction_easy_max_turn_deg`` less the angle margin (125° by default;
+    no official easy question has a bearing beyond 115°, 4 to 5 of 38 expected otherwise).
+    """
+    limit = settings.direction_easy_max_turn_deg
+    if limit is None:
+        return np.zeros(len(angles), dtype=bool)
+    return np.asarray(np.abs(angles) >= limit - settings.direction_angle_margin_deg)
+
+
+def planned_triples(
+    scene: Scene, task: str, level: str, settings: GenerationSettings
+) -> tuple[list[Triple], int]:
+    """Return the ordered (positioning, orienting, querying) triples to ask and how many were not drawn."""
+    if settings.direction_sampling == "permutations":
+        return list(permutations(scene.unique_categories(), 3)), 0
+    combos = list(combinations(unique_in_order(scene, "counts"), 3))
+    k = min(settings.direction_triples.get(level, 0), len(combos))
+    drawn = sorted(
+        derived_rng(settings.seed, task, scene.scene_id).choice(len(combos), size=k, replace=False)
+    )
+    orders = [tuple(int(ch) for ch in order) for order in settings.direction_role_orders]
+    triples: list[Triple] = [(combos[i][a], combos[i][b], combos[i][c]) for i in drawn for a, b, c in orders]
+    return triples, (len(combos) - k) * len(orders)
+
+
+def _pair_distances(scene: Scene, triples: list[Triple], settings: GenerationSettings) -> NDArray[np.float64]:
+    """(T, 3) distances (m) of the pairs (0, 1), (0, 2), (1, 2) of each triple (box or centre distance)."""
+    pairs = [(t[i], t[j]) for t in triples for i, j in ((0, 1), (0, 2), (1, 2))]
+    if settings.direction_distance == "box":
+        lookup = category_distances(scene, sorted(set(pairs)), settings)
+        return np.array([lookup[p] for p in pairs]).reshape(-1, 3)
+    centre = {c: scene.unique_box(c).center[:2] for t in triples for c in t}
+    return np.array([np.linalg.norm(centre[a] - centre[b]) for a, b in pairs]).reshape(-1, 3)
+
+
+def _corner_outliers(
+    scene: Scene, triples: list[Triple], level: str, settings: GenerationSettings
+) -> NDArray[np.int64]:
+    """(T,) number of corners of the querying box in another answer sector than its centre."""
+    pos = np.array([scene.unique_box(t[0]).center for t in triples])[:, None, :]
+    ori = np.array([scene.unique_box(t[1]).center for t in triples])[:, None, :]
+    query = np.array(
+        [np.vstack([scene.unique_box(t[2]).center, scene.unique_box(t[2]).corners()]) for t in triples]
+    )
+    sector = sectors(bearing_deg(pos, ori, query), level, settings)  # (T, 9): centre then 8 corners
+    return np.asarray((sector[:, 1:] != sector[:, :1]).sum(axis=1))
+
+
+def rule_masks(
+    scene: Scene, triples: list[Triple], angles: NDArray[np.float64], level: str, settings: GenerationSettings
+) -> dict[str, NDArray[np.bool_]]:
+    """Rule name -> (T,) mask of the questions it removes, each question under the first rule it fails."""
+    dist = _pair_distances(scene, triples, settings)
+    tests: dict[str, Callable[[], NDArray[np.bool_]]] = {
+        "too_close": lambda: dist.min(axis=1) < settings.direction_min_distance_m,
+        "too_far": lambda: dist.max(axis=1) > settings.direction_max_distance_m,
+    }
+    if settings.direction_vertex_limit is not None:
+        limit = settings.direction_vertex_limit
+        tests["corner_sector"] = lambda: _corner_outliers(scene, triples, level, settings) > limit
+    tests["angle_boundary"] = lambda: near_boundary(angles, level, settings)
+    if level == "easy":
+        tests["easy_back_zone"] = lambda: in_easy_back_zone(angles, settings)
+    masks: dict[str, NDArray[np.bool_]] = {}
+    removed = np.zeros(len(triples), dtype=bool)
+    for rule, test in tests.items():
+        masks[rule] = ~removed & test()
+        removed |= masks[rule]
+    return masks
 
 
 def direction_candidates(
@@ -90,29 +184,23 @@ def direction_candidates(
     label: Labeller,
     settings: GenerationSettings,
 ) -> TaskResult:
-    """All unambiguous (positioning, orienting, querying) triples of distinct unique objects."""
+    """Return the unambiguous questions of one level about one scene (rules in the module docstring)."""
     result = TaskResult()
-    unique = scene.unique_categories()
-    triples = list(permutations(unique, 3))
+    triples, not_drawn = planned_triples(scene, task, level, settings)
+    if not_drawn:
+        result.removed["not_drawn"] += not_drawn
     if not triples:
         return result
-    centers = {c: scene.unique_box(c).center for c in unique}
-    pts = np.array([[centers[c] for c in t] for t in triples])  # (T, 3 objects, 3)
-    angles = bearing_deg(pts[:, 0], pts[:, 1], pts[:, 2])
-    extremes = _floor_distances(pts)
-    too_close = extremes[:, 0] < settings.direction_min_distance_m
-    too_far = ~too_close & (extremes[:, 1] > settings.direction_max_distance_m)
-    bad_distance = too_close | too_far
-    margin = np.abs(angles[:, None] - boundaries(level, settings)[None, :]).min(axis=1)
-    near_boundary = margin < settings.direction_angle_margin_deg
-    result.removed["too_close"] += int(too_close.sum())
-    result.removed["too_far"] += int(too_far.sum())
-    result.removed["angle_boundary"] += int((near_boundary & ~bad_distance).sum())
-    for k in np.flatnonzero(~bad_distance & ~near_boundary):
-        positioning, orienting, querying = triples[k]
-        names = {"positioning": positioning, "orienting": orienting, "querying": querying}
+    centers = np.array([[scene.unique_box(c).center for c in t] for t in triples])
+    angles = bearing_deg(centers[:, 0], centers[:, 1], centers[:, 2])
+    kept = np.ones(len(triples), dtype=bool)
+    for rule, mask in rule_masks(scene, triples, angles, level, settings).items():
+        result.removed[rule] += int(mask.sum())
+        kept &= ~mask
+    for k in np.flatnonzero(kept):
+        names = dict(zip(("positioning", "orienting", "querying"), triples[k], strict=True))
         question = render(task, **{role: question_name(c) for role, c in names.items()})
-        metadata = {"objects": [positioning, orienting, querying], "bearing_deg": round(float(angles[k]), 3)}
+        metadata = {"objects": list(triples[k]), "bearing_deg": round(float(angles[k]), 3)}
         answer = label(float(angles[k]), settings)
         result.candidates.append(choice_candidate(task, scene, question, answer, choices, metadata))
     return result

@@ -55,6 +55,8 @@ def run_generators(
 ) -> dict[str, list[TaskResult]]:
     """Run each task's registered generator on each scene and sub-sample per scene.
 
+    A task named twice is generated once (``--tasks X --tasks X`` asks for X, not two copies of it).
+
     Returns:
         task -> one TaskResult per scene, holding the kept candidates and the filter counts; the
         number of candidates before sub-sampling is in ``removed["per_scene_cap"]``.
@@ -62,6 +64,7 @@ def run_generators(
     Raises:
         UnknownNameError: a task that is not registered.
     """
+    tasks = list(dict.fromkeys(tasks))
     generators = [TASK_GENERATORS.get(t) for t in tasks]
     scene_list = list(scenes)
     results: dict[str, list[TaskResult]] = {t: [] for t in tasks}

@@ -1,12 +1,18 @@
-"""Absolute distance (Table 3): closest-point distance between two unique objects, metres, one decimal."""
+"""Absolute distance (Table 3): closest-point distance between two unique objects, metres, one decimal.
+
+Rules (``GenerationSettings``, defaults from the official data, issue 10): the question names first the
+object listed later in the meta-info (``abs_distance_order``, ``object_counts`` order), and answers below
+``abs_distance_min_m`` (0.4 m) are not asked (removed as ``below_min_distance``).
+"""
 
 from __future__ import annotations
 
 from itertools import combinations
 
 from spatialbench.generate.vsi.base import TaskGenerator, TaskResult
-from spatialbench.generate.vsi.candidates import numeric_candidate
+from spatialbench.generate.vsi.candidates import numeric_candidate, unique_in_order
 from spatialbench.generate.vsi.distances import category_distances
+from spatialbench.generate.vsi.options import format_number
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
@@ -15,21 +21,21 @@ from spatialbench.scene.categories import question_name
 from spatialbench.scene.model import Scene
 
 TASK = "object_abs_distance"
-MIN_DISTANCE_M = 0.05  # rounds to "0.0" or "0.1": not a meaningful question and MRA divides by the truth
 
 
 def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
-    """One question per pair of unique categories; the pair's order in the text is drawn at random."""
+    """One question per pair of unique categories whose answer is at least ``abs_distance_min_m``."""
     result = TaskResult()
-    pairs = list(combinations(scene.unique_categories(), 2))
+    pairs = list(combinations(unique_in_order(scene, settings.abs_distance_order), 2))
     distances = category_distances(scene, pairs, settings)
     rng = derived_rng(settings.seed, TASK, scene.scene_id)
-    for a, b in pairs:
-        d = distances[(a, b)]
-        if d < MIN_DISTANCE_M:
-            result.removed["touching"] += 1
+    for earlier, later in pairs:
+        d = distances[(earlier, later)]
+        if float(format_number(d, 1)) < settings.abs_distance_min_m:
+            result.removed["below_min_distance"] += 1
             continue
-        first, second = (a, b) if rng.random() < 0.5 else (b, a)
+        flip = settings.abs_distance_order == "random" and rng.random() < 0.5
+        first, second = (earlier, later) if flip else (later, earlier)
         question = render(TASK, object_1=question_name(first), object_2=question_name(second))
         result.candidates.append(numeric_candidate(TASK, scene, question, d, 1, {"objects": [first, second]}))
     return result

@@ -1,8 +1,11 @@
 """Relative distance (Table 3, App. B.1): which of four categories is closest to a unique object.
 
 The primary object is unique; choices may have several instances, their distance being the minimum over
-instances (closest-point box distance). A question is ambiguous when two of the four choice distances
-lie within 0.30 m (rooms above 40 m²) or 0.15 m (otherwise) of each other.
+instances (closest-point box distance). Rules, in order (``GenerationSettings``, defaults from the
+official data, issue 10): ``not_drawn`` (by default ``rel_distance_draws`` (primary, choice set)
+candidates are drawn per scene among all of them), ``too_close_to_reference`` (the correct choice within
+``rel_distance_min_clearance_m`` of the primary object), ``ambiguous_gap`` (``rel_distance_gap_rule``:
+two choice distances within 0.15 m, or the closest two within 0.30 m in rooms above 40 m²).
 """
 
 from __future__ import annotations
@@ -31,42 +34,63 @@ def ambiguity_gap(scene: Scene, settings: GenerationSettings) -> float:
     return settings.rel_distance_gap_large_m if large else settings.rel_distance_gap_small_m
 
 
-def is_ambiguous(distances: list[float], gap: float, rule: str = "any_pair") -> bool:
+def is_ambiguous(distances: list[float], gap: float, rule: str = "any_pair", small_gap: float = 0.15) -> bool:
     """Tell whether a choice set is ambiguous.
 
-    True when two of ``distances`` are within ``gap`` of each other (``rule="any_pair"``, App. B.1), or
-    the two smallest are (``rule="closest"``, what the official data follows).
+    ``rule="any_pair"``: two of ``distances`` within ``gap`` of each other (the paper's words, App. B.1);
+    ``"closest"``: the two smallest within ``gap``; ``"data"``: two within ``small_gap`` (the small-room
+    gap) or the two smallest within ``gap`` (what every official question but one follows).
     """
     d = np.diff(np.sort(np.asarray(distances)))
-    return bool(np.any(d < gap) if rule == "any_pair" else d[0] < gap)
+    if rule == "any_pair":
+        return bool(np.any(d < gap))
+    return bool(d[0] < gap or (rule == "data" and np.any(d < small_gap)))
 
 
-def _choice_sets(
-    others: list[str], settings: GenerationSettings, rng: np.random.Generator
-) -> list[tuple[str, ...]]:
-    """Up to ``rel_distance_sets_per_primary`` distinct random 4-sets of ``others``, in sorted order."""
-    all_sets = list(combinations(others, N_CHOICES))
-    k = min(settings.rel_distance_sets_per_primary, len(all_sets))
-    return [all_sets[i] for i in sorted(rng.choice(len(all_sets), size=k, replace=False))]
+def _draw(n: int, k: int, rng: np.random.Generator) -> list[int]:
+    """``min(k, n)`` distinct indices below ``n``, drawn at random, in increasing order."""
+    return [int(i) for i in sorted(rng.choice(n, size=min(k, n), replace=False))]
 
 
-def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
-    """Random choice sets per unique primary object, kept when unambiguous."""
-    result = TaskResult()
+def planned_sets(
+    scene: Scene, settings: GenerationSettings, result: TaskResult
+) -> list[tuple[str, tuple[str, ...]]]:
+    """Return the (primary, four-choice set) candidates to judge, drawn as ``rel_distance_sampling`` says.
+
+    The candidates not drawn are counted in ``result.removed["not_drawn"]``; primaries with fewer than
+    four other categories in ``result.removed["too_few_categories"]``.
+    """
     rng = derived_rng(settings.seed, TASK, scene.scene_id)
-    plans: list[tuple[str, tuple[str, ...]]] = []
+    per_primary: list[list[tuple[str, tuple[str, ...]]]] = []
     for primary in scene.unique_categories():
         others = [c for c in scene.objects if c != primary]
         if len(others) < N_CHOICES:
             result.removed["too_few_categories"] += 1
             continue
-        plans.extend((primary, s) for s in _choice_sets(others, settings, rng))
+        sets = [(primary, s) for s in combinations(others, N_CHOICES)]
+        if settings.rel_distance_sampling == "per_primary":
+            kept = [sets[i] for i in _draw(len(sets), settings.rel_distance_sets_per_primary, rng)]
+            result.removed["not_drawn"] += len(sets) - len(kept)
+            sets = kept
+        per_primary.append(sets)
+    plans = [plan for sets in per_primary for plan in sets]
+    if settings.rel_distance_sampling == "per_primary":
+        return plans
+    drawn = [plans[i] for i in _draw(len(plans), settings.rel_distance_draws, rng)]
+    result.removed["not_drawn"] += len(plans) - len(drawn)
+    return drawn
+
+
+def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
+    """Drawn (primary, choice set) candidates, kept when clear and unambiguous (module docstring)."""
+    result = TaskResult()
+    plans = planned_sets(scene, settings, result)
     needed = sorted({(p, c) for p, s in plans for c in s})
     distances = category_distances(scene, needed, settings)
     for primary, choice_set in plans:
         candidate = choice_set_candidate(scene, primary, choice_set, distances, settings)
-        if candidate is None:
-            result.removed["ambiguous_gap"] += 1
+        if isinstance(candidate, str):
+            result.removed[candidate] += 1
         else:
             result.candidates.append(candidate)
     return result
@@ -81,8 +105,8 @@ def choice_set_candidate(
     choice_set: tuple[str, ...],
     distances: dict[tuple[str, str], float],
     settings: GenerationSettings,
-) -> Candidate | None:
-    """Build the question for one primary object and choice set, or None when it is ambiguous.
+) -> Candidate | str:
+    """Build the question for one primary object and choice set, or name the rule that rejects it.
 
     Args:
         scene: the scene (its room size selects the ambiguity threshold).
@@ -92,8 +116,11 @@ def choice_set_candidate(
         distances: (primary, choice) -> minimum distance over instances, metres (``category_distances``).
     """
     d = [distances[(primary, c)] for c in choice_set]
-    if is_ambiguous(d, ambiguity_gap(scene, settings), settings.rel_distance_gap_rule):
-        return None
+    if min(d) < settings.rel_distance_min_clearance_m:
+        return "too_close_to_reference"
+    gap, small = ambiguity_gap(scene, settings), settings.rel_distance_gap_small_m
+    if is_ambiguous(d, gap, settings.rel_distance_gap_rule, small):
+        return "ambiguous_gap"
     return choice_candidate(
         TASK,
         scene,

@@ -1,0 +1,104 @@
+"""Generated vs official VSI-Bench questions (issue 10): per-task counts and exact reproduction.
+
+Usage: .venv/bin/python bench/generation_fidelity.py [--seed N] [--seeds K] [--rules data|paper]
+
+Prints, for ``generate vsibench`` on the 288 scenes of ../shared/data/vsibench/meta_info, each task's
+count beside the released test set's (and whether it is within 3 %); with ``--seeds K`` also the mean and
+spread over seeds 0..K-1 (the per-scene draws make direction and rel. distance counts vary by seed).
+Then, on the 5 scenes whose complete official question lists are in official_samples/gemini3flash_5scenes,
+the share of official questions reproduced exactly (same text and answer; rel. distance also up to the
+order of its choices), and the share the rules keep when nothing is sub-sampled ("rules keep": a rule
+that rejects official questions is wrong, whatever the sampling).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from pathlib import Path
+
+from spatialbench.generate.vsi import GenerationSettings, builtin_tasks, generate_vsibench
+from spatialbench.generate.vsi.fidelity import count_rows, reproduced
+from spatialbench.scene import load_meta_info
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "vsibench"
+FIVE = DATA / "official_samples" / "gemini3flash_5scenes" / "questions"
+UNLIMITED = {
+    "caps": {},
+    "rel_distance_draws": 10**9,
+    "direction_triples": dict.fromkeys(("easy", "medium", "hard"), 10**9),
+}
+
+
+def settings(rules: str, seed: int, **extra: object) -> GenerationSettings:
+    """The data defaults or the paper's wording, with ``seed`` and ``extra`` fields."""
+    if rules == "paper":
+        return GenerationSettings.paper(seed=seed, **extra)
+    return GenerationSettings.model_validate({"seed": seed, **extra})
+
+
+def print_counts(scenes: dict, rules: str, seed: int, n_seeds: int) -> None:
+    """Per-task generated vs official counts (and the spread over seeds)."""
+    bench = generate_vsibench(scenes.values(), builtin_tasks(), settings(rules, seed))
+    spread = (
+        [
+            count_rows(generate_vsibench(scenes.values(), builtin_tasks(), settings(rules, s)).manifest)
+            for s in range(n_seeds)
+        ]
+        if n_seeds > 1
+        else []
+    )
+    print(
+        f"{'task':30s} {'generated':>9s} {'official':>8s} {'diff':>7s}  within 3%"
+        + ("  seeds mean (sd)" if spread else "")
+    )
+    for k, (task, generated, official, diff) in enumerate(count_rows(bench.manifest)):
+        ok = 'yes' if abs(diff) <= 0.03 else 'NO'
+        line = f"{task:30s} {generated:9d} {official:8d} {100 * diff:+6.1f}%  {ok}"
+        if spread:
+            values = [rows[k][1] for rows in spread]
+            line += f"      {statistics.mean(values):7.1f} ({statistics.pstdev(values):.1f})"
+        print(line)
+    removed = {t: e["removed"] for t, e in bench.manifest["tasks"].items()}
+    print("removed per rule:", json.dumps(removed))
+
+
+def print_reproduction(scenes: dict, rules: str, seed: int) -> None:
+    """Share of the 5 scenes' official questions generated exactly, and kept by the rules."""
+    rows = [r for f in sorted(FIVE.glob("*.json")) for r in json.loads(f.read_text())["questions"]]
+    five = [scenes[name] for name in sorted({r["scene_name"] for r in rows})]
+    tasks = list(builtin_tasks())
+    rows = [r for r in rows if r["question_type"] in tasks]
+    items = generate_vsibench(five, tasks, settings(rules, seed)).items
+    every = generate_vsibench(five, tasks, settings(rules, seed, **UNLIMITED)).items
+    exact, unordered, kept = (
+        reproduced(rows, items),
+        reproduced(rows, items, True),
+        reproduced(rows, every, True),
+    )
+    print(f"\n5 scenes ({', '.join(s.scene_id for s in five)}): official questions reproduced")
+    print(f"{'task':30s} {'official':>8s} {'exact':>7s} {'any choice order':>17s} {'rules keep':>11s}")
+    for task in tasks:
+        hit, total = exact.get(task, (0, 0))
+        if total:
+            print(
+                f"{task:30s} {total:8d} {100 * hit / total:6.1f}% {100 * unordered[task][0] / total:16.1f}%"
+                f" {100 * kept[task][0] / total:10.1f}%"
+            )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seeds", type=int, default=1, help="also print mean/sd over seeds 0..K-1")
+    parser.add_argument("--rules", choices=("data", "paper"), default="data")
+    args = parser.parse_args()
+    scenes = load_meta_info(DATA / "meta_info")
+    print(f"generate vsibench on {len(scenes)} scenes, rules={args.rules}, seed={args.seed}")
+    print_counts(scenes, args.rules, args.seed, args.seeds)
+    print_reproduction(scenes, args.rules, args.seed)
+
+
+if __name__ == "__main__":
+    main()
