@@ -37,6 +37,8 @@ from spatialbench.cli.run_options import (
     RepeatsOpt,
     SeedOpt,
     SettingOpt,
+    StrategyOpt,
+    StrategyParamOpt,
     TimeoutOpt,
     TokensOpt,
     flag_values,
@@ -76,6 +78,8 @@ def run_command(
     image_overflow: OverflowOpt = None,
     extract: ExtractOpt = None,
     seed: SeedOpt = None,
+    strategy: StrategyOpt = None,
+    strategy_param: StrategyParamOpt = None,
     progress: bool = typer.Option(True, help="Show the progress bar."),
 ) -> None:
     """Evaluate MODEL on BENCHMARK; answers go to OUT/run.sqlite, scores to OUT/scores.*.
@@ -96,6 +100,7 @@ def run_command(
 def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConfig, BenchmarkSpec]:
     """Build, resolve and check the run's config; a bad value or set-up problem is one line, exit 2."""
     from spatialbench.benchmarks import get_benchmark
+    from spatialbench.prompting.strategies import build_strategy
     from spatialbench.registry import UnknownNameError
     from spatialbench.runs import RunConfig
     from spatialbench.runs.config_file import merged, read_config_file
@@ -105,6 +110,7 @@ def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConf
         config = RunConfig.model_validate(merged(base, flag_values(flags)))
         spec = get_benchmark(config.data.benchmark)
         spec.prompt_builder(config.prompt)  # unknown --prompt fields fail here, before any work
+        build_strategy(config.strategy)  # unknown --strategy / -S names and bad values too
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         typer.echo(f"Error: Invalid value{_invalid(exc)}", err=True)
         raise typer.Exit(2) from None
@@ -181,6 +187,12 @@ def _report(summary: RunSummary) -> None:
         f"{summary.selected} items: {summary.already_done} already answered, {counts['ok']} answered now, "
         f"{not_applicable}{counts['empty']} empty, {counts['failed']} failed{not_attempted}{retry}"
     )
+    if summary.usage:
+        u = summary.usage
+        typer.echo(
+            f"per answered item: {u['requests_per_item']:.1f} requests, "
+            f"{u['input_tokens_per_item']:.0f} input and {u['output_tokens_per_item']:.0f} output tokens"
+        )
     if summary.stopped:
         typer.echo(f"stopped early: {summary.stopped}", err=True)
     for item_id, status, error in summary.unanswered[:SHOWN_FAILURES]:

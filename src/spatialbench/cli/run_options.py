@@ -45,6 +45,13 @@ MaxImagesOpt = Annotated[int | None, typer.Option(help="Per-request image limit.
 OverflowOpt = Annotated[str | None, typer.Option(help="error (default) | subsample beyond --max-images.")]
 ExtractOpt = Annotated[str | None, typer.Option(help="Extraction mode (default: the benchmark's).")]
 SeedOpt = Annotated[int | None, typer.Option(help="Seed (recorded; sent to APIs that take one).")]
+StrategyOpt = Annotated[
+    str | None,
+    typer.Option(help="direct (default), zero-shot-cot, self-consistency, tree-of-thought, … (see docs)."),
+]
+StrategyParamOpt = Annotated[
+    list[str] | None, typer.Option("--strategy-param", "-S", help="Strategy parameter KEY=VALUE.")
+]
 
 #: option (parameter name) → the RunConfig field it sets
 FLAG_PATHS: dict[str, tuple[str, ...]] = {
@@ -70,6 +77,8 @@ FLAG_PATHS: dict[str, tuple[str, ...]] = {
     "image_overflow": ("model", "image_overflow"),
     "seed": ("model", "seed"),
     "extract": ("scoring", "extract"),
+    "strategy": ("strategy", "name"),
+    "strategy_param": ("strategy", "params"),
     "out": ("out",),
 }
 _OPTION_OF_PATH = {path: "--" + name.replace("_", "-") for name, path in FLAG_PATHS.items()}
@@ -122,6 +131,8 @@ def _value(name: str, value: Any) -> Any:
         return read_ids(value)
     if name == "option":
         return parse_assignments(value, "--option")
+    if name == "strategy_param":
+        return parse_assignments(value, "--strategy-param")
     if name == "prompt":
         return {k: str(v) for k, v in parse_assignments(value, "--prompt").items()}
     return str(value) if isinstance(value, Path) else value

@@ -266,6 +266,28 @@ class RunStore:
         with self._failures("read"):
             return [tuple(row) for row in self._conn.execute(query, (request_key,)).fetchall()]
 
+    def usage(self, keys: list[str]) -> dict[str, float]:
+        """Return requests and tokens per answered item among ``keys`` (means of ``ok`` rows; {} if none).
+
+        Keys ``items``, ``requests_per_item``, ``input_tokens_per_item``, ``output_tokens_per_item``
+        (a strategy's row counts its turns, ``raw.requests``; a direct row one request; unknown token
+        counts count as 0).
+        """
+        wanted = set(keys)
+        query = "SELECT request_key, input_tokens, output_tokens, raw FROM results WHERE status = 'ok'"
+        with self._failures("read"):
+            rows = [r for r in self._conn.execute(query).fetchall() if r[0] in wanted]
+        if not rows:
+            return {}
+        requests = [(json.loads(r[3] or "{}") or {}).get("requests", 1) for r in rows]
+        n = len(rows)
+        return {
+            "items": n,
+            "requests_per_item": sum(requests) / n,
+            "input_tokens_per_item": sum(r[1] or 0 for r in rows) / n,
+            "output_tokens_per_item": sum(r[2] or 0 for r in rows) / n,
+        }
+
     def _redact(self, text: str | None) -> str | None:
         return None if text is None else redact(text, self._secrets)
 

@@ -27,6 +27,7 @@ class RunSummary:
     unanswered: list[tuple[str, str, str | None]] = field(default_factory=list)  # (item id, status, error)
     score: Any = None
     stopped: str | None = None  # why the run stopped before every item was tried (circuit breaker)
+    usage: dict[str, float] = field(default_factory=dict)  # requests and tokens per item (RunStore.usage)
 
 
 class RunInterrupted(Exception):
