@@ -12,3 +12,4 @@ from spatialbench.cli import generate_synthetic  # noqa: F401
 from spatialbench.cli import breakdown  # noqa: F401
 from spatialbench.cli import report  # noqa: F401
 from spatialbench.cli import compare  # noqa: F401
+from spatialbench.cli import errors  # noqa: F401

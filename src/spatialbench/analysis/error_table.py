@@ -1,0 +1,155 @@
+"""Error taxonomy, part 2: read annotation files and aggregate them (``spatialbench errors table``).
+
+Per task (and over all tasks), each annotated error with ``n`` distinct categories adds ``1/n`` to each
+(VSI-Bench App. B.2; Fig. 8; MMSI-Video-Bench Fig. 7); a category's share is its sum over the
+annotated errors of the column, in percent. A taxonomy's groups (VSI-Bench: spatial reasoning =
+relational reasoning + egocentric-allocentric transformation, Sec. 5.1 "around 71%") are the sums of
+their members. Items with an empty ``errors`` list are counted as not annotated.
+
+``errors_table.json`` (``schema`` ``spatialbench.error-table``, ``version`` 1): ``taxonomy``,
+``sources`` (annotation files), ``tasks`` (columns; ``all`` last), ``annotated`` and ``not_annotated``
+per column, ``counts`` and ``shares`` as ``{category or group key: {column: value}}``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spatialbench.analysis.errors import SCHEMA, VERSION, AnnotationError, taxonomy
+from spatialbench.scoring.render import Grid, Value
+
+TABLE_SCHEMA = "spatialbench.error-table"
+ALL = "all"
+
+
+def _fail(path: Path, where: str, message: str) -> AnnotationError:
+    return AnnotationError(f"{path}: {where}: {message}")
+
+
+def _check_item(path: Path, index: int, item: Any, keys: set[str], seen: set[str]) -> None:
+    where = f"items[{index}]"
+    if (
+        not isinstance(item, dict)
+        or not isinstance(item.get("id"), str)
+        or not isinstance(item.get("task"), str)
+    ):
+        raise _fail(path, where, "each item needs text fields 'id' and 'task'")
+    where = f"item {item['id']!r}"
+    if item["id"] in seen:
+        raise _fail(path, where, "the id appears twice")
+    seen.add(item["id"])
+    errors = item.get("errors", [])
+    if not isinstance(errors, list) or not all(isinstance(e, str) for e in errors):
+        raise _fail(path, f"{where} field 'errors'", f"expected a list of category keys, got {errors!r}")
+    unknown = [e for e in errors if e not in keys]
+    if unknown:
+        raise _fail(
+            path,
+            f"{where} field 'errors'",
+            f"unknown categor{'y' if len(unknown) == 1 else 'ies'} "
+            f"{', '.join(map(repr, unknown))}; known: {', '.join(sorted(keys))}",
+        )
+
+
+def read_annotations(path: Path | str) -> dict[str, Any]:
+    """Read and check an annotation file (schema in :mod:`spatialbench.analysis.errors`).
+
+    Raises:
+        AnnotationError: not JSON, another schema or version, unknown taxonomy, an item without ``id`` /
+            ``task``, a repeated id, or an ``errors`` entry that is not a category key of the taxonomy
+            (the message names the file, the item and the field).
+        OSError: the file cannot be read.
+    """
+    path = Path(path)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise AnnotationError(f"{path}: not a JSON annotation file ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA or doc.get("version") != VERSION:
+        raise AnnotationError(f"{path}: not a {SCHEMA} version {VERSION} file")
+    try:
+        keys = {c["key"] for c in taxonomy(str(doc.get("taxonomy")))["categories"]}
+    except KeyError as exc:
+        raise _fail(path, "field 'taxonomy'", str(exc.args[0])) from None
+    if not isinstance(doc.get("items"), list):
+        raise _fail(path, "field 'items'", "expected a list")
+    seen: set[str] = set()
+    for index, item in enumerate(doc["items"]):
+        _check_item(path, index, item, keys, seen)
+    return doc
+
+
+@dataclass(frozen=True)
+class ErrorTable:
+    """Error shares per task: ``counts`` / ``shares`` map a category or group key to ``{column: value}``."""
+
+    taxonomy: str
+    sources: tuple[str, ...]
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, str], ...]  # (key, label) of categories, then groups
+    annotated: dict[str, int]
+    not_annotated: dict[str, int]
+    counts: dict[str, dict[str, float]]
+
+    @property
+    def shares(self) -> dict[str, dict[str, float | None]]:
+        """Percent of a column's annotated errors (None for a column without any)."""
+        return {
+            key: {c: (100.0 * v / self.annotated[c] if self.annotated[c] else None) for c, v in row.items()}
+            for key, row in self.counts.items()
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the versioned ``errors_table.json`` document (module docstring)."""
+        return {
+            "schema": TABLE_SCHEMA,
+            "version": 1,
+            "taxonomy": self.taxonomy,
+            "sources": list(self.sources),
+            "tasks": list(self.columns),
+            "annotated": self.annotated,
+            "not_annotated": self.not_annotated,
+            "counts": self.counts,
+            "shares": self.shares,
+        }
+
+    def grid(self) -> Grid:
+        """Shares in percent, one row per category and group, then the annotated count per column."""
+        rows: list[tuple[str, tuple[Value, ...]]] = [
+            (label, tuple(self.shares[key][c] for c in self.columns)) for key, label in self.rows
+        ]
+        rows.append(("annotated errors", tuple(self.annotated[c] for c in self.columns)))
+        return Grid(self.columns, tuple(rows))
+
+
+def error_table(docs: Sequence[tuple[str, dict[str, Any]]]) -> ErrorTable:
+    """Aggregate checked annotation documents ``(source, document)`` of one taxonomy (module docstring).
+
+    Raises:
+        AnnotationError: no document, or documents of different taxonomies.
+    """
+    names = sorted({str(doc["taxonomy"]) for _, doc in docs})
+    if len(names) != 1:
+        raise AnnotationError(f"annotation files must share one taxonomy, got {names or 'none'}")
+    spec = taxonomy(names[0])
+    items = [item for _, doc in docs for item in doc["items"]]
+    columns = (*dict.fromkeys(str(i["task"]) for i in items), ALL)
+    counts = {c["key"]: dict.fromkeys(columns, 0.0) for c in spec["categories"]}
+    annotated, not_annotated = dict.fromkeys(columns, 0), dict.fromkeys(columns, 0)
+    for item in items:
+        causes = sorted(set(item.get("errors", [])))
+        for column in (str(item["task"]), ALL):
+            (annotated if causes else not_annotated)[column] += 1
+            for cause in causes:
+                counts[cause][column] += 1.0 / len(causes)
+    rows = [(c["key"], c["label"]) for c in spec["categories"]]
+    for group in spec.get("groups", []):
+        counts[group["key"]] = {c: sum(counts[m][c] for m in group["members"]) for c in columns}
+        rows.append((group["key"], group["label"]))
+    return ErrorTable(
+        names[0], tuple(s for s, _ in docs), columns, tuple(rows), annotated, not_annotated, counts
+    )

@@ -1,0 +1,179 @@
+"""Error taxonomy, part 1: the sample to annotate and the annotation file (``spatialbench errors sample``).
+
+Sample (VSI-Bench App. B.2): every wrong multiple-choice answer (score < 1) plus, per numerical task, the
+worse half of its answers (the ``n // 2`` lowest MRA scores of the task's ``n`` scored items; ties in
+benchmark order). ``per_task=N`` then keeps N of each task's sampled items at random (seeded):
+MMSI-Video-Bench Sec. 6.2 annotates errors "evenly sampled across question categories". Each sampled
+item carries its self-explanation when the run used ``--strategy self-explanation`` (the ``explain``
+turn in ``run.sqlite``), else null.
+
+Annotation file (JSON, UTF-8; written by ``errors sample``, edited by hand or in the browser UI, read by
+``errors table``)::
+
+    {"schema": "spatialbench.error-annotations", "version": 1,
+     "run": "/path/RUN", "benchmark": "vsibench", "model": "...", "taxonomy": "vsi-bench",
+     "categories": [{"key": "visual_perception", "label": "...", "description": "..."}, ...],
+     "rule": "...", "items": [
+        {"id": "12", "task": "object_counting", "answer_kind": "numerical", "question": "...",
+         "options": [], "ground_truth": "3", "prediction": "2", "extracted": "2.0", "score": 0.4,
+         "explanation": "..." | null, "errors": [], "note": ""}, ...]}
+
+An annotator puts one or more category keys in ``errors`` (an error with n causes counts 1/n to each,
+App. B.2) and any remark in ``note``. Re-sampling into an existing file keeps every item's ``errors`` and
+``note`` (annotated items no longer in the sample are kept at the end with ``"sampled": false``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from spatialbench.analysis.run_folder import RunFolder
+from spatialbench.prompting.templates import read_json
+from spatialbench.records.item import AnswerKind, Item
+
+SCHEMA = "spatialbench.error-annotations"
+VERSION = 1
+TAXONOMY_BY_BENCHMARK = {"vsibench": "vsi-bench", "mmsi-video": "mmsi-video"}
+EXPLAIN_TURN = "explain"  # the self-explanation turn of prompting.strategies (App. B.2)
+RULE = (
+    "all wrong multiple-choice answers and the worse half (n // 2 lowest MRA) of each numerical task's "
+    "answers (VSI-Bench App. B.2)"
+)
+
+
+class AnnotationError(ValueError):
+    """An annotation file that does not follow the schema; the message names the file, item and field."""
+
+
+def taxonomies() -> dict[str, Any]:
+    """Return the error taxonomies (``analysis/data/error_taxonomies.json``): name -> categories, groups."""
+    return {k: v for k, v in read_json(__package__, "data/error_taxonomies.json").items() if k[0] != "_"}
+
+
+def taxonomy(name: str) -> dict[str, Any]:
+    """Return one taxonomy.
+
+    Raises:
+        KeyError: unknown name (the message lists the known ones).
+    """
+    known = taxonomies()
+    if name not in known:
+        raise KeyError(f"unknown error taxonomy {name!r}; known: {', '.join(known)}")
+    return dict(known[name])
+
+
+def explanations(run_dir: Path) -> dict[str, str]:
+    """Item id -> its stored self-explanation (the last ``ok`` ``explain`` turn); {} when there is none."""
+    path = run_dir / "run.sqlite"
+    if not path.is_file():
+        return {}
+    query = "SELECT item_id, response FROM turns WHERE turn = ? AND status = 'ok' ORDER BY finished_at, rowid"
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            return {str(i): str(r) for i, r in conn.execute(query, (EXPLAIN_TURN,)).fetchall()}
+    except sqlite3.Error:  # no turns table: a run without multi-turn strategies
+        return {}
+
+
+def paper_sample(rows: pd.DataFrame, kinds: Mapping[str, AnswerKind]) -> list[str]:
+    """Ids of the App. B.2 sample (module docstring), in the order of ``rows``.
+
+    Args:
+        rows: scored items (``id``, ``task``, ``score`` in [0, 1]; NaN rows are left out).
+        kinds: item id -> its answer kind.
+    """
+    scored = rows[rows["score"].notna()].reset_index(drop=True)
+    chosen: set[str] = set()
+    for _, group in scored.groupby("task", sort=False):
+        numerical = kinds.get(str(group["id"].iloc[0])) == AnswerKind.NUMERICAL
+        if numerical:
+            worst = group.sort_values("score", kind="stable").head(len(group) // 2)
+            chosen.update(worst["id"].astype(str))
+        else:
+            chosen.update(group.loc[group["score"] < 1, "id"].astype(str))
+    return [i for i in scored["id"].astype(str) if i in chosen]
+
+
+def thin(ids: Sequence[str], tasks: Mapping[str, str], per_task: int, seed: int) -> list[str]:
+    """Keep at most ``per_task`` ids of each task, drawn with ``numpy.random.default_rng(seed)``, in order."""
+    rng = np.random.default_rng(seed)
+    kept: set[str] = set()
+    for task in dict.fromkeys(tasks[i] for i in ids):
+        of_task = [i for i in ids if tasks[i] == task]
+        picks = rng.choice(len(of_task), size=min(per_task, len(of_task)), replace=False)
+        kept.update(of_task[int(p)] for p in picks)
+    return [i for i in ids if i in kept]
+
+
+def _entry(row: Mapping[str, Any], item: Item | None, explanation: str | None) -> dict[str, Any]:
+    def text(value: Any) -> str | None:
+        return None if value is None or (isinstance(value, float) and np.isnan(value)) else str(value)
+
+    return {
+        "id": str(row["id"]),
+        "task": str(row["task"]),
+        "answer_kind": item.answer_kind.value if item else None,
+        "question": item.question if item else None,
+        "options": list(item.options) if item else [],
+        "ground_truth": text(row.get("ground_truth")),
+        "prediction": text(row.get("prediction")),
+        "extracted": text(row.get("extracted")),
+        "score": float(row["score"]),
+        "explanation": explanation,
+        "errors": [],
+        "note": "",
+    }
+
+
+def sample_document(
+    run: RunFolder,
+    items: Sequence[Item],
+    taxonomy_name: str,
+    per_task: int | None = None,
+    seed: int = 0,
+    previous: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Build the annotation document of a run's error sample (module docstring).
+
+    Args:
+        run: the scored run.
+        items: its benchmark items (question text, options, answer kind).
+        taxonomy_name: ``vsi-bench`` or ``mmsi-video``.
+        per_task: keep at most this many per task (:func:`thin`); None keeps the whole sample.
+        seed: seed of ``per_task``.
+        previous: an earlier annotation document of the same run; its ``errors`` and ``note`` are kept.
+
+    Raises:
+        KeyError: unknown taxonomy.
+    """
+    categories = taxonomy(taxonomy_name)["categories"]
+    by_id = {item.id: item for item in items}
+    kinds = {item.id: item.answer_kind for item in items}
+    ids = paper_sample(run.rows, kinds)
+    rows = {str(r["id"]): r for r in run.rows.to_dict("records")}
+    if per_task is not None:
+        ids = thin(ids, {i: str(rows[i]["task"]) for i in ids}, per_task, seed)
+    said = explanations(run.path)
+    entries = [_entry(rows[i], by_id.get(i), said.get(i)) for i in ids]
+    old = {e["id"]: e for e in (previous or {}).get("items", [])}
+    for entry in entries:
+        if entry["id"] in old:
+            entry.update(errors=old[entry["id"]].get("errors", []), note=old[entry["id"]].get("note", ""))
+    kept = [{**e, "sampled": False} for i, e in old.items() if e.get("errors") and i not in set(ids)]
+    return {
+        "schema": SCHEMA,
+        "version": VERSION,
+        "run": str(run.path.resolve()),
+        "benchmark": run.benchmark,
+        "model": run.model,
+        "taxonomy": taxonomy_name,
+        "categories": categories,
+        "rule": RULE + (f"; then {per_task} per task (seed {seed})" if per_task is not None else ""),
+        "items": entries + kept,
+    }

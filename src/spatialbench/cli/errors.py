@@ -1,0 +1,122 @@
+"""``spatialbench errors sample RUN`` and ``spatialbench errors table FILE ...``: the error taxonomy.
+
+``sample`` writes the App. B.2 sample of a run's errors to an annotation file (default
+``RUN/analysis/errors.json``; schema in :mod:`spatialbench.analysis.errors`), keeping the annotations
+of an earlier file there. ``table`` aggregates annotated files per task, a multi-cause error counting
+1/n to each category, prints the shares and writes ``errors_table.{json,md,csv}`` beside the first file
+(or into ``--out``). Exit 2: not a scored run, unreadable benchmark data, a malformed annotation file.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from spatialbench.cli.apps import app
+from spatialbench.cli.out_dir import prepare_out_dir
+
+errors_app = typer.Typer(
+    help="Error taxonomy: sample a run's errors to annotate; aggregate annotations.", no_args_is_help=True
+)
+app.add_typer(errors_app, name="errors")
+
+TaxonomyOpt = Annotated[
+    str | None,
+    typer.Option("--taxonomy", help="vsi-bench (4 types) or mmsi-video (5); default by benchmark."),
+]
+
+
+def _fail(message: object) -> typer.Exit:
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _write(path: Path, text: str) -> None:
+    part = path.with_name(path.name + ".part")
+    part.write_text(text, encoding="utf-8")
+    part.replace(path)
+
+
+@errors_app.command("sample")
+def sample(
+    run: Annotated[Path, typer.Argument(help="A scored run folder.")],
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Annotation file (default RUN/analysis/errors.json).")
+    ] = None,
+    taxonomy_name: TaxonomyOpt = None,
+    per_task: Annotated[
+        int | None, typer.Option("--per-task", min=1, help="Keep N per task at random.")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of --per-task.")] = 0,
+) -> None:
+    """Write all wrong MCA answers and the worse half of NA answers per task (App. B.2) to annotate."""
+    from spatialbench.analysis.error_table import read_annotations
+    from spatialbench.analysis.errors import TAXONOMY_BY_BENCHMARK, AnnotationError, sample_document
+    from spatialbench.analysis.run_folder import RunFolderError, read_run
+    from spatialbench.benchmarks import get_benchmark
+    from spatialbench.registry import UnknownNameError
+
+    target = out if out is not None else run / "analysis" / "errors.json"
+    prepare_out_dir(target.parent)
+    try:
+        folder = read_run(run)
+        data = folder.config["data"]
+        items = get_benchmark(folder.benchmark).load_items(data["path"], **data.get("options", {}))
+        previous = read_annotations(target) if target.exists() else None
+        name = taxonomy_name or TAXONOMY_BY_BENCHMARK.get(folder.benchmark, "vsi-bench")
+        doc = sample_document(folder, items, name, per_task, seed, previous)
+    except KeyError as exc:
+        raise _fail(exc.args[0]) from None
+    except (RunFolderError, AnnotationError, UnknownNameError, ValueError, OSError) as exc:
+        raise _fail(exc) from None
+    _write(target, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    sampled = [e for e in doc["items"] if e.get("sampled", True)]
+    explained = sum(e["explanation"] is not None for e in sampled)
+    tasks = ", ".join(
+        f"{t} {sum(e['task'] == t for e in sampled)}" for t in dict.fromkeys(e["task"] for e in sampled)
+    )
+    typer.echo(
+        f"{len(sampled)} errors sampled ({tasks or 'none'}); self-explanations: {explained} -> {target}"
+    )
+    if sampled and not explained:
+        typer.echo(
+            "note: the run has no self-explanations (run it with --strategy self-explanation)", err=True
+        )
+
+
+@errors_app.command("table")
+def table(
+    files: Annotated[list[Path], typer.Argument(help="Annotation files (errors sample output, annotated).")],
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Folder for errors_table.* (default: beside FILE1).")
+    ] = None,
+    fmt: Annotated[str, typer.Option("--format", help="Printed format: markdown, csv or json.")] = "markdown",
+) -> None:
+    """Aggregate annotated errors per task; a multi-cause error counts 1/n to each category (App. B.2)."""
+    from spatialbench.analysis.error_table import error_table, read_annotations
+    from spatialbench.analysis.errors import AnnotationError
+    from spatialbench.scoring.render import to_csv, to_markdown
+
+    if fmt not in ("markdown", "csv", "json"):
+        raise _fail(f"--format {fmt!r}: choose from markdown, csv, json")
+    target = prepare_out_dir(out if out is not None else files[0].parent)
+    try:
+        result = error_table([(str(f), read_annotations(f)) for f in files])
+    except (AnnotationError, OSError) as exc:
+        raise _fail(exc) from None
+    missing = result.not_annotated["all"]
+    note = f"\n{missing} sampled error(s) not annotated yet (empty 'errors').\n" if missing else ""
+    texts = {
+        "json": json.dumps(result.to_json(), indent=2) + "\n",
+        "csv": to_csv(result.grid()),
+        "markdown": f"**error types ({result.taxonomy}), % of annotated errors**\n\n"
+        + "\n".join(to_markdown(result.grid()))
+        + "\n"
+        + note,
+    }
+    for name, suffix in (("json", "json"), ("markdown", "md"), ("csv", "csv")):
+        _write(target / f"errors_table.{suffix}", texts[name])
+    typer.echo(texts[fmt], nl=False)

@@ -1,0 +1,190 @@
+"""``spatialbench errors sample`` / ``errors table``: the App. B.2 sample, annotation file, 1/n shares."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from spatialbench.cli.main import app
+from support.cot_server import CoTModel, CoTServer
+from support.vsi_data import make_vsibench
+
+THRESHOLDS = np.linspace(0.5, 0.95, 10)
+
+
+def mra(pred: float, truth: float) -> float:
+    return float(np.mean(abs(pred - truth) / truth <= 1 - THRESHOLDS))
+
+
+def choose(tag: str, phase: str, sample: int) -> str:
+    """Counts (even tags) are answered 4, relative distance (odd tags) A."""
+    return "4" if int(tag[1:]) % 2 == 0 else "A"
+
+
+@pytest.fixture(scope="module")
+def explained_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    base = tmp_path_factory.mktemp("errors")
+    answers = make_vsibench(base / "data", n_videos=2, per_video=6)  # q0..q11
+    with CoTServer(CoTModel(choose)) as server:
+        args = [
+            "run",
+            "--benchmark",
+            "vsibench",
+            "--data",
+            str(base / "data"),
+            "--out",
+            str(base / "run"),
+            "--model",
+            f"openai-compatible:{server.url}#m",
+            "--frames",
+            "uniform:4",
+            "--no-progress",
+            "--strategy",
+            "self-explanation",
+        ]
+        result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return base, answers
+
+
+def _expected_sample(base: Path, answers: dict[str, str]) -> list[str]:
+    """By hand: wrong letters, plus the 6 // 2 = 3 lowest MRA counts (ties in file order)."""
+    order = [str(json.loads(line)["id"]) for line in (base / "data" / "test.jsonl").read_text().splitlines()]
+    wrong = {i for i in order if int(i) % 2 and answers[f"q{i}"] != "A"}
+    counts = [i for i in order if int(i) % 2 == 0]
+    worst = sorted(counts, key=lambda i: mra(4.0, float(answers[f"q{i}"])))[:3]  # sorted() is stable
+    return [i for i in order if i in wrong or i in worst]
+
+
+def test_sample_is_wrong_mca_plus_worst_half_of_na_with_explanations(explained_run):
+    base, answers = explained_run
+    result = CliRunner().invoke(app, ["errors", "sample", str(base / "run")])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((base / "run" / "analysis" / "errors.json").read_text())
+    assert (doc["schema"], doc["version"], doc["taxonomy"]) == (
+        "spatialbench.error-annotations",
+        1,
+        "vsi-bench",
+    )
+    assert [c["key"] for c in doc["categories"]] == [
+        "visual_perception",
+        "linguistic_intelligence",
+        "relational_reasoning",
+        "egocentric_allocentric_transformation",
+    ]
+    expected = _expected_sample(base, answers)
+    assert [e["id"] for e in doc["items"]] == expected
+    first = doc["items"][0]
+    assert first["explanation"] == f"Explanation: I counted what I saw for q{first['id']}."
+    assert first["errors"] == [] and first["note"] == ""
+    assert (
+        f"{len(expected)} errors sampled" in result.output
+        and f"self-explanations: {len(expected)}" in result.output
+    )
+
+
+def test_table_counts_a_multi_cause_error_one_nth_each(explained_run, tmp_path):
+    base, _ = explained_run
+    path = tmp_path / "errors.json"
+    assert CliRunner().invoke(app, ["errors", "sample", str(base / "run"), "--out", str(path)]).exit_code == 0
+    doc = json.loads(path.read_text())
+    counting = [e for e in doc["items"] if e["task"] == "object_counting"]
+    distance = [e for e in doc["items"] if e["task"] == "object_rel_distance"]
+    counting[0]["errors"] = ["visual_perception"]
+    counting[1]["errors"] = ["visual_perception", "linguistic_intelligence"]
+    distance[0]["errors"] = [
+        "relational_reasoning",
+        "egocentric_allocentric_transformation",
+        "visual_perception",
+    ]
+    path.write_text(json.dumps(doc))
+    result = CliRunner().invoke(app, ["errors", "table", str(path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    table = json.loads(result.output)
+    # counting: perception 1 + 1/2 = 1.5, linguistic 0.5 of 2 annotated; distance: 1/3 each of 1 annotated
+    assert table["counts"]["visual_perception"]["object_counting"] == pytest.approx(1.5)
+    assert table["shares"]["visual_perception"]["object_counting"] == pytest.approx(75.0)
+    assert table["shares"]["linguistic_intelligence"]["object_counting"] == pytest.approx(25.0)
+    assert table["counts"]["relational_reasoning"]["object_rel_distance"] == pytest.approx(1 / 3)
+    # all: perception 1.5 + 1/3 of 3 annotated; spatial reasoning group = relational + ego-allo = 2/3
+    assert table["shares"]["visual_perception"]["all"] == pytest.approx(100 * (1.5 + 1 / 3) / 3)
+    assert table["shares"]["spatial_reasoning"]["all"] == pytest.approx(100 * (2 / 3) / 3)
+    assert table["annotated"]["all"] == 3
+    assert table["not_annotated"]["all"] == len(doc["items"]) - 3
+    assert (tmp_path / "errors_table.md").read_text().startswith("**error types (vsi-bench)")
+
+
+def test_resampling_keeps_annotations(explained_run, tmp_path):
+    base, _ = explained_run
+    path = tmp_path / "errors.json"
+    CliRunner().invoke(app, ["errors", "sample", str(base / "run"), "--out", str(path)])
+    doc = json.loads(path.read_text())
+    doc["items"][0].update(errors=["relational_reasoning"], note="confused the sofa")
+    path.write_text(json.dumps(doc))
+    result = CliRunner().invoke(app, ["errors", "sample", str(base / "run"), "--out", str(path)])
+    assert result.exit_code == 0, result.output
+    again = json.loads(path.read_text())["items"][0]
+    assert again["errors"] == ["relational_reasoning"] and again["note"] == "confused the sofa"
+
+
+def test_per_task_keeps_n_of_each_task(explained_run, tmp_path):
+    base, _ = explained_run
+    path = tmp_path / "few.json"
+    args = ["errors", "sample", str(base / "run"), "--out", str(path), "--per-task", "1", "--seed", "3"]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    tasks = [e["task"] for e in json.loads(path.read_text())["items"]]
+    assert sorted(tasks) == ["object_counting", "object_rel_distance"]
+
+
+def test_mmsi_taxonomy_has_five_categories(explained_run, tmp_path):
+    base, _ = explained_run
+    path = tmp_path / "mmsi.json"
+    args = ["errors", "sample", str(base / "run"), "--out", str(path), "--taxonomy", "mmsi-video"]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    keys = [c["key"] for c in json.loads(path.read_text())["categories"]]
+    assert keys == [
+        "detailed_grounding",
+        "id_mapping",
+        "geometric_reasoning",
+        "prompt_alignment",
+        "latent_logical_inference",
+    ]
+
+
+def test_unknown_category_names_file_item_and_field(explained_run, tmp_path):
+    base, _ = explained_run
+    path = tmp_path / "errors.json"
+    CliRunner().invoke(app, ["errors", "sample", str(base / "run"), "--out", str(path)])
+    doc = json.loads(path.read_text())
+    doc["items"][0]["errors"] = ["spelling"]
+    path.write_text(json.dumps(doc))
+    result = CliRunner().invoke(app, ["errors", "table", str(path)])
+    assert result.exit_code == 2
+    assert (
+        f"{path}: item {doc['items'][0]['id']!r} field 'errors': unknown category 'spelling'" in result.output
+    )
+    # a malformed file is not overwritten by a new sample: the annotations stay
+    result = CliRunner().invoke(app, ["errors", "sample", str(base / "run"), "--out", str(path)])
+    assert result.exit_code == 2 and json.loads(path.read_text())["items"][0]["errors"] == ["spelling"]
+
+
+def test_run_without_explanations_says_so(tmp_path):
+    make_vsibench(tmp_path / "data", n_videos=1, per_video=2)
+    args = [
+        "run",
+        "--benchmark",
+        "vsibench",
+        "--data",
+        str(tmp_path / "data"),
+        "--out",
+        str(tmp_path / "run"),
+        "--model",
+        "chance-random",
+        "--no-progress",
+    ]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    result = CliRunner().invoke(app, ["errors", "sample", str(tmp_path / "run")])
+    assert result.exit_code == 0, result.output
+    assert "no self-explanations (run it with --strategy self-explanation)" in result.output
