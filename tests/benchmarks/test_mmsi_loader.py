@@ -69,7 +69,7 @@ def _malformed_samples():
     samples = mmsi_samples()
     missing_frame = copy.deepcopy(samples[0])
     missing_frame["id"] = "question_0100"
-    missing_frame["frames_list"][0][1] = "question_0100/video_0/00:02.00_frame_2_1.jpg"
+    missing_frame["frames_list"][0][1] = "../../outside/00:02.00_frame_2_1.jpg"  # leaves frames/
     extra_video = copy.deepcopy(samples[3])
     extra_video["id"] = "question_0101"
     extra_video["user_prompt"] = "<video>\nAnd again <video>\n" + extra_video["user_prompt"].split("\n", 1)[1]
@@ -84,7 +84,6 @@ def _malformed_samples():
 
 def test_malformed_samples_are_reported_and_the_rest_still_runs(tmp_path):
     data_dir = build_mmsi(tmp_path / "mmsi", _malformed_samples())
-    (data_dir / "frames/question_0100/video_0/00:02.00_frame_2_1.jpg").unlink()
     loaded = load_mmsi_video(data_dir)
     assert len(loaded) == 14
     messages = [str(e) for e in loaded.errors]
@@ -94,7 +93,7 @@ def test_malformed_samples_are_reported_and_the_rest_still_runs(tmp_path):
         ("user_prompt", "sample 'question_0102'"),
         ("ground_truth", "sample 'question_0103'"),
     ]
-    assert "frame file not found" in messages[0] and "00:02.00_frame_2_1.jpg" in messages[0]
+    assert "path '../../outside/00:02.00_frame_2_1.jpg' leaves the frames/ folder" in messages[0]
     assert "2 <video> placeholder(s) but 1 videos" in messages[1]
     assert "0 <image> placeholder(s) but 1 images" in messages[2]
     assert all(m.startswith(str(data_dir / "mmsivideo.json")) for m in messages)
@@ -115,3 +114,13 @@ def test_duplicate_id_keeps_the_first(tmp_path):
     assert len(loaded) == 14 and [(e.field, e.message) for e in loaded.errors] == [
         ("id", "sample 'question_0002': duplicate id (sample #14); first kept")
     ]
+
+
+def test_missing_media_files_do_not_stop_loading_or_scoring(data_dir):
+    """Scoring needs no media: frames and reference images may be absent (a run checks them first)."""
+    for path in [*(data_dir / "frames").rglob("*.jpg"), *(data_dir / "ref_images").rglob("*.png")]:
+        path.unlink()
+    loaded = load_mmsi_video(data_dir)
+    assert len(loaded) == 14 and loaded.errors == []
+    result = score_items(loaded, mmsi_responses(), get_benchmark("mmsi-video").scoring, extract="robust")
+    assert len(result.rows) == 14 and result.missing_predictions == []

@@ -353,3 +353,24 @@ def test_score_reads_an_id_to_response_object(tmp_path):
     result = _invoke(["score", "-b", "mmsi-video", "-a", data, "-p", preds])
     assert result.exit_code == 0, result.output
     assert "missing predictions: 12" in result.output and "Predictions matching no item: 1." in result.output
+
+
+# issue 10: missing media is found before anything is sent --------------------------------------------------
+
+
+def test_missing_mmsi_frame_and_remindview_folder_are_setup_errors(tmp_path):
+    mmsi = build_mmsi(tmp_path / "mmsi")
+    frame = next((mmsi / "frames").rglob("*.jpg"))
+    frame.unlink()
+    rmv = build_remindview(tmp_path / "rmv")
+    folder = next(p.parent for p in sorted((rmv / "frames").rglob("*.png")))
+    for image in folder.iterdir():
+        image.unlink()
+    script = ServerScript(answer=lambda text: "A")
+    with OpenAIServer(script) as server:
+        first = _invoke(_run_args("mmsi-video", mmsi, server.url, tmp_path / "o1"))
+        second = _invoke(_run_args("remindview", rmv, server.url, tmp_path / "o2"))
+    assert first.exit_code == 2 and second.exit_code == 2 and script.log == []
+    assert f"1 media file(s) or frame folder(s) missing under {mmsi.resolve()} (" in first.output
+    assert str(frame.resolve()) in first.output and "expected layout <data>/frames/..." in first.output
+    assert f"{folder.resolve()}; expected layout <data>/<folder_path>/frame<k>.png" in second.output

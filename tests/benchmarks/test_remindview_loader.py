@@ -102,7 +102,7 @@ def test_malformed_rows_are_reported_and_the_rest_loads(data_dir):
     table = data_dir / "object_centric_qa.csv"
     frame = pd.read_csv(table, dtype=str, keep_default_na=False)
     bad = frame.iloc[[0, 0, 0, 0]].copy()
-    bad.iloc[0, bad.columns.get_loc("folder_path")] = "frames/sparse_indoors/Bedroom/object_centric/x/level_9"
+    bad.iloc[0, bad.columns.get_loc("folder_path")] = "../elsewhere/Bedroom/object_centric/x/level_9"
     bad.iloc[1, bad.columns.get_loc("ground_truth")] = "frame7"
     bad.iloc[2, bad.columns.get_loc("query_type")] = "view-scene|relative_distance|1"
     bad.iloc[3, bad.columns.get_loc("object_num")] = "many"
@@ -115,7 +115,10 @@ def test_malformed_rows_are_reported_and_the_rest_loads(data_dir):
         (11, "query_type"),
         (12, "object_num"),
     ]
-    assert "sample 'object_centric_qa:7': frame folder not found" in str(loaded.errors[0])
+    assert (
+        f"sample 'object_centric_qa:7': path '../elsewhere/Bedroom/object_centric/x/level_9' is absolute or "
+        f"leaves the data folder {data_dir.resolve()}"
+    ) in str(loaded.errors[0])
     assert "'frame7' is not exactly one of the choices" in str(loaded.errors[1])
     assert str(loaded.errors[0]).startswith(f"{table}:9: field 'folder_path'")
 
@@ -124,3 +127,20 @@ def test_table_without_required_column(tmp_path):
     pd.DataFrame({"folder_path": ["x"], "query": ["q"]}).to_csv(tmp_path / "qa.csv", index=False)
     with pytest.raises(ValueError, match=r"qa.csv: missing columns \['query_type', 'ground_truth'"):
         load_remindview(tmp_path)
+
+
+def test_absolute_folder_path_is_a_row_error_and_a_missing_folder_is_not(data_dir):
+    """A path outside the data folder is never read; a missing frame folder only matters to a run."""
+    table = data_dir / "object_centric_qa.csv"
+    frame = pd.read_csv(table, dtype=str, keep_default_na=False)
+    extra = frame.iloc[[0, 0]].copy()
+    column = extra.columns.get_loc("folder_path")
+    extra.iloc[0, column] = str(data_dir.resolve() / frame.iloc[0]["folder_path"])
+    extra.iloc[1, column] = "frames/sparse_indoors/Bedroom/object_centric/x/level_9"
+    pd.concat([frame, extra]).to_csv(table, index=False)
+    loaded = load_remindview(data_dir)
+    assert [(e.line, e.field) for e in loaded.errors] == [(9, "folder_path")]
+    assert "is absolute or leaves the data folder" in str(loaded.errors[0])
+    (missing,) = [i for i in loaded if i.metadata["folder_path"].endswith("/x/level_9")]
+    assert missing.metadata["distance_level"] == 9 and len(missing.media) == 1
+    assert missing.media[0].kind is MediaKind.FRAMES and missing.media[0].frames == ()

@@ -103,3 +103,18 @@ def test_numerical_ground_truth_must_be_a_finite_number(tmp_path, truth):
 def test_numerical_ground_truth_as_a_json_number_is_kept_as_text(tmp_path):
     items = load_vsibench(write_jsonl(tmp_path / "t.jsonl", [{**ROWS[0], "ground_truth": 2.3}]))
     assert items[0].ground_truth == "2.3" and items.errors == []
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("dataset", "/etc"), ("dataset", ".."), ("scene_name", "../../secret"), ("scene_name", "a/b"),
+     ("scene_name", "..\\x"), ("dataset", ".")],
+)
+def test_media_path_fields_that_leave_the_data_folder_are_row_errors(tmp_path, field, value):
+    path = write_jsonl(tmp_path / "test.jsonl", [{**ROWS[0], field: value}, ROWS[1]])
+    items = load_vsibench(path)
+    assert [i.id for i in items] == ["2"]  # the good row is kept
+    assert [str(e) for e in items.errors] == [
+        f"{path}:1: field '{field}': {value!r} is not a plain name: media paths must stay inside the "
+        "data folder"
+    ]

@@ -33,7 +33,7 @@ def test_missing_videos_are_one_setup_error_naming_files_and_layout(data: Path, 
     code, output, requests = _run(data, tmp_path / "out", "--frames", "uniform:4")
     assert (code, requests) == (2, 0)
     assert output.strip() == (
-        f"error: 2 media file(s) missing under {data} (4 of 6 items use them): "
+        f"error: 2 media file(s) or frame folder(s) missing under {data} (4 of 6 items use them): "
         f"{data}/arkitscenes/scene0.mp4, {data}/arkitscenes/scene2.mp4; "
         "expected layout <data>/<dataset>/<scene_name>.mp4; nothing was sent"
     )

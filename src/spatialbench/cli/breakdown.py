@@ -2,7 +2,9 @@
 
 MMSI-Video-Bench: Tables 2 and 3 and the difficulty levels, or one sub-benchmark with ``--sub-bench``
 (robot, indoor, grounding, difficulty; id lists from ``<data>/meta_data``). ReMindView-Bench: Table 1 and
-accuracy by object count and distance level.
+accuracy by object count and distance level. A benchmark without breakdowns of its own (VSI-Bench) gets
+:func:`default_breakdowns`: its score table over all items and per source dataset (with Avg.), and one
+cell per question type (VSI-Bench's three relative-direction sub-types among them). No media is read.
 """
 
 from __future__ import annotations
@@ -14,13 +16,14 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from spatialbench.cli.apps import app
-from spatialbench.cli.score import AnnotationsOpt, BenchmarkOpt, load_annotations, lookup, report_row_errors
+from spatialbench.cli.score import load_annotations, lookup, report_row_errors
 from spatialbench.records.item import Item
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from spatialbench.benchmarks.spec import BenchmarkSpec
+    from spatialbench.scoring.grouped import Table
 
 SubBenchOpt = Annotated[
     str | None,
@@ -35,6 +38,54 @@ def data_folder(annotations: Path) -> Path:
     return annotations if annotations.is_dir() else annotations.parent
 
 
+def default_breakdowns(spec: BenchmarkSpec, rows: pd.DataFrame) -> list[Table]:
+    """Breakdowns of a benchmark that defines none, from its scored ``rows`` (no media, no id lists).
+
+    One score table (the benchmark's own columns, ``Avg.`` first) over all items and one per source
+    dataset, then one cell per question type over all items (VSI-Bench: easy / medium / hard relative
+    direction apart).
+    """
+    from dataclasses import replace
+
+    from spatialbench.scoring.grouped import Cell, Group, grouped
+
+    def with_average(table: Table, title: str) -> Table:
+        average = Cell("average", "Avg.", sum(c.n for c in table.cells), table.average, None,
+                       sum(c.failures for c in table.cells))
+        return replace(table, title=title, cells=(average, *table.cells))
+
+    datasets = sorted(str(d) for d in rows["dataset"].dropna().unique())
+    overall = spec.scoring.table(rows)
+    tables = [with_average(overall, f"{spec.name}: all items")]
+    tables += [with_average(spec.scoring.table(rows[rows["dataset"] == d]), f"{spec.name}: {d}")
+               for d in datasets]
+    present = {str(t) for t in rows["task"].dropna().unique()}
+    in_table = [str(p) for c in overall.cells for p in c.parts if str(p) in present]  # the table's order
+    tasks = list(dict.fromkeys(in_table)) + sorted(present - set(in_table))
+    per_type = grouped(rows, [Group.of(t, task=t) for t in tasks], title=f"{spec.name}: per question type")
+    return [*tables, per_type]
+
+
+def _check_sub_bench(spec: BenchmarkSpec, sub_bench: str | None) -> None:
+    """Refuse ``--sub-bench`` for a benchmark without breakdowns of its own (ValueError)."""
+    if spec.breakdowns is None and sub_bench is not None:
+        raise ValueError(f"--sub-bench does not apply to {spec.name} (it has no sub-benchmarks)")
+
+
+def _tables(
+    spec: BenchmarkSpec, items: list[Item], rows: pd.DataFrame, annotations: Path, sub_bench: str | None
+) -> tuple[list[Table], list[str]]:
+    """Return the benchmark's breakdown tables (or :func:`default_breakdowns`) and their warnings."""
+    warnings: list[str] = []
+    if spec.breakdowns is None:
+        _check_sub_bench(spec, sub_bench)
+        return default_breakdowns(spec, rows), warnings
+    tables = spec.breakdown_tables(
+        items, rows, warnings, data_dir=data_folder(annotations), sub_bench=sub_bench
+    )
+    return tables, warnings
+
+
 def emit_breakdowns(
     spec: BenchmarkSpec,
     items: list[Item],
@@ -46,16 +97,13 @@ def emit_breakdowns(
     """Print the breakdown tables; with ``out``, also write ``breakdown.md``, ``.csv`` and ``.json``.
 
     Exits with code 2 (message on stderr) for an unknown sub-benchmark, missing id lists or an option the
-    benchmark does not take (``--sub-bench`` for ReMindView-Bench); warnings (a table left out, items
-    outside the table) go to stderr.
+    benchmark does not take (``--sub-bench`` for ReMindView-Bench or VSI-Bench); warnings (a table left
+    out, items outside the table) go to stderr.
     """
     from spatialbench.scoring.render import breakdown_grid, cells_json, to_csv, to_markdown
 
-    warnings: list[str] = []
     try:
-        tables = spec.breakdown_tables(
-            items, rows, warnings, data_dir=data_folder(annotations), sub_bench=sub_bench
-        )
+        tables, warnings = _tables(spec, items, rows, annotations, sub_bench)
     except (KeyError, FileNotFoundError, ValueError) as err:
         typer.echo(f"error: {err.args[0] if isinstance(err, KeyError) else err}", err=True)
         raise typer.Exit(2) from err
@@ -73,35 +121,39 @@ def emit_breakdowns(
         (out / "breakdown.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
 
 
-def run_responses(run_dir: Path) -> dict[str, str]:
-    """Answered responses by item id from a run folder's ``run.sqlite`` (the latest row per item).
+def _inputs(annotations: Path | None, run: Path | None, benchmark: str | None) -> tuple[Path, str]:
+    """Annotations and benchmark: as given, else those the run folder recorded (``--run`` alone)."""
+    if run is None:
+        if annotations is None:
+            typer.echo("error: --predictions needs --annotations", err=True)
+            raise typer.Exit(2)
+        return annotations, benchmark or "mmsi-video"
+    from spatialbench.runs.results import run_data
 
-    Raises:
-        FileNotFoundError: the folder has no ``run.sqlite``.
-    """
-    from spatialbench.runs import STORE_NAME
-    from spatialbench.runs.store import RunStore
-
-    path = run_dir / STORE_NAME
-    if not path.is_file():
-        raise FileNotFoundError(f"no {STORE_NAME} in {run_dir} (is it the --out folder of spatialbench run?)")
-    store = RunStore(path, secrets=[])
     try:
-        return {r.item_id: r.response for r in store.results() if r.status == "ok" and r.response is not None}
-    finally:
-        store.close()
+        recorded, data = run_data(run)
+    except (FileNotFoundError, ValueError) as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from err
+    return annotations or data, benchmark or recorded
 
 
 @app.command()
 def breakdown(
-    annotations: AnnotationsOpt,
+    annotations: Annotated[
+        Path | None,
+        typer.Option("--annotations", "-a", help="Annotation file or folder (default: the run's)."),
+    ] = None,
     predictions: Annotated[
         Path | None, typer.Option("--predictions", "-p", help="JSONL, lmms-eval samples or export.")
     ] = None,
     run: Annotated[
         Path | None, typer.Option("--run", help="A spatialbench run folder instead of -p.")
     ] = None,
-    benchmark: BenchmarkOpt = "mmsi-video",
+    benchmark: Annotated[
+        str | None, typer.Option("--benchmark", "-b", help="Registered benchmark name (default: the run's, "
+                                 "else mmsi-video).")
+    ] = None,
     extract: Annotated[str | None, typer.Option("--extract", help="Answer extraction mode.")] = None,
     sub_bench: SubBenchOpt = None,
     out: Annotated[
@@ -109,17 +161,21 @@ def breakdown(
     ] = None,
 ) -> None:
     """Score predictions (or a run's answers) and print the breakdown tables with random-guess baselines."""
+    from spatialbench.runs.results import run_responses
     from spatialbench.scoring.predictions import read_predictions
     from spatialbench.scoring.scorer import score_items
 
     if (predictions is None) == (run is None):
         typer.echo("error: give exactly one of --predictions and --run", err=True)
         raise typer.Exit(2)
+    annotations, benchmark = _inputs(annotations, run, benchmark)
     spec = lookup(benchmark)
     items = load_annotations(spec, annotations, None)
     try:
+        _check_sub_bench(spec, sub_bench)
         if predictions is None:
-            responses = run_responses(run) if run is not None else {}
+            assert run is not None  # exactly one of the two
+            responses = run_responses(run)
         else:
             read = read_predictions(predictions, items, None)
             report_row_errors("prediction", read.errors)

@@ -45,9 +45,9 @@ class MissingMediaError(RunSetupError):
 
 def _files(ref: MediaRef, root: Path) -> list[str]:
     path = resolve_path(ref, root)
-    if ref.kind is MediaKind.FRAMES:
+    if ref.kind is MediaKind.FRAMES and ref.frames:
         return [os.path.join(path, name) for name in ref.frames]
-    return [path]
+    return [path]  # a frame folder without frames (none found when loading) counts as missing
 
 
 def missing_files(items: Sequence[Item], root: Path) -> list[str]:
@@ -71,8 +71,9 @@ def check_media_present(items: Sequence[Item], root: Path, benchmark: str) -> No
     layout = MEDIA_LAYOUTS.get(benchmark, "the media paths of the annotation file, relative to <data>")
     more = f" and {len(missing) - SHOWN} more" if len(missing) > SHOWN else ""
     raise MissingMediaError(
-        f"{len(missing)} media file(s) missing under {root} ({users} of {len(items)} items use them): "
-        f"{', '.join(missing[:SHOWN])}{more}; expected layout {layout}; nothing was sent"
+        f"{len(missing)} media file(s) or frame folder(s) missing under {root} "
+        f"({users} of {len(items)} items use them): {', '.join(missing[:SHOWN])}{more}; "
+        f"expected layout {layout}; nothing was sent"
     )
 
 

@@ -88,11 +88,11 @@ def _read_annotations(path: Path) -> list[Any]:
 
 
 def sample_to_item(sample: Any, root: Path, index: int) -> Item:
-    """One official sample as an Item, checking its media files and placeholders.
+    """One official sample as an Item, checking its media paths and placeholders.
 
     Raises:
-        MalformedSampleError: a field is missing or wrong, a file is missing, or the placeholder counts do
-            not match ``video_list`` / ``frames_list`` / ``ref_images``.
+        MalformedSampleError: a field is missing or wrong, a media path is absolute or leaves its folder,
+            or the placeholder counts do not match ``video_list`` / ``frames_list`` / ``ref_images``.
     """
     sample_id = _sample_id(sample, index)
     prompts = {name: _text(sample, sample_id, name) for name in PROMPT_FIELDS}
@@ -167,7 +167,7 @@ def _video(sample_id: str, root: Path, v: int, video: Any, frames: Any) -> Media
         )
     frames_dir = root / "frames"
     for k, name in enumerate(frames):
-        _check_file(sample_id, f"frames_list[{v}][{k}]", frames_dir, name)
+        _check_inside(sample_id, f"frames_list[{v}][{k}]", frames_dir, name)
     stamps = [frame_timestamp(name) for name in frames]
     return MediaRef(
         kind=MediaKind.FRAMES,
@@ -196,13 +196,14 @@ def _check_segment(sample_id: str, field: str, video: Mapping[str, Any]) -> None
         raise MalformedSampleError(sample_id, f"{field}.base_fps", f"must be > 0, got {video['base_fps']!r}")
 
 
-def _check_file(sample_id: str, field: str, folder: Path, name: str, what: str = "frame file") -> None:
-    """Check that ``name`` is an existing file inside ``folder`` (not absolute, no ``..`` out of it)."""
-    path = (folder / name).resolve()
-    if not path.is_relative_to(folder.resolve()):
+def _check_inside(sample_id: str, field: str, folder: Path, name: str) -> None:
+    """Check that ``name`` stays inside ``folder`` (not absolute, no ``..`` out of it).
+
+    Whether the file exists is not checked here: scoring needs no media, and a run checks every media
+    file before it sends anything (:mod:`spatialbench.runs.preflight`).
+    """
+    if not (folder / name).resolve().is_relative_to(folder.resolve()):
         raise MalformedSampleError(sample_id, field, f"path {name!r} leaves the {folder.name}/ folder")
-    if not path.is_file():
-        raise MalformedSampleError(sample_id, field, f"{what} not found: {folder / name}")
 
 
 def _segment(video: Mapping[str, Any]) -> dict[str, Any]:
@@ -226,7 +227,7 @@ def _ref_images(sample: Mapping[str, Any], sample_id: str, root: Path) -> list[M
         path = root / "ref_images" / str(name)
         if not isinstance(name, str):
             raise MalformedSampleError(sample_id, f"ref_images[{k}]", f"expected a file name, got {name!r}")
-        _check_file(sample_id, f"ref_images[{k}]", root / "ref_images", name, "reference image")
+        _check_inside(sample_id, f"ref_images[{k}]", root / "ref_images", name)
         refs.append(MediaRef(kind=MediaKind.IMAGE, path=str(path), name=name))
     return refs
 

@@ -19,6 +19,7 @@ field.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -112,7 +113,8 @@ def row_to_item(row: Mapping[str, Any], sample_id: str, roots: tuple[Path, ...],
     """One QA row as an Item.
 
     Raises:
-        MalformedSampleError: a field is missing or wrong, or the frame folder is missing or empty.
+        MalformedSampleError: a field is missing or wrong, or ``folder_path`` is absolute or leaves the
+            data folder (``roots[0]``).
     """
     folder = _text(row, sample_id, "folder_path")
     query = _text(row, sample_id, "query")
@@ -204,15 +206,27 @@ def _count(row: Mapping[str, Any], sample_id: str, field: str) -> int:
 
 
 def _frames(sample_id: str, folder: str, roots: tuple[Path, ...]) -> tuple[MediaRef, ...]:
-    candidates = [Path(folder)] if Path(folder).is_absolute() else [root / folder for root in roots]
-    found = next((c for c in candidates if c.is_dir()), None)
-    if found is None:
-        raise MalformedSampleError(sample_id, "folder_path", f"frame folder not found: {candidates[0]}")
-    images = sorted(
+    """Return the images of the frame folder in natural order; the folder must lie inside the data folder.
+
+    A folder that is missing or holds no image is not an error here (scoring needs no media): the item
+    gets one empty ``FRAMES`` reference to the folder, which a run reports as missing media before it
+    sends anything (:mod:`spatialbench.runs.preflight`).
+
+    Raises:
+        MalformedSampleError: ``folder`` is absolute or leaves the data folder (``roots[0]``).
+    """
+    candidates = [Path(os.path.normpath(root / folder)) for root in roots]
+    inside = [c for c in candidates if c.is_relative_to(roots[0])]
+    if Path(folder).is_absolute() or not inside:
+        raise MalformedSampleError(
+            sample_id, "folder_path", f"path {folder!r} is absolute or leaves the data folder {roots[0]}"
+        )
+    found = next((c for c in inside if c.is_dir()), None)
+    images = [] if found is None else sorted(
         (p for p in found.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES), key=lambda p: natural_key(p.name)
     )
     if not images:
-        raise MalformedSampleError(sample_id, "folder_path", f"no image files in {found}")
+        return (MediaRef(kind=MediaKind.FRAMES, path=str(found or inside[0])),)
     return tuple(MediaRef(kind=MediaKind.IMAGE, path=str(p), name=p.stem) for p in images)
 
 

@@ -43,6 +43,7 @@ REL_DIRECTION_TASKS = MCA_TASKS[:3]
 
 _REQUIRED_TEXT = ("dataset", "scene_name", "question_type", "question")
 _KNOWN_FIELDS = {"id", "options", "ground_truth", "pruned", *_REQUIRED_TEXT}
+_PATH_FIELDS = ("dataset", "scene_name")  # media: <data>/<dataset>/<scene_name>.mp4
 
 
 class RowProblem(ValueError):
@@ -51,6 +52,17 @@ class RowProblem(ValueError):
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
         self.field = field
+
+
+def _check_path_name(field: str, value: str) -> None:
+    """``dataset`` and ``scene_name`` name a folder and a file under the data folder: one plain name each.
+
+    An absolute path or ``..`` would point a run at a file outside the data folder it was given.
+    """
+    if value in (".", "..") or any(c in value for c in "/\\\0"):
+        raise RowProblem(
+            field, f"{value!r} is not a plain name: media paths must stay inside the data folder"
+        )
 
 
 def _options(record: dict[str, Any]) -> tuple[str, ...]:
@@ -117,6 +129,8 @@ def record_to_item(record: dict[str, Any]) -> Item:
     for name in _REQUIRED_TEXT:
         if not isinstance(record.get(name), str) or not record[name].strip():
             raise RowProblem(name, f"missing or not a non-empty string: {record.get(name)!r}")
+    for name in _PATH_FIELDS:
+        _check_path_name(name, record[name])
     options = _options(record)
     task = record["question_type"]
     kind = _answer_kind(task, options)

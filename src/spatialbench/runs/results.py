@@ -1,0 +1,57 @@
+"""Reading a run folder back for scoring: its stored answers and what it ran on; nothing is written.
+
+``spatialbench breakdown --run RUN`` (and ``score --run RUN``) score the answers of a ``spatialbench run``
+folder exactly as predictions read from a file: the latest ``ok`` answer per item. The store is opened
+read-only, so a folder another run holds, or a read-only copy, can be scored; a damaged store is one
+error naming the file.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from spatialbench.runs.checks import RunSetupError
+from spatialbench.runs.summary import STORE_NAME
+
+CONFIG_NAME = "config.json"
+
+
+class RunFolderError(RunSetupError):
+    """A run folder whose store or configuration cannot be read; the message names the file."""
+
+
+def run_responses(run_dir: Path) -> dict[str, str]:
+    """Return item id → answer of every item with an ``ok`` row (the latest one, by finish time).
+
+    Raises:
+        FileNotFoundError: the folder has no ``run.sqlite``.
+        RunFolderError: ``run.sqlite`` is not a readable run store.
+    """
+    path = run_dir / STORE_NAME
+    if not path.is_file():
+        raise FileNotFoundError(f"no {STORE_NAME} in {run_dir} (is it the --out folder of spatialbench run?)")
+    query = "SELECT item_id, response FROM results WHERE status = 'ok' ORDER BY finished_at"
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            rows = conn.execute(query).fetchall()
+    except sqlite3.Error as exc:
+        raise RunFolderError(f"{path}: not a readable run store ({exc})") from None
+    return {str(item_id): response for item_id, response in rows if response is not None}
+
+
+def run_data(run_dir: Path) -> tuple[str, Path]:
+    """Return the benchmark name and data path the run in ``run_dir`` was given (from ``config.json``).
+
+    Raises:
+        FileNotFoundError: no ``config.json``. RunFolderError: it is not a run configuration.
+    """
+    path = run_dir / CONFIG_NAME
+    if not path.is_file():
+        raise FileNotFoundError(f"no {CONFIG_NAME} in {run_dir} (is it the --out folder of a run?)")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))["config"]["data"]
+        return str(data["benchmark"]), Path(data["path"])
+    except (ValueError, KeyError, TypeError) as exc:  # JSONDecodeError and UnicodeError are ValueErrors
+        raise RunFolderError(f"{path}: not a run configuration ({type(exc).__name__}: {exc})") from None
