@@ -1,0 +1,113 @@
+"""``generate remindview``: scenes → frame sets → 22 templates → a ReMindView-Bench folder.
+
+Output (besides the frame-set folders of :mod:`~spatialbench.generate.remindview.render`)::
+
+    OUT/object_centric_qa.csv, OUT/view_centric_qa.csv    QA tables (columns: dataset.COLUMNS)
+    OUT/manifest.json                                      settings, counts, skipped frame sets, statistics
+    OUT/statistics.md                                      App. A.3 Tables 4 and 5 of the generated set
+
+Scenes: room types cycle through the five of App. B.1 (bedroom, living room, kitchen, dining room,
+bathroom), density alternates sparse / dense, scene ``i`` has seed ``1000 * seed + i``. Same config, same
+bytes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from spatialbench.generate.remindview.dataset import COLUMNS, Asked, ask, per_template, rows
+from spatialbench.generate.remindview.render import SceneRenderer, rig_folder, write_json
+from spatialbench.generate.remindview.settings import ROOM_TYPES, RemindViewConfig
+from spatialbench.generate.remindview.stats import markdown, statistics
+from spatialbench.synth.generator import Density, SceneConfig, generate_scene
+from spatialbench.synth.renderer import Renderer
+from spatialbench.synth.scene import SynthScene
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class Generated:
+    """What one run wrote: the QA rows, the manifest and the timings (seconds)."""
+
+    rows: list[dict[str, Any]]
+    manifest: dict[str, Any]
+    seconds: dict[str, float]
+
+
+def scene_of(config: RemindViewConfig, index: int) -> SynthScene:
+    """Scene ``index`` of a run (module docstring)."""
+    room = ROOM_TYPES[index % len(ROOM_TYPES)]
+    density = Density.SPARSE if index % 2 == 0 else Density.DENSE
+    seed = 1000 * config.seed + index
+    return generate_scene(SceneConfig(room_type=room, density=density), seed)
+
+
+def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress | None = None) -> Generated:
+    """Render ``config.scenes`` scenes and write the benchmark folder ``out`` (module docstring).
+
+    Raises:
+        spatialbench.synth.RendererUnavailableError: no headless OpenGL context.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    asked: list[Asked] = []
+    skipped: dict[str, int] = {}
+    sets: list[dict[str, Any]] = []
+    with Renderer(config.rig.width, config.rig.height) as renderer:
+        for index in range(config.scenes):
+            scene = scene_of(config, index)
+            renderer_of_scene = SceneRenderer(scene, config, out, renderer)
+            for frames in renderer_of_scene.frame_sets():
+                asked += ask(frames, config.questions, config.seed)
+                sets.append(
+                    {
+                        "folder": frames.folder,
+                        "scene": scene.scene_id,
+                        "density": scene.density,
+                        "target": frames.poses.target,
+                    }
+                )
+            for rig, count in renderer_of_scene.skipped.items():
+                skipped[rig] = skipped.get(rig, 0) + count
+            if progress is not None:
+                progress(index + 1, config.scenes, scene.scene_id)
+    rendered = time.perf_counter() - started
+    kept = per_template(asked, config.per_template, config.seed)
+    table = rows(kept, config.seed)
+    _write_tables(out, config, table)
+    used = {r["folder_path"] for r in table}
+    stats = statistics(table, [s for s in sets if s["folder"] in used])
+    seconds = {"render_and_ask": round(rendered, 3), "total": round(time.perf_counter() - started, 3)}
+    manifest = {
+        "settings": config.summary(),
+        "frame_sets": len(sets),
+        "frame_sets_skipped": dict(sorted(skipped.items())),
+        "questions": len(table),
+        "questions_per_template": _per_template_counts(table),
+        "statistics": stats,
+    }
+    write_json(out / "manifest.json", manifest)
+    (out / "statistics.md").write_text(markdown(stats), encoding="utf-8")
+    return Generated(table, manifest, seconds)
+
+
+def _write_tables(out: Path, config: RemindViewConfig, table: list[dict[str, Any]]) -> None:
+    for rig in config.rigs:
+        prefix = rig_folder(rig) + "/"
+        frame = pd.DataFrame([r for r in table if r["folder_path"].startswith(prefix)], columns=list(COLUMNS))
+        name = rig.value.replace("-", "_") + "_qa.csv"
+        frame.to_csv(out / name, index=False, lineterminator="\n")
+
+
+def _per_template_counts(table: list[dict[str, Any]]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for row in table:
+        counts[str(row["template"])] = counts.get(str(row["template"]), 0) + 1
+    return dict(sorted(counts.items(), key=lambda kv: int(kv[0])))

@@ -1,0 +1,122 @@
+"""The 22 question templates (paper Table 6, ``data/templates.json``) instantiated on a frame set.
+
+Each template has a *form*, the computation of its answer (App. B.3, ground-truth derivation):
+
+- ``frame_distance`` (1, 2): the frame whose camera is closest to / furthest from frame k's camera;
+- ``frame_move`` (3): the direction of frame j's camera from frame k's view;
+- ``frame_at_direction`` (4): the frame whose camera lies in a direction of frame k's view;
+- ``object_distance`` (5–8, 15, 16): the object closest to / furthest from a camera or an object;
+- ``object_direction`` (9, 11, 13, 18, 20, 22): the direction of an object from a viewer (a camera, or an
+  object facing its front, optionally turned), measured at the viewer or at another object;
+- ``object_in_direction`` (10, 12, 14, 17, 19, 21): the object in a direction of such a viewer.
+
+The forms are in :mod:`~spatialbench.generate.remindview.forms`, the search over bindings in
+:mod:`~spatialbench.generate.remindview.instantiate`.
+
+Quality control (App. B.3, done here and not in the official code): distances must beat every other choice
+by a gap (``QuestionSettings``), direction answers must be a margin away from a bin edge and a minimum
+horizontal distance away, pairs of objects whose floor footprints overlap (one on the other) are never
+related, object names in one question are never the same or similar, and no named object is a choice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from spatialbench.generate.remindview.frameset import FrameSet
+from spatialbench.prompting.templates import fill, read_json
+
+_TAGS = {"SP": "non_perspective_changing", "PC": "perspective_changing"}
+
+
+@dataclass(frozen=True)
+class QuestionSettings:
+    """Thresholds of the quality control (the paper gives no numbers; these are this tool's).
+
+    Attributes:
+        distance_gap_m, distance_gap_rel: the answer's distance must differ from every other choice's by
+            at least max(gap_m, gap_rel × the answer's distance).
+        direction_margin_deg: an angle closer than this to a 45° bin edge is ambiguous.
+        min_horizontal_m: a direction needs at least this XY distance.
+        choice_weights: 2 / 3 / 4-choice shares (Table 4).
+        attempts: bindings tried per template and frame set; ``per_set``: questions kept per template.
+    """
+
+    distance_gap_m: float = 0.15
+    distance_gap_rel: float = 0.1
+    direction_margin_deg: float = 5.0
+    min_horizontal_m: float = 0.3
+    choice_weights: tuple[float, float, float] = (0.185, 0.277, 0.538)
+    attempts: int = 40
+    per_set: int = 1
+
+
+@dataclass(frozen=True)
+class Template:
+    """One template of ``data/templates.json``."""
+
+    index: int
+    relation: str
+    query_kind: str
+    perspective: str | None
+    form: str
+    text: str
+    params: dict[str, Any]
+
+    @property
+    def query_type(self) -> str:
+        """``relation|query kind|[non_]perspective_changing|index`` (the official ``query_type`` layout)."""
+        tag = [_TAGS[self.perspective]] if self.perspective else []
+        return "|".join([self.relation, self.query_kind, *tag, str(self.index)])
+
+
+@cache
+def templates() -> tuple[Template, ...]:
+    """Return the 22 templates in index order."""
+    rows = read_json(__package__, "data/templates.json")["templates"]
+    keys = ("index", "relation", "query_kind", "perspective", "form", "text")
+    return tuple(
+        Template(**{k: row[k] for k in keys}, params={k: v for k, v in row.items() if k not in keys})
+        for row in rows
+    )
+
+
+@cache
+def facing_categories() -> frozenset[str]:
+    """Categories with a recognisable front (viewers "facing its direction")."""
+    return frozenset(read_json(__package__, "data/templates.json")["facing_categories"])
+
+
+@dataclass(frozen=True)
+class Question:
+    """An instantiated question before its choices are lettered.
+
+    Attributes:
+        bindings: placeholder → value: ``frame_k`` frame index, ``object_k`` instance id, ``direction``,
+            ``turn``.
+        objects: ids of every object the question names or offers; ``frame``: the frame whose view the
+            question takes, if any (cross-frame is judged in that frame).
+    """
+
+    template: Template
+    bindings: dict[str, Any]
+    answer: str
+    distractors: tuple[str, ...]
+    objects: frozenset[int]
+    frame: int | None
+
+    def text(self, frames: FrameSet) -> str:
+        """Return the question text with names filled in."""
+        values = {
+            key: frames.objects[value].name if key.startswith("object_") else str(value)
+            for key, value in self.bindings.items()
+        }
+        return fill(self.template.text, values)
+
+    def cross_frame(self, frames: FrameSet) -> bool:
+        """Return True unless one frame shows every object involved (view–view: always True)."""
+        if self.template.relation == "view-view" or not self.objects:
+            return True
+        return not frames.co_observed(set(self.objects), self.frame)
