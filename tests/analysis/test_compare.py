@@ -172,3 +172,41 @@ def test_server_saw_no_images_in_the_blind_run(tmp_path):
         run(tmp_path / "data", tmp_path / "blind", f"openai-compatible:{server.url}#m", "--blind")
     assert sorted(question_tag(r.text) for r in script.answered()) == sorted(answers)
     assert all(r.n_images == 0 for r in script.answered())
+
+
+@pytest.mark.slow
+def test_compare_on_the_demo_benchmark(tmp_path):
+    """Must-show of issue 11: a vision and a blind run of the built-in demo, then compare."""
+    args = ["demo", "--out", str(tmp_path / "demo"), "--scenes", "1", "--seconds", "6"]
+    demo = CliRunner().invoke(app, args)
+    assert demo.exit_code == 0, demo.output
+    data = tmp_path / "demo" / "benchmark"
+    records = [json.loads(line) for line in (data / "test.jsonl").read_text().splitlines()]
+    truth = {r["question"]: r["ground_truth"] for r in records}
+
+    def correct(text: str) -> str:
+        return next(t for q, t in truth.items() if q in text)
+
+    script = ServerScript()
+    script.answer = lambda text: correct(text) if script.log[-1].n_images else blind_answer(text)
+    with OpenAIServer(script) as server:
+        model = f"openai-compatible:{server.url}#m"
+        run(data, tmp_path / "vision", model, "--frames", "uniform:8", "--concurrency", "1")
+        run(data, tmp_path / "blind", model, "--blind", "--concurrency", "1")
+    run(data, tmp_path / "chance", "chance-frequency")
+    result = CliRunner().invoke(app, ["compare", *(str(tmp_path / n) for n in ("vision", "blind", "chance"))])
+    assert result.exit_code == 0, result.output
+    assert "| Enabled−Disabled (vision − blind) |" in result.output
+    assert "| Disabled−Chance (blind − chance) |" in result.output
+    doc = json.loads((tmp_path / "vision" / "analysis" / "compare.json").read_text())
+    # by hand from test.jsonl: blind answers A to every multiple-choice question and 4 to every number
+    for task in ("object_rel_distance", "route_planning", "obj_appearance_order"):
+        rows = [r for r in records if r["question_type"] == task]
+        blind = 100 * sum(r["ground_truth"] == "A" for r in rows) / len(rows) if rows else None
+        enabled = doc["differences"][0]["scores"][task]
+        assert enabled == (pytest.approx(100 - blind) if rows else None)
+    sizes = [float(r["ground_truth"]) for r in records if r["question_type"] == "object_size_estimation"]
+    if sizes:
+        expected = 100 - 100 * float(np.mean([mra(4.0, g) for g in sizes]))
+        assert doc["differences"][0]["scores"]["object_size_estimation"] == pytest.approx(expected)
+    assert not doc["differences"][0]["flagged"] and not doc["differences"][1]["flagged"]
