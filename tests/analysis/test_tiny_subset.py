@@ -50,3 +50,21 @@ def test_unknown_subset_names_the_choices(tmp_path):
     path.write_text("")
     with pytest.raises(ValueError, match="subset must be one of full, debiased, tiny, got 'huge'"):
         load_vsibench(path, subset="huge")
+
+
+def test_run_with_subset_tiny_runs_the_tiny_items_and_lists_the_missing(tmp_path):
+    from typer.testing import CliRunner
+
+    from spatialbench.cli.main import app
+    from support.vsi_data import make_vsibench
+
+    make_vsibench(tmp_path / "data", n_videos=2, per_video=4)  # ids 0..7: only 3 is in the tiny list
+    args = ["run", "--benchmark", "vsibench", "--data", str(tmp_path / "data"), "--model", "chance-frequency",
+            "-o", "subset=tiny", "--out", str(tmp_path / "run"), "--no-progress"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "1 items: 0 already answered, 1 answered now" in result.output
+    line = "tiny_ids.txt:2: field 'id': VSI-Bench (tiny) id 9 is not in the annotations; skipped"
+    assert line in result.output
+    assert json.loads((tmp_path / "run" / "config.json").read_text())["config"]["data"]["options"] == {
+        "subset": "tiny"}
