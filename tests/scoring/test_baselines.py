@@ -2,7 +2,13 @@ import numpy as np
 import pytest
 
 from spatialbench.benchmarks.vsibench import REL_DIRECTION_TASKS, SPEC, load_vsibench
-from spatialbench.scoring.baselines import BASELINES, most_frequent_answers
+from spatialbench.records.item import AnswerKind, Item
+from spatialbench.scoring.baselines import (
+    BASELINES,
+    best_constant,
+    frequency_responses,
+    most_frequent_answers,
+)
 from spatialbench.scoring.metrics import mra_array
 from support.shared_data import require_file
 
@@ -22,10 +28,10 @@ def test_chance_random_rel_dir_is_mean_of_inverse_option_counts(subset):
     assert result.table.scores["object_counting"] is None  # not applicable to numerical tasks
 
 
-def test_chance_frequency_answers_and_scores(subset):
+def test_chance_frequency_string_answers_and_scores(subset):
     answers = most_frequent_answers(subset)
     assert answers["object_counting"] == "2"
-    result = BASELINES.get("chance-frequency")(subset, SPEC.scoring)
+    result = BASELINES.get("chance-frequency-string")(subset, SPEC.scoring)
     truths = np.array([float(i.ground_truth) for i in subset if i.task == "object_counting"])
     expected = 100 * mra_array(np.full(len(truths), 2.0), truths).mean()
     assert result.table.scores["object_counting"] == pytest.approx(expected)
@@ -42,7 +48,102 @@ def test_baseline_reports_say_what_was_scored(subset):
     assert "items: 300 (180 scored, 120 not applicable)" in text
     assert "not applicable (printed -, as in the paper): Obj. Count, Abs. Dist., Obj. Size, Room Size" in text
     assert "no items for" not in text
-    frequency = BASELINES.get("chance-frequency")(subset, SPEC.scoring)
-    assert "extraction: n/a (the task's most frequent ground truth, read by the official rule)" in (
-        render_markdown(frequency))
+    frequency = BASELINES.get("chance-frequency-string")(subset, SPEC.scoring)
+    assert "extraction: n/a (chance-frequency-string: the task's most frequent ground-truth string" in (
+        render_markdown(frequency)
+    )
     assert scores_json(frequency)["n_items"] == 300
+    text = render_markdown(BASELINES.get("chance-frequency")(subset, SPEC.scoring))
+    assert (
+        "numerical tasks answer the ground-truth value with the best mean MRA; tasks with fixed option"
+        in text
+    )
+
+
+def na(i, truth, task="object_abs_distance"):
+    return Item(
+        id=f"n{i}",
+        benchmark="vsibench",
+        task=task,
+        question="q",
+        ground_truth=truth,
+        answer_kind=AnswerKind.NUMERICAL,
+    )
+
+
+def mc(i, options, truth, task="object_rel_direction_medium"):
+    options = tuple(f"{chr(65 + k)}. {o}" for k, o in enumerate(options))
+    return Item(
+        id=f"m{i}",
+        benchmark="vsibench",
+        task=task,
+        question="q",
+        options=options,
+        ground_truth=truth,
+        answer_kind=AnswerKind.MULTIPLE_CHOICE,
+    )
+
+
+def test_numerical_frequency_is_the_best_constant_not_the_most_frequent_value():
+    items = [na(i, t) for i, t in enumerate(["1.0", "1.0", "5.0", "5.2", "5.4"])]
+    # hand MRA (official <=): answer 5.2 -> 0 + 0 + 1 (err 0.04) + 1 + 1 (err 0.037) = 3 of 5 = 60 %;
+    # 5.0 -> 1 (5.2: err 0.038) + 0.9 (5.4: err 0.074, theta <= 0.926) = 2.9 / 5 = 58 %; 5.4 likewise 58 %;
+    # the most frequent value 1.0 -> 1 + 1 + 0 + 0 + 0 = 40 %
+    assert best_constant(items) == "5.2"
+    assert BASELINES.get("chance-frequency")(items).table.task_scores["object_abs_distance"] == pytest.approx(
+        60.0
+    )
+    assert BASELINES.get("chance-frequency-string")(items).table.task_scores["object_abs_distance"] == (
+        pytest.approx(40.0)
+    )
+
+
+def test_rel_direction_frequency_is_the_most_frequent_answer_text():
+    items = [
+        mc(1, ("left", "right", "back"), "A"),  # left
+        mc(2, ("right", "left", "back"), "B"),  # left
+        mc(3, ("back", "right", "left"), "C"),  # left
+        mc(4, ("right", "back", "left"), "A"),  # right
+    ]
+    # text "left" (3 of 4) answered by its letter in each item: A, B, C, C -> 3 of 4 right; the most
+    # frequent letter (A, 2 of 4) would score 50 %
+    assert frequency_responses(items) == {"m1": "A", "m2": "B", "m3": "C", "m4": "C"}
+    score = BASELINES.get("chance-frequency")(items).table.task_scores["object_rel_direction_medium"]
+    assert score == pytest.approx(75.0)
+    letters = BASELINES.get("chance-frequency-string")(items).table.task_scores["object_rel_direction_medium"]
+    assert letters == pytest.approx(50.0)
+
+
+def test_choices_that_differ_per_item_keep_the_most_frequent_letter():
+    items = [
+        mc(1, ("sofa", "tv", "bed", "lamp"), "B", "object_rel_distance"),
+        mc(2, ("chair", "tv", "door", "sink"), "B", "object_rel_distance"),
+        mc(3, ("tv", "sofa", "bed", "lamp"), "A", "object_rel_distance"),
+    ]
+    # "tv" is the answer text twice, but option texts differ per item: the letter B (2 of 3) is answered
+    assert set(frequency_responses(items).values()) == {"B"}
+    assert BASELINES.get("chance-frequency")(items).table.task_scores["object_rel_distance"] == pytest.approx(
+        200 / 3
+    )
+
+
+def test_frequency_row_on_the_official_samples(subset, shared_data):
+    # official_samples, 30 items per question type in subset_300 (about +-8 points of sampling noise), and
+    # the 291 questions of the 5 complete scenes; the paper's row: 62.1 32.0 29.9 33.1 25.1 47.9 28.4 25.2
+    five = load_vsibench(
+        require_file(shared_data / "vsibench" / "official_samples" / "gemini3flash_5scenes" / "questions")
+    )
+    expected = {
+        "subset_300": [61.0, 35.7, 36.0, 30.7, 30.0, 60.0, 40.0, 30.0],
+        "5 scenes": [85.8, 45.6, 36.2, 56.0, 26.8, 51.1, 50.0, 26.6],
+    }
+    for name, items in (("subset_300", subset), ("5 scenes", five)):
+        scores = BASELINES.get("chance-frequency")(items, SPEC.scoring).table.scores
+        assert [round(v, 1) for v in scores.values()] == expected[name], name
+    # Rel. Dir. on subset_300 by hand: per sub-type the share of its most frequent answer text
+    shares = []
+    for task in REL_DIRECTION_TASKS:
+        texts = [i.options[ord(i.ground_truth) - 65].split(". ", 1)[1] for i in subset if i.task == task]
+        shares.append(max(texts.count(t) for t in set(texts)) / len(texts))
+    scores = BASELINES.get("chance-frequency")(subset, SPEC.scoring).table.scores
+    assert scores["object_rel_direction"] == pytest.approx(100 * np.mean(shares))

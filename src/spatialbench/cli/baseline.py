@@ -25,7 +25,17 @@ from spatialbench.registry import UnknownNameError
 @app.command()
 def baseline(
     annotations: AnnotationsOpt,
-    model: Annotated[str, typer.Option("--model", "-m", help="chance-random or chance-frequency.")],
+    model: Annotated[
+        str,
+        typer.Option(
+            "--model",
+            "-m",
+            help=(
+                "chance-random, chance-frequency (Sec. 4.1, as its authors define it) or "
+                "chance-frequency-string (the most frequent ground-truth string)."
+            ),
+        ),
+    ],
     benchmark: BenchmarkOpt = "vsibench",
     mra: MraOpt = "official",
     out: OutOpt = None,
