@@ -2,7 +2,8 @@
 
 Values come from environment variables whose names look like credentials (``*_API_KEY``, ``*_TOKEN``,
 ``*SECRET*``...), read when redacting, never at import; key-shaped strings (``sk-...``) and user info in
-URLs (``https://user:password@host``) are masked too.
+URLs (``https://user:password@host``) and credential-like URL query parameters (``?api_key=...``,
+``&key=``, ``&token=``, ``&access_token=``, ``&sig=``...) are masked too.
 """
 
 from __future__ import annotations
@@ -13,6 +14,11 @@ import re
 _SECRET_NAME = re.compile(r"(API_?KEY|TOKEN|SECRET|PASSWORD|AUTH)", re.IGNORECASE)
 _KEY_SHAPE = re.compile(r"\b(sk|pk|rk)-[A-Za-z0-9_\-*]{6,}")
 _URL_USERINFO = re.compile(r"(://)[^/@\s\"']+@")
+_QUERY_SECRET = re.compile(
+    r"([?&;](?:(?:[\w.-]*[_.-])?(?:api[_-]?key|key|token|secret|password|passwd|auth|signature)|sig|code)=)"
+    r"[^&#\s\"'<>]+",
+    re.IGNORECASE,
+)
 
 
 def secret_values() -> list[str]:
@@ -22,7 +28,8 @@ def secret_values() -> list[str]:
 
 
 def redact(text: str, secrets: list[str] | None = None) -> str:
-    """``text`` with every secret value and key-shaped token replaced by ``***``."""
+    """``text`` with every secret value, key-shaped token, URL password and URL query key as ``***``."""
     for value in secrets if secrets is not None else secret_values():
         text = text.replace(value, "***")
-    return _URL_USERINFO.sub(r"\1***@", _KEY_SHAPE.sub("***", text))
+    text = _QUERY_SECRET.sub(r"\1***", _KEY_SHAPE.sub("***", text))
+    return _URL_USERINFO.sub(r"\1***@", text)

@@ -40,7 +40,7 @@ from spatialbench.runs.baseline import baseline_name, run_baseline
 from spatialbench.runs.checks import check_config
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.defaults import apply_benchmark_defaults
-from spatialbench.runs.dialogue import Turns, answer_reader, run_strategy, strategy_key
+from spatialbench.runs.dialogue import Turns, answer_reader, prepare_strategy, run_strategy, strategy_key
 from spatialbench.runs.lock import run_lock
 from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan, select_items
 from spatialbench.runs.preflight import check_image_limit, check_media, image_limit
@@ -98,7 +98,7 @@ class Runner:
         self.cache = FrameCache(data_root(config.data.path), max_bytes=config.media.frame_cache_mb * 2**20)
         self.strategy = parse_strategy(config.frame_strategy)
         self.builder: PromptBuilder = self.spec.prompt_builder(config.prompt)
-        self.answer_strategy = build_strategy(config.strategy)  # direct: one request, as before
+        self.answer_strategy = prepare_strategy(config)  # direct: one request, as before
         self._secrets: list[str] = []
         self.progress: Progress | None = None
         self.stopped: str | None = None
@@ -151,9 +151,8 @@ class Runner:
             record_run(store, self.config, self.backend.describe(), self.builder.fingerprint(), self._secrets)
             done = store.done_keys()
             pending = media_order([p for p in planned if p.key not in done])
-            progress = self.progress = Progress(
-                len(pending), self.show_progress, f"{self.config.data.benchmark} × {self.config.model.name}"
-            )
+            title = redact(f"{self.config.data.benchmark} × {self.config.model.name}", self._secrets)
+            progress = self.progress = Progress(len(pending), self.show_progress, title)
             try:
                 started = time.perf_counter()
                 await self._execute(pending, store, progress)
