@@ -13,3 +13,4 @@ from spatialbench.cli import breakdown  # noqa: F401
 from spatialbench.cli import report  # noqa: F401
 from spatialbench.cli import compare  # noqa: F401
 from spatialbench.cli import errors  # noqa: F401
+from spatialbench.cli import serve  # noqa: F401

@@ -1,0 +1,41 @@
+"""``spatialbench serve --data DIR [--runs DIR ...]``: the local browser UI (:mod:`spatialbench.web`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from spatialbench.cli.apps import app
+
+
+@app.command()
+def serve(
+    data: Annotated[Path, typer.Option("--data", help="Benchmark folder or annotation file.")],
+    runs: Annotated[list[Path] | None, typer.Option("--runs", help="Run(s) folder.")] = None,
+    benchmark: Annotated[str, typer.Option("--benchmark", "-b", help="Benchmark name.")] = "vsibench",
+    workdir: Annotated[
+        Path, typer.Option("--workdir", help="Where human runs, flags.jsonl and annotations go.")
+    ] = Path("serve-out"),
+    audit: Annotated[Path | None, typer.Option("--audit", help="audit.json to review first.")] = None,
+    host: Annotated[str, typer.Option("--host", help="Address to bind (local only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=0, max=65535)] = 8765,
+) -> None:
+    """Browse items and runs, evaluate as a human, flag questions, annotate errors (token-protected)."""
+    import uvicorn
+
+    from spatialbench.cli.out_dir import prepare_out_dir
+    from spatialbench.web import ServeConfig, create_app, new_token
+
+    prepare_out_dir(workdir, "--workdir")
+    token = new_token()
+    config = ServeConfig(data=data, workdir=workdir, token=token, benchmark=benchmark,
+                         runs=tuple(runs or ()), audit=audit)
+    try:
+        application = create_app(config)
+    except (ValueError, OSError, KeyError) as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"spatialbench serve: open http://{host}:{port}/?token={token}", err=True)
+    uvicorn.run(application, host=host, port=port, log_level="warning")

@@ -1,0 +1,56 @@
+"""The FastAPI application of ``spatialbench serve`` (server-rendered pages; assets ship in the package).
+
+Routes (all behind the token, :mod:`spatialbench.web.security`): ``/`` browse and filter items,
+``/item/{id}`` one item with its video and every run's request and answer (``?runs=a,b`` side by side),
+``/media/{path}`` files of the benchmark folder (HTTP range requests, so the video seeks), ``/static/...``,
+``/scores`` the score table of every run (human runs included; ``?exclude=1`` drops flagged items),
+``/human`` human-level evaluation, ``/review`` and ``POST /flag`` review flags, ``/errors`` error
+annotation. Nothing is fetched from the network: no CDN, no external font or script.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from fastapi import FastAPI, Request
+from fastapi.responses import HTMLResponse
+from starlette.templating import Jinja2Templates
+
+from spatialbench.web.security import token_middleware
+from spatialbench.web.state import ServeConfig, ServeState
+
+STATIC = Path(__file__).parent / "static"
+
+
+@cache
+def templates() -> Jinja2Templates:
+    """Return the page templates (package data ``web/templates``, autoescaped, undefined names raise)."""
+    env = jinja2.Environment(loader=jinja2.PackageLoader("spatialbench.web", "templates"), autoescape=True,
+                             undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    return Jinja2Templates(env=env)
+
+
+def page(request: Request, template: str, /, **context: Any) -> HTMLResponse:
+    """Render ``template`` for ``request`` (the benchmark name is always in the context)."""
+    state: ServeState = request.app.state.serve
+    context = {"benchmark": state.spec.name, **context}
+    return templates().TemplateResponse(request, template, context)
+
+
+def create_app(config: ServeConfig) -> FastAPI:
+    """Build the application for ``config`` (the benchmark is loaded here, once).
+
+    Raises:
+        ValueError / FileNotFoundError: the benchmark data cannot be loaded.
+    """
+    from spatialbench.web import browse, write
+
+    app = FastAPI(title="spatialbench", docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.serve = ServeState(config)
+    app.middleware("http")(token_middleware(config.token))
+    app.include_router(browse.router)
+    app.include_router(write.router)
+    return app

@@ -1,0 +1,140 @@
+"""Read-only pages: browse and filter items, one item across runs, media files, assets, the score table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pandas as pd
+from fastapi import APIRouter, HTTPException, Request
+from fastapi.responses import FileResponse, HTMLResponse
+
+from spatialbench.records.item import Item, MediaKind, MediaRef
+from spatialbench.web.app import STATIC, page
+from spatialbench.web.flags import EXCLUDED, latest_flags
+from spatialbench.web.runs import ServedRun
+from spatialbench.web.security import UnsafePathError, safe_file
+from spatialbench.web.state import ServeState
+
+router = APIRouter()
+PAGE_SIZE = 100
+FILTERS = ("task", "scene", "dataset", "kind")
+
+
+def serve_state(request: Request) -> ServeState:
+    """Return the app's :class:`ServeState`."""
+    return request.app.state.serve  # type: ignore[no-any-return]
+
+
+def _value(item: Item, name: str) -> str:
+    return {"task": item.task, "scene": item.scene_id or "", "dataset": item.dataset or "",
+            "kind": item.answer_kind.value}[name]
+
+
+def _matches(item: Item, chosen: dict[str, str]) -> bool:
+    return all(_value(item, k) == v for k, v in chosen.items() if v)
+
+
+@router.get("/", response_class=HTMLResponse)
+def browse(request: Request, task: str = "", scene: str = "", dataset: str = "", kind: str = "",
+           page_number: int = 0) -> HTMLResponse:
+    """List items filtered by task, scene, dataset and answer kind, 100 a page, with each run's score."""
+    state = serve_state(request)
+    chosen = {"task": task, "scene": scene, "dataset": dataset, "kind": kind}
+    items = [i for i in state.items if _matches(i, chosen)]
+    shown = items[page_number * PAGE_SIZE:(page_number + 1) * PAGE_SIZE]
+    options = {name: sorted({_value(i, name) for i in state.items}) for name in FILTERS}
+    return page(request, "browse.html.j2", items=shown, total=len(items), chosen=chosen, options=options,
+                runs=state.runs(), page_number=page_number, pages=-(-len(items) // PAGE_SIZE),
+                load_errors=state.load_errors)
+
+
+def media_url(state: ServeState, ref: MediaRef, name: str | None = None) -> str | None:
+    """URL of a media file under ``/media`` (None when the file lies outside the data folder)."""
+    path = Path(ref.path) if name is None else Path(ref.path) / name
+    if path.is_absolute():
+        try:
+            path = path.relative_to(state.root.resolve())
+        except ValueError:
+            return None
+    return "/media/" + quote(path.as_posix())
+
+
+def media_views(state: ServeState, item: Item) -> list[dict[str, Any]]:
+    """Return each media's kind, path, name and ``/media`` URLs (16 frames at most) for a page."""
+    views = []
+    for ref in item.media:
+        names = list(ref.frames[:: max(1, len(ref.frames) // 16)]) if ref.kind is MediaKind.FRAMES else [None]
+        views.append({"kind": ref.kind.value, "path": ref.path, "name": ref.name,
+                      "urls": [media_url(state, ref, n) for n in names]})
+    return views
+
+
+def _answer(run: ServedRun, item_id: str) -> dict[str, Any]:
+    stored = run.stored(item_id) or {}
+    prompt = stored.get("prompt", {})
+    parts = [p if isinstance(p, str) else f"[image {p.get('image')}]" for p in prompt.get("parts", [])]
+    return {"run": run, "stored": stored, "score": run.scores.get(item_id), "media": prompt.get("media", []),
+            "prompt_text": "\n".join(str(p) for p in parts), "system": prompt.get("system")}
+
+
+@router.get("/item/{item_id}", response_class=HTMLResponse)
+def item_page(request: Request, item_id: str, runs: str = "") -> HTMLResponse:
+    """One item: video or frames, question, options, truth, flag form, and each run's request and answer."""
+    state = serve_state(request)
+    item = state.by_id.get(item_id)
+    if item is None:
+        raise HTTPException(404, f"no item {item_id!r}")
+    wanted = [r for r in runs.split(",") if r]
+    chosen = [r for r in state.runs() if not wanted or r.name in wanted]
+    flags = latest_flags(state.flags_file, state.spec.name) if state.flags_file.is_file() else {}
+    return page(request, "item.html.j2", item=item, media=media_views(state, item),
+                answers=[_answer(r, item.id) for r in chosen], flag=flags.get(item.id),
+                all_runs=[r.name for r in state.runs()], side_by_side=len(wanted) == 2)
+
+
+@router.get("/media/{path:path}")
+def media(request: Request, path: str) -> FileResponse:
+    """Serve a file of the benchmark folder (404 outside it; range requests answered for seeking)."""
+    return _file(serve_state(request).root, path)
+
+
+@router.get("/static/{path:path}")
+def static(path: str) -> FileResponse:
+    """Serve an asset shipped with the package (``web/static``)."""
+    return _file(STATIC, path)
+
+
+def _file(root: Path, path: str) -> FileResponse:
+    try:
+        return FileResponse(safe_file(root, path))
+    except UnsafePathError as exc:
+        raise HTTPException(404, f"not served: {exc}") from None
+    except FileNotFoundError:
+        raise HTTPException(404, "no such file") from None
+
+
+def score_rows(state: ServeState, run: ServedRun, excluded: set[str]) -> dict[str, Any]:
+    """One row of the score table: Avg. and the benchmark's columns over the run's scored items."""
+    frame = pd.DataFrame([{"id": i, "task": state.by_id[i].task, "dataset": state.by_id[i].dataset,
+                           "score": float(s["score"]) if s.get("score") is not None else float("nan"),
+                           "answered": s.get("extracted") is not None}
+                          for i, s in run.scores.items() if i in state.by_id and i not in excluded])
+    if frame.empty:
+        return {"run": run, "n": 0, "average": None, "cells": {}}
+    table = state.spec.scoring.table(frame)
+    return {"run": run, "n": len(frame), "average": table.average,
+            "cells": {c.group: c.accuracy for c in table.cells}}
+
+
+@router.get("/scores", response_class=HTMLResponse)
+def scores(request: Request, exclude: int = 0) -> HTMLResponse:
+    """Every run's Avg. and columns; ``exclude=1`` leaves out items flagged wrong or ambiguous."""
+    state = serve_state(request)
+    flags = latest_flags(state.flags_file, state.spec.name) if state.flags_file.is_file() else {}
+    excluded = {i for i, f in flags.items() if f["flag"] in EXCLUDED} if exclude else set()
+    rows = [score_rows(state, run, excluded) for run in state.runs()]
+    columns = list(dict.fromkeys(c for row in rows for c in row["cells"]))
+    return page(request, "scores.html.j2", rows=rows, columns=columns, exclude=exclude,
+                excluded=sorted(excluded))

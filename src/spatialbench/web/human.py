@@ -1,0 +1,106 @@
+"""Human-level evaluation stored exactly like a model run (the papers' "Human Level" rows).
+
+A person answers a sample of items in the browser, with the benchmark's question and options and the
+whole video (VSI-Bench Fig. 6 "Human Level" on the tiny set; MMSI-Video-Bench and ReMindView-Bench human
+rows). The run folder ``WORKDIR/human-NAME`` holds what a model run holds: ``config.json`` (model
+``human:NAME``; ``data.ids`` = the sample, so ``score`` and ``report`` select the same items),
+``run.sqlite`` (one ``ok`` row per answer; ``latency_s`` = seconds from showing the item to the answer)
+and, rewritten after every answer, ``scores.json`` / ``items.csv`` / ``scores.md`` (the benchmark's
+default extraction reads a typed letter or number like any response).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from spatialbench.benchmarks.spec import BenchmarkSpec
+from spatialbench.records.item import Item
+from spatialbench.records.messages import Response
+from spatialbench.runs import STORE_NAME, RunConfig, RunStore
+from spatialbench.runs.prepare import record_run
+from spatialbench.scoring.output import write_scores
+from spatialbench.scoring.scorer import score_items
+
+NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
+PROMPT = {"human": True, "shown": "whole video(s), question and options as in the benchmark"}
+
+
+def sample_ids(items: Sequence[Item], size: int, seed: int, task: str | None = None) -> list[str]:
+    """Ids of ``size`` items drawn without replacement (``numpy`` generator from ``seed``), benchmark order.
+
+    Raises:
+        ValueError: ``size`` < 1, or no item of ``task``.
+    """
+    pool = [i for i in items if task in (None, "", i.task)]
+    if size < 1 or not pool:
+        raise ValueError(f"cannot sample {size} item(s) from {len(pool)} of task {task or 'any'}")
+    chosen = set(np.random.default_rng(seed).choice(len(pool), size=min(size, len(pool)), replace=False))
+    return [item.id for k, item in enumerate(pool) if k in chosen]
+
+
+def run_folder(workdir: Path, name: str) -> Path:
+    """``WORKDIR/human-NAME``.
+
+    Raises:
+        ValueError: a name other than 1–40 of ``A-Za-z0-9_-``.
+    """
+    if not NAME.match(name):
+        raise ValueError("a name is 1-40 letters, digits, '_' or '-'")
+    return workdir / f"human-{name}"
+
+
+def start(workdir: Path, name: str, spec: BenchmarkSpec, data: Path, ids: list[str]) -> RunConfig:
+    """Create (or re-open with its own sample) the human run of ``name``; return its configuration."""
+    folder = run_folder(workdir, name)
+    existing = folder / "config.json"
+    if existing.is_file():
+        return RunConfig.model_validate_json(_config_json(existing))
+    config = RunConfig.model_validate({
+        "data": {"benchmark": spec.name, "path": str(data), "ids": ids},
+        "model": {"name": f"human:{name}"},
+        "out": str(folder),
+    })
+    store = RunStore(folder / STORE_NAME, [])
+    try:
+        record_run(store, config, {"human": name, "interface": "spatialbench serve"}, PROMPT, [])
+    finally:
+        store.close()
+    return config
+
+
+def _config_json(path: Path) -> str:
+    return json.dumps(json.loads(path.read_text(encoding="utf-8"))["config"])
+
+
+def answered(config: RunConfig) -> set[str]:
+    """Ids the person has answered."""
+    store = RunStore(Path(config.out) / STORE_NAME, [])
+    try:
+        return {r.item_id for r in store.results() if r.status == "ok"}
+    finally:
+        store.close()
+
+
+def record(config: RunConfig, spec: BenchmarkSpec, items: Sequence[Item], item: Item, answer: str,
+           seconds: float) -> None:
+    """Store one answer (an empty answer is stored ``empty``, shown again), then re-score the run.
+
+    ``items`` are the benchmark's items; the run's sample (``config.data.ids``) is scored.
+    """
+    name = config.model.name
+    store = RunStore(Path(config.out) / STORE_NAME, [])
+    try:
+        store.put(f"{name}:{item.id}", item.id, PROMPT, Response(text=answer.strip()),
+                  latency_s=max(seconds, 0.0))
+        responses = {r.item_id: r.response for r in store.results() if r.status == "ok"}
+    finally:
+        store.close()
+    wanted = set(config.data.ids or ())
+    sample = [i for i in items if i.id in wanted]
+    write_scores(score_items(sample, responses, spec.scoring, extract=config.scoring.extract,
+                             mra=config.scoring.mra), config.out)

@@ -1,0 +1,101 @@
+"""What ``spatialbench serve`` serves: one benchmark's items, the run folders, and its work folder.
+
+Runs are re-read on each request that lists them (a human run or a finished model run appears without a
+restart); items are loaded once. ``--runs`` names run folders or folders holding run folders; the human
+runs, the flags file and the error annotations live in the work folder, the only place the UI writes.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from spatialbench.benchmarks import get_benchmark
+from spatialbench.benchmarks.spec import BenchmarkSpec
+from spatialbench.records.item import Item
+from spatialbench.web.annotations import FILE_NAME as ANNOTATIONS
+from spatialbench.web.flags import FILE_NAME as FLAGS
+from spatialbench.web.runs import RunFolderError, ServedRun, load_served_run
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """Settings of the UI.
+
+    Attributes:
+        data: the benchmark folder (or annotation file). benchmark: its registered name.
+        runs: run folders, or folders holding run folders. workdir: where human runs, ``flags.jsonl`` and
+            ``error_annotations.jsonl`` are written. token: the access token. audit: an ``audit.json``
+            (``spatialbench audit``) whose disagreements the review page lists first. options: loader options.
+    """
+
+    data: Path
+    workdir: Path
+    token: str
+    benchmark: str = "vsibench"
+    runs: tuple[Path, ...] = ()
+    audit: Path | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class ServeState:
+    """Loaded items and the folders; see the module docstring.
+
+    Raises (constructor):
+        ValueError / FileNotFoundError: the benchmark cannot be loaded (from its loader).
+    """
+
+    def __init__(self, config: ServeConfig) -> None:
+        self.config = config
+        self.spec: BenchmarkSpec = get_benchmark(config.benchmark)
+        loaded = self.spec.load_items(config.data, **config.options)
+        self.items: list[Item] = list(loaded)
+        self.load_errors = [str(e) for e in loaded.errors]
+        self.by_id = {item.id: item for item in self.items}
+        self.root = config.data if config.data.is_dir() else config.data.parent
+
+    @property
+    def flags_file(self) -> Path:
+        """``WORKDIR/flags.jsonl``."""
+        return self.config.workdir / FLAGS
+
+    @property
+    def annotations_file(self) -> Path:
+        """``WORKDIR/error_annotations.jsonl``."""
+        return self.config.workdir / ANNOTATIONS
+
+    def run_folders(self) -> list[Path]:
+        """Every run folder: each ``--runs`` folder that is a run or the runs inside it, then human runs."""
+        found: list[Path] = []
+        for folder in (*self.config.runs, self.config.workdir):
+            if (folder / "config.json").is_file():
+                found.append(folder)
+            elif folder.is_dir():
+                found += sorted(p for p in folder.iterdir() if (p / "config.json").is_file())
+        return list(dict.fromkeys(p.resolve() for p in found))
+
+    def runs(self) -> list[ServedRun]:
+        """Return the runs of this benchmark (other benchmarks' and unreadable folders left out)."""
+        runs = []
+        for folder in self.run_folders():
+            try:
+                run = load_served_run(folder)
+            except RunFolderError:
+                continue
+            if run.config.get("data", {}).get("benchmark") == self.spec.name:
+                runs.append(run)
+        return runs
+
+    def run(self, name: str) -> ServedRun | None:
+        """Return the run whose folder is named ``name``."""
+        return next((r for r in self.runs() if r.name == name), None)
+
+    def disagreements(self) -> dict[str, str]:
+        """Item id → the audit's reason, for every disagreement in ``--audit`` (empty without one)."""
+        if self.config.audit is None or not self.config.audit.is_file():
+            return {}
+        summary = json.loads(self.config.audit.read_text(encoding="utf-8"))
+        return {str(d["id"]): str(d.get("reason", "")) for entry in summary.get("tasks", {}).values()
+                for d in entry.get("disagreements", [])}

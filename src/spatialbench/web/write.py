@@ -1,0 +1,139 @@
+"""Pages that write: human-level evaluation, review flags, error annotations (only into the work folder)."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated
+from urllib.parse import quote
+
+from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi.responses import HTMLResponse, RedirectResponse
+
+from spatialbench.records.item import AnswerKind
+from spatialbench.runs import RunConfig
+from spatialbench.web import human
+from spatialbench.web.annotations import append_annotation, latest_annotations, taxonomy
+from spatialbench.web.app import page
+from spatialbench.web.browse import media_views, serve_state
+from spatialbench.web.flags import append_flag, latest_flags
+
+router = APIRouter()
+
+
+def _see(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+@router.get("/human", response_class=HTMLResponse)
+def human_start_page(request: Request) -> HTMLResponse:
+    """Show the form that starts (or resumes) a human evaluation: name, sample size, seed, task."""
+    state = serve_state(request)
+    return page(request, "human_start.html.j2", tasks=sorted({i.task for i in state.items}))
+
+
+@router.post("/human/start")
+def human_start(request: Request, name: Annotated[str, Form()], size: Annotated[int, Form()] = 5,
+                seed: Annotated[int, Form()] = 0, task: Annotated[str, Form()] = "") -> RedirectResponse:
+    """Create the run ``human-NAME`` with a random sample (an existing run keeps its sample)."""
+    state = serve_state(request)
+    try:
+        folder = human.run_folder(state.config.workdir, name)
+        ids = human.sample_ids(state.items, size, seed, task or None)
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from None
+    human.start(state.config.workdir, name, state.spec, state.config.data, ids)
+    return _see(f"/human/{folder.name.removeprefix('human-')}")
+
+
+def _human_config(request: Request, name: str) -> RunConfig:
+    state = serve_state(request)
+    try:
+        folder = human.run_folder(state.config.workdir, name)
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from None
+    if not (folder / "config.json").is_file():
+        raise HTTPException(404, f"no human run {name!r}; start one at /human")
+    return human.start(state.config.workdir, name, state.spec, state.config.data, [])
+
+
+@router.get("/human/{name}", response_class=HTMLResponse)
+def human_next(request: Request, name: str) -> HTMLResponse:
+    """Show the next unanswered item of the sample (video, question, options or a number), or done."""
+    state = serve_state(request)
+    config = _human_config(request, name)
+    done = human.answered(config)
+    remaining = [i for i in config.data.ids or () if i not in done and i in state.by_id]
+    if not remaining:
+        return page(request, "human_done.html.j2", name=name, count=len(done))
+    item = state.by_id[remaining[0]]
+    return page(request, "human_item.html.j2", name=name, item=item, media=media_views(state, item),
+                shown_at=time.time(), position=len(done) + 1, total=len(config.data.ids or ()),
+                numerical=item.answer_kind is AnswerKind.NUMERICAL)
+
+
+@router.post("/human/{name}/answer")
+def human_answer(request: Request, name: str, item_id: Annotated[str, Form()], answer: Annotated[str, Form()],
+                 shown_at: Annotated[float, Form()]) -> RedirectResponse:
+    """Store one answer with the seconds since the item was shown, re-score, show the next item."""
+    state = serve_state(request)
+    config = _human_config(request, name)
+    item = state.by_id.get(item_id)
+    if item is None or item_id not in (config.data.ids or ()):
+        raise HTTPException(400, f"item {item_id!r} is not in this human run's sample")
+    human.record(config, state.spec, state.items, item, answer, time.time() - shown_at)
+    return _see(f"/human/{name}")
+
+
+@router.post("/flag")
+def flag(request: Request, item_id: Annotated[str, Form()], flag: Annotated[str, Form()],
+         note: Annotated[str, Form()] = "", reviewer: Annotated[str, Form()] = "") -> RedirectResponse:
+    """Append a review flag (wrong / ambiguous / fine) for an item; back to its page."""
+    state = serve_state(request)
+    if item_id not in state.by_id:
+        raise HTTPException(404, f"no item {item_id!r}")
+    try:
+        append_flag(state.flags_file, state.spec.name, item_id, flag, note, reviewer)
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from None
+    return _see(f"/item/{quote(item_id)}")
+
+
+@router.get("/review", response_class=HTMLResponse)
+def review(request: Request) -> HTMLResponse:
+    """Items to review: audit disagreements first, then flagged items, then the rest (first 200)."""
+    state = serve_state(request)
+    reasons = state.disagreements()
+    flags = latest_flags(state.flags_file, state.spec.name) if state.flags_file.is_file() else {}
+    ordered = sorted(state.items, key=lambda i: (i.id not in reasons, i.id not in flags))
+    return page(request, "review.html.j2", items=ordered[:200], reasons=reasons, flags=flags)
+
+
+@router.get("/errors", response_class=HTMLResponse)
+def errors(request: Request, run: str = "") -> HTMLResponse:
+    """List a run's wrong answers (score below 1, worst first) with the response, to annotate."""
+    state = serve_state(request)
+    chosen = state.run(run) if run else None
+    wrong = []
+    if chosen is not None:
+        scored = [(s["score"], i) for i, s in chosen.scores.items() if s.get("score") is not None
+                  and float(s["score"]) < 1.0 and i in state.by_id]
+        for score, item_id in sorted(scored)[:100]:
+            stored = chosen.stored(item_id) or {}
+            wrong.append({"item": state.by_id[item_id], "score": score, "response": stored.get("response")})
+    done = latest_annotations(state.annotations_file)
+    return page(request, "errors.html.j2", runs=[r.name for r in state.runs()], run=run, wrong=wrong,
+                categories=taxonomy(state.spec.name), done=done)
+
+
+@router.post("/errors/annotate")
+def annotate(request: Request, run: Annotated[str, Form()], item_id: Annotated[str, Form()],
+             categories: Annotated[list[str], Form()], note: Annotated[str, Form()] = "") -> RedirectResponse:
+    """Append an error annotation (one or more categories) for a run's item; back to the list."""
+    state = serve_state(request)
+    if state.run(run) is None or item_id not in state.by_id:
+        raise HTTPException(404, "no such run or item")
+    try:
+        append_annotation(state.annotations_file, run, state.spec.name, item_id, categories, note)
+    except ValueError as exc:
+        raise HTTPException(400, str(exc)) from None
+    return _see(f"/errors?run={quote(run)}#item-{quote(item_id)}")
