@@ -172,6 +172,7 @@ class Runner:
             summary.stopped = self.stopped
             summary.unanswered = _unanswered(planned, rows)
             summary.usage = store.usage([p.key for p in planned])
+            summary.truncated = store.truncated([p.key for p in planned])
             summary.score = self._score(rows, selected)
         finally:
             store.close()

@@ -17,6 +17,7 @@ strategy's final answer.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -86,14 +87,20 @@ ON CONFLICT (turn_key) DO UPDATE SET
 
 UPSERT = """
 INSERT INTO results (request_key, item_id, status, response, error, input_tokens, output_tokens, logprobs,
-                     raw, prompt, latency_s, finished_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                     raw, prompt, latency_s, finished_at, attempts)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (request_key) DO UPDATE SET
     status = excluded.status, response = excluded.response, error = excluded.error,
     input_tokens = excluded.input_tokens, output_tokens = excluded.output_tokens,
     logprobs = excluded.logprobs, raw = excluded.raw, prompt = excluded.prompt,
-    latency_s = excluded.latency_s, finished_at = excluded.finished_at, attempts = results.attempts + 1
+    latency_s = excluded.latency_s, finished_at = excluded.finished_at,
+    attempts = results.attempts + excluded.attempts
 """
+_GAVE_UP = re.compile(r"gave up after (\d+) attempts")
+
+
+TRUNCATED = ("length", "max_tokens", "MAX_TOKENS")
+"""``finish_reason`` values of an answer cut off at the answer budget (per back end; see ``truncated``)."""
 
 
 @dataclass(frozen=True)
@@ -189,7 +196,8 @@ class RunStore:
         """Write one item's outcome in its own transaction; returns the status written.
 
         A row already present for ``key`` (an earlier failed or empty attempt) is replaced and its
-        ``attempts`` count incremented. Secrets are masked in the answer, metadata and error.
+        ``attempts`` count grows by this pass's attempts (:func:`attempts_made`), so it counts every
+        request sent for the key over all passes. Secrets are masked in the answer, metadata and error.
         """
         status = _status(response, error)
         r = response or Response(text="")
@@ -207,6 +215,7 @@ class RunStore:
             self._redact(json.dumps(prompt)),
             latency_s,
             time.time(),
+            attempts_made(response, error),
         )
         with self._failures("write"), self._conn:
             self._conn.execute(UPSERT, values)
@@ -288,6 +297,18 @@ class RunStore:
             "output_tokens_per_item": sum(r[2] or 0 for r in rows) / n,
         }
 
+    def truncated(self, keys: list[str]) -> list[str]:
+        """Return the ids of items among ``keys`` whose stored answer hit the answer budget, sorted.
+
+        A back end records why generation stopped in ``raw.finish_reason``; ``length`` (OpenAI-compatible,
+        Hugging Face), ``max_tokens`` (Anthropic) and ``MAX_TOKENS`` (Gemini) mean the answer was cut off,
+        whatever its status (an ``empty`` row of a thinking model that spent the budget counts too).
+        """
+        wanted = set(keys)
+        with self._failures("read"):
+            rows = self._conn.execute("SELECT request_key, item_id, raw FROM results").fetchall()
+        return sorted(item for key, item, raw in rows if key in wanted and _finish_reason(raw) in TRUNCATED)
+
     def _redact(self, text: str | None) -> str | None:
         return None if text is None else redact(text, self._secrets)
 
@@ -304,6 +325,27 @@ class RunStore:
     def close(self) -> None:
         """Close the connection."""
         self._conn.close()
+
+
+def attempts_made(response: Response | None, error: str | None) -> int:
+    """Return the requests sent in one pass for one item.
+
+    ``raw.attempts`` of the response when the back end reports it, the count of a retry error
+    (``gave up after N attempts``), else 1.
+    """
+    count = (response.raw or {}).get("attempts") if response is not None else None
+    if isinstance(count, int) and count >= 1:
+        return count
+    match = _GAVE_UP.search(error or "")
+    return int(match.group(1)) if match else 1
+
+
+def _finish_reason(raw: str | None) -> object:
+    try:
+        value = json.loads(raw or "{}")
+    except ValueError:
+        return None
+    return value.get("finish_reason") if isinstance(value, dict) else None
 
 
 def _status(response: Response | None, error: str | None) -> str:

@@ -28,6 +28,7 @@ class RunSummary:
     score: Any = None
     stopped: str | None = None  # why the run stopped before every item was tried (circuit breaker)
     usage: dict[str, float] = field(default_factory=dict)  # requests and tokens per item (RunStore.usage)
+    truncated: list[str] = field(default_factory=list)  # ids of answers cut off at the answer budget
 
 
 class RunInterrupted(Exception):
