@@ -112,3 +112,39 @@ def test_invalid_routes_name_file_line_and_field(tmp_path, steps, message):
 def test_step_needs_exactly_one_kind():
     with pytest.raises(ValidationError):
         RouteStep(turn="left", forward="the bed")
+
+
+def test_distractor_weights_by_hand():
+    from spatialbench.generate.vsi.route import distractor_weights
+
+    answer = ("left", "right")
+    others = [("left", "left"), ("left", "back"), ("right", "left"), ("back", "back")]
+    # one turn changed: 1.5 (x 0.2 per back); two changed: 1 (x 0.2 per back)
+    weights = distractor_weights(answer, others, GenerationSettings())
+    assert weights.tolist() == pytest.approx([1.5, 0.3, 1.0, 0.04])
+    uniform = distractor_weights(answer, others, GenerationSettings(route_distractors="uniform"))
+    assert uniform.tolist() == [1.0] * 4
+
+
+def distractor_shares(settings):
+    """(share of 2-turn distractors differing in one turn, share of "Turn Back" in distractor turns)."""
+    route = route_4960()  # answer right, left
+    one, back, turns = 0, 0, 0
+    for seed in range(400):
+        cand = route_candidate(route, np.random.default_rng(seed), settings=settings)
+        for choice in cand.choices:
+            if choice != cand.answer:
+                seq = choice.split(", ")
+                one += sum(a != b for a, b in zip(seq, ["Turn Right", "Turn Left"], strict=True)) == 1
+                back += seq.count("Turn Back")
+                turns += len(seq)
+    return one / 1200, back / turns
+
+
+def test_distractors_are_near_and_rarely_turn_back_like_the_official_options():
+    # official 2-turn distractors differ in one turn 62-67 % of the time; "Turn Back": 10-16 % of their turns
+    one, back = distractor_shares(GenerationSettings())
+    assert 0.6 <= one <= 0.72 and 0.1 <= back <= 0.16  # measured 0.671, 0.145 over 400 seeds
+    # uniform: 4 of the 8 other sequences differ in one turn; they hold 6 "back" in 16 turns (0.375)
+    one, back = distractor_shares(GenerationSettings(route_distractors="uniform"))
+    assert one == pytest.approx(0.5, abs=0.04) and back == pytest.approx(0.375, abs=0.03)

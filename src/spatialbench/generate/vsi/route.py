@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
+from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
 from spatialbench.generate.vsi.base import Candidate
+from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
 
 TASK = "route_planning"
@@ -113,16 +115,45 @@ def turn_option(turns: Iterable[str]) -> str:
     return ", ".join(f"Turn {t.capitalize()}" for t in turns)
 
 
-def route_candidate(route: Route, rng: np.random.Generator, n_options: int = 4) -> Candidate:
+def distractor_weights(
+    answer: tuple[str, ...], others: list[tuple[str, ...]], settings: GenerationSettings
+) -> NDArray[np.float64]:
+    """Drawing weight of each wrong turn sequence (``route_distractors``, issue 10).
+
+    ``"official"``: ``route_one_turn_weight`` for a sequence that differs from the answer in one turn
+    (else 1), times ``route_back_weight`` per "back" it holds; ``"uniform"``: all 1.
+    """
+    if settings.route_distractors == "uniform":
+        return np.ones(len(others))
+    return np.array(
+        [
+            (
+                settings.route_one_turn_weight
+                if sum(a != b for a, b in zip(seq, answer, strict=True)) == 1
+                else 1.0
+            )
+            * settings.route_back_weight ** seq.count("back")
+            for seq in others
+        ]
+    )
+
+
+def route_candidate(
+    route: Route, rng: np.random.Generator, n_options: int = 4, settings: GenerationSettings | None = None
+) -> Candidate:
     """Build the route question as a multiple-choice candidate.
 
-    Distractors are other turn sequences of the same length, drawn without replacement; a one-turn route
-    has three options (left, right, back), as in the official data.
+    Distractors are other turn sequences of the same length, drawn without replacement with the weights
+    of :func:`distractor_weights` (default settings: near and "Turn Back"-shy, as the official options);
+    a one-turn route has three options (left, right, back), as in the official data.
     """
+    settings = settings or GenerationSettings()
     answer = route.turns
     others = [seq for seq in itertools.product(TURNS, repeat=len(answer)) if seq != answer]
     k = min(n_options - 1, len(others))
-    picked = [others[i] for i in sorted(rng.choice(len(others), size=k, replace=False))]
+    weights = distractor_weights(answer, others, settings)
+    drawn = rng.choice(len(others), size=k, replace=False, p=weights / weights.sum())
+    picked = [others[i] for i in sorted(drawn)]
     return Candidate(
         task=TASK,
         scene_id=route.scene_id,

@@ -71,6 +71,13 @@ class GenerationSettings(BaseModel):
         direction_vertex_limit: a question is dropped when more than this many of the 8 corners of the
             querying box lie in another answer sector than its centre (None: no corner rule).
         direction_back_deg: turn from which an object is "back" (135°, Table 3, medium level).
+        route_distractors: how wrong route options are drawn among the other turn sequences of the
+            answer's length. ``"official"`` (default): a sequence differing from the answer in one turn
+            weighs ``route_one_turn_weight`` (1.5), others 1, times ``route_back_weight`` (0.2) per
+            "Turn Back" — fitted to the 34 official routes of the sample files: 2-turn distractors differ
+            in one turn 63 % (official 62-67 %, uniform 50 %), 3-turn ones in 1/2/3 turns 42/39/20 %
+            (official 40/36/24 %), "Turn Back" 14 % of distractor turns (official 10-16 %, uniform 33 %);
+            ``"uniform"``: every other sequence alike.
         option_factor_low / option_factor_high: numerical-task options are drawn uniformly from
             [low·truth, high·truth] (App. B.1).
         option_min_gap: options are re-drawn while two lie within this fraction of the truth.
@@ -105,6 +112,9 @@ class GenerationSettings(BaseModel):
     direction_easy_max_turn_deg: float | None = 135.0
     direction_vertex_limit: int | None = 2
     direction_back_deg: float = 135.0
+    route_distractors: Literal["official", "uniform"] = "official"
+    route_one_turn_weight: float = 1.5
+    route_back_weight: float = 0.2
     option_factor_low: float = 0.4
     option_factor_high: float = 1.8
     option_min_gap: float = 0.1
