@@ -1,18 +1,24 @@
 r"""Shared clean-up of model responses before robust extraction (rules R0–R3 of the robust modes).
 
-R1 reasoning wrappers: text inside ``<think>…</think>`` is dropped (the answer follows it); an unclosed
-   ``<think>`` drops everything after it; a stray ``</think>`` drops everything before it.
+R1 reasoning wrappers: text inside ``<think>…</think>`` (also ``<thinking>``, ``<thought>``,
+   ``<reasoning>``, ``<reflection>``, any case) is dropped (the answer follows it); an unclosed opening
+   tag drops everything after it; a stray closing tag drops everything before it.
 R0 length bound: of what R1 leaves, only the last 32 KB (``MAX_ANSWER_CHARS`` characters) count. An
    answer is stated at the end of a response; the bound keeps the work per response small and fixed
-   (a looping 1 MB response costs the same as a 32 KB one).
-R2 ``\boxed{…}``: when present, the content of the last one is the answer text. Otherwise the content
-   of the last ``<answer>…</answer>`` tag and the value of the last JSON ``"answer": "…"`` pair are
-   tried first (the forms MMSI-Video-Bench's official extractor reads, App. B).
-R3 answer markers: ``answer:``, ``the answer is``, ``final answer``, ``option`` … and self-corrections
-   (``wait``, ``actually``, ``correction``, ``on second thought``, ``I mean``) split the text into
-   segments. The segment after the *last* marker is tried first, then earlier ones, then the whole
-   text: ``final answer: C`` overrides an earlier letter, ``Answer: 3. Wait, actually 4`` gives 4, and
-   ``Answer: B. Actually, I am sure.`` keeps B (the last segment states no answer).
+   (a looping 1 MB response costs the same as a 32 KB one). Full-width forms (``Ｂ``, ``（３）``, the
+   ideographic space) read as their ASCII letters, digits and signs.
+R2 ``\boxed{…}``: when present, the content of the last one is the answer text (nested ``\boxed{}``
+   unwrapped). LaTeX text wrappers (``\text{B}``, ``\textbf{B}``, ``\mathrm{}``, ``\emph{}`` …, nested
+   too) and math delimiters (``$``, ``\(`` ``\)``, ``\[`` ``\]``) are reduced to their content first.
+   Otherwise the content of the last ``<answer>…</answer>`` tag and the value of the last JSON
+   ``"answer": "…"`` pair are tried first (the forms MMSI-Video-Bench's official extractor reads, App. B).
+R3 answer markers: ``answer:``, ``the answer is``, ``final answer``, ``答案``, ``option`` … and
+   self-corrections (``wait``, ``actually``, ``correction``, ``on second thought``, ``I mean``)
+   split the text into segments. The segment after the *last* marker is tried first, then earlier
+   ones, then the whole text: ``final answer: C`` overrides an earlier letter, ``Answer: 3. Wait,
+   actually 4`` gives 4, and ``Answer: B. Actually, I am sure.`` keeps B (the last segment states no
+   answer). Segments are tagged ``correction`` (after a self-correction), ``option`` (after
+   ``option`` / ``choice`` alone) or ``marker`` (after an answer phrase), so readers can weigh them.
 
 Every rule scans the text once (no pattern that can backtrack over the whole text per position).
 """
@@ -22,15 +28,24 @@ from __future__ import annotations
 import re
 
 MAX_ANSWER_CHARS = 32_000
-_THINK_TAG = re.compile(r"<(/?)think>", re.IGNORECASE)
-_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}")
+_THINK_TAG = re.compile(r"<(/?)(?:think|thinking|thought|reasoning|reflection)>", re.IGNORECASE)
+_BOXED = re.compile(r"\\boxed\s*\{((?:[^{}]|\{[^{}]*\})*)\}")
+_LATEX_TEXT = re.compile(
+    r"\\(?:text|textbf|textit|texttt|textrm|textsf|mathrm|mathbf|mathit|mathsf|mathtt|emph|operatorname)"
+    r"\s*\{([^{}]*)\}"
+)
+_MATH_DELIMITERS = re.compile(r"\\[()\[\]]|\$")
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+_WIDE = re.compile("[\u3000\uff01-\uff5e]")
 _MARKER = re.compile(
-    r"\b(?:(?:final\s+answer|correct\s+answer|answer|correct\s+option|option|choice)\s*"
+    r"\b(?:(?P<marker>final\s+answer|correct\s+answer|answer|correct\s+option|correct\s+choice|答案)\s*"
     r"(?:is|would\s+be|should\s+be|will\s+be)?\s*(?:[:=-]\s*)?"
-    r"|(?:wait|actually|correction|on\s+second\s+thought|i\s+mean)\b[\s,:;!.-]*)",
+    r"|(?P<option>option|choice)\s*(?:is\s*)?(?:[:=-]\s*)?"
+    r"|(?P<fix>wait|actually|correction|on\s+second\s+thought|i\s+mean)\b[\s,:;!.-]*)",
     re.IGNORECASE,
 )
 _MARKUP = re.compile(r"[*_`#]+")
+_LATEX_PASSES = 4  # nesting depth of text wrappers unwrapped (\textbf{\text{B}} needs 2)
 _ANSWER_TAG = re.compile(r"<answer>([^<]{0,200})</answer>", re.IGNORECASE)
 _JSON_ANSWER = re.compile(r"\"answer\"\s*:\s*\"([^\"\\]{0,200})\"", re.IGNORECASE)
 
@@ -41,7 +56,7 @@ def strip_reasoning(text: str) -> str:
     One pass over the tags: an opening tag starts a block that the next closing tag ends (nested
     openings inside a block are part of it); a closing tag outside a block discards all kept text.
     """
-    if "think>" not in text.lower():
+    if "<" not in text or not _THINK_TAG.search(text):
         return text
     kept: list[str] = []
     position, opened = 0, None
@@ -58,9 +73,32 @@ def strip_reasoning(text: str) -> str:
 
 
 def bounded(text: str) -> str:
-    """R1 then R0: the reasoning-free text, cut to its last ``MAX_ANSWER_CHARS`` characters."""
+    """R1 then R0: the reasoning-free text, its last ``MAX_ANSWER_CHARS`` characters, in ASCII forms."""
     text = strip_reasoning(text)
-    return text[-MAX_ANSWER_CHARS:] if len(text) > MAX_ANSWER_CHARS else text
+    text = text[-MAX_ANSWER_CHARS:] if len(text) > MAX_ANSWER_CHARS else text
+    return text.translate(_FULL_WIDTH) if _WIDE.search(text) else text
+
+
+def unwrap_latex(text: str) -> str:
+    r"""R2: ``\text{B}`` → ``B`` (up to ``_LATEX_PASSES`` levels deep), math delimiters removed."""
+    if "\\" not in text and "$" not in text:
+        return text
+    for _ in range(_LATEX_PASSES):
+        text, count = _LATEX_TEXT.subn(r"\1", text)
+        if not count:
+            break
+    return _MATH_DELIMITERS.sub(" ", text)
+
+
+def last_boxed(text: str) -> str | None:
+    r"""R2: the content of the last ``\boxed{}``, nested boxes unwrapped; None when there is none."""
+    found = _BOXED.findall(text) if "boxed" in text else []
+    if not found:
+        return None
+    content = found[-1]
+    while "boxed" in content and _BOXED.search(content):
+        content = _BOXED.findall(content)[-1]
+    return content.replace("{", " ").replace("}", " ")
 
 
 def answer_texts(text: str, use_markers: bool = True) -> list[tuple[str, str]]:
@@ -68,13 +106,14 @@ def answer_texts(text: str, use_markers: bool = True) -> list[tuple[str, str]]:
 
     Returns:
         ``[(text, rule), ...]`` with ``rule`` one of ``"boxed"`` (only candidate when present),
-        ``"tag"`` / ``"json"`` (``<answer>`` content, JSON ``"answer"`` value), ``"marker"`` (segments
-        after markers, last first) and ``"plain"`` (the whole text, last).
+        ``"tag"`` / ``"json"`` (``<answer>`` content, JSON ``"answer"`` value), ``"correction"`` /
+        ``"marker"`` / ``"option"`` (segments after markers, last first) and ``"plain"`` (the whole
+        text, last).
     """
-    text = bounded(text)
-    boxed = _BOXED.findall(text)
-    if boxed:
-        return [(_MARKUP.sub("", boxed[-1]).strip(), "boxed")]
+    text = unwrap_latex(bounded(text))
+    boxed = last_boxed(text)
+    if boxed is not None:
+        return [(_MARKUP.sub("", boxed).strip(), "boxed")]
     plain = _MARKUP.sub("", text)
     candidates: list[tuple[str, str]] = []
     for pattern, rule in ((_ANSWER_TAG, "tag"), (_JSON_ANSWER, "json")):
@@ -84,9 +123,11 @@ def answer_texts(text: str, use_markers: bool = True) -> list[tuple[str, str]]:
     if use_markers:
         markers = list(_MARKER.finditer(plain))
         ends = [m.start() for m in markers[1:]] + [len(plain)] * bool(markers)
-        for start, end in reversed(list(zip((m.end() for m in markers), ends, strict=True))):
-            segment = plain[start:end].strip()
+        for marker, end in reversed(list(zip(markers, ends, strict=True))):
+            segment = plain[marker.end():end].strip()
             if segment:
-                candidates.append((segment, "marker"))
+                kind = "correction" if marker.group("fix") else (
+                    "option" if marker.group("option") else "marker")
+                candidates.append((segment, kind))
     candidates.append((plain.strip(), "plain"))
     return candidates

@@ -1,19 +1,39 @@
 r"""The ``robust`` choice extraction mode, rule by rule.
 
-After the shared clean-up (R1 ``<think>`` blocks dropped, R0 only the last 32 KB count, R2 last
-``\boxed{}`` content, R3 segments after answer markers such as ``Answer:``, ``The answer is``, ``final
-answer:`` and self-corrections such as ``Wait, actually``; Markdown emphasis removed — see
-:mod:`spatialbench.scoring.response_text`), each candidate answer text is read with:
+After the shared clean-up (R1 ``<think>``-style blocks dropped, R0 only the last 32 KB count and
+full-width letters read as ASCII, R2 LaTeX wrappers such as ``\text{B}`` reduced and the last
+``\boxed{}`` content taken, R3 segments after answer markers such as ``Answer:``, ``The answer is`` and
+self-corrections such as ``final answer:``, ``Wait, actually``; Markdown emphasis removed — see
+:mod:`spatialbench.scoring.response_text`), candidate answer texts are read with:
 
-C1 leading letter: ``B``, ``B.``, ``(B)``, ``B)``, ``[B]``, ``b``, ``B: sofa``, ``B. sofa`` — a single
-   letter that ends the text or is followed by ``.``, ``:``, ``)``, ``]`` or ``,`` or is bracketed. A
-   bare word such as ``A chair`` is not a letter.
+C1 letter: a single letter standing alone at the start — ``B``, ``B.``, ``(B)``, ``B)``, ``[B]``,
+   ``"B"``, ``'B'``, ``“B”``, ``b``, ``B: sofa``, ``B. sofa`` (the letter ends the text or is followed by
+   punctuation, or is bracketed or quoted). Where the text is known to state the answer (``\boxed{}``,
+   ``<answer>``, after an answer phrase or a self-correction) and at the start of the whole response, a
+   letter followed by a space and more words also counts (``B because the sofa is closer``,
+   ``Answer: B`` then a paragraph naming other letters) — after an answer phrase only an upper-case
+   one (``the answer is a sofa`` names no letter); a letter inside a word (``Answer``, ``B2``,
+   ``B's``) never does. Otherwise case does not matter.
 C2 option text: the text equals one option's text (``"sofa"`` for ``"B. sofa"``), or contains exactly
    one option's text as a whole phrase (phrases inside a longer matched option, e.g. ``left`` inside
    ``front-left``, do not count).
-Candidates are tried in R3's order (the segment after the last marker first, the whole text last); the
-first one that C1/C2 read gives the answer (``Answer: B. Wait, actually C`` → C). A letter
-outside the options (``E`` for four options) is no answer. Anything else is no answer — never a guess.
+C3 hedges: a letter followed by another option letter (``B, C``, ``B or C``, ``B/C``, ``B and C``) is
+   **no answer** — the response names two — never the first letter.
+
+Order (the first candidate that gives a letter decides): ``\boxed{}`` (alone when present), ``<answer>``
+tag, JSON ``"answer"``, segments after self-corrections (last first: ``Answer: B. Wait, actually C`` →
+C), segments after answer phrases (``The answer is``, ``final answer:``; last first), then the letter
+the response *starts* with, then segments after ``option`` / ``choice`` (strict C1 only), then the
+whole text (C2). When the response starts with a letter, later segments count only by a letter they
+state (C1), never by an option text they mention: ``B. This is because the answer must be on the
+left`` stays B; ``A seems close, so the answer is (C)`` is C.
+
+Robust therefore scores at or above the official rule (which reads the first space-separated token)
+on every response that starts with an option letter — the same letter — except where the response
+itself says otherwise: a hedge (C3), a self-correction, or a later answer phrase naming another letter.
+So ``A chair is there`` reads as A, as the official rule reads it. A letter outside the options (``E``
+for four options) is no answer; without known options only strict C1 applies. Anything else is no
+answer — never a guess.
 """
 
 from __future__ import annotations
@@ -29,11 +49,16 @@ from spatialbench.scoring.extraction import (
 )
 from spatialbench.scoring.response_text import answer_texts
 
-_LEADING_LETTER = re.compile(
-    r"^\s*(?:[(\[]\s*([A-Za-z])\s*[)\]]|([A-Za-z])(?:\s*$|\s*[.:)\],]))",
+_OPEN, _CLOSE = "([{\"'“‘«「", ")]}\"'”’»」"
+_LETTER = re.compile(  # a bracketed or quoted letter, or a bare one (with a closing bracket right after)
+    rf"\s*(?:([{re.escape(_OPEN)}])\s*([A-Za-z])\s*([{re.escape(_CLOSE)}])?|()([A-Za-z])([)\]}}]?))"
 )
+_HEDGE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+)?[(\[\"'“‘]?([A-Z])(?![A-Za-z])")
+_AFTER_STRICT = ".:,;!?"
 _OPTION_PREFIX = re.compile(r"^\s*[(\[]?[A-Za-z][.:)\]]\s*")
 _EDGE_PUNCT = " \t\r\n.,;:!?\"'()[]"
+_STATED = ("boxed", "tag", "json", "correction", "marker", "lead")
+_HEDGED = "hedged"
 
 
 def _normalise(text: str) -> str:
@@ -62,30 +87,70 @@ def _by_option_text(text: str, options: Sequence[str]) -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
-def _read(text: str, options: Sequence[str]) -> tuple[str | None, str]:
+def _letter(text: str, relaxed: bool, letters: str) -> str | None:
+    """C1/C3: the letter standing alone at the start of ``text``, ``_HEDGED``, or None."""
+    match = _LETTER.match(text)
+    if not match:
+        return None
+    groups = match.groups()
+    opened, letter, closed = groups[0:3] if groups[1] else groups[3:6]
+    rest = text[match.end():]
+    if (opened and not closed) or rest[:1].isalnum():
+        return None
+    hedge = _HEDGE.match(rest)
+    if hedge and hedge.group(1) in letters and hedge.group(1) != letter.upper():
+        return _HEDGED
+    bracketed = bool(closed) and (bool(opened) or closed in ")]}")
+    strict = bracketed or not rest.strip() or rest.lstrip()[:1] in _AFTER_STRICT
+    return letter.upper() if strict or (relaxed and rest[:1].isspace()) else None
+
+
+def _relaxed(where: str, options: Sequence[str], text: str) -> bool:
+    """Whether C1 may read a letter followed by more words here (a lower-case one only at the start)."""
+    if not options or where not in _STATED:
+        return False
+    return where == "lead" or text.lstrip(_OPEN + " \t\r\n")[:1].isupper()
+
+
+def _read(text: str, options: Sequence[str], where: str, by_text: bool = True) -> tuple[str | None, str]:
     letters = option_letters(options)
-    match = _LEADING_LETTER.match(text)
-    if match:
-        letter = (match.group(1) or match.group(2)).upper()
+    letter = _letter(text, _relaxed(where, options, text), letters)
+    if letter == _HEDGED:
+        return None, _HEDGED
+    if letter is not None:
         if letter in letters:
             return letter, "letter"
         if not options:
             return None, "letter_out_of_range"
-    if options:
-        letter = _by_option_text(text, options)
-        if letter:
-            return letter, "option_text"
+    if options and by_text:
+        found = _by_option_text(text, options)
+        if found:
+            return found, "option_text"
     return None, "not_found"
+
+
+def _ordered(text: str, options: Sequence[str]) -> list[tuple[str, str, bool]]:
+    """Candidates ``(text, where, read option texts)`` in the order of the module docstring."""
+    candidates = answer_texts(text)
+    plain = [c for c in candidates if c[1] == "plain"]
+    starts = bool(plain) and _read(plain[0][0], options, "lead", by_text=False)[0] is not None
+    ordered = [(t, w, True) for t, w in candidates if w in ("boxed", "tag", "json", "correction")]
+    ordered += [(t, w, not starts) for t, w in candidates if w == "marker"]
+    ordered += [(plain[0][0], "lead", False)] if plain else []
+    ordered += [(t, w, not starts) for t, w in candidates if w in ("option", "plain")]
+    return ordered
 
 
 @CHOICE_EXTRACTORS.register("robust")
 def robust_choice(text: str, options: Sequence[str] = ()) -> Extraction:
-    """Read an option letter by rules C1–C2 after clean-up R1–R3 (module docstring). Never raises."""
+    """Read an option letter by rules C1–C3 after clean-up R0–R3 (module docstring). Never raises."""
     if not isinstance(text, str):
         return Extraction(None, f"{NO_ANSWER}:not_text")
     rule = "not_found"
-    for focus, where in answer_texts(text):
-        letter, rule = _read(focus, options)
+    for focus, where, by_text in _ordered(text, options):
+        letter, rule = _read(focus, options, where, by_text)
         if letter is not None:
             return Extraction(letter, f"robust:{where}:{rule}")
+        if rule == _HEDGED:
+            break
     return Extraction(None, f"{NO_ANSWER}:{rule}")

@@ -16,7 +16,10 @@ N4 units: a unit right after a number (``2.5 m``, ``200 cm``, ``3 meters``, ``48
    ``in centimeters``, ``square meters``). Feet and inches written ``5'6"`` are 5.5 feet. A unit of
    another dimension, or no unit asked, leaves the number as written. A lone ``'`` or ``"`` is a quote,
    not a unit.
-N5 number words, only when there are no digits: ``three``, ``twenty-one``, ``three hundred and five``.
+N5 number words, only when there are no digits: ``three``, ``twenty-one``, ``three hundred and five``,
+   decimals ``four point five`` (4.5) and fractions ``three and a half`` (3.5), ``two and three
+   quarters``, ``a quarter``, ``half`` (:mod:`spatialbench.scoring.number_words`); a unit right after
+   the words converts as in N4 (``two hundred centimeters`` → 2 for a question in metres).
 N6 one value per answer: a candidate holding one value (or several equal after conversion) gives it;
    one holding several different values (``1,2,3``, ``2 m and 3 m``, even after ``Answer:``) gives
    **no answer** — the response does not say which one it means. A candidate with no number passes to
@@ -34,6 +37,7 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from spatialbench.scoring.extraction import NO_ANSWER, NUMBER_EXTRACTORS, Extraction
+from spatialbench.scoring.number_words import WordTables, word_value
 from spatialbench.scoring.response_text import answer_texts
 
 _NUM = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?(?!\.?\d)"
@@ -46,10 +50,10 @@ _FEET_INCHES = re.compile(r"(?<![\w.])(\d+)\s*['′]\s*(\d+(?:\.\d+)?)\s*[\"″]
 class _Tables:
     length: dict[str, float]
     area: dict[str, float]
-    words: dict[str, int]
-    scales: dict[str, int]
+    words: WordTables
     number: re.Pattern[str]
     question_unit: re.Pattern[str]
+    unit_after: re.Pattern[str]
 
 
 @cache
@@ -64,8 +68,10 @@ def _tables() -> _Tables:
         re.IGNORECASE,
     )
     question_unit = re.compile(rf"\b(?P<unit>{unit_alt})(?![\w²^])", re.IGNORECASE)
-    words, scales = data["number_words"], data["number_scales"]
-    return _Tables(data["length"], data["area"], words, scales, number, question_unit)
+    unit_after = re.compile(rf"\s*(?P<unit>{unit_alt})(?![\w²^])", re.IGNORECASE)
+    words = WordTables(data["number_words"], data["number_scales"], data["fraction_words"],
+                       frozenset(data["decimal_point_words"]))
+    return _Tables(data["length"], data["area"], words, number, question_unit, unit_after)
 
 
 def _dimension(unit: str | None, tables: _Tables) -> tuple[str, float] | None:
@@ -127,31 +133,23 @@ def _digit_values(text: str, asked: tuple[str, float] | None) -> list[float]:
         text = _SPACE_GROUPS.sub(_join_groups, text)
     values = []
     for match in tables.number.finditer(text):
-        value = _match_value(match)
-        said = _dimension(match.group("unit"), tables)
-        if said and asked and said[0] == asked[0]:
-            value = value * said[1] / asked[1]
-        values.append(value)
+        values.append(_converted(_match_value(match), match.group("unit"), asked, tables))
     return values
 
 
-def _word_value(text: str) -> float | None:
+def _converted(value: float, unit: str | None, asked: tuple[str, float] | None, tables: _Tables) -> float:
+    """N4: ``value`` in ``unit`` expressed in the unit asked for (unchanged unless both known and alike)."""
+    said = _dimension(unit, tables)
+    return value * said[1] / asked[1] if said and asked and said[0] == asked[0] else value
+
+
+def _word_value(text: str, asked: tuple[str, float] | None) -> float | None:
     tables = _tables()
-    total, current, seen = 0, 0, False
-    for token in re.findall(r"[a-z]+", text.lower()):
-        if token in tables.words:
-            current, seen = current + tables.words[token], True
-        elif token in tables.scales and seen:
-            scale = tables.scales[token]
-            total, current = (total + current * scale, 0) if scale >= 1000 else (total, current * scale)
-        elif seen and token != "and":
-            break
-    if not seen:
+    found = word_value(text, tables.words)
+    if found is None:
         return None
-    try:
-        return float(total + current)
-    except OverflowError:  # e.g. "one hundred hundred ...": no float holds it
-        return None
+    unit = tables.unit_after.match(text, found[1])
+    return _converted(found[0], unit.group("unit") if unit else None, asked, tables)
 
 
 def _choose(values: list[float]) -> tuple[float | None, str]:
@@ -169,7 +167,7 @@ def _read(text: str, asked: tuple[str, float] | None) -> tuple[float | None, str
         if values:
             value, rule = _choose(values)
             return value, f"{where}:{rule}"
-        word = _word_value(focus)
+        word = _word_value(focus, asked)
         if word is not None:
             return word, f"{where}:number_words"
     return None, "not_found"

@@ -1,0 +1,131 @@
+"""Number words of the robust number mode (rule N5 of :mod:`spatialbench.scoring.robust_number`).
+
+Whole numbers (``three``, ``twenty-one``, ``three hundred and five``, ``two thousand``), decimals
+(``four point five`` → 4.5, ``zero point seven five`` → 0.75, ``point five`` → 0.5) and fractions
+(``three and a half`` → 3.5, ``two and three quarters`` → 2.75, ``a quarter`` → 0.25, ``half`` → 0.5,
+``three quarters`` → 0.75). The first run of number words in the text is read; the words come from
+``scoring/data/units.json`` (``number_words``, ``number_scales``, ``fraction_words``,
+``decimal_point_words``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+_WORD = re.compile(r"[A-Za-z]+")
+Tokens = Sequence[tuple[str, int]]
+"""The words of a text, lower case, each with the offset where it ends."""
+
+
+@dataclass(frozen=True)
+class WordTables:
+    """The word tables: value of each number word, scale words, fraction denominators, decimal points."""
+
+    words: Mapping[str, int]
+    scales: Mapping[str, int]
+    fractions: Mapping[str, int]
+    points: frozenset[str]
+
+
+@dataclass
+class _Reading:
+    """The state of one reading: whole part so far (``total`` + ``current``) and where it ended."""
+
+    total: int = 0
+    current: int = 0
+    seen: bool = False
+    end: int = 0
+
+    def value(self, fraction: float = 0.0) -> float | None:
+        try:
+            return float(self.total + self.current) + fraction
+        except OverflowError:  # e.g. "one hundred hundred ...": no float holds it
+            return None
+
+
+def _digit(token: str, tables: WordTables) -> int | None:
+    value = tables.words.get(token)
+    return value if value is not None and value < 10 else None
+
+
+def _fraction(tokens: Tokens, i: int, tables: WordTables) -> tuple[float, int] | None:
+    """Read ``a half`` / ``one half`` / ``three quarters`` at ``tokens[i:]``: (value, index after) or None."""
+    if i + 1 >= len(tokens):
+        return None
+    first, second = tokens[i][0], tokens[i + 1][0]
+    numerator = 1 if first == "a" else tables.words.get(first)
+    denominator = tables.fractions.get(second)
+    if numerator is None or denominator is None:
+        return None
+    return numerator / denominator, i + 2
+
+
+def _starts(tokens: Tokens, i: int, tables: WordTables) -> bool:
+    token = tokens[i][0]
+    following = tokens[i + 1][0] if i + 1 < len(tokens) else ""
+    return (token in tables.words or token == "half" or (token == "a" and following in tables.fractions)
+            or (token in tables.points and _digit(following, tables) is not None))
+
+
+def _decimals(tokens: Tokens, i: int, tables: WordTables) -> tuple[float, int] | None:
+    digits = []
+    while i < len(tokens) and _digit(tokens[i][0], tables) is not None:
+        digits.append(str(_digit(tokens[i][0], tables)))
+        i += 1
+    return (float("0." + "".join(digits)), i) if digits else None
+
+
+def _finish(reading: _Reading, tokens: Tokens, found: tuple[float, int]) -> tuple[float, int] | None:
+    value = reading.value(found[0])
+    return None if value is None else (value, tokens[found[1] - 1][1])
+
+
+def _read(tokens: Tokens, i: int, tables: WordTables) -> tuple[float, int] | None:
+    reading = _Reading()
+    while i < len(tokens):
+        token = tokens[i][0]
+        if token in tables.points or (token == "and" and reading.seen):
+            found = (_decimals if token in tables.points else _fraction)(tokens, i + 1, tables)
+            if found is not None:
+                return _finish(reading, tokens, found)
+            if token in tables.points:
+                break
+            i += 1
+            continue
+        elif not reading.seen and (token == "half" or token == "a"):
+            found = _fraction(tokens, i, tables) if token == "a" else (0.5, i + 1)
+            return _finish(reading, tokens, found) if found else None
+        elif token in tables.fractions and reading.seen:
+            found = (reading.current / tables.fractions[token], i + 1)
+            reading.current = 0
+            return _finish(reading, tokens, found)
+        elif token in tables.words:
+            reading.current, reading.seen = reading.current + tables.words[token], True
+        elif token in tables.scales and reading.seen:
+            scale = tables.scales[token]
+            if scale >= 1000:
+                reading.total, reading.current = reading.total + reading.current * scale, 0
+            else:
+                reading.current *= scale
+        else:
+            break
+        reading.end = tokens[i][1]
+        i += 1
+    value = reading.value() if reading.seen else None
+    return None if value is None else (value, reading.end)
+
+
+def word_value(text: str, tables: WordTables) -> tuple[float, int] | None:
+    """Read the first run of number words in ``text``.
+
+    Returns:
+        ``(value, end)``: the value and the character offset in ``text`` where the words end (a unit may
+        follow there), or None when ``text`` holds no number word (or a value no float holds).
+    """
+    tokens = [(m.group().lower(), m.end()) for m in _WORD.finditer(text)]
+    for i in range(len(tokens)):
+        if _starts(tokens, i, tables):
+            return _read(tokens, i, tables)
+    return None
