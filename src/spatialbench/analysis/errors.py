@@ -25,7 +25,6 @@ App. B.2) and any remark in ``note``. Re-sampling into an existing file keeps ev
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from spatialbench.analysis.run_folder import RunFolder
+from spatialbench.analysis.run_folder import RunFolder, stored_turns
 from spatialbench.prompting.templates import read_json
 from spatialbench.records.item import AnswerKind, Item
 
@@ -70,15 +69,7 @@ def taxonomy(name: str) -> dict[str, Any]:
 
 def explanations(run_dir: Path) -> dict[str, str]:
     """Item id -> its stored self-explanation (the last ``ok`` ``explain`` turn); {} when there is none."""
-    path = run_dir / "run.sqlite"
-    if not path.is_file():
-        return {}
-    query = "SELECT item_id, response FROM turns WHERE turn = ? AND status = 'ok' ORDER BY finished_at, rowid"
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
-            return {str(i): str(r) for i, r in conn.execute(query, (EXPLAIN_TURN,)).fetchall()}
-    except sqlite3.Error:  # no turns table: a run without multi-turn strategies
-        return {}
+    return stored_turns(run_dir, EXPLAIN_TURN)
 
 
 def paper_sample(rows: pd.DataFrame, kinds: Mapping[str, AnswerKind]) -> list[str]:

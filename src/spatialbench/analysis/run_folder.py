@@ -8,6 +8,7 @@ A run folder (``spatialbench run --out RUN``) holds ``config.json`` (``{"config"
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from spatialbench.runs.baseline import baseline_name
 
 CONFIG_FILE = "config.json"
 ITEMS_FILE = "items.csv"
+STORE_FILE = "run.sqlite"
 
 
 class RunFolderError(ValueError):
@@ -104,3 +106,20 @@ def settings(config: Mapping[str, Any], ignored: frozenset[str] = frozenset()) -
     """
     flat = dict(_flatten(config, ""))
     return {k: v for k, v in flat.items() if not any(k == i or k.startswith(i + ".") for i in ignored)}
+
+
+def stored_turns(run_dir: Path, turn: str) -> dict[str, str]:
+    """Item id -> the answer of its last ``ok`` strategy turn named ``turn`` (``explain``, ``map``, ...).
+
+    Reads ``run.sqlite`` read-only; {} when the run has no such turn (or no ``turns`` table: a run
+    without multi-turn strategies).
+    """
+    path = run_dir / STORE_FILE
+    if not path.is_file():
+        return {}
+    query = "SELECT item_id, response FROM turns WHERE turn = ? AND status = 'ok' ORDER BY finished_at, rowid"
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            return {str(i): str(r) for i, r in conn.execute(query, (turn,)).fetchall()}
+    except sqlite3.Error:
+        return {}
