@@ -93,3 +93,11 @@ def test_error_annotation_saved_with_several_categories(client, tiny_served) -> 
     assert entry["run"] == "vision" and entry["categories"] == ["visual_perception", "relational_reasoning"]
     bad = client.post("/errors/annotate", data={"run": "vision", "item_id": "0", "categories": ["typo"]})
     assert bad.status_code == 400
+
+
+def test_item_page_of_an_item_a_run_never_answered(client, tiny_served) -> None:
+    client.post("/human/start", data={"name": "cy", "size": "1", "seed": "0"})  # cy answers nothing yet
+    page = client.get("/item/5")
+    assert page.status_code == 200
+    card = page.text.split('id="run-human-cy"')[1].split('<div class="run"')[0]
+    assert "not scored" in card and "(none)" in card

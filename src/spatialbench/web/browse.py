@@ -72,7 +72,7 @@ def media_views(state: ServeState, item: Item) -> list[dict[str, Any]]:
 
 
 def _answer(run: ServedRun, item_id: str) -> dict[str, Any]:
-    stored = run.stored(item_id) or {}
+    stored = run.stored(item_id) or {"status": None, "response": None, "prompt": {}}
     prompt = stored.get("prompt", {})
     parts = [p if isinstance(p, str) else f"[image {p.get('image')}]" for p in prompt.get("parts", [])]
     return {"run": run, "stored": stored, "score": run.scores.get(item_id), "media": prompt.get("media", []),
