@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import av
 import numpy as np
@@ -15,7 +16,9 @@ from typer.testing import CliRunner
 from spatialbench.benchmarks import load_items
 from spatialbench.cli.main import app
 from spatialbench.demo import contact_sheet
+from spatialbench.demo.pipeline import MANIFEST, write_contact_sheets
 from spatialbench.media import load_media, parse_strategy
+from spatialbench.media.errors import MediaError
 
 runner = CliRunner()
 
@@ -41,6 +44,31 @@ def test_contact_sheet_tiles_uniform_samples(tmp_path: Path) -> None:
         image[r * 24 + 12 : r * 24 + 24, c * 32 + 16 : c * 32 + 32].mean() for r in range(2) for c in range(3)
     ]
     assert tiles == sorted(tiles) and tiles[-1] - tiles[0] > 150
+
+
+def _rendered(video: Path, *scene_ids: str) -> list:  # type: ignore[type-arg]
+    """Stand-ins for RenderedScene: what write_contact_sheets reads (scene id, video path)."""
+    return [SimpleNamespace(scene=SimpleNamespace(scene_id=s), video=video) for s in scene_ids]
+
+
+def test_rerun_removes_only_the_sheets_the_demo_wrote(tmp_path: Path) -> None:
+    write_video(tmp_path / "v.mp4")
+    sheets, manifest = tmp_path / "out" / "contact_sheets", tmp_path / "out" / MANIFEST
+    write_contact_sheets(_rendered(tmp_path / "v.mp4", "synth_0000_000", "synth_0000_001"), sheets, manifest)
+    (sheets / "my_notes.jpg").write_bytes(b"a user's own picture")
+    (sheets / "synth_0000_007.jpg").write_bytes(b"named like ours, but not written by the demo")
+    write_contact_sheets(_rendered(tmp_path / "v.mp4", "synth_0000_000"), sheets, manifest)
+    kept = sorted(p.name for p in sheets.iterdir())
+    assert kept == ["my_notes.jpg", "synth_0000_000.jpg", "synth_0000_007.jpg"]
+    assert (sheets / "my_notes.jpg").read_bytes() == b"a user's own picture"
+    assert json.loads(manifest.read_text()) == {"contact_sheets": ["synth_0000_000.jpg"]}
+
+
+def test_unreadable_video_leaves_no_partial_sheet(tmp_path: Path) -> None:
+    (tmp_path / "bad.mp4").write_bytes(b"not a video")
+    with pytest.raises(MediaError):
+        contact_sheet(tmp_path / "bad.mp4", tmp_path / "sheet.jpg")
+    assert list(tmp_path.iterdir()) == [tmp_path / "bad.mp4"]
 
 
 ROUTE = re.compile(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -37,5 +38,10 @@ def contact_sheet(video: Path, out: Path, frames: int = 12, columns: int = 4, th
         sheet.paste(Image.fromarray(np.asarray(pixels)).resize(thumb), (x, y))
         draw.text((x + 4, y + 4), f"{seconds:.1f} s", fill="yellow")
     out.parent.mkdir(parents=True, exist_ok=True)
-    sheet.save(out, quality=85)
+    partial = out.with_name(f".{out.name}.part")  # renamed when complete: never a truncated sheet
+    try:
+        sheet.save(partial, format="JPEG", quality=85)
+        os.replace(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)
     return out

@@ -12,14 +12,19 @@ Output folder ``out``::
     chance_baselines.md           the table: Chance (random) and Chance (frequency)
     summary.json                  timings, question counts, filter removals
 
+    demo_files.json               the contact sheets this demo wrote (what a re-run may remove)
+
 A re-run into the same folder replaces these files and removes the videos, scene folders and contact
 sheets an earlier run with more scenes left (only inside ``benchmark/synthetic``, ``benchmark/scenes`` and
-``contact_sheets``); scenes already rendered with the same seed and settings are reused.
+``contact_sheets``); scenes already rendered with the same seed and settings are reused. Only contact
+sheets listed in ``demo_files.json`` are ever removed: a user's own file in ``contact_sheets/`` stays,
+whatever its name. Text outputs and sheets are written to a temporary and renamed (never a cut-off file).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +39,8 @@ from spatialbench.scoring.baselines import chance_frequency, chance_random
 from spatialbench.scoring.output import markdown_rows
 from spatialbench.synth.pipeline import RenderConfig, RenderedScene, generate_synthetic
 
+MANIFEST = "demo_files.json"
+"""The files the demo wrote and may remove on a re-run (its contact sheets)."""
 # Demo videos are shorter than the renderer's default so three scenes render well within five minutes.
 DEMO_SECONDS = 20.0
 
@@ -88,13 +95,41 @@ def chance_table(benchmark: Path) -> str:
     return "\n".join(markdown_rows(rows)) + "\n"
 
 
-def write_contact_sheets(rendered: Sequence[RenderedScene], folder: Path) -> None:
-    """One contact sheet per rendered video in ``folder``; sheets of scenes not rendered now are removed."""
-    sheets = {folder / f"{r.scene.scene_id}.jpg": r.video for r in rendered}
-    for sheet, video in sheets.items():
-        contact_sheet(video, sheet)
-    for stale in set(folder.glob("*.jpg")) - set(sheets):  # an earlier, larger run's
-        stale.unlink()
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary renamed when complete (no truncated file is left)."""
+    partial = path.with_name(f".{path.name}.part")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def _recorded_sheets(manifest: Path) -> set[str]:
+    """Sheet names an earlier demo recorded in ``manifest`` (none when absent or unreadable)."""
+    try:
+        names = json.loads(manifest.read_text(encoding="utf-8")).get("contact_sheets", [])
+    except (OSError, ValueError, AttributeError):
+        return set()
+    return {n for n in names if isinstance(n, str) and n == Path(n).name}
+
+
+def write_contact_sheets(rendered: Sequence[RenderedScene], folder: Path, manifest: Path) -> None:
+    """One contact sheet per rendered video in ``folder``; sheets an earlier demo wrote are removed.
+
+    ``manifest`` (``demo_files.json``) lists the sheets the demo wrote; it is updated before any sheet is
+    written (so an interrupted run's sheets are known) and after the earlier run's others are removed.
+    Files the manifest does not list are never touched.
+    """
+    sheets = {f"{r.scene.scene_id}.jpg": r.video for r in rendered}
+    earlier = _recorded_sheets(manifest)
+    manifest.parent.mkdir(parents=True, exist_ok=True)
+    write_text(manifest, json.dumps({"contact_sheets": sorted(earlier | set(sheets))}, indent=1) + "\n")
+    for name, video in sheets.items():
+        contact_sheet(video, folder / name)
+    for name in earlier - set(sheets):  # an earlier, larger run's
+        (folder / name).unlink(missing_ok=True)
+    write_text(manifest, json.dumps({"contact_sheets": sorted(sheets)}, indent=1) + "\n")
 
 
 def demo_result(
@@ -151,11 +186,11 @@ def run_demo(
     bench = write_synthetic_benchmark(rendered, bench_dir, seed, out / "routes.jsonl")
     laps.lap("generate questions")
     table = chance_table(bench_dir)
-    (out / "chance_baselines.md").write_text(table)
+    write_text(out / "chance_baselines.md", table)
     laps.lap("chance baselines")
-    write_contact_sheets(rendered, out / "contact_sheets")
+    write_contact_sheets(rendered, out / "contact_sheets", out / MANIFEST)
     laps.lap("contact sheets")
     result = demo_result(out, table, bench, rendered, laps)
     summary = {k: v for k, v in result.__dict__.items() if k not in ("out", "table")}
-    (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    write_text(out / "summary.json", json.dumps(summary, indent=1, sort_keys=True) + "\n")
     return result
