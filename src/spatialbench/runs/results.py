@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.summary import STORE_NAME
@@ -22,22 +23,31 @@ class RunFolderError(RunSetupError):
     """A run folder whose store or configuration cannot be read; the message names the file."""
 
 
-def run_responses(run_dir: Path) -> dict[str, str]:
-    """Return item id → answer of every item with an ``ok`` row (the latest one, by finish time).
+def store_rows(run_dir: Path, query: str) -> list[tuple[Any, ...]]:
+    """Return the rows ``query`` selects from ``run_dir/run.sqlite``, opened read-only.
 
     Raises:
         FileNotFoundError: the folder has no ``run.sqlite``.
-        RunFolderError: ``run.sqlite`` is not a readable run store.
+        RunFolderError: ``run.sqlite`` is not a readable run store (the message names it).
     """
     path = run_dir / STORE_NAME
     if not path.is_file():
         raise FileNotFoundError(f"no {STORE_NAME} in {run_dir} (is it the --out folder of spatialbench run?)")
-    query = "SELECT item_id, response FROM results WHERE status = 'ok' ORDER BY finished_at"
     try:
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
-            rows = conn.execute(query).fetchall()
+            return conn.execute(query).fetchall()
     except sqlite3.Error as exc:
         raise RunFolderError(f"{path}: not a readable run store ({exc})") from None
+
+
+def run_responses(run_dir: Path) -> dict[str, str]:
+    """Return item id → answer of every item with an ``ok`` row (the latest one, by finish time).
+
+    Raises:
+        FileNotFoundError, RunFolderError: see :func:`store_rows`.
+    """
+    query = "SELECT item_id, response FROM results WHERE status = 'ok' ORDER BY finished_at"
+    rows = store_rows(run_dir, query)
     return {str(item_id): response for item_id, response in rows if response is not None}
 
 
