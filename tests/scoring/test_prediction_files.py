@@ -143,3 +143,16 @@ def test_robust_mode_equals_vlmevalkit_but_for_the_two_unit_conversions(shared_d
     table = SPEC.scoring.table(rows.reset_index())
     assert table.average == pytest.approx(85.84821428571428, abs=1e-9)  # VLMEvalKit's overall
     assert table.scores["object_size_estimation"] == pytest.approx(76.66666666666667, abs=1e-9)
+
+
+def test_a_vlmevalkit_folder_of_several_tables_is_refused_naming_them(shared_data, tmp_path):
+    root, items, xlsx = _vlmevalkit(shared_data)
+    for name in (xlsx.name, xlsx.stem + "_extract_matching.xlsx", xlsx.stem + "_extract_matching_acc.csv"):
+        (tmp_path / name).write_bytes((root / name).read_bytes())  # the folder VLMEvalKit writes
+    assert detect_format(tmp_path) == "table"
+    with pytest.raises(ValueError, match=r"3 tables \(noisy_loopback_VSI-Bench_32frame.xlsx, .*\); give the "
+                                         r"prediction file itself"):
+        read_predictions(tmp_path, items)
+    (tmp_path / (xlsx.stem + "_extract_matching.xlsx")).unlink()
+    (tmp_path / (xlsx.stem + "_extract_matching_acc.csv")).unlink()
+    assert len(read_predictions(tmp_path, items).responses) == 61  # one table: read

@@ -21,8 +21,8 @@ LMMS_KEYS = frozenset({"doc_id", "doc", "resps", "filtered_resps"})
 
 
 def sample_files(folder: Path) -> list[Path]:
-    """List the lmms-eval sample logs under ``folder`` (recursive), else its ``*.jsonl`` files, sorted."""
-    return sorted(folder.rglob("*samples_*.jsonl")) or sorted(folder.glob("*.jsonl"))
+    """List the lmms-eval sample logs (``*samples_*.jsonl``) under ``folder``, recursively, sorted."""
+    return sorted(folder.rglob("*samples_*.jsonl"))
 
 
 def is_sample(record: dict[str, Any]) -> bool:

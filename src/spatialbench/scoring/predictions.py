@@ -14,7 +14,9 @@ Formats (detected from the content):
   items is refused for that row (a :class:`RowError` naming the items) rather than guessed.
 * ``table`` — ``.csv`` / ``.tsv`` / ``.xlsx`` with a header row: a plain ``id,response`` CSV or a
   VLMEvalKit result table (``index``, ``prediction``; :mod:`spatialbench.scoring.prediction_tables`).
-  The item id is ``id``, else ``index``, else the scene + question join.
+  The item id is ``id``, else ``index``, else the scene + question join. A folder is read as a table
+  when it holds one (and no ``.jsonl`` file); a folder of several tables (VLMEvalKit writes predictions,
+  per-item scores and a score table side by side) is refused, naming them.
 
 The response field of exports and tables is the one field named ``response``, ``prediction``,
 ``model_answer`` or ``*_answer`` (``gemini_answer``). A file whose record has two such fields
@@ -126,8 +128,12 @@ def _add(
         out.responses[item_id] = text
 
 
+def _jsonl_files(folder: Path) -> list[Path]:
+    return sample_files(folder) or sorted(folder.glob("*.jsonl"))
+
+
 def _jsonl_records(path: Path) -> Iterator[Record | RowError]:
-    for file in sample_files(path) if path.is_dir() else [path]:
+    for file in _jsonl_files(path) if path.is_dir() else [path]:
         yield from read_records(file)
 
 
@@ -138,9 +144,9 @@ def _table_files(folder: Path) -> list[Path]:
 def detect_format(path: Path) -> str:
     """Return ``jsonl``, ``lmms-eval``, ``export`` or ``table`` for ``path`` (file or folder)."""
     if path.is_dir():
-        jsonl = sample_files(path)
+        jsonl = _jsonl_files(path)
         if not jsonl:
-            return "table" if _table_files(path) and not any(path.glob("*.json")) else "export"
+            return "table" if _table_files(path) else "export"
         path = jsonl[0]
     if path.suffix.lower() in TABLE_SUFFIXES:
         return "table"
@@ -167,7 +173,7 @@ def read_predictions(
     Raises:
         FileNotFoundError: ``path`` missing.
         ValueError: unknown ``format``; a file refused for its answer fields (message names them); an
-            unreadable ``.xlsx``.
+            unreadable ``.xlsx``; a folder of several tables.
     """
     path = Path(path)
     if not path.exists():
@@ -250,5 +256,9 @@ def _read_export(path: Path, joiner: _Joiner, out: Predictions, field: str | Non
 
 
 def _read_table(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:
-    for file in _table_files(path) if path.is_dir() else [path]:
+    files = _table_files(path) if path.is_dir() else [path]
+    if len(files) > 1:  # e.g. a VLMEvalKit folder: predictions, per-item scores and the score table
+        names = ", ".join(f.name for f in files[:5]) + (" ..." if len(files) > 5 else "")
+        raise ValueError(f"{path}: {len(files)} tables ({names}); give the prediction file itself")
+    for file in files:
         _read_records(read_table(file), joiner, out, field, id_fields=("id", "index"))
