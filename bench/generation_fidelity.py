@@ -54,7 +54,7 @@ def print_counts(scenes: dict, rules: str, seed: int, n_seeds: int) -> None:
         + ("  seeds mean (sd)" if spread else "")
     )
     for k, (task, generated, official, diff) in enumerate(count_rows(bench.manifest)):
-        ok = 'yes' if abs(diff) <= 0.03 else 'NO'
+        ok = "yes" if abs(diff) <= 0.03 else "NO"
         line = f"{task:30s} {generated:9d} {official:8d} {100 * diff:+6.1f}%  {ok}"
         if spread:
             values = [rows[k][1] for rows in spread]
@@ -88,6 +88,31 @@ def print_reproduction(scenes: dict, rules: str, seed: int) -> None:
             )
 
 
+PAPER_FREQUENCY = [62.1, 32.0, 29.9, 33.1, 25.1, 47.9, 28.4, 25.2]  # Table 1, Chance Level (Frequency)
+
+
+def print_frequency_rows(generated: list) -> None:
+    """The chance-frequency row (both definitions) on the official samples and the generated benchmark."""
+    from spatialbench.benchmarks.vsibench import SPEC, load_vsibench
+    from spatialbench.scoring.baselines import BASELINES
+
+    sets = {
+        "subset_300": list(load_vsibench(DATA / "official_samples" / "subset_300.jsonl")),
+        "5 scenes": list(load_vsibench(FIVE)),
+        "generated (288 scenes)": generated,
+    }
+    print(
+        "\nchance level (frequency), percent: Obj. Count, Abs. Dist., Obj. Size, Room Size, Rel. Dist., "
+        "Rel. Dir., Route Plan, Appr. Order"
+    )
+    print(f"{'paper (Table 1)':50s} " + " ".join(f"{v:5.1f}" for v in PAPER_FREQUENCY))
+    for name, items in sets.items():
+        for baseline in ("chance-frequency", "chance-frequency-string"):
+            scores = BASELINES.get(baseline)(items, SPEC.scoring).table.scores
+            cells = " ".join("    -" if v is None else f"{v:5.1f}" for v in scores.values())
+            print(f"{name + ', ' + baseline:50s} {cells}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seed", type=int, default=0)
@@ -98,6 +123,8 @@ def main() -> None:
     print(f"generate vsibench on {len(scenes)} scenes, rules={args.rules}, seed={args.seed}")
     print_counts(scenes, args.rules, args.seed, args.seeds)
     print_reproduction(scenes, args.rules, args.seed)
+    generated = generate_vsibench(scenes.values(), builtin_tasks(), settings(args.rules, args.seed)).items
+    print_frequency_rows(generated)
 
 
 if __name__ == "__main__":
