@@ -5,7 +5,13 @@ import textwrap
 
 import pytest
 
-from spatialbench.registry import DuplicateNameError, Registry, UnknownNameError
+from spatialbench.registry import (
+    BrokenEntryError,
+    DuplicateNameError,
+    Registry,
+    UnknownNameError,
+    unknown_name,
+)
 
 
 def test_register_and_get():
@@ -166,16 +172,62 @@ def test_unknown_name_suggests_lazy_near_miss_without_importing(write_module):
 
 def test_unknown_name_without_near_miss_lists_known():
     reg: Registry[int] = Registry("metric")
-    with pytest.raises(UnknownNameError, match=r"unknown metric 'mra' Known: \(none\)"):
+    with pytest.raises(UnknownNameError, match=r"^unknown metric 'mra'; Known: \(none\)$"):
         reg.get("mra")
 
 
-def test_missing_module_raises_import_error():
+def test_unknown_name_message_puts_hints_first():
+    error = unknown_name("model", "gpt-4o", ["openai", "hf"], hints=["openai:gpt-4o"])
+    assert str(error) == "unknown model 'gpt-4o'; did you mean 'openai:gpt-4o'? Known: hf, openai"
+
+
+def test_missing_module_is_a_broken_entry_naming_it():
     reg: Registry[object] = Registry("model back end")
     reg.lazy("ghost", "spatialbench_no_such_module_anywhere:make")
-    with pytest.raises(ImportError):
+    with pytest.raises(BrokenEntryError) as raised:
         reg.get("ghost")
+    assert str(raised.value) == (
+        "model back end 'ghost' (spatialbench_no_such_module_anywhere:make): "
+        "no module named 'spatialbench_no_such_module_anywhere'"
+    )
     assert "ghost" in reg
+
+
+def test_missing_dependency_of_the_entry_module_stays_an_import_error(write_module):
+    module = write_module("import spatialbench_no_such_sdk_anywhere\n")
+    reg: Registry[object] = Registry("model back end")
+    reg.lazy("sdk", f"{module}:make")
+    with pytest.raises(ImportError) as raised:
+        reg.get("sdk")
+    assert not isinstance(raised.value, BrokenEntryError)
+    assert raised.value.name == "spatialbench_no_such_sdk_anywhere"
+
+
+def test_missing_attribute_is_a_broken_entry(write_module):
+    module = write_module(TOY)
+    reg: Registry[object] = Registry("metric")
+    reg.lazy("gone", f"{module}:GONE")
+    with pytest.raises(BrokenEntryError, match=rf"metric 'gone' \({module}:GONE\): module '{module}' has no"):
+        reg.get("gone")
+
+
+def _positive(name: str, obj: object) -> None:
+    if not isinstance(obj, int) or obj <= 0:
+        raise ValueError(f"{obj!r} is not a positive number")
+
+
+def test_check_refuses_unfit_objects_added_or_resolved(write_module):
+    module = write_module(TOY)
+    reg: Registry[object] = Registry("metric", check=_positive)
+    with pytest.raises(ValueError, match=r"^metric 'zero': 0 is not a positive number$"):
+        reg.add("zero", 0)
+    assert "zero" not in reg
+    reg.lazy("toy", f"{module}:make_toy")
+    with pytest.raises(BrokenEntryError, match=rf"^metric 'toy' \({module}:make_toy\): <function make_toy"):
+        reg.get("toy")
+    assert "toy" in reg  # still the lazy entry, not the refused object
+    reg.lazy("value", f"{module}:VALUE")
+    assert reg.get("value") == 42
 
 
 def test_create_records_arguments(write_module):

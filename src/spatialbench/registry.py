@@ -15,7 +15,10 @@ at once (``names()``, ``in``) and the module is imported only on the first :meth
 name, so every registry is complete at import without importing heavy modules (SDKs, torch). A module that
 decorates the object with ``@registry.register(name)`` fulfils its own placeholder instead of clashing.
 
-Duplicate names raise at registration; unknown names raise with the closest known names.
+Duplicate names raise at registration; unknown names raise with the closest known names. A registry may
+``check`` what is registered (benchmarks: a ``BenchmarkSpec`` named as its entry); an entry that does not
+resolve (missing module or attribute, an object the check refuses) is one :class:`BrokenEntryError` naming
+the entry and its target.
 :meth:`Registry.create` calls a registered factory and records the name and arguments on the result
 (``registered_as``), so a run's configuration can name exactly what it built.
 """
@@ -24,7 +27,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -37,8 +40,32 @@ class UnknownNameError(KeyError):
         return str(self.args[0])
 
 
+class BrokenEntryError(UnknownNameError, ImportError):
+    """A registered name that cannot be used: its module or attribute is missing, or the check refuses it.
+
+    Both an UnknownNameError (commands report it as an unusable name) and an ImportError (like a failed
+    ``from module import attribute``: callers that treat an unimportable provider as unavailable still do).
+    """
+
+
 class DuplicateNameError(ValueError):
     """A second registration under a name already taken."""
+
+
+Check = Callable[[str, Any], None]
+"""``check(name, obj)`` raises ValueError or TypeError (the reason, without the name) for an unfit entry."""
+
+
+def unknown_name(kind: str, name: str, known: Iterable[str], hints: Sequence[str] = ()) -> UnknownNameError:
+    """Return the error for ``name`` not among ``known``: ``hints`` and near misses first, then all names.
+
+    The message reads ``unknown KIND 'NAME'; did you mean 'A', 'B'? Known: A, B, C`` (``; Known: ...``
+    without a suggestion).
+    """
+    names = sorted(known)
+    close = [*hints, *difflib.get_close_matches(name, names, n=3, cutoff=0.5)]
+    hint = f"; did you mean {', '.join(map(repr, dict.fromkeys(close)))}?" if close else ";"
+    return UnknownNameError(f"unknown {kind} {name!r}{hint} Known: {', '.join(names) or '(none)'}")
 
 
 class Registry(Generic[T]):
@@ -46,10 +73,12 @@ class Registry(Generic[T]):
 
     Args:
         kind: what is registered, used in error messages (e.g. ``"metric"``).
+        check: called on every object registered or resolved (see :data:`Check`); None checks nothing.
     """
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, check: Check | None = None) -> None:
         self.kind = kind
+        self._check = check
         self._items: dict[str, T] = {}
         self._lazy: dict[str, str] = {}  # name → "module:attribute", until first resolved
 
@@ -73,7 +102,13 @@ class Registry(Generic[T]):
 
         Raises:
             DuplicateNameError: ``name`` is taken (by another object or another module's placeholder).
+            ValueError: the registry's check refuses ``obj`` (the message names the entry and why).
         """
+        if self._check is not None:
+            try:
+                self._check(name, obj)
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"{self.kind} {name!r}: {exc}") from None
         target = self._lazy.get(name)
         if target is not None and target.partition(":")[0] == getattr(obj, "__module__", None):
             del self._lazy[name]
@@ -100,25 +135,33 @@ class Registry(Generic[T]):
 
         Raises:
             UnknownNameError: not registered; the message suggests close matches and lists all names.
-            ImportError: a lazy entry's module cannot be imported (e.g. an optional SDK is missing).
+            BrokenEntryError: a lazy entry's own module or attribute is missing, or the check refuses the
+                object (the entry stays lazy).
+            ImportError: a module the entry's module imports is missing (e.g. an optional SDK).
         """
         if name in self._items:
             return self._items[name]
         if name in self._lazy:
             return self._resolve(name)
-        close = difflib.get_close_matches(name, self.names(), n=3, cutoff=0.5)
-        hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
-        known = ", ".join(self.names()) or "(none)"
-        raise UnknownNameError(f"unknown {self.kind} {name!r}{hint} Known: {known}") from None
+        raise unknown_name(self.kind, name, self.names()) from None
 
     def _resolve(self, name: str) -> T:
-        module_name, _, attribute = self._lazy[name].partition(":")
-        module = importlib.import_module(module_name)
-        if name not in self._items:  # the module did not register it itself
-            obj: T = getattr(module, attribute)
-            self._items[name] = obj
-            self._lazy.pop(name, None)
-        return self._items[name]
+        target = self._lazy[name]
+        module_name, _, attribute = target.partition(":")
+        try:
+            module = importlib.import_module(module_name)
+            obj: T = self._items[name] if name in self._items else getattr(module, attribute)
+            if self._check is not None:
+                self._check(name, obj)
+        except ImportError as exc:
+            if exc.name is None or not f"{module_name}.".startswith(f"{exc.name}."):  # a dependency's import
+                raise
+            raise BrokenEntryError(f"{self.kind} {name!r} ({target}): no module named {exc.name!r}") from None
+        except (AttributeError, TypeError, ValueError) as exc:
+            raise BrokenEntryError(f"{self.kind} {name!r} ({target}): {exc}") from None
+        self._items[name] = obj
+        self._lazy.pop(name, None)
+        return obj
 
     def create(self, name: str, *args: Any, **kwargs: Any) -> Any:
         """Call the factory registered as ``name`` and record how on the result.

@@ -2,11 +2,14 @@
 
 ``BENCHMARKS`` lists every benchmark without importing any (lazy ``"module:attribute"`` entries); the first
 :func:`get_benchmark` of a name imports its package. A new benchmark is one folder plus one line here (or
-one ``BENCHMARKS.add`` from anywhere, as tests do).
+one ``BENCHMARKS.add`` from anywhere, as tests do). Every entry must be a ``BenchmarkSpec`` whose ``name`` is
+the name it is registered under: a lazy entry that is not is one ``BrokenEntryError`` naming it, an ``add``
+of one is refused.
 """
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +17,17 @@ from spatialbench.benchmarks.spec import BenchmarkSpec, RunDefaults
 from spatialbench.records.rows import LoadedItems
 from spatialbench.registry import Registry
 
-BENCHMARKS: Registry[BenchmarkSpec] = Registry("benchmark")
+
+def _check_spec(name: str, obj: object) -> None:
+    """Refuse an entry that is not a :class:`BenchmarkSpec` named ``name`` (TypeError / ValueError)."""
+    if not isinstance(obj, BenchmarkSpec):
+        kind = "function" if inspect.isfunction(obj) else type(obj).__name__
+        raise TypeError(f"is a {kind}, not a BenchmarkSpec")
+    if obj.name != name:
+        raise ValueError(f"its name is {obj.name!r}, not {name!r}")
+
+
+BENCHMARKS: Registry[BenchmarkSpec] = Registry("benchmark", check=_check_spec)
 BENCHMARKS.lazy("vsibench", "spatialbench.benchmarks.vsibench:SPEC")
 BENCHMARKS.lazy("mmsi-video", "spatialbench.benchmarks.mmsi_video:SPEC")
 BENCHMARKS.lazy("remindview", "spatialbench.benchmarks.remindview:SPEC")
