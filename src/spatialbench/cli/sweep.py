@@ -1,0 +1,109 @@
+"""``spatialbench sweep SETTING=V1,V2,... RUN-OPTIONS``: one run per value, then their comparison.
+
+``RUN-OPTIONS`` are those of ``spatialbench run`` (``--out`` names the sweep folder); rules and the
+``sweep.json`` schema in :mod:`spatialbench.analysis.sweep`. Prints each run's summary, then the
+comparison against the first value (``OUT/compare.{md,csv,tex,json}``). Exit status: the worst of the
+runs' (0 all answered, 1 some items unanswered, 2 a run could not start), 2 for a bad sweep.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from spatialbench.cli.apps import app
+from spatialbench.cli.out_dir import prepare_out_dir
+
+
+def _invoke(args: list[str]) -> int:
+    """Run ``spatialbench ARGS`` in this process; return its exit status."""
+    import click
+
+    try:
+        code = app(args, prog_name="spatialbench", standalone_mode=False)
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code)
+    except click.ClickException as exc:
+        exc.show()
+        return int(exc.exit_code)
+    return int(code or 0)
+
+
+def _compare(folders: list[Path], out: Path) -> dict[str, Any] | None:
+    from spatialbench.analysis.compare import compare_runs
+    from spatialbench.analysis.compare_render import render, write_all
+    from spatialbench.analysis.run_folder import read_run
+
+    scored = [read_run(p) for p in folders if (p / "items.csv").is_file()]
+    if not scored:
+        return None
+    comparison = compare_runs(scored, against=scored[0].name)
+    write_all(comparison, out)
+    typer.echo(render(comparison, "markdown"), nl=False)
+    return comparison.to_json()
+
+
+@app.command(
+    "sweep",
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+)
+def sweep(
+    ctx: typer.Context,
+    spec: Annotated[
+        str, typer.Argument(help="SETTING=V1,V2,... (frames, order, video_repeats, strategy, ...).")
+    ],
+) -> None:
+    """Run once per value of one setting (other options as for ``run``), then compare the runs."""
+    from spatialbench.analysis.compare import CompareError
+    from spatialbench.analysis.run_folder import RunFolderError
+    from spatialbench.analysis.sweep import (
+        SCHEMA,
+        VERSION,
+        SweepError,
+        folder_name,
+        out_of,
+        parse_sweep,
+        run_arguments,
+    )
+
+    args = list(ctx.args)
+    try:
+        key, values = parse_sweep(spec)
+        out_text = out_of(args)
+        if out_text is None:
+            raise SweepError("sweep needs --out DIR (the runs go to DIR/<setting>-<value>)")
+    except SweepError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    out = prepare_out_dir(Path(out_text))
+    runs: list[dict[str, Any]] = []
+    for value in values:
+        folder = out / folder_name(key, value)
+        typer.echo(f"== {key} = {value} -> {folder}")
+        runs.append(
+            {
+                "value": value,
+                "path": str(folder),
+                "exit_code": _invoke(run_arguments(args, key, value, str(folder))),
+            }
+        )
+    try:
+        comparison = _compare([Path(r["path"]) for r in runs], out)
+    except (RunFolderError, CompareError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+    doc = {
+        "schema": SCHEMA,
+        "version": VERSION,
+        "setting": key,
+        "values": list(values),
+        "runs": runs,
+        "comparison": comparison,
+    }
+    (out / "sweep.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    worst = max(int(r["exit_code"]) for r in runs)
+    if worst:
+        raise typer.Exit(worst)
