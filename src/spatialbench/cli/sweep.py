@@ -32,6 +32,19 @@ def _invoke(args: list[str]) -> int:
     return int(code or 0)
 
 
+def _run_all(args: list[str], key: str, values: tuple[str, ...], out: Path) -> list[dict[str, Any]]:
+    """Run every value in turn; return ``value``, ``path`` and ``exit_code`` of each."""
+    from spatialbench.analysis.sweep import folder_name, run_arguments
+
+    runs = []
+    for value in values:
+        folder = out / folder_name(key, value)
+        typer.echo(f"== {key} = {value} -> {folder}")
+        code = _invoke(run_arguments(args, key, value, str(folder)))
+        runs.append({"value": value, "path": str(folder), "exit_code": code})
+    return runs
+
+
 def _compare(folders: list[Path], out: Path) -> dict[str, Any] | None:
     from spatialbench.analysis.compare import compare_runs
     from spatialbench.analysis.compare_render import render, write_all
@@ -59,15 +72,7 @@ def sweep(
     """Run once per value of one setting (other options as for ``run``), then compare the runs."""
     from spatialbench.analysis.compare import CompareError
     from spatialbench.analysis.run_folder import RunFolderError
-    from spatialbench.analysis.sweep import (
-        SCHEMA,
-        VERSION,
-        SweepError,
-        folder_name,
-        out_of,
-        parse_sweep,
-        run_arguments,
-    )
+    from spatialbench.analysis.sweep import SCHEMA, VERSION, SweepError, out_of, parse_sweep
 
     args = list(ctx.args)
     try:
@@ -79,30 +84,14 @@ def sweep(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     out = prepare_out_dir(Path(out_text))
-    runs: list[dict[str, Any]] = []
-    for value in values:
-        folder = out / folder_name(key, value)
-        typer.echo(f"== {key} = {value} -> {folder}")
-        runs.append(
-            {
-                "value": value,
-                "path": str(folder),
-                "exit_code": _invoke(run_arguments(args, key, value, str(folder))),
-            }
-        )
+    runs = _run_all(args, key, values, out)
     try:
         comparison = _compare([Path(r["path"]) for r in runs], out)
     except (RunFolderError, CompareError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    doc = {
-        "schema": SCHEMA,
-        "version": VERSION,
-        "setting": key,
-        "values": list(values),
-        "runs": runs,
-        "comparison": comparison,
-    }
+    doc = {"schema": SCHEMA, "version": VERSION, "setting": key, "values": list(values), "runs": runs,
+           "comparison": comparison}
     (out / "sweep.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     worst = max(int(r["exit_code"]) for r in runs)
     if worst:
