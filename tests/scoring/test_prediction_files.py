@@ -156,3 +156,19 @@ def test_a_vlmevalkit_folder_of_several_tables_is_refused_naming_them(shared_dat
     (tmp_path / (xlsx.stem + "_extract_matching.xlsx")).unlink()
     (tmp_path / (xlsx.stem + "_extract_matching_acc.csv")).unlink()
     assert len(read_predictions(tmp_path, items).responses) == 61  # one table: read
+
+
+@pytest.mark.parametrize("data", [b"not a zip", b"PK\x03\x04garbage"])
+def test_a_damaged_xlsx_is_one_error_naming_the_file(tmp_path, data):
+    path = tmp_path / "p.xlsx"
+    path.write_bytes(data)
+    with pytest.raises(ValueError, match=rf"^{path}: not a readable .xlsx workbook"):
+        read_predictions(path, ITEMS)
+
+
+def test_a_csv_row_with_more_cells_than_columns_is_a_row_error_and_the_rest_is_read(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_text("id,response\n1,2\n2,3,4\n3,5\n")
+    read = read_predictions(path, ITEMS)
+    assert read.responses == {"1": "2", "3": "5"}
+    assert [str(e) for e in read.errors] == [f"{path}:3: 3 cells for 2 columns (id, response)"]

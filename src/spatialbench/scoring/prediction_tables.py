@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,7 +73,7 @@ def _xlsx_rows(path: Path) -> Iterator[Record | RowError]:
         frame = pd.read_excel(path, sheet_name=0, dtype=str, keep_default_na=False)
     except ImportError as err:  # openpyxl is what pandas reads .xlsx with
         raise ValueError(f"{path}: reading .xlsx needs openpyxl (pip install openpyxl)") from err
-    except (ValueError, OSError, KeyError) as err:  # not a workbook (zip/XML damage)
+    except (ValueError, OSError, KeyError, zipfile.BadZipFile) as err:  # not a workbook (zip/XML damage)
         raise ValueError(f"{path}: not a readable .xlsx workbook ({err})") from err
     columns = [str(c) for c in frame.columns]
     for number, row in enumerate(frame.itertuples(index=False, name=None), start=2):
