@@ -190,3 +190,13 @@ def test_the_loader_reads_every_row_with_its_letter(three_scenes, questions):
     assert not loaded.errors and len(loaded) == len(questions)
     for item in loaded:
         assert item.metadata["answer_text"] == item.options[ord(item.ground_truth) - 65][3:]
+
+
+def test_every_query_is_its_template_filled_with_its_own_bindings(questions):
+    # no stale values: the text comes from this row's bindings only (official 13, 14 reused old ones)
+    data = Path(__file__).parents[3] / "src/spatialbench/generate/remindview/data/templates.json"
+    texts = {t["index"]: t["text"] for t in json.loads(data.read_text())["templates"]}
+    for row, b, frame_set in questions:
+        names = {o["instance_id"]: o["name"] for o in frame_set["objects"]}
+        values = {k: names[v] if k.startswith("object_") else v for k, v in b.items()}
+        assert row["query"] == texts[int(row["template"])].format(**values)

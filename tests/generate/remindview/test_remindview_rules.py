@@ -1,0 +1,108 @@
+"""Direction bins, distractor rules, name similarity, letter balance, distance levels (hand-computed)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from spatialbench.generate.remindview.choices import (
+    LetterBalancer,
+    direction_distractor_sets,
+    similar,
+)
+from spatialbench.generate.remindview.questions import templates
+from spatialbench.generate.remindview.relations import Viewer, bearing, gives_away
+from spatialbench.prompting.templates import placeholders
+from spatialbench.synth.rigs import RigSettings, level_distance
+
+EAST = Viewer(np.zeros(3), 0.0)  # at the origin facing +x
+
+
+@pytest.mark.parametrize(
+    ("point", "direction"),
+    [
+        ((2.0, 0.0), "front"),
+        ((2.0, 2.0), "front-left"),  # +y is on the left of a viewer facing +x
+        ((0.0, 2.0), "left"),
+        ((-2.0, 0.1), "back"),
+        ((-2.0, -0.1), "back"),
+        ((1.0, -3.0), "right"),  # 71.6 degrees to the right (the right sector starts at 67.5)
+        ((1.0, -2.0), "front-right"),  # 63.4 degrees
+        ((2.0, -1.0), "front-right"),  # 26.6 degrees
+        ((-1.0, -1.0), "back-right"),
+    ],
+)
+def test_bearing_bins(point, direction):
+    assert bearing(EAST, np.array([*point, 0.7])).direction == direction
+
+
+def test_bearing_margin_is_the_distance_to_the_nearest_bin_edge():
+    # 30 degrees to the left: front-left bin (22.5-67.5), 7.5 degrees from its edge
+    found = bearing(EAST, np.array([np.cos(np.radians(30)), np.sin(np.radians(30)), 0.0]))
+    assert (found.direction, round(found.margin_deg, 6)) == ("front-left", 7.5)
+
+
+def test_turns_rotate_the_viewer():
+    point = np.array([2.0, 0.0, 0.0])  # in front of EAST
+    assert bearing(EAST.turned("left"), point).direction == "right"
+    assert bearing(EAST.turned("right"), point).direction == "left"
+    assert bearing(EAST.turned("around"), point).direction == "back"
+
+
+def test_compound_answer_distractors_never_give_it_away():
+    # front-left: the pool sharing no component is back, right, back-right; {back, back-right} and the
+    # full pool leave front-left as the only choice sharing no component with the others
+    assert gives_away("front-left", ["front-left", "back", "back-right"])
+    assert [set(s) for s in direction_distractor_sets("front-left", 2)] == [{"back", "right"}]
+    assert direction_distractor_sets("front-left", 3) == []
+    assert len(direction_distractor_sets("front", 3)) > 0
+    for distractors in direction_distractor_sets("front", 3):
+        assert not any(part in d.split("-") for d in distractors for part in ("front",))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ("table", "coffee table", True),
+        ("chair", "chair", True),
+        ("trash bin", "bin", True),
+        ("sofa", "chair", False),
+    ],
+)
+def test_similar_names(a, b, expected):
+    assert similar(a, b) is expected
+
+
+def test_letter_balancer_stays_within_one_question_of_uniform():
+    balancer = LetterBalancer(np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    counts, expected = Counter(), Counter()
+    for _ in range(500):
+        k = int(rng.choice([2, 3, 4], p=[0.185, 0.277, 0.538]))
+        counts[balancer.position(7, k)] += 1
+        for p in range(k):
+            expected[p] += 1 / k
+    assert all(abs(counts[p] - expected[p]) <= 1.0 for p in range(4))
+
+
+def test_distance_levels_follow_the_paper_and_the_code():
+    # D = 1 m, alpha = 3: paper d(n) = [n(alpha - 1.5) + 1.5] D; code D((alpha - 1.2) pct + 1.2)
+    assert [level_distance(n, 1.0, 3.0, RigSettings().level_offset) for n in (0, 5, 10)] == [1.5, 2.25, 3.0]
+    code = RigSettings.official_code().level_offset
+    assert [round(level_distance(n, 1.0, 3.0, code), 9) for n in (0, 5, 10)] == [1.2, 2.1, 3.0]
+    assert RigSettings().horizontal_fov_deg == 39.6 and (RigSettings().width, RigSettings().height) == (
+        1024,
+        768,
+    )
+
+
+def test_templates_are_the_22_of_table_6_with_named_placeholders():
+    found = templates()
+    assert [t.index for t in found] == list(range(1, 23))
+    assert [t.relation for t in found].count("view-view") == 4
+    assert [t.relation for t in found].count("view-object") == 10
+    allowed = {"frame_1", "frame_2", "object_1", "object_2", "object_3", "direction", "turn"}
+    assert all(placeholders(t.text) <= allowed for t in found)
+    assert found[19].query_type == "object-object|relative_direction|perspective_changing|20"
