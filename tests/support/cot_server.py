@@ -8,7 +8,8 @@ asks, the way a reasoning model would:
   with no answer in it);
 - "Please explain your answer step by step." → an explanation;
 - Tree-of-Thought turns → "Plan: ...", votes "The best choice is N", answers following the plan;
-- the cognitive-map prompt → a JSON map (malformed for tags in ``garbled``);
+- the cognitive-map prompt → a fenced JSON map; a truncated one when the prompt holds one of
+  ``malformed_maps`` (e.g. its category list);
 - MMSI's three-step prompt → three steps, then ``\\boxed{X}``;
 - anything else → X directly.
 
@@ -44,9 +45,12 @@ def _text(message: dict[str, Any]) -> str:
 class CoTModel:
     """The scripted model; ``reply(body)`` answers one chat-completion request body."""
 
-    def __init__(self, choose: Choose, garbled: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self, choose: Choose, garbled: frozenset[str] = frozenset(), malformed_maps: tuple[str, ...] = ()
+    ) -> None:
         self.choose = choose
         self.garbled = garbled
+        self.malformed_maps = malformed_maps  # a map prompt holding one of these gets a broken map
         t = texts()
         self.markers = [
             (t["extract"]["numerical"][:28], self._extract),
@@ -63,7 +67,7 @@ class CoTModel:
     def reply(self, body: dict[str, Any]) -> str:
         """Answer ``body`` by the last user turn's request (see the module docstring)."""
         messages = [m for m in body.get("messages", []) if m.get("role") != "system"]
-        tag = question_tag(_text(messages[0])) or "q?"
+        tag = question_tag("\n".join(map(_text, messages))) or "q?"  # a map turn shows no question
         last, sample = _text(messages[-1]), int(body.get("seed") or 0)
         for marker, answer in self.markers:
             if marker in last:
@@ -89,7 +93,8 @@ class CoTModel:
         return f"Step 1: the question asks about {tag}.\nStep 2: frames 1-3.\nStep 3: so \\boxed{{{x}}}"
 
     def _map(self, tag: str, sample: int, body: dict[str, Any]) -> str:
-        if tag in self.garbled:
+        prompt = _text(body["messages"][-1])
+        if tag in self.garbled or any(marker in prompt for marker in self.malformed_maps):
             return 'Here is my map: {"chair": [(3, 4), (5,'
         return '```json\n{"chair": [(3, 4), (5, 6)], "table": [(4, 4)]}\n```'
 

@@ -23,16 +23,24 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
+from pathlib import Path
 from typing import Any
 
 from spatialbench.models.base import Backend
 from spatialbench.models.errors import BackendError, EndpointUnreachableError
-from spatialbench.prompting.strategies import Reader, Strategy
+from spatialbench.prompting.strategies import Reader, Strategy, build_strategy
 from spatialbench.records.item import AnswerKind, Item
 from spatialbench.records.messages import Request, Response
+from spatialbench.runs.checks import RunSetupError
+from spatialbench.runs.config import RunConfig
 from spatialbench.runs.keys import request_text
+from spatialbench.runs.plan import data_root
 from spatialbench.runs.store import RunStore
+from spatialbench.scene.categories import question_name
+from spatialbench.scene.cogmap import GridSpec, ground_truth_map
+from spatialbench.scene.metainfo import load_meta_info
+from spatialbench.scene.model import Scene
 from spatialbench.scoring.rules import ScoringRules
 
 
@@ -66,6 +74,65 @@ def answer_reader(rules: ScoringRules, mode: str | None, item: Item) -> Reader:
     if item.answer_kind is AnswerKind.MULTIPLE_CHOICE:
         return lambda text: extractors.choice(text, item.options).value
     return lambda text: extractors.number(text, item.question).value
+
+
+class MetaInfoMaps:
+    """The scenes of a run's items from meta-info (``SceneMaps`` of the cognitive-map strategies).
+
+    Ground-truth maps use :func:`spatialbench.scene.cogmap.ground_truth_map` with its default
+    normalisation (object extent, isotropic, cells 0..G-1; :class:`~spatialbench.scene.cogmap.GridSpec`).
+    """
+
+    def __init__(self, scenes: dict[str, Scene], source: str) -> None:
+        self.scenes, self.source = scenes, source
+
+    def _scene(self, item: Item) -> Scene:
+        scene = self.scenes.get(item.scene_id or "")
+        if scene is None:
+            raise ValueError(f"item {item.id}: scene {item.scene_id!r} is not in the meta-info {self.source}")
+        return scene
+
+    def categories(self, item: Item) -> tuple[str, ...]:
+        """Return every category of the item's scene, as questions name them (meta-info order)."""
+        return tuple(dict.fromkeys(question_name(c) for c in self._scene(item).objects))
+
+    def ground_truth(
+        self, item: Item, categories: Any, grid_size: int
+    ) -> dict[str, list[tuple[float, float]]]:
+        """Return the ground-truth map of ``categories`` (grid cells, :func:`ground_truth_map`).
+
+        Raises:
+            ValueError: the scene is unknown or lacks a category (the message names it).
+        """
+        try:
+            points = ground_truth_map(self._scene(item), GridSpec(grid_size=grid_size), categories)
+        except KeyError as exc:
+            raise ValueError(f"item {item.id}: {exc.args[0]}") from None
+        return {name: [(float(x), float(y)) for x, y in cells] for name, cells in points.items()}
+
+
+def prepare_strategy(config: RunConfig) -> Strategy:
+    """Build the run's strategy; a cognitive-map strategy gets the scenes of its ``meta_info``.
+
+    ``meta_info`` "" reads ``<data>/meta_info`` when that folder exists (synthetic and demo benchmarks);
+    otherwise the strategy runs without scenes.
+
+    Raises:
+        RunSetupError: the meta-info cannot be read (the message names the path).
+        UnknownNameError / ValueError: as :func:`~spatialbench.prompting.strategies.build_strategy`.
+    """
+    strategy = build_strategy(config.strategy)
+    if not hasattr(strategy, "scenes"):
+        return strategy
+    given = str(getattr(strategy, "meta_info", ""))
+    path = Path(given) if given else data_root(config.data.path) / "meta_info"
+    if not given and not path.is_dir():
+        return strategy
+    try:
+        scenes = load_meta_info(path)
+    except (OSError, ValueError) as exc:  # MetaInfoError is a ValueError
+        raise RunSetupError(f"strategy {strategy.name}: meta_info {path}: {exc}") from None
+    return replace(strategy, scenes=MetaInfoMaps(scenes, str(path)))  # type: ignore[call-arg]
 
 
 def _total(values: list[int | None]) -> int | None:

@@ -7,6 +7,8 @@
 ``tree-of-thought``           3 plans, 3 plan votes, 3 answers, 3 answer votes (App. B.3)
 ``self-explanation``          the direct answer, then "Please explain your answer step by step." (B.2)
 ``mmsi-three-step``           MMSI-Video-Bench's 3-step chain of thought (Sec. 7.2, App. B)
+``cognitive-map``             the official cognitive-map prompt alone, parsed (Sec. 6.1, App. B.4)
+``map-then-answer``           the map (own or ground truth), then the question (Sec. 6.2, Table 3a)
 ============================  =====================================================================
 
 Each strategy is a frozen dataclass whose fields are its parameters (:meth:`Strategy.parameters`, written
@@ -16,12 +18,12 @@ to the run config); :func:`build_strategy` checks and types them. A new strategy
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from spatialbench.prompting.strategies.base import Ask, Outcome, Reader, Strategy
+from spatialbench.prompting.strategies.base import Ask, Outcome, Reader, Strategy, parameter_fields
+from spatialbench.prompting.strategies.cogmap import SceneMaps
 from spatialbench.registry import Registry
 
 #: strategy name → its Strategy class (called with the parameters)
@@ -32,6 +34,8 @@ STRATEGIES.lazy("zero-shot-cot", "spatialbench.prompting.strategies.cot:ZeroShot
 STRATEGIES.lazy("self-consistency", "spatialbench.prompting.strategies.cot:SelfConsistency")
 STRATEGIES.lazy("mmsi-three-step", "spatialbench.prompting.strategies.cot:MMSIThreeStep")
 STRATEGIES.lazy("tree-of-thought", "spatialbench.prompting.strategies.tot:TreeOfThought")
+STRATEGIES.lazy("cognitive-map", "spatialbench.prompting.strategies.cogmap:CognitiveMap")
+STRATEGIES.lazy("map-then-answer", "spatialbench.prompting.strategies.cogmap:MapThenAnswer")
 
 Scalar = str | int | float | bool
 
@@ -67,7 +71,7 @@ def build_strategy(config: StrategyConfig) -> Strategy:
             the wrong type, or a count below 1.
     """
     cls = STRATEGIES.get(config.name)
-    known = {f.name: f.type for f in fields(cls)}
+    known = {f.name: f.type for f in parameter_fields(cls)}
     unknown = sorted(set(config.params) - set(known))
     if unknown:
         raise ValueError(
@@ -80,4 +84,13 @@ def build_strategy(config: StrategyConfig) -> Strategy:
     return cls(**typed)
 
 
-__all__ = ["STRATEGIES", "Ask", "Outcome", "Reader", "Strategy", "StrategyConfig", "build_strategy"]
+__all__ = [
+    "STRATEGIES",
+    "Ask",
+    "Outcome",
+    "Reader",
+    "SceneMaps",
+    "Strategy",
+    "StrategyConfig",
+    "build_strategy",
+]

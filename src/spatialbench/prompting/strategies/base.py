@@ -69,6 +69,15 @@ def format_value(value: str | float) -> str:
     return value if isinstance(value, str) else repr(float(value))
 
 
+def parameter_fields(strategy: Any) -> list[Any]:
+    """Return the dataclass fields of a strategy (class or instance) that are parameters.
+
+    A field with ``metadata={"parameter": False}`` is set by the run, not by the user (the scenes a
+    cognitive-map strategy reads), and is neither recorded nor accepted as ``-S``.
+    """
+    return [f for f in fields(strategy) if f.metadata.get("parameter", True)]
+
+
 @dataclass(frozen=True)
 class Strategy(ABC):
     """A registered prompting strategy; its dataclass fields are its parameters (recorded with the run).
@@ -82,7 +91,7 @@ class Strategy(ABC):
 
     def parameters(self) -> dict[str, Scalar]:
         """Return the parameters as recorded in the run config (every field, defaults filled)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return {f.name: getattr(self, f.name) for f in parameter_fields(self)}
 
     @abstractmethod
     async def answer(self, request: Request, item: Item, ask: Ask, read: Reader) -> Outcome:

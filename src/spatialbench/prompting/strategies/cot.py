@@ -79,7 +79,7 @@ class SelfConsistency(Strategy):
             )
             runs.append(cot_then_extract(ask, f"sample-{i + 1}/", cot, item, settings))
         extractions = [extracted for _, extracted in await asyncio.gather(*runs)]
-        values = [read(text) for text in extractions]
+        values: list[str | float | None] = [read(text) for text in extractions]
         winner = majority(values)
         answer = extractions[0] if winner is None else format_value(winner)
         return Outcome(answer, {"votes": values, "winner": winner})

@@ -78,7 +78,7 @@ class TreeOfThought(Strategy):
         prompt = with_text(request, fill(str(texts()[template]), values))
         votes = [read_vote(text, len(choices)) for text in await self._sampled(ask, step, count, prompt)]
         winner = majority(sorted_ties(votes))
-        return (0 if winner is None else winner), votes
+        return (0 if winner is None else int(winner)), votes
 
     async def answer(self, request: Request, item: Item, ask: Ask, read: Reader) -> Outcome:
         """Plans, plan votes, answers with extraction, answer votes."""

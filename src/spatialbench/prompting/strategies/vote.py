@@ -10,14 +10,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from typing import TypeVar
 
-T = TypeVar("T")
+Vote = str | float | None
+"""A vote: an extracted letter or number (a choice index is an int, a float to the type checker)."""
 
 _BEST = re.compile(r"best choice is\W{0,3}(?:choice|plan|answer)?\W{0,3}(\d+)", re.IGNORECASE)
 
 
-def majority(values: Sequence[T | None]) -> T | None:
+def majority(values: Sequence[Vote]) -> Vote:
     """Return the most frequent non-None value; ties go to the value cast first; None when all are None.
 
     Numbers vote by their extracted value (``3`` and ``3.0`` are one vote each for 3.0).
