@@ -84,7 +84,8 @@ def test_answer_five_items_as_a_human_and_see_the_human_row(page, demo_served, s
         right = k < 3  # three right, two wrong
         if record["options"]:
             letters = [o.split(".")[0] for o in record["options"]]
-            letter = record["ground_truth"] if right else next(x for x in letters if x != record["ground_truth"])
+            wrong = next(x for x in letters if x != record["ground_truth"])
+            letter = record["ground_truth"] if right else wrong
             page.check(f"input[name=answer][value='{letter}']")
         else:
             page.fill("input[name=answer]", record["ground_truth"] if right else "1000000")
@@ -95,7 +96,8 @@ def test_answer_five_items_as_a_human_and_see_the_human_row(page, demo_served, s
     page.wait_for_selector("text=Done: 5 answer(s) from bea")
     page.click("text=See the score table")
     row = page.locator("#scores tr.human")
-    assert row.locator("td").nth(0).inner_text() == "human-bea" and row.locator("td").nth(2).inner_text() == "5"
+    cells = row.locator("td")
+    assert cells.nth(0).inner_text() == "human-bea" and cells.nth(2).inner_text() == "5"
     page.screenshot(path=screens / "scores_human.png", full_page=True)
     run = load_run(demo_served.workdir / "human-bea")
     assert sorted(run.result.rows["score"].tolist()) == [0.0, 0.0, 1.0, 1.0, 1.0]
@@ -123,13 +125,14 @@ def test_flag_an_item_and_see_exclude_drop_it(page, demo_served, screens) -> Non
 
 def test_annotate_an_error(page, demo_served, screens) -> None:
     page.goto(f"{demo_served.url}/errors?run=vision")
+    page.click("#create-sample button")
     card = page.locator("div.run").first
     item_id = re.sub(r"^item-", "", card.get_attribute("id"))
     card.locator("input[value=visual_perception]").check()
-    card.locator("input[value=egocentric_allocentric]").check()
+    card.locator("input[value=egocentric_allocentric_transformation]").check()
     card.locator("button").click()
     page.wait_for_selector(f"#item-{item_id} >> text=saved")
     page.screenshot(path=screens / "errors.png")
-    lines = (demo_served.workdir / "error_annotations.jsonl").read_text().splitlines()
-    entry = json.loads(lines[-1])
-    assert entry["id"] == item_id and entry["categories"] == ["visual_perception", "egocentric_allocentric"]
+    doc = json.loads((demo_served.runs / "vision" / "analysis" / "errors.json").read_text())
+    entry = next(e for e in doc["items"] if e["id"] == item_id)
+    assert entry["errors"] == ["visual_perception", "egocentric_allocentric_transformation"]

@@ -86,13 +86,22 @@ def test_a_bad_flags_line_names_file_and_line(tmp_path) -> None:
         excluded_ids(path)
 
 
-def test_error_annotation_saved_with_several_categories(client, tiny_served) -> None:
-    client.post("/errors/annotate", data={"run": "vision", "item_id": "0", "categories":
-                                          ["visual_perception", "relational_reasoning"], "note": "n"})
-    entry = json.loads((tiny_served.workdir / "error_annotations.jsonl").read_text().splitlines()[-1])
-    assert entry["run"] == "vision" and entry["categories"] == ["visual_perception", "relational_reasoning"]
-    bad = client.post("/errors/annotate", data={"run": "vision", "item_id": "0", "categories": ["typo"]})
-    assert bad.status_code == 400
+def test_error_sample_created_and_annotated_in_the_analysis_file(client, tiny_served) -> None:
+    path = tiny_served.runs / "vision" / "analysis" / "errors.json"
+    assert "Sample this run's errors" in client.get("/errors", params={"run": "vision"}).text
+    client.post("/errors/sample", data={"run": "vision"})
+    doc = json.loads(path.read_text())
+    # the scripted model answers every item right: counting MRA is 1 too, so the App. B.2 sample holds only
+    # the worse half of the numerical task (3 counting items -> 3 // 2 = 1) and no multiple-choice item
+    assert doc["schema"] == "spatialbench.error-annotations" and len(doc["items"]) == 1
+    item_id = doc["items"][0]["id"]
+    client.post("/errors/annotate", data={"run": "vision", "item_id": item_id, "note": "n",
+                                          "categories": ["visual_perception", "relational_reasoning"]})
+    entry = json.loads(path.read_text())["items"][0]
+    assert entry["errors"] == ["visual_perception", "relational_reasoning"] and entry["note"] == "n"
+    bad = client.post("/errors/annotate", data={"run": "vision", "item_id": item_id, "categories": ["typo"]})
+    assert bad.status_code == 400 and "typo" in bad.text
+    assert json.loads(path.read_text())["items"][0]["errors"] == ["visual_perception", "relational_reasoning"]
 
 
 def test_item_page_of_an_item_a_run_never_answered(client, tiny_served) -> None:

@@ -1,71 +1,74 @@
-"""Error annotations: why a model answered wrong, in the papers' taxonomies.
+"""Error annotation in the browser: the annotation file of the analyses' error taxonomy, edited in place.
 
-VSI-Bench Sec. 4.2 / Fig. 8 (App. B.2) sorts errors into four categories; MMSI-Video-Bench (Sec. 6, Fig. 7)
-into five. One annotation may name several categories (a multi-cause error counts ``1/n`` to each when
-aggregated). The annotation file (``WORKDIR/error_annotations.jsonl``) is JSON Lines, appended; the latest
-line of a (run, id) wins::
-
-    {"run": "qwen7b", "id": "42", "benchmark": "vsibench", "categories": ["relational_reasoning"],
-     "note": "...", "annotator": "ana", "time": 1764580000.0}
+The file is ``RUN/analysis/errors.json`` (schema ``spatialbench.error-annotations``, written by
+``spatialbench errors sample RUN`` and read by ``spatialbench errors table``; see
+:mod:`spatialbench.analysis.errors`): the run's error sample (VSI-Bench App. B.2: every wrong
+multiple-choice answer and the worse half of each numerical task), each item with its response and
+self-explanation, the taxonomy's categories (VSI-Bench four, MMSI-Video-Bench five) and the annotator's
+``errors`` (category keys; an error with n causes counts 1/n to each) and ``note``. The UI can create the
+sample the same way the command does, and saves one item at a time (written to a ``.part`` file and
+renamed, so a failed write leaves the earlier file).
 """
 
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
-TAXONOMIES: dict[str, tuple[tuple[str, str], ...]] = {
-    "vsibench": (
-        ("visual_perception", "Visual perception"),
-        ("linguistic_intelligence", "Linguistic intelligence"),
-        ("relational_reasoning", "Relational reasoning"),
-        ("egocentric_allocentric", "Egocentric-allocentric transformation"),
-    ),
-    "mmsi-video": (
-        ("detailed_grounding", "Detailed grounding"),
-        ("id_mapping", "ID mapping"),
-        ("geometric_reasoning", "Geometric reasoning"),
-        ("prompt_alignment", "Prompt alignment"),
-        ("latent_logical_inference", "Latent logical inference"),
-    ),
-}
-FILE_NAME = "error_annotations.jsonl"
+from spatialbench.analysis.error_table import read_annotations
+from spatialbench.analysis.errors import TAXONOMY_BY_BENCHMARK, AnnotationError, sample_document
+from spatialbench.analysis.run_folder import read_run
+from spatialbench.records.item import Item
+
+FILE = Path("analysis") / "errors.json"
 
 
-def taxonomy(benchmark: str) -> tuple[tuple[str, str], ...]:
-    """Return the (key, label) categories: MMSI-Video-Bench's five, else VSI-Bench's four."""
-    return TAXONOMIES.get(benchmark, TAXONOMIES["vsibench"])
+def annotation_file(run: Path) -> Path:
+    """``RUN/analysis/errors.json``."""
+    return run / FILE
 
 
-def append_annotation(path: Path, run: str, benchmark: str, item_id: str, categories: list[str],
-                      note: str = "", annotator: str = "") -> None:
-    """Append one annotation.
+def _write(path: Path, doc: dict[str, Any]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    part.replace(path)
+
+
+def create_sample(run: Path, items: list[Item]) -> dict[str, Any]:
+    """Write the run's error sample (as ``errors sample RUN`` does, keeping earlier annotations); return it.
 
     Raises:
-        ValueError: no category, or one outside the benchmark's taxonomy.
+        RunFolderError: the run is not scored. AnnotationError: an earlier file that does not follow the
+            schema.
     """
-    known = {key for key, _ in taxonomy(benchmark)}
-    unknown = [c for c in categories if c not in known]
-    if not categories or unknown:
-        raise ValueError(f"categories must be among {', '.join(sorted(known))}; got {categories}")
-    entry = {"run": run, "id": str(item_id), "benchmark": benchmark, "categories": categories, "note": note,
-             "annotator": annotator, "time": time.time()}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("a", encoding="utf-8") as handle:
-        handle.write(json.dumps(entry) + "\n")
+    folder = read_run(run)
+    path = annotation_file(run)
+    previous = read_annotations(path) if path.exists() else None
+    name = TAXONOMY_BY_BENCHMARK.get(folder.benchmark, "vsi-bench")
+    doc = sample_document(folder, items, name, previous=previous)
+    _write(path, doc)
+    return doc
 
 
-def latest_annotations(path: Path) -> dict[tuple[str, str], dict[str, Any]]:
-    """``(run, id)`` → the latest annotation; lines that are not annotations are skipped (never raises)."""
-    latest: dict[tuple[str, str], dict[str, Any]] = {}
-    if not path.is_file():
-        return latest
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            entry = json.loads(line)
-            latest[(str(entry["run"]), str(entry["id"]))] = entry
-        except (json.JSONDecodeError, KeyError, TypeError):
-            continue
-    return latest
+def save_annotation(run: Path, item_id: str, errors: list[str], note: str) -> dict[str, Any]:
+    """Set one item's ``errors`` (category keys; empty clears it) and ``note``; return the item.
+
+    Raises:
+        FileNotFoundError: no annotation file yet. AnnotationError: the file does not follow the schema,
+            the item is not in it, or a category is not one of its taxonomy's.
+    """
+    path = annotation_file(run)
+    doc = read_annotations(path)
+    keys = {c["key"] for c in doc["categories"]}
+    unknown = [e for e in errors if e not in keys]
+    if unknown:
+        raise AnnotationError(f"{path}: categories {unknown} not in taxonomy {doc['taxonomy']!r}")
+    entry = next((e for e in doc["items"] if e["id"] == item_id), None)
+    if entry is None:
+        raise AnnotationError(f"{path}: item {item_id!r} is not in the error sample")
+    entry["errors"] = list(dict.fromkeys(errors))
+    entry["note"] = note
+    _write(path, doc)
+    return entry

@@ -1,8 +1,9 @@
 """What ``spatialbench serve`` serves: one benchmark's items, the run folders, and its work folder.
 
 Runs are re-read on each request that lists them (a human run or a finished model run appears without a
-restart); items are loaded once. ``--runs`` names run folders or folders holding run folders; the human
-runs, the flags file and the error annotations live in the work folder, the only place the UI writes.
+restart); items are loaded once. ``--runs`` names run folders or folders holding run folders. The UI
+writes only the human runs and the flags file (in the work folder) and each run's error annotation file
+(``RUN/analysis/errors.json``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from typing import Any
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.records.item import Item
-from spatialbench.web.annotations import FILE_NAME as ANNOTATIONS
 from spatialbench.web.flags import FILE_NAME as FLAGS
 from spatialbench.web.runs import RunFolderError, ServedRun, load_served_run
 
@@ -26,9 +26,10 @@ class ServeConfig:
 
     Attributes:
         data: the benchmark folder (or annotation file). benchmark: its registered name.
-        runs: run folders, or folders holding run folders. workdir: where human runs, ``flags.jsonl`` and
-            ``error_annotations.jsonl`` are written. token: the access token. audit: an ``audit.json``
-            (``spatialbench audit``) whose disagreements the review page lists first. options: loader options.
+        runs: run folders, or folders holding run folders. workdir: where human runs and ``flags.jsonl``
+            are written (error annotations go to each run's ``analysis/errors.json``). token: the access
+            token. audit: an ``audit.json`` (``spatialbench audit``) whose disagreements the review page
+            lists first. options: loader options.
     """
 
     data: Path
@@ -60,11 +61,6 @@ class ServeState:
     def flags_file(self) -> Path:
         """``WORKDIR/flags.jsonl``."""
         return self.config.workdir / FLAGS
-
-    @property
-    def annotations_file(self) -> Path:
-        """``WORKDIR/error_annotations.jsonl``."""
-        return self.config.workdir / ANNOTATIONS
 
     def run_folders(self) -> list[Path]:
         """Every run folder: each ``--runs`` folder that is a run or the runs inside it, then human runs."""

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Annotated
 from urllib.parse import quote
 
 from fastapi import APIRouter, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
+from spatialbench.analysis.error_table import read_annotations
+from spatialbench.analysis.errors import AnnotationError
+from spatialbench.analysis.run_folder import RunFolderError
 from spatialbench.records.item import AnswerKind
 from spatialbench.runs import RunConfig
 from spatialbench.web import human
-from spatialbench.web.annotations import append_annotation, latest_annotations, taxonomy
+from spatialbench.web.annotations import annotation_file, create_sample, save_annotation
 from spatialbench.web.app import page
 from spatialbench.web.browse import media_views, serve_state
 from spatialbench.web.flags import append_flag, latest_flags
@@ -108,32 +112,48 @@ def review(request: Request) -> HTMLResponse:
     return page(request, "review.html.j2", items=ordered[:200], reasons=reasons, flags=flags)
 
 
+def _annotated_run(request: Request, run: str) -> Path:
+    chosen = serve_state(request).run(run)
+    if chosen is None:
+        raise HTTPException(404, f"no run {run!r}")
+    return chosen.path
+
+
 @router.get("/errors", response_class=HTMLResponse)
 def errors(request: Request, run: str = "") -> HTMLResponse:
-    """List a run's wrong answers (score below 1, worst first) with the response, to annotate."""
+    """Show a run's error sample (response, self-explanation, category boxes) from its annotation file."""
     state = serve_state(request)
-    chosen = state.run(run) if run else None
-    wrong = []
-    if chosen is not None:
-        scored = [(s["score"], i) for i, s in chosen.scores.items() if s.get("score") is not None
-                  and float(s["score"]) < 1.0 and i in state.by_id]
-        for score, item_id in sorted(scored)[:100]:
-            stored = chosen.stored(item_id) or {}
-            wrong.append({"item": state.by_id[item_id], "score": score, "response": stored.get("response")})
-    done = latest_annotations(state.annotations_file)
-    return page(request, "errors.html.j2", runs=[r.name for r in state.runs()], run=run, wrong=wrong,
-                categories=taxonomy(state.spec.name), done=done)
+    doc = None
+    if run:
+        path = annotation_file(_annotated_run(request, run))
+        try:
+            doc = read_annotations(path) if path.is_file() else None
+        except AnnotationError as exc:
+            raise HTTPException(400, str(exc)) from None
+    return page(request, "errors.html.j2", runs=[r.name for r in state.runs()], run=run, doc=doc)
+
+
+@router.post("/errors/sample")
+def sample(request: Request, run: Annotated[str, Form()]) -> RedirectResponse:
+    """Create the run's error sample (VSI-Bench App. B.2), as ``spatialbench errors sample RUN`` does."""
+    folder = _annotated_run(request, run)
+    try:
+        create_sample(folder, serve_state(request).items)
+    except (RunFolderError, AnnotationError) as exc:
+        raise HTTPException(400, str(exc)) from None
+    return _see(f"/errors?run={quote(run)}")
 
 
 @router.post("/errors/annotate")
 def annotate(request: Request, run: Annotated[str, Form()], item_id: Annotated[str, Form()],
-             categories: Annotated[list[str], Form()], note: Annotated[str, Form()] = "") -> RedirectResponse:
-    """Append an error annotation (one or more categories) for a run's item; back to the list."""
-    state = serve_state(request)
-    if state.run(run) is None or item_id not in state.by_id:
-        raise HTTPException(404, "no such run or item")
+             categories: Annotated[list[str] | None, Form()] = None,
+             note: Annotated[str, Form()] = "") -> RedirectResponse:
+    """Save one item's categories and note in the run's annotation file; back to the list."""
+    folder = _annotated_run(request, run)
     try:
-        append_annotation(state.annotations_file, run, state.spec.name, item_id, categories, note)
-    except ValueError as exc:
+        save_annotation(folder, item_id, categories or [], note)
+    except FileNotFoundError:
+        raise HTTPException(400, "no annotation file yet: create the error sample first") from None
+    except AnnotationError as exc:
         raise HTTPException(400, str(exc)) from None
     return _see(f"/errors?run={quote(run)}#item-{quote(item_id)}")
