@@ -129,3 +129,11 @@ def test_bin_boundaries_and_out_of_range():
     result = locality(pairs)
     assert result.total == (2, 1, 0, 0, 0, 0, 0, 1)
     assert (result.below, result.above) == (1, 1)
+
+
+def test_scene_names_use_the_question_names():
+    from spatialbench.scene.categories import question_name
+    from spatialbench.scene.cogmap import scene_names
+
+    scene = _synthetic_scene()
+    assert scene_names(scene) == tuple(question_name(c) for c in ("bed", "lamp", "chair"))

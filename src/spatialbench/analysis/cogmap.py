@@ -30,8 +30,8 @@ from spatialbench.analysis.run_folder import RunFolder, stored_turns
 from spatialbench.prompting.cogmap import categories_of_interest
 from spatialbench.prompting.cogmap_parse import parse_map
 from spatialbench.records.item import Item
-from spatialbench.scene.categories import question_name, scene_category
-from spatialbench.scene.cogmap import GridSpec, ground_truth_map
+from spatialbench.scene.categories import scene_category
+from spatialbench.scene.cogmap import GridSpec, ground_truth_map, scene_names
 from spatialbench.scene.model import Scene
 from spatialbench.scoring.cogmap_locality import Locality, PairDistance, locality, map_pairs
 
@@ -57,11 +57,6 @@ class MapResult:
     problems: tuple[str, ...]
     not_in_scene: tuple[str, ...]
     pairs: tuple[PairDistance, ...]
-
-
-def scene_names(scene: Scene) -> tuple[str, ...]:
-    """Every category of ``scene`` under the name questions use (App. B.1 remapping), in source order."""
-    return tuple(dict.fromkeys(question_name(c) for c in scene.objects))
 
 
 def item_categories(item: Item, scene: Scene, mode: str) -> tuple[str, ...]:

@@ -27,7 +27,7 @@ from typing import Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbench.scene.categories import scene_category
+from spatialbench.scene.categories import question_name, scene_category
 from spatialbench.scene.model import Scene
 
 Extent = Literal["objects", "centers", "room"]
@@ -98,6 +98,14 @@ def to_grid(points: NDArray[np.float64], low: NDArray[np.float64], span: NDArray
     if spec.quantize:
         return np.clip(np.floor(scaled), 0, spec.grid_size - 1) + spec.origin
     return scaled - 0.5 + spec.origin
+
+
+def scene_names(scene: Scene) -> tuple[str, ...]:
+    """Every category of ``scene`` under the name questions use (App. B.1 remapping), in source order.
+
+    The categories of interest of the locality study (App. B.4: "all potential categories").
+    """
+    return tuple(dict.fromkeys(question_name(c) for c in scene.objects))
 
 
 def ground_truth_map(
