@@ -12,6 +12,7 @@ from mmsi_remindview_fixtures import build_mmsi, build_remindview, mmsi_response
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
+from support.openai_server import OpenAIServer, ServerScript
 
 VSI_ROWS = [  # no video exists for any of them
     ("arkitscenes", "object_counting", None, "4", "4"),
@@ -69,11 +70,15 @@ def test_vsibench_score_and_baseline_without_videos(tmp_path: Path) -> None:
 def test_breakdown_of_a_run_folder_takes_its_benchmark_and_data(tmp_path: Path) -> None:
     annotations, _ = _vsi(tmp_path)
     out = tmp_path / "run"
-    code, output = _invoke("run", "--benchmark", "vsibench", "--data", annotations, "--model",
-                           "chance-frequency", "--out", out, "--no-progress")
-    assert code == 0, output
-    code, output = _invoke("breakdown", "--run", out)
-    assert code == 0 and "**vsibench: scannet**" in output and "items: 5" in output, output
+    answers = {f"q{k}?": row[4] for k, row in enumerate(VSI_ROWS, 1)}
+    script = ServerScript(answer=lambda text: next(a for q, a in answers.items() if q in text))
+    with OpenAIServer(script) as server:
+        code, output = _invoke("run", "--benchmark", "vsibench", "--data", annotations, "--model",
+                               f"openai-compatible:{server.url}#m", "--out", out, "--no-progress", "--blind")
+    assert code == 0 and len(script.log) == 5, output
+    code, output = _invoke("breakdown", "--run", out)  # benchmark and annotations from config.json
+    assert code == 0 and "items: 5" in output, output
+    assert "| accuracy | 75.0 | 100.0 | - | - | - | - | 50.0 |" in output.split("**vsibench: scannet**")[1]
     (out / "run.sqlite").write_bytes(b"garbage" * 100)
     code, output = _invoke("breakdown", "--run", out)
     assert code == 2 and output.strip().startswith(f"error: {out / 'run.sqlite'}: not a readable run store")

@@ -23,7 +23,10 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from spatialbench.benchmarks.spec import BenchmarkSpec
+    from spatialbench.records.rows import LoadedItems
+    from spatialbench.runs.results import RunRecord
     from spatialbench.scoring.grouped import Table
+    from spatialbench.scoring.scorer import ScoreResult
 
 SubBenchOpt = Annotated[
     str | None,
@@ -121,21 +124,52 @@ def emit_breakdowns(
         (out / "breakdown.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
 
 
-def _inputs(annotations: Path | None, run: Path | None, benchmark: str | None) -> tuple[Path, str]:
-    """Annotations and benchmark: as given, else those the run folder recorded (``--run`` alone)."""
+def _inputs(annotations: Path | None, run: Path | None, benchmark: str | None) -> RunRecord:
+    """Annotations, benchmark and model: as given, else what the run folder recorded (``--run``)."""
+    from spatialbench.runs.results import RunRecord, run_record
+
     if run is None:
         if annotations is None:
             typer.echo("error: --predictions needs --annotations", err=True)
             raise typer.Exit(2)
-        return annotations, benchmark or "mmsi-video"
-    from spatialbench.runs.results import run_data
-
+        return RunRecord(benchmark or "mmsi-video", annotations, "")
     try:
-        recorded, data = run_data(run)
+        recorded = run_record(run)
     except (FileNotFoundError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
-    return annotations or data, benchmark or recorded
+    return RunRecord(benchmark or recorded.benchmark, annotations or recorded.data, recorded.model)
+
+
+def _score(
+    spec: BenchmarkSpec, items: LoadedItems, record: RunRecord, run: Path | None, predictions: Path | None,
+    extract: str | None,
+) -> ScoreResult:
+    """Score the predictions, or a run's stored answers; a baseline run is scored as ``baseline`` does.
+
+    Raises:
+        ValueError: ``--extract`` for a baseline run, a bad extraction mode or prediction file;
+            FileNotFoundError / RunFolderError: an unreadable run store.
+    """
+    from spatialbench.runs.baseline import baseline_name
+    from spatialbench.runs.results import run_responses
+    from spatialbench.scoring.baselines import BASELINES
+    from spatialbench.scoring.predictions import read_predictions
+    from spatialbench.scoring.scorer import score_items
+
+    baseline = baseline_name(record.model)
+    if run is not None and baseline is not None:
+        if extract is not None:
+            raise ValueError(f"--extract does not apply to a {baseline} run (it has no answers to read)")
+        return BASELINES.get(baseline)(items, spec.scoring)
+    if run is not None:
+        responses = run_responses(run)
+    else:
+        assert predictions is not None  # exactly one of the two
+        read = read_predictions(predictions, items, None)
+        report_row_errors("prediction", read.errors)
+        responses = read.responses
+    return score_items(items, responses, spec.scoring, extract=extract)
 
 
 @app.command()
@@ -161,28 +195,17 @@ def breakdown(
     ] = None,
 ) -> None:
     """Score predictions (or a run's answers) and print the breakdown tables with random-guess baselines."""
-    from spatialbench.runs.results import run_responses
-    from spatialbench.scoring.predictions import read_predictions
-    from spatialbench.scoring.scorer import score_items
-
     if (predictions is None) == (run is None):
         typer.echo("error: give exactly one of --predictions and --run", err=True)
         raise typer.Exit(2)
-    annotations, benchmark = _inputs(annotations, run, benchmark)
-    spec = lookup(benchmark)
-    items = load_annotations(spec, annotations, None)
+    record = _inputs(annotations, run, benchmark)
+    spec = lookup(record.benchmark)
+    items = load_annotations(spec, record.data, None)
     try:
         _check_sub_bench(spec, sub_bench)
-        if predictions is None:
-            assert run is not None  # exactly one of the two
-            responses = run_responses(run)
-        else:
-            read = read_predictions(predictions, items, None)
-            report_row_errors("prediction", read.errors)
-            responses = read.responses
-        result = score_items(items, responses, spec.scoring, extract=extract)
+        result = _score(spec, items, record, run, predictions, extract)
     except (FileNotFoundError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
-    typer.echo(f"**{benchmark}** · extraction: {result.extract} · items: {len(items)}\n")
-    emit_breakdowns(spec, list(items), result.rows, annotations, sub_bench, out)
+    typer.echo(f"**{record.benchmark}** · extraction: {result.extract} · items: {len(items)}\n")
+    emit_breakdowns(spec, list(items), result.rows, record.data, sub_bench, out)

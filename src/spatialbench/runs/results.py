@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -51,8 +52,17 @@ def run_responses(run_dir: Path) -> dict[str, str]:
     return {str(item_id): response for item_id, response in rows if response is not None}
 
 
-def run_data(run_dir: Path) -> tuple[str, Path]:
-    """Return the benchmark name and data path the run in ``run_dir`` was given (from ``config.json``).
+@dataclass(frozen=True)
+class RunRecord:
+    """What a run folder's ``config.json`` says it ran: benchmark, data path and model name."""
+
+    benchmark: str
+    data: Path
+    model: str
+
+
+def run_record(run_dir: Path) -> RunRecord:
+    """Return the benchmark, data path and model of the run in ``run_dir`` (from ``config.json``).
 
     Raises:
         FileNotFoundError: no ``config.json``. RunFolderError: it is not a run configuration.
@@ -61,7 +71,8 @@ def run_data(run_dir: Path) -> tuple[str, Path]:
     if not path.is_file():
         raise FileNotFoundError(f"no {CONFIG_NAME} in {run_dir} (is it the --out folder of a run?)")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))["config"]["data"]
-        return str(data["benchmark"]), Path(data["path"])
+        config = json.loads(path.read_text(encoding="utf-8"))["config"]
+        data = config["data"]
+        return RunRecord(str(data["benchmark"]), Path(data["path"]), str(config["model"]["name"]))
     except (ValueError, KeyError, TypeError) as exc:  # JSONDecodeError and UnicodeError are ValueErrors
         raise RunFolderError(f"{path}: not a run configuration ({type(exc).__name__}: {exc})") from None
