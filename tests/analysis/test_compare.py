@@ -127,6 +127,19 @@ def test_runs_differing_in_more_than_the_compared_setting_are_flagged(runs):
         "* vision-qfirst − vision: differs in more than one setting: media.frames")
 
 
+def test_two_models_pairs_get_a_mean_row(runs):
+    base, _ = runs
+    doc = _compare(*(str(base / n) for n in ("vision", "vision-qfirst", "blind")))
+    first, second, mean = doc["differences"]
+    assert second["label"] == "Enabled−Disabled (vision-qfirst − blind)" and second["flagged"]
+    assert second["other"] == [{"setting": "prompt.order", "minuend": "question_first",
+                                "subtrahend": "video_first"}]
+    assert mean["label"] == "Enabled−Disabled (mean of 2)" and mean["kind"] == "enabled-disabled-mean"
+    for key in ("overall", "object_counting", "object_rel_distance"):
+        assert mean["scores"][key] == pytest.approx((first["scores"][key] + second["scores"][key]) / 2)
+    assert mean["scores"]["route_planning"] is None
+
+
 def test_a_blind_runs_media_settings_are_not_compared(runs):
     base, _ = runs
     doc = _compare(str(base / "vision"), str(base / "blind"), "--against", "blind")

@@ -3,7 +3,8 @@
 Differences, per table column (the benchmark's own table, re-aggregated from each run's ``items.csv``):
 
 - **Enabled − Disabled**: a vision run minus a blind run (VSI-Bench App. C.4, Fig. 13, Table 13); each
-  vision run is paired with the blind run whose settings differ least from it;
+  vision run is paired with the blind run whose settings differ least from it; with two or more pairs a
+  mean row follows (Fig. 13 averages six models; a column's mean is over the rows that have it);
 - **Disabled − Chance**: a blind run minus the chance baseline, Chance Level (frequency) when a
   ``chance-frequency`` run is given, else ``chance-random`` (Fig. 13 uses frequency);
 - **R − REF** for every other run R with ``against=REF``: a strategy against ``direct`` (Fig. 9), video
@@ -31,8 +32,14 @@ from spatialbench.scoring.grouped import Table
 SCHEMA = "spatialbench.compare"
 VERSION = 1
 IGNORED = frozenset(
-    {"out", "model.concurrency", "model.timeout_s", "model.max_attempts", "model.retry_base_delay_s",
-     "media.frame_cache_mb"}
+    {
+        "out",
+        "model.concurrency",
+        "model.timeout_s",
+        "model.max_attempts",
+        "model.retry_base_delay_s",
+        "media.frame_cache_mb",
+    }
 )
 NOT_COMPARED = {"vision": (), "blind": ("media",), "chance": ("media", "prompt", "model")}
 WHOLE_SETTINGS = ("strategy",)  # compared as one setting with all its parameters
@@ -68,7 +75,8 @@ class Difference:
     """``minuend − subtrahend`` per column.
 
     Attributes:
-        kind: ``enabled-disabled``, ``disabled-chance`` or ``against``. label: the printed row name.
+        kind: ``enabled-disabled``, ``disabled-chance``, ``against``, or ``<kind>-mean`` (the mean of a
+            kind's rows; ``minuend`` and ``subtrahend`` empty). label: the printed row name.
         compared: the setting(s) the difference is about.
         other: further settings that differ, ``(key, minuend value, subtrahend value)``.
         items_only: items scored only in the minuend, only in the subtrahend.
@@ -102,12 +110,24 @@ class Comparison:
 
     def to_json(self) -> dict[str, Any]:
         """Return the versioned JSON document (``schema`` ``spatialbench.compare``, ``version`` 1)."""
-        differences = [{**asdict(d), "flagged": d.flagged,
-                        "other": [{"setting": k, "minuend": a, "subtrahend": b} for k, a, b in d.other]}
-                       for d in self.differences]
-        return {"schema": SCHEMA, "version": VERSION, "benchmark": self.benchmark, "subset": self.subset,
-                "columns": [asdict(c) for c in self.columns], "runs": [asdict(r) for r in self.runs],
-                "differences": differences, "notes": list(self.notes)}
+        differences = [
+            {
+                **asdict(d),
+                "flagged": d.flagged,
+                "other": [{"setting": k, "minuend": a, "subtrahend": b} for k, a, b in d.other],
+            }
+            for d in self.differences
+        ]
+        return {
+            "schema": SCHEMA,
+            "version": VERSION,
+            "benchmark": self.benchmark,
+            "subset": self.subset,
+            "columns": [asdict(c) for c in self.columns],
+            "runs": [asdict(r) for r in self.runs],
+            "differences": differences,
+            "notes": list(self.notes),
+        }
 
 
 def _selected_rows(run: RunFolder, subset: str | None) -> tuple[Any, tuple[str, ...]]:
@@ -140,8 +160,15 @@ def differing(a: RunFolder, b: RunFolder) -> list[tuple[str, Any, Any]]:
     return [(k, left.get(k), right.get(k)) for k in keys if left.get(k) != right.get(k)]
 
 
-def _difference(kind: str, label: str, a: RunFolder, b: RunFolder, compared: Sequence[str],
-                scores: dict[str, dict[str, float | None]], ids: dict[str, set[str]]) -> Difference:
+def _difference(
+    kind: str,
+    label: str,
+    a: RunFolder,
+    b: RunFolder,
+    compared: Sequence[str],
+    scores: dict[str, dict[str, float | None]],
+    ids: dict[str, set[str]],
+) -> Difference:
     diffs = differing(a, b)
     if not compared:  # --against: the compared setting is whatever differs, when it is one setting
         groups = {_setting(k) for k, _, _ in diffs}
@@ -171,13 +198,46 @@ def _auto_pairs(runs: Sequence[RunFolder]) -> list[Pair]:
     if blind:
         for run in vision:
             other = _closest(run, blind)
-            pairs.append(("enabled-disabled", f"Enabled−Disabled ({run.name} − {other.name})", run, other,
-                          ("prompt.blind",)))
+            pairs.append(
+                (
+                    "enabled-disabled",
+                    f"Enabled−Disabled ({run.name} − {other.name})",
+                    run,
+                    other,
+                    ("prompt.blind",),
+                )
+            )
     if chance:
         for run in blind:
-            pairs.append(("disabled-chance", f"Disabled−Chance ({run.name} − {chance[0].name})", run,
-                          chance[0], ("model.name",)))
+            pairs.append(
+                (
+                    "disabled-chance",
+                    f"Disabled−Chance ({run.name} − {chance[0].name})",
+                    run,
+                    chance[0],
+                    ("model.name",),
+                )
+            )
     return pairs
+
+
+def _means(differences: Sequence[Difference]) -> list[Difference]:
+    """Return a mean row per automatic kind with two or more rows (Fig. 13 averages six models)."""
+    means = []
+    for kind, title in (("enabled-disabled", "Enabled−Disabled"), ("disabled-chance", "Disabled−Chance")):
+        rows = [d for d in differences if d.kind == kind]
+        if len(rows) < 2:
+            continue
+        values: dict[str, float | None] = {}
+        for key in rows[0].scores:
+            present = [v for d in rows if (v := d.scores.get(key)) is not None]
+            values[key] = sum(present) / len(present) if present else None
+        means.append(
+            Difference(
+                f"{kind}-mean", f"{title} (mean of {len(rows)})", "", "", rows[0].compared, (), (0, 0), values
+            )
+        )
+    return means
 
 
 def _check(runs: Sequence[RunFolder], against: str | None, subset: str | None) -> str:
@@ -204,8 +264,10 @@ def _notes(differences: Sequence[Difference], rows: Sequence[RunRow], subset: st
             continue
         parts = [f"{k} ({a!r} vs {b!r})" for k, a, b in diff.other]
         if any(diff.items_only):
-            parts.append(f"items: {diff.items_only[0]} only in {diff.minuend}, "
-                         f"{diff.items_only[1]} only in {diff.subtrahend}")
+            parts.append(
+                f"items: {diff.items_only[0]} only in {diff.minuend}, "
+                f"{diff.items_only[1]} only in {diff.subtrahend}"
+            )
         compared = ", ".join(diff.compared) or "one setting"
         notes.append(f"* {diff.label}: differs in more than {compared}: {'; '.join(parts)}")
     for row in rows:
@@ -249,5 +311,12 @@ def compare_runs(
     else:
         pairs = _auto_pairs(runs)
     differences = [_difference(kind, label, a, b, done, scores, ids) for kind, label, a, b, done in pairs]
-    return Comparison(benchmark, subset, tuple(columns), tuple(rows), tuple(differences),
-                      tuple(_notes(differences, rows, subset)))
+    differences += _means(differences)
+    return Comparison(
+        benchmark,
+        subset,
+        tuple(columns),
+        tuple(rows),
+        tuple(differences),
+        tuple(_notes(differences, rows, subset)),
+    )
