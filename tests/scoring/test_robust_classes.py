@@ -1,7 +1,7 @@
 """Robust extraction: the response classes issue 10 found failing, and "robust never below official"."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from spatialbench.benchmarks.vsibench import SPEC, load_vsibench
@@ -75,7 +75,11 @@ def test_hedged_answers_naming_two_letters_are_no_answer(text):
     ("B. The answer is a sofa-like shape.", "B"),  # "a" after an answer phrase is an article, not A
     ("A seems close, but after checking, the answer is (C)", "C"),  # a later stated letter does
     ("B. Wait, actually C", "C"),
-    ("A chair is there", "A"),  # as the official rule reads it
+    ("A lamp is there", "A"),  # as the official rule reads it (no option is a lamp)
+    ("A sofa is closest to the door.", "A"),  # the article before option A's own text: A either way
+    ("A bed is closest to the door.", "B"),  # the article before option B's text names B (C4)
+    ("a table", "D"),
+    ("A because the bed (B) is farther.", "A"),
 ])
 def test_a_starting_letter_yields_only_to_a_stated_letter(text, letter):
     assert extract_choice(text, OPTIONS).value == letter
@@ -98,9 +102,11 @@ WORDS = ["because", "the", "sofa", "bed", "(A)", "B", "C.", "D", "is", "closer",
 @given(st.sampled_from("ABCDabcd"), st.sampled_from([" ", ". ", ") ", ": ", "\n", ".\n\n"]),
        st.lists(st.sampled_from(WORDS), max_size=12), st.sampled_from("ABCD"))
 def test_robust_never_scores_below_official_on_a_leading_letter_and_explanation(letter, sep, words, truth):
-    # the explanation holds no hedge ("or"/"and" + letter), self-correction or answer phrase: the
-    # documented exceptions, where the response itself says something else than its first token
+    # the explanation holds no hedge ("or"/"and" + letter), self-correction or answer phrase, and "A" is
+    # not the article before an option's text: the documented exceptions, where the response itself
+    # says something else than its first token
     text = letter + sep + " ".join(words)
+    assume(not (letter in "Aa" and sep == " " and words[:1] in (["sofa"], ["bed"], ["chair"], ["table"])))
     robust = exact_match(extract_choice(text, OPTIONS).value, truth)
     assert robust >= _official_score(text, truth), text
 

@@ -19,6 +19,8 @@ C2 option text: the text equals one option's text (``"sofa"`` for ``"B. sofa"``)
    ``front-left``, do not count).
 C3 hedges: a letter followed by another option letter (``B, C``, ``B or C``, ``B/C``, ``B and C``) is
    **no answer** — the response names two — never the first letter.
+C4 the article: a response starting ``A`` / ``a`` then a space and an option's text (``A sofa is
+   closest`` with ``B. sofa``) names that option (B); ``A because ...`` is still the letter A.
 
 Order (the first candidate that gives a letter decides): ``\boxed{}`` (alone when present), ``<answer>``
 tag, JSON ``"answer"``, segments after self-corrections (last first: ``Answer: B. Wait, actually C`` →
@@ -30,8 +32,9 @@ left`` stays B; ``A seems close, so the answer is (C)`` is C.
 
 Robust therefore scores at or above the official rule (which reads the first space-separated token)
 on every response that starts with an option letter — the same letter — except where the response
-itself says otherwise: a hedge (C3), a self-correction, or a later answer phrase naming another letter.
-So ``A chair is there`` reads as A, as the official rule reads it. A letter outside the options (``E``
+itself says otherwise: a hedge (C3), a self-correction, a later answer phrase naming another letter,
+or the article ``A`` before another option's text (C4). ``A chair is there`` (no option named chair)
+reads as A, as the official rule reads it. A letter outside the options (``E``
 for four options) is no answer; without known options only strict C1 applies. Anything else is no
 answer — never a guess.
 """
@@ -57,6 +60,7 @@ _HEDGE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+)?[(\[\"'“‘]
 _AFTER_STRICT = ".:,;!?"
 _OPTION_PREFIX = re.compile(r"^\s*[(\[]?[A-Za-z][.:)\]]\s*")
 _EDGE_PUNCT = " \t\r\n.,;:!?\"'()[]"
+_ARTICLE = re.compile(r"\s*[Aa][ \t]+(\S.*)", re.DOTALL)
 _STATED = ("boxed", "tag", "json", "correction", "marker", "lead")
 _HEDGED = "hedged"
 
@@ -112,8 +116,22 @@ def _relaxed(where: str, options: Sequence[str], text: str) -> bool:
     return where == "lead" or text.lstrip(_OPEN + " \t\r\n")[:1].isupper()
 
 
+def _article(text: str, options: Sequence[str]) -> str | None:
+    """C4: the letter of the option whose text follows a starting article ``A`` / ``a``, else None."""
+    match = _ARTICLE.match(text)
+    if not match or not options:
+        return None
+    said = _normalise(match.group(1))
+    pairs = zip(option_letters(options), option_texts(options), strict=False)
+    named = [(len(o), letter) for letter, o in pairs if o and re.match(re.escape(o) + r"(?![\w-])", said)]
+    return max(named)[1] if named else None
+
+
 def _read(text: str, options: Sequence[str], where: str, by_text: bool = True) -> tuple[str | None, str]:
     letters = option_letters(options)
+    article = _article(text, options) if where == "lead" else None
+    if article is not None:
+        return article, "article"
     letter = _letter(text, _relaxed(where, options, text), letters)
     if letter == _HEDGED:
         return None, _HEDGED
@@ -143,7 +161,7 @@ def _ordered(text: str, options: Sequence[str]) -> list[tuple[str, str, bool]]:
 
 @CHOICE_EXTRACTORS.register("robust")
 def robust_choice(text: str, options: Sequence[str] = ()) -> Extraction:
-    """Read an option letter by rules C1–C3 after clean-up R0–R3 (module docstring). Never raises."""
+    """Read an option letter by rules C1–C4 after clean-up R0–R3 (module docstring). Never raises."""
     if not isinstance(text, str):
         return Extraction(None, f"{NO_ANSWER}:not_text")
     rule = "not_found"
