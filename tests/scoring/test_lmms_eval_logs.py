@@ -113,3 +113,13 @@ def test_cli_scores_the_061_log(shared_data, tmp_path):
     scores = json.loads((out / "scores.json").read_text())
     assert scores["overall"] == pytest.approx(61.90029761904762, abs=1e-9)
     assert scores["skipped_rows"]["count"] == 0
+
+
+def test_the_073_filter_changes_are_reported(shared_data):
+    annotations, new_log, _ = _paths(shared_data, "0.7.3")
+    items = load_vsibench(annotations)
+    warnings = read_predictions(new_log, items).warnings
+    assert warnings == [f"lmms-eval's filters changed 2 response(s) (filtered_resps differs from resps, e.g. "
+                        f"{new_log}:21); the filtered text is scored, as lmms-eval scores it"]
+    assert read_predictions(_paths(shared_data, "0.6.1")[1], items).warnings == []
+

@@ -171,6 +171,7 @@ def score(
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
     result = with_inputs(result, items, pruned_ids, read.errors)
+    result = replace(result, warnings=[*read.warnings, *result.warnings])
     if result.unmatched_predictions:
         shown = ", ".join(result.unmatched_predictions[:_SHOWN_ERRORS])
         more = " ..." if len(result.unmatched_predictions) > _SHOWN_ERRORS else ""

@@ -52,3 +52,15 @@ def sample_response(record: dict[str, Any]) -> object:
     while isinstance(resps, list) and resps:
         resps = resps[0]
     return None if resps == [] else resps
+
+
+def filter_changed(record: dict[str, Any]) -> bool:
+    """Say whether lmms-eval's filters changed the response (``resps`` logged and unlike ``filtered_resps``).
+
+    lmms-eval drops ``resps`` when it equals ``filtered_resps``; 0.7.3's vsibench filter strips
+    ``<think>`` blocks, so such a line keeps both.
+    """
+    if "resps" not in record or "filtered_resps" not in record:
+        return False
+    raw = {**record, "filtered_resps": None}
+    return sample_response(raw) != sample_response(record)

@@ -41,7 +41,13 @@ from typing import Any
 from spatialbench.records.files import Record, read_records, read_text
 from spatialbench.records.item import Item
 from spatialbench.records.rows import EntryIndex, RowError
-from spatialbench.scoring.lmms_eval_log import is_sample, sample_files, sample_item, sample_response
+from spatialbench.scoring.lmms_eval_log import (
+    filter_changed,
+    is_sample,
+    sample_files,
+    sample_item,
+    sample_response,
+)
 from spatialbench.scoring.prediction_tables import TABLE_SUFFIXES, read_table
 
 RESPONSE_FIELDS = ("response", "prediction", "model_answer")
@@ -52,11 +58,12 @@ _MISSING = object()
 
 @dataclass
 class Predictions:
-    """Responses by item id, the detected format and the rows that could not be used."""
+    """Responses by item id, the detected format, the rows that could not be used, and notes on the input."""
 
     responses: dict[str, str] = field(default_factory=dict)
     format: str = ""
     errors: list[RowError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def _refusal(where: RowError, fields: list[str]) -> ValueError:
@@ -207,7 +214,18 @@ def _read_jsonl(path: Path, joiner: _Joiner, out: Predictions, field: str | None
 
 
 def _read_lmms(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:
+    changed: list[str] = []
+    _read_samples(path, joiner, out, changed)
+    if changed:
+        out.warnings.append(
+            f"lmms-eval's filters changed {len(changed)} response(s) (filtered_resps differs from resps, "
+            f"e.g. {changed[0]}); the filtered text is scored, as lmms-eval scores it")
+
+
+def _read_samples(path: Path, joiner: _Joiner, out: Predictions, changed: list[str]) -> None:
     for file, line, record in _readable(_jsonl_records(path), out):
+        if filter_changed(record):
+            changed.append(f"{file}:{line}")
         doc = sample_item(record)
         if doc is None:
             found = record.get("doc")
