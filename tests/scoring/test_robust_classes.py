@@ -124,3 +124,29 @@ def test_robust_is_never_below_official_on_real_responses(shared_data, annotatio
     official = score_items(items, responses, SPEC.scoring, extract="official").rows["score"]
     robust = score_items(items, responses, SPEC.scoring, extract="robust").rows["score"]
     assert len(responses) == len(items) and (robust >= official - 1e-12).all()
+
+
+NEW_TOKENS = ["\\text{", "\\textbf{", "}", "$", "\\(", "\\)", "\\boxed{", "Ｂ", "（", "）", "\u3000", '"', "“", "”",
+              "'", "<thinking>", "</thinking>", "<reasoning>", " or ", ", ", "/", " and ", "point", "half", "a",
+              "quarter", "three", "four", " ", "B", "c", "A", "答案：", "final answer:", "wait, actually"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(NEW_TOKENS) | st.text(max_size=3), max_size=25).map("".join))
+def test_the_new_rules_never_raise(text):
+    assert extract_choice(text, OPTIONS).value in (None, "A", "B", "C", "D")
+    value = extract_number(text, METRES).value
+    assert value is None or value == value  # finite or no answer, never NaN
+
+
+@pytest.mark.parametrize("text", [
+    "\\textbf{" * 100_000, "\\text{B}" * 60_000, "B or " * 100_000, "point " * 100_000, "and a half " * 50_000,
+    "“" * 300_000, "Ｂ" * 300_000, "<thinking>" * 100_000,
+])
+def test_looping_responses_stay_fast(text):
+    import time
+
+    start = time.perf_counter()
+    extract_choice(text, OPTIONS)
+    extract_number(text, METRES)
+    assert time.perf_counter() - start < 5.0
