@@ -188,3 +188,18 @@ def test_run_without_explanations_says_so(tmp_path):
     result = CliRunner().invoke(app, ["errors", "sample", str(tmp_path / "run")])
     assert result.exit_code == 0, result.output
     assert "no self-explanations (run it with --strategy self-explanation)" in result.output
+
+
+def test_subset_tiny_samples_only_tiny_items(explained_run, tmp_path):
+    base, answers = explained_run
+    path = tmp_path / "tiny.json"
+    args = ["errors", "sample", str(base / "run"), "--out", str(path), "--subset", "tiny"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    doc = json.loads(path.read_text())
+    # of ids 0..11 only 3 and 9 are in VSI-Bench (tiny): relative-distance items, wrong unless answered A
+    order = [str(json.loads(line)["id"]) for line in (base / "data" / "test.jsonl").read_text().splitlines()]
+    assert [e["id"] for e in doc["items"]] == [
+        i for i in order if i in ("3", "9") and answers[f"q{i}"] != "A"
+    ]
+    assert doc["rule"].endswith("; among the given items only")

@@ -122,6 +122,18 @@ def _entry(row: Mapping[str, Any], item: Item | None, explanation: str | None) -
     }
 
 
+def _keep_annotations(
+    entries: list[dict[str, Any]], previous: Mapping[str, Any] | None
+) -> list[dict[str, Any]]:
+    """Carry ``errors`` and ``note`` over from ``previous``; its annotated items not sampled now go last."""
+    old = {e["id"]: e for e in (previous or {}).get("items", [])}
+    for entry in entries:
+        if entry["id"] in old:
+            entry.update(errors=old[entry["id"]].get("errors", []), note=old[entry["id"]].get("note", ""))
+    sampled = {e["id"] for e in entries}
+    return entries + [{**e, "sampled": False} for i, e in old.items() if e.get("errors") and i not in sampled]
+
+
 def sample_document(
     run: RunFolder,
     items: Sequence[Item],
@@ -129,6 +141,7 @@ def sample_document(
     per_task: int | None = None,
     seed: int = 0,
     previous: Mapping[str, Any] | None = None,
+    only_items: bool = False,
 ) -> dict[str, Any]:
     """Build the annotation document of a run's error sample (module docstring).
 
@@ -139,6 +152,8 @@ def sample_document(
         per_task: keep at most this many per task (:func:`thin`); None keeps the whole sample.
         seed: seed of ``per_task``.
         previous: an earlier annotation document of the same run; its ``errors`` and ``note`` are kept.
+        only_items: sample only the run's items that are among ``items`` (``--subset tiny``: the paper
+            annotates errors on VSI-Bench (tiny), App. B.2).
 
     Raises:
         KeyError: unknown taxonomy.
@@ -146,17 +161,12 @@ def sample_document(
     categories = taxonomy(taxonomy_name)["categories"]
     by_id = {item.id: item for item in items}
     kinds = {item.id: item.answer_kind for item in items}
-    ids = paper_sample(run.rows, kinds)
+    ids = paper_sample(run.rows[run.rows["id"].isin(set(by_id))] if only_items else run.rows, kinds)
     rows = {str(r["id"]): r for r in run.rows.to_dict("records")}
     if per_task is not None:
         ids = thin(ids, {i: str(rows[i]["task"]) for i in ids}, per_task, seed)
     said = explanations(run.path)
-    entries = [_entry(rows[i], by_id.get(i), said.get(i)) for i in ids]
-    old = {e["id"]: e for e in (previous or {}).get("items", [])}
-    for entry in entries:
-        if entry["id"] in old:
-            entry.update(errors=old[entry["id"]].get("errors", []), note=old[entry["id"]].get("note", ""))
-    kept = [{**e, "sampled": False} for i, e in old.items() if e.get("errors") and i not in set(ids)]
+    entries = _keep_annotations([_entry(rows[i], by_id.get(i), said.get(i)) for i in ids], previous)
     return {
         "schema": SCHEMA,
         "version": VERSION,
@@ -165,6 +175,8 @@ def sample_document(
         "model": run.model,
         "taxonomy": taxonomy_name,
         "categories": categories,
-        "rule": RULE + (f"; then {per_task} per task (seed {seed})" if per_task is not None else ""),
-        "items": entries + kept,
+        "rule": RULE
+        + ("; among the given items only" if only_items else "")
+        + (f"; then {per_task} per task (seed {seed})" if per_task is not None else ""),
+        "items": entries,
     }

@@ -17,12 +17,12 @@ import typer
 
 from spatialbench.cli.apps import app
 from spatialbench.cli.out_dir import prepare_out_dir
+from spatialbench.cli.subset_option import SubsetOpt
 
 RunsArg = Annotated[list[Path], typer.Argument(help="Run folders (spatialbench run --out ...).")]
 AgainstOpt = Annotated[
     str | None, typer.Option("--against", help="Reference run (folder name): every other run minus it.")
 ]
-SubsetOpt = Annotated[str | None, typer.Option("--subset", help="Score on a subset only: tiny (VSI-Bench).")]
 FormatOpt = Annotated[str, typer.Option("--format", help="Printed format: markdown, csv, latex or json.")]
 OutOpt = Annotated[
     Path | None, typer.Option("--out", help="Folder for compare.{md,csv,tex,json} (default RUN1/analysis).")

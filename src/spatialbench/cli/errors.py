@@ -4,19 +4,21 @@
 ``RUN/analysis/errors.json``; schema in :mod:`spatialbench.analysis.errors`), keeping the annotations
 of an earlier file there. ``table`` aggregates annotated files per task, a multi-cause error counting
 1/n to each category, prints the shares and writes ``errors_table.{json,md,csv}`` beside the first file
-(or into ``--out``). Exit 2: not a scored run, unreadable benchmark data, a malformed annotation file.
+(or into ``--out``). ``--subset tiny`` samples only VSI-Bench (tiny) items, as the paper does (App.
+B.2). Exit 2: not a scored run, unreadable benchmark data, a malformed annotation file.
 """
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
 from spatialbench.cli.apps import app
 from spatialbench.cli.out_dir import prepare_out_dir
+from spatialbench.cli.subset_option import SubsetOpt, with_subset
 
 errors_app = typer.Typer(
     help="Error taxonomy: sample a run's errors to annotate; aggregate annotations.", no_args_is_help=True
@@ -51,6 +53,7 @@ def sample(
         int | None, typer.Option("--per-task", min=1, help="Keep N per task at random.")
     ] = None,
     seed: Annotated[int, typer.Option("--seed", min=0, help="Seed of --per-task.")] = 0,
+    subset: SubsetOpt = None,
 ) -> None:
     """Write all wrong MCA answers and the worse half of NA answers per task (App. B.2) to annotate."""
     from spatialbench.analysis.error_table import read_annotations
@@ -64,22 +67,28 @@ def sample(
     try:
         folder = read_run(run)
         data = folder.config["data"]
-        items = get_benchmark(folder.benchmark).load_items(data["path"], **data.get("options", {}))
+        options = with_subset(data.get("options", {}), subset)
+        items = get_benchmark(folder.benchmark).load_items(data["path"], **options)
         previous = read_annotations(target) if target.exists() else None
         name = taxonomy_name or TAXONOMY_BY_BENCHMARK.get(folder.benchmark, "vsi-bench")
-        doc = sample_document(folder, items, name, per_task, seed, previous)
+        doc = sample_document(folder, items, name, per_task, seed, previous, only_items=subset is not None)
     except KeyError as exc:
         raise _fail(exc.args[0]) from None
     except (RunFolderError, AnnotationError, UnknownNameError, ValueError, OSError) as exc:
         raise _fail(exc) from None
     _write(target, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    _summary(doc, target)
+
+
+def _summary(doc: dict[str, Any], target: Path) -> None:
     sampled = [e for e in doc["items"] if e.get("sampled", True)]
     explained = sum(e["explanation"] is not None for e in sampled)
-    tasks = ", ".join(
+    per_task = [
         f"{t} {sum(e['task'] == t for e in sampled)}" for t in dict.fromkeys(e["task"] for e in sampled)
-    )
+    ]
     typer.echo(
-        f"{len(sampled)} errors sampled ({tasks or 'none'}); self-explanations: {explained} -> {target}"
+        f"{len(sampled)} errors sampled ({', '.join(per_task) or 'none'}); "
+        f"self-explanations: {explained} -> {target}"
     )
     if sampled and not explained:
         typer.echo(
