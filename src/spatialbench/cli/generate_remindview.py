@@ -67,6 +67,7 @@ def generate_remindview_command(
     from spatialbench.cli.out_dir import prepare_out_dir
     from spatialbench.generate.remindview import PRESETS, generate_remindview, preset_config
     from spatialbench.synth import RendererUnavailableError
+    from spatialbench.synth.raycast import RayCastingUnavailableError
     from spatialbench.synth.rigs import Rig
 
     if preset not in PRESETS:
@@ -97,7 +98,7 @@ def generate_remindview_command(
 
     try:
         generated = generate_remindview(out, config, progress=progress)
-    except RendererUnavailableError as err:
+    except (RendererUnavailableError, RayCastingUnavailableError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
     except KeyboardInterrupt:

@@ -36,6 +36,10 @@ VISIBLE_RATIO = 0.2
 SURFACE_TOLERANCE_M = 0.02
 
 
+class RayCastingUnavailableError(RuntimeError):
+    """Neither Embree (``embreex``) nor trimesh's fallback intersector (needs ``rtree``) is installed."""
+
+
 @dataclass(frozen=True)
 class SurfaceSamples:
     """Points on an object's surface: ``points`` (n, 3) metres and ``normals`` (n, 3) outward unit normals."""
@@ -117,13 +121,21 @@ class SceneMesh:
 
         Returns:
             (R,) distance in metres (``inf`` where nothing is hit) and (R,) instance id (-1 there).
+
+        Raises:
+            RayCastingUnavailableError: no ray engine is installed.
         """
         distance, ids = np.full(len(origins), np.inf), np.full(len(origins), -1, dtype=np.int64)
         if not len(origins):
             return distance, ids
-        triangles, rays, locations = self.mesh.ray.intersects_id(
-            origins, directions, multiple_hits=False, return_locations=True
-        )
+        try:
+            triangles, rays, locations = self.mesh.ray.intersects_id(
+                origins, directions, multiple_hits=False, return_locations=True
+            )
+        except ModuleNotFoundError as error:  # trimesh's own intersector imports rtree on first use
+            raise RayCastingUnavailableError(
+                f"ray casting needs embreex (pip install embreex) or rtree: {error}"
+            ) from error
         if len(rays):
             distance[rays] = np.linalg.norm(locations - origins[rays], axis=1)
             ids[rays] = self.face_ids[triangles]

@@ -10,6 +10,7 @@ import pandas as pd
 from typer.testing import CliRunner
 
 from conftest import generate
+from spatialbench.benchmarks.remindview import load_remindview
 from spatialbench.cli.main import app
 from support.openai_server import OpenAIServer, ServerScript
 
@@ -121,3 +122,20 @@ def test_manifest_has_the_statistics_table_of_app_a3(three_scenes):
     ]
     assert sum(r["count"] for r in manifest["statistics"]["table5"]) == len(rows)
     assert "| Cross-frame VQA number |" in (three_scenes / "statistics.md").read_text()
+
+
+def test_a_rerun_with_one_rig_leaves_no_stale_table_or_frame_set(tmp_path):
+    out = tmp_path / "set"
+    generate(out, "--scenes", "1", "--levels", "5", "--max-targets", "2")
+    assert (out / "view_centric_qa.csv").exists()
+    (out / "notes.txt").write_text("mine")
+    generate(out, "--scenes", "1", "--levels", "0", "--max-targets", "1", "--rig", "object-centric")
+    assert not (out / "view_centric_qa.csv").exists() and not (out / "view_centric_outputs").exists()
+    assert not list(out.rglob("level_5")) and (out / "notes.txt").read_text() == "mine"
+    assert len(load_remindview(out)) == len(_rows(out))
+
+
+def test_bad_levels_and_rig_are_one_line_errors(tmp_path):
+    for extra in (["--levels", "3,11"], ["--levels", "a"], ["--rig", "orbit"], ["--preset", "codex"]):
+        result = CliRunner().invoke(app, ["generate", "remindview", "--out", str(tmp_path / "x"), *extra])
+        assert result.exit_code == 2 and "error:" in result.output, (extra, result.output)

@@ -6,6 +6,9 @@ Output (besides the frame-set folders of :mod:`~spatialbench.generate.remindview
     OUT/manifest.json                                      settings, counts, skipped frame sets, statistics
     OUT/statistics.md                                      App. A.3 Tables 4 and 5 of the generated set
 
+A run first removes what an earlier run wrote into ``out`` (the two ``<rig>_outputs`` folders, the QA
+tables, the manifest and statistics; nothing else), so the loader never reads a stale table or frame set.
+
 Scenes: room types cycle through the five of App. B.1 (bedroom, living room, kitchen, dining room,
 bathroom), density alternates sparse / dense, scene ``i`` has seed ``1000 * seed + i``. Same config, same
 bytes.
@@ -13,6 +16,7 @@ bytes.
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +31,7 @@ from spatialbench.generate.remindview.settings import ROOM_TYPES, RemindViewConf
 from spatialbench.generate.remindview.stats import markdown, statistics
 from spatialbench.synth.generator import Density, SceneConfig, generate_scene
 from spatialbench.synth.renderer import Renderer
+from spatialbench.synth.rigs import Rig
 from spatialbench.synth.scene import SynthScene
 
 Progress = Callable[[int, int, str], None]
@@ -56,6 +61,7 @@ def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress 
         spatialbench.synth.RendererUnavailableError: no headless OpenGL context.
     """
     out.mkdir(parents=True, exist_ok=True)
+    remove_previous(out)
     started = time.perf_counter()
     asked: list[Asked] = []
     skipped: dict[str, int] = {}
@@ -98,12 +104,25 @@ def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress 
     return Generated(table, manifest, seconds)
 
 
+def qa_table_name(rig: Rig) -> str:
+    """``object_centric_qa.csv`` / ``view_centric_qa.csv``."""
+    return rig.value.replace("-", "_") + "_qa.csv"
+
+
+def remove_previous(out: Path) -> None:
+    """Delete the files and folders an earlier run wrote into ``out`` (only the names this module writes)."""
+    for rig in Rig:
+        shutil.rmtree(out / rig_folder(rig), ignore_errors=True)
+        (out / qa_table_name(rig)).unlink(missing_ok=True)
+    for name in ("manifest.json", "statistics.md"):
+        (out / name).unlink(missing_ok=True)
+
+
 def _write_tables(out: Path, config: RemindViewConfig, table: list[dict[str, Any]]) -> None:
     for rig in config.rigs:
         prefix = rig_folder(rig) + "/"
         frame = pd.DataFrame([r for r in table if r["folder_path"].startswith(prefix)], columns=list(COLUMNS))
-        name = rig.value.replace("-", "_") + "_qa.csv"
-        frame.to_csv(out / name, index=False, lineterminator="\n")
+        frame.to_csv(out / qa_table_name(rig), index=False, lineterminator="\n")
 
 
 def _per_template_counts(table: list[dict[str, Any]]) -> dict[str, int]:
