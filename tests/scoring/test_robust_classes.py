@@ -126,9 +126,12 @@ def test_robust_is_never_below_official_on_real_responses(shared_data, annotatio
     assert len(responses) == len(items) and (robust >= official - 1e-12).all()
 
 
-NEW_TOKENS = ["\\text{", "\\textbf{", "}", "$", "\\(", "\\)", "\\boxed{", "Ｂ", "（", "）", "\u3000", '"', "“", "”",
-              "'", "<thinking>", "</thinking>", "<reasoning>", " or ", ", ", "/", " and ", "point", "half", "a",
-              "quarter", "three", "four", " ", "B", "c", "A", "答案：", "final answer:", "wait, actually"]
+NEW_TOKENS = [
+    "\\text{", "\\textbf{", "}", "$", "\\(", "\\)", "\\boxed{", "Ｂ", "（", "）", "\u3000", '"',
+    "“", "”", "'", "<thinking>", "</thinking>", "<reasoning>", " or ", ", ", "/", " and ",
+    "point", "half", "a", "quarter",
+    "three", "four", " ", "B", "c", "A", "答案：", "final answer:", "wait, actually",
+]
 
 
 @settings(max_examples=400, deadline=None)
@@ -140,8 +143,8 @@ def test_the_new_rules_never_raise(text):
 
 
 @pytest.mark.parametrize("text", [
-    "\\textbf{" * 100_000, "\\text{B}" * 60_000, "B or " * 100_000, "point " * 100_000, "and a half " * 50_000,
-    "“" * 300_000, "Ｂ" * 300_000, "<thinking>" * 100_000,
+    "\\textbf{" * 100_000, "\\text{B}" * 60_000, "B or " * 100_000, "point " * 100_000,
+    "and a half " * 50_000, "“" * 300_000, "Ｂ" * 300_000, "<thinking>" * 100_000,
 ])
 def test_looping_responses_stay_fast(text):
     import time
