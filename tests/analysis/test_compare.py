@@ -223,3 +223,27 @@ def test_compare_on_the_demo_benchmark(tmp_path):
         expected = 100 - 100 * float(np.mean([mra(4.0, g) for g in sizes]))
         assert doc["differences"][0]["scores"]["object_size_estimation"] == pytest.approx(expected)
     assert not doc["differences"][0]["flagged"] and not doc["differences"][1]["flagged"]
+
+
+def test_strategy_against_direct_is_one_setting(tmp_path):
+    from support.cot_server import CoTModel, CoTServer
+
+    answers = make_vsibench(tmp_path / "data", n_videos=1, per_video=4)  # q0, q2 counts; q1, q3 letters
+
+    def choose(tag: str, phase: str, sample: int) -> str:
+        """Right after a chain of thought, 'A' / 4 when answering directly."""
+        return answers[tag] if phase == "cot" else blind_answer("Options:" if int(tag[1:]) % 2 else "")
+
+    with CoTServer(CoTModel(choose)) as server:
+        model = f"openai-compatible:{server.url}#m"
+        run(tmp_path / "data", tmp_path / "direct", model, "--frames", "uniform:4")
+        cot = ["--frames", "uniform:4", "--strategy", "zero-shot-cot"]
+        run(tmp_path / "data", tmp_path / "cot", model, *cot)
+    doc = _compare(str(tmp_path / "cot"), str(tmp_path / "direct"), "--against", "direct")
+    (diff,) = doc["differences"]
+    assert diff["label"] == "cot − direct" and diff["compared"] == ["strategy"] and not diff["flagged"]
+    # by hand: chain of thought is always right (100); direct answers A and 4
+    share_a = 100 * sum(answers[f"q{k}"] == "A" for k in (1, 3)) / 2
+    direct_count = 100 * float(np.mean([mra(4.0, float(answers[f"q{k}"])) for k in (0, 2)]))
+    assert diff["scores"]["object_rel_distance"] == pytest.approx(100 - share_a)
+    assert diff["scores"]["object_counting"] == pytest.approx(100 - direct_count)
