@@ -187,9 +187,9 @@ def read_predictions(
         raise FileNotFoundError(f"predictions not found: {path}")
     items = list(items)
     format = format or detect_format(path)
-    readers = {"jsonl": _read_jsonl, "lmms-eval": _read_lmms, "export": _read_export, "table": _read_table}
+    readers = dict(zip(FORMATS, (_read_jsonl, _read_lmms, _read_export, _read_table), strict=True))
     if format not in readers:
-        raise ValueError(f"unknown predictions format {format!r}; use one of {', '.join(readers)}")
+        raise ValueError(f"unknown predictions format {format!r}; use one of {', '.join(FORMATS)}")
     out = Predictions(format=format)
     readers[format](path, _Joiner(items), out, response_field)
     return out
