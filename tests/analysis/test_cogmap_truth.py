@@ -59,12 +59,25 @@ def test_continuous_coordinates_and_20_grid():
 
 
 def _synthetic_scene() -> Scene:
-    boxes = {"bed": [((0.5, 0.5, 0.3), (1.0, 1.0, 0.6))], "lamp": [((3.5, 1.5, 1.0), (1.0, 1.0, 2.0))],
-             "chair": [((2.1, 0.9, 0.4), (0.5, 0.5, 0.8)), ((0.5, 1.75, 0.4), (0.5, 0.5, 0.8))]}
-    objects = {c: tuple(ObjectInstance(c, i, make_box(np.array(ctr), np.array(ext))) for i, (ctr, ext)
-                        in enumerate(v)) for c, v in boxes.items()}
-    return Scene("synth_0_0", "synthetic", 8.0, np.array([2.0, 1.0, 1.0]), objects,
-                 {c: len(v) for c, v in boxes.items()})
+    boxes = {
+        "bed": [((0.5, 0.5, 0.3), (1.0, 1.0, 0.6))],
+        "lamp": [((3.5, 1.5, 1.0), (1.0, 1.0, 2.0))],
+        "chair": [((2.1, 0.9, 0.4), (0.5, 0.5, 0.8)), ((0.5, 1.75, 0.4), (0.5, 0.5, 0.8))],
+    }
+    objects = {
+        c: tuple(
+            ObjectInstance(c, i, make_box(np.array(ctr), np.array(ext))) for i, (ctr, ext) in enumerate(v)
+        )
+        for c, v in boxes.items()
+    }
+    return Scene(
+        "synth_0_0",
+        "synthetic",
+        8.0,
+        np.array([2.0, 1.0, 1.0]),
+        objects,
+        {c: len(v) for c, v in boxes.items()},
+    )
 
 
 def test_synthetic_scene_map_by_hand(tmp_path):
@@ -137,3 +150,29 @@ def test_scene_names_use_the_question_names():
 
     scene = _synthetic_scene()
     assert scene_names(scene) == tuple(question_name(c) for c in ("bed", "lamp", "chair"))
+
+
+def test_generated_synthetic_room_matches_an_independent_computation(tmp_path):
+    """A procedural bedroom through its meta-info file: cells recomputed from the file's own fields."""
+    import json
+
+    from spatialbench.synth.generator import SceneConfig, generate_scene
+
+    synth = generate_scene(SceneConfig(room_type="bedroom"), seed=3, scene_id="synth_3")
+    path = tmp_path / "synthetic_meta_info.json"
+    path.write_text(json.dumps({"synth_3": synth.meta_info("synthetic/synth_3.mp4")}))
+    entry = json.loads(path.read_text())["synth_3"]
+    boxes = [b for v in entry["object_bbox"].values() for b in v]
+    low = np.min([b["min"][:2] for b in boxes], axis=0)
+    high = np.max([b["max"][:2] for b in boxes], axis=0)
+    side = float(np.max(high - low))
+    origin = (low + high) / 2 - side / 2
+    expected = {
+        c: [
+            tuple(int(v) for v in np.clip(np.floor((np.array(b["centroid"][:2]) - origin) / side * 10), 0, 9))
+            for b in v
+        ]
+        for c, v in entry["object_bbox"].items()
+    }
+    assert len(expected) >= 3
+    assert _cells(ground_truth_map(load_meta_info(path)["synth_3"])) == expected
