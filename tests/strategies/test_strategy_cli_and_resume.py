@@ -124,3 +124,21 @@ def test_sigkilled_self_consistency_run_resends_only_unanswered_turns(data, tmp_
     assert sum(reused) == 13
     # counting (0.8 + 1) / 2 = 90, rel. distance (0 + 1) / 2 = 50 → 70
     assert json.loads((out / "scores.json").read_text())["overall"] == 70.0
+
+
+def test_run_file_strategy_section_and_flag_override(data, tmp_path) -> None:
+    out = tmp_path / "run"
+    with CoTServer(CoTModel(lambda tag, phase, i: TRUTH[tag])) as server:
+        run_file = tmp_path / "run.yaml"
+        run_file.write_text(
+            "strategy: {name: self-consistency, params: {samples: 2, top_k: 20}}\n"
+            f"model: {{name: 'openai-compatible:{server.url}#cot-vlm'}}\n"
+        )
+        args = ["run", "--config", str(run_file), "--benchmark", "vsibench", "--data", str(data)]
+        args += ["--out", str(out), "--frames", "uniform:2", "--no-progress", "-S", "samples=3"]
+        result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    params = json.loads((out / "config.json").read_text())["config"]["strategy"]["params"]
+    assert (params["samples"], params["top_k"]) == (3, 20)  # -S overrides the file key by key
+    assert {r.body.get("top_k") for r in server.script.log} == {20, None}  # samples, extraction turns
+    assert len(server.script.log) == 4 * 3 * 2
