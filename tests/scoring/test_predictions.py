@@ -1,5 +1,7 @@
 import json
 
+import pytest
+
 from spatialbench.scoring.predictions import detect_format, read_predictions
 from support.prediction_items import ITEMS, item
 
@@ -75,3 +77,15 @@ def test_gemini_export_joins_all_291(shared_data):
     items = load_vsibench(root / "questions")
     read = read_predictions(root / "responses", items)
     assert len(read.responses) == 291 and read.errors == []
+
+
+def test_jsonl_without_response_uses_the_one_answer_field_and_refuses_two(tmp_path):
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"id": 1, "prediction": "2"}\n{"id": 2, "gemini_answer": "3"}\n')
+    assert read_predictions(path, ITEMS).responses == {"1": "2", "2": "3"}
+    path.write_text('{"id": 1, "response": "2", "gt_answer": "5"}\n')  # "response" names it: read
+    assert read_predictions(path, ITEMS).responses == {"1": "2"}
+    path.write_text('{"id": 1, "correct_answer": "2", "gpt_answer": "3"}\n')
+    with pytest.raises(ValueError, match=f"{path}:1: several fields could be the model's answer: "
+                                         "correct_answer, gpt_answer; refused"):
+        read_predictions(path, ITEMS)

@@ -2,7 +2,8 @@
 
 Formats (detected from the content):
 
-* ``jsonl`` — one ``{"id": ..., "response": "..."}`` per line.
+* ``jsonl`` — one ``{"id": ..., "response": "..."}`` per line; a line without ``response`` takes its
+  response field by the rule below (``{"id": 7, "prediction": "B"}``).
 * ``lmms-eval`` — lmms-eval ``*samples_<task>.jsonl`` logs (a file, or a folder searched recursively as
   lmms-eval writes them under a model sub-folder with a date prefix): the response is ``filtered_resps``
   (what lmms-eval's ``process_results`` receives; a string or a one-element list), falling back to
@@ -209,7 +210,8 @@ def _read_jsonl(path: Path, joiner: _Joiner, out: Predictions, field: str | None
         if record.get("id") is None:
             out.errors.append(RowError(file, line, "id", "missing (each line needs 'id' and 'response')"))
             continue
-        name = field or "response"
+        name = field or ("response" if "response" in record else None)
+        name = name or _response_field(record, RowError(file, line, None, ""), None) or "response"
         _add(out, str(record["id"]), record.get(name, _MISSING), (file, line), name)
 
 
