@@ -15,7 +15,9 @@ runs keep the keys and the single request of earlier versions.
 The item's result row holds the strategy's final answer (scored as any answer), the token counts summed
 over its turns and ``raw = {"strategy", "requests", "reused", "trace"}``: the number of turns the answer
 took, how many of them came from the store, and what the strategy decided (votes, chosen plan,
-explanation...).
+explanation...). Votes read answers with the benchmark's extractors in the run's extraction mode
+(:func:`answer_reader`); the item's key does not depend on that mode (it changes no request), so a later
+``--extract`` re-scores the stored final answers without re-voting.
 """
 
 from __future__ import annotations
