@@ -38,3 +38,17 @@ def test_page_names_are_safe_and_distinct() -> None:
     odd = [page_name("../x"), page_name("..%2fx"), page_name("a/b"), page_name("a_b")]
     assert all("/" not in n and not n.startswith(".") for n in odd)
     assert len(set(odd)) == 4 and odd[3] == "a_b.html"
+
+
+def test_item_rows_of_an_item_a_run_did_not_select() -> None:
+    # a run with --limit covers fewer items than the others: its cell is "-", not a template error
+    from spatialbench.records.item import AnswerKind, Item
+    from spatialbench.report.items import ItemView, RunAnswer
+    from spatialbench.report.pages import render
+
+    item = Item(id="7", benchmark="vsibench", task="object_counting", question="How many?", ground_truth="2",
+                answer_kind=AnswerKind.NUMERICAL)
+    answer = RunAnswer("full", "model", "ok", "2", 2.0, "robust:plain_number", 1.0, [], False)
+    views = [ItemView(item, "7.html", [answer])]
+    html = render("item_rows.html.j2", views=views, run_labels=["full", "limited"], prefix="items/")
+    assert "<td>100</td><td>-</td>" in html

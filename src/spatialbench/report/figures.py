@@ -56,8 +56,12 @@ def grouped_bars(
     chance: Sequence[tuple[str, Sequence[Value]]],
     title: str,
     stem: Path,
+    ylabel: str = "score (%)",
 ) -> list[Path]:
     """Bars ``bars`` = ``[(name, values per column)]``; ``chance`` rows as dashed ticks; written to ``stem``.
+
+    The value axis is 0–105 for scores; it extends below 0 (with a zero line) when a value is negative,
+    e.g. differences of runs.
 
     Raises:
         ValueError: a row whose length differs from ``columns``.
@@ -81,8 +85,14 @@ def grouped_bars(
         axes.hlines(heights, x - 0.45, x + 0.45, colors="black", linestyles=("--", ":")[k % 2], linewidth=1.2,
                     label=name)
     axes.set_xticks(x, list(columns), rotation=20, ha="right")
-    axes.set_ylim(0, 105)
-    axes.set_ylabel("score (%)")
+    drawn = [h for _, values in [*bars, *chance] for h in map(_number, values) if not math.isnan(h)]
+    low, high = min([0.0, *drawn]), max([0.0, *drawn])
+    if low < 0:
+        axes.axhline(0, color="black", linewidth=0.8)
+        axes.set_ylim(low - 5, high + 5)
+    else:
+        axes.set_ylim(0, max(105.0, high + 5))
+    axes.set_ylabel(ylabel)
     axes.set_title(title)
     axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes.grid(axis="y", alpha=0.3)
@@ -135,3 +145,38 @@ def gap_bars(columns: Sequence[str], enabled: Sequence[Value], disabled: Sequenc
     axes.legend(fontsize=7)
     axes.grid(axis="y", alpha=0.3)
     return save(figure, stem), [columns[i] for i in order]
+
+
+def stacked_bars(columns: Sequence[str], stacks: Sequence[tuple[str, Sequence[Value]]], title: str,
+                 stem: Path, ylabel: str = "share of errors (%)") -> list[Path]:
+    """One stacked bar per column, one segment per ``(name, values)`` (VSI-Bench Fig. 8 error types)."""
+    x = np.arange(len(columns), dtype=float)
+    bottom = np.zeros(len(columns))
+    figure, axes = plt.subplots(figsize=(max(6.0, 0.9 * len(columns) + 3), 4.2))
+    for k, (name, values) in enumerate(stacks):
+        heights = np.nan_to_num([_number(v) for v in values])
+        axes.bar(x, heights, 0.7, bottom=bottom, label=name, color=PALETTE[k % len(PALETTE)])
+        bottom += heights
+    axes.set_xticks(x, list(columns), rotation=20, ha="right")
+    axes.set_ylabel(ylabel)
+    axes.set_title(title)
+    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    axes.grid(axis="y", alpha=0.3)
+    return save(figure, stem)
+
+
+def curves(series: Sequence[tuple[str, Sequence[float], Sequence[Value], str]], title: str, stem: Path,
+           xlabel: str, ylabel: str) -> list[Path]:
+    """Line plots ``(name, x, y, style)`` (matplotlib format string, e.g. ``"o-"``, ``"k--"``) on one axes.
+
+    Used for the locality curve (VSI-Bench Fig. 11) and accuracy against frames (Fig. 12).
+    """
+    figure, axes = plt.subplots(figsize=(6.0, 4.0))
+    for name, x, y, style in series:
+        axes.plot(list(x), [_number(v) for v in y], style, label=name)
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.set_title(title)
+    axes.legend(fontsize=7)
+    axes.grid(alpha=0.3)
+    return save(figure, stem)

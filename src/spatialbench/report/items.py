@@ -59,6 +59,10 @@ class ItemView:
     page: str
     answers: list[RunAnswer] = field(default_factory=list)
 
+    def score_of(self, run: str) -> float | None:
+        """Return run ``run``'s score of the item (None: not scored, or the run did not select it)."""
+        return next((a.score for a in self.answers if a.run == run), None)
+
     @property
     def mean(self) -> float:
         """Mean score over model / human runs (baselines when none), NaN when unscored."""

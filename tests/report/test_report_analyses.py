@@ -1,0 +1,75 @@
+"""Analyses in the report: drawn when their JSON exists (written here by the real commands or by hand in
+their documented schema), skipped when absent."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from PIL import Image
+from typer.testing import CliRunner
+
+from spatialbench.cli.main import app
+from spatialbench.report import build_report
+from spatialbench.report.analyses import draw_locality, draw_sweep
+
+
+def _png_ok(path: Path) -> None:
+    with Image.open(path) as image:
+        assert image.width > 400 and image.height > 300
+
+
+@pytest.mark.slow
+def test_compare_and_error_table_are_drawn_when_written(demo_runs, tmp_path) -> None:
+    names = ("vision", "blind", "frequency")
+    runs = {name: shutil.copytree(demo_runs[name], tmp_path / name) for name in names}
+    runner = CliRunner()
+    compared = runner.invoke(app, ["compare", *(str(p) for p in runs.values())])
+    assert compared.exit_code == 0, compared.output
+    assert runner.invoke(app, ["errors", "sample", str(runs["vision"])]).exit_code == 0
+    annotations = runs["vision"] / "analysis" / "errors.json"
+    doc = json.loads(annotations.read_text())
+    for item in doc["items"]:
+        item["errors"] = ["visual_perception"]
+    annotations.write_text(json.dumps(doc))
+    assert runner.invoke(app, ["errors", "table", str(annotations)]).exit_code == 0
+    out = tmp_path / "report"
+    build_report(list(runs.values()), out)
+    index = (out / "index.html").read_text()
+    assert "<h3>Comparison of runs</h3>" in index and "<h3>Error taxonomy</h3>" in index
+    assert "Enabled−Disabled (vision − blind)" in index
+    for name in ("analysis-1-compare", "analysis-3-errors-table"):
+        _png_ok(out / "figures" / f"{name}.png")
+    # every annotated error is visual perception: its share is 100 % in the table's "all" column
+    assert "<td>Visual perception</td>" in index
+
+
+@pytest.mark.slow
+def test_no_analysis_files_no_analysis_section(demo_runs, tmp_path) -> None:
+    build_report([demo_runs["vision"]], tmp_path / "r")
+    assert 'id="analyses"' not in (tmp_path / "r" / "index.html").read_text()
+
+
+def test_locality_curve_from_its_schema(tmp_path: Path) -> None:
+    edges = [1.0 + 9.0 * k / 8 for k in range(9)]  # numpy.linspace(1, 10, 9), the paper's 8 bins
+    bins = [{"low": edges[k], "high": edges[k + 1], "correct": k, "total": 8, "accuracy": k / 8}
+            for k in range(8)]
+    doc = {"schema": "spatialbench.cogmap-locality", "version": 1, "bins": bins,
+           "reference": {"Gemini-1.5 Pro (Table 4)": [0.64, 0.48, 0.35, 0.35, 0.28, 0.12, 0.06, 0.0]}}
+    drawn = draw_locality(tmp_path, doc, "loc")
+    _png_ok(tmp_path / "figures" / "loc.png")
+    assert drawn.grids[0].header[0] == "1.0-2.1" and drawn.grids[0].rows[1] == ("pairs", (8,) * 8)
+
+
+def test_sweep_over_frames_is_a_curve_and_without_scores_not_drawn(tmp_path: Path) -> None:
+    runs = [{"value": f"uniform:{n}", "path": f"/x/frames-uniform_{n}", "exit_code": 0} for n in (8, 16, 32)]
+    scores = [{"name": f"frames-uniform_{n}", "scores": {"overall": s}} for n, s in ((8, 30.0), (16, 35.0),
+                                                                                      (32, 37.5))]
+    doc = {"schema": "spatialbench.sweep", "version": 1, "setting": "frames",
+           "values": ["uniform:8", "uniform:16", "uniform:32"], "runs": runs, "comparison": {"runs": scores}}
+    drawn = draw_sweep(tmp_path, doc, "sweep")
+    assert drawn is not None and drawn.grids[0].rows == (("Avg.", (30.0, 35.0, 37.5)),)
+    _png_ok(tmp_path / "figures" / "sweep.png")
+    assert draw_sweep(tmp_path, {**doc, "comparison": None}, "none") is None
