@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 
@@ -48,6 +49,18 @@ def save(figure: plt.Figure, stem: Path) -> list[Path]:
             paths.append(path)
     plt.close(figure)
     return paths
+
+
+def _value_axis(axes: Any, values: Sequence[Value], label: str) -> None:
+    """0–105 (or the highest value) for scores; below 0 with a zero line when a value is negative."""
+    drawn = [h for h in map(_number, values) if not math.isnan(h)]
+    low, high = min([0.0, *drawn]), max([0.0, *drawn])
+    if low < 0:
+        axes.axhline(0, color="black", linewidth=0.8)
+        axes.set_ylim(low - 5, high + 5)
+    else:
+        axes.set_ylim(0, max(105.0, high + 5))
+    axes.set_ylabel(label)
 
 
 def grouped_bars(
@@ -85,14 +98,7 @@ def grouped_bars(
         axes.hlines(heights, x - 0.45, x + 0.45, colors="black", linestyles=("--", ":")[k % 2], linewidth=1.2,
                     label=name)
     axes.set_xticks(x, list(columns), rotation=20, ha="right")
-    drawn = [h for _, values in [*bars, *chance] for h in map(_number, values) if not math.isnan(h)]
-    low, high = min([0.0, *drawn]), max([0.0, *drawn])
-    if low < 0:
-        axes.axhline(0, color="black", linewidth=0.8)
-        axes.set_ylim(low - 5, high + 5)
-    else:
-        axes.set_ylim(0, max(105.0, high + 5))
-    axes.set_ylabel(ylabel)
+    _value_axis(axes, [v for _, values in [*bars, *chance] for v in values], ylabel)
     axes.set_title(title)
     axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes.grid(axis="y", alpha=0.3)
