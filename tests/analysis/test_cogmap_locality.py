@@ -3,12 +3,12 @@
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
+from analysis_support import run, scene_of
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
-from spatialbench.scene import ObjectInstance, Scene, make_box, write_meta_info
+from spatialbench.scene import write_meta_info
 from support.cot_server import CoTModel, CoTServer
 from support.vsi_data import make_vsibench
 
@@ -23,52 +23,18 @@ BOXES = {
 }
 
 
-def _scene() -> Scene:
-    objects = {
-        c: tuple(
-            ObjectInstance(c, i, make_box(np.array(ctr), np.array(ext))) for i, (ctr, ext) in enumerate(v)
-        )
-        for c, v in BOXES.items()
-    }
-    return Scene(
-        "scene0",
-        "arkitscenes",
-        8.0,
-        np.array([2.0, 1.0, 1.0]),
-        objects,
-        {c: len(v) for c, v in BOXES.items()},
-    )
-
-
 @pytest.fixture(scope="module")
 def map_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("cogmap")
     make_vsibench(base / "data", n_videos=1, per_video=2)  # q0, q1 about scene0
     (base / "data" / "meta_info").mkdir()
-    write_meta_info([_scene()], base / "data" / "meta_info" / "meta.json")
+    write_meta_info([scene_of("scene0", "arkitscenes", BOXES)], base / "data" / "meta_info" / "meta.json")
     # the scripted model maps {"chair": [(3, 4), (5, 6)], "table": [(4, 4)]} for both questions (the map
     # prompt of the locality study does not carry the question)
     with CoTServer(CoTModel(lambda tag, phase, i: "A")) as server:
-        args = [
-            "run",
-            "--benchmark",
-            "vsibench",
-            "--data",
-            str(base / "data"),
-            "--out",
-            str(base / "run"),
-            "--model",
-            f"openai-compatible:{server.url}#m",
-            "--frames",
-            "uniform:4",
-            "--no-progress",
-            "--strategy",
-            "cognitive-map",
-            "-S",
-            f"meta_info={base / 'data' / 'meta_info'}",
-        ]
-        result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
+        strategy = ["--strategy", "cognitive-map", "-S", f"meta_info={base / 'data' / 'meta_info'}"]
+        model = f"openai-compatible:{server.url}#m"
+        run(base / "data", base / "run", model, "--frames", "uniform:4", *strategy)
     return base / "run"
 
 

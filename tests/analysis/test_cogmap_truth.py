@@ -2,8 +2,9 @@
 
 import numpy as np
 import pytest
+from analysis_support import scene_of
 
-from spatialbench.scene import ObjectInstance, Scene, load_meta_info, make_box, write_meta_info
+from spatialbench.scene import Scene, load_meta_info, write_meta_info
 from spatialbench.scene.cogmap import GridSpec, ground_truth_map
 from spatialbench.scoring.cogmap_locality import LOCALITY_EDGES, PairDistance, locality, map_pairs
 from support.shared_data import require_file, shared_data_dir
@@ -64,20 +65,7 @@ def _synthetic_scene() -> Scene:
         "lamp": [((3.5, 1.5, 1.0), (1.0, 1.0, 2.0))],
         "chair": [((2.1, 0.9, 0.4), (0.5, 0.5, 0.8)), ((0.5, 1.75, 0.4), (0.5, 0.5, 0.8))],
     }
-    objects = {
-        c: tuple(
-            ObjectInstance(c, i, make_box(np.array(ctr), np.array(ext))) for i, (ctr, ext) in enumerate(v)
-        )
-        for c, v in boxes.items()
-    }
-    return Scene(
-        "synth_0_0",
-        "synthetic",
-        8.0,
-        np.array([2.0, 1.0, 1.0]),
-        objects,
-        {c: len(v) for c, v in boxes.items()},
-    )
+    return scene_of("synth_0_0", "synthetic", boxes)
 
 
 def test_synthetic_scene_map_by_hand(tmp_path):

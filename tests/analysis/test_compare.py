@@ -5,25 +5,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from analysis_support import mra, run
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
 from support.openai_server import OpenAIServer, ServerScript
 from support.vsi_data import answer_script, make_vsibench, question_tag
-
-THRESHOLDS = np.linspace(0.5, 0.95, 10)
-
-
-def mra(pred: float, truth: float) -> float:
-    """Official MRA (relative error <= 1 - theta), written out for the hand computation."""
-    return float(np.mean(abs(pred - truth) / truth <= 1 - THRESHOLDS))
-
-
-def run(root: Path, out: Path, model: str, *extra: str) -> None:
-    args = ["run", "--benchmark", "vsibench", "--data", str(root), "--model", model, "--out", str(out),
-            "--no-progress", *extra]
-    result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
 
 
 def blind_answer(text: str) -> str:

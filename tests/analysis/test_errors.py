@@ -3,19 +3,13 @@
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
+from analysis_support import mra, run
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
 from support.cot_server import CoTModel, CoTServer
 from support.vsi_data import make_vsibench
-
-THRESHOLDS = np.linspace(0.5, 0.95, 10)
-
-
-def mra(pred: float, truth: float) -> float:
-    return float(np.mean(abs(pred - truth) / truth <= 1 - THRESHOLDS))
 
 
 def choose(tag: str, phase: str, sample: int) -> str:
@@ -28,24 +22,8 @@ def explained_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[
     base = tmp_path_factory.mktemp("errors")
     answers = make_vsibench(base / "data", n_videos=2, per_video=6)  # q0..q11
     with CoTServer(CoTModel(choose)) as server:
-        args = [
-            "run",
-            "--benchmark",
-            "vsibench",
-            "--data",
-            str(base / "data"),
-            "--out",
-            str(base / "run"),
-            "--model",
-            f"openai-compatible:{server.url}#m",
-            "--frames",
-            "uniform:4",
-            "--no-progress",
-            "--strategy",
-            "self-explanation",
-        ]
-        result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
+        model = f"openai-compatible:{server.url}#m"
+        run(base / "data", base / "run", model, "--frames", "uniform:4", "--strategy", "self-explanation")
     return base, answers
 
 
