@@ -16,7 +16,7 @@ import pytest
 
 from spatialbench.runs import STORE_NAME, RunConfig, run
 from support.cot_server import CoTModel, CoTServer
-from support.openai_server import LoggedRequest
+from support.openai_server import Fault, LoggedRequest, ServerScript
 from support.vsi_data import make_vsibench, question_tag
 
 TRUTH = {"q0": "7", "q1": "C", "q2": "5", "q3": "B"}
@@ -163,3 +163,30 @@ def test_mmsi_three_step_asks_the_steps_in_one_turn(data, tmp_path) -> None:
     log, scores = _run(data, tmp_path / "three", "mmsi-three-step", model)
     assert len(log) == 4 and all("Step 3: Reason and Solve." in _last_text(r) for r in log)
     assert scores["overall"] == 100.0  # \boxed{X} read by the robust extractor
+
+
+def test_a_failed_turn_fails_its_item_and_only_that_turn_is_sent_again(data, tmp_path) -> None:
+    out = tmp_path / "fail"
+    model = CoTModel(lambda tag, phase, i: TRUTH[tag])
+    extraction = "Based on your reasoning"
+    failing = ServerScript(fault=lambda seen, text: Fault("500") if extraction in text else None)
+    with CoTServer(model, failing) as server:
+        config = RunConfig.model_validate(
+            {
+                "data": {"benchmark": "vsibench", "path": str(data)},
+                "model": {"name": f"openai-compatible:{server.url}#cot-vlm", "max_attempts": 1},
+                "media": {"frames": "uniform:4"},
+                "strategy": {"name": "zero-shot-cot"},
+                "out": str(out),
+            }
+        )
+        summary = run(config, progress=False)
+    assert summary.counts["failed"] == 4 and all("500" in (error or "") for _, _, error in summary.unanswered)
+    with sqlite3.connect(out / STORE_NAME) as conn:
+        turns = sorted(conn.execute("SELECT turn, status FROM turns").fetchall())
+    assert turns == [("cot", "ok")] * 4 + [("extract", "failed")] * 4
+    with CoTServer(model) as server:
+        summary = run(config.updated("model", name=f"openai-compatible:{server.url}#cot-vlm"), progress=False)
+    assert summary.counts["ok"] == 4 and len(server.script.log) == 4  # the extraction turns alone
+    assert all(extraction in _last_text(r) for r in server.script.log)
+    assert {r["reused"] for r in _raw(out).values()} == {1}

@@ -85,7 +85,6 @@ def _sent(request: LoggedRequest) -> str:
 SAMPLES = {"q0": "87879", "q1": "BCCBD", "q2": "55656", "q3": "BABAB"}  # as in test_strategies_e2e
 
 
-@pytest.mark.slow
 def test_sigkilled_self_consistency_run_resends_only_unanswered_turns(data, tmp_path) -> None:
     out, store = tmp_path / "run", tmp_path / "run" / STORE_NAME
     script = ServerScript(hold_after=13)  # 13 turns answered, then every request is held unanswered
