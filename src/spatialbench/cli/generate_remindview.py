@@ -8,12 +8,16 @@ and ``spatialbench score --benchmark remindview`` read.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from spatialbench.cli.apps import generate_app
 from spatialbench.cli.synth_options import check_frame_side, interrupted
+
+if TYPE_CHECKING:
+    from spatialbench.generate.remindview import RemindViewConfig
+    from spatialbench.synth.rigs import Rig
 
 OutOpt = Annotated[Path, typer.Option("--out", help="Benchmark folder (layout: generate.remindview.render).")]
 ScenesOpt = Annotated[
@@ -65,31 +69,35 @@ def generate_remindview_command(
 ) -> None:
     """Render multi-view frame sets of synthetic rooms and ask the 22 ReMindView-Bench templates on them."""
     from spatialbench.cli.out_dir import prepare_out_dir
-    from spatialbench.generate.remindview import PRESETS, generate_remindview, preset_config
-    from spatialbench.synth import RendererUnavailableError
-    from spatialbench.synth.raycast import RayCastingUnavailableError
-    from spatialbench.synth.rigs import Rig
+    from spatialbench.generate.remindview import PRESETS, preset_config
 
     if preset not in PRESETS:
         typer.echo(f"error: --preset {preset!r}: choose one of {', '.join(PRESETS)}", err=True)
         raise typer.Exit(2)
-    try:
-        rigs = tuple(Rig(r) for r in (rig or [r.value for r in Rig]))
-    except ValueError:
-        typer.echo(f"error: --rig {rig}: choose from {', '.join(r.value for r in Rig)}", err=True)
-        raise typer.Exit(2) from None
+    rigs, chosen_levels = _rigs(rig), _levels(levels)
     prepare_out_dir(out)
-    config = preset_config(
-        preset,
-        scenes=scenes,
-        seed=seed,
-        rigs=rigs,
-        per_template=per_template,
-        levels=_levels(levels),
-        max_targets=max_targets,
-        width=width,
-        height=height,
-    )
+    options = {"scenes": scenes, "seed": seed, "per_template": per_template, "max_targets": max_targets}
+    config = preset_config(preset, rigs=rigs, levels=chosen_levels, width=width, height=height, **options)
+    _generate(out, config)
+
+
+def _rigs(names: list[str] | None) -> tuple[Rig, ...]:
+    """Return the ``--rig`` values (default both); exit 2 with one line for an unknown name."""
+    from spatialbench.synth.rigs import Rig
+
+    try:
+        return tuple(Rig(r) for r in (names or [r.value for r in Rig]))
+    except ValueError:
+        typer.echo(f"error: --rig {names}: choose from {', '.join(r.value for r in Rig)}", err=True)
+        raise typer.Exit(2) from None
+
+
+def _generate(out: Path, config: RemindViewConfig) -> None:
+    """Generate with one progress line per scene; exit 2 without a renderer or ray engine, 130 on Ctrl-C."""
+    from spatialbench.generate.remindview import generate_remindview
+    from spatialbench.synth import RendererUnavailableError
+    from spatialbench.synth.raycast import RayCastingUnavailableError
+
     done = [0]
 
     def progress(finished: int, total: int, name: str) -> None:

@@ -184,31 +184,60 @@ def _ring_offsets(radius: float) -> NDArray[np.float64]:
     return (radii[:, None, None] * ring[None]).reshape(-1, 3)
 
 
+@dataclass(frozen=True)
+class _Reach:
+    """Where a level puts the cameras of a target.
+
+    Its centre (3,), D, alpha, the slant distance, the elevation (radians), and the distance's horizontal
+    and vertical parts (metres).
+    """
+
+    centre: NDArray[np.float64]
+    diagonal: float
+    alpha: float
+    distance: float
+    elevation: float
+    horizontal: float
+    lift: float
+
+    @classmethod
+    def of(cls, placement: Placement, target: SynthObject, level: int, rng: np.random.Generator) -> _Reach:
+        """Distance of ``level`` (App. B.2) and an elevation drawn from the settings' range."""
+        settings = placement.settings
+        diagonal, alpha = xy_diagonal(target), scale_factor(placement.scene, target)
+        distance = level_distance(level, diagonal, alpha, settings.level_offset)
+        elevation = float(np.radians(rng.uniform(*settings.elevation_deg)))
+        horizontal, lift = distance * np.cos(elevation), distance * np.sin(elevation)
+        return cls(target.box().center, diagonal, alpha, distance, elevation, horizontal, lift)
+
+
 def object_centric(
     placement: Placement, target: SynthObject, level: int, rng: np.random.Generator
 ) -> FrameSetPoses | None:
     """Return the object-centric cameras of ``target`` at ``level`` (None: under ``min_views`` valid)."""
-    settings, centre = placement.settings, target.box().center
-    diagonal, alpha = xy_diagonal(target), scale_factor(placement.scene, target)
-    distance = level_distance(level, diagonal, alpha, settings.level_offset)
-    elevation = float(np.radians(rng.uniform(*settings.elevation_deg)))
-    horizontal, lift = distance * np.cos(elevation), distance * np.sin(elevation)
+    settings, reach = placement.settings, _Reach.of(placement, target, level, rng)
     if settings.search_radius == "disc":
-        radius = diagonal / 2
+        radius = reach.diagonal / 2
     else:
-        radius = 0.2 * diagonal * (alpha - 1.2)
+        radius = 0.2 * reach.diagonal * (reach.alpha - 1.2)
     offsets = np.vstack([np.zeros(3), _ring_offsets(max(radius, 0.0))])
     poses, axes = [], []
     for index, axis in enumerate(OBJECT_CENTRIC_AXES):
-        start = centre + np.array([axis[0] * horizontal, axis[1] * horizontal, lift])
+        start = reach.centre + np.array([axis[0] * reach.horizontal, axis[1] * reach.horizontal, reach.lift])
         found = placement.first_valid(start + offsets, target)
         if found is not None:
-            poses.append(look_at(found, centre))
+            poses.append(look_at(found, reach.centre))
             axes.append(index)
     if len(poses) < settings.min_views:
         return None
     return FrameSetPoses(
-        target.instance_id, Rig.OBJECT_CENTRIC, level, distance, elevation, np.stack(poses), tuple(axes)
+        target.instance_id,
+        Rig.OBJECT_CENTRIC,
+        level,
+        reach.distance,
+        reach.elevation,
+        np.stack(poses),
+        tuple(axes),
     )
 
 
@@ -223,28 +252,33 @@ def view_centric(
     placement: Placement, target: SynthObject, level: int, rng: np.random.Generator
 ) -> FrameSetPoses | None:
     """Return the four view-centric frames of ``target`` at ``level`` (one position, 90° turns), or None."""
-    settings, centre = placement.settings, target.box().center
-    diagonal, alpha = xy_diagonal(target), scale_factor(placement.scene, target)
-    distance = level_distance(level, diagonal, alpha, settings.level_offset)
-    elevation = float(np.radians(rng.uniform(*settings.elevation_deg)))
-    horizontal, lift = distance * np.cos(elevation), distance * np.sin(elevation)
+    settings, reach = placement.settings, _Reach.of(placement, target, level, rng)
     front = float(np.arctan2(target.pose()[1, 1], target.pose()[0, 1]))  # local +y in the world
     steps = int(180 // settings.sweep_step_deg)
     turns = [0, *(s * i for i in range(1, steps + 1) for s in (1, -1))]
     angles = front + np.radians(np.array(turns) * settings.sweep_step_deg)
-    ring = np.stack([horizontal * np.cos(angles), horizontal * np.sin(angles), np.full(len(turns), lift)], 1)
-    candidates = centre + ring
+    horizontal = reach.horizontal
+    ring = np.stack(
+        [horizontal * np.cos(angles), horizontal * np.sin(angles), np.full(len(turns), reach.lift)], 1
+    )
+    candidates = reach.centre + ring
     valid = np.flatnonzero(placement.standable(candidates))
     valid = valid[placement.clear(candidates[valid], target)]
     for position in candidates[valid]:
-        first = look_at(position, centre)
+        first = look_at(position, reach.centre)
         if not _in_frustum(placement, target, first):
             continue
         yaw = float(np.arctan2(first[1, 2], first[0, 2]))
         pitch = float(np.arcsin(np.clip(first[2, 2], -1.0, 1.0)))
         poses = [look_pose(position, yaw + np.radians(90.0 * i), pitch) for i in range(4)]
         return FrameSetPoses(
-            target.instance_id, Rig.VIEW_CENTRIC, level, distance, elevation, np.stack(poses), (0, 1, 2, 3)
+            target.instance_id,
+            Rig.VIEW_CENTRIC,
+            level,
+            reach.distance,
+            reach.elevation,
+            np.stack(poses),
+            (0, 1, 2, 3),
         )
     return None
 

@@ -105,6 +105,22 @@ def _question(
     return Question(template, bindings, choice[0], choice[1], frozenset(named | offered), frame)
 
 
+def _direction_answer(
+    ctx: Context,
+    template: Template,
+    bindings: Bindings,
+    found: Bearing | None,
+    wanted: int,
+    frame: int | None,
+) -> Question | None:
+    """Return a question answered by ``found``'s direction, with direction distractors (None if unclear)."""
+    if found is None:
+        return None
+    distractors = pick_direction_distractors(found.direction, wanted, ctx.rng)
+    choice = None if distractors is None else (found.direction, distractors)
+    return _question(template, bindings, choice, set(), frame)
+
+
 def frame_distance(ctx: Context, template: Template, bindings: Bindings, wanted: int) -> Question | None:
     """Templates 1, 2: the frame whose camera is closest to / furthest from frame_1's."""
     anchor = ctx.frames.camera(bindings["frame_1"]).position
@@ -121,11 +137,7 @@ def frame_move(ctx: Context, template: Template, bindings: Bindings, wanted: int
     found = ctx.clear_bearing(
         ctx.frames.camera(bindings["frame_1"]), ctx.frames.camera(bindings["frame_2"]).position
     )
-    if found is None:
-        return None
-    distractors = pick_direction_distractors(found.direction, wanted, ctx.rng)
-    choice = None if distractors is None else (found.direction, distractors)
-    return _question(template, bindings, choice, set(), None)
+    return _direction_answer(ctx, template, bindings, found, wanted, None)
 
 
 def frame_at_direction(ctx: Context, template: Template, bindings: Bindings, wanted: int) -> Question | None:
@@ -190,11 +202,7 @@ def object_direction(ctx: Context, template: Template, bindings: Bindings, wante
         return None
     viewer, frame = ctx.viewer(template, bindings)
     found = ctx.clear_bearing(viewer, ctx.frames.objects[target].center)
-    if found is None:
-        return None
-    distractors = pick_direction_distractors(found.direction, wanted, ctx.rng)
-    choice = None if distractors is None else (found.direction, distractors)
-    return _question(template, bindings, choice, set(), frame)
+    return _direction_answer(ctx, template, bindings, found, wanted, frame)
 
 
 def object_in_direction(ctx: Context, template: Template, bindings: Bindings, wanted: int) -> Question | None:
