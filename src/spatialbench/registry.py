@@ -56,6 +56,13 @@ Check = Callable[[str, Any], None]
 """``check(name, obj)`` raises ValueError or TypeError (the reason, without the name) for an unfit entry."""
 
 
+def near_misses(name: str, known: Iterable[str]) -> list[str]:
+    """Return up to 3 known names like ``name`` (similarity >= 0.5), best first, within 0.1 of the best."""
+    close = difflib.get_close_matches(name, list(known), n=3, cutoff=0.5)
+    best = difflib.SequenceMatcher(None, name, close[0]).ratio() if close else 0.0
+    return [c for c in close if difflib.SequenceMatcher(None, name, c).ratio() >= best - 0.1]
+
+
 def unknown_name(kind: str, name: str, known: Iterable[str], hints: Sequence[str] = ()) -> UnknownNameError:
     """Return the error for ``name`` not among ``known``: ``hints`` and near misses first, then all names.
 
@@ -63,7 +70,7 @@ def unknown_name(kind: str, name: str, known: Iterable[str], hints: Sequence[str
     without a suggestion).
     """
     names = sorted(known)
-    close = [*hints, *difflib.get_close_matches(name, names, n=3, cutoff=0.5)]
+    close = [*hints, *near_misses(name, names)]
     hint = f"; did you mean {', '.join(map(repr, dict.fromkeys(close)))}?" if close else ";"
     return UnknownNameError(f"unknown {kind} {name!r}{hint} Known: {', '.join(names) or '(none)'}")
 

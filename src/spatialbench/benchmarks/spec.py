@@ -10,6 +10,8 @@ pass it down.
 from __future__ import annotations
 
 import inspect
+import types
+import typing
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +23,7 @@ from spatialbench.prompting.builders import BuilderFactory
 from spatialbench.records.errors import unreadable
 from spatialbench.records.item import Item
 from spatialbench.records.rows import LoadedItems
+from spatialbench.registry import near_misses
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.rules import ScoringRules
 
@@ -29,6 +32,57 @@ Loader = Callable[..., LoadedItems]
 """``load(path, **options) -> LoadedItems``; path is a data folder or an annotation file."""
 BreakdownFn = Callable[..., list[Table]]
 """``fn(items, rows, **options) -> tables``: the breakdowns of ``spatialbench breakdown`` / ``score``."""
+_KIND_NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
+
+
+class OptionError(ValueError):
+    """A loader option value the benchmark refuses: ``option`` (its name) and ``reason`` (why, one line)."""
+
+    def __init__(self, option: str, reason: str) -> None:
+        super().__init__(f"benchmark option {option!r}: {reason}")
+        self.option, self.reason = option, reason
+
+
+def _scalar_kinds(annotation: Any) -> tuple[set[type], bool] | None:
+    """Return the scalar types an option annotation takes and whether it takes a file path.
+
+    ``Path`` and ``Literal`` strings count as text; None when the annotation takes anything (``Any``).
+    """
+    union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
+    members = typing.get_args(annotation) if union else (annotation,)
+    kinds: set[type] = set()
+    for member in members:
+        if member is Any:
+            return None
+        if typing.get_origin(member) is typing.Literal:
+            kinds.update(type(value) for value in typing.get_args(member))
+        elif member in _KIND_NAMES or member is Path:
+            kinds.add(str if member is Path else member)
+    return kinds, Path in members
+
+
+def _described(value: Scalar) -> str:
+    if isinstance(value, bool):
+        return f"the value {str(value).lower()}"
+    return f"the text {value!r}" if isinstance(value, str) else f"the number {value}"
+
+
+def _check_kind(name: str, value: object, annotation: Any) -> None:
+    """Refuse a scalar ``value`` of a type the option's annotation does not take (OptionError).
+
+    An int given for text, ``true`` for a number; a text value of an option that takes a path must name an
+    existing file.
+    """
+    declared = _scalar_kinds(annotation)
+    if declared is None or not isinstance(value, (bool, int, float, str)):
+        return  # the loader's own business (e.g. pruned ids given as a set)
+    kinds, takes_path = declared
+    kind = type(value)
+    if kinds and kind not in kinds and not (kind is int and float in kinds):
+        wanted = " or ".join(_KIND_NAMES[k] for k in _KIND_NAMES if k in kinds)
+        raise OptionError(name, f"takes {wanted}, not {_described(value)}")
+    if takes_path and isinstance(value, str) and not Path(value).exists():
+        raise OptionError(name, f"no such file: {value}")
 
 
 @dataclass(frozen=True)
@@ -98,18 +152,32 @@ class BenchmarkSpec:
         return sorted(p.name for p in parameters if p.kind is not inspect.Parameter.VAR_POSITIONAL)
 
     def check_options(self, options: Mapping[str, object]) -> None:
-        """Check loader option names and, where the benchmark checks them, values.
+        """Check loader option names, value types and, where the benchmark checks them, values.
+
+        Types are the loader's annotations (an option annotated as a ``Path`` must name an existing file).
 
         Raises:
-            ValueError: an option the loader does not take (the message lists the known ones), or a value
-                its check refuses.
+            ValueError: an option the loader does not take (the message suggests near misses and lists the
+                known ones). OptionError (a ValueError): a value of a type the loader does not take (the
+                number 50 for text), a path that does not exist, or a value the benchmark's check refuses.
         """
         known = self.option_names()
+        try:
+            hints = typing.get_type_hints(self.load)
+        except (NameError, TypeError):  # annotations that do not resolve: no type checks
+            hints = {}
         for name, value in options.items():
             if known is not None and name not in known:
-                raise ValueError(f"unknown benchmark option {name!r}; known: {', '.join(known) or 'none'}")
+                close = near_misses(name, known)
+                hint = f" did you mean {', '.join(map(repr, close))}?" if close else ""
+                listed = ", ".join(known) or "none"
+                raise ValueError(f"unknown benchmark option {name!r};{hint} known: {listed}")
+            _check_kind(name, value, hints.get(name, Any))
             if name in self.option_checks:
-                self.option_checks[name](value)
+                try:
+                    self.option_checks[name](value)
+                except ValueError as exc:
+                    raise OptionError(name, str(exc)) from None
 
     def breakdown_tables(
         self, items: Iterable[Item], rows: pd.DataFrame, warnings: list[str] | None = None, **options: Any

@@ -8,7 +8,7 @@ benchmark is looked up once and its spec passed down (defaults, checks, loading,
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
@@ -50,6 +50,7 @@ if TYPE_CHECKING:  # imported inside the command, as every command's heavy modul
     from spatialbench.runs import RunConfig, RunSummary
 
 SHOWN_FAILURES = 5
+_SCALAR_TAGS = {"str", "int", "float", "bool"}  # pydantic's locations of a scalar union's members
 
 
 @app.command("run")
@@ -100,24 +101,45 @@ def run_command(
 def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConfig, BenchmarkSpec]:
     """Build, resolve and check the run's config; a bad value or set-up problem is one line, exit 2."""
     from spatialbench.benchmarks import get_benchmark
+    from spatialbench.benchmarks.spec import OptionError
     from spatialbench.prompting.strategies import build_strategy
     from spatialbench.registry import UnknownNameError
-    from spatialbench.runs import RunConfig
-    from spatialbench.runs.config_file import merged, read_config_file
+    from spatialbench.runs.baseline import check_model_name
 
+    config, given = _validated(config_file, flags)
     try:
-        base = read_config_file(config_file) if config_file is not None else {}
-        config = RunConfig.model_validate(merged(base, flag_values(flags)))
+        check_model_name(config.model.name)
         spec = get_benchmark(config.data.benchmark)
+        spec.check_options(config.data.options)  # here, where a run file's value is named as the file's
         spec.prompt_builder(config.prompt)  # unknown --prompt fields fail here, before any work
         build_strategy(config.strategy)  # unknown --strategy / -S names and bad values too
+    except OptionError as exc:
+        loc = ("data", "options", exc.option)
+        _fail(f"Error: {_field(loc, exc.reason, config_file, given)}" if _from_file(loc, config_file, given)
+              else f"error: {exc}")
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        typer.echo(f"Error: Invalid value{_invalid(exc)}", err=True)
-        raise typer.Exit(2) from None
+        _fail(_invalid(exc, config_file, given))
     except UnknownNameError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        _fail(f"error: {exc}")
     return _with_benchmark_defaults(config, spec), spec
+
+
+def _validated(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConfig, dict[str, Any]]:
+    """Return the config (the run file with the flags laid over it) and the flags' values; exit 2 if bad."""
+    from spatialbench.runs.config_file import merged, read_config_file, validated
+
+    given: dict[str, Any] = {}
+    try:
+        base = read_config_file(config_file) if config_file is not None else {}
+        given = flag_values(flags)
+        return validated(merged(base, given)), given
+    except ValueError as exc:  # pydantic's ValidationError is a ValueError
+        _fail(_invalid(exc, config_file, given))
+
+
+def _fail(line: str) -> NoReturn:
+    typer.echo(line, err=True)
+    raise typer.Exit(2)
 
 
 def _with_benchmark_defaults(config: RunConfig, spec: BenchmarkSpec) -> RunConfig:
@@ -141,17 +163,38 @@ def _with_benchmark_defaults(config: RunConfig, spec: BenchmarkSpec) -> RunConfi
     return resolved
 
 
-def _invalid(exc: ValueError) -> str:
-    """`` for --frames: reason`` per field of a pydantic error (no pydantic URL), or per ``--option: ...``."""
+def _invalid(exc: ValueError, config_file: Path | None, given: dict[str, Any]) -> str:
+    """Return one line for a bad value, each pydantic error as :func:`_field` words it (no pydantic URL)."""
     from pydantic import ValidationError
 
     if not isinstance(exc, ValidationError):
-        return f" for {exc}" if str(exc).startswith("--") else f": {exc}"
-    parts = []
+        return f"Error: Invalid value{f' for {exc}' if str(exc).startswith('--') else f': {exc}'}"
+    parts: dict[tuple[Any, ...], str] = {}
     for error in exc.errors():
-        message = error["msg"].removeprefix("Value error, ")
-        parts.append(f" for {option_of(tuple(error['loc']))}: {message}")
-    return ";".join(parts)
+        loc, message = tuple(error["loc"]), error["msg"].removeprefix("Value error, ")
+        if loc and loc[-1] in _SCALAR_TAGS:  # one error per union member of a scalar: one line for all
+            loc, message = loc[:-1], "Input should be text, a number or true/false"
+        parts.setdefault(loc, _field(loc, message, config_file, given))
+    return "Error: " + "; ".join(parts.values())
+
+
+def _from_file(loc: tuple[Any, ...], config_file: Path | None, given: dict[str, Any]) -> bool:
+    """Whether the field at ``loc`` comes from the run file (there is one and no flag set the field)."""
+    value: Any = given
+    for key in loc:
+        if not isinstance(value, dict):
+            return False  # inside a value a flag gave (an --ids entry)
+        if key not in value:
+            return config_file is not None
+        value = value[key]
+    return False
+
+
+def _field(loc: tuple[Any, ...], reason: str, config_file: Path | None, given: dict[str, Any]) -> str:
+    """Word an error: ``Invalid value for --frames: ...`` or ``FILE: Invalid value for data.limit: ...``."""
+    if _from_file(loc, config_file, given):
+        return f"{config_file}: Invalid value for {'.'.join(str(part) for part in loc)}: {reason}"
+    return f"Invalid value for {option_of(loc)}: {reason}"
 
 
 def _execute(config: RunConfig, spec: BenchmarkSpec, progress: bool) -> RunSummary:

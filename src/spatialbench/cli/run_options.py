@@ -1,8 +1,9 @@
 """The options of ``spatialbench run`` and how they become a :class:`~spatialbench.runs.config.RunConfig`.
 
 Every option defaults to None, meaning "the run file's value, else the config default" (the transport
-defaults come from ``spatialbench.models.api.ApiSettings``). :data:`FLAG_PATHS` names the config field
-each option sets; :func:`flag_values` turns the options given into the nested dict laid over the file.
+defaults come from ``spatialbench.models.api.ApiSettings``; the help shows their values).
+:data:`FLAG_PATHS` names the config field each option sets; :func:`flag_values` turns the options given
+into the nested dict laid over the file.
 """
 
 from __future__ import annotations
@@ -12,8 +13,16 @@ from typing import Annotated, Any
 
 import typer
 
+from spatialbench.models.api import ApiSettings
+
+_API = ApiSettings()
 ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", help="Run file (YAML or TOML: data/media/prompt/model/scoring).")
+    Path | None,
+    typer.Option(
+        "--config",
+        help="Run file (YAML or TOML: data/media/prompt/model/scoring); relative paths in it resolve against "
+        "its folder.",
+    ),
 ]
 BenchmarkOpt = Annotated[str | None, typer.Option(help="Registered benchmark name, e.g. vsibench.")]
 DataOpt = Annotated[Path | None, typer.Option(help="Benchmark data folder or annotation file.")]
@@ -28,7 +37,9 @@ FramesOpt = Annotated[
 LimitOpt = Annotated[int | None, typer.Option(help="Only the first N selected items.")]
 IdsOpt = Annotated[Path | None, typer.Option(help="File of item ids to run, one per line.")]
 BlindOpt = Annotated[bool | None, typer.Option("--blind/--no-blind", help="Vision disabled: send no images.")]
-ConcurrencyOpt = Annotated[int | None, typer.Option(help="Requests in flight (default: ApiSettings).")]
+ConcurrencyOpt = Annotated[
+    int | None, typer.Option(help=f"Requests in flight (default: {_API.concurrency}).")
+]
 MaxPixelsOpt = Annotated[int | None, typer.Option(help="Max pixels per frame.")]
 FamilyOpt = Annotated[str | None, typer.Option(help="open|proprietary (Table 9).")]
 OrderOpt = Annotated[str | None, typer.Option(help="video_first (default) | question_first.")]
@@ -39,8 +50,10 @@ SettingOpt = Annotated[
     str | None, typer.Option(help="= -o setting=S (MMSI-Video-Bench: uniform-50 | sufficient-coverage).")
 ]
 TokensOpt = Annotated[int | None, typer.Option(help="Answer length (default: benchmark's).")]
-TimeoutOpt = Annotated[float | None, typer.Option(help="Seconds per attempt (default: ApiSettings).")]
-AttemptsOpt = Annotated[int | None, typer.Option(help="Attempts per request (default: RetryPolicy).")]
+TimeoutOpt = Annotated[float | None, typer.Option(help=f"Seconds per attempt (default: {_API.timeout_s:g}).")]
+AttemptsOpt = Annotated[
+    int | None, typer.Option(help=f"Attempts per request (default: {_API.retry.max_attempts}).")
+]
 MaxImagesOpt = Annotated[int | None, typer.Option(help="Per-request image limit.")]
 OverflowOpt = Annotated[str | None, typer.Option(help="error (default) | subsample beyond --max-images.")]
 ExtractOpt = Annotated[str | None, typer.Option(help="Extraction mode (default: the benchmark's).")]
@@ -85,8 +98,8 @@ _OPTION_OF_PATH = {path: "--" + name.replace("_", "-") for name, path in FLAG_PA
 _SECTION_OPTIONS = {("data",): "--benchmark and --data", ("model",): "--model"}  # a section left out
 
 
-def parse_assignments(pairs: list[str], what: str) -> dict[str, str | int | float | bool]:
-    """``["k=v", ...]`` → dict; values ``true``/``false``, integers and floats are typed.
+def parse_assignments(pairs: list[str], what: str, typed: bool = True) -> dict[str, str | int | float | bool]:
+    """``["k=v", ...]`` → dict; with ``typed``, values ``true``/``false``, integers and floats are typed.
 
     Raises:
         ValueError: an entry without ``=``.
@@ -96,7 +109,7 @@ def parse_assignments(pairs: list[str], what: str) -> dict[str, str | int | floa
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise ValueError(f"{what}: must look like KEY=VALUE, got {pair!r}")
-        parsed[key.strip()] = _typed(value.strip())
+        parsed[key.strip()] = _typed(value.strip()) if typed else value.strip()
     return parsed
 
 
@@ -129,12 +142,12 @@ def _value(name: str, value: Any) -> Any:
     """Return an option's value as the config holds it (files read, assignments parsed, paths as text)."""
     if name == "ids":
         return read_ids(value)
-    if name == "option":
-        return parse_assignments(value, "--option")
+    if name == "option":  # text: a loader option's type is the loader's (spec.check_options)
+        return parse_assignments(value, "--option", typed=False)
     if name == "strategy_param":
         return parse_assignments(value, "--strategy-param")
     if name == "prompt":
-        return {k: str(v) for k, v in parse_assignments(value, "--prompt").items()}
+        return parse_assignments(value, "--prompt", typed=False)
     return str(value) if isinstance(value, Path) else value
 
 
@@ -142,7 +155,8 @@ def flag_values(flags: dict[str, Any]) -> dict[str, Any]:
     """Nested config values of the options given (None = not given; an empty list is not given either).
 
     Raises:
-        ValueError: an unreadable ``--ids`` file, a malformed ``--option`` / ``--prompt`` assignment.
+        ValueError: an unreadable ``--ids`` file, a malformed ``--option`` / ``--prompt`` assignment,
+            ``--setting`` and ``-o setting=`` that disagree.
     """
     nested: dict[str, Any] = {}
     for name in sorted(flags, key=lambda n: len(FLAG_PATHS[n])):  # --setting after -o
@@ -153,6 +167,8 @@ def flag_values(flags: dict[str, Any]) -> dict[str, Any]:
         for key in parents:
             target = target.setdefault(key, {})
         value = _value(name, flags[name])
+        if name == "setting" and target.get(leaf, value) != value:
+            raise ValueError(f"--setting {value} and -o setting={target[leaf]} disagree; give one of them")
         target[leaf] = {**target.get(leaf, {}), **value} if isinstance(value, dict) else value
     return nested
 

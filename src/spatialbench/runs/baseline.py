@@ -11,9 +11,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from spatialbench.benchmarks.spec import BenchmarkSpec
+from spatialbench.models.base import BACKENDS
 from spatialbench.records.item import Item
 from spatialbench.records.messages import Response
 from spatialbench.records.redaction import secret_values
+from spatialbench.registry import unknown_name
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.keys import request_key
 from spatialbench.runs.lock import run_lock
@@ -25,11 +27,30 @@ from spatialbench.scoring.baselines import BASELINES
 from spatialbench.scoring.output import write_scores
 from spatialbench.scoring.scorer import ScoreResult
 
+#: the provider of a bare hosted model name, by how the name starts (``gpt-4o`` → ``openai:gpt-4o``)
+PROVIDER_OF_PREFIX = {"gpt-": "openai", "o1": "openai", "o3": "openai", "o4": "openai",
+                      "claude-": "anthropic", "gemini-": "gemini"}
+
 
 def baseline_name(model: str) -> str | None:
     """Return the baseline a model name names (``chance-random:demo`` → ``chance-random``), else None."""
     provider = model.partition(":")[0]
     return provider if provider in BASELINES else None
+
+
+def check_model_name(model: str) -> None:
+    """Refuse a model name whose ``provider:`` part names neither a back end nor a baseline.
+
+    Raises:
+        UnknownNameError: the message suggests near misses among back ends and baselines together
+            (``chance-randon`` → ``chance-random``), a bare hosted model's full name (``gpt-4o`` →
+            ``openai:gpt-4o``), and lists every known name.
+    """
+    provider = model.partition(":")[0]
+    if provider in BACKENDS or provider in BASELINES:
+        return
+    hints = [f"{p}:{model}" for prefix, p in PROVIDER_OF_PREFIX.items() if model.startswith(prefix)]
+    raise unknown_name("model (back end or baseline)", provider, [*BACKENDS, *BASELINES], hints)
 
 
 def run_baseline(config: RunConfig, spec: BenchmarkSpec) -> RunSummary:

@@ -36,7 +36,8 @@ class DataConfig(BaseModel):
 
     ``benchmark`` (registered name), ``path`` (data folder or annotation file; media paths resolve against
     it, against its folder for a file), ``limit`` (first N selected items), ``ids`` (only these, file order
-    kept), ``options`` (loader options, e.g. MMSI-Video-Bench ``setting``).
+    kept; a list, whose whole numbers are read as text ids), ``options`` (loader options, e.g.
+    MMSI-Video-Bench ``setting``).
     """
 
     model_config = _FROZEN
@@ -46,6 +47,17 @@ class DataConfig(BaseModel):
     limit: int | None = Field(default=None, ge=0)
     ids: tuple[str, ...] | None = None
     options: dict[str, Scalar] = Field(default_factory=dict)
+
+    @field_validator("ids", mode="before")
+    @classmethod
+    def _ids_listed(cls, value: object) -> object:
+        """Refuse one text (a run file lists the ids); whole numbers become text ids (``[1, 2]``)."""
+        if isinstance(value, str):
+            raise ValueError("a list of item ids (the --ids option reads a file; a run file lists the ids: "
+                             "ids: [1, 2])")
+        if isinstance(value, list | tuple):
+            return tuple(str(v) if isinstance(v, int) and not isinstance(v, bool) else v for v in value)
+        return value
 
 
 class MediaConfig(BaseModel):

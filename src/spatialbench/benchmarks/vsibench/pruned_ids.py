@@ -19,19 +19,21 @@ from typing import Any
 
 _ID = re.compile(r"\d+|\S+-[0-9a-f]{12}(?:-\d+)?")
 _SHOWN = 5
+#: the options that name a pruned-id list (``spatialbench score`` / ``spatialbench run``)
+OPTION_NAMES = "--pruned-ids / -o pruned_ids"
 
 
 def read_pruned_ids(source: str | Path | Iterable[Any]) -> set[str]:
     """Ids removed by bias pruning, from a file (rules in the module docstring) or an iterable of ids.
 
     Raises:
-        FileNotFoundError: the file is missing.
+        FileNotFoundError: the file is missing (the message names ``--pruned-ids`` / ``-o pruned_ids``).
         ValueError: a line is not an id (file and line numbers named), or the file holds no id.
     """
     if not isinstance(source, (str, Path)):
         return {str(i) for i in source}
     ids, junk = set(), []
-    for number, raw in enumerate(Path(source).read_text(encoding="utf-8").splitlines(), start=1):
+    for number, raw in enumerate(_read(Path(source)).splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -45,3 +47,10 @@ def read_pruned_ids(source: str | Path | Iterable[Any]) -> set[str]:
     if not ids:
         raise ValueError(f"{source}: no pruned id in the file (one id per line)")
     return ids
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FileNotFoundError(f"pruned-id list ({OPTION_NAMES}) not found: {path}") from None
