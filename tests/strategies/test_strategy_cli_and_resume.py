@@ -37,7 +37,8 @@ def _args(root: Path, url: str, out: Path, *extra: str) -> list[str]:
 
 def test_cli_strategy_records_parameters_and_prints_requests_per_item(data, tmp_path) -> None:
     out = tmp_path / "run"
-    with CoTServer(CoTModel(lambda tag, phase, i: TRUTH[tag])) as server:
+    model = CoTModel(lambda tag, phase, i: TRUTH[tag])
+    with CoTServer(model) as server:
         args = _args(
             data, server.url, out, "--strategy", "self-consistency", "-S", "samples=3", "-S", "temperature=1"
         )
@@ -49,7 +50,11 @@ def test_cli_strategy_records_parameters_and_prints_requests_per_item(data, tmp_
         "name": "self-consistency",
         "params": {"samples": 3, "temperature": 1.0, "top_p": 1.0, "top_k": 40, "reasoning_tokens": 2048},
     }
-    assert "per answered item: 6.0 requests" in result.output
+    # the loopback server bills words + 85 per image as input, reply words as output (openai_server.py)
+    log = server.script.log
+    n_in = sum(len(r.text.split()) + 85 * r.n_images for r in log) / 4
+    n_out = sum(len(model.reply(r.body).split()) for r in log) / 4
+    assert f"per answered item: 6.0 requests, {n_in:.0f} input and {n_out:.0f} output tokens" in result.output
     assert "4 answered now" in result.output
 
 
