@@ -18,7 +18,11 @@ from spatialbench.records.messages import Request, TextPart
 
 @dataclass(frozen=True)
 class Direct(Strategy):
-    """One turn: the benchmark's request as it is (VSI-Bench Sec. 4.1, greedy decoding)."""
+    """One turn: the benchmark's request as it is (VSI-Bench Sec. 4.1, greedy decoding).
+
+    A run with ``direct`` sends the request itself (one result row, no turn rows, the request keys of
+    runs without strategies); other strategies compose this one (``self-explanation`` answers with it).
+    """
 
     name = "direct"
 
@@ -40,9 +44,9 @@ class SelfExplanation(Strategy):
     reasoning_tokens: int = 2048
 
     async def answer(self, request: Request, item: Item, ask: Ask, read: Reader) -> Outcome:
-        """Answer, then explain in the same dialogue."""
-        reply = await ask("answer", request)
+        """Answer as :class:`Direct` does, then explain in the same dialogue."""
+        answer = (await Direct().answer(request, item, ask, read)).answer
         settings = reasoning_settings(request.settings, self.reasoning_tokens)
-        follow = request.followup(reply.text, (TextPart(str(texts()["explain"])),), settings)
+        follow = request.followup(answer, (TextPart(str(texts()["explain"])),), settings)
         explanation = await ask("explain", follow)
-        return Outcome(reply.text, {"explanation": explanation.text})
+        return Outcome(answer, {"explanation": explanation.text})
