@@ -29,7 +29,7 @@ from typing import Any
 
 from spatialbench.analysis.errors import taxonomy
 from spatialbench.report import figures
-from spatialbench.report.plots import Figure, slug
+from spatialbench.report.plots import Figure, figure_of, slug
 from spatialbench.report.runs import RunData
 from spatialbench.scoring.render import Grid, Value
 
@@ -55,11 +55,6 @@ def discover(runs: Sequence[RunData]) -> list[Path]:
     return list(dict.fromkeys(p.resolve() for p in found))
 
 
-def _figure(out: Path, paths: list[Path], caption: str) -> Figure:
-    png, svg = (p.relative_to(out).as_posix() for p in paths)
-    return Figure(png, svg, caption)
-
-
 def draw_compare(out: Path, doc: dict[str, Any], stem: str) -> Analysis:
     """Bars of the comparison's difference rows per column, and its table."""
     columns = doc["columns"]
@@ -73,7 +68,7 @@ def draw_compare(out: Path, doc: dict[str, Any], stem: str) -> Analysis:
     if rows:
         paths = figures.grouped_bars(labels, rows, [], "differences of runs", out / "figures" / stem,
                                      ylabel="difference (points)")
-        drawn.append(_figure(out, paths, "Differences per column (Fig. 13 / Fig. 9)"))
+        drawn.append(figure_of(out, paths, "Differences per column (Fig. 13 / Fig. 9)"))
     return Analysis("Comparison of runs", "", drawn, [grid])
 
 
@@ -86,7 +81,7 @@ def draw_error_table(out: Path, doc: dict[str, Any], stem: str) -> Analysis:
     paths = figures.stacked_bars(tasks, stacks, f"error types ({doc['taxonomy']})", out / "figures" / stem)
     annotated = ("annotated errors", tuple(doc["annotated"].get(t) for t in tasks))
     grid = Grid(tuple(tasks), (*((n, tuple(v)) for n, v in stacks), annotated), "Error types (%)")
-    return Analysis("Error taxonomy", "", [_figure(out, paths, "Error types per task (Fig. 8)")], [grid])
+    return Analysis("Error taxonomy", "", [figure_of(out, paths, "Error types per task (Fig. 8)")], [grid])
 
 
 def draw_locality(out: Path, doc: dict[str, Any], stem: str) -> Analysis:
@@ -102,7 +97,7 @@ def draw_locality(out: Path, doc: dict[str, Any], stem: str) -> Analysis:
                            "ground-truth distance (grid cells)", "map-distance accuracy")
     rows = (("accuracy", tuple(b["accuracy"] for b in bins)), ("pairs", tuple(b["total"] for b in bins)))
     grid = Grid(tuple(f"{b['low']:.1f}-{b['high']:.1f}" for b in bins), rows, "Locality per distance bin")
-    return Analysis("Cognitive-map locality", "", [_figure(out, paths, "Locality (Fig. 11)")], [grid])
+    return Analysis("Cognitive-map locality", "", [figure_of(out, paths, "Locality (Fig. 11)")], [grid])
 
 
 _COUNT = re.compile(r"^[a-z]+:(\d+)")
@@ -126,7 +121,8 @@ def draw_sweep(out: Path, doc: dict[str, Any], stem: str) -> Analysis | None:
         paths = figures.grouped_bars(values, [("Avg.", averages)], [], f"sweep over {doc['setting']}",
                                      out / "figures" / stem)
     grid = Grid(tuple(values), (("Avg.", tuple(averages)),), f"Sweep over {doc['setting']}")
-    return Analysis(f"Sweep: {doc['setting']}", "", [_figure(out, paths, "Avg. per value (Fig. 12)")], [grid])
+    drawn = [figure_of(out, paths, "Avg. per value (Fig. 12)")]
+    return Analysis(f"Sweep: {doc['setting']}", "", drawn, [grid])
 
 
 DRAWERS: dict[str, Callable[[Path, dict[str, Any], str], Analysis | None]] = {

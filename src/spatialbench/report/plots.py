@@ -36,7 +36,8 @@ def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "run"
 
 
-def _figure(out: Path, paths: list[Path], caption: str) -> Figure:
+def figure_of(out: Path, paths: list[Path], caption: str) -> Figure:
+    """Return the :class:`Figure` of written ``paths`` (PNG, SVG), relative to the report folder ``out``."""
     png, svg = (p.relative_to(out).as_posix() for p in paths)
     return Figure(png, svg, caption)
 
@@ -53,12 +54,12 @@ def task_figures(out: Path, board: Leaderboard, runs: Sequence[RunData]) -> list
     bars = [(row_label(r), _values(board, r)) for r in answering]
     paths = figures.grouped_bars(columns, bars, chance, f"{runs[0].spec.name}: score per task",
                                  out / "figures" / "tasks")
-    drawn = [_figure(out, paths, "Score per task (dashed: chance)")]
+    drawn = [figure_of(out, paths, "Score per task (dashed: chance)")]
     frequency = next(((n, v) for n, v in chance if "Frequency" in n), None)
     for run in answering:
         stem = out / "figures" / f"radar-{slug(run.label)}"
         paths = figures.radar(columns, _values(board, run), row_label(run), stem, frequency)
-        drawn.append(_figure(out, paths, f"Radar: {row_label(run)}"))
+        drawn.append(figure_of(out, paths, f"Radar: {row_label(run)}"))
     return drawn
 
 
@@ -85,7 +86,7 @@ def gap_figures(out: Path, board: Leaderboard, runs: Sequence[RunData]) -> list[
         paths, _ = figures.gap_bars(board.header[1:], _values(board, vision), _values(board, blind), chance,
                                     title, stem)
         what = "Vision enabled − disabled" + (" and disabled − chance" if chance else "")
-        drawn.append(_figure(out, paths, f"{what}: {title} (Fig. 13)"))
+        drawn.append(figure_of(out, paths, f"{what}: {title} (Fig. 13)"))
     return drawn
 
 
@@ -97,5 +98,5 @@ def breakdown_figures(out: Path, grids: Sequence[Grid]) -> list[Figure]:
         chance = [(name, values) for name, values in grid.rows if name == "random guess"]
         stem = out / "figures" / f"breakdown-{k + 1}-{slug(grid.title or 'table')}"
         paths = figures.grouped_bars(grid.header, bars, chance, grid.title or "", stem)
-        drawn.append(_figure(out, paths, grid.title or "Breakdown"))
+        drawn.append(figure_of(out, paths, grid.title or "Breakdown"))
     return drawn

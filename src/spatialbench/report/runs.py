@@ -9,7 +9,6 @@ tables are the ones ``spatialbench score`` prints. The store is opened read-only
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,10 @@ from typing import Any
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.records.item import Item
-from spatialbench.runs import STORE_NAME, RunConfig
+from spatialbench.runs import RunConfig
 from spatialbench.runs.baseline import baseline_name
 from spatialbench.runs.plan import select_items
+from spatialbench.runs.results import RunFolderError, store_rows
 from spatialbench.scoring.baselines import BASELINES
 from spatialbench.scoring.scorer import ScoreResult, score_items
 
@@ -96,20 +96,16 @@ def read_config(run: Path) -> tuple[RunConfig, dict[str, Any]]:
 
 
 def read_answers(run: Path) -> dict[str, StoredAnswer]:
-    """Item id → its latest stored row in ``run.sqlite`` (opened read-only); an ``ok`` row beats others.
+    """Return item id → its latest stored row in ``run.sqlite`` (read-only); an ``ok`` row beats others.
 
     Raises:
         RunReadError: no ``run.sqlite`` or not a run store.
     """
-    path = run / STORE_NAME
-    if not path.is_file():
-        raise RunReadError(f"{run}: no {STORE_NAME}")
     query = "SELECT item_id, status, response, prompt, error, latency_s FROM results ORDER BY finished_at"
     try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
-            rows = conn.execute(query).fetchall()
-    except sqlite3.DatabaseError as exc:
-        raise RunReadError(f"{path}: not a run store ({exc})") from None
+        rows = store_rows(run, query)
+    except (FileNotFoundError, RunFolderError) as exc:
+        raise RunReadError(str(exc)) from None
     answers: dict[str, StoredAnswer] = {}
     for item_id, status, response, prompt, error, latency in rows:
         if status != "ok" and answers.get(item_id, None) is not None and answers[item_id].status == "ok":
