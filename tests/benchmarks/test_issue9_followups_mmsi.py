@@ -6,6 +6,7 @@ import pytest
 from mmsi_remindview_fixtures import build_mmsi
 from typer.testing import CliRunner
 
+from spatialbench.benchmarks.mmsi_video.frames import frame_budget
 from spatialbench.cli.main import app
 
 
@@ -53,6 +54,12 @@ def test_numeric_setting_in_a_run_file_names_the_file_and_key(mmsi: Path, tmp_pa
         f"Error: {file}: Invalid value for data.options.setting: takes text, not the number 50"
     ]
     assert not (tmp_path / "run").exists()
+
+
+def test_frame_budget_of_a_number_is_a_value_error() -> None:
+    with pytest.raises(ValueError, match=r"a frame setting is a name \(uniform-50, sufficient-coverage or "
+                                         r"uniform-N\), not 50"):
+        frame_budget(50)  # type: ignore[arg-type]
 
 
 # 10: --setting and -o setting=... that disagree -----------------------------------------------------------

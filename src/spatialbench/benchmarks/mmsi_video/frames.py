@@ -42,15 +42,17 @@ def frame_budget(setting: str) -> int:
     Case and ``_`` / ``-`` do not matter (``Sufficient-Coverage``, ``sufficient_coverage``, ``Uniform-50``).
 
     Raises:
-        ValueError: an unknown setting name (the message lists the known ones).
+        ValueError: an unknown setting name, or a value that is not text (the message lists the known ones).
     """
+    known = ", ".join(s.value for s in FrameSetting)
+    if not isinstance(setting, str):  # a run file's `setting: 50`
+        raise ValueError(f"a frame setting is a name ({known} or uniform-N), not {setting!r}")
     key = setting.strip().lower().replace("_", "-")
     if key == FrameSetting.SUFFICIENT_COVERAGE.value:
         return SUFFICIENT_COVERAGE_MAX_FRAMES
     match = _UNIFORM.match(key)
     if match and int(match.group(1)) > 0:
         return int(match.group(1))
-    known = ", ".join(s.value for s in FrameSetting)
     raise ValueError(f"unknown MMSI-Video-Bench frame setting {setting!r}; known: {known} (or uniform-N)")
 
 
