@@ -216,4 +216,4 @@ def test_run_help_shows_the_transport_defaults() -> None:
     assert "Seconds per attempt (default: 120)" in text
     assert "Attempts per request (default: 6)" in text
     assert "ApiSettings" not in text and "RetryPolicy" not in text
-    assert "relative paths in it resolve against its folder" in text
+    assert "its relative out and data.path resolve against its folder" in text

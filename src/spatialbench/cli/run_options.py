@@ -20,8 +20,8 @@ ConfigOpt = Annotated[
     Path | None,
     typer.Option(
         "--config",
-        help="Run file (YAML or TOML: data/media/prompt/model/scoring); relative paths in it resolve against "
-        "its folder.",
+        help="Run file (YAML or TOML: data/media/prompt/model/scoring); its relative out and data.path "
+        "resolve against its folder.",
     ),
 ]
 BenchmarkOpt = Annotated[str | None, typer.Option(help="Registered benchmark name, e.g. vsibench.")]
