@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from spatialbench.report import load_run
+from spatialbench.report import build_report, load_run
 from spatialbench.web import excluded_ids
 from spatialbench.web.flags import FlagFileError, latest_flags
 
@@ -64,6 +64,10 @@ def test_human_run_is_stored_like_a_model_run(client, tiny_served) -> None:
     assert all(a.latency_s is not None and a.latency_s >= 0 for a in run.answers.values())
     row = r"<td>human-ana</td><td>human:ana</td><td class=\"num\">3</td>"
     assert re.search(row, client.get("/scores").text) is not None
+    # the report treats it as a run: a "Human Level" row (VSI-Bench Fig. 6), not ranked
+    build_report([tiny_served.runs / "vision", folder], tiny_served.workdir.parent / "report-human")
+    board = (tiny_served.workdir.parent / "report-human" / "tables" / "leaderboard.md").read_text()
+    assert "| Human Level | | |" in board and "| Human Level (ana) | - |" in board
 
 
 def test_flags_are_appended_and_excluded(client, tiny_served) -> None:
