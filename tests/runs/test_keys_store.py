@@ -41,6 +41,7 @@ def test_key_changes_with_prompt_settings_media_frames_but_not_endpoint() -> Non
     assert key != _key(item=ITEM.model_copy(update={"id": "8"}))
     # scoring-only fields are not keyed: ground truth, metadata such as the pruned flag
     assert key == _key(item=ITEM.model_copy(update={"ground_truth": "4", "metadata": {"pruned": True}}))
+    assert key != _key(encoding={"image_format": "jpeg"})  # other pixels reach the model
     assert key == _key(model="openai-compatible:http://10.0.0.1:9000/v1#m")  # same served model
     assert key != _key(model="openai-compatible:http://127.0.0.1:8000/v1#other")
 

@@ -1,8 +1,8 @@
 """Request keys: a hash of what is sent to the model, and of nothing else.
 
 ``key = sha256(item id, text of the request (system prompt, text parts, earlier turns, image positions),
-media references and content digests, frame strategy, size limit, prompt fingerprint (builder, layout
-settings, template text), decoding settings, model identity)``.
+media references and content digests, frame strategy, size limit, image encoding, prompt fingerprint
+(builder, layout settings, template text), decoding settings, model identity)``.
 The frame indices sent are a function of the media content and the frame strategy, so both are hashed
 instead of decoding every video at planning time. Ground truth, the pruned-id list, extraction and MRA
 modes (scoring-only settings) are not part of the key: changing them re-scores the stored answers and
@@ -91,6 +91,7 @@ def request_key(
     settings: GenerationSettings,
     model: str,
     sent: dict[str, Any] | None = None,
+    encoding: dict[str, Any] | None = None,
 ) -> str:
     """Hex sha256 of the canonical JSON of what is sent for ``item``.
 
@@ -104,6 +105,8 @@ def request_key(
         settings: decoding settings.
         model: the model name (keyed by :func:`model_identity`).
         sent: the request's text (:func:`request_text`); None for baselines, which send nothing.
+        encoding: how images are encoded for the wire (``image_format``...; None when no media is sent):
+            PNG and JPEG frames are different inputs.
     """
     record = {
         "item": item.id,
@@ -112,6 +115,7 @@ def request_key(
         "media": media_digests,
         "frames": frames,
         "max_pixels": max_pixels,
+        "encoding": encoding,
         "prompt": prompt,
         "settings": asdict(settings),
         "model": model_identity(model),

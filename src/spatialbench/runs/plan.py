@@ -85,6 +85,7 @@ def plan(
             settings=settings,
             model=config.model.name,
             sent=sent_text(builder, item),
+            encoding={"image_format": config.model.image_format.value} if uses_media else None,
         )
         planned.append(PlannedItem(item, settings, key))
     return planned
