@@ -60,28 +60,27 @@ def test_baseline_reports_say_what_was_scored(subset):
     )
 
 
-def na(i, truth, task="object_abs_distance"):
+def item(i, truth, options=(), task="object_abs_distance"):
+    """A numerical item, or a multiple-choice one when option texts are given (lettered A, B, ...)."""
+    kind = AnswerKind.MULTIPLE_CHOICE if options else AnswerKind.NUMERICAL
+    lettered = tuple(f"{chr(65 + k)}. {o}" for k, o in enumerate(options))
     return Item(
-        id=f"n{i}",
+        id=str(i),
         benchmark="vsibench",
         task=task,
         question="q",
+        options=lettered,
         ground_truth=truth,
-        answer_kind=AnswerKind.NUMERICAL,
+        answer_kind=kind,
     )
+
+
+def na(i, truth):
+    return item(f"n{i}", truth)
 
 
 def mc(i, options, truth, task="object_rel_direction_medium"):
-    options = tuple(f"{chr(65 + k)}. {o}" for k, o in enumerate(options))
-    return Item(
-        id=f"m{i}",
-        benchmark="vsibench",
-        task=task,
-        question="q",
-        options=options,
-        ground_truth=truth,
-        answer_kind=AnswerKind.MULTIPLE_CHOICE,
-    )
+    return item(f"m{i}", truth, options, task)
 
 
 def test_numerical_frequency_is_the_best_constant_not_the_most_frequent_value():

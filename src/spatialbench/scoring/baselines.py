@@ -84,11 +84,8 @@ def most_frequent_answers(items: Iterable[Item], mra: str = "official") -> dict[
     Ties: for numerical tasks the tied value with the highest MRA over the task, else the smallest
     letter / number (first by ``float`` order).
     """
-    by_task: dict[str, list[Item]] = {}
-    for item in items:
-        by_task.setdefault(item.task, []).append(item)
     answers = {}
-    for task, task_items in by_task.items():
+    for task, task_items in _by_task(items).items():
         counts = Counter(i.ground_truth.strip() for i in task_items)
         top = max(counts.values())
         answers[task] = _tie_break([a for a, c in counts.items() if c == top], task_items, mra)
@@ -105,10 +102,25 @@ def chance_frequency_string(
     """
     items = list(items)
     answers = most_frequent_answers(items, mra)
-    responses = {item.id: answers[item.task] for item in items}
+    return _score_answers(
+        items, {i.id: answers[i.task] for i in items}, rules, mra, "chance-frequency-string"
+    )
+
+
+def _by_task(items: Iterable[Item]) -> dict[str, list[Item]]:
+    by_task: dict[str, list[Item]] = {}
+    for item in items:
+        by_task.setdefault(item.task, []).append(item)
+    return by_task
+
+
+def _score_answers(
+    items: list[Item], responses: dict[str, str], rules: ScoringRules, mra: str, name: str
+) -> ScoreResult:
+    """Score a baseline's answers with the official extraction; the modes line names the baseline."""
     result = score_items(items, responses, rules, extract="official", mra=mra)
-    # the answers are ground-truth strings, not model text: say so instead of "extraction: official"
-    return replace(result, extract=f"n/a ({FOOTNOTES['chance-frequency-string']})")
+    # the answers are ground-truth values, not model text: say so instead of "extraction: official"
+    return replace(result, extract=f"n/a ({FOOTNOTES[name]})")
 
 
 #: The footnote of each frequency baseline's table (printed as its extraction mode, in scores.json too).
@@ -161,11 +173,8 @@ def _most_frequent(values: Iterable[str]) -> str:
 
 def frequency_responses(items: list[Item], mra: str = "official") -> dict[str, str]:
     """Item id -> the chance-frequency answer of its task (definitions in the module docstring)."""
-    by_task: dict[str, list[Item]] = {}
-    for item in items:
-        by_task.setdefault(item.task, []).append(item)
     responses: dict[str, str] = {}
-    for task_items in by_task.values():
+    for task_items in _by_task(items).values():
         if task_items[0].answer_kind is AnswerKind.NUMERICAL:
             value = best_constant(task_items, mra)
             responses.update((i.id, value) for i in task_items)
@@ -193,8 +202,7 @@ def chance_frequency(
         ValueError: a numerical task without a usable (positive number) ground truth.
     """
     items = list(items)
-    result = score_items(items, frequency_responses(items, mra), rules, extract="official", mra=mra)
-    return replace(result, extract=f"n/a ({FOOTNOTES['chance-frequency']})")
+    return _score_answers(items, frequency_responses(items, mra), rules, mra, "chance-frequency")
 
 
 @BASELINES.register("chance-random")
