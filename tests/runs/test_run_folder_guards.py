@@ -98,3 +98,19 @@ def test_full_disk_mid_run_keeps_stored_answers(tmp_path: Path, monkeypatch: pyt
     assert again.exit_code == 0, again.output
     assert f"12 items: {len(kept)} already answered, {12 - len(kept)} answered now" in again.output
     assert len(script.log) == sent + 12 - len(kept)
+
+
+def test_unreadable_recorded_configuration_is_refused(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    make_vsibench(root, n_videos=1, per_video=2)
+    out = tmp_path / "run"
+    assert CliRunner().invoke(app, _args(root, out, "chance-random")).exit_code == 0
+    with sqlite3.connect(out / STORE_NAME) as conn:
+        conn.execute("UPDATE invocations SET config = '{not json'")
+    before = _rows(out)
+    result = CliRunner().invoke(app, _args(root, out, "chance-random"))
+    assert result.exit_code == 2 and result.output.strip() == (
+        f"error: {out / STORE_NAME}: the first run's recorded configuration is unreadable, so whose answers "
+        "it holds is unknown; choose another --out"
+    )
+    assert _rows(out) == before

@@ -171,12 +171,22 @@ class RunStore:
         with self._failures("read"):
             first = self._conn.execute("SELECT config FROM invocations ORDER BY id LIMIT 1").fetchone()
         if first is not None:
-            check_same_run(json.loads(first[0]), config, self.path.parent)
+            check_same_run(self._stored_config(first[0]), config, self.path.parent)
         with self._failures("write"), self._conn:
             self._conn.execute(
                 "INSERT INTO invocations (started_at, config, environment, backend) VALUES (?, ?, ?, ?)",
                 (time.time(), json.dumps(config), json.dumps(environment), json.dumps(backend)),
             )
+
+    def _stored_config(self, text: str) -> dict[str, Any]:
+        try:
+            stored = json.loads(text)
+        except ValueError:
+            stored = None
+        if not isinstance(stored, dict):
+            raise RunStoreError(f"{self.path}: the first run's recorded configuration is unreadable, so "
+                                "whose answers it holds is unknown; choose another --out")
+        return stored
 
     def done_keys(self) -> set[str]:
         """Request keys with an ``ok`` answer."""
