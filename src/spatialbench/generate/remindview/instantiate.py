@@ -48,13 +48,26 @@ def names_distinct(question: Question, frames: FrameSet) -> bool:
 def instantiate(
     frames: FrameSet, template: Template, settings: QuestionSettings, rng: np.random.Generator
 ) -> list[Question]:
-    """Return up to ``per_set`` questions of ``template`` on ``frames``, from ``attempts`` bindings."""
+    """Return up to ``per_set`` questions of ``template`` on ``frames``, from ``attempts`` bindings.
+
+    Each question slot draws its number of choices (Table 4 shares); bindings that allow that many are
+    preferred, and only when none of the tried ones does are questions with fewer choices kept (most first),
+    so the shares are not skewed towards two choices by scenes with few objects.
+    """
     context, form = Context(frames, settings, rng), FORMS[template.form]
     found: list[Question] = []
+    spare: list[Question] = []
+    wanted = draw_choice_count(rng, settings.choice_weights)
     for tries, values in enumerate(bindings(frames, template, rng)):
         if tries >= settings.attempts or len(found) >= settings.per_set:
             break
-        question = form(context, template, values, draw_choice_count(rng, settings.choice_weights))
-        if question is not None and names_distinct(question, frames):
+        question = form(context, template, values, wanted)
+        if question is None or not names_distinct(question, frames):
+            continue
+        if len(question.distractors) + 1 == wanted:
             found.append(question)
-    return found
+            wanted = draw_choice_count(rng, settings.choice_weights)
+        else:
+            spare.append(question)
+    spare.sort(key=lambda q: -len(q.distractors))
+    return found + spare[: max(0, settings.per_set - len(found))]
