@@ -215,3 +215,19 @@ def test_drawn_task_counts_match_the_official_ones_on_average_over_seeds(officia
     for task in tasks:
         mean = np.mean([run.manifest["tasks"][task]["count"] for run in runs])
         assert abs(mean - OFFICIAL_COUNTS[task]) <= 0.03 * OFFICIAL_COUNTS[task], (task, mean)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("direction_role_orders", ("012", "013"), "permutations of '012'"),
+        ("direction_triples", {"easy": 1, "hardest": 2}, "maps easy/medium/hard"),
+        ("direction_triples", {"easy": -1}, "counts >= 0"),
+    ],
+)
+def test_bad_direction_settings_name_the_field(field, value, message):
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match=message) as err:
+        GenerationSettings.model_validate({field: value})
+    assert field in str(err.value)

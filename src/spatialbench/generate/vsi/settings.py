@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 # Per-scene caps (questions per scene per task). Abs. distance 7, rel. distance 16 and room size 1 are the
 # most any official scene carries; counting and object size keep every candidate, as the official data
@@ -124,6 +124,24 @@ class GenerationSettings(BaseModel):
     option_count: int = 4
     distance_method: Literal["exact", "sampled"] = "exact"
     distance_samples: int = 2000
+
+    @field_validator("direction_role_orders")
+    @classmethod
+    def _role_orders(cls, orders: tuple[str, ...]) -> tuple[str, ...]:
+        bad = [o for o in orders if sorted(o) != ["0", "1", "2"]]
+        if bad:
+            raise ValueError(
+                f"role orders are permutations of '012' (positioning, orienting, querying); got {bad}"
+            )
+        return orders
+
+    @field_validator("direction_triples")
+    @classmethod
+    def _levels(cls, triples: dict[str, int]) -> dict[str, int]:
+        unknown = sorted(set(triples) - {"easy", "medium", "hard"})
+        if unknown or any(k < 0 for k in triples.values()):
+            raise ValueError(f"direction_triples maps easy/medium/hard to counts >= 0; got {triples}")
+        return triples
 
     def cap(self, task: str) -> int | None:
         """Per-scene cap of ``task`` (None = keep every candidate)."""
