@@ -1,7 +1,11 @@
 """The run store: one SQLite file, one row per request key, written in its own transaction per item.
 
-A request key hashes the item, its media, the prompt layout and the settings (see
-:mod:`spatialbench.runs.keys`), so a changed prompt or setting is a different row and never a stale hit.
+A request key hashes what is sent for an item — request text, media and their encoding, decoding
+settings, model (see :mod:`spatialbench.runs.keys`) — so a changed prompt or setting is a different row
+and never a stale hit, while a scoring-only change (ground truth, pruned ids, extraction) re-uses every
+row. One store holds one model on one benchmark (:mod:`spatialbench.runs.identity`); the ``attempts``
+column counts every request sent for a key over all passes; SQLite failures (damaged file, full disk)
+are one :class:`RunStoreError` naming the file, and rows committed before stay.
 Status: ``ok`` (non-empty answer), ``empty`` (the model said nothing) or ``failed`` (error recorded);
 only ``ok`` rows count as done, so re-running retries the others. Nothing secret is ever written: every
 text of a result (answer, provider metadata, error) passes :func:`spatialbench.records.redaction.redact` in
