@@ -91,7 +91,7 @@ def item_page(request: Request, item_id: str, runs: str = "") -> HTMLResponse:
     flags = latest_flags(state.flags_file, state.spec.name) if state.flags_file.is_file() else {}
     return page(request, "item.html.j2", item=item, media=media_views(state, item),
                 answers=[_answer(r, item.id) for r in chosen], flag=flags.get(item.id),
-                all_runs=[r.name for r in state.runs()], side_by_side=len(wanted) == 2)
+                all_runs=[r.name for r in state.runs()])
 
 
 @router.get("/media/{path:path}")

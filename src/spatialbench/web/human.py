@@ -43,6 +43,19 @@ def sample_ids(items: Sequence[Item], size: int, seed: int, task: str | None = N
     return [item.id for k, item in enumerate(pool) if k in chosen]
 
 
+def chosen_ids(items: Sequence[Item], text: str) -> list[str]:
+    """Return the ids of a comma- or space-separated list, in benchmark order.
+
+    Raises:
+        ValueError: an id that is not an item (the first few are named).
+    """
+    wanted = {part for part in text.replace(",", " ").split() if part}
+    unknown = sorted(wanted - {item.id for item in items})
+    if unknown:
+        raise ValueError(f"{len(unknown)} id(s) not in the benchmark: {', '.join(unknown[:5])}")
+    return [item.id for item in items if item.id in wanted]
+
+
 def run_folder(workdir: Path, name: str) -> Path:
     """``WORKDIR/human-NAME``.
 

@@ -37,15 +37,20 @@ def human_start_page(request: Request) -> HTMLResponse:
 
 @router.post("/human/start")
 def human_start(request: Request, name: Annotated[str, Form()], size: Annotated[int, Form()] = 5,
-                seed: Annotated[int, Form()] = 0, task: Annotated[str, Form()] = "") -> RedirectResponse:
-    """Create the run ``human-NAME`` with a random sample (an existing run keeps its sample)."""
+                seed: Annotated[int, Form()] = 0, task: Annotated[str, Form()] = "",
+                ids: Annotated[str, Form()] = "") -> RedirectResponse:
+    """Create the run ``human-NAME``: the chosen ``ids`` (comma-separated), else a seeded random sample.
+
+    An existing run keeps its sample.
+    """
     state = serve_state(request)
     try:
         folder = human.run_folder(state.config.workdir, name)
-        ids = human.sample_ids(state.items, size, seed, task or None)
+        chosen = human.chosen_ids(state.items, ids) if ids.strip() else human.sample_ids(
+            state.items, size, seed, task or None)
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None
-    human.start(state.config.workdir, name, state.spec, state.config.data, ids)
+    human.start(state.config.workdir, name, state.spec, state.config.data, chosen)
     return _see(f"/human/{folder.name.removeprefix('human-')}")
 
 

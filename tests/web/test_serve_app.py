@@ -1,0 +1,70 @@
+"""The UI application in-process (Starlette's test client): chosen human samples, audit-first review,
+valid HTML without network references, and the ``serve`` command's set-up errors."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import html5lib
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from spatialbench.cli.main import app as cli
+from spatialbench.web import ServeConfig, create_app
+from support.vsi_data import make_vsibench
+
+TOKEN = "t0k3n-for-tests"
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("app-data")
+    make_vsibench(root, n_videos=2, per_video=3, n_frames=12)
+    return root
+
+
+@pytest.fixture
+def client(data: Path, tmp_path: Path) -> TestClient:
+    audit = tmp_path / "audit.json"  # as spatialbench audit writes it: disagreements per task
+    audit.write_text(json.dumps({"total": 6, "tasks": {"object_rel_distance": {"disagreements": [
+        {"id": "5", "task": "object_rel_distance", "status": "disagree", "official": "A", "recomputed": "C",
+         "reason": "C is closer by 0.3 m"}]}}}))
+    app = create_app(ServeConfig(data=data, workdir=tmp_path / "work", token=TOKEN, audit=audit))
+    return TestClient(app, headers={"X-Spatialbench-Token": TOKEN})
+
+
+def test_human_run_on_chosen_ids_in_benchmark_order(client: TestClient, data: Path, tmp_path: Path) -> None:
+    client.post("/human/start", data={"name": "dan", "ids": "4, 1 2"})
+    config = json.loads((tmp_path / "work" / "human-dan" / "config.json").read_text())["config"]
+    order = [json.loads(line)["id"] for line in (data / "test.jsonl").read_text().splitlines()]
+    assert config["data"]["ids"] == [str(i) for i in order if i in (1, 2, 4)]
+    assert config["model"]["name"] == "human:dan"
+    bad = client.post("/human/start", data={"name": "eve", "ids": "1, 99"})
+    assert bad.status_code == 400 and "1 id(s) not in the benchmark: 99" in bad.text
+    assert client.post("/human/start", data={"name": "../x", "size": "2"}).status_code == 400
+
+
+def test_review_lists_audit_disagreements_first(client: TestClient) -> None:
+    page = client.get("/review").text
+    first = re.search(r"<tbody>\s*<tr[^>]*><td><a href=\"/item/([^\"]+)\"", page)
+    assert first is not None and first.group(1) == "5"
+    assert "disagrees: C is closer by 0.3 m" in page
+
+
+@pytest.mark.parametrize("path", ["/", "/item/0", "/item/1", "/scores", "/human", "/review", "/errors"])
+def test_pages_are_valid_html_without_network_references(client: TestClient, path: str) -> None:
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+    tree = parser.parse(client.get(path).text)
+    for element in tree.iter():
+        for attribute in ("src", "href", "action"):
+            value = element.get(attribute)
+            assert value is None or not re.match(r"^([a-z][a-z0-9+.-]*:|//)", value, re.I), (path, value)
+
+
+def test_serve_refuses_unreadable_data_before_listening(tmp_path: Path) -> None:
+    result = CliRunner().invoke(cli, ["serve", "--data", str(tmp_path / "missing"), "--workdir",
+                                      str(tmp_path / "w")])
+    assert result.exit_code == 2 and "missing" in result.output
