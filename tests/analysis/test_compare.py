@@ -36,8 +36,17 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
     with OpenAIServer(sighted_server(answers)) as server:
         model = f"openai-compatible:{server.url}#m"
         run(base / "data", base / "vision", model, "--frames", "uniform:4", "--concurrency", "1")
-        run(base / "data", base / "vision-qfirst", model, "--frames", "uniform:6",
-            "--order", "question_first", "--concurrency", "1")
+        run(
+            base / "data",
+            base / "vision-qfirst",
+            model,
+            "--frames",
+            "uniform:6",
+            "--order",
+            "question_first",
+            "--concurrency",
+            "1",
+        )
         run(base / "data", base / "blind", model, "--blind", "--concurrency", "1")
     run(base / "data", base / "chance", "chance-frequency")
     return base, answers
@@ -111,7 +120,8 @@ def test_runs_differing_in_more_than_the_compared_setting_are_flagged(runs):
         {"setting": "prompt.order", "minuend": "question_first", "subtrahend": "video_first"},
     ]
     assert doc["notes"][0].startswith(
-        "* vision-qfirst − vision: differs in more than one setting: media.frames")
+        "* vision-qfirst − vision: differs in more than one setting: media.frames"
+    )
 
 
 def test_two_models_pairs_get_a_mean_row(runs):
@@ -119,8 +129,9 @@ def test_two_models_pairs_get_a_mean_row(runs):
     doc = _compare(*(str(base / n) for n in ("vision", "vision-qfirst", "blind")))
     first, second, mean = doc["differences"]
     assert second["label"] == "Enabled−Disabled (vision-qfirst − blind)" and second["flagged"]
-    assert second["other"] == [{"setting": "prompt.order", "minuend": "question_first",
-                                "subtrahend": "video_first"}]
+    assert second["other"] == [
+        {"setting": "prompt.order", "minuend": "question_first", "subtrahend": "video_first"}
+    ]
     assert mean["label"] == "Enabled−Disabled (mean of 2)" and mean["kind"] == "enabled-disabled-mean"
     for key in ("overall", "object_counting", "object_rel_distance"):
         assert mean["scores"][key] == pytest.approx((first["scores"][key] + second["scores"][key]) / 2)
@@ -234,3 +245,41 @@ def test_strategy_against_direct_is_one_setting(tmp_path):
     direct_count = 100 * float(np.mean([mra(4.0, float(answers[f"q{k}"])) for k in (0, 2)]))
     assert diff["scores"]["object_rel_distance"] == pytest.approx(100 - share_a)
     assert diff["scores"]["object_counting"] == pytest.approx(100 - direct_count)
+
+
+def _copy_run(source: Path, target: Path) -> Path:
+    target.mkdir()
+    for name in ("config.json", "items.csv"):
+        (target / name).write_text((source / name).read_text())
+    return target
+
+
+def test_runs_of_two_benchmarks_are_refused_naming_both(runs, tmp_path):
+    base, _ = runs
+    other = _copy_run(base / "blind", tmp_path / "other")
+    config = json.loads((other / "config.json").read_text())
+    config["config"]["data"]["benchmark"] = "remindview"
+    (other / "config.json").write_text(json.dumps(config))
+    result = CliRunner().invoke(app, ["compare", str(base / "vision"), str(other)])
+    assert result.exit_code == 2
+    assert (
+        "runs of different benchmarks cannot be compared (vision: vsibench, other: remindview)"
+        in result.output
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        ("config.json", "{not json", "config.json: not a run configuration (JSONDecodeError"),
+        ("config.json", '{"config": {"data": {}}}', "config.json: not a run configuration (KeyError"),
+        ("items.csv", "id,prediction\n1,A\n", "items.csv: missing column(s) score, task"),
+    ],
+)
+def test_a_damaged_run_file_is_named(runs, tmp_path, name, text, message):
+    base, _ = runs
+    damaged = _copy_run(base / "blind", tmp_path / "damaged")
+    (damaged / name).write_text(text)
+    result = CliRunner().invoke(app, ["compare", str(base / "vision"), str(damaged)])
+    assert result.exit_code == 2 and message in result.output
+    assert (base / "vision" / "items.csv").is_file()  # nothing of the good run touched

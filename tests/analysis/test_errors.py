@@ -181,3 +181,26 @@ def test_subset_tiny_samples_only_tiny_items(explained_run, tmp_path):
         i for i in order if i in ("3", "9") and answers[f"q{i}"] != "A"
     ]
     assert doc["rule"].endswith("; among the given items only")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("{oops", "not a JSON annotation file"),
+        ('{"schema": "other", "version": 1}', "not a spatialbench.error-annotations version 1 file"),
+        (
+            '{"schema": "spatialbench.error-annotations", "version": 1, "taxonomy": "x", "items": []}',
+            "field 'taxonomy': unknown error taxonomy 'x'; known: vsi-bench, mmsi-video",
+        ),
+        (
+            '{"schema": "spatialbench.error-annotations", "version": 1, "taxonomy": "vsi-bench", '
+            '"items": [{"id": "1", "task": "t"}, {"id": "1", "task": "t"}]}',
+            "item '1': the id appears twice",
+        ),
+    ],
+)
+def test_a_bad_annotation_file_is_named(tmp_path, text, message):
+    path = tmp_path / "errors.json"
+    path.write_text(text)
+    result = CliRunner().invoke(app, ["errors", "table", str(path)])
+    assert result.exit_code == 2 and f"{path}: " in result.output and message in result.output
