@@ -16,6 +16,7 @@ from typing import Any
 
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.summary import STORE_NAME
+from spatialbench.scoring.predictions import Predictions
 
 CONFIG_NAME = "config.json"
 
@@ -50,6 +51,14 @@ def run_responses(run_dir: Path) -> dict[str, str]:
     query = "SELECT item_id, response FROM results WHERE status = 'ok' ORDER BY finished_at"
     rows = store_rows(run_dir, query)
     return {str(item_id): response for item_id, response in rows if response is not None}
+
+
+def run_predictions(run_dir: Path) -> Predictions:
+    """Return the run's answers as :class:`~spatialbench.scoring.predictions.Predictions` (format ``run``).
+
+    ``spatialbench score --run RUN`` scores them exactly as a predictions file (:func:`run_responses`).
+    """
+    return Predictions(responses=run_responses(run_dir), format="run")
 
 
 @dataclass(frozen=True)
