@@ -114,3 +114,11 @@ def test_item_page_of_an_item_a_run_never_answered(client, tiny_served) -> None:
     assert page.status_code == 200
     card = page.text.split('id="run-human-cy"')[1].split('<div class="run"')[0]
     assert "not scored" in card and "(none)" in card
+
+
+def test_two_runs_side_by_side(client, tiny_served) -> None:
+    client.post("/human/start", data={"name": "fay", "ids": "0"})
+    both = client.get("/item/0", params=[("runs", "vision"), ("runs", "human-fay")]).text
+    assert 'id="run-vision"' in both and 'id="run-human-fay"' in both
+    one = client.get("/item/0", params={"runs": "vision"}).text
+    assert 'id="run-vision"' in one and 'id="run-human-fay"' not in one

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
 import pandas as pd
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
 
 from spatialbench.records.item import Item, MediaKind, MediaRef
@@ -51,7 +51,7 @@ def browse(request: Request, task: str = "", scene: str = "", dataset: str = "",
 
 
 def media_url(state: ServeState, ref: MediaRef, name: str | None = None) -> str | None:
-    """URL of a media file under ``/media`` (None when the file lies outside the data folder)."""
+    """Return the URL of a media file under ``/media`` (None when the file lies outside the data folder)."""
     path = Path(ref.path) if name is None else Path(ref.path) / name
     if path.is_absolute():
         try:
@@ -80,13 +80,17 @@ def _answer(run: ServedRun, item_id: str) -> dict[str, Any]:
 
 
 @router.get("/item/{item_id}", response_class=HTMLResponse)
-def item_page(request: Request, item_id: str, runs: str = "") -> HTMLResponse:
-    """One item: video or frames, question, options, truth, flag form, and each run's request and answer."""
+def item_page(request: Request, item_id: str,
+              runs: Annotated[list[str] | None, Query()] = None) -> HTMLResponse:
+    """Show one item: video or frames, question, options, truth, flag form, and each run's request and answer.
+
+    ``runs`` (repeated, or comma-separated) shows only those runs, side by side; all runs by default.
+    """
     state = serve_state(request)
     item = state.by_id.get(item_id)
     if item is None:
         raise HTTPException(404, f"no item {item_id!r}")
-    wanted = [r for r in runs.split(",") if r]
+    wanted = [name for value in runs or [] for name in value.split(",") if name]
     chosen = [r for r in state.runs() if not wanted or r.name in wanted]
     flags = latest_flags(state.flags_file, state.spec.name) if state.flags_file.is_file() else {}
     return page(request, "item.html.j2", item=item, media=media_views(state, item),
@@ -116,7 +120,7 @@ def _file(root: Path, path: str) -> FileResponse:
 
 
 def score_rows(state: ServeState, run: ServedRun, excluded: set[str]) -> dict[str, Any]:
-    """One row of the score table: Avg. and the benchmark's columns over the run's scored items."""
+    """Return one row of the score table: Avg. and the benchmark's columns over the run's scored items."""
     frame = pd.DataFrame([{"id": i, "task": state.by_id[i].task, "dataset": state.by_id[i].dataset,
                            "score": float(s["score"]) if s.get("score") is not None else float("nan"),
                            "answered": s.get("extracted") is not None}
@@ -130,7 +134,7 @@ def score_rows(state: ServeState, run: ServedRun, excluded: set[str]) -> dict[st
 
 @router.get("/scores", response_class=HTMLResponse)
 def scores(request: Request, exclude: int = 0) -> HTMLResponse:
-    """Every run's Avg. and columns; ``exclude=1`` leaves out items flagged wrong or ambiguous."""
+    """Show every run's Avg. and columns; ``exclude=1`` leaves out items flagged wrong or ambiguous."""
     state = serve_state(request)
     flags = latest_flags(state.flags_file, state.spec.name) if state.flags_file.is_file() else {}
     excluded = {i for i, f in flags.items() if f["flag"] in EXCLUDED} if exclude else set()
