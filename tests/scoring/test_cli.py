@@ -137,3 +137,29 @@ def test_skipped_rows_and_unmatched_ids_are_in_scores_json(tmp_path):
     assert scores["skipped_rows"]["first"][1].startswith(f"{preds}:3: not valid JSON")
     assert scores["unmatched_predictions"] == 1 and scores["unmatched_prediction_ids"] == ["99"]
     assert "1 prediction id(s) match no item: 99" in result.output
+
+
+def test_score_subset_tiny_keeps_only_the_tiny_ids(shared_data, tmp_path):
+    from spatialbench.benchmarks.vsibench.tiny import tiny_ids
+
+    subset = require_file(shared_data / "vsibench" / "official_samples" / "subset_300.jsonl")
+    records = [json.loads(line) for line in subset.read_text().splitlines()]
+    predictions = tmp_path / "p.jsonl"  # every answer right: the ground truth itself
+    predictions.write_text("".join(json.dumps({"id": r["id"], "response": str(r["ground_truth"])}) + "\n"
+                                   for r in records))
+    in_tiny = {str(r["id"]) for r in records} & set(tiny_ids())
+    out = tmp_path / "out"
+    args = ["score", "-a", str(subset), "-p", str(predictions), "--subset", "tiny", "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    scores = json.loads((out / "scores.json").read_text())
+    assert scores["n_items"] == len(in_tiny) == 23 and scores["overall"] == 100.0
+
+
+def test_score_subset_for_a_benchmark_without_subsets_is_refused(tmp_path):
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text('{"id": 1, "response": "A"}\n')
+    result = runner.invoke(app, ["score", "-b", "mmsi-video", "-a", str(tmp_path), "-p", str(predictions),
+                                 "--subset", "tiny"])
+    assert result.exit_code == 2
+    assert "unknown benchmark option 'subset'" in result.output

@@ -12,6 +12,7 @@ import typer
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.cli.apps import app
+from spatialbench.cli.subset_option import SubsetOpt
 from spatialbench.records.rows import LoadedItems, RowError
 from spatialbench.registry import UnknownNameError
 from spatialbench.scoring.output import render_markdown, write_scores
@@ -70,10 +71,16 @@ def lookup(benchmark: str) -> BenchmarkSpec:
         raise typer.Exit(2) from err
 
 
-def load_annotations(spec: BenchmarkSpec, annotations: Path, pruned_ids: Path | None) -> LoadedItems:
-    """Load items (pruned ids only when given), report bad rows; exit 2 on an unusable input."""
-    options = {"pruned_ids": pruned_ids} if pruned_ids is not None else {}
+def load_annotations(
+    spec: BenchmarkSpec, annotations: Path, pruned_ids: Path | None, subset: str | None = None
+) -> LoadedItems:
+    """Load items (pruned ids and subset only when given), report bad rows; exit 2 on an unusable input."""
+    from spatialbench.cli.subset_option import with_subset
+
+    options = with_subset({"pruned_ids": pruned_ids} if pruned_ids is not None else {}, subset)
     try:
+        if subset is not None:
+            spec.check_options(options)  # a benchmark without subsets: one line naming the option
         items = spec.load_items(annotations, **options)
     except (FileNotFoundError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
@@ -155,6 +162,7 @@ def score(
     predictions_format: FormatOpt = None,
     response_field: ResponseFieldOpt = None,
     sub_bench: SubBenchOpt = None,
+    subset: SubsetOpt = None,
 ) -> None:
     """Score predictions; prints the table with the modes used, optionally writes scores.json + CSV."""
     from spatialbench.scoring.predictions import read_predictions
@@ -162,7 +170,7 @@ def score(
 
     check_out(out)
     spec = lookup(benchmark)
-    items = load_annotations(spec, annotations, pruned_ids)
+    items = load_annotations(spec, annotations, pruned_ids, subset)
     try:
         read = read_predictions(predictions, items, predictions_format, response_field)
         report_row_errors("prediction", read.errors)
