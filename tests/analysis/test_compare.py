@@ -283,3 +283,17 @@ def test_a_damaged_run_file_is_named(runs, tmp_path, name, text, message):
     result = CliRunner().invoke(app, ["compare", str(base / "vision"), str(damaged)])
     assert result.exit_code == 2 and message in result.output
     assert (base / "vision" / "items.csv").is_file()  # nothing of the good run touched
+
+
+def test_relative_differences_are_percent_of_the_subtracted_run(runs):
+    base, _ = runs
+    plain = _compare(str(base / "vision"), str(base / "blind"))
+    doc = _compare(str(base / "vision"), str(base / "blind"), "--relative")
+    assert doc["relative"] is True
+    blind = doc["runs"][1]["scores"]
+    for key, delta in plain["differences"][0]["scores"].items():
+        got = doc["differences"][0]["scores"][key]
+        if delta is None or not blind[key]:
+            assert got is None
+        else:
+            assert got == pytest.approx(100 * delta / blind[key])

@@ -15,13 +15,15 @@ so are runs scored on different items. A setting is a configuration key such as 
 ``prompt.order`` (``strategy`` counts as one setting with its parameters); keys that do not change
 answers (``out``, concurrency, timeout, attempts, retry delay, frame cache) are never compared, nor the
 media settings of a blind run (it sends no media) or the model, media and prompt of a chance baseline.
-``subset="tiny"`` scores every run on its VSI-Bench (tiny) items only (ids it lacks are noted).
+``subset="tiny"`` scores every run on its VSI-Bench (tiny) items only (ids it lacks are noted);
+``relative=True`` gives differences in percent of the subtracted run's score (Fig. 9 plots "relative
+improvements"; the paper does not say whether relative to the score or in points, so both are offered).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from spatialbench.analysis.run_folder import RunFolder, settings
@@ -107,6 +109,7 @@ class Comparison:
     runs: tuple[RunRow, ...]
     differences: tuple[Difference, ...]
     notes: tuple[str, ...]
+    relative: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """Return the versioned JSON document (``schema`` ``spatialbench.compare``, ``version`` 1)."""
@@ -123,6 +126,7 @@ class Comparison:
             "version": VERSION,
             "benchmark": self.benchmark,
             "subset": self.subset,
+            "relative": self.relative,
             "columns": [asdict(c) for c in self.columns],
             "runs": [asdict(r) for r in self.runs],
             "differences": differences,
@@ -177,6 +181,14 @@ def _difference(
     values = {k: _minus(v, scores[b.name].get(k)) for k, v in scores[a.name].items()}
     only = (len(ids[a.name] - ids[b.name]), len(ids[b.name] - ids[a.name]))
     return Difference(kind, label, a.name, b.name, tuple(compared), other, only, values)
+
+
+def _relative(diff: Difference, base: dict[str, float | None]) -> Difference:
+    def percent(key: str, value: float | None) -> float | None:
+        reference = base.get(key)
+        return None if value is None or not reference else 100.0 * value / reference
+
+    return replace(diff, scores={k: percent(k, v) for k, v in diff.scores.items()})
 
 
 def _minus(a: float | None, b: float | None) -> float | None:
@@ -279,7 +291,7 @@ def _notes(differences: Sequence[Difference], rows: Sequence[RunRow], subset: st
 
 
 def compare_runs(
-    runs: Sequence[RunFolder], against: str | None = None, subset: str | None = None
+    runs: Sequence[RunFolder], against: str | None = None, subset: str | None = None, relative: bool = False
 ) -> Comparison:
     """Compare runs of one benchmark (rules in the module docstring).
 
@@ -288,6 +300,8 @@ def compare_runs(
         against: name of the reference run: every other run minus it; None: the automatic
             Enabled−Disabled and Disabled−Chance rows.
         subset: ``"tiny"`` to score every run on its VSI-Bench (tiny) items only.
+        relative: differences in percent of the subtracted run's score (Fig. 9 "relative improvements");
+            None where that score is 0 or missing.
 
     Raises:
         CompareError: no run, runs of different benchmarks, duplicate names, unknown ``against`` or
@@ -311,6 +325,8 @@ def compare_runs(
     else:
         pairs = _auto_pairs(runs)
     differences = [_difference(kind, label, a, b, done, scores, ids) for kind, label, a, b, done in pairs]
+    if relative:
+        differences = [_relative(d, scores[d.subtrahend]) for d in differences]
     differences += _means(differences)
     return Comparison(
         benchmark,
@@ -319,4 +335,5 @@ def compare_runs(
         tuple(rows),
         tuple(differences),
         tuple(_notes(differences, rows, subset)),
+        relative,
     )

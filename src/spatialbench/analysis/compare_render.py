@@ -16,8 +16,18 @@ from spatialbench.scoring.render import Grid, Value, to_csv, to_markdown
 
 FORMATS = ("markdown", "csv", "latex", "json")
 FILES = {"markdown": "compare.md", "csv": "compare.csv", "latex": "compare.tex", "json": "compare.json"}
-_LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
-                  "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}"}
+_LATEX_SPECIAL = {
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "\\": r"\textbackslash{}",
+}
 
 
 def _signed(value: float | None) -> str:
@@ -39,8 +49,10 @@ def display_grid(comparison: Comparison) -> Grid:
     rows: list[tuple[str, tuple[Value, ...]]] = [
         (r.name, tuple(_plain(r.scores.get(k)) for k in keys)) for r in comparison.runs
     ]
-    rows += [(_label(comparison, i), tuple(_signed(d.scores.get(k)) for k in keys))
-             for i, d in enumerate(comparison.differences)]
+    rows += [
+        (_label(comparison, i), tuple(_signed(d.scores.get(k)) for k in keys))
+        for i, d in enumerate(comparison.differences)
+    ]
     return Grid(tuple(c.label for c in comparison.columns), tuple(rows))
 
 
@@ -50,8 +62,10 @@ def numeric_grid(comparison: Comparison) -> Grid:
     rows: list[tuple[str, tuple[Value, ...]]] = [
         (r.name, tuple(r.scores.get(k) for k in keys)) for r in comparison.runs
     ]
-    rows += [(_label(comparison, i), tuple(d.scores.get(k) for k in keys))
-             for i, d in enumerate(comparison.differences)]
+    rows += [
+        (_label(comparison, i), tuple(d.scores.get(k) for k in keys))
+        for i, d in enumerate(comparison.differences)
+    ]
     return Grid(tuple(c.label for c in comparison.columns), tuple(rows))
 
 
@@ -62,8 +76,12 @@ def _latex_escape(text: str) -> str:
 def to_latex(comparison: Comparison) -> str:
     r"""Return a ``tabular`` (booktabs rules): header, runs, ``\midrule``, differences; notes as comments."""
     grid = display_grid(comparison)
-    lines = [r"\begin{tabular}{l" + "r" * len(grid.header) + "}", r"\toprule",
-             " & ".join(["", *(_latex_escape(h) for h in grid.header)]) + r" \\", r"\midrule"]
+    lines = [
+        r"\begin{tabular}{l" + "r" * len(grid.header) + "}",
+        r"\toprule",
+        " & ".join(["", *(_latex_escape(h) for h in grid.header)]) + r" \\",
+        r"\midrule",
+    ]
     for index, (name, values) in enumerate(grid.rows):
         if index == len(comparison.runs) and comparison.differences:
             lines.append(r"\midrule")
@@ -82,7 +100,8 @@ def render(comparison: Comparison, fmt: str) -> str:
     """
     if fmt == "markdown":
         subset = f" · subset {comparison.subset}" if comparison.subset else ""
-        title = f"**{comparison.benchmark}**{subset}"
+        relative = " · differences in % of the subtracted run" if comparison.relative else ""
+        title = f"**{comparison.benchmark}**{subset}{relative}"
         body = to_markdown(display_grid(comparison))
         return "\n".join([title, "", *body, *([""] if comparison.notes else []), *comparison.notes]) + "\n"
     if fmt == "csv":

@@ -41,6 +41,9 @@ def compare(
     subset: SubsetOpt = None,
     fmt: FormatOpt = "markdown",
     out: OutOpt = None,
+    relative: Annotated[
+        bool, typer.Option("--relative", help="Differences in % of the subtracted run.")
+    ] = False,
 ) -> None:
     """Compare scored runs: a row per run, Enabled−Disabled / Disabled−Chance or RUN − REF rows."""
     from spatialbench.analysis.compare import CompareError, compare_runs
@@ -54,7 +57,7 @@ def compare(
     target = prepare_out_dir(out if out is not None else runs[0] / "analysis")
     try:
         folders = [read_run(path, name) for path, name in zip(runs, _names(runs), strict=True)]
-        comparison = compare_runs(folders, against=against, subset=subset)
+        comparison = compare_runs(folders, against=against, subset=subset, relative=relative)
     except (RunFolderError, CompareError, UnknownNameError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
