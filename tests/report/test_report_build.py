@@ -87,7 +87,8 @@ def test_tables_in_markdown_csv_latex(report, demo_runs) -> None:
 
 
 def _pages(report: Path) -> list[Path]:
-    return [report / "index.html", *sorted((report / "items").glob("*.html"))]
+    return [report / "index.html", *sorted((report / "items").glob("*.html")),
+            *sorted((report / "runs").glob("*.html"))]
 
 
 def test_html_parses_without_errors_and_references_no_network(report) -> None:
@@ -135,3 +136,10 @@ def test_cli_report_and_bad_run_folder(demo_runs, tmp_path) -> None:
     assert ok.exit_code == 0 and "index.html" in ok.output
     bad = runner.invoke(app, ["report", str(tmp_path), "--out", str(tmp_path / "r2")])
     assert bad.exit_code == 2 and f"{tmp_path}: not a run folder (no config.json)" in bad.output
+
+
+def test_each_leaderboard_row_links_to_its_settings(report, demo_runs) -> None:
+    index = (report / "index.html").read_text()
+    assert '<a href="runs/blind-blind.html"' in index
+    settings = (report / "runs" / "blind-blind.html").read_text()
+    assert "&#34;blind&#34;: true" in settings and "uniform:4" in settings

@@ -4,6 +4,7 @@ Layout of ``OUT``::
 
     index.html                 leaderboard, run settings, figures, breakdowns, analyses, worst items
     items/index.html           every item, by task, worst first; items/<id>.html one item across runs
+    runs/<row>.html            one run's recorded settings (config.json), linked from its leaderboard row
     figures/*.png, *.svg       the figures (report.plots); sheets/<run>/<id>.jpg frames sent
     tables/leaderboard.{md,csv,tex}, tables/breakdowns.{md,csv,tex}
 
@@ -122,6 +123,7 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     _sheets(target, runs, tasks, sheets, warnings)
     laps["sheets"] = time.perf_counter() - started - sum(laps.values())
     pages.write_item_pages(target, views, list(tasks.items()), [r.label for r in runs])
+    pages.write_run_pages(target, runs)
     index = _index(target, runs, board, sections, grids, found, tasks, per_task, downloads)
     laps["html"] = time.perf_counter() - started - sum(laps.values())
     figs = [f for _, fs in sections for f in fs] + [f for a in found for f in a.figures]

@@ -1,6 +1,7 @@
 """HTML of the report from the Jinja2 templates in ``spatialbench/report/data`` (autoescaped).
 
 Pages: ``index.html`` (leaderboard, settings, figures, breakdowns, analyses, worst items per task),
+``runs/<row>.html`` (one run's recorded settings),
 ``items/index.html`` (every item by task, worst first) and ``items/<id>.html`` (one item, every run's
 answer and the frames it sent). Links are relative, so the folder opens from disk and can be moved.
 """
@@ -73,6 +74,16 @@ def run_entry(run: RunData) -> dict[str, str]:
     settings = {key: run.record.get(key) for key in ("config", "backend", "prompt", "environment")}
     return {"row": row_label(run), "anchor": slug(row_label(run)), "model": run.config.model.name,
             "summary": summary, "settings": json.dumps(settings, indent=2, default=str)}
+
+
+def write_run_pages(out: Path, runs: Sequence[RunData]) -> None:
+    """Write ``runs/<row name>.html``: one run's recorded settings (linked from the leaderboard)."""
+    folder = out / "runs"
+    folder.mkdir(parents=True, exist_ok=True)
+    for run in runs:
+        entry = run_entry(run)
+        page = render("run.html.j2", title=entry["row"], r=entry)
+        (folder / f"{entry['anchor']}.html").write_text(page, encoding="utf-8")
 
 
 def write_item_pages(out: Path, views: Sequence[ItemView], tasks: list[tuple[str, list[ItemView]]],
