@@ -164,3 +164,14 @@ def test_generated_synthetic_room_matches_an_independent_computation(tmp_path):
     }
     assert len(expected) >= 3
     assert _cells(ground_truth_map(load_meta_info(path)["synth_3"])) == expected
+
+
+def test_every_official_scene_has_a_map_and_a_perfect_self_locality():
+    from spatialbench.scene.cogmap import scene_names
+
+    folder = require_file(shared_data_dir() / "vsibench" / "meta_info")
+    scenes = load_meta_info(folder)
+    assert len(scenes) == 288
+    pairs = [p for s in scenes.values() for p in map_pairs(*[ground_truth_map(s, None, scene_names(s))] * 2)]
+    result = locality(pairs)
+    assert result.correct == result.total and sum(result.total) > 4000
