@@ -69,6 +69,13 @@ def test_openai_compatible_sends_turns_in_order_with_top_k() -> None:
     assert script.log[0].n_images == 2
 
 
+def test_openai_itself_gets_no_top_k_and_says_so(monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    backend = load_backend("openai:gpt-test", api=FAST)
+    assert backend.describe()["top_k"].startswith("not sent")
+    assert load_backend("openai-compatible:http://127.0.0.1:9/v1#m", api=FAST).describe()["top_k"] == "sent"
+
+
 def _gemini_ok(recorded: Recorded, index: int):
     content = {"role": "model", "parts": [{"text": "3"}]}
     return 200, {}, {"candidates": [{"content": content, "finishReason": "STOP"}], "modelVersion": "g"}

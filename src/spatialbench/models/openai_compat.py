@@ -130,6 +130,11 @@ class OpenAIChatBackend(ProviderBackend):
     def _classify(self, exc: Exception) -> RetryableError | None:
         return classify_sdk_error(exc, self._sdk)
 
+    def describe(self) -> dict[str, Any]:
+        """Return the provider's settings, and whether a strategy's ``top_k`` reaches the model."""
+        top_k = "sent" if self.base_url is not None else "not sent (the OpenAI API has no top-k)"
+        return {**super().describe(), "top_k": top_k}
+
 
 def _unreadable_reply(what: str, body: str) -> BackendError:
     """Return the error for a 200 reply that is not a chat completion, quoting its first bytes (redacted)."""
