@@ -172,3 +172,12 @@ def test_a_csv_row_with_more_cells_than_columns_is_a_row_error_and_the_rest_is_r
     read = read_predictions(path, ITEMS)
     assert read.responses == {"1": "2", "3": "5"}
     assert [str(e) for e in read.errors] == [f"{path}:3: 3 cells for 2 columns (id, response)"]
+
+
+def test_a_long_reply_in_a_csv_cell_is_read_whole(tmp_path):
+    # the csv module refuses cells over 131,072 characters by default; model replies can be longer
+    reply = "x " * 100_000 + "Answer: 2"
+    path = tmp_path / "p.csv"
+    path.write_text(f'id,response\n1,"{reply}"\n2,3\n')
+    read = read_predictions(path, ITEMS)
+    assert read.errors == [] and read.responses == {"1": reply, "2": "3"}

@@ -7,7 +7,8 @@ text, exactly as written (``'2'`` stays ``"2"``, never ``2.0``).
 
 * CSV / TSV: UTF-8, a byte-order mark is dropped; ``.tsv`` (or a ``.csv`` whose header line holds tabs
   and no comma — VLMEvalKit writes its score "csv" tab-separated) is tab-separated. A row that is not
-  UTF-8 is a :class:`RowError` naming its line and byte; the other rows are read.
+  UTF-8 is a :class:`RowError` naming its line and byte; the other rows are read. Cells may be long
+  (up to ``MAX_CELL_CHARS``, above the csv module's default of 131,072).
 * Excel (``.xlsx``): the first sheet (``openpyxl``); VLMEvalKit's prediction file has the columns of
   its input table plus ``prediction`` (its ``index`` column is the item id).
 """
@@ -25,6 +26,8 @@ from spatialbench.records.files import BOM, Record
 from spatialbench.records.rows import RowError
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx")
+MAX_CELL_CHARS = 2**31 - 1
+"""Longest CSV cell read (the csv module's default limit, 131,072 characters, is below long replies)."""
 _UNDECODED = re.compile("[\udc80-\udcff]")
 
 
@@ -46,6 +49,7 @@ def _bad_bytes(row: list[str]) -> str | None:
 
 def _csv_rows(path: Path) -> Iterator[Record | RowError]:
     text = path.read_bytes().removeprefix(BOM).decode("utf-8", errors="surrogateescape")
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_CELL_CHARS))  # model replies can be long
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(path, text))
     header = next(reader, None)
     if header is None:
