@@ -190,3 +190,10 @@ def test_a_failed_turn_fails_its_item_and_only_that_turn_is_sent_again(data, tmp
     assert summary.counts["ok"] == 4 and len(server.script.log) == 4  # the extraction turns alone
     assert all(extraction in _last_text(r) for r in server.script.log)
     assert {r["reused"] for r in _raw(out).values()} == {1}
+
+
+def test_mmsi_three_step_with_an_extraction_turn(data, tmp_path) -> None:
+    model = CoTModel(lambda tag, phase, i: {"q0": "8"}.get(tag, TRUTH[tag]))
+    log, scores = _run(data, tmp_path / "three-x", "mmsi-three-step", model, extract=True)
+    # the three-step reply ends in \boxed{X}, not "the answer is X": the extraction turn reads no answer
+    assert len(log) == 8 and scores["no_answer"]["total"] == 4

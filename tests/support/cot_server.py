@@ -85,7 +85,7 @@ class CoTModel:
         earlier = _text(body["messages"][-2])
         found = _ANSWER.findall(earlier)
         if tag in self.garbled or not found:
-            return "I would rather not say which one it is."
+            return "I would rather not say."
         return found[-1]
 
     def _three_step(self, tag: str, sample: int, body: dict[str, Any]) -> str:
