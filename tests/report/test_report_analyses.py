@@ -4,6 +4,7 @@ their documented schema), skipped when absent."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from typer.testing import CliRunner
 from spatialbench.cli.main import app
 from spatialbench.report import build_report
 from spatialbench.report.analyses import draw_locality, draw_sweep
+from spatialbench.runs import RunConfig, run
+from support.openai_server import OpenAIServer, ServerScript
 
 
 def _png_ok(path: Path) -> None:
@@ -73,3 +76,27 @@ def test_sweep_over_frames_is_a_curve_and_without_scores_not_drawn(tmp_path: Pat
     assert drawn is not None and drawn.grids[0].rows == (("Avg.", (30.0, 35.0, 37.5)),)
     _png_ok(tmp_path / "figures" / "sweep.png")
     assert draw_sweep(tmp_path, {**doc, "comparison": None}, "none") is None
+
+
+def map_answer(text: str) -> str:
+    """A cognitive map putting the k-th category asked for at cell (k, k); any other turn: "A"."""
+    match = re.search(r"categories to care about in this scene: (.*?)\. Focus", text)
+    if "10x10 grid" not in text or match is None:
+        return "A"
+    return json.dumps({name.strip(): [[k, k]] for k, name in enumerate(match.group(1).split(","))})
+
+
+@pytest.mark.slow
+def test_cognitive_maps_drawn_beside_their_ground_truth(demo_runs, tmp_path) -> None:
+    data, out = demo_runs["benchmark"], tmp_path / "cogmap"
+    with OpenAIServer(ServerScript(answer=map_answer)) as server:
+        run(RunConfig.model_validate({
+            "data": {"benchmark": "vsibench", "path": str(data), "limit": 4},
+            "model": {"name": f"openai-compatible:{server.url}#m"}, "media": {"frames": "uniform:2"},
+            "strategy": {"name": "cognitive-map"}, "out": str(out)}), progress=False)
+    assert CliRunner().invoke(app, ["cogmap", str(out)]).exit_code == 0
+    result = build_report([out], tmp_path / "report")
+    maps = sorted(f.png for f in result.figures if f.png.startswith("figures/cogmap-"))
+    assert len(maps) == 3  # the first 3 of the 4 stored maps (report.cogmaps.MAPS)
+    _png_ok(tmp_path / "report" / maps[0])
+    assert "predicted vs ground truth (Fig. 10)" in (tmp_path / "report" / "index.html").read_text()

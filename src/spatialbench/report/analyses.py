@@ -10,7 +10,8 @@ folder (``spatialbench sweep`` puts its runs in ``OUT/<setting>-<value>``). Draw
 * ``spatialbench.error-table`` (``spatialbench errors table``): the share of each error category per task,
   stacked (VSI-Bench Fig. 8, MMSI-Video-Bench Fig. 7);
 * ``spatialbench.cogmap-locality`` (``spatialbench cogmap``): map-distance accuracy per ground-truth
-  distance bin with the paper's curves dashed (Fig. 11);
+  distance bin with the paper's curves dashed (Fig. 11), and the first maps the run stored beside their
+  ground truth (Fig. 10, :mod:`spatialbench.report.cogmaps`);
 * ``spatialbench.sweep``: Avg. against the swept value (accuracy vs frames, App. C.3 / Fig. 12, when the
   values are frame strategies with a count).
 
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.analysis.errors import taxonomy
-from spatialbench.report import figures
+from spatialbench.report import cogmaps, figures
 from spatialbench.report.plots import Figure, figure_of, slug
 from spatialbench.report.runs import RunData
 from spatialbench.scoring.render import Grid, Value
@@ -44,15 +45,14 @@ class Analysis:
     grids: list[Grid] = field(default_factory=list)
 
 
-def discover(runs: Sequence[RunData]) -> list[Path]:
-    """Analysis files of ``runs`` (module docstring), each once, in run order."""
-    found: list[Path] = []
+def discover(runs: Sequence[RunData]) -> list[tuple[Path, RunData]]:
+    """Return the analysis files of ``runs`` (module docstring) with their run, each once, in run order."""
+    found: dict[Path, RunData] = {}
     for run in runs:
-        found += sorted((run.path / "analysis").glob("*.json"))
         sweep = run.path.parent / "sweep.json"
-        if sweep.is_file():
-            found.append(sweep)
-    return list(dict.fromkeys(p.resolve() for p in found))
+        for path in [*sorted((run.path / "analysis").glob("*.json")), *([sweep] if sweep.is_file() else [])]:
+            found.setdefault(path.resolve(), run)
+    return list(found.items())
 
 
 def draw_compare(out: Path, doc: dict[str, Any], stem: str) -> Analysis:
@@ -125,10 +125,11 @@ def draw_sweep(out: Path, doc: dict[str, Any], stem: str) -> Analysis | None:
     return Analysis(f"Sweep: {doc['setting']}", "", drawn, [grid])
 
 
+LOCALITY = "spatialbench.cogmap-locality"
 DRAWERS: dict[str, Callable[[Path, dict[str, Any], str], Analysis | None]] = {
     "spatialbench.compare": draw_compare,
     "spatialbench.error-table": draw_error_table,
-    "spatialbench.cogmap-locality": draw_locality,
+    LOCALITY: draw_locality,
     "spatialbench.sweep": draw_sweep,
 }
 
@@ -139,7 +140,7 @@ def draw_all(out: Path, runs: Sequence[RunData]) -> list[Analysis]:
     Never raises for a malformed file: it is listed with the reason instead.
     """
     drawn = []
-    for k, path in enumerate(discover(runs)):
+    for k, (path, run) in enumerate(discover(runs)):
         source = str(path)
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
@@ -149,5 +150,6 @@ def draw_all(out: Path, runs: Sequence[RunData]) -> list[Analysis]:
             drawn.append(Analysis(f"{path.name}: not drawn", f"{source} ({type(exc).__name__}: {exc})"))
             continue
         if result is not None:
-            drawn.append(Analysis(result.title, source, result.figures, result.grids))
+            maps = cogmaps.map_figures(out, run, doc) if doc.get("schema") == LOCALITY else []
+            drawn.append(Analysis(result.title, source, [*maps, *result.figures], result.grids))
     return drawn

@@ -24,6 +24,7 @@ import matplotlib
 matplotlib.use("Agg")  # headless: no display is ever opened
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from numpy.typing import NDArray  # noqa: E402
 
 from spatialbench.scoring.render import Value  # noqa: E402
 
@@ -185,4 +186,31 @@ def curves(series: Sequence[tuple[str, Sequence[float], Sequence[Value], str]], 
     axes.set_title(title)
     axes.legend(fontsize=7)
     axes.grid(alpha=0.3)
+    return save(figure, stem)
+
+
+def map_pair(predicted: dict[str, NDArray[np.float64]], truth: dict[str, NDArray[np.float64]], grid: int,
+             title: str, stem: Path) -> list[Path]:
+    """Two grid maps side by side: the model's points and the ground truth, ``(n, 2)`` cells per category.
+
+    A category keeps its colour in both panels; each point is labelled with its category (Fig. 10).
+    """
+    names = list(dict.fromkeys([*truth, *predicted]))
+    palette = plt.get_cmap("tab20")
+    colours = {name: palette(k % 20) for k, name in enumerate(names)}
+    figure, panels = plt.subplots(1, 2, figsize=(9.0, 4.6))
+    for axes, points, label in ((panels[0], predicted, "predicted"), (panels[1], truth, "ground truth")):
+        for name, xy in points.items():
+            xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+            axes.scatter(xy[:, 0], xy[:, 1], s=40, color=colours[name], label=name)
+            for x, y in xy:
+                axes.annotate(name, (x, y), fontsize=6, xytext=(3, 3), textcoords="offset points")
+        axes.set_xlim(-0.5, grid - 0.5)
+        axes.set_ylim(-0.5, grid - 0.5)
+        axes.set_xticks(range(grid))
+        axes.set_yticks(range(grid))
+        axes.grid(alpha=0.3)
+        axes.set_aspect("equal")
+        axes.set_title(label)
+    figure.suptitle(title)
     return save(figure, stem)
