@@ -14,7 +14,8 @@ Runs that differ in more than the compared setting are *flagged* with every othe
 so are runs scored on different items. A setting is a configuration key such as ``media.frames`` or
 ``prompt.order`` (``strategy`` counts as one setting with its parameters); keys that do not change
 answers (``out``, concurrency, timeout, attempts, retry delay, frame cache) are never compared, nor the
-media settings of a blind run (it sends no media) or the model, media and prompt of a chance baseline.
+media settings of a blind run (it sends no media) or the model, media, prompt and strategy of a chance
+baseline.
 ``subset="tiny"`` scores every run on its VSI-Bench (tiny) items only (ids it lacks are noted);
 ``relative=True`` gives differences in percent of the subtracted run's score (Fig. 9 plots "relative
 improvements"; the paper does not say whether relative to the score or in points, so both are offered).
@@ -43,7 +44,7 @@ IGNORED = frozenset(
         "media.frame_cache_mb",
     }
 )
-NOT_COMPARED = {"vision": (), "blind": ("media",), "chance": ("media", "prompt", "model")}
+NOT_COMPARED = {"vision": (), "blind": ("media",), "chance": ("media", "prompt", "model", "strategy")}
 WHOLE_SETTINGS = ("strategy",)  # compared as one setting with all its parameters
 SUBSETS = ("tiny",)
 
