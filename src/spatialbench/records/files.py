@@ -7,7 +7,8 @@ other records of the file are still returned.
 
 Text is UTF-8; a leading byte-order mark (as Windows editors and Excel write it) is dropped. A JSONL line
 that is not UTF-8 is a :class:`RowError` naming its line and byte (the other lines are read); a JSON file
-that is not UTF-8 is one :class:`RowError` naming the first bad line.
+that is not UTF-8 is one :class:`RowError` naming the first bad line; a UTF-16 file (byte-order mark) is
+one :class:`RowError` saying so.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from spatialbench.records.rows import EntryIndex, RowError
 SUFFIX_PRIORITY = (".jsonl", ".parquet", ".json")
 Record = tuple[str, int, dict[str, Any]]
 BOM = b"\xef\xbb\xbf"
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # UTF-32 LE starts like UTF-16 LE
 
 
 def not_utf8(err: UnicodeDecodeError, data: bytes, start: int = 0) -> tuple[int, str]:
@@ -32,17 +34,31 @@ def not_utf8(err: UnicodeDecodeError, data: bytes, start: int = 0) -> tuple[int,
     return line, f"not UTF-8 text (byte 0x{byte:02x} at column {column}); save the file as UTF-8"
 
 
+def utf8_bytes(path: Path) -> tuple[bytes, str | None]:
+    """Return the bytes of ``path`` without a UTF-8 byte-order mark, and why it is not UTF-8 at all.
+
+    The second value is None, or the message for a file that starts with a UTF-16 / UTF-32 byte-order
+    mark (Excel's "Unicode Text" export) — its every line would fail to decode.
+    """
+    data = path.read_bytes()
+    if data.startswith(UTF16_BOMS):
+        return b"", "UTF-16 text (it starts with a UTF-16 byte-order mark); save the file as UTF-8"
+    return data.removeprefix(BOM), None
+
+
 def read_text(path: Path) -> str:
     """Return the text of a UTF-8 file without its byte-order mark.
 
     Raises:
         ValueError: the file is not UTF-8 (the message names the file, line and byte).
     """
-    data = path.read_bytes()
+    data, problem = utf8_bytes(path)
+    if problem:
+        raise ValueError(f"{path}:1: {problem}")
     try:
-        return data.removeprefix(BOM).decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line, message = not_utf8(err, data.removeprefix(BOM))
+        line, message = not_utf8(err, data)
         raise ValueError(f"{path}:{line}: {message}") from None
 
 
@@ -82,7 +98,11 @@ def _jsonl_line(path: Path, number: int, line: str) -> Record | RowError | None:
 
 
 def _jsonl(path: Path) -> Iterator[Record | RowError]:
-    for number, raw in enumerate(path.read_bytes().removeprefix(BOM).split(b"\n"), start=1):
+    data, problem = utf8_bytes(path)
+    if problem:
+        yield RowError(str(path), 1, None, problem)
+        return
+    for number, raw in enumerate(data.split(b"\n"), start=1):
         try:
             entry = _jsonl_line(path, number, raw.decode("utf-8"))
         except UnicodeDecodeError as err:
@@ -99,7 +119,10 @@ def _parquet(path: Path) -> Iterator[Record | RowError]:
 
 
 def _json(path: Path) -> Iterator[Record | RowError]:
-    raw = path.read_bytes().removeprefix(BOM)
+    raw, problem = utf8_bytes(path)
+    if problem:
+        yield RowError(str(path), 1, None, problem)
+        return
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as err:

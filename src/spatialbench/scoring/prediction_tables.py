@@ -22,7 +22,7 @@ import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from spatialbench.records.files import BOM, Record
+from spatialbench.records.files import Record, utf8_bytes
 from spatialbench.records.rows import RowError
 
 TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx")
@@ -48,7 +48,11 @@ def _bad_bytes(row: list[str]) -> str | None:
 
 
 def _csv_rows(path: Path) -> Iterator[Record | RowError]:
-    text = path.read_bytes().removeprefix(BOM).decode("utf-8", errors="surrogateescape")
+    data, problem = utf8_bytes(path)
+    if problem:
+        yield RowError(str(path), 1, None, problem)
+        return
+    text = data.decode("utf-8", errors="surrogateescape")
     csv.field_size_limit(max(csv.field_size_limit(), MAX_CELL_CHARS))  # model replies can be long
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(path, text))
     header = next(reader, None)
