@@ -8,7 +8,10 @@ spread over seeds 0..K-1 (the per-scene draws make direction and rel. distance c
 Then, on the 5 scenes whose complete official question lists are in official_samples/gemini3flash_5scenes,
 the share of official questions reproduced exactly (same text and answer; rel. distance also up to the
 order of its choices), and the share the rules keep when nothing is sub-sampled ("rules keep": a rule
-that rejects official questions is wrong, whatever the sampling).
+that rejects official questions is wrong, whatever the sampling). Then issue 10's statistics of each rule
+(naming order, smallest answer, clearance, distance ratio, role orders, most questions per scene) for the
+generated benchmark beside the official sample files, and the chance-frequency row (both definitions) on
+subset_300, the 5 scenes and the generated benchmark beside the paper's.
 """
 
 from __future__ import annotations
@@ -64,12 +67,17 @@ def print_counts(scenes: dict, rules: str, seed: int, n_seeds: int) -> None:
     print("removed per rule:", json.dumps(removed))
 
 
+def five_scene_rows() -> list[dict]:
+    """The official questions of the 5 complete scenes, meta-info tasks only."""
+    rows = [r for f in sorted(FIVE.glob("*.json")) for r in json.loads(f.read_text())["questions"]]
+    return [r for r in rows if r["question_type"] in builtin_tasks()]
+
+
 def print_reproduction(scenes: dict, rules: str, seed: int) -> None:
     """Share of the 5 scenes' official questions generated exactly, and kept by the rules."""
-    rows = [r for f in sorted(FIVE.glob("*.json")) for r in json.loads(f.read_text())["questions"]]
+    rows = five_scene_rows()
     five = [scenes[name] for name in sorted({r["scene_name"] for r in rows})]
     tasks = list(builtin_tasks())
-    rows = [r for r in rows if r["question_type"] in tasks]
     items = generate_vsibench(five, tasks, settings(rules, seed)).items
     every = generate_vsibench(five, tasks, settings(rules, seed, **UNLIMITED)).items
     exact, unordered, kept = (
@@ -86,6 +94,98 @@ def print_reproduction(scenes: dict, rules: str, seed: int) -> None:
                 f"{task:30s} {total:8d} {100 * hit / total:6.1f}% {100 * unordered[task][0] / total:16.1f}%"
                 f" {100 * kept[task][0] / total:10.1f}%"
             )
+
+
+def question_rows(items: list) -> list[dict]:
+    """Generated items as rows of the official schema (what the official sample files hold)."""
+    return [
+        {
+            "question_type": i.task,
+            "scene_name": i.scene_id,
+            "question": i.question,
+            "options": list(i.options) or None,
+            "ground_truth": i.ground_truth,
+        }
+        for i in items
+    ]
+
+
+def shape(rows: list[dict], scenes: dict) -> dict[str, object]:
+    """The statistics of issue 10's rules over question rows (objects read back from the question text)."""
+    import numpy as np
+
+    from spatialbench.audit.parse import parse_question
+    from spatialbench.generate.vsi.distances import category_distances
+    from spatialbench.generate.vsi.fidelity import answer_text
+    from spatialbench.scene.categories import scene_category
+
+    later, answers, closest, ratio, orders = [], [], [], [], set()
+    for row in {r["question"] + r["scene_name"]: r for r in rows}.values():
+        scene, task = scenes[row["scene_name"]], row["question_type"]
+        fields = parse_question(task, row["question"]) or {}
+        names = {k: scene_category(scene, v) or v for k, v in fields.items()}
+        rank = {c: k for k, c in enumerate(scene.counts)}
+        if task == "object_abs_distance":
+            later.append(rank[names["object_1"]] > rank[names["object_2"]])
+            answers.append(float(row["ground_truth"]))
+        elif task == "object_rel_distance":
+            choices = [names[f"choice_{x}"] for x in "abcd"]
+            d = category_distances(scene, [(names["category"], c) for c in choices], GenerationSettings())
+            values = sorted(d.values())
+            closest.append(
+                d[
+                    (
+                        names["category"],
+                        scene_category(scene, answer_text(row["options"], row["ground_truth"])),
+                    )
+                ]
+            )
+            ratio.append(values[1] / max(values[0], 1e-9))
+        elif task.startswith("object_rel_direction"):
+            roles = [rank[names[r]] for r in ("positioning", "orienting", "querying")]
+            orders.add("".join(str(sorted(roles).index(x)) for x in roles))
+    return {
+        "abs. distance: first-named later in object_counts": f"{100 * np.mean(later):.1f} %",
+        "abs. distance: smallest answer (m)": f"{min(answers):.1f}",
+        "rel. distance: correct choice within 0.1 m": f"{100 * np.mean(np.array(closest) < 0.1):.1f} %",
+        "rel. distance: median distance of the correct choice (m)": f"{np.median(closest):.2f}",
+        "rel. distance: median 2nd-closest / closest": f"{np.median(ratio):.2f}",
+        "rel. direction: role orders (object_counts ranks)": " ".join(sorted(orders)),
+    }
+
+
+def per_scene_max(rows: list[dict]) -> str:
+    """Most questions one scene holds, per drawn task."""
+    from collections import Counter
+
+    tasks = (
+        "object_abs_distance",
+        "object_rel_distance",
+        *(f"object_rel_direction_{x}" for x in ("easy", "medium", "hard")),
+    )
+    most = [
+        max(Counter(r["scene_name"] for r in rows if r["question_type"] == t).values(), default=0)
+        for t in tasks
+    ]
+    return "/".join(map(str, most))
+
+
+def print_shape(scenes: dict, generated: list, official_five: list[dict]) -> None:
+    """Issue 10's statistics: generated benchmark beside the official sample files."""
+    subset = [
+        json.loads(line) for line in (DATA / "official_samples" / "subset_300.jsonl").read_text().splitlines()
+    ]
+    mine, theirs = shape(question_rows(generated), scenes), shape(official_five + subset, scenes)
+    print(f"\n{'rule statistic':58s} {'generated':>12s} {'official samples':>17s}")
+    for key, value in mine.items():
+        print(f"{key:58s} {value!s:>12s} {theirs[key]!s:>17s}")
+    five = {s: scenes[s] for s in {r["scene_name"] for r in official_five}}
+    same = question_rows([i for i in generated if i.scene_id in five])
+    print(
+        f"{'most per scene: abs/rel dist/dir easy/medium/hard (5 scenes)':58s} {per_scene_max(same):>12s}"
+        f" {per_scene_max(official_five):>17s}"
+    )
+    print(f"{'most per scene over the 288 scenes':58s} {per_scene_max(question_rows(generated)):>12s}")
 
 
 PAPER_FREQUENCY = [62.1, 32.0, 29.9, 33.1, 25.1, 47.9, 28.4, 25.2]  # Table 1, Chance Level (Frequency)
@@ -124,6 +224,7 @@ def main() -> None:
     print_counts(scenes, args.rules, args.seed, args.seeds)
     print_reproduction(scenes, args.rules, args.seed)
     generated = generate_vsibench(scenes.values(), builtin_tasks(), settings(args.rules, args.seed)).items
+    print_shape(scenes, generated, five_scene_rows())
     print_frequency_rows(generated)
 
 
