@@ -2,8 +2,8 @@ r"""The ``robust`` choice extraction mode, rule by rule.
 
 After the shared clean-up (R1 ``<think>``-style blocks dropped, R0 only the last 32 KB count and
 full-width letters read as ASCII, R2 LaTeX wrappers such as ``\text{B}`` reduced and the last
-``\boxed{}`` content taken, R3 segments after answer markers such as ``Answer:``, ``The answer is`` and
-self-corrections such as ``final answer:``, ``Wait, actually``; Markdown emphasis removed — see
+``\boxed{}`` content taken, R3 segments after answer phrases such as ``Answer:``, ``The answer is``,
+``final answer:`` and self-corrections such as ``Wait, actually``; Markdown emphasis removed — see
 :mod:`spatialbench.scoring.response_text`), candidate answer texts are read with:
 
 C1 letter: a single letter standing alone at the start — ``B``, ``B.``, ``(B)``, ``B)``, ``[B]``,
@@ -34,9 +34,8 @@ Robust therefore scores at or above the official rule (which reads the first spa
 on every response that starts with an option letter — the same letter — except where the response
 itself says otherwise: a hedge (C3), a self-correction, a later answer phrase naming another letter,
 or the article ``A`` before another option's text (C4). ``A chair is there`` (no option named chair)
-reads as A, as the official rule reads it. A letter outside the options (``E``
-for four options) is no answer; without known options only strict C1 applies. Anything else is no
-answer — never a guess.
+reads as A, as the official rule reads it. A letter outside the options (``E`` for four options) is
+no answer; without known options only strict C1 applies. Anything else is no answer — never a guess.
 """
 
 from __future__ import annotations
