@@ -56,21 +56,35 @@ def bearing_deg(
     return np.degrees(np.arctan2(cross, np.sum(f * v, axis=-1)))
 
 
+#: Answers of each level by answer sector, counter-clockwise from straight ahead (``sectors``).
+SECTOR_ANSWERS = {
+    "easy": ("left", "right"),
+    "medium": ("left", "back", "right"),
+    "hard": ("front-left", "back-left", "back-right", "front-right"),
+}
+
+
+def _sector_answer(level: str, angle: float, settings: GenerationSettings) -> str:
+    return SECTOR_ANSWERS[level][int(sectors(np.array([angle]), level, settings)[0])]
+
+
 def easy_label(angle: float, settings: GenerationSettings) -> str:
-    """Easy level: left or right of the facing direction."""
-    return "left" if angle > 0 else "right"
+    """Easy level: left (counter-clockwise bearing in [0°, 180°)) or right."""
+    return _sector_answer("easy", angle, settings)
 
 
 def medium_label(angle: float, settings: GenerationSettings) -> str:
-    """Medium level: back when a turn of at least ``direction_back_deg`` (135°) is needed, else left/right."""
-    if abs(angle) >= settings.direction_back_deg:
-        return "back"
-    return "left" if angle > 0 else "right"
+    """Medium level: back for a turn of ``direction_back_deg`` or more (ccw [135°, 225°)), else left/right."""
+    return _sector_answer("medium", angle, settings)
 
 
 def hard_label(angle: float, settings: GenerationSettings) -> str:
-    """Hard level: quadrant with the observer at the origin facing +y (front = |angle| < 90°)."""
-    return ("front-" if abs(angle) < 90.0 else "back-") + ("left" if angle > 0 else "right")
+    """Hard level: the quadrant, ccw from ahead: front-left [0°, 90°), back-left, back-right, front-right.
+
+    Exactly straight ahead is front-left and exactly behind back-right, as the official sectors count
+    (with the one-sided margin such bearings are asked).
+    """
+    return _sector_answer("hard", angle, settings)
 
 
 def boundaries(level: str, settings: GenerationSettings) -> NDArray[np.float64]:
@@ -84,7 +98,10 @@ def boundaries(level: str, settings: GenerationSettings) -> NDArray[np.float64]:
 
 
 def sectors(angles: NDArray[np.float64], level: str, settings: GenerationSettings) -> NDArray[np.int64]:
-    """Answer sector index of each signed bearing (degrees) at ``level``."""
+    """Answer sector index of each signed bearing (degrees) at ``level`` (``SECTOR_ANSWERS`` order).
+
+    Sectors are half-open counter-clockwise intervals [boundary, next boundary) of the bearing in [0, 360).
+    """
     return np.digitize(np.mod(angles, 360.0), boundaries(level, settings)[1:-1])
 
 
