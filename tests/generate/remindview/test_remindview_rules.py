@@ -6,16 +6,20 @@ from collections import Counter
 
 import numpy as np
 import pytest
+import trimesh
 
 from spatialbench.generate.remindview.choices import (
     LetterBalancer,
     direction_distractor_sets,
     similar,
 )
+from spatialbench.generate.remindview.naming import question_names
 from spatialbench.generate.remindview.questions import templates
 from spatialbench.generate.remindview.relations import Viewer, bearing, gives_away
 from spatialbench.prompting.templates import placeholders
+from spatialbench.synth.parts import Asset, Part
 from spatialbench.synth.rigs import RigSettings, level_distance
+from spatialbench.synth.scene import SynthObject
 
 EAST = Viewer(np.zeros(3), 0.0)  # at the origin facing +x
 
@@ -106,3 +110,21 @@ def test_templates_are_the_22_of_table_6_with_named_placeholders():
     allowed = {"frame_1", "frame_2", "object_1", "object_2", "object_3", "direction", "turn"}
     assert all(placeholders(t.text) <= allowed for t in found)
     assert found[19].query_type == "object-object|relative_direction|perspective_changing|20"
+
+
+def _pillow(instance_id: int, rgb: tuple[int, int, int]) -> SynthObject:
+    part = Part(trimesh.creation.box(extents=(0.5, 0.3, 0.1)), tuple(c / 255 for c in rgb))
+    return SynthObject(instance_id, Asset("pillow", (part,)), np.zeros(3), 0.0)
+
+
+def test_repeated_categories_are_named_by_colour_or_not_at_all():
+    white, purple, purple_too = (
+        _pillow(1, (246, 246, 244)),
+        _pillow(2, (115, 76, 136)),
+        _pillow(3, (118, 78, 132)),
+    )
+    assert question_names([white]) == {1: "pillow"}
+    assert question_names([white, purple]) == {1: "white pillow", 2: "purple pillow"}
+    # two purple pillows cannot be told apart: neither is asked about
+    assert question_names([white, purple, purple_too]) == {1: "white pillow"}
+    assert similar("white pillow", "purple pillow")  # never in one question (App. B.3)

@@ -1,8 +1,9 @@
 """One multi-view sample (a frame set): its cameras, the objects it can ask about and what each frame shows.
 
 Question objects (App. B.3): objects other than windows, doors and ceiling lights whose visibility ratio is
-above the threshold in at least one frame, and whose name no other object of the frame set shares (an
-object with any visible sample counts as seen for that test, so two chairs are never "the chair"). The
+above the threshold in at least one frame and that have a name no other seen object of the frame set
+shares (:mod:`~spatialbench.generate.remindview.naming`; an object with any visible sample counts as
+seen, so two chairs are never both "the chair"). The
 frame-set record is what the question templates read; ``to_json`` is the saved form the tests re-derive
 answers from.
 """
@@ -15,6 +16,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from spatialbench.generate.remindview.naming import question_names
 from spatialbench.generate.remindview.relations import Viewer
 from spatialbench.synth.rigs import NON_TARGETS, FrameSetPoses
 from spatialbench.synth.scene import SynthObject
@@ -25,7 +27,7 @@ class ObjectInfo:
     """An object as questions see it.
 
     Attributes:
-        instance_id: mask / mesh id; ``name``: the category (the name questions use).
+        instance_id: mask / mesh id; ``name``: the name questions use (:mod:`.naming`).
         center: (3,) box centre, metres; ``footprint``: (4, 2) box corners on the floor.
         heading: the object's front (local +y) in radians from +x, or None when it has no recognisable front.
     """
@@ -37,13 +39,13 @@ class ObjectInfo:
     heading: float | None
 
     @classmethod
-    def of(cls, obj: SynthObject, facing: frozenset[str]) -> ObjectInfo:
+    def of(cls, obj: SynthObject, facing: frozenset[str], name: str) -> ObjectInfo:
         """From a placed synthetic object; ``facing``: categories with a recognisable front."""
         box = obj.box()
         corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * box.extent[:2] / 2
         footprint = corners @ box.rotation[:2, :2].T + box.center[:2]
-        heading = float(obj.yaw + np.pi / 2) if obj.category in facing else None
-        return cls(obj.instance_id, obj.category, box.center, footprint, heading)
+        heading = float(obj.yaw + np.pi / 2) if obj.category in facing else None  # local +y
+        return cls(obj.instance_id, name, box.center, footprint, heading)
 
     def viewer(self) -> Viewer:
         """Standing at the object's centre, facing its front (requires ``heading``)."""
@@ -132,10 +134,6 @@ def question_objects(
     seen = {i for frame in ratios for i, r in frame.items() if r > 0}
     visible = {i for frame in ratios for i, r in frame.items() if r > threshold}
     by_id = {o.instance_id: o for o in scene_objects}
-    names = [by_id[i].category for i in seen]
-    chosen = {
-        i: ObjectInfo.of(by_id[i], facing)
-        for i in sorted(visible)
-        if by_id[i].category not in NON_TARGETS and names.count(by_id[i].category) == 1
-    }
+    names = question_names([by_id[i] for i in sorted(seen) if by_id[i].category not in NON_TARGETS])
+    chosen = {i: ObjectInfo.of(by_id[i], facing, names[i]) for i in sorted(visible) if i in names}
     return chosen, len(visible)
