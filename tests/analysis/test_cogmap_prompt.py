@@ -152,3 +152,13 @@ def test_without_categories_every_key_is_kept():
 @given(st.text(alphabet='{}[]()":,.-0123456789 chairtvNa\n`', max_size=200))
 def test_parser_never_raises(text):
     parse_map(text, CATS)
+
+
+@pytest.mark.parametrize("body", ["a" * 30000, "a " * 15000, "ab:" * 10000])
+def test_long_prose_in_braces_stays_linear(body):
+    import time
+
+    start = time.perf_counter()
+    parsed = parse_map("{" + body + "}", CATS)
+    assert not parsed.found
+    assert time.perf_counter() - start < 3.0  # was 20 s with an unbounded key pattern (quadratic)

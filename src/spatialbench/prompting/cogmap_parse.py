@@ -30,7 +30,8 @@ Point = tuple[float, float]
 
 _FENCE = re.compile(r"```[a-zA-Z]*\s*\n?(.*?)```", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",\s*([\]}])")
-_KEY = re.compile(r"""["']?(?P<key>[^\W\d][^"'{}\[\]():,\n]*?)["']?\s*:""")
+# a key starts with a letter and is at most 80 characters (bounded, so a long run of prose stays linear)
+_KEY = re.compile(r"""["']?(?P<key>[^\W\d][^"'{}\[\]():,\n]{0,79}?)["']?[ \t]{0,8}:""")
 _MAX_CHARS = 32_768  # only the last 32 KB count, as for answers (scoring/response_text.py)
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
