@@ -76,3 +76,40 @@ def test_answers_cut_off_at_the_budget_are_counted(tmp_path: Path) -> None:
         assert store.truncated(keys) == ["1", "2"] and store.truncated(keys[:0]) == []
     finally:
         store.close()
+
+
+def test_a_request_that_succeeds_after_retries_counts_every_attempt(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    answers = make_vsibench(root, n_videos=1, per_video=2)
+    out = tmp_path / "run"
+    tries: dict[str, int] = {}
+
+    def fail_twice(seen: object, text: str) -> Fault | None:
+        tag = question_tag(text)
+        tries[tag] = tries.get(tag, 0) + 1
+        return Fault("500") if tag == "q1" and tries[tag] <= 2 else None
+
+    with OpenAIServer(ServerScript(answer=answer_script(answers), fault=fail_twice)) as server:
+        summary = run(_config(root, server.url, out, max_attempts=4), progress=False)
+    assert summary.counts["ok"] == 2
+    assert _attempts(out)["1"] == ("ok", 3) and _attempts(out)["0"] == ("ok", 1)  # 2 failures, the answer
+
+
+def test_the_run_command_reports_cut_off_answers(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from spatialbench.cli.main import app
+
+    root = tmp_path / "data"
+    answers = make_vsibench(root, n_videos=1, per_video=2)
+
+    def answer(text: str) -> bytes:
+        tag = question_tag(text)
+        return _completion("Let me think", "length") if tag == "q1" else _completion(answers[tag], "stop")
+
+    with OpenAIServer(ServerScript(answer=answer)) as server:
+        result = CliRunner().invoke(app, [
+            "run", "--benchmark", "vsibench", "--data", str(root), "--frames", "uniform:2",
+            "--model", f"openai-compatible:{server.url}#m", "--out", str(tmp_path / "run"),
+        ])
+    assert "1 answer(s) cut off at the answer budget (finish_reason length), first: 1" in result.output

@@ -236,6 +236,13 @@ def _report(summary: RunSummary) -> None:
             f"per answered item: {u['requests_per_item']:.1f} requests, "
             f"{u['input_tokens_per_item']:.0f} input and {u['output_tokens_per_item']:.0f} output tokens"
         )
+    if summary.truncated:
+        first = ", ".join(summary.truncated[:SHOWN_FAILURES])
+        typer.echo(
+            f"{len(summary.truncated)} answer(s) cut off at the answer budget (finish_reason length), "
+            f"first: {first}; raise --max-new-tokens",
+            err=True,
+        )
     if summary.stopped:
         typer.echo(f"stopped early: {summary.stopped}", err=True)
     for item_id, status, error in summary.unanswered[:SHOWN_FAILURES]:

@@ -15,7 +15,7 @@ import asyncio
 import email.utils
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -161,7 +161,10 @@ async def call_with_retries(
         else:
             if breaker is not None:
                 breaker.record(None)
-            return response
+            if k == 0:
+                return response
+            # the store counts every request sent for an item, the failed tries of this pass included
+            return replace(response, raw={**(response.raw or {}), "attempts": k + 1})
         if breaker is not None:
             breaker.record(last)
             if breaker.open:
