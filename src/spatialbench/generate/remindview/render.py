@@ -32,7 +32,7 @@ from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.scene.metainfo import box_to_meta
 from spatialbench.synth.raycast import SceneMesh, raycast_ratios
 from spatialbench.synth.renderer import Renderer
-from spatialbench.synth.rigs import Placement, Rig, rig_poses, targets
+from spatialbench.synth.rigs import FrameSetPoses, Placement, Rig, rig_poses, targets
 from spatialbench.synth.scene import SynthScene
 
 ROOM_FOLDERS = {
@@ -81,7 +81,7 @@ def scene_record(scene: SynthScene) -> dict[str, Any]:
 
 
 class SceneRenderer:
-    """Renders every frame set of one scene; ``skipped`` counts (rig, reason) of frame sets not made."""
+    """Renders every frame set of one scene; ``skipped`` counts, per rig, frame sets without valid cameras."""
 
     def __init__(self, scene: SynthScene, config: RemindViewConfig, out: Path, renderer: Renderer) -> None:
         """Prepare the ray-casting mesh, the surface samples and the camera placement of ``scene``."""
@@ -116,7 +116,7 @@ class SceneRenderer:
                     )
                     yield self._render(poses, level_dir)
 
-    def _render(self, poses: Any, level_dir: Path) -> FrameSet:
+    def _render(self, poses: FrameSetPoses, level_dir: Path) -> FrameSet:
         settings = self.config.rig
         K = settings.intrinsics()
         (self.out / level_dir).mkdir(parents=True, exist_ok=True)
