@@ -61,6 +61,15 @@ def test_number_words_with_decimals_and_fractions(text, value):
     assert extract_number(text, METRES).value == pytest.approx(value)
 
 
+@pytest.mark.parametrize("text", ["half of the room is hidden, I cannot tell", "a third chair is in the way"])
+def test_a_bare_fraction_of_something_else_is_no_answer(text):
+    assert extract_number(text, METRES).value is None
+
+
+def test_a_bare_fraction_before_a_unit_converts():
+    assert extract_number("half a foot", METRES).value == pytest.approx(0.1524)
+
+
 @pytest.mark.parametrize("text", [
     "B, C", "B or C", "B/C", "B and C", "(B) or (C)", "The answer is B or C.", "Answer: A, D",
     "Final answer: B/C", "either B or C",

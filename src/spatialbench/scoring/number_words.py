@@ -3,7 +3,8 @@
 Whole numbers (``three``, ``twenty-one``, ``three hundred and five``, ``two thousand``), decimals
 (``four point five`` → 4.5, ``zero point seven five`` → 0.75, ``point five`` → 0.5) and fractions
 (``three and a half`` → 3.5, ``two and three quarters`` → 2.75, ``a quarter`` → 0.25, ``half`` → 0.5,
-``three quarters`` → 0.75). The first run of number words in the text is read; the words come from
+``three quarters`` → 0.75; a fraction without a numeral is flagged *bare*, so the caller can ask for
+a unit after it). The first run of number words in the text is read; the words come from
 ``scoring/data/units.json`` (``number_words``, ``number_scales``, ``fraction_words``,
 ``decimal_point_words``).
 """
@@ -82,25 +83,34 @@ def _finish(reading: _Reading, tokens: Tokens, found: tuple[float, int]) -> tupl
     return None if value is None else (value, tokens[found[1] - 1][1])
 
 
-def _read(tokens: Tokens, i: int, tables: WordTables) -> tuple[float, int] | None:
+Reading = tuple[float, int, bool]
+"""``(value, end offset, bare fraction)``: a bare fraction has no numeral (``half``, ``a quarter``)."""
+
+
+def _whole(result: tuple[float, int] | None) -> Reading | None:
+    return None if result is None else (result[0], result[1], False)
+
+
+def _read(tokens: Tokens, i: int, tables: WordTables) -> Reading | None:
     reading = _Reading()
     while i < len(tokens):
         token = tokens[i][0]
         if token in tables.points or (token == "and" and reading.seen):
             found = (_decimals if token in tables.points else _fraction)(tokens, i + 1, tables)
             if found is not None:
-                return _finish(reading, tokens, found)
+                return _whole(_finish(reading, tokens, found))
             if token in tables.points:
                 break
             i += 1
             continue
         elif not reading.seen and (token == "half" or token == "a"):
             found = _fraction(tokens, i, tables) if token == "a" else (0.5, i + 1)
-            return _finish(reading, tokens, found) if found else None
+            result = _finish(reading, tokens, found) if found else None
+            return (result[0], result[1], True) if result else None
         elif token in tables.fractions and reading.seen:
             found = (reading.current / tables.fractions[token], i + 1)
             reading.current = 0
-            return _finish(reading, tokens, found)
+            return _whole(_finish(reading, tokens, found))
         elif token in tables.words:
             reading.current, reading.seen = reading.current + tables.words[token], True
         elif token in tables.scales and reading.seen:
@@ -114,15 +124,17 @@ def _read(tokens: Tokens, i: int, tables: WordTables) -> tuple[float, int] | Non
         reading.end = tokens[i][1]
         i += 1
     value = reading.value() if reading.seen else None
-    return None if value is None else (value, reading.end)
+    return None if value is None else (value, reading.end, False)
 
 
-def word_value(text: str, tables: WordTables) -> tuple[float, int] | None:
+def word_value(text: str, tables: WordTables) -> Reading | None:
     """Read the first run of number words in ``text``.
 
     Returns:
-        ``(value, end)``: the value and the character offset in ``text`` where the words end (a unit may
-        follow there), or None when ``text`` holds no number word (or a value no float holds).
+        ``(value, end, bare)``: the value, the character offset in ``text`` where the words end (a unit
+        may follow there) and whether it is a bare fraction (``half``, ``a quarter``: no numeral, so the
+        caller may want a unit after it), or None when ``text`` holds no number word (or a value no
+        float holds).
     """
     tokens = [(m.group().lower(), m.end()) for m in _WORD.finditer(text)]
     for i in range(len(tokens)):

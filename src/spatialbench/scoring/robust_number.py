@@ -18,8 +18,10 @@ N4 units: a unit right after a number (``2.5 m``, ``200 cm``, ``3 meters``, ``48
    not a unit.
 N5 number words, only when there are no digits: ``three``, ``twenty-one``, ``three hundred and five``,
    decimals ``four point five`` (4.5) and fractions ``three and a half`` (3.5), ``two and three
-   quarters``, ``a quarter``, ``half`` (:mod:`spatialbench.scoring.number_words`); a unit right after
-   the words converts as in N4 (``two hundred centimeters`` → 2 for a question in metres).
+   quarters`` (:mod:`spatialbench.scoring.number_words`); a unit right after the words converts as in
+   N4 (``two hundred centimeters`` → 2 for a question in metres). A fraction without a numeral
+   (``half``, ``a quarter``) counts only before a unit (``half a meter``, ``a quarter of a meter``) or
+   alone: ``half of the room is hidden`` is no answer.
 N6 one value per answer: a candidate holding one value (or several equal after conversion) gives it;
    one holding several different values (``1,2,3``, ``2 m and 3 m``, even after ``Answer:``) gives
    **no answer** — the response does not say which one it means. A candidate with no number passes to
@@ -68,7 +70,7 @@ def _tables() -> _Tables:
         re.IGNORECASE,
     )
     question_unit = re.compile(rf"\b(?P<unit>{unit_alt})(?![\w²^])", re.IGNORECASE)
-    unit_after = re.compile(rf"\s*(?P<unit>{unit_alt})(?![\w²^])", re.IGNORECASE)
+    unit_after = re.compile(rf"\s*(?:of\s+)?(?:an?\s+)?(?P<unit>{unit_alt})(?![\w²^])", re.IGNORECASE)
     words = WordTables(data["number_words"], data["number_scales"], data["fraction_words"],
                        frozenset(data["decimal_point_words"]))
     return _Tables(data["length"], data["area"], words, number, question_unit, unit_after)
@@ -148,8 +150,11 @@ def _word_value(text: str, asked: tuple[str, float] | None) -> float | None:
     found = word_value(text, tables.words)
     if found is None:
         return None
-    unit = tables.unit_after.match(text, found[1])
-    return _converted(found[0], unit.group("unit") if unit else None, asked, tables)
+    value, end, bare = found
+    unit = tables.unit_after.match(text, end)
+    if bare and unit is None and text[end:].strip(" \t\r\n.!"):
+        return None  # "half of the room is hidden": a fraction of something else, not the answer
+    return _converted(value, unit.group("unit") if unit else None, asked, tables)
 
 
 def _choose(values: list[float]) -> tuple[float | None, str]:
