@@ -122,6 +122,16 @@ def classify_sdk_error(exc: Exception, sdk: Any) -> RetryableError | None:
     return None
 
 
+def _with_attempts(response: Response, attempts: int) -> Response:
+    """Record in ``raw.attempts`` the requests a success took, when more than one.
+
+    The run store counts every request sent for an item, the failed tries of this pass included.
+    """
+    if attempts == 1:
+        return response
+    return replace(response, raw={**(response.raw or {}), "attempts": attempts})
+
+
 async def call_with_retries(
     attempt: Callable[[], Awaitable[Response]],
     *,
@@ -161,10 +171,7 @@ async def call_with_retries(
         else:
             if breaker is not None:
                 breaker.record(None)
-            if k == 0:
-                return response
-            # the store counts every request sent for an item, the failed tries of this pass included
-            return replace(response, raw={**(response.raw or {}), "attempts": k + 1})
+            return _with_attempts(response, k + 1)
         if breaker is not None:
             breaker.record(last)
             if breaker.open:
