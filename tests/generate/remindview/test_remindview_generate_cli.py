@@ -7,9 +7,9 @@ import json
 from pathlib import Path
 
 import pandas as pd
+from remindview_cli import generate
 from typer.testing import CliRunner
 
-from conftest import generate
 from spatialbench.benchmarks.remindview import load_remindview
 from spatialbench.cli.main import app
 from support.openai_server import OpenAIServer, ServerScript
