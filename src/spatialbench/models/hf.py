@@ -25,7 +25,7 @@ request, the last-position hidden state of every layer.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,7 @@ from spatialbench.models.base import Backend
 from spatialbench.models.errors import BackendError
 from spatialbench.models.hf_loading import import_hf, load_model, load_processor, resolve_device
 from spatialbench.models.hf_messages import FramesAs, chat_inputs
+from spatialbench.models.hf_trace import TraceSettings, compact, write_trace
 from spatialbench.records.messages import GenerationSettings, Request, Response, TokenLogprob
 
 
@@ -91,6 +92,9 @@ class HFBackend(Backend):
         local_files_only: never reach the network when loading.
         frames_as: ``"images"`` (default; no torchvision) or ``"video"`` (runs of consecutive frames go to
             the model's video processor; needs torchvision) — see :mod:`spatialbench.models.hf_messages`.
+        trace_dir: when set, every answer's compact trace is written there and named in ``raw.trace``
+            (:mod:`spatialbench.models.hf_trace`; ``trace_top_k`` logits per step, hidden states of
+            ``trace_layers`` at the phase-end anchors).
     """
 
     provider = "hf"
@@ -105,6 +109,9 @@ class HFBackend(Backend):
         attn_implementation: str | None = None,
         local_files_only: bool = False,
         frames_as: str = "images",
+        trace_dir: str | None = None,
+        trace_top_k: int = 20,
+        trace_layers: tuple[int, ...] = (),
     ) -> None:
         self.path = path
         self.device = device
@@ -113,6 +120,9 @@ class HFBackend(Backend):
         self.attn_implementation = attn_implementation
         self.local_files_only = local_files_only
         self.frames_as = FramesAs(frames_as)
+        self.traces = None if trace_dir is None else TraceSettings(
+            Path(trace_dir), trace_top_k, layers=tuple(trace_layers)
+        )
         self._lock = asyncio.Lock()
         self._model: Any = None
         self._processor: Any = None
@@ -127,13 +137,27 @@ class HFBackend(Backend):
             "image_processor_kwargs": self.image_processor_kwargs,
             "attn_implementation": self.attn_implementation,
             "frames_as": self.frames_as.value,
+            **({} if self.traces is None else {"trace_dir": str(self.traces.folder),
+                                               "trace_top_k": self.traces.top_k,
+                                               "trace_layers": list(self.traces.layers)}),
         }
 
     async def generate(self, request: Request) -> Response:
         """Answer one request; per-step logits are computed only when log-probabilities are asked for."""
+        if self.traces is not None:
+            response, trace = await self.generate_with_trace(request, bool(self.traces.layers))
+            return await asyncio.to_thread(self._store_trace, response, trace, self.traces)
         async with self._lock:
             response, _ = await asyncio.to_thread(self._generate_sync, request, False, False)
         return response
+
+    def _store_trace(self, response: Response, trace: GenerationTrace, settings: TraceSettings) -> Response:
+        """Write the answer's compact trace (:mod:`~spatialbench.models.hf_trace`); name it in ``raw``."""
+        tokenizer = self._processor.tokenizer
+        pieces = [tokenizer.decode([int(t)], skip_special_tokens=True) for t in trace.token_ids]
+        arrays = compact(trace.token_ids, trace.logits, pieces, settings, trace.hidden_states)
+        name = write_trace(settings.folder, arrays)
+        return replace(response, raw={**(response.raw or {}), "trace": name})
 
     async def generate_with_trace(
         self, request: Request, hidden_states: bool = False

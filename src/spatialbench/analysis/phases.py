@@ -1,0 +1,81 @@
+"""Split a response into its reasoning phases (ReMindView-Bench Sec. 5.1, Table 7) for the phase analyses.
+
+The 4-phase prompt asks for ``(1)`` frame descriptions, ``(2)`` cross-frame alignment, ``(3)`` query
+reasoning and ``(4)`` the final answer. Phase ``k`` starts at the first marker ``(k)`` found after the
+previous phase's marker (markers may carry markdown: ``**(2)**``, ``### (3)``, ``( 2 )``, ``(2):``) and ends
+where the next phase found starts. A phase not found is listed in ``missing``, never guessed; a phase that
+follows a missing one still starts at its own marker. Markdown decoration around a marker (``**``,
+``#``, a heading word ``Phase`` / ``Step`` just before it, ``:`` just after) belongs to neither phase.
+
+``spans`` give each phase's character range in the original text, so per-token analyses
+(:mod:`spatialbench.analysis.entropy`) assign generated tokens to phases by their character offsets.
+Never raises: a non-text response has every phase missing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PHASES = (1, 2, 3, 4)
+_DECOR_BEFORE = re.compile(r"(?:[#*_>\s]|\b(?:phase|step|stage)\b)*$", re.IGNORECASE)
+_DECOR_AFTER = re.compile(r"^[*_:\s.\-]*")
+
+
+def _marker(k: int) -> re.Pattern[str]:
+    return re.compile(rf"\(\s*{k}\s*\)")
+
+
+@dataclass(frozen=True)
+class PhaseSplit:
+    """Phases found in one response.
+
+    Attributes:
+        phases: phase number → its text (stripped of marker decoration), only phases found.
+        spans: phase number → (start, end) character offsets of that text in the response.
+        missing: the phase numbers (of ``PHASES``) not found, ascending.
+    """
+
+    phases: dict[int, str]
+    spans: dict[int, tuple[int, int]]
+    missing: tuple[int, ...]
+
+    def phase_of(self, offset: int) -> int | None:
+        """Return the phase whose span holds character ``offset`` (None: before (1), or decoration)."""
+        for k, (start, end) in self.spans.items():
+            if start <= offset < end:
+                return k
+        return None
+
+
+def _markers(text: str) -> list[tuple[int, int, int]]:
+    """(phase, marker start, marker end) of the first marker of each phase, each after the previous."""
+    found: list[tuple[int, int, int]] = []
+    position = 0
+    for k in PHASES:
+        match = _marker(k).search(text, position)
+        if match is None:
+            continue
+        found.append((k, match.start(), match.end()))
+        position = match.end()
+    return found
+
+
+def split(text: object) -> PhaseSplit:
+    """Split ``text`` into phases (module docstring); never raises."""
+    if not isinstance(text, str):
+        return PhaseSplit({}, {}, PHASES)
+    markers = _markers(text)
+    phases: dict[int, str] = {}
+    spans: dict[int, tuple[int, int]] = {}
+    for i, (k, _, marker_end) in enumerate(markers):
+        limit = markers[i + 1][1] if i + 1 < len(markers) else len(text)
+        if i + 1 < len(markers):  # leave the next marker's heading decoration out
+            decoration = _DECOR_BEFORE.search(text[marker_end:limit])
+            limit = marker_end + (decoration.start() if decoration else limit - marker_end)
+        start = marker_end + _DECOR_AFTER.match(text[marker_end:limit]).end()  # type: ignore[union-attr]
+        body = text[start:limit].rstrip(" \t\r\n*_#")
+        phases[k] = body
+        spans[k] = (start, start + len(body))
+    missing = tuple(k for k in PHASES if k not in phases)
+    return PhaseSplit(phases, spans, missing)

@@ -1,0 +1,72 @@
+"""A run's stored answers with their back-end metadata, and which scored items were answered correctly.
+
+Shared by the phase analyses (judge, consistency, entropy, probes; ReMindView-Bench Sec. 5–6). Answers are
+the latest ``ok`` row per item of ``run.sqlite`` (read-only): the ``results`` row, or with ``turn`` the
+strategy turn of that name (``cot``, ``answer``: the turn holding a chain-of-thought run's reasoning).
+Analysis documents go to ``RUN/analysis/<name>.json`` with ``analysis`` and ``version`` fields.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from spatialbench.analysis.run_folder import STORE_FILE, RunFolder, RunFolderError
+
+ANALYSIS_DIR = "analysis"
+
+
+@dataclass(frozen=True)
+class StoredAnswer:
+    """One item's stored answer: its ``text`` and ``raw`` metadata (``{}`` when none or unreadable)."""
+
+    text: str
+    raw: dict[str, Any]
+
+
+def _raw(text: str | None) -> dict[str, Any]:
+    try:
+        value = json.loads(text or "{}")
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def stored_answers(run_dir: Path, turn: str | None = None) -> dict[str, StoredAnswer]:
+    """Return item id → latest ``ok`` answer (of turn ``turn`` when given).
+
+    Raises:
+        RunFolderError: no ``run.sqlite`` or not a readable store (the message names it).
+    """
+    import sqlite3
+
+    path = run_dir / STORE_FILE
+    if not path.is_file():
+        raise RunFolderError(f"{run_dir}: no {STORE_FILE} (is it the --out folder of spatialbench run?)")
+    table, where = ("results", "") if turn is None else ("turns", " AND turn = ?")
+    query = f"SELECT item_id, response, raw FROM {table} WHERE status = 'ok'{where} ORDER BY finished_at"
+    args = () if turn is None else (turn,)
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            rows = conn.execute(query, args).fetchall()
+    except sqlite3.Error as exc:
+        raise RunFolderError(f"{path}: not a readable run store ({exc})") from None
+    return {str(i): StoredAnswer(str(text), _raw(raw)) for i, text, raw in rows if text is not None}
+
+
+def correct_items(run: RunFolder) -> dict[str, bool]:
+    """Return item id → answered correctly (``items.csv`` score >= 0.5: 1 for a right choice, MRA >= 0.5)."""
+    return {str(i): bool(score >= 0.5) for i, score in zip(run.rows["id"], run.rows["score"], strict=True)}
+
+
+def write_analysis(run_dir: Path, name: str, doc: dict[str, Any]) -> Path:
+    """Write ``doc`` to ``run_dir/analysis/<name>.json`` atomically and return the path."""
+    folder = run_dir / ANALYSIS_DIR
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.json"
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+    part.replace(path)
+    return path

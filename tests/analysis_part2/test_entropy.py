@@ -1,0 +1,125 @@
+"""Token entropy from stored traces: a tiny random Qwen2.5-VL on ReMindView items, and hand-made traces."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks.mmsi_remindview_fixtures import build_remindview
+from spatialbench.analysis.entropy import entropy_study, phase_entropies
+from spatialbench.analysis.run_folder import read_run
+from spatialbench.analysis.stored import stored_answers
+from spatialbench.models.hf_trace import TraceSettings, compact, entropy, read_trace, write_trace
+from spatialbench.records.messages import Response
+from spatialbench.runs import RunConfig, run
+from spatialbench.runs.store import RunStore
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("transformers")
+from support.tiny_vlm import build_qwen2_5_vl  # noqa: E402
+
+
+def _hand_entropy(logits: list[float]) -> float:
+    exps = [math.exp(v - max(logits)) for v in logits]
+    total = sum(exps)
+    return -sum(e / total * math.log(e / total) for e in exps)
+
+
+def test_entropy_matches_hand_computation() -> None:
+    logits = np.array([[0.0, 0.0], [2.0, 0.0]], dtype=np.float32)
+    assert entropy(logits)[0] == pytest.approx(math.log(2))  # two equal logits: ln 2 nats
+    assert entropy(logits)[1] == pytest.approx(_hand_entropy([2.0, 0.0]), rel=1e-12)
+
+
+@pytest.fixture(scope="module")
+def traced_run(tmp_path_factory) -> Path:
+    from spatialbench.models.hf import HFBackend
+
+    root = tmp_path_factory.mktemp("entropy")
+    model = build_qwen2_5_vl(root / "tiny-qwen")
+    data = build_remindview(root / "data")
+    backend = HFBackend(str(model), device="cpu", local_files_only=True,
+                        trace_dir=str(root / "traces"), trace_top_k=10_000)
+    config = RunConfig.model_validate({
+        "data": {"benchmark": "remindview", "path": str(data), "limit": 2},
+        "model": {"name": f"hf:{model}", "max_new_tokens": 12},
+        "out": str(root / "run"),
+    })
+    summary = run(config, backend=backend, progress=False)
+    assert summary.counts["ok"] == 2, summary.unanswered
+    return root / "run"
+
+
+def test_tiny_model_trace_on_remindview_items(traced_run: Path) -> None:
+    answers = stored_answers(traced_run)
+    record = json.loads((traced_run / "config.json").read_text())
+    folder = Path(record["backend"]["trace_dir"])
+    assert len(answers) == 2
+    for answer in answers.values():
+        trace = read_trace(folder / answer.raw["trace"])
+        steps = len(trace["token_ids"])
+        assert 1 <= steps <= 12
+        assert "".join(trace["pieces"]) == answer.text  # char-level tokenizer: pieces join to the answer
+        vocab = trace["topk_logits"].shape[1]  # top_k above the vocabulary: every logit is stored
+        assert vocab == trace["anchor_logits"].shape[1]
+        # step 0 by hand from the stored float16 logits (all of them, since k = V)
+        stored = [float(v) for v in trace["topk_logits"][0]]
+        assert float(trace["entropy"][0]) == pytest.approx(_hand_entropy(stored), abs=2e-3)
+        # probabilities from the stored logsumexp sum to 1 over the vocabulary
+        assert float(np.exp(trace["topk_logits"][0].astype(np.float64) - trace["logsumexp"][0]).sum()
+                     ) == pytest.approx(1.0, abs=5e-3)
+        # greedy: the chosen token is the largest stored logit
+        np.testing.assert_array_equal(trace["topk_ids"][:, 0], trace["token_ids"])
+        last = trace["anchors"][-1]
+        assert float(trace["entropy"][last]) == pytest.approx(
+            _hand_entropy([float(v) for v in trace["anchor_logits"][-1]]), abs=2e-3)
+
+
+def test_entropy_study_on_the_traced_run(traced_run: Path) -> None:
+    doc = entropy_study(read_run(traced_run))
+    assert doc["analysis"] == "entropy" and doc["version"] == 1
+    assert doc["items"]["traced"] == 2 and doc["items"]["no_trace"] == 0
+
+
+def _arrays(text: str, entropies: list[float]) -> dict:
+    pieces = list(text)
+    vocab = sorted(set(pieces))
+    ids = np.array([vocab.index(p) for p in pieces], dtype=np.int64)
+    logits = np.zeros((len(pieces), len(vocab)), dtype=np.float32)
+    arrays = compact(ids, logits, pieces, TraceSettings(Path("."), top_k=2))
+    arrays["entropy"] = np.array(entropies, dtype=np.float32)
+    return arrays
+
+
+def test_phase_entropies_skip_punctuation_and_whitespace() -> None:
+    text = "(1)ab (2)c."
+    #       (  1  )  a    b    ' '  (  2  )  c    .
+    values = [9, 9, 9, 1.0, 3.0, 9, 9, 9, 9, 0.5, 9]
+    per_phase = phase_entropies(_arrays(text, values))
+    assert per_phase[1].tolist() == [1.0, 3.0]  # "(", "1", ")" and " " skipped or outside the phase
+    assert per_phase[2].tolist() == [0.5]
+
+
+def test_groups_means_and_variances_by_hand(tmp_path: Path) -> None:
+    run_dir, traces = tmp_path / "run", tmp_path / "traces"
+    store = RunStore(run_dir / "run.sqlite", secrets=[])
+    texts = {"a": ("(1)xy(2)z", [0, 0, 0, 1.0, 2.0, 0, 0, 0, 4.0]),
+             "b": ("(1)w(2)uv", [0, 0, 0, 3.0, 0, 0, 0, 5.0, 7.0])}
+    for item, (text, values) in texts.items():
+        name = write_trace(traces, _arrays(text, values))
+        store.put(f"key-{item}", item, {}, Response(text=text, raw={"trace": name}))
+    store.close()
+    (run_dir / "config.json").write_text(json.dumps({
+        "config": {"data": {"benchmark": "remindview", "path": "."}, "model": {"name": "hf:x"}},
+        "backend": {"trace_dir": str(traces)}}))
+    (run_dir / "items.csv").write_text("id,task,score,extracted\na,t,1.0,A\nb,t,0.0,B\n")
+    doc = entropy_study(read_run(run_dir), bins=2)
+    correct, incorrect, pooled = (doc["phases"][g] for g in ("correct", "incorrect", "all"))
+    assert correct["1"]["mean"] == pytest.approx(1.5) and correct["1"]["variance"] == pytest.approx(0.25)
+    assert correct["1"]["curve"] == [1.0, 2.0]
+    assert incorrect["2"]["mean"] == pytest.approx(6.0) and incorrect["2"]["variance"] == pytest.approx(1.0)
+    # phase 1 over both items: 1, 2, 3 -> mean 2, variance 2/3
+    assert pooled["1"]["mean"] == pytest.approx(2.0) and pooled["1"]["variance"] == pytest.approx(2 / 3)
+    assert pooled["1"]["items"] == 2 and pooled["3"]["tokens"] == 0

@@ -1,0 +1,54 @@
+"""Phase splitting on hand-written responses (ReMindView-Bench Table 7 format, markdown, missing phases)."""
+
+from spatialbench.analysis.phases import split
+
+PLAIN = (
+    "(1) In frame0: the chair is left of the table. (2) frame1 is taken from the right of frame0. "
+    "(3) So the lamp is behind me. (4) B.back"
+)
+
+
+def test_plain_four_phases() -> None:
+    s = split(PLAIN)
+    assert s.phases == {
+        1: "In frame0: the chair is left of the table.",
+        2: "frame1 is taken from the right of frame0.",
+        3: "So the lamp is behind me.",
+        4: "B.back",
+    }
+    assert s.missing == ()
+    start, end = s.spans[3]
+    assert PLAIN[start:end] == "So the lamp is behind me."
+
+
+def test_markdown_headings_and_bold_markers() -> None:
+    text = (
+        "### Phase (1): Frame descriptions\n- frame0: sofa front-left of tv\n\n"
+        "**( 2 )** Cross-frame: frame1 is right of frame0\n\n"
+        "## Step (3)\nThe tv is to my left.\n\n**(4)** A. left"
+    )
+    s = split(text)
+    assert s.phases[1] == "Frame descriptions\n- frame0: sofa front-left of tv"
+    assert s.phases[2] == "Cross-frame: frame1 is right of frame0"
+    assert s.phases[3] == "The tv is to my left."
+    assert s.phases[4] == "A. left"
+
+
+def test_missing_phase_is_recorded_not_guessed() -> None:
+    s = split("(1) a chair. (3) the chair is left. (4) C")
+    assert s.missing == (2,)
+    assert s.phases == {1: "a chair.", 3: "the chair is left.", 4: "C"}
+
+
+def test_first_occurrence_in_order_and_offsets() -> None:
+    text = "(2) early two. (1) one (2) two (1) again (3) three"
+    s = split(text)
+    # (1) is the first "(1)"; (2) the first after it; a later "(1)" is text of phase 2
+    assert s.phases == {1: "one", 2: "two (1) again", 3: "three"}
+    assert s.phase_of(text.index("one")) == 1
+    assert s.phase_of(0) is None
+
+
+def test_not_text_and_no_markers() -> None:
+    assert split(None).missing == (1, 2, 3, 4)
+    assert split("B").phases == {} and split("B").missing == (1, 2, 3, 4)
