@@ -1,0 +1,75 @@
+"""Ingestion of bad or partial input: labels remapped or dropped (reported), errors naming the file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from scan_writers import write_arkitscenes, write_scannet
+from typer.testing import CliRunner
+
+from spatialbench.cli.main import app
+from spatialbench.scene import load_meta_info
+from spatialbench.scene.ingest import IngestError, ingest
+from spatialbench.synth import SceneConfig, generate_scene
+from spatialbench.synth.plan import PlanKind
+
+
+@pytest.fixture(scope="module")
+def scene():  # type: ignore[no-untyped-def]
+    return generate_scene(SceneConfig(room_type="bedroom", plan=PlanKind.L_SHAPE), seed=3)  # has a book
+
+
+def test_unknown_labels_are_dropped_and_counted(tmp_path: Path, scene) -> None:  # type: ignore[no-untyped-def]
+    write_scannet(scene, tmp_path)
+    (result,) = ingest("scannet", tmp_path)
+    # 'book' is no VSI-Bench category; ScanNet's raw 'trash can' became 'trash bin'; walls/floor silent.
+    books = sum(o.category == "book" for o in scene.objects)
+    assert books >= 1 and result.dropped == {"book": books}
+    assert "trash bin" in result.scene.objects and "trash can" not in result.scene.objects
+
+
+def test_segment_count_mismatch_names_the_file(tmp_path: Path, scene) -> None:  # type: ignore[no-untyped-def]
+    folder = write_scannet(scene, tmp_path)
+    segs = folder / f"{scene.scene_id}_vh_clean_2.0.010000.segs.json"
+    data = json.loads(segs.read_text())
+    data["segIndices"] = data["segIndices"][:-5]
+    segs.write_text(json.dumps(data))
+    with pytest.raises(IngestError, match=rf"{segs.name}: segIndices has \d+ entries, the mesh \d+ vertices"):
+        ingest("scannet", folder)
+
+
+def test_missing_box_field_names_the_entry(tmp_path: Path, scene) -> None:  # type: ignore[no-untyped-def]
+    folder = write_arkitscenes(scene, tmp_path)
+    annotation = folder / f"{scene.scene_id}_3dod_annotation.json"
+    data = json.loads(annotation.read_text())
+    del data["data"][2]["segments"]["obbAligned"]["axesLengths"]
+    annotation.write_text(json.dumps(data))
+    with pytest.raises(IngestError, match=r"data\[2\]\.segments\.obbAligned: missing field 'axesLengths'"):
+        ingest("arkitscenes", tmp_path)
+
+
+def test_folder_without_scans(tmp_path: Path) -> None:
+    with pytest.raises(IngestError, match="no scannetpp scan folder"):
+        ingest("scannetpp", tmp_path)
+
+
+def test_cli_writes_meta_info_and_report(tmp_path: Path, scene) -> None:  # type: ignore[no-untyped-def]
+    write_scannet(scene, tmp_path / "scans")
+    labels = tmp_path / "labels.json"
+    labels.write_text(json.dumps({"book": "book"}))
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        app, ["ingest", "scannet", str(tmp_path / "scans"), "--out", str(out), "--labels", str(labels)]
+    )
+    assert result.exit_code == 0, result.output
+    scenes = load_meta_info(out / "scannet_meta_info.json")
+    assert list(scenes) == [scene.scene_id] and "book" in scenes[scene.scene_id].objects
+    report = json.loads((out / "ingest.json").read_text())
+    assert report == {scene.scene_id: {"dropped_labels": {}, "skipped_instances": {}}}
+
+
+def test_cli_unknown_format_exits_2(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["ingest", "scanet", str(tmp_path), "--out", str(tmp_path / "o")])
+    assert result.exit_code == 2 and "did you mean 'scannet'" in result.output
