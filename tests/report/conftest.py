@@ -40,6 +40,9 @@ def scripted(records: list[dict], right: set[int]):  # type: ignore[no-untyped-d
     return answer
 
 
+SECRET = "sk-report-test-0a1b2c3d4e5f-never-written"
+
+
 def make_run(data: Path, out: Path, model: str, **extra) -> Path:
     config = RunConfig.model_validate({
         "data": {"benchmark": "vsibench", "path": str(data)},
@@ -48,7 +51,9 @@ def make_run(data: Path, out: Path, model: str, **extra) -> Path:
         "out": str(out),
         **extra,
     })
-    run(config, progress=False)
+    with pytest.MonkeyPatch.context() as patch:  # a key in the environment must reach no file
+        patch.setenv("OPENAI_API_KEY", SECRET)
+        run(config, progress=False)
     return out
 
 

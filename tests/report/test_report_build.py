@@ -143,3 +143,8 @@ def test_each_leaderboard_row_links_to_its_settings(report, demo_runs) -> None:
     assert '<a href="runs/blind-blind.html"' in index
     settings = (report / "runs" / "blind-blind.html").read_text()
     assert "&#34;blind&#34;: true" in settings and "uniform:4" in settings
+
+
+def test_no_api_key_in_any_report_file(report) -> None:
+    secret = b"sk-report-test-0a1b2c3d4e5f-never-written"  # set while the runs ran (conftest.SECRET)
+    assert all(secret not in path.read_bytes() for path in report.rglob("*") if path.is_file())

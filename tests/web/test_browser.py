@@ -55,8 +55,14 @@ def records(served: Any) -> list[dict]:
     return [json.loads(line) for line in (served.data / "test.jsonl").read_text().splitlines()]
 
 
-def test_open_an_item_play_and_seek_the_video(page, demo_served, screens) -> None:
-    page.goto(f"{demo_served.url}/item/4")
+def test_browse_filters_then_open_an_item_play_and_seek_the_video(page, demo_served, screens) -> None:
+    page.select_option("select[name=task]", "object_abs_distance")
+    page.click("form.filters button")
+    ids = page.locator("#items tbody tr td:first-child a").all_inner_texts()
+    expected = [str(r["id"]) for r in records(demo_served) if r["question_type"] == "object_abs_distance"]
+    assert ids == expected
+    page.screenshot(path=screens / "browse.png", full_page=True)
+    page.click('#items a >> text="4"')
     page.wait_for_function("document.querySelector('video').readyState >= 1")
     duration = page.evaluate("document.querySelector('video').duration")
     assert duration == pytest.approx(6.0, abs=0.1)  # the demo's 6 s walkthrough
@@ -67,6 +73,7 @@ def test_open_an_item_play_and_seek_the_video(page, demo_served, screens) -> Non
     page.wait_for_function(f"Math.abs(document.querySelector('video').currentTime - {target}) < 0.05")
     page.evaluate("document.querySelector('video').muted = true; document.querySelector('video').play()")
     page.wait_for_function(f"document.querySelector('video').currentTime > {target} + 0.2")
+    assert page.url.endswith("/item/4")
     page.screenshot(path=screens / "item.png", full_page=True)
 
 
