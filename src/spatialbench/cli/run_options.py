@@ -56,6 +56,10 @@ AttemptsOpt = Annotated[
 ]
 MaxImagesOpt = Annotated[int | None, typer.Option(help="Per-request image limit.")]
 OverflowOpt = Annotated[str | None, typer.Option(help="error (default) | subsample beyond --max-images.")]
+ImageFormatOpt = Annotated[
+    str | None, typer.Option(help="png (default, lossless, zlib level 1) | jpeg: how frames are sent.")
+]
+JpegQualityOpt = Annotated[int | None, typer.Option(help="JPEG quality 1-100 (default 90).")]
 ExtractOpt = Annotated[str | None, typer.Option(help="Extraction mode (default: the benchmark's).")]
 SeedOpt = Annotated[int | None, typer.Option(help="Seed (recorded; sent to APIs that take one).")]
 StrategyOpt = Annotated[
@@ -88,6 +92,8 @@ FLAG_PATHS: dict[str, tuple[str, ...]] = {
     "max_attempts": ("model", "max_attempts"),
     "max_images": ("model", "max_images"),
     "image_overflow": ("model", "image_overflow"),
+    "image_format": ("model", "image_format"),
+    "jpeg_quality": ("model", "jpeg_quality"),
     "seed": ("model", "seed"),
     "extract": ("scoring", "extract"),
     "strategy": ("strategy", "name"),

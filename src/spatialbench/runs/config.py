@@ -103,6 +103,7 @@ class ModelConfig(BaseModel):
     max_images: int | None = Field(default=_API.max_images, gt=0)
     image_overflow: ImageOverflow = _API.image_overflow
     image_format: ImageFormat = _API.image_format
+    jpeg_quality: int = Field(default=_API.jpeg_quality, ge=1, le=100)
 
     def api_settings(self) -> ApiSettings:
         """Transport settings for API back ends."""
@@ -113,6 +114,7 @@ class ModelConfig(BaseModel):
             max_images=self.max_images,
             image_overflow=self.image_overflow,
             image_format=self.image_format,
+            jpeg_quality=self.jpeg_quality,
         )
 
     def generation(self, max_new_tokens: int | None) -> GenerationSettings:

@@ -85,10 +85,18 @@ def plan(
             settings=settings,
             model=config.model.name,
             sent=sent_text(builder, item),
-            encoding={"image_format": config.model.image_format.value} if uses_media else None,
+            encoding=_encoding(config) if uses_media else None,
         )
         planned.append(PlannedItem(item, settings, key))
     return planned
+
+
+def _encoding(config: RunConfig) -> dict[str, Any]:
+    """How images go on the wire (part of the request key): the format, and the quality of JPEG."""
+    model = config.model
+    if model.image_format.value == "jpeg":
+        return {"image_format": "jpeg", "jpeg_quality": model.jpeg_quality}
+    return {"image_format": model.image_format.value}
 
 
 def media_order(planned: Sequence[PlannedItem]) -> list[PlannedItem]:
