@@ -13,20 +13,10 @@ import time
 from pathlib import Path
 
 from spatialbench.generate.vsi import GenerationSettings, builtin_tasks, generate_vsibench, write_benchmark
+from spatialbench.generate.vsi.fidelity import OFFICIAL_COUNTS as OFFICIAL
 from spatialbench.scene import load_meta_info
 
 DEFAULT = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "vsibench" / "meta_info"
-# Official per-task counts of the released VSI-Bench test.jsonl (5,130 questions; Fig. 5 charts them).
-OFFICIAL = {
-    "object_counting": 565,
-    "object_abs_distance": 834,
-    "object_size_estimation": 953,
-    "room_size_estimation": 288,
-    "object_rel_distance": 710,
-    "object_rel_direction_easy": 217,
-    "object_rel_direction_medium": 378,
-    "object_rel_direction_hard": 373,
-}
 
 
 def run_once(meta_info: Path, out: Path) -> tuple[float, dict]:

@@ -40,7 +40,7 @@ GapRuleOpt = Annotated[
     str,
     typer.Option(
         "--rel-distance-rule",
-        help="Rel. distance ambiguity: any_pair (paper) or closest (data).",
+        help="Rel. distance ambiguity: data (default, the official data), any_pair (paper) or closest.",
         callback=_setting_choice("rel_distance_gap_rule"),
     ),
 ]
