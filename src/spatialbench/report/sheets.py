@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFont
 
 from spatialbench.media.cache import resolve_path
 from spatialbench.media.errors import MediaError
@@ -94,11 +94,13 @@ class SheetMaker:
         rows = -(-len(tiles) // columns)
         sheet = Image.new("RGB", (width * columns, height * rows), "white")
         draw = ImageDraw.Draw(sheet)
+        font = ImageFont.load_default(size=13)
         for k, (thumb, label) in enumerate(tiles):
             x, y = (k % columns) * width, (k // columns) * height
             sheet.paste(thumb, (x, y))
-            draw.rectangle((x + 2, y + 2, x + 8 + 6 * len(label), y + 15), fill="black")
-            draw.text((x + 5, y + 3), label, fill="yellow")
+            right = x + 8 + int(draw.textlength(label, font=font))
+            draw.rectangle((x + 2, y + 2, right, y + 19), fill="black")
+            draw.text((x + 5, y + 3), label, fill="yellow", font=font)
         out.parent.mkdir(parents=True, exist_ok=True)
         sheet.save(out, quality=85)
         return out
