@@ -27,7 +27,10 @@ def browser(demo_served) -> Iterator[Any]:  # type: ignore[no-untyped-def]
     # asyncio.run()
     if not CHROMIUM.is_file():
         missing(f"{CHROMIUM} not found: apt-get install -y chromium (.ci/run installs it)")
-    from playwright.sync_api import sync_playwright
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("the playwright package is not installed (pip install -e '.[dev]')")
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
