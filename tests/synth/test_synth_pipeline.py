@@ -104,3 +104,49 @@ def test_frameset_round_trip_is_exact(tmp_path: Path) -> None:
     too_far = FrameSet(depth, depth + 40000, np.eye(3), frames.cam_to_world, frames.timestamps, 2.0)
     with pytest.raises(ValueError, match="32.767 m"):
         too_far.save(tmp_path / "far.npz")
+
+
+def test_rerun_removes_only_files_the_manifest_records(tmp_path: Path) -> None:
+    from spatialbench.synth import generate_synthetic
+
+    config = RenderConfig(width=32, height=24, fps=4, max_seconds=1.0)
+    generate_synthetic(tmp_path, 2, 0, config)
+    assert json.loads((tmp_path / "synth_files.json").read_text()) == {
+        "scenes": ["synth_0000_000", "synth_0000_001"]
+    }
+    # a user's files: one named like the pipeline's own (another seed's video, never written here),
+    # one inside a scene folder the re-run drops
+    (tmp_path / "synthetic" / "synth_0001_000.mp4").write_bytes(b"copied from another run")
+    (tmp_path / "scenes" / "synth_0001_000").mkdir()
+    (tmp_path / "scenes" / "synth_0001_000" / "scene.json").write_text("{}")
+    (tmp_path / "scenes" / "synth_0000_001" / "notes.txt").write_text("mine")
+    rendered = generate_synthetic(tmp_path, 1, 0, config)
+    assert rendered[0].reused
+    videos = sorted(p.name for p in (tmp_path / "synthetic").iterdir())
+    assert videos == ["synth_0000_000.mp4", "synth_0001_000.mp4"]
+    assert (tmp_path / "synthetic" / "synth_0001_000.mp4").read_bytes() == b"copied from another run"
+    assert (tmp_path / "scenes" / "synth_0001_000" / "scene.json").read_text() == "{}"
+    assert [p.name for p in (tmp_path / "scenes" / "synth_0000_001").iterdir()] == ["notes.txt"]
+    assert json.loads((tmp_path / "synth_files.json").read_text()) == {"scenes": ["synth_0000_000"]}
+
+
+def test_an_interrupted_run_is_recorded_before_it_writes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import spatialbench.synth.pipeline as pipeline
+
+    config = RenderConfig(width=32, height=24, fps=4, max_seconds=1.0)
+    real = pipeline.render_scene
+
+    def interrupted(scene, out, *args):
+        if scene.scene_id == "synth_0000_001":
+            (out / "synthetic" / ".synth_0000_001.mp4.part").write_bytes(b"half a video")
+            raise KeyboardInterrupt
+        return real(scene, out, *args)
+
+    monkeypatch.setattr(pipeline, "render_scene", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        pipeline.generate_synthetic(tmp_path, 2, 0, config)
+    monkeypatch.undo()
+    pipeline.generate_synthetic(tmp_path, 1, 0, config)
+    assert sorted(p.name for p in (tmp_path / "synthetic").iterdir()) == ["synth_0000_000.mp4"]

@@ -9,6 +9,7 @@ Folder layout written by ``generate_synthetic(out, ...)`` (all paths relative to
     scenes/<scene_id>/frames.npz           per-frame instance ids, depth (mm), K, cam_to_world, timestamps
     scenes/<scene_id>/freespace.npz        FreeSpaceMap (free / walkable grids, origin, resolution)
     scenes/<scene_id>/mesh.glb             the scene mesh, one node per instance named <id>_<category>
+    synth_files.json                       {"scenes": [scene_id, ...]}: scenes whose files this module wrote
 
 Frame ``i`` of the mp4 is frame ``i`` of ``frames.npz``. The instance table maps each mask id to its
 category and to its index in ``object_bbox[category]`` of the scene's own ``meta_info.json``.
@@ -21,8 +22,8 @@ frame); its ``instance_ids`` field maps each box to its mask id. Unseen instance
 Files appear complete or not at all (videos and npz are written to a temporary name and renamed;
 ``scene.json`` is written last), so an interrupted run leaves no truncated video. A re-run reuses a scene
 whose ``scene.json`` (seed, render settings, instances, digest of this package's code) and camera poses
-match, and removes the videos and scene folders of earlier runs' other scenes (only the names this module
-writes; see ``remove_stale``).
+match, and removes the files of earlier runs' other scenes (only those its manifest
+``synth_files.json`` records as written by this module; see ``remove_stale``).
 """
 
 from __future__ import annotations
@@ -31,8 +32,6 @@ import functools
 import hashlib
 import json
 import math
-import re
-import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -236,14 +235,16 @@ def generate_synthetic(
 ) -> list[RenderedScene]:
     """Generate and render ``scenes`` scenes into ``out`` and write the combined meta-info file.
 
-    ``progress`` is an optional callable ``f(done, total, scene_id)``. Videos and scene folders of
-    ``synthetic/`` and ``scenes/`` that this run does not produce (an earlier, larger run's) are removed.
+    ``progress`` is an optional callable ``f(done, total, scene_id)``. The scenes an earlier run wrote
+    (recorded in ``synth_files.json``) that this run does not produce are removed (``remove_stale``).
     """
     out.mkdir(parents=True, exist_ok=True)
+    plan = [(c, s, f"synth_{seed:04d}_{i:03d}") for i, (c, s) in enumerate(scene_configs(scenes, seed))]
+    record_written(out, recorded_scenes(out) | {scene_id for *_, scene_id in plan})  # before any file
     results = []
     with Renderer(config.width, config.height) as renderer:
-        for index, (scene_config, scene_seed) in enumerate(scene_configs(scenes, seed)):
-            scene = generate_scene(scene_config, scene_seed, scene_id=f"synth_{seed:04d}_{index:03d}")
+        for index, (scene_config, scene_seed, scene_id) in enumerate(plan):
+            scene = generate_scene(scene_config, scene_seed, scene_id=scene_id)
             results.append(render_scene(scene, out, config, renderer))
             if progress is not None:
                 progress(index + 1, scenes, scene.scene_id)
@@ -256,29 +257,52 @@ def generate_synthetic(
     return results
 
 
-def remove_stale(out: Path, scene_ids: set[str]) -> list[Path]:
-    """Remove the videos and scene folders of earlier runs' scenes other than ``scene_ids``.
+#: the scene ids whose files this module wrote into a folder (``{"scenes": [...]}``)
+WRITTEN = Path("synth_files.json")
 
-    Only names this module writes are touched: ``synthetic/synth_<seed>_<index>.mp4`` (and the
-    ``.synth_….mp4.part`` temporaries of an interrupted run) and ``scenes/synth_<seed>_<index>/`` folders
-    holding nothing but a scene's files. Anything else a user keeps there stays. Returns the removed paths.
+
+def recorded_scenes(out: Path) -> set[str]:
+    """Scene ids recorded in ``out/synth_files.json`` (none when absent or unreadable)."""
+    try:
+        ids = json.loads((out / WRITTEN).read_text(encoding="utf-8")).get("scenes", [])
+    except (OSError, ValueError, AttributeError):
+        return set()
+    return {i for i in ids if isinstance(i, str) and i == Path(i).name and i not in ("", ".", "..")}
+
+
+def record_written(out: Path, scene_ids: set[str]) -> None:
+    """Write ``scene_ids`` to ``out/synth_files.json`` (through a renamed temporary)."""
+    path = out / WRITTEN
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{path.name}.part")
+    write_json(partial, {"scenes": sorted(scene_ids)})
+    partial.replace(path)
+
+
+def remove_stale(out: Path, scene_ids: set[str]) -> list[Path]:
+    """Remove the files of recorded scenes other than ``scene_ids``; record ``scene_ids`` only.
+
+    Only what the manifest (``synth_files.json``, written before a run renders anything) says this
+    module wrote is touched: ``synthetic/<id>.mp4`` and its ``.<id>.mp4.part`` temporary, and the scene
+    files of ``scenes/<id>/`` (the folder goes once empty). Any other file, whatever its name (a user's
+    ``synth_0001_000.mp4``, notes inside a scene folder), stays. Returns the removed paths.
     """
     removed = []
-    for path in sorted((out / SYNTHETIC_DATASET).glob("*")):
-        match = _OWN_VIDEO.fullmatch(path.name)
-        if path.is_file() and match and not (match["id"] in scene_ids and not match["part"]):
-            path.unlink()
-            removed.append(path)
-    for path in sorted((out / "scenes").glob("*")):
-        own = _OWN_SCENE.fullmatch(path.name) and all(f.name in SCENE_FILES for f in path.iterdir())
-        if path.is_dir() and own and path.name not in scene_ids:
-            shutil.rmtree(path)
-            removed.append(path)
+    for scene_id in sorted(recorded_scenes(out) - scene_ids):
+        video = out / SYNTHETIC_DATASET / f"{scene_id}.mp4"
+        folder = out / "scenes" / scene_id
+        own = [video, video.with_name(f".{video.name}.part"), *(folder / n for n in sorted(SCENE_FILES))]
+        for path in own:
+            if path.is_file():
+                path.unlink()
+                removed.append(path)
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+            removed.append(folder)
+    record_written(out, scene_ids)
     return removed
 
 
-_OWN_SCENE = re.compile(r"synth_\d{4,}_\d{3,}")
-_OWN_VIDEO = re.compile(r"(?P<part>\.)?(?P<id>synth_\d{4,}_\d{3,})\.mp4(?(part)\.part)")
 SCENE_FILES = {
     name
     for base in ("scene.json", "meta_info.json", "frames.npz", "freespace.npz", "mesh.glb")
