@@ -39,6 +39,7 @@ from spatialbench.cli.run_options import (
     RepeatsOpt,
     SeedOpt,
     SettingOpt,
+    ShardOpt,
     StrategyOpt,
     StrategyParamOpt,
     TimeoutOpt,
@@ -65,6 +66,7 @@ def run_command(
     frames: FramesOpt = None,
     limit: LimitOpt = None,
     ids: IdsOpt = None,
+    shard: ShardOpt = None,
     blind: BlindOpt = None,
     concurrency: ConcurrencyOpt = None,
     max_pixels: MaxPixelsOpt = None,
@@ -109,6 +111,7 @@ def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConf
     from spatialbench.prompting.strategies import build_strategy
     from spatialbench.registry import UnknownNameError
     from spatialbench.runs.baseline import check_model_name
+    from spatialbench.runs.shard import apply_shard
 
     config, given = _validated(config_file, flags)
     try:
@@ -125,7 +128,7 @@ def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConf
         _fail(_invalid(exc, config_file, given))
     except UnknownNameError as exc:
         _fail(f"error: {exc}")
-    return _with_benchmark_defaults(config, spec), spec
+    return apply_shard(_with_benchmark_defaults(config, spec), spec)
 
 
 def _validated(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConfig, dict[str, Any]]:

@@ -36,6 +36,7 @@ FramesOpt = Annotated[
 ]
 LimitOpt = Annotated[int | None, typer.Option(help="Only the first N selected items.")]
 IdsOpt = Annotated[Path | None, typer.Option(help="File of item ids to run, one per line.")]
+ShardOpt = Annotated[str | None, typer.Option(help="K/N: only slice K of N (by item id hash); merge after.")]
 BlindOpt = Annotated[bool | None, typer.Option("--blind/--no-blind", help="Vision disabled: send no images.")]
 ConcurrencyOpt = Annotated[
     int | None, typer.Option(help=f"Requests in flight (default: {_API.concurrency}).")
@@ -76,6 +77,7 @@ FLAG_PATHS: dict[str, tuple[str, ...]] = {
     "data": ("data", "path"),
     "limit": ("data", "limit"),
     "ids": ("data", "ids"),
+    "shard": ("data", "shard"),
     "option": ("data", "options"),
     "setting": ("data", "options", "setting"),
     "frames": ("media", "frames"),

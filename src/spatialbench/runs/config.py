@@ -20,6 +20,7 @@ from spatialbench.models.retry import RetryPolicy
 from spatialbench.prompting.config import PromptConfig
 from spatialbench.prompting.strategies import StrategyConfig
 from spatialbench.records.messages import GenerationSettings
+from spatialbench.runs.shard import parse_shard
 
 Scalar = str | int | float | bool
 #: frame strategy of a run whose benchmark declares none (VSI-Bench's 32 uniform frames)
@@ -37,7 +38,8 @@ class DataConfig(BaseModel):
     ``benchmark`` (registered name), ``path`` (data folder or annotation file; media paths resolve against
     it, against its folder for a file), ``limit`` (first N selected items), ``ids`` (only these, file order
     kept; a list, whose whole numbers are read as text ids), ``options`` (loader options, e.g.
-    MMSI-Video-Bench ``setting``).
+    MMSI-Video-Bench ``setting``), ``shard`` (``K/N``: only the items of that slice,
+    :mod:`spatialbench.runs.shard`).
     """
 
     model_config = _FROZEN
@@ -47,6 +49,12 @@ class DataConfig(BaseModel):
     limit: int | None = Field(default=None, ge=0)
     ids: tuple[str, ...] | None = None
     options: dict[str, Scalar] = Field(default_factory=dict)
+    shard: str | None = None
+
+    @field_validator("shard")
+    @classmethod
+    def _shard_parses(cls, value: str | None) -> str | None:
+        return None if value is None else str(parse_shard(value))
 
     @field_validator("ids", mode="before")
     @classmethod
