@@ -62,8 +62,13 @@ class _Moments:
         mean = self.total / self.tokens if self.tokens else None
         variance = self.squares / self.tokens - mean**2 if mean is not None else None
         curve = [s / n if n else None for s, n in zip(self.curve_sum, self.curve_n, strict=True)]
-        return {"tokens": self.tokens, "items": self.items, "mean": mean,
-                "variance": None if variance is None else max(variance, 0.0), "curve": curve}
+        return {
+            "tokens": self.tokens,
+            "items": self.items,
+            "mean": mean,
+            "variance": None if variance is None else max(variance, 0.0),
+            "curve": curve,
+        }
 
 
 def phase_entropies(trace: dict[str, np.ndarray]) -> dict[int, np.ndarray]:
@@ -92,8 +97,9 @@ def trace_folder(run: RunFolder, given: Path | None) -> Path | None:
     return Path(folder) if folder else None
 
 
-def entropy_study(run: RunFolder, traces: Path | None = None, bins: int = 10, turn: str | None = None
-                  ) -> dict[str, Any]:
+def entropy_study(
+    run: RunFolder, traces: Path | None = None, bins: int = 10, turn: str | None = None
+) -> dict[str, Any]:
     """Return the entropy document of ``run`` (module docstring), written by ``spatialbench entropy``."""
     folder = trace_folder(run, traces)
     cells = {(g, k): _Moments(bins) for g in GROUPS for k in PHASES}

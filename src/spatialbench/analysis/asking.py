@@ -1,0 +1,145 @@
+"""Ask a model one validated question per item, resumably: the requests of the judge and consistency checks.
+
+Each asker (one judge model, or the run's own model for the self-consistency check) has its own run store
+``RUN/analysis/<kind>/<model slug>/run.sqlite`` (:class:`~spatialbench.runs.store.RunStore`, WAL: a
+process killed even by SIGKILL keeps every item committed before). An item's key hashes its id, the text
+sent and the model's identity (:func:`~spatialbench.runs.keys.model_identity`); an item with an ``ok``
+row is not asked again, so a re-run sends only what is missing. Turns go through
+:class:`~spatialbench.runs.dialogue.Turns` (``ask``, then ``retry`` when the reply is invalid: the reply
+and a message naming what is wrong are sent back once). An item whose retry is still invalid, or whose
+request fails, gets a ``failed`` row with the reason; re-running re-reads its stored turns (no new
+requests for them) and records the same failure.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from spatialbench.models.base import Backend
+from spatialbench.models.errors import BackendError
+from spatialbench.prompting.templates import fill
+from spatialbench.records.messages import Request, Response, TextPart
+from spatialbench.runs.dialogue import Turns, turn_record
+from spatialbench.runs.environment import environment
+from spatialbench.runs.keys import model_identity, request_text
+from spatialbench.runs.store import RunStore
+
+Validate = Callable[[str], "str | None"]
+"""A reply's problem (text naming it) or None when the reply is valid; never raises."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """One item's request, as the asker sends it."""
+
+    item_id: str
+    request: Request
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One item's outcome: the valid reply text, or None and the recorded failure; ``requests`` sent now."""
+
+    item_id: str
+    text: str | None
+    error: str | None
+    requests: int
+
+
+def model_slug(name: str) -> str:
+    """Return a folder name for model ``name``: its identity, filesystem-safe, and a short hash."""
+    identity = model_identity(name)
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", identity).strip("_")[:60]
+    return f"{safe}-{hashlib.sha256(identity.encode()).hexdigest()[:8]}"
+
+
+def item_key(question: Question, model: str) -> str:
+    """Return the store key of ``question`` asked of ``model`` (text, settings, model identity)."""
+    record = {
+        "item": question.item_id,
+        "request": request_text(question.request),
+        "settings": asdict(question.request.settings),
+        "model": model_identity(model),
+    }
+    return hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def open_store(run_dir: Path, kind: str, model: str, backend: Backend, benchmark: str) -> RunStore:
+    """Open (create) the asker's store and record this invocation (kind and run benchmark, model).
+
+    Raises:
+        RunSetupError: the store is damaged or holds another model's answers (the message names it).
+    """
+    store = RunStore(run_dir / "analysis" / kind / model_slug(model) / "run.sqlite")
+    config = {"data": {"benchmark": f"{kind}:{benchmark}"}, "model": {"name": model}}
+    store.record_invocation(config, environment(), backend.describe())
+    return store
+
+
+async def _ask_one(
+    backend: Backend, store: RunStore, key: str, question: Question, validate: Validate, retry: str
+) -> Answer:
+    turns = Turns(backend, store, key, question.item_id)
+    try:
+        first = await turns("ask", question.request)
+        problem = validate(first.text)
+        reply: Response | None = first
+        if problem is not None:
+            again = question.request.followup(first.text, (TextPart(fill(retry, {"error": problem})),))
+            reply = await turns("retry", again)
+            problem = validate(reply.text)
+    except BackendError as exc:
+        reply, problem = None, f"{type(exc).__name__}: {exc}"
+    sent = len(turns.replies) - turns.reused
+    prompt = turn_record(question.request)
+    if reply is not None and problem is None:
+        store.put(key, question.item_id, prompt, reply)
+        return Answer(question.item_id, reply.text, None, sent)
+    error = problem if reply is None else f"invalid reply after one retry: {problem}"
+    store.put(key, question.item_id, prompt, None, error)
+    return Answer(question.item_id, None, error, sent)
+
+
+async def ask_all(
+    backend: Backend,
+    store: RunStore,
+    model: str,
+    questions: list[Question],
+    validate: Validate,
+    retry: str,
+    concurrency: int = 8,
+) -> list[Answer]:
+    """Ask every question not answered validly before; return all outcomes in ``questions`` order.
+
+    ``retry`` is the retry message, with ``{error}`` where the problem is named.
+    """
+    keys = [item_key(q, model) for q in questions]
+    done = {r.request_key: r for r in store.results(keys) if r.status == "ok"}
+    slots = asyncio.Semaphore(concurrency)
+
+    async def one(question: Question, key: str) -> Answer:
+        if key in done:
+            return Answer(question.item_id, done[key].response, None, 0)
+        async with slots:
+            return await _ask_one(backend, store, key, question, validate, retry)
+
+    try:
+        return list(await asyncio.gather(*(one(q, k) for q, k in zip(questions, keys, strict=True))))
+    finally:
+        await backend.aclose()
+
+
+def outcome_counts(answers: list[Answer]) -> dict[str, Any]:
+    """Return how many answers are valid, failed, and requests sent by this invocation."""
+    return {
+        "valid": sum(a.text is not None for a in answers),
+        "failed": sum(a.text is None for a in answers),
+        "requests_sent": sum(a.requests for a in answers),
+    }

@@ -1,0 +1,182 @@
+"""``spatialbench judge``: every judge scores each item's reasoning phases 1–3 (ReMindView-Bench App. D.1).
+
+For each scored item with a stored answer and a view graph (:mod:`~spatialbench.analysis.judge.truth`),
+the judge gets the Table 8 instruction (``data/texts.json``: role, ground-truth metadata, the item's
+question, the answer's phases 1–3 split by :mod:`spatialbench.analysis.phases`, evaluation rules, our JSON
+format of :mod:`~spatialbench.analysis.judge.schema`). A missing phase is sent as "(phase missing from the
+response)" and counted. Requests are greedy (temperature 0), resumable, retried once on an invalid reply
+(:mod:`spatialbench.analysis.asking`). Judges are averaged and their agreement measured
+(:mod:`~spatialbench.analysis.judge.agreement`); the document is ``RUN/analysis/judge.json``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from spatialbench.analysis.asking import Answer, Question, ask_all, open_store, outcome_counts
+from spatialbench.analysis.judge.agreement import (
+    TABLE_2,
+    Scores,
+    item_means,
+    krippendorff_alpha,
+    pairwise_correlation,
+    phase_table,
+)
+from spatialbench.analysis.judge.schema import JUDGED_PHASES, parse_judgement
+from spatialbench.analysis.judge.truth import load_view_graph, metadata_sections
+from spatialbench.analysis.phases import split
+from spatialbench.analysis.run_folder import RunFolder
+from spatialbench.analysis.stored import StoredAnswer, correct_items
+from spatialbench.models.base import Backend
+from spatialbench.prompting.templates import fill, read_json
+from spatialbench.records.item import Item
+from spatialbench.records.messages import GenerationSettings, Request, TextPart
+from spatialbench.records.redaction import redact, secret_values
+from spatialbench.runs.keys import model_identity
+
+VERSION = 1
+
+
+def texts() -> dict[str, str]:
+    """Return the judge and consistency instruction texts (``data/texts.json``)."""
+    return dict(read_json(__package__, "data/texts.json"))
+
+
+def phase_texts(answer: str) -> tuple[dict[str, str], tuple[int, ...]]:
+    """Return ``phase1``…``phase3`` texts of an answer (missing ones marked) and the missing phase numbers."""
+    phases = split(answer)
+    marker = texts()["missing_phase"]
+    values = {f"phase{k}": phases.phases.get(k) or marker for k in JUDGED_PHASES}
+    return values, tuple(k for k in phases.missing if k in JUDGED_PHASES)
+
+
+def judge_request(item: Item, answer: str, graph: dict[str, Any], max_new_tokens: int) -> Request:
+    """Return the judge's request for one item (Table 8 instruction filled in).
+
+    Raises:
+        ValueError, TypeError, AttributeError: the view graph is malformed.
+    """
+    words = texts()
+    values = {
+        **metadata_sections(graph),
+        **phase_texts(answer)[0],
+        "question": item.question,
+        "schema": words["judge_schema"],
+    }
+    settings = GenerationSettings(temperature=0.0, max_new_tokens=max_new_tokens, seed=0)
+    return Request(
+        parts=(TextPart(fill(words["judge_user"], values)),), system=words["judge_system"], settings=settings
+    )
+
+
+def judge_questions(
+    items: list[Item],
+    answers: dict[str, StoredAnswer],
+    scored: dict[str, bool],
+    data_root: Path,
+    max_new_tokens: int = 1024,
+) -> tuple[list[Question], dict[str, int]]:
+    """Return the questions for the judges and the counts of items left out or with missing phases."""
+    counts: Counter[str] = Counter()
+    questions = []
+    for item in items:
+        answer = answers.get(item.id)
+        if answer is None or item.id not in scored:
+            counts["not_answered"] += 1
+            continue
+        graph = load_view_graph(item, data_root)
+        if graph is None:
+            counts["no_ground_truth"] += 1
+            continue
+        try:
+            request = judge_request(item, answer.text, graph, max_new_tokens)
+        except (ValueError, TypeError, AttributeError):
+            counts["bad_ground_truth"] += 1
+            continue
+        for k in phase_texts(answer.text)[1]:
+            counts[f"missing_phase_{k}"] += 1
+        questions.append(Question(item.id, request))
+    counts["judged"] = len(questions)
+    return questions, dict(counts)
+
+
+def _validate(text: str) -> str | None:
+    return parse_judgement(text).error
+
+
+def _scores(answers: list[Answer]) -> dict[str, dict[int, float | None]]:
+    out: dict[str, dict[int, float | None]] = {}
+    for answer in answers:
+        judgement = parse_judgement(answer.text).judgement if answer.text is not None else None
+        out[answer.item_id] = judgement.percents() if judgement else dict.fromkeys(JUDGED_PHASES)
+    return out
+
+
+async def _judge(
+    run: RunFolder, judges: dict[str, Backend], questions: list[Question], concurrency: int
+) -> dict[str, list[Answer]]:
+    retry = texts()["judge_retry"]
+
+    async def one(name: str, backend: Backend) -> list[Answer]:
+        store = open_store(run.path, "judge", name, backend, run.benchmark)
+        try:
+            return await ask_all(backend, store, name, questions, _validate, retry, concurrency)
+        finally:
+            store.close()
+
+    results = await asyncio.gather(*(one(name, backend) for name, backend in judges.items()))
+    return dict(zip(judges, results, strict=True))
+
+
+def _per_judge(outcomes: dict[str, list[Answer]], scores: Scores, correct: dict[str, bool]) -> dict[str, Any]:
+    secrets = secret_values()
+    out = {}
+    for name, answers in outcomes.items():
+        failures = [{"item": a.item_id, "error": redact(a.error, secrets)} for a in answers if a.error]
+        table = phase_table(scores[model_identity(name)], correct)
+        out[model_identity(name)] = {**outcome_counts(answers), "table": table, "failures": failures}
+    return out
+
+
+def judge_study(
+    run: RunFolder,
+    items: list[Item],
+    answers: dict[str, StoredAnswer],
+    judges: dict[str, Backend],
+    data_root: Path,
+    concurrency: int = 8,
+    max_new_tokens: int = 1024,
+) -> dict[str, Any]:
+    """Judge every item with every judge and return the ``judge.json`` document (module docstring).
+
+    ``judges``: model name → its back end. Judges are recorded by model identity (no endpoint URL).
+
+    Raises:
+        RunSetupError: a judge's store is damaged or holds another model's answers.
+    """
+    correct = correct_items(run)
+    questions, counts = judge_questions(items, answers, correct, data_root, max_new_tokens)
+    outcomes = asyncio.run(_judge(run, judges, questions, concurrency))
+    scores: Scores = {model_identity(name): _scores(answers) for name, answers in outcomes.items()}
+    return {
+        "analysis": "judge",
+        "version": VERSION,
+        "run": run.name,
+        "judges": list(scores),
+        "items": counts,
+        "table": phase_table(item_means(scores), correct),
+        "per_judge": _per_judge(outcomes, scores, correct),
+        "agreement": {
+            "level": "interval",
+            "krippendorff_alpha": krippendorff_alpha(scores),
+            "pairwise": pairwise_correlation(scores),
+        },
+        "reference": {"table": "ReMindView-Bench Table 2", "rows": TABLE_2},
+        "scores": {
+            judge: {i: {str(k): v for k, v in s.items()} for i, s in per.items()}
+            for judge, per in scores.items()
+        },
+    }
