@@ -68,3 +68,11 @@ def test_serve_refuses_unreadable_data_before_listening(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["serve", "--data", str(tmp_path / "missing"), "--workdir",
                                       str(tmp_path / "w")])
     assert result.exit_code == 2 and "missing" in result.output
+
+
+def test_serve_refuses_an_unreadable_audit_file(data: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "audit.json"
+    bad.write_text("{not json")
+    result = CliRunner().invoke(cli, ["serve", "--data", str(data), "--workdir", str(tmp_path / "w"),
+                                      "--audit", str(bad)])
+    assert result.exit_code == 2 and f"{bad}: not an audit.json" in result.output

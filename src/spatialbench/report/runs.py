@@ -108,7 +108,8 @@ def read_answers(run: Path) -> dict[str, StoredAnswer]:
         raise RunReadError(str(exc)) from None
     answers: dict[str, StoredAnswer] = {}
     for item_id, status, response, prompt, error, latency in rows:
-        if status != "ok" and answers.get(item_id, None) is not None and answers[item_id].status == "ok":
+        earlier = answers.get(item_id)
+        if status != "ok" and earlier is not None and earlier.status == "ok":
             continue
         answers[item_id] = StoredAnswer(status, response, _prompt(prompt), error, latency)
     return answers

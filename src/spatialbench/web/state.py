@@ -45,7 +45,8 @@ class ServeState:
     """Loaded items and the folders; see the module docstring.
 
     Raises (constructor):
-        ValueError / FileNotFoundError: the benchmark cannot be loaded (from its loader).
+        ValueError / FileNotFoundError: the benchmark cannot be loaded (from its loader), or ``audit`` is
+            not an audit summary.
     """
 
     def __init__(self, config: ServeConfig) -> None:
@@ -56,6 +57,7 @@ class ServeState:
         self.load_errors = [str(e) for e in loaded.errors]
         self.by_id = {item.id: item for item in self.items}
         self.root = config.data if config.data.is_dir() else config.data.parent
+        self.reasons = _disagreements(config.audit) if config.audit is not None else {}
 
     @property
     def flags_file(self) -> Path:
@@ -88,10 +90,18 @@ class ServeState:
         """Return the run whose folder is named ``name``."""
         return next((r for r in self.runs() if r.name == name), None)
 
-    def disagreements(self) -> dict[str, str]:
-        """Item id → the audit's reason, for every disagreement in ``--audit`` (empty without one)."""
-        if self.config.audit is None or not self.config.audit.is_file():
-            return {}
-        summary = json.loads(self.config.audit.read_text(encoding="utf-8"))
-        return {str(d["id"]): str(d.get("reason", "")) for entry in summary.get("tasks", {}).values()
+
+
+def _disagreements(path: Path) -> dict[str, str]:
+    """Return item id → the audit's reason, for every disagreement in an ``audit.json``.
+
+    Raises:
+        ValueError: the file cannot be read or is not an audit summary (the message names it).
+    """
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+        return {str(d["id"]): str(d.get("reason", "")) for entry in summary["tasks"].values()
                 for d in entry.get("disagreements", [])}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        why = f"{type(exc).__name__}: {exc}"
+        raise ValueError(f"{path}: not an audit.json of spatialbench audit ({why})") from None

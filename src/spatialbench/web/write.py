@@ -111,7 +111,7 @@ def flag(request: Request, item_id: Annotated[str, Form()], flag: Annotated[str,
 def review(request: Request) -> HTMLResponse:
     """Items to review: audit disagreements first, then flagged items, then the rest (first 200)."""
     state = serve_state(request)
-    reasons = state.disagreements()
+    reasons = state.reasons
     flags = latest_flags(state.flags_file, state.spec.name) if state.flags_file.is_file() else {}
     ordered = sorted(state.items, key=lambda i: (i.id not in reasons, i.id not in flags))
     return page(request, "review.html.j2", items=ordered[:200], reasons=reasons, flags=flags)
