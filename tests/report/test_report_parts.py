@@ -52,3 +52,17 @@ def test_item_rows_of_an_item_a_run_did_not_select() -> None:
     views = [ItemView(item, "7.html", [answer])]
     html = render("item_rows.html.j2", views=views, run_labels=["full", "limited"], prefix="items/")
     assert "<td>100</td><td>-</td>" in html
+
+
+def test_model_output_is_escaped_on_item_pages() -> None:
+    from spatialbench.records.item import AnswerKind, Item
+    from spatialbench.report.items import ItemView, RunAnswer
+    from spatialbench.report.pages import render
+
+    item = Item(id="9", benchmark="vsibench", task="object_rel_distance", question="Which <b>one</b>?",
+                options=("A. sofa", "B. bed"), ground_truth="A", answer_kind=AnswerKind.MULTIPLE_CHOICE)
+    response = "<script>alert(1)</script> A"
+    answer = RunAnswer("m", "model", "ok", response, "A", "robust:letter", 1.0, [], False)
+    html = render("item.html.j2", title="Item 9", v=ItemView(item, "9.html", [answer]))
+    assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; A" in html
+    assert "Which &lt;b&gt;one&lt;/b&gt;?" in html

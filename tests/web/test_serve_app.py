@@ -76,3 +76,13 @@ def test_serve_refuses_an_unreadable_audit_file(data: Path, tmp_path: Path) -> N
     result = CliRunner().invoke(cli, ["serve", "--data", str(data), "--workdir", str(tmp_path / "w"),
                                       "--audit", str(bad)])
     assert result.exit_code == 2 and f"{bad}: not an audit.json" in result.output
+
+
+def test_typed_answers_are_shown_escaped(client: TestClient) -> None:
+    client.post("/human/start", data={"name": "xss", "ids": "1"})
+    page = client.get("/human/xss").text
+    shown_at = re.search(r'name="shown_at" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+    client.post("/human/xss/answer", data={"item_id": "1", "answer": "<img src=x onerror=alert(1)>",
+                                            "shown_at": shown_at})
+    item = client.get("/item/1").text
+    assert "<img src=x" not in item and "&lt;img src=x onerror=alert(1)&gt;" in item
