@@ -16,17 +16,21 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from spatialbench.cli.apps import app
-from spatialbench.cli.score import load_annotations, lookup, report_row_errors
+from spatialbench.cli.score import (
+    RunAnnotationsOpt,
+    RunOpt,
+    load_annotations,
+    lookup,
+    run_inputs,
+    score_inputs,
+)
 from spatialbench.records.item import Item
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from spatialbench.benchmarks.spec import BenchmarkSpec
-    from spatialbench.records.rows import LoadedItems
-    from spatialbench.runs.results import RunRecord
     from spatialbench.scoring.grouped import Table
-    from spatialbench.scoring.scorer import ScoreResult
 
 SubBenchOpt = Annotated[
     str | None,
@@ -124,66 +128,13 @@ def emit_breakdowns(
         (out / "breakdown.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
 
 
-def _inputs(annotations: Path | None, run: Path | None, benchmark: str | None) -> RunRecord:
-    """Annotations, benchmark and model: as given, else what the run folder recorded (``--run``)."""
-    from spatialbench.runs.results import RunRecord, run_record
-
-    if run is None:
-        if annotations is None:
-            typer.echo("error: --predictions needs --annotations", err=True)
-            raise typer.Exit(2)
-        return RunRecord(benchmark or "mmsi-video", annotations, "")
-    try:
-        recorded = run_record(run)
-    except (FileNotFoundError, ValueError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from err
-    return RunRecord(benchmark or recorded.benchmark, annotations or recorded.data, recorded.model)
-
-
-def _score(
-    spec: BenchmarkSpec, items: LoadedItems, record: RunRecord, run: Path | None, predictions: Path | None,
-    extract: str | None,
-) -> ScoreResult:
-    """Score the predictions, or a run's stored answers; a baseline run is scored as ``baseline`` does.
-
-    Raises:
-        ValueError: ``--extract`` for a baseline run, a bad extraction mode or prediction file;
-            FileNotFoundError / RunFolderError: an unreadable run store.
-    """
-    from spatialbench.runs.baseline import baseline_name
-    from spatialbench.runs.results import run_responses
-    from spatialbench.scoring.baselines import BASELINES
-    from spatialbench.scoring.predictions import read_predictions
-    from spatialbench.scoring.scorer import score_items
-
-    baseline = baseline_name(record.model)
-    if run is not None and baseline is not None:
-        if extract is not None:
-            raise ValueError(f"--extract does not apply to a {baseline} run (it has no answers to read)")
-        return BASELINES.get(baseline)(items, spec.scoring)
-    if run is not None:
-        responses = run_responses(run)
-    else:
-        assert predictions is not None  # exactly one of the two
-        read = read_predictions(predictions, items, None)
-        report_row_errors("prediction", read.errors)
-        responses = read.responses
-    return score_items(items, responses, spec.scoring, extract=extract)
-
-
 @app.command()
 def breakdown(
-    annotations: Annotated[
-        Path | None,
-        typer.Option("--annotations", "-a", help="Annotation file or folder (default: the run's)."),
-    ] = None,
+    annotations: RunAnnotationsOpt = None,
     predictions: Annotated[
         Path | None, typer.Option("--predictions", "-p", help="JSONL, lmms-eval samples or export.")
     ] = None,
-    run: Annotated[
-        Path | None, typer.Option("--run", help="A spatialbench run folder instead of -p.")
-    ] = None,
+    run: RunOpt = None,
     benchmark: Annotated[
         str | None, typer.Option("--benchmark", "-b", help="Registered benchmark name (default: the run's, "
                                  "else mmsi-video).")
@@ -195,15 +146,12 @@ def breakdown(
     ] = None,
 ) -> None:
     """Score predictions (or a run's answers) and print the breakdown tables with random-guess baselines."""
-    if (predictions is None) == (run is None):
-        typer.echo("error: give exactly one of --predictions and --run", err=True)
-        raise typer.Exit(2)
-    record = _inputs(annotations, run, benchmark)
+    record = run_inputs(annotations, predictions, run, benchmark, "mmsi-video")
     spec = lookup(record.benchmark)
-    items = load_annotations(spec, record.data, None)
+    items = load_annotations(spec, record.data, None, options=record.options)
     try:
         _check_sub_bench(spec, sub_bench)
-        result = _score(spec, items, record, run, predictions, extract)
+        result, _ = score_inputs(spec, items, record, run, predictions, extract)
     except (FileNotFoundError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err

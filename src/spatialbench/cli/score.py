@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -19,6 +19,7 @@ from spatialbench.scoring.output import render_markdown, write_scores
 from spatialbench.scoring.scorer import ScoreResult
 
 if TYPE_CHECKING:  # imported inside the command, as every command's heavy modules are
+    from spatialbench.runs.results import RunRecord
     from spatialbench.scoring.predictions import Predictions
 
 _SHOWN_ERRORS = 10
@@ -34,7 +35,20 @@ PrunedOpt = Annotated[
     typer.Option("--pruned-ids", help="Bias-pruned id list (VSI-Bench-Debiased), one id per line."),
 ]
 PredictionsOpt = Annotated[
-    Path, typer.Option("--predictions", "-p", help="JSONL, lmms-eval samples, export, CSV/TSV/XLSX table.")
+    Path | None,
+    typer.Option("--predictions", "-p", help="JSONL, lmms-eval samples, export, CSV/TSV/XLSX table."),
+]
+RunOpt = Annotated[
+    Path | None, typer.Option("--run", help="A spatialbench run folder: its stored answers instead of -p.")
+]
+RunAnnotationsOpt = Annotated[
+    Path | None, typer.Option("--annotations", "-a", help="Annotation file or folder (default: the run's).")
+]
+RunBenchmarkOpt = Annotated[
+    str | None, typer.Option("--benchmark", "-b", help="Registered benchmark name (default: the run's).")
+]
+RunMraOpt = Annotated[
+    str | None, typer.Option("--mra", help="MRA comparison: official (<=) or paper (<); default: the run's.")
 ]
 ExtractOpt = Annotated[
     str | None, typer.Option("--extract", help="Answer extraction: official or robust (default robust).")
@@ -72,12 +86,18 @@ def lookup(benchmark: str) -> BenchmarkSpec:
 
 
 def load_annotations(
-    spec: BenchmarkSpec, annotations: Path, pruned_ids: Path | None, subset: str | None = None
+    spec: BenchmarkSpec, annotations: Path, pruned_ids: Path | None, subset: str | None = None,
+    options: Mapping[str, Any] | None = None,
 ) -> LoadedItems:
-    """Load items (pruned ids and subset only when given), report bad rows; exit 2 on an unusable input."""
+    """Load items (pruned ids and subset only when given), report bad rows; exit 2 on an unusable input.
+
+    ``options`` are loader options to start from (a run's recorded ones); ``pruned_ids`` and ``subset``
+    override them.
+    """
     from spatialbench.cli.subset_option import with_subset
 
-    options = with_subset({"pruned_ids": pruned_ids} if pruned_ids is not None else {}, subset)
+    given = {**(options or {}), **({"pruned_ids": pruned_ids} if pruned_ids is not None else {})}
+    options = with_subset(given, subset)
     try:
         if subset is not None:
             spec.check_options(options)  # a benchmark without subsets: one line naming the option
@@ -137,10 +157,68 @@ def emit(result: ScoreResult, out: Path | None, show: bool = True) -> None:
         typer.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
 
 
+def run_inputs(
+    annotations: Path | None, predictions: Path | None, run: Path | None, benchmark: str | None,
+    default_benchmark: str,
+) -> RunRecord:
+    """Annotations, benchmark and model: as given, else what the run folder recorded (``--run``).
+
+    Exactly one of ``predictions`` and ``run``; without ``run``, ``annotations`` is needed and the
+    benchmark defaults to ``default_benchmark``. Each problem is one line on stderr and exit 2.
+    """
+    from spatialbench.runs.results import RunRecord, run_record
+
+    if (predictions is None) == (run is None):
+        typer.echo("error: give exactly one of --predictions and --run", err=True)
+        raise typer.Exit(2)
+    if run is None:
+        if annotations is None:
+            typer.echo("error: --predictions needs --annotations", err=True)
+            raise typer.Exit(2)
+        return RunRecord(benchmark or default_benchmark, annotations, "")
+    try:
+        recorded = run_record(run)
+    except (FileNotFoundError, ValueError) as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from err
+    return replace(recorded, benchmark=benchmark or recorded.benchmark, data=annotations or recorded.data)
+
+
+def score_inputs(
+    spec: BenchmarkSpec, items: LoadedItems, record: RunRecord, run: Path | None, predictions: Path | None,
+    extract: str | None, mra: str | None = None, predictions_format: str | None = None,
+    response_field: str | None = None,
+) -> tuple[ScoreResult, Predictions]:
+    """Score the predictions file, or the run's stored answers as the run scored itself.
+
+    A run: :func:`~spatialbench.runs.results.score_run` (its selection and modes; a baseline run as
+    ``baseline`` scores it, read back as format ``baseline``). A file: bad rows are reported (stderr).
+
+    Raises:
+        ValueError: ``--extract`` for a baseline run, a bad mode or prediction file; UnknownNameError: an
+            unknown MRA mode; FileNotFoundError / RunFolderError: a missing file or unreadable run store.
+    """
+    from spatialbench.runs.baseline import baseline_name
+    from spatialbench.runs.results import run_predictions, score_run
+    from spatialbench.scoring.predictions import Predictions, read_predictions
+    from spatialbench.scoring.scorer import score_items
+
+    if run is not None:
+        result = score_run(run, record, items, spec.scoring, extract, mra)
+        baseline = baseline_name(record.model) is not None
+        return result, Predictions(format="baseline") if baseline else run_predictions(run)
+    assert predictions is not None  # run_inputs: exactly one of the two
+    read = read_predictions(predictions, items, predictions_format, response_field)
+    report_row_errors("prediction", read.errors)
+    return score_items(items, read.responses, spec.scoring, extract=extract, mra=mra or "official"), read
+
+
 def _nothing_scored(
-    read: Predictions, result: ScoreResult, predictions: Path, annotations: Path
+    read: Predictions, result: ScoreResult, predictions: Path | None, annotations: Path
 ) -> str | None:
     """Return the error when no prediction was read or none matched an item, else None."""
+    if read.format == "baseline":
+        return None  # a baseline run's answers come from the items
     if not read.responses:
         return f"no usable prediction in {predictions} ({len(read.errors)} rows skipped, listed above)"
     if len(read.responses) == len(result.unmatched_predictions):
@@ -152,11 +230,12 @@ def _nothing_scored(
 
 @app.command()
 def score(
-    annotations: AnnotationsOpt,
-    predictions: PredictionsOpt,
-    benchmark: BenchmarkOpt = "vsibench",
+    annotations: RunAnnotationsOpt = None,
+    predictions: PredictionsOpt = None,
+    run: RunOpt = None,
+    benchmark: RunBenchmarkOpt = None,
     extract: ExtractOpt = None,
-    mra: MraOpt = "official",
+    mra: RunMraOpt = None,
     out: OutOpt = None,
     pruned_ids: PrunedOpt = None,
     predictions_format: FormatOpt = None,
@@ -164,17 +243,17 @@ def score(
     sub_bench: SubBenchOpt = None,
     subset: SubsetOpt = None,
 ) -> None:
-    """Score predictions; prints the table with the modes used, optionally writes scores.json + CSV."""
-    from spatialbench.scoring.predictions import read_predictions
-    from spatialbench.scoring.scorer import score_items
+    """Score predictions (or a run folder's answers, ``--run``); prints the table, optionally writes files.
 
+    With ``--run`` the benchmark, annotations, item selection and modes default to the run's own.
+    """
     check_out(out)
-    spec = lookup(benchmark)
-    items = load_annotations(spec, annotations, pruned_ids, subset)
+    record = run_inputs(annotations, predictions, run, benchmark, "vsibench")
+    spec = lookup(record.benchmark)
+    items = load_annotations(spec, record.data, pruned_ids, subset, record.options)
     try:
-        read = read_predictions(predictions, items, predictions_format, response_field)
-        report_row_errors("prediction", read.errors)
-        result = score_items(items, read.responses, spec.scoring, extract=extract, mra=mra)
+        result, read = score_inputs(spec, items, record, run, predictions, extract, mra, predictions_format,
+                                    response_field)
     except (FileNotFoundError, ValueError, UnknownNameError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
@@ -185,7 +264,7 @@ def score(
         more = " ..." if len(result.unmatched_predictions) > _SHOWN_ERRORS else ""
         count = len(result.unmatched_predictions)
         typer.echo(f"{count} prediction id(s) match no item: {shown}{more}", err=True)
-    failure = _nothing_scored(read, result, predictions, annotations)
+    failure = _nothing_scored(read, result, run or predictions, record.data)
     emit(result, out, show=failure is None)
     if failure is not None:
         typer.echo(f"error: {failure}; nothing was scored", err=True)
@@ -193,4 +272,4 @@ def score(
     if sub_bench is not None:  # the sub-benchmark's table, from the official id lists (cli/breakdown.py)
         from spatialbench.cli.breakdown import emit_breakdowns
 
-        emit_breakdowns(spec, list(items), result.rows, annotations, sub_bench, out)
+        emit_breakdowns(spec, list(items), result.rows, record.data, sub_bench, out)

@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spatialbench.records.files import read_text
+from spatialbench.records.item import Item
+from spatialbench.runs.baseline import baseline_name
 from spatialbench.runs.checks import RunSetupError
+from spatialbench.runs.plan import select_items
 from spatialbench.runs.summary import STORE_NAME
+from spatialbench.scoring.baselines import BASELINES
 from spatialbench.scoring.predictions import Predictions
+from spatialbench.scoring.rules import ScoringRules
+from spatialbench.scoring.scorer import ScoreResult, score_items
 
 CONFIG_NAME = "config.json"
 
@@ -63,15 +71,26 @@ def run_predictions(run_dir: Path) -> Predictions:
 
 @dataclass(frozen=True)
 class RunRecord:
-    """What a run folder's ``config.json`` says it ran: benchmark, data path and model name."""
+    """What a run folder's ``config.json`` says it ran, and how the run scored itself.
+
+    Attributes:
+        benchmark, data, model: the registered benchmark, the data path and the model name.
+        options: the loader options the run loaded its items with. ids, limit: its item selection.
+        extract, mra: its scoring modes (None extract: the benchmark's default).
+    """
 
     benchmark: str
     data: Path
     model: str
+    options: dict[str, Any] = field(default_factory=dict)
+    ids: tuple[str, ...] | None = None
+    limit: int | None = None
+    extract: str | None = None
+    mra: str = "official"
 
 
 def run_record(run_dir: Path) -> RunRecord:
-    """Return the benchmark, data path and model of the run in ``run_dir`` (from ``config.json``).
+    """Return what the run in ``run_dir`` ran and how it scored (from its ``config.json``).
 
     Raises:
         FileNotFoundError: no ``config.json``. RunFolderError: it is not a run configuration.
@@ -80,8 +99,36 @@ def run_record(run_dir: Path) -> RunRecord:
     if not path.is_file():
         raise FileNotFoundError(f"no {CONFIG_NAME} in {run_dir} (is it the --out folder of a run?)")
     try:
-        config = json.loads(path.read_text(encoding="utf-8"))["config"]
-        data = config["data"]
-        return RunRecord(str(data["benchmark"]), Path(data["path"]), str(config["model"]["name"]))
-    except (ValueError, KeyError, TypeError) as exc:  # JSONDecodeError and UnicodeError are ValueErrors
-        raise RunFolderError(f"{path}: not a run configuration ({type(exc).__name__}: {exc})") from None
+        config = json.loads(read_text(path))["config"]
+        data, scoring = config["data"], config.get("scoring") or {}
+        ids = data.get("ids")
+        return RunRecord(str(data["benchmark"]), Path(data["path"]), str(config["model"]["name"]),
+                         dict(data.get("options") or {}), None if ids is None else tuple(map(str, ids)),
+                         data.get("limit"), scoring.get("extract"), str(scoring.get("mra") or "official"))
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:  # JSONDecodeError is a ValueError
+        message = str(exc) if str(path) in str(exc) else f"{type(exc).__name__}: {exc}"
+        raise RunFolderError(f"{path}: not a run configuration ({message})") from None
+
+
+def score_run(
+    run_dir: Path, record: RunRecord, items: Iterable[Item], rules: ScoringRules,
+    extract: str | None = None, mra: str | None = None,
+) -> ScoreResult:
+    """Score the run in ``run_dir`` as it scored itself: its item selection, modes and answers.
+
+    The run's ``ids`` / ``limit`` select among ``items``; ``extract`` and ``mra`` default to the run's
+    recorded modes. A baseline run (``chance-random`` ...) is scored as ``spatialbench baseline`` scores
+    it, so the result equals the run's own ``scores.json``.
+
+    Raises:
+        ValueError: ``extract`` for a baseline run, an unknown mode, ids the items lack (SelectionError).
+        FileNotFoundError, RunFolderError: an unreadable run store (:func:`store_rows`).
+    """
+    selected = select_items(list(items), record.ids, record.limit)
+    baseline = baseline_name(record.model)
+    if baseline is not None:
+        if extract is not None:
+            raise ValueError(f"--extract does not apply to a {baseline} run (it has no answers to read)")
+        return BASELINES.get(baseline)(selected, rules, mra=mra or record.mra)
+    return score_items(selected, run_responses(run_dir), rules, extract=extract or record.extract,
+                       mra=mra or record.mra)

@@ -1,0 +1,58 @@
+"""``spatialbench score --run RUN`` and ``breakdown --run RUN``: a run folder scored as it scored itself.
+
+The run's benchmark, annotations, item selection (``ids`` / ``limit``) and scoring modes come from its
+``config.json``; its answers from ``run.sqlite``.
+"""
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from spatialbench.cli.main import app
+from support.openai_server import OpenAIServer, ServerScript
+
+ROWS = [  # (question type, options, ground truth, the scripted model's answer)
+    ("object_counting", None, "4", "4"),
+    ("object_rel_direction_easy", ["A. left", "B. right"], "B", "A"),
+    ("object_counting", None, "2", "3"),
+    ("object_counting", None, "7", "7"),
+]
+
+
+def _invoke(*args: object) -> tuple[int, str]:
+    result = CliRunner().invoke(app, [str(a) for a in args])
+    return result.exit_code, result.output
+
+
+def _annotations(path: Path, rows: list[tuple[str, list[str] | None, str]]) -> Path:
+    records = [{"id": k, "dataset": "scannet", "scene_name": "s", "question_type": t, "question": f"q{k}?",
+                "options": o, "ground_truth": g} for k, (t, o, g) in enumerate(rows, 1)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def test_score_run_takes_answers_data_and_selection_from_the_folder(tmp_path: Path) -> None:
+    annotations = _annotations(tmp_path / "test.jsonl", [(t, o, g) for t, o, g, _ in ROWS])
+    answers = {f"q{k}?": row[3] for k, row in enumerate(ROWS, 1)}
+    script = ServerScript(answer=lambda text: next(a for q, a in answers.items() if q in text))
+    out = tmp_path / "run"
+    with OpenAIServer(script) as server:
+        code, output = _invoke("run", "--benchmark", "vsibench", "--data", annotations, "--model",
+                               f"openai-compatible:{server.url}#m", "--out", out, "--no-progress", "--blind",
+                               "--limit", "3")
+    assert code == 0 and len(script.log) == 3, output
+    code, output = _invoke("score", "--run", out, "--out", tmp_path / "s")
+    assert code == 0, output
+    scores = json.loads((tmp_path / "s" / "scores.json").read_text())
+    own = json.loads((out / "scores.json").read_text())
+    # counting: 4 vs 4 -> 1.0; 3 vs 2 (relative error 0.5) -> 0.1 (official <=); mean 55.0. Direction: 0.
+    assert scores["object_counting"] == own["object_counting"] and round(scores["object_counting"], 6) == 55.0
+    assert scores["n_items"] == own["n_items"] == 3 and scores["missing_predictions"] == 0
+    assert scores["overall"] == own["overall"]
+    code, output = _invoke("score", "--run", out, "-p", tmp_path / "p.jsonl")
+    assert (code, output.strip()) == (2, "error: give exactly one of --predictions and --run")
+    code, output = _invoke("score", "-b", "vsibench")
+    assert (code, output.strip()) == (2, "error: give exactly one of --predictions and --run")
+    code, output = _invoke("score", "--run", tmp_path / "nowhere")
+    assert code == 2 and output.startswith(f"error: no config.json in {tmp_path / 'nowhere'}"), output
