@@ -56,3 +56,23 @@ def test_score_run_takes_answers_data_and_selection_from_the_folder(tmp_path: Pa
     assert (code, output.strip()) == (2, "error: give exactly one of --predictions and --run")
     code, output = _invoke("score", "--run", tmp_path / "nowhere")
     assert code == 2 and output.startswith(f"error: no config.json in {tmp_path / 'nowhere'}"), output
+
+
+def test_breakdown_of_a_baseline_run_uses_its_mra_and_limit(tmp_path: Path) -> None:
+    truths = ["13", "13", "10", "100"]  # the run keeps the first 3 (limit 3)
+    annotations = _annotations(tmp_path / "test.jsonl", [("object_counting", None, t) for t in truths])
+    run_file = tmp_path / "run.yaml"
+    run_file.write_text(f"out: {tmp_path / 'run'}\n"
+                        f"data: {{benchmark: vsibench, path: {annotations}, limit: 3}}\n"
+                        "model: {name: chance-frequency}\nscoring: {mra: paper}\n")
+    code, output = _invoke("run", "--config", run_file, "--no-progress")
+    assert code == 0, output
+    own = json.loads((tmp_path / "run" / "scores.json").read_text())
+    # best constant of 13, 13, 10: 13 (MRA 1, 1 and, for 10 at relative error exactly 0.3, paper (<) 0.4),
+    # mean 80.0; 10 gives (0.6 + 0.6 + 1) / 3 = 73.3. Over all four items with official MRA: 62.5.
+    assert round(own["object_counting"], 6) == 80.0
+    code, output = _invoke("breakdown", "--run", tmp_path / "run")
+    assert code == 0, output
+    assert "| accuracy | 80.0 | 80.0 | - |" in output and "62.5" not in output, output
+    code, output = _invoke("score", "--run", tmp_path / "run", "--mra", "official")
+    assert code == 0 and "| all | 83.3 | 83.3 |" in output, output  # (1 + 1 + 0.5) / 3
