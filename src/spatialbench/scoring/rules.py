@@ -53,7 +53,7 @@ class ScoringRules:
         """
         chosen = mode or self.default_mode
         if chosen not in self.modes:
-            allowed = sorted(self.modes)
+            allowed = ", ".join(sorted(self.modes))
             raise ValueError(f"benchmark {self.name!r} has no extraction mode {chosen!r}; allowed: {allowed}")
         return self.modes[chosen]
 
