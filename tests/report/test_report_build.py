@@ -148,3 +148,17 @@ def test_each_leaderboard_row_links_to_its_settings(report, demo_runs) -> None:
 def test_no_api_key_in_any_report_file(report) -> None:
     secret = b"sk-report-test-0a1b2c3d4e5f-never-written"  # set while the runs ran (conftest.SECRET)
     assert all(secret not in path.read_bytes() for path in report.rglob("*") if path.is_file())
+
+
+def test_report_exclude_drops_flagged_items(demo_runs, tmp_path) -> None:
+    flags = tmp_path / "flags.jsonl"  # as spatialbench serve writes it; the latest line of an id wins
+    reviews = [("15", "wrong"), ("16", "ambiguous"), ("17", "wrong"), ("17", "fine")]
+    lines = [json.dumps({"benchmark": "vsibench", "id": i, "flag": f}) + "\n" for i, f in reviews]
+    flags.write_text("".join(lines))
+    out = tmp_path / "r"
+    args = ["report", str(demo_runs["vision"]), "--out", str(out), "--exclude", str(flags)]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0 and "2 flagged item id(s) left out of every run" in result.output
+    pages = {p.stem for p in (out / "items").glob("*.html")}
+    assert "15" not in pages and "16" not in pages and "17" in pages
+    assert len(pages) - 1 == len(records(demo_runs)) - 2  # items/index.html is not an item

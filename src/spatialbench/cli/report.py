@@ -21,6 +21,9 @@ def report(
     sheets: Annotated[
         int, typer.Option("--sheets", min=0, help="Contact sheets of the frames sent: worst items per task.")
     ] = 3,
+    exclude: Annotated[
+        Path | None, typer.Option("--exclude", help="Flags file (serve): drop items flagged wrong/ambiguous.")
+    ] = None,
 ) -> None:
     """Write a self-contained HTML report: leaderboard, figures, breakdowns, analyses, items (worst first)."""
     from spatialbench.cli.out_dir import prepare_out_dir
@@ -28,11 +31,19 @@ def report(
 
     prepare_out_dir(out)
     try:
-        result = build_report(runs, out, data=data, per_task=per_task, sheets=sheets)
-    except (RunReadError, ValueError) as err:
+        dropped = _flagged(exclude) if exclude is not None else frozenset()
+        result = build_report(runs, out, data=data, per_task=per_task, sheets=sheets, exclude=dropped)
+    except (RunReadError, ValueError, FileNotFoundError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
     for warning in result.warnings:
         typer.echo(f"warning: {warning}", err=True)
     took = sum(result.timings_s.values())
     typer.echo(f"report: {result.index} ({len(result.figures)} figures, {took:.1f} s)")
+
+
+def _flagged(path: Path) -> frozenset[str]:
+    """Return the ids whose latest flag in ``path`` is wrong or ambiguous (:mod:`spatialbench.web.flags`)."""
+    from spatialbench.web.flags import excluded_ids
+
+    return frozenset(excluded_ids(path))

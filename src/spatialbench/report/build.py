@@ -89,11 +89,12 @@ def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: lis
 
 
 def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | Path | None = None,
-                 per_task: int = 10, sheets: int = 3) -> ReportResult:
+                 per_task: int = 10, sheets: int = 3, exclude: frozenset[str] = frozenset()) -> ReportResult:
     """Build the report of ``run_paths`` into ``out`` (layout: module docstring).
 
     ``data`` replaces every run's benchmark path; ``per_task`` items per task are listed on the index;
-    ``sheets`` worst items per task get a contact sheet per run.
+    ``sheets`` worst items per task get a contact sheet per run; ``exclude`` item ids are left out of
+    every run (items flagged wrong or ambiguous).
 
     Raises:
         RunReadError: a run folder cannot be read. ValueError: runs of different benchmarks, or two runs
@@ -101,7 +102,7 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     """
     laps: dict[str, float] = {}
     started = time.perf_counter()
-    runs = [load_run(p, data) for p in run_paths]
+    runs = [load_run(p, data, exclude) for p in run_paths]
     _check_labels(runs)
     laps["load_and_score"] = time.perf_counter() - started
     target = Path(out)
@@ -127,6 +128,8 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     index = _index(target, runs, board, sections, grids, found, tasks, per_task, downloads)
     laps["html"] = time.perf_counter() - started - sum(laps.values())
     figs = [f for _, fs in sections for f in fs] + [f for a in found for f in a.figures]
+    if exclude:
+        warnings.insert(0, f"{len(exclude)} flagged item id(s) left out of every run")
     return ReportResult(index, figs, warnings, laps)
 
 

@@ -123,8 +123,11 @@ def _prompt(text: str | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def load_run(run: str | Path, data: str | Path | None = None) -> RunData:
+def load_run(run: str | Path, data: str | Path | None = None,
+             exclude: frozenset[str] = frozenset()) -> RunData:
     """Read run folder ``run``; ``data`` replaces the benchmark path recorded in its configuration.
+
+    ``exclude``: item ids left out of the run's selection (review flags, ``report --exclude``).
 
     Raises:
         RunReadError: the folder, its configuration, its store or its benchmark data cannot be read (the
@@ -137,7 +140,7 @@ def load_run(run: str | Path, data: str | Path | None = None) -> RunData:
     path = Path(data) if data is not None else Path(config.data.path)
     try:
         loaded = spec.load_items(path, **config.data.options)
-        items = select_items(loaded, config.data.ids, config.data.limit)
+        items = [i for i in select_items(loaded, config.data.ids, config.data.limit) if i.id not in exclude]
     except (ValueError, OSError) as exc:
         raise RunReadError(f"{folder}: benchmark data of the run ({path}) cannot be read: {exc}") from None
     result = _score(config, spec, items, answers)
