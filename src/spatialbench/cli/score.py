@@ -265,7 +265,7 @@ def score(
         count = len(result.unmatched_predictions)
         typer.echo(f"{count} prediction id(s) match no item: {shown}{more}", err=True)
     failure = _nothing_scored(read, result, run or predictions, record.data)
-    emit(result, out, show=failure is None)
+    emit(result, out if failure is None else None, show=failure is None)  # no files of zeros
     if failure is not None:
         typer.echo(f"error: {failure}; nothing was scored", err=True)
         raise typer.Exit(1)
