@@ -40,13 +40,16 @@ def traced_run(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("entropy")
     model = build_qwen2_5_vl(root / "tiny-qwen")
     data = build_remindview(root / "data")
-    backend = HFBackend(str(model), device="cpu", local_files_only=True,
-                        trace_dir=str(root / "traces"), trace_top_k=10_000)
-    config = RunConfig.model_validate({
-        "data": {"benchmark": "remindview", "path": str(data), "limit": 2},
-        "model": {"name": f"hf:{model}", "max_new_tokens": 12},
-        "out": str(root / "run"),
-    })
+    backend = HFBackend(
+        str(model), device="cpu", local_files_only=True, trace_dir=str(root / "traces"), trace_top_k=10_000
+    )
+    config = RunConfig.model_validate(
+        {
+            "data": {"benchmark": "remindview", "path": str(data), "limit": 2},
+            "model": {"name": f"hf:{model}", "max_new_tokens": 12},
+            "out": str(root / "run"),
+        }
+    )
     summary = run(config, backend=backend, progress=False)
     assert summary.counts["ok"] == 2, summary.unanswered
     return root / "run"
@@ -68,13 +71,15 @@ def test_tiny_model_trace_on_remindview_items(traced_run: Path) -> None:
         stored = [float(v) for v in trace["topk_logits"][0]]
         assert float(trace["entropy"][0]) == pytest.approx(_hand_entropy(stored), abs=2e-3)
         # probabilities from the stored logsumexp sum to 1 over the vocabulary
-        assert float(np.exp(trace["topk_logits"][0].astype(np.float64) - trace["logsumexp"][0]).sum()
-                     ) == pytest.approx(1.0, abs=5e-3)
+        assert float(
+            np.exp(trace["topk_logits"][0].astype(np.float64) - trace["logsumexp"][0]).sum()
+        ) == pytest.approx(1.0, abs=5e-3)
         # greedy: the chosen token is the largest stored logit
         np.testing.assert_array_equal(trace["topk_ids"][:, 0], trace["token_ids"])
         last = trace["anchors"][-1]
         assert float(trace["entropy"][last]) == pytest.approx(
-            _hand_entropy([float(v) for v in trace["anchor_logits"][-1]]), abs=2e-3)
+            _hand_entropy([float(v) for v in trace["anchor_logits"][-1]]), abs=2e-3
+        )
 
 
 def test_entropy_study_on_the_traced_run(traced_run: Path) -> None:
@@ -105,15 +110,22 @@ def test_phase_entropies_skip_punctuation_and_whitespace() -> None:
 def test_groups_means_and_variances_by_hand(tmp_path: Path) -> None:
     run_dir, traces = tmp_path / "run", tmp_path / "traces"
     store = RunStore(run_dir / "run.sqlite", secrets=[])
-    texts = {"a": ("(1)xy(2)z", [0, 0, 0, 1.0, 2.0, 0, 0, 0, 4.0]),
-             "b": ("(1)w(2)uv", [0, 0, 0, 3.0, 0, 0, 0, 5.0, 7.0])}
+    texts = {
+        "a": ("(1)xy(2)z", [0, 0, 0, 1.0, 2.0, 0, 0, 0, 4.0]),
+        "b": ("(1)w(2)uv", [0, 0, 0, 3.0, 0, 0, 0, 5.0, 7.0]),
+    }
     for item, (text, values) in texts.items():
         name = write_trace(traces, _arrays(text, values))
         store.put(f"key-{item}", item, {}, Response(text=text, raw={"trace": name}))
     store.close()
-    (run_dir / "config.json").write_text(json.dumps({
-        "config": {"data": {"benchmark": "remindview", "path": "."}, "model": {"name": "hf:x"}},
-        "backend": {"trace_dir": str(traces)}}))
+    (run_dir / "config.json").write_text(
+        json.dumps(
+            {
+                "config": {"data": {"benchmark": "remindview", "path": "."}, "model": {"name": "hf:x"}},
+                "backend": {"trace_dir": str(traces)},
+            }
+        )
+    )
     (run_dir / "items.csv").write_text("id,task,score,extracted\na,t,1.0,A\nb,t,0.0,B\n")
     doc = entropy_study(read_run(run_dir), bins=2)
     correct, incorrect, pooled = (doc["phases"][g] for g in ("correct", "incorrect", "all"))

@@ -26,6 +26,7 @@ from spatialbench.models.base import Backend
 from spatialbench.models.errors import BackendError
 from spatialbench.prompting.templates import fill
 from spatialbench.records.messages import Request, Response, TextPart
+from spatialbench.records.redaction import redact, secret_values
 from spatialbench.runs.dialogue import Turns, turn_record
 from spatialbench.runs.environment import environment
 from spatialbench.runs.keys import model_identity, request_text
@@ -134,6 +135,12 @@ async def ask_all(
         return list(await asyncio.gather(*(one(q, k) for q, k in zip(questions, keys, strict=True))))
     finally:
         await backend.aclose()
+
+
+def failures(answers: list[Answer]) -> list[dict[str, str]]:
+    """Return ``{"item", "error"}`` of every failed answer, secrets masked."""
+    secrets = secret_values()
+    return [{"item": a.item_id, "error": redact(a.error, secrets)} for a in answers if a.error]
 
 
 def outcome_counts(answers: list[Answer]) -> dict[str, Any]:

@@ -20,3 +20,4 @@ from spatialbench.cli import sweep  # noqa: F401
 from spatialbench.cli import ingest  # noqa: F401
 from spatialbench.cli import merge  # noqa: F401
 from spatialbench.cli import judge  # noqa: F401
+from spatialbench.cli import consistency  # noqa: F401

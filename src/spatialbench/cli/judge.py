@@ -80,6 +80,7 @@ def judge(
     from spatialbench.models.resolve import load_backend
     from spatialbench.registry import UnknownNameError
     from spatialbench.runs.checks import RunSetupError
+    from spatialbench.runs.plan import data_root
 
     try:
         folder = read_run(run)
@@ -89,7 +90,7 @@ def judge(
         api = ApiSettings(concurrency=concurrency, timeout_s=timeout)
         backends = {name: load_backend(name, api=api, seed=0) for name in dict.fromkeys(judges)}
         doc = judge_study(
-            folder, list(items), answers, backends, Path(data["path"]), concurrency, max_new_tokens
+            folder, list(items), answers, backends, data_root(data["path"]), concurrency, max_new_tokens
         )
     except (RunFolderError, RunSetupError, UnknownNameError, BackendError, ValueError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)

@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from spatialbench.analysis.asking import Answer, Question, ask_all, open_store, outcome_counts
+from spatialbench.analysis.asking import Answer, Question, ask_all, failures, open_store, outcome_counts
 from spatialbench.analysis.judge.agreement import (
     TABLE_2,
     Scores,
@@ -34,7 +34,6 @@ from spatialbench.models.base import Backend
 from spatialbench.prompting.templates import fill, read_json
 from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings, Request, TextPart
-from spatialbench.records.redaction import redact, secret_values
 from spatialbench.runs.keys import model_identity
 
 VERSION = 1
@@ -132,12 +131,10 @@ async def _judge(
 
 
 def _per_judge(outcomes: dict[str, list[Answer]], scores: Scores, correct: dict[str, bool]) -> dict[str, Any]:
-    secrets = secret_values()
     out = {}
     for name, answers in outcomes.items():
-        failures = [{"item": a.item_id, "error": redact(a.error, secrets)} for a in answers if a.error]
         table = phase_table(scores[model_identity(name)], correct)
-        out[model_identity(name)] = {**outcome_counts(answers), "table": table, "failures": failures}
+        out[model_identity(name)] = {**outcome_counts(answers), "table": table, "failures": failures(answers)}
     return out
 
 

@@ -1,0 +1,176 @@
+"""``spatialbench consistency``: whether a final answer follows from the model's own reasoning (App. D.3).
+
+ReMindView-Bench Sec. 5.2 / Table 9: the same model gets the item's images and question (the run's own
+request, rebuilt from its recorded configuration: prompt builder, frames, size limit), then its phases
+1–3 (:mod:`spatialbench.analysis.phases`) and its final answer (phase (4), else the option it chose, else
+"(no answer)") with the Table 9 instruction (``judge/data/texts.json`` ``consistency``). The reply must
+be one label: ``Consistent`` or ``Inconsistent`` (case, punctuation and Markdown ignored; a reply with
+both or neither is invalid and asked once more). Greedy, resumable (:mod:`spatialbench.analysis.asking`).
+
+Table 3 layout: % of items labelled consistent among answers correct, incorrect and all; the document
+is ``RUN/analysis/consistency.json``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import replace
+from typing import Any
+
+from spatialbench.analysis.asking import Question, ask_all, failures, open_store, outcome_counts
+from spatialbench.analysis.judge.study import phase_texts, texts
+from spatialbench.analysis.phases import split
+from spatialbench.analysis.run_folder import RunFolder
+from spatialbench.analysis.stored import StoredAnswer, correct_items
+from spatialbench.benchmarks import get_benchmark
+from spatialbench.media.cache import FrameCache
+from spatialbench.media.errors import MediaError
+from spatialbench.media.sampling import parse_strategy
+from spatialbench.models.base import Backend
+from spatialbench.prompting.templates import fill
+from spatialbench.records.item import Item
+from spatialbench.records.messages import GenerationSettings, Request, TextPart
+from spatialbench.runs.config import RunConfig
+from spatialbench.runs.plan import data_root
+
+VERSION = 1
+#: Table 3 of the paper: model → % consistent among correct, incorrect, all answers
+TABLE_3 = {
+    "Qwen2.5-VL-3B": [64.8, 32.5, 48.6],
+    "Qwen2.5-VL-7B": [74.1, 41.7, 59.3],
+    "Qwen2.5-VL-32B": [83.6, 54.2, 68.4],
+}
+
+
+def read_label(text: str) -> str | None:
+    """Return ``consistent`` / ``inconsistent`` when the reply holds exactly one label; never raises."""
+    words = set(re.sub(r"[^a-z]+", " ", text.lower()).split()) if isinstance(text, str) else set()
+    found = {"consistent", "inconsistent"} & words
+    return found.pop() if len(found) == 1 else None
+
+
+def _validate(text: str) -> str | None:
+    return None if read_label(text) else "the reply must be exactly one label: Consistent or Inconsistent"
+
+
+def final_answer(answer: str, item: Item, extracted: object) -> str:
+    """Return the answer shown to the model: phase (4), else the chosen option, else "(no answer)"."""
+    phase4 = split(answer).phases.get(4)
+    if phase4:
+        return phase4
+    chosen = [o for o in item.options if isinstance(extracted, str) and o.startswith(f"{extracted}.")]
+    return chosen[0] if chosen else "(no answer)"
+
+
+class RunRequests:
+    """The run's own requests, rebuilt from its recorded configuration (prompt builder, frames, sizes)."""
+
+    def __init__(self, config: RunConfig) -> None:
+        self.config = config
+        self.builder = get_benchmark(config.data.benchmark).prompt_builder(config.prompt)
+        self.cache = FrameCache(data_root(config.data.path), max_bytes=config.media.frame_cache_mb * 2**20)
+        self.strategy = parse_strategy(config.frame_strategy)
+
+    def build(self, item: Item) -> Request:
+        """Return the request the run sent for ``item`` (no media in blind mode).
+
+        Raises:
+            MediaError: the item's media cannot be read. ValueError: the builder refuses the item.
+        """
+        blind = self.config.prompt.blind
+        media = (
+            []
+            if blind
+            else [self.cache.get(r, self.strategy, self.config.media.max_pixels) for r in item.media]
+        )
+        return self.builder.build(item, media)
+
+
+def consistency_questions(
+    run: RunFolder, items: list[Item], answers: dict[str, StoredAnswer], max_new_tokens: int = 64
+) -> tuple[list[Question], dict[str, int]]:
+    """Return one consistency question per scored, answered item and the counts of items left out."""
+    requests = RunRequests(RunConfig.model_validate(run.config))
+    extracted = dict(zip(run.rows["id"], run.rows.get("extracted", [None] * len(run.rows)), strict=True))
+    scored = correct_items(run)
+    settings = GenerationSettings(
+        temperature=0.0, max_new_tokens=max_new_tokens, seed=run.config["model"].get("seed", 0)
+    )
+    counts = {"not_answered": 0, "unusable_media": 0}
+    questions = []
+    for item in items:
+        answer = answers.get(item.id)
+        if answer is None or item.id not in scored:
+            counts["not_answered"] += 1
+            continue
+        try:
+            request = requests.build(item)
+        except (MediaError, ValueError):
+            counts["unusable_media"] += 1
+            continue
+        values = {
+            **phase_texts(answer.text)[0],
+            "answer": final_answer(answer.text, item, extracted.get(item.id)),
+        }
+        text = fill(texts()["consistency"], values)
+        request = replace(request, parts=(*request.parts, TextPart("\n" + text)), settings=settings)
+        questions.append(Question(item.id, request))
+    counts["checked"] = len(questions)
+    return questions, counts
+
+
+def consistency_table(labels: dict[str, str | None], correct: dict[str, bool]) -> dict[str, Any]:
+    """Return group (``correct``, ``incorrect``, ``all``) → {"percent", "consistent", "items"} (Table 3)."""
+    groups = {
+        "correct": [i for i, ok in correct.items() if ok and labels.get(i)],
+        "incorrect": [i for i, ok in correct.items() if not ok and labels.get(i)],
+        "all": [i for i in correct if labels.get(i)],
+    }
+    table = {}
+    for group, items in groups.items():
+        consistent = sum(labels[i] == "consistent" for i in items)
+        table[group] = {
+            "percent": 100 * consistent / len(items) if items else None,
+            "consistent": consistent,
+            "items": len(items),
+        }
+    return table
+
+
+def consistency_study(
+    run: RunFolder,
+    items: list[Item],
+    answers: dict[str, StoredAnswer],
+    model: str,
+    backend: Backend,
+    concurrency: int = 8,
+) -> dict[str, Any]:
+    """Ask ``model`` the consistency check for every item; return the ``consistency.json`` document.
+
+    Raises:
+        RunSetupError: the store is damaged or holds another model's answers.
+    """
+    questions, counts = consistency_questions(run, items, answers)
+    store = open_store(run.path, "consistency", model, backend, run.benchmark)
+    try:
+        outcomes = asyncio.run(
+            ask_all(backend, store, model, questions, _validate, texts()["judge_retry"], concurrency)
+        )
+    finally:
+        store.close()
+    labels = {a.item_id: read_label(a.text) if a.text else None for a in outcomes}
+    return {
+        "analysis": "consistency",
+        "version": VERSION,
+        "run": run.name,
+        "items": {**counts, **outcome_counts(outcomes)},
+        "table": consistency_table(labels, correct_items(run)),
+        "labels": labels,
+        "failures": failures(outcomes),
+        "reference": {
+            "table": "ReMindView-Bench Table 3",
+            "columns": ["correct", "incorrect", "all"],
+            "rows": TABLE_3,
+        },
+    }

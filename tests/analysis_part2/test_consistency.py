@@ -1,0 +1,79 @@
+"""``spatialbench consistency`` end to end: the run's images and question come back with its reasoning.
+
+The run answers every ReMindView fixture item with the same 4-phase text ending in A (6 of 11 right). The
+scripted model then labels, by question: of the 6 right answers 5 consistent and 1 inconsistent; of the 5
+wrong ones 2 consistent and 3 inconsistent; one reply ("Maybe.") is invalid and asked once more. Table 3
+by hand: 5/6 = 83.3, 2/5 = 40.0, 7/11 = 63.6.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from benchmarks.mmsi_remindview_fixtures import build_remindview
+from spatialbench.analysis.consistency import read_label
+from spatialbench.benchmarks import get_benchmark
+from spatialbench.cli.main import app
+from spatialbench.runs import RunConfig, run
+from support.judge_scripts import FOUR_PHASES
+from support.openai_server import OpenAIServer, ServerScript
+
+INCONSISTENT = {"object_centric_qa:2", "object_centric_qa:0", "object_centric_qa:1", "view_centric_qa:0"}
+INVALID_FIRST = "object_centric_qa:4"
+
+
+def _question(text: str, questions: dict[str, str]) -> str:
+    return max((q for q in questions if q in text), key=len)
+
+
+def test_consistency_table_and_images(tmp_path: Path) -> None:
+    data = build_remindview(tmp_path / "data")
+    items = {i.question: i.id for i in get_benchmark("remindview").load_items(str(data))}
+    model = ServerScript(answer=lambda text: FOUR_PHASES)
+    with OpenAIServer(model) as server:
+        config = RunConfig.model_validate(
+            {
+                "data": {"benchmark": "remindview", "path": str(data)},
+                "model": {"name": f"openai-compatible:{server.url}#vlm", "timeout_s": 10},
+                "out": str(tmp_path / "run"),
+            }
+        )
+        assert run(config, progress=False).counts["ok"] == 11
+
+    def label(text: str) -> str:
+        item = items[_question(text, items)]
+        if item == INVALID_FIRST and "is not valid" not in text:
+            return "Maybe."
+        return "Inconsistent." if item in INCONSISTENT else "**Consistent**"
+
+    checker = ServerScript(answer=label)
+    with OpenAIServer(checker) as server:
+        args = ["consistency", str(tmp_path / "run"), "--model", f"openai-compatible:{server.url}#vlm"]
+        result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    sent = {_question(r.text, items): r.n_images for r in model.answered()}
+    first_asks = [r for r in checker.answered() if "is not valid" not in r.text]
+    assert len(first_asks) == 11 and len(checker.answered()) == 12
+    for request in first_asks:  # server side: the run's own images of that item, then the instruction
+        assert request.n_images == sent[_question(request.text, items)] >= 2
+        assert "From frame1, the lamp is to my left." in request.text and "A. left" in request.text
+        assert "Output one of the following labels only" in request.text
+    doc = json.loads((tmp_path / "run" / "analysis" / "consistency.json").read_text())
+    assert doc["analysis"] == "consistency" and doc["version"] == 1
+    table = doc["table"]
+    assert (table["correct"]["consistent"], table["correct"]["items"]) == (5, 6)
+    assert table["correct"]["percent"] == pytest.approx(500 / 6)
+    assert table["incorrect"]["percent"] == pytest.approx(40.0)
+    assert table["all"]["percent"] == pytest.approx(700 / 11)
+    assert doc["items"]["requests_sent"] == 12 and doc["items"]["failed"] == 0
+    assert "| run | 83.3 | 40.0 | 63.6 |" in result.output
+    assert "| Qwen2.5-VL-7B (Table 3) | 74.1 | 41.7 | 59.3 |" in result.output
+
+
+def test_labels_are_read_strictly() -> None:
+    assert read_label("**Consistent**") == "consistent"
+    assert read_label("Inconsistent.") == "inconsistent"
+    assert read_label("Consistent or Inconsistent") is None
+    assert read_label("It follows.") is None
