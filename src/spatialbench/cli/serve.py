@@ -37,5 +37,7 @@ def serve(
     except (ValueError, OSError, KeyError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
+    if host not in ("127.0.0.1", "localhost", "::1"):
+        typer.echo(f"warning: listening on {host}: whoever reaches it with the token can use it", err=True)
     typer.echo(f"spatialbench serve: open http://{host}:{port}/?token={token}", err=True)
     uvicorn.run(application, host=host, port=port, log_level="warning")
