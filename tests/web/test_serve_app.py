@@ -86,3 +86,18 @@ def test_typed_answers_are_shown_escaped(client: TestClient) -> None:
                                             "shown_at": shown_at})
     item = client.get("/item/1").text
     assert "<img src=x" not in item and "&lt;img src=x onerror=alert(1)&gt;" in item
+
+
+def test_a_human_run_is_scored_by_score_run_like_a_model_run(client: TestClient, data: Path,
+                                                               tmp_path: Path) -> None:
+    records = {str(r["id"]): r for r in map(json.loads, (data / "test.jsonl").read_text().splitlines())}
+    client.post("/human/start", data={"name": "gus", "ids": "1 3"})  # two multiple-choice items
+    for _ in range(2):
+        page = client.get("/human/gus").text
+        item_id = re.search(r'name="item_id" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+        shown_at = re.search(r'name="shown_at" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
+        answer = records[item_id]["ground_truth"] if item_id == "1" else "Z"  # one right, one wrong
+        client.post("/human/gus/answer", data={"item_id": item_id, "answer": answer, "shown_at": shown_at})
+    result = CliRunner().invoke(cli, ["score", "--run", str(tmp_path / "work" / "human-gus")])
+    assert result.exit_code == 0, result.output
+    assert "| all | 50.0 |" in result.output  # Rel. Dist. only: 1 of 2 right
