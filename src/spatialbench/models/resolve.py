@@ -7,6 +7,8 @@ Names (the part after the first ``:`` goes to the provider's factory unchanged):
 - ``openai:gpt-4o`` — OpenAI's API (key from ``OPENAI_API_KEY``);
 - ``openai-compatible:http://127.0.0.1:8000/v1#Qwen2.5-VL-7B`` — any OpenAI-compatible server (vLLM, SGLang,
   LMDeploy, Ollama, gateways): base URL, ``#``, served model name;
+- ``openai-compatible:URL1,URL2#MODEL`` — one model served at several URLs (data-parallel replicas), one
+  back end spreading requests over them (:mod:`spatialbench.models.pool`);
 - ``gemini:gemini-1.5-pro``, ``anthropic:claude-...``, ``hf:/path/or/hub-name``.
 
 Every factory is called as ``factory(model_part, api=ApiSettings|None, seed=int|None, **options)``; back ends
@@ -20,6 +22,7 @@ from typing import Any
 
 from spatialbench.models.base import BACKENDS, Backend
 from spatialbench.models.errors import ProviderUnavailableError
+from spatialbench.models.pool import make_pool, pool_urls
 from spatialbench.records.redaction import redact, secret_values
 
 #: providers whose models are proprietary (VSI-Bench Table 9 post-prompts differ by model family).
@@ -63,7 +66,10 @@ def load_backend(name: str, **options: Any) -> Backend:
     """
     provider, model = split_model_name(name)
     try:
-        backend: Backend = BACKENDS.create(provider, model, **options)
+        if provider == "openai-compatible" and pool_urls(model) is not None:  # several URLs: one pool
+            backend: Backend = make_pool(model, **options)
+        else:
+            backend = BACKENDS.create(provider, model, **options)
     except ImportError as exc:
         raise ProviderUnavailableError(f"model provider {provider!r} is unavailable: {exc}") from exc
     if backend.registered_as is not None:
