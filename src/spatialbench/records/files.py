@@ -46,20 +46,32 @@ def utf8_bytes(path: Path) -> tuple[bytes, str | None]:
     return data.removeprefix(BOM), None
 
 
+class NotUtf8Error(ValueError):
+    """A file that is not UTF-8 text: ``str()`` is ``FILE:LINE: not UTF-8 text (byte 0x.. at column C)...``.
+
+    ``decode_error`` is the decoder's own error (None for a UTF-16 file), for callers with their own wording.
+    """
+
+    def __init__(self, message: str, decode_error: UnicodeDecodeError | None = None) -> None:
+        super().__init__(message)
+        self.decode_error = decode_error
+
+
 def read_text(path: Path) -> str:
     """Return the text of a UTF-8 file without its byte-order mark.
 
     Raises:
-        ValueError: the file is not UTF-8 (the message names the file, line and byte).
+        NotUtf8Error (a ValueError): the file is not UTF-8 (the message names the file, line and byte).
+        OSError: the file cannot be read (FileNotFoundError when missing).
     """
     data, problem = utf8_bytes(path)
     if problem:
-        raise ValueError(f"{path}:1: {problem}")
+        raise NotUtf8Error(f"{path}:1: {problem}")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
         line, message = not_utf8(err, data)
-        raise ValueError(f"{path}:{line}: {message}") from None
+        raise NotUtf8Error(f"{path}:{line}: {message}", err) from None
 
 
 def annotation_files(path: Path) -> list[Path]:

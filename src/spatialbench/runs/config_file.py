@@ -25,6 +25,7 @@ from typing import Any
 
 import yaml
 
+from spatialbench.records.files import NotUtf8Error, read_text
 from spatialbench.runs.config import RunConfig
 
 SUFFIXES = (".yaml", ".yml", ".toml")
@@ -43,9 +44,11 @@ def read_config_file(path: Path) -> dict[str, Any]:
     if path.suffix not in SUFFIXES:
         raise ValueError(f"--config {path}: expected a {' / '.join(SUFFIXES)} file")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)  # a byte-order mark is dropped
         data = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text)
-    except (OSError, UnicodeError, tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
+    except NotUtf8Error as exc:  # names the file and the line of the first bad byte
+        raise ValueError(f"--config {exc}") from None
+    except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
         raise ValueError(f"--config {path}: {_syntax_error(exc)}") from None
     if data is None:
         return {}

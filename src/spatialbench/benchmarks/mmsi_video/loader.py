@@ -28,6 +28,7 @@ from typing import Any
 from spatialbench.benchmarks.mmsi_video.frames import apply_setting, frame_budget, frame_timestamp
 from spatialbench.benchmarks.mmsi_video.options import OPTION_LETTERS, parse_options
 from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.files import NotUtf8Error, read_text
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
 
@@ -79,7 +80,9 @@ def _read_annotations(path: Path) -> list[Any]:
     if not path.is_file():
         raise FileNotFoundError(f"MMSI-Video-Bench annotation file not found: {path}")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path))  # a byte-order mark is dropped
+    except NotUtf8Error as error:  # the annotation-file wording, naming the line of the first bad byte
+        raise unreadable(path, error.decode_error or error) from None
     except (ValueError, OSError) as error:  # not UTF-8, empty or truncated JSON: one line naming the file
         raise unreadable(path, error) from None
     if not isinstance(data, list):

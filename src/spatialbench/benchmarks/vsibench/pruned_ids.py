@@ -2,6 +2,7 @@
 
 Rules (a wrong list silently changes the debiased score, so nothing is guessed):
 
+* the file is UTF-8 (a byte-order mark is dropped; a byte that is not UTF-8 is an error naming its line);
 * a line is an official integer id (``1234``) or a derived id of an id-less annotation file
   (``<scene_name>-<12 hex>``, optionally ``-2``, ``-3``…; see ``vsibench.derived_id``);
   surrounding whitespace is ignored;
@@ -16,6 +17,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from spatialbench.records.files import read_text
 
 _ID = re.compile(r"\d+|\S+-[0-9a-f]{12}(?:-\d+)?")
 _SHOWN = 5
@@ -50,7 +53,8 @@ def read_pruned_ids(source: str | Path | Iterable[Any]) -> set[str]:
 
 
 def _read(path: Path) -> str:
+    """Return the list's text (byte-order mark dropped; a non-UTF-8 byte: ValueError naming its line)."""
     try:
-        return path.read_text(encoding="utf-8")
+        return read_text(path)
     except FileNotFoundError:
         raise FileNotFoundError(f"pruned-id list ({OPTION_NAMES}) not found: {path}") from None
