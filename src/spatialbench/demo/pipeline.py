@@ -24,7 +24,6 @@ whatever its name. Text outputs and sheets are written to a temporary and rename
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from spatialbench.benchmarks import get_benchmark
 from spatialbench.demo.contact_sheet import contact_sheet
 from spatialbench.generate.synthetic import write_synthetic_benchmark
 from spatialbench.generate.vsi import GeneratedBenchmark
+from spatialbench.records.files import atomic_write_text
 from spatialbench.scoring.baselines import chance_frequency, chance_random
 from spatialbench.scoring.output import markdown_rows
 from spatialbench.synth.pipeline import RenderConfig, RenderedScene, generate_synthetic
@@ -95,16 +95,6 @@ def chance_table(benchmark: Path) -> str:
     return "\n".join(markdown_rows(rows)) + "\n"
 
 
-def write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary renamed when complete (no truncated file is left)."""
-    partial = path.with_name(f".{path.name}.part")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
-
-
 def _recorded_sheets(manifest: Path) -> set[str]:
     """Sheet names an earlier demo recorded in ``manifest`` (none when absent or unreadable)."""
     try:
@@ -124,12 +114,13 @@ def write_contact_sheets(rendered: Sequence[RenderedScene], folder: Path, manife
     sheets = {f"{r.scene.scene_id}.jpg": r.video for r in rendered}
     earlier = _recorded_sheets(manifest)
     manifest.parent.mkdir(parents=True, exist_ok=True)
-    write_text(manifest, json.dumps({"contact_sheets": sorted(earlier | set(sheets))}, indent=1) + "\n")
+    recorded = {"contact_sheets": sorted(earlier | set(sheets))}
+    atomic_write_text(manifest, json.dumps(recorded, indent=1) + "\n")
     for name, video in sheets.items():
         contact_sheet(video, folder / name)
     for name in earlier - set(sheets):  # an earlier, larger run's
         (folder / name).unlink(missing_ok=True)
-    write_text(manifest, json.dumps({"contact_sheets": sorted(sheets)}, indent=1) + "\n")
+    atomic_write_text(manifest, json.dumps({"contact_sheets": sorted(sheets)}, indent=1) + "\n")
 
 
 def demo_result(
@@ -186,11 +177,11 @@ def run_demo(
     bench = write_synthetic_benchmark(rendered, bench_dir, seed, out / "routes.jsonl")
     laps.lap("generate questions")
     table = chance_table(bench_dir)
-    write_text(out / "chance_baselines.md", table)
+    atomic_write_text(out / "chance_baselines.md", table)
     laps.lap("chance baselines")
     write_contact_sheets(rendered, out / "contact_sheets", out / MANIFEST)
     laps.lap("contact sheets")
     result = demo_result(out, table, bench, rendered, laps)
     summary = {k: v for k, v in result.__dict__.items() if k not in ("out", "table")}
-    write_text(out / "summary.json", json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    atomic_write_text(out / "summary.json", json.dumps(summary, indent=1, sort_keys=True) + "\n")
     return result

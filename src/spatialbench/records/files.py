@@ -14,6 +14,7 @@ one :class:`RowError` saying so.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,23 @@ def read_text(path: Path) -> str:
     except UnicodeDecodeError as err:
         line, message = not_utf8(err, data)
         raise NotUtf8Error(f"{path}:{line}: {message}", err) from None
+
+
+def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` through ``<name>.part`` in its folder, renamed when complete.
+
+    An error while writing (a full disk) leaves the earlier file, or none, never a truncated one; the
+    temporary is removed. The rename is atomic on one file system (``os.replace``).
+
+    Raises:
+        OSError: the temporary cannot be written or renamed.
+    """
+    part = path.with_name(path.name + ".part")
+    try:
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, path)
+    finally:
+        part.unlink(missing_ok=True)
 
 
 def annotation_files(path: Path) -> list[Path]:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.spec import BenchmarkSpec
+from spatialbench.records.files import atomic_write_text
 from spatialbench.records.redaction import redact
 from spatialbench.records.rows import LoadedItems
 from spatialbench.runs.checks import RunSetupError
@@ -37,7 +38,13 @@ def load_run_items(config: RunConfig, spec: BenchmarkSpec) -> LoadedItems:
 def record_run(
     store: RunStore, config: RunConfig, backend: dict[str, Any], prompt: dict[str, Any], secrets: list[str]
 ) -> None:
-    """Write config, package versions and back-end settings (redacted) to the store and ``config.json``."""
+    """Write config, package versions and back-end settings (redacted) to the store and ``config.json``.
+
+    ``config.json`` is replaced whole (:func:`~spatialbench.records.files.atomic_write_text`).
+
+    Raises:
+        OSError: ``config.json`` cannot be written (a full disk); the earlier one is kept.
+    """
     record = {
         "config": config.model_dump(mode="json"),
         "environment": environment(),
@@ -46,4 +53,4 @@ def record_run(
     }
     record = json.loads(redact(json.dumps(record), secrets))  # describe() may hold a URL
     store.record_invocation(record["config"], record["environment"], record["backend"])
-    (Path(config.out) / "config.json").write_text(json.dumps(record, indent=2) + "\n")
+    atomic_write_text(Path(config.out) / "config.json", json.dumps(record, indent=2) + "\n")  # no 0-byte file

@@ -17,12 +17,12 @@ disk) leaves the earlier file or none, never a truncated one.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
+from spatialbench.records.files import atomic_write_text
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.render import score_grid, spreadsheet_safe, summary_json, to_markdown
 from spatialbench.scoring.scorer import ScoreResult
@@ -119,9 +119,9 @@ def write_scores(result: ScoreResult, out_dir: str | Path) -> dict[str, Path]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {"scores": out / "scores.json", "items": out / "items.csv", "markdown": out / "scores.md"}
-    _replace(paths["scores"], json.dumps(scores_json(result), indent=2) + "\n")
-    _replace(paths["items"], items_csv(result))
-    _replace(paths["markdown"], render_markdown(result))
+    atomic_write_text(paths["scores"], json.dumps(scores_json(result), indent=2) + "\n")
+    atomic_write_text(paths["items"], items_csv(result))
+    atomic_write_text(paths["markdown"], render_markdown(result))
     return paths
 
 
@@ -132,13 +132,3 @@ def items_csv(result: ScoreResult) -> str:
         if not (is_numeric_dtype(frame[column]) or is_bool_dtype(frame[column])):
             frame[column] = frame[column].map(spreadsheet_safe)
     return str(frame.to_csv(index=False))
-
-
-def _replace(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through ``path.part`` and a rename (the temporary is removed on error)."""
-    part = path.with_name(path.name + ".part")
-    try:
-        part.write_text(text, encoding="utf-8")
-        os.replace(part, path)
-    finally:
-        part.unlink(missing_ok=True)
