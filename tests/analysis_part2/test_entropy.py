@@ -11,14 +11,13 @@ from benchmarks.mmsi_remindview_fixtures import build_remindview
 from spatialbench.analysis.entropy import entropy_study, phase_entropies
 from spatialbench.analysis.run_folder import read_run
 from spatialbench.analysis.stored import stored_answers
-from spatialbench.models.hf_trace import TraceSettings, compact, entropy, read_trace, write_trace
-from spatialbench.records.messages import Response
+from spatialbench.models.hf_trace import entropy, read_trace
 from spatialbench.runs import RunConfig, run
-from spatialbench.runs.store import RunStore
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
 from support.tiny_vlm import build_qwen2_5_vl  # noqa: E402
+from support.traced_runs import char_trace, write_traced_run  # noqa: E402
 
 
 def _hand_entropy(logits: list[float]) -> float:
@@ -88,45 +87,25 @@ def test_entropy_study_on_the_traced_run(traced_run: Path) -> None:
     assert doc["items"]["traced"] == 2 and doc["items"]["no_trace"] == 0
 
 
-def _arrays(text: str, entropies: list[float]) -> dict:
-    pieces = list(text)
-    vocab = sorted(set(pieces))
-    ids = np.array([vocab.index(p) for p in pieces], dtype=np.int64)
-    logits = np.zeros((len(pieces), len(vocab)), dtype=np.float32)
-    arrays = compact(ids, logits, pieces, TraceSettings(Path("."), top_k=2))
-    arrays["entropy"] = np.array(entropies, dtype=np.float32)
-    return arrays
-
-
 def test_phase_entropies_skip_punctuation_and_whitespace() -> None:
     text = "(1)ab (2)c."
     #       (  1  )  a    b    ' '  (  2  )  c    .
     values = [9, 9, 9, 1.0, 3.0, 9, 9, 9, 9, 0.5, 9]
-    per_phase = phase_entropies(_arrays(text, values))
+    per_phase = phase_entropies(char_trace(text, entropies=values))
     assert per_phase[1].tolist() == [1.0, 3.0]  # "(", "1", ")" and " " skipped or outside the phase
     assert per_phase[2].tolist() == [0.5]
 
 
 def test_groups_means_and_variances_by_hand(tmp_path: Path) -> None:
-    run_dir, traces = tmp_path / "run", tmp_path / "traces"
-    store = RunStore(run_dir / "run.sqlite", secrets=[])
     texts = {
         "a": ("(1)xy(2)z", [0, 0, 0, 1.0, 2.0, 0, 0, 0, 4.0]),
         "b": ("(1)w(2)uv", [0, 0, 0, 3.0, 0, 0, 0, 5.0, 7.0]),
     }
-    for item, (text, values) in texts.items():
-        name = write_trace(traces, _arrays(text, values))
-        store.put(f"key-{item}", item, {}, Response(text=text, raw={"trace": name}))
-    store.close()
-    (run_dir / "config.json").write_text(
-        json.dumps(
-            {
-                "config": {"data": {"benchmark": "remindview", "path": "."}, "model": {"name": "hf:x"}},
-                "backend": {"trace_dir": str(traces)},
-            }
-        )
-    )
-    (run_dir / "items.csv").write_text("id,task,score,extracted\na,t,1.0,A\nb,t,0.0,B\n")
+    rows = {
+        item: (char_trace(text, entropies=values), "A", score)
+        for (item, (text, values)), score in zip(texts.items(), (1.0, 0.0), strict=True)
+    }
+    run_dir = write_traced_run(tmp_path / "run", tmp_path / "traces", rows)
     doc = entropy_study(read_run(run_dir), bins=2)
     correct, incorrect, pooled = (doc["phases"][g] for g in ("correct", "incorrect", "all"))
     assert correct["1"]["mean"] == pytest.approx(1.5) and correct["1"]["variance"] == pytest.approx(0.25)

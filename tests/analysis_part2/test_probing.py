@@ -1,0 +1,83 @@
+"""Probes on synthetic features with a known label rule, shuffled labels, the scene split, and a traced run.
+
+Features: 240 items in 48 scenes (5 each); x0 = +-(2..3) decides the label (A if x0 > 0), four noise
+columns. The first item of every scene (i % 5 == 0, alternately on either side) has its label flipped, so
+a probe that learned the rule is right on exactly the 4 of 5 items of each test scene that were not
+flipped: accuracy 4/5 = 0.8 whatever the split.
+"""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from benchmarks.mmsi_remindview_fixtures import build_remindview
+from spatialbench.analysis.probing import ProbeData, probe_phase, scene_split
+from spatialbench.cli.main import app
+from support.traced_runs import char_trace, write_traced_run
+
+pytest.importorskip("sklearn")
+N = 240
+
+
+def _data(flip: bool = True, shuffle: bool = False) -> ProbeData:
+    rng = np.random.default_rng(7)
+    side = np.where(np.arange(N) % 2 == 0, 1.0, -1.0)
+    features = np.column_stack([side * rng.uniform(2, 3, N), rng.normal(size=(N, 4))]).astype(np.float32)
+    labels = np.where(side > 0, "A", "B")
+    if flip:
+        flipped = np.arange(N) % 5 == 0
+        labels[flipped] = np.where(labels[flipped] == "A", "B", "A")
+    if shuffle:
+        labels = np.random.default_rng(11).permutation(labels)
+    groups = np.array([f"scene-{i // 5}" for i in range(N)])
+    return ProbeData(features, labels, groups, np.arange(N) % 3 != 0)
+
+
+def test_linear_probe_reaches_the_hand_computed_accuracy() -> None:
+    result = probe_phase(_data(), kind="linear", seed=0)
+    test = np.array(result["test_index"])
+    assert float(np.mean(test % 5 != 0)) == pytest.approx(0.8)  # whole scenes: one flipped item in five
+    assert result["all"]["accuracy"] == pytest.approx(0.8)
+    assert result["test"] == len(test) == 60  # 12 of 48 scenes, 5 items each
+
+
+def test_mlp_on_the_clean_rule_is_perfect_and_shuffled_labels_fall_to_chance() -> None:
+    assert probe_phase(_data(flip=False), kind="mlp", seed=0)["all"]["accuracy"] == 1.0
+    for kind in ("mlp", "linear"):
+        shuffled = probe_phase(_data(shuffle=True), kind=kind, seed=0)
+        assert abs(shuffled["all"]["accuracy"] - 0.5) <= 0.15, (kind, shuffled["all"])
+        assert shuffled["all"]["cross_entropy"] > 0.6  # about ln 2 or worse: nothing learned
+
+
+def test_split_keeps_each_scene_on_one_side() -> None:
+    groups = _data().groups
+    train, test = scene_split(groups, 0.25, seed=3)
+    assert not set(groups[train]) & set(groups[test])
+    again = scene_split(groups, 0.25, seed=3)
+    assert again[1].tolist() == test.tolist()  # seeded
+
+
+def test_probe_command_on_a_traced_run(tmp_path: Path) -> None:
+    data = build_remindview(tmp_path / "data")
+    from spatialbench.benchmarks import get_benchmark
+
+    items = get_benchmark("remindview").load_items(str(data))
+    rng = np.random.default_rng(0)
+    rows = {}
+    for n, item in enumerate(items):
+        letter = "AB"[n % 2]
+        text = f"(1) seen {letter}. (2) moved. (3) so {letter}. (4) {letter}"
+        vocab = sorted(set(text))
+        logits = rng.normal(size=(len(text), len(vocab))).astype(np.float32)
+        rows[item.id] = (char_trace(text, logits), letter, 1.0 if n % 3 else 0.0)
+    run_dir = write_traced_run(tmp_path / "run", tmp_path / "traces", rows, data=str(data))
+    result = CliRunner().invoke(app, ["probe", str(run_dir), "--probe", "linear", "--test-size", "0.5"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((run_dir / "analysis" / "probe-linear.json").read_text())
+    assert doc["analysis"] == "probe" and doc["version"] == 1 and doc["items"]["traced"] == 11
+    assert set(doc["phases"]) == {"1", "2", "3", "4"}
+    assert all(p["train"] + p["test"] == 11 for p in doc["phases"].values())
+    assert "phase (4): all acc" in result.output
