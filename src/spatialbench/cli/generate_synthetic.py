@@ -17,6 +17,7 @@ from spatialbench.cli.apps import generate_app
 from spatialbench.cli.synth_options import check_frame_side, check_seconds, interrupted, plural
 
 if TYPE_CHECKING:
+    from spatialbench.generate.executors import ExecutorSettings
     from spatialbench.synth import RenderConfig, RenderedScene
 
 OutOpt = Annotated[
@@ -42,6 +43,16 @@ RoutesOpt = Annotated[
 RenderOnlyOpt = Annotated[
     bool, typer.Option("--render-only", help="Only render scenes and write the meta-info; no questions.")
 ]
+ExecutorOpt = Annotated[
+    str, typer.Option("--executor", help="local (this process) or ray (one task per scene; pip install ray).")
+]
+RayAddressOpt = Annotated[
+    str | None,
+    typer.Option("--ray-address", help="Ray cluster to use (default: RAY_ADDRESS, else a local Ray)."),
+]
+WorkersOpt = Annotated[
+    int | None, typer.Option("--workers", min=1, help="CPUs of a local Ray (default: all).")
+]
 # What --render-only removes: an earlier run's questions.
 QUESTION_FILES = ("test.jsonl", "test.parquet", "manifest.json")
 
@@ -57,18 +68,25 @@ def generate_synthetic_command(
     height: HeightOpt = 480,
     routes: RoutesOpt = None,
     render_only: RenderOnlyOpt = False,
+    executor: ExecutorOpt = "local",
+    ray_address: RayAddressOpt = None,
+    workers: WorkersOpt = None,
 ) -> None:
     """Render synthetic rooms to walkthrough videos and ask all ten VSI-Bench question types on them.
 
     The folder is what ``spatialbench run --benchmark vsibench --data DIR`` reads.
     """
     from spatialbench.cli.out_dir import prepare_out_dir
+    from spatialbench.generate.executors import EXECUTORS, ExecutorSettings
     from spatialbench.synth import RenderConfig
 
+    if executor not in EXECUTORS:
+        typer.echo(f"error: --executor {executor!r}; use one of: {', '.join(EXECUTORS)}", err=True)
+        raise typer.Exit(2)
     prepare_out_dir(out)
     _check_routes(routes, out)
     config = RenderConfig(width=width, height=height, fps=fps, max_seconds=seconds)
-    results = _render(out, scenes, seed, config)
+    results = _render(out, scenes, seed, config, ExecutorSettings(executor, ray_address, workers))
     typer.echo(f"meta-info -> {out / 'meta_info'}")
     if render_only:
         for name in QUESTION_FILES:
@@ -88,13 +106,17 @@ def _check_routes(routes: Path | None, out: Path) -> None:
         raise typer.Exit(2) from None
 
 
-def _render(out: Path, scenes: int, seed: int, config: RenderConfig) -> list[RenderedScene]:
-    """Render ``scenes`` scenes into ``out``, one progress line each and a summary line per scene.
+def _render(
+    out: Path, scenes: int, seed: int, config: RenderConfig, executor: ExecutorSettings
+) -> list[RenderedScene]:
+    """Render ``scenes`` scenes into ``out`` on ``executor``, a progress line and a summary line per scene.
 
     Raises:
-        typer.Exit: 2 without a headless renderer; 130 on Ctrl-C (finished scenes are kept).
+        typer.Exit: 2 without a headless renderer or Ray; 1 when scenes failed after their retries;
+            130 on Ctrl-C (finished scenes are kept).
     """
-    from spatialbench.synth import RendererUnavailableError, generate_synthetic
+    from spatialbench.generate.executors import RayUnavailableError, SceneTasksFailed, generate_synthetic_on
+    from spatialbench.synth import RendererUnavailableError
 
     finished = [0]
 
@@ -103,10 +125,13 @@ def _render(out: Path, scenes: int, seed: int, config: RenderConfig) -> list[Ren
         typer.echo(f"[{done}/{total}] {name}")
 
     try:
-        results = generate_synthetic(out, scenes, seed, config, progress=progress)
-    except RendererUnavailableError as err:
+        results = generate_synthetic_on(executor, out, scenes, seed, config, progress=progress)
+    except (RendererUnavailableError, RayUnavailableError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
+    except SceneTasksFailed as err:
+        typer.echo(f"error: {err}; re-run the same command to retry them", err=True)
+        raise typer.Exit(1) from None
     except KeyboardInterrupt:
         raise interrupted(finished[0]) from None
     for result in results:
