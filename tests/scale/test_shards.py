@@ -88,6 +88,29 @@ def test_merge_refuses_mismatched_and_incomplete_shards(data, tmp_path: Path) ->
     assert not (tmp_path / "m").exists()
 
 
+def test_merge_refuses_chance_baselines(data, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root, _ = data
+    for k in (1, 2):
+        args = [
+            "run",
+            "--benchmark",
+            "vsibench",
+            "--data",
+            str(root),
+            "--out",
+            str(tmp_path / f"s{k}"),
+            "--no-progress",
+            "--model",
+            "chance-frequency",
+            "--shard",
+            f"{k}/2",
+        ]
+        assert CliRunner().invoke(app, args).exit_code == 0
+    merge = ["merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m")]
+    result = CliRunner().invoke(app, merge)
+    assert result.exit_code == 2 and "a chance baseline is scored whole" in result.output
+
+
 def test_shard_slices_partition_ids() -> None:
     ids = [str(i) for i in range(1000)]
     slices = [{i for i in ids if Shard(k, 4).holds(i)} for k in range(1, 5)]

@@ -21,6 +21,7 @@ from typing import Any
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.records.item import Item
+from spatialbench.runs.baseline import baseline_name
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.keys import model_identity
@@ -104,7 +105,7 @@ def _differences(a: Any, b: Any, path: str = "") -> list[str]:
 
 
 def check_shards(runs: Sequence[ShardRun]) -> None:
-    """Refuse shards of different configurations, counts, or a set that is not exactly 1..N.
+    """Refuse shards of different configurations, counts, or a set that is not exactly 1..N, and baselines.
 
     Raises:
         MergeError: names the first differing shard folder and fields, or the missing / repeated shards.
@@ -112,6 +113,10 @@ def check_shards(runs: Sequence[ShardRun]) -> None:
     if not runs:
         raise MergeError("no shard folders given")
     first = runs[0]
+    if baseline_name(str(first.config["model"]["name"])) is not None:
+        raise MergeError(
+            f"{first.folder}: a chance baseline is scored whole (spatialbench baseline), not merged"
+        )
     for other in runs[1:]:
         diffs = _differences(_comparable(first.config), _comparable(other.config))
         if diffs:
