@@ -5,6 +5,7 @@ from __future__ import annotations
 from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.registry import UnknownNameError
 from spatialbench.runs.config import RunConfig
+from spatialbench.scoring.baselines import BASELINES
 from spatialbench.scoring.metrics import MRA_MODES
 
 
@@ -17,8 +18,13 @@ def check_config(config: RunConfig, spec: BenchmarkSpec) -> None:
 
     Raises:
         RunSetupError: ``scoring.extract`` or ``scoring.mra`` is not a mode of the benchmark; a benchmark
-            option the loader does not take (the message lists the known ones) or a value it refuses.
+            option the loader does not take (the message lists the known ones) or a value it refuses; a
+            prompting strategy other than ``direct`` for a baseline model (it sends no request).
     """
+    baseline = config.model.name.partition(":")[0]
+    if baseline in BASELINES and config.strategy.name != "direct":
+        raise RunSetupError(f"strategy {config.strategy.name} does not apply to the baseline {baseline} "
+                            "(it sends no request; its answers come from the items)")
     try:
         spec.scoring.extractors(config.scoring.extract)
         MRA_MODES.get(config.scoring.mra)
