@@ -36,6 +36,7 @@ STRATEGIES.lazy("mmsi-three-step", "spatialbench.prompting.strategies.cot:MMSITh
 STRATEGIES.lazy("tree-of-thought", "spatialbench.prompting.strategies.tot:TreeOfThought")
 STRATEGIES.lazy("cognitive-map", "spatialbench.prompting.strategies.cogmap:CognitiveMap")
 STRATEGIES.lazy("map-then-answer", "spatialbench.prompting.strategies.cogmap:MapThenAnswer")
+STRATEGIES.lazy("with-3d-cues", "spatialbench.prompting.strategies.cues3d:With3DCues")
 
 Scalar = str | int | float | bool
 
