@@ -15,6 +15,9 @@ folder (``spatialbench sweep`` puts its runs in ``OUT/<setting>-<value>``). Draw
 * ``spatialbench.sweep``: Avg. against the swept value (accuracy vs frames, App. C.3 / Fig. 12, when the
   values are frame strategies with a count).
 
+and the ReMindView-Bench phase analyses by their ``analysis`` name (:mod:`spatialbench.report.phase_analyses`:
+``judge`` Table 2, ``consistency`` Table 3, ``entropy`` Fig. 9, ``probe`` Fig. 8).
+
 Other files (another schema or version, such as the annotation file ``errors.json``) are left out; a
 file of a drawn schema that cannot be read is listed with the reason instead of a figure.
 """
@@ -29,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.analysis.errors import taxonomy
-from spatialbench.report import cogmaps, figures
+from spatialbench.report import cogmaps, figures, phase_analyses
 from spatialbench.report.plots import Figure, figure_of, slug
 from spatialbench.report.runs import RunData
 from spatialbench.scoring.render import Grid, Value
@@ -134,6 +137,20 @@ DRAWERS: dict[str, Callable[[Path, dict[str, Any], str], Analysis | None]] = {
 }
 
 
+def draw_document(out: Path, doc: dict[str, Any], stem: str) -> Analysis | None:
+    """Draw one document by its ``schema`` (part 1) or ``analysis`` name (phase analyses); None: not one."""
+    if doc.get("version") != 1:
+        return None
+    drawer = DRAWERS.get(str(doc.get("schema")))
+    if drawer is not None:
+        return drawer(out, doc, stem)
+    phase = phase_analyses.DRAWERS.get(str(doc.get("analysis")))
+    if phase is None:
+        return None
+    title, drawn, grids = phase(out, doc, stem)
+    return Analysis(title, "", drawn, grids)
+
+
 def draw_all(out: Path, runs: Sequence[RunData]) -> list[Analysis]:
     """Draw every analysis file found for ``runs`` into ``out/figures``; others are listed, not drawn.
 
@@ -144,8 +161,7 @@ def draw_all(out: Path, runs: Sequence[RunData]) -> list[Analysis]:
         source = str(path)
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
-            drawer = DRAWERS.get(doc.get("schema")) if doc.get("version") == 1 else None
-            result = drawer(out, doc, f"analysis-{k + 1}-{slug(path.stem)}") if drawer else None
+            result = draw_document(out, doc, f"analysis-{k + 1}-{slug(path.stem)}")
         except (ValueError, KeyError, TypeError, AttributeError, OSError) as exc:
             drawn.append(Analysis(f"{path.name}: not drawn", f"{source} ({type(exc).__name__}: {exc})"))
             continue

@@ -52,15 +52,19 @@ def save(figure: plt.Figure, stem: Path) -> list[Path]:
     return paths
 
 
-def _value_axis(axes: Any, values: Sequence[Value], label: str) -> None:
-    """0–105 (or the highest value) for scores; below 0 with a zero line when a value is negative."""
+def _value_axis(axes: Any, values: Sequence[Value], label: str, scale: float) -> None:
+    """Set the value axis: 0 to 1.05 × ``scale`` or the highest value (``scale`` 0: the data's range).
+
+    It extends below 0, with a zero line, when a value is negative.
+    """
     drawn = [h for h in map(_number, values) if not math.isnan(h)]
     low, high = min([0.0, *drawn]), max([0.0, *drawn])
+    margin = 0.05 * max(scale, high - low, 1e-9)
     if low < 0:
         axes.axhline(0, color="black", linewidth=0.8)
-        axes.set_ylim(low - 5, high + 5)
+        axes.set_ylim(low - margin, high + margin)
     else:
-        axes.set_ylim(0, max(105.0, high + 5))
+        axes.set_ylim(0, max(1.05 * scale, high + margin))
     axes.set_ylabel(label)
 
 
@@ -71,11 +75,12 @@ def grouped_bars(
     title: str,
     stem: Path,
     ylabel: str = "score (%)",
+    scale: float = 100.0,
 ) -> list[Path]:
     """Bars ``bars`` = ``[(name, values per column)]``; ``chance`` rows as dashed ticks; written to ``stem``.
 
-    The value axis is 0–105 for scores; it extends below 0 (with a zero line) when a value is negative,
-    e.g. differences of runs.
+    The value axis runs from 0 to 1.05 × ``scale`` (105 for percent scores; 0: the data's range) and
+    extends below 0 (with a zero line) when a value is negative, e.g. differences of runs.
 
     Raises:
         ValueError: a row whose length differs from ``columns``.
@@ -92,14 +97,14 @@ def grouped_bars(
         drawn = axes.bar(offsets, np.nan_to_num(heights), width, label=name, color=PALETTE[k % len(PALETTE)])
         for rect, h in zip(drawn, heights, strict=True):
             if not math.isnan(h):
-                axes.annotate(f"{h:.1f}", (rect.get_x() + rect.get_width() / 2, h), ha="center", va="bottom",
+                axes.annotate(f"{h:.3g}", (rect.get_x() + rect.get_width() / 2, h), ha="center", va="bottom",
                               fontsize=6, xytext=(0, 1), textcoords="offset points")
     for k, (name, values) in enumerate(chance):
         heights = np.array([_number(v) for v in values])
         axes.hlines(heights, x - 0.45, x + 0.45, colors="black", linestyles=("--", ":")[k % 2], linewidth=1.2,
                     label=name)
     axes.set_xticks(x, list(columns), rotation=20, ha="right")
-    _value_axis(axes, [v for _, values in [*bars, *chance] for v in values], ylabel)
+    _value_axis(axes, [v for _, values in [*bars, *chance] for v in values], ylabel, scale)
     axes.set_title(title)
     axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes.grid(axis="y", alpha=0.3)
