@@ -73,3 +73,19 @@ def test_cli_writes_meta_info_and_report(tmp_path: Path, scene) -> None:  # type
 def test_cli_unknown_format_exits_2(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["ingest", "scanet", str(tmp_path), "--out", str(tmp_path / "o")])
     assert result.exit_code == 2 and "did you mean 'scannet'" in result.output
+
+
+def test_scannet_axis_alignment_is_applied(tmp_path: Path, scene) -> None:  # type: ignore[no-untyped-def]
+    folder = write_scannet(scene, tmp_path)
+    (plain,) = ingest("scannet", folder)
+    # a quarter turn about +z, then 1 m along x and 2 m along y (row-major 4x4, as ScanNet's <scene>.txt)
+    matrix = [0, -1, 0, 1, 1, 0, 0, 2, 0, 0, 1, 0, 0, 0, 0, 1]
+    (folder / f"{scene.scene_id}.txt").write_text(
+        "colorHeight = 968\naxisAlignment = " + " ".join(str(v) for v in matrix) + "\n"
+    )
+    (aligned,) = ingest("scannet", folder)
+    bed = plain.scene.objects["bed"][0].box.center
+    assert aligned.scene.objects["bed"][0].box.center == pytest.approx(
+        [1 - bed[1], 2 + bed[0], bed[2]], abs=1e-6
+    )
+    assert aligned.scene.room_size == pytest.approx(plain.scene.room_size, rel=1e-9)
