@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
+import pytest
+
+from spatialbench.report import RunReadError, load_run
 from spatialbench.report.figures import gap_bars, grouped_bars
 from spatialbench.report.items import page_name
 from spatialbench.report.tables import to_latex
+from spatialbench.runs import RunConfig
 from spatialbench.scoring.render import Grid
 
 
@@ -66,3 +71,27 @@ def test_model_output_is_escaped_on_item_pages() -> None:
     html = render("item.html.j2", title="Item 9", v=ItemView(item, "9.html", [answer]))
     assert "<script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; A" in html
     assert "Which &lt;b&gt;one&lt;/b&gt;?" in html
+
+
+def _config(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    config = RunConfig.model_validate({"data": {"benchmark": "vsibench", "path": str(folder / "data")},
+                                       "model": {"name": "chance-random"}, "out": str(folder)})
+    (folder / "config.json").write_text(json.dumps({"config": config.model_dump(mode="json")}))
+
+
+def test_unreadable_run_folders_are_one_error_naming_the_file(tmp_path: Path) -> None:
+    with pytest.raises(RunReadError, match="not a run folder \\(no config.json\\)"):
+        load_run(tmp_path / "empty")
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "config.json").write_text("{oops")
+    with pytest.raises(RunReadError, match=f"{broken / 'config.json'}: unreadable run configuration"):
+        load_run(broken)
+    no_store = tmp_path / "no-store"
+    _config(no_store)
+    with pytest.raises(RunReadError, match="no run.sqlite in"):
+        load_run(no_store)
+    (no_store / "run.sqlite").write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(RunReadError, match="run.sqlite: not a readable run store"):
+        load_run(no_store)
