@@ -2,7 +2,9 @@
 
 One run per value, each the ``spatialbench run`` of the given options with the swept option set to the
 value and ``--out`` set to ``OUT/<key>-<value>`` (characters other than letters, digits, ``.``, ``_``,
-``=`` and ``-`` become ``_``); re-running the sweep resumes every run. The runs are then compared against
+``=`` and ``-`` become ``_``); re-running the sweep resumes every run. The runs share one frame cache
+(:func:`spatialbench.runs.runner.shared_frame_caches`): each video is decoded once per distinct frame
+strategy and size limit, however many values sample it alike. The runs are then compared against
 the first value (:mod:`spatialbench.analysis.compare`): the accuracy-vs-frames curve of VSI-Bench App.
 C.3 / Fig. 12 (``frames=uniform:8,uniform:16,uniform:32``), MMSI-Video-Bench Fig. 5
 (``frames=uniform:50,consecutive:50@0``), input order and repetition (App. D, Table 7), strategies

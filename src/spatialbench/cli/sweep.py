@@ -33,15 +33,17 @@ def _invoke(args: list[str]) -> int:
 
 
 def _run_all(args: list[str], key: str, values: tuple[str, ...], out: Path) -> list[dict[str, Any]]:
-    """Run every value in turn; return ``value``, ``path`` and ``exit_code`` of each."""
+    """Run every value in turn, sharing one frame cache; return ``value``, ``path``, ``exit_code`` of each."""
     from spatialbench.analysis.sweep import folder_name, run_arguments
+    from spatialbench.runs.runner import shared_frame_caches
 
     runs = []
-    for value in values:
-        folder = out / folder_name(key, value)
-        typer.echo(f"== {key} = {value} -> {folder}")
-        code = _invoke(run_arguments(args, key, value, str(folder)))
-        runs.append({"value": value, "path": str(folder), "exit_code": code})
+    with shared_frame_caches():  # a video sampled alike by several values is decoded once
+        for value in values:
+            folder = out / folder_name(key, value)
+            typer.echo(f"== {key} = {value} -> {folder}")
+            code = _invoke(run_arguments(args, key, value, str(folder)))
+            runs.append({"value": value, "path": str(folder), "exit_code": code})
     return runs
 
 

@@ -16,6 +16,10 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
@@ -51,6 +55,35 @@ from spatialbench.runs.summary import STORE_NAME, RunInterrupted, RunSummary
 from spatialbench.scoring.output import write_scores
 from spatialbench.scoring.scorer import ScoreResult, score_items
 
+_SHARED_CACHES: ContextVar[dict[Path, FrameCache] | None] = ContextVar("shared_frame_caches", default=None)
+
+
+@contextmanager
+def shared_frame_caches() -> Iterator[None]:
+    """Within the block, runs on one data folder share one frame cache (``spatialbench sweep``'s runs).
+
+    :class:`~spatialbench.media.cache.FrameCache` keys on media, segment, frame strategy and
+    ``max_pixels``: a video that several runs sample alike is decoded once for all of them (the first
+    run's ``media.frame_cache_mb`` sizes the cache).
+    """
+    token = _SHARED_CACHES.set({})
+    try:
+        yield
+    finally:
+        _SHARED_CACHES.reset(token)
+
+
+def frame_cache(config: RunConfig) -> FrameCache:
+    """Return the run's frame cache: its folder's shared one inside :func:`shared_frame_caches`, else new."""
+    root = data_root(config.data.path)
+    pool = _SHARED_CACHES.get()
+    if pool is not None and root in pool:
+        return pool[root]
+    cache = FrameCache(root, max_bytes=config.media.frame_cache_mb * 2**20)
+    if pool is not None:
+        pool[root] = cache
+    return cache
+
 
 def _prompt_record(request: Request, media: list[SampledFrames]) -> dict[str, Any]:
     """Return the request as stored: text verbatim, images by position; media by source and frame numbers."""
@@ -76,7 +109,8 @@ def _prompt_record(request: Request, media: list[SampledFrames]) -> dict[str, An
 class Runner:
     """Runs one :class:`RunConfig` of benchmark ``spec`` (looked up by name when not given).
 
-    ``backend`` may be given (tests, notebooks) instead of built by name.
+    ``backend`` may be given (tests, notebooks) instead of built by name; ``cache`` too, a frame cache
+    shared with other runs on the same data folder (default: :func:`frame_cache`).
     """
 
     def __init__(
@@ -85,6 +119,7 @@ class Runner:
         spec: BenchmarkSpec | None = None,
         backend: Backend | None = None,
         progress: bool = True,
+        cache: FrameCache | None = None,
     ) -> None:
         self.spec = spec or get_benchmark(config.data.benchmark)
         config, _ = resolve_config(config, self.spec)
@@ -95,7 +130,8 @@ class Runner:
         )
         self.show_progress = progress
         self.out = Path(config.out)
-        self.cache = FrameCache(data_root(config.data.path), max_bytes=config.media.frame_cache_mb * 2**20)
+        self.cache = cache if cache is not None else frame_cache(config)
+        self._decodes_before: Counter[str] = Counter()  # a shared cache's decodes by earlier runs
         self.strategy = parse_strategy(config.frame_strategy)
         self.builder: PromptBuilder = self.spec.prompt_builder(config.prompt)
         self.answer_strategy = prepare_strategy(config)  # direct: one request, as before
@@ -122,6 +158,7 @@ class Runner:
                 of another run or a damaged one; RunLockedError: another run holds the output folder.
         """
         loaded = load_run_items(self.config, self.spec)  # before the lock: bad data leaves no folder
+        self._decodes_before = Counter(self.cache.decodes)
         await self._preflight(loaded)
         with run_lock(self.out):
             return await self._run_locked(loaded)
@@ -164,7 +201,7 @@ class Runner:
                 len(selected),
                 len(planned) - len(pending),
                 dict(progress.counts),
-                dict(self.cache.decodes),
+                dict(self.cache.decodes - self._decodes_before),
                 [str(e) for e in loaded.errors],
                 request_seconds,
             )
@@ -274,8 +311,12 @@ def run(
     backend: Backend | None = None,
     progress: bool = True,
     spec: BenchmarkSpec | None = None,
+    cache: FrameCache | None = None,
 ) -> RunSummary:
     """Resolve ``config`` and run it to completion (blocking); ``spec`` is looked up by name when not given.
+
+    ``cache``: a frame cache shared with other runs on the same data folder (default: :func:`frame_cache`,
+    the shared one inside :func:`shared_frame_caches`, else a new one).
 
     A baseline model name (``chance-random``, ``chance-frequency``) without a ``backend`` is scored as
     ``spatialbench baseline`` scores it (:func:`~spatialbench.runs.baseline.run_baseline`).
@@ -289,7 +330,7 @@ def run(
         resolved, _ = resolve_config(config, spec)
         check_config(resolved, spec)
         return run_baseline(resolved, spec)
-    runner = Runner(config, spec, backend, progress)
+    runner = Runner(config, spec, backend, progress, cache)
     try:
         return asyncio.run(runner.run())
     except KeyboardInterrupt:
