@@ -6,11 +6,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from typer.testing import CliRunner
 
 from benchmarks.mmsi_remindview_fixtures import build_remindview
 from spatialbench.analysis.entropy import entropy_study, phase_entropies
 from spatialbench.analysis.run_folder import read_run
 from spatialbench.analysis.stored import stored_answers
+from spatialbench.cli.main import app
 from spatialbench.models.hf_trace import entropy, read_trace
 from spatialbench.runs import RunConfig, run
 
@@ -114,3 +116,7 @@ def test_groups_means_and_variances_by_hand(tmp_path: Path) -> None:
     # phase 1 over both items: 1, 2, 3 -> mean 2, variance 2/3
     assert pooled["1"]["mean"] == pytest.approx(2.0) and pooled["1"]["variance"] == pytest.approx(2 / 3)
     assert pooled["1"]["items"] == 2 and pooled["3"]["tokens"] == 0
+    result = CliRunner().invoke(app, ["entropy", str(run_dir), "--bins", "2"])
+    assert result.exit_code == 0, result.output
+    assert "| (1) | 1.500 ± 0.250 (2) | 3.000 ± 0.000 (1) | 2.000 ± 0.667 (3) |" in result.output
+    assert json.loads((run_dir / "analysis" / "entropy.json").read_text())["phases"] == doc["phases"]

@@ -52,3 +52,18 @@ def test_first_occurrence_in_order_and_offsets() -> None:
 def test_not_text_and_no_markers() -> None:
     assert split(None).missing == (1, 2, 3, 4)
     assert split("B").phases == {} and split("B").missing == (1, 2, 3, 4)
+
+
+def test_step_markers_of_the_mmsi_three_step_strategy() -> None:
+    text = "**Step 1:** the cup is on the table.\n**Step 2:** it moves left.\nStep 3: so B.\nFinal answer: B"
+    s = split(text, "step")
+    assert s.phases == {1: "the cup is on the table.", 2: "it moves left.", 3: "so B.\nFinal answer: B"}
+    assert s.missing == (4,)
+    assert split(text).missing == (1, 2, 3, 4)  # the default style looks for "(k)"
+
+
+def test_unknown_marker_style_is_a_clear_error() -> None:
+    import pytest
+
+    with pytest.raises(ValueError, match="unknown phase marker style 'roman'; styles: paren, step"):
+        split("(1) a", "roman")

@@ -71,10 +71,10 @@ class _Moments:
         }
 
 
-def phase_entropies(trace: dict[str, np.ndarray]) -> dict[int, np.ndarray]:
+def phase_entropies(trace: dict[str, np.ndarray], markers: str = "paren") -> dict[int, np.ndarray]:
     """Return phase → entropies (nats, in order) of its content tokens, from one trace's arrays."""
     pieces = [str(p) for p in trace["pieces"]]
-    phases = split("".join(pieces))
+    phases = split("".join(pieces), markers)
     out: dict[int, list[float]] = {k: [] for k in phases.spans}
     for piece, offset, value in zip(pieces, trace["offsets"], trace["entropy"], strict=True):
         k = phases.phase_of(int(offset))
@@ -98,9 +98,20 @@ def trace_folder(run: RunFolder, given: Path | None) -> Path | None:
 
 
 def entropy_study(
-    run: RunFolder, traces: Path | None = None, bins: int = 10, turn: str | None = None
+    run: RunFolder,
+    traces: Path | None = None,
+    bins: int = 10,
+    turn: str | None = None,
+    markers: str = "paren",
 ) -> dict[str, Any]:
-    """Return the entropy document of ``run`` (module docstring), written by ``spatialbench entropy``."""
+    """Return the entropy document of ``run`` (module docstring), written by ``spatialbench entropy``.
+
+    ``markers``: the phase marker style (:data:`spatialbench.analysis.phases.MARKERS`).
+
+    Raises:
+        ValueError: unknown marker style. RunFolderError: the run store cannot be read.
+    """
+    split("", markers)  # an unknown style fails before any trace is read
     folder = trace_folder(run, traces)
     cells = {(g, k): _Moments(bins) for g in GROUPS for k in PHASES}
     counts = {"answers": 0, "traced": 0, "no_trace": 0, "unreadable": 0, "unscored": 0}
@@ -121,7 +132,7 @@ def entropy_study(
             continue
         counts["traced"] += 1
         group = "correct" if correct[item_id] else "incorrect"
-        for k, values in phase_entropies(trace).items():
+        for k, values in phase_entropies(trace, markers).items():
             cells[(group, k)].add(values)
             cells[("all", k)].add(values)
     return {
@@ -130,6 +141,7 @@ def entropy_study(
         "run": run.name,
         "trace_dir": None if folder is None else str(folder),
         "unit": "nats",
+        "markers": markers,
         "bins": bins,
         "items": counts,
         "phases": {g: {str(k): cells[(g, k)].summary() for k in PHASES} for g in GROUPS},

@@ -22,8 +22,13 @@ _DECOR_BEFORE = re.compile(r"(?:[#*_>\s]|\b(?:phase|step|stage)\b)*$", re.IGNORE
 _DECOR_AFTER = re.compile(r"^[*_:\s.\-]*")
 
 
-def _marker(k: int) -> re.Pattern[str]:
-    return re.compile(rf"\(\s*{k}\s*\)")
+#: marker styles: ``paren`` — ``(k)`` (ReMindView-Bench Table 7); ``step`` — ``Step k`` / ``Phase k``
+#: (MMSI-Video-Bench's three steps, strategy ``mmsi-three-step``: phases 1–3, no phase 4 marker)
+MARKERS = {"paren": r"\(\s*{k}\s*\)", "step": r"\b(?:step|phase)\s*{k}\b"}
+
+
+def _marker(k: int, style: str) -> re.Pattern[str]:
+    return re.compile(MARKERS[style].format(k=k), re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -48,12 +53,12 @@ class PhaseSplit:
         return None
 
 
-def _markers(text: str) -> list[tuple[int, int, int]]:
+def _markers(text: str, style: str) -> list[tuple[int, int, int]]:
     """(phase, marker start, marker end) of the first marker of each phase, each after the previous."""
     found: list[tuple[int, int, int]] = []
     position = 0
     for k in PHASES:
-        match = _marker(k).search(text, position)
+        match = _marker(k, style).search(text, position)
         if match is None:
             continue
         found.append((k, match.start(), match.end()))
@@ -61,11 +66,17 @@ def _markers(text: str) -> list[tuple[int, int, int]]:
     return found
 
 
-def split(text: object) -> PhaseSplit:
-    """Split ``text`` into phases (module docstring); never raises."""
+def split(text: object, style: str = "paren") -> PhaseSplit:
+    """Split ``text`` into phases (module docstring) at markers of ``style`` (:data:`MARKERS`); never raises.
+
+    Raises:
+        ValueError: unknown ``style`` (a caller's error, not the model's).
+    """
+    if style not in MARKERS:
+        raise ValueError(f"unknown phase marker style {style!r}; styles: {', '.join(MARKERS)}")
     if not isinstance(text, str):
         return PhaseSplit({}, {}, PHASES)
-    markers = _markers(text)
+    markers = _markers(text, style)
     phases: dict[int, str] = {}
     spans: dict[int, tuple[int, int]] = {}
     for i, (k, _, marker_end) in enumerate(markers):

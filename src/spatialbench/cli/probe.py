@@ -36,6 +36,9 @@ def entropy(
     traces: Annotated[Path | None, TRACES] = None,
     bins: Annotated[int, typer.Option("--bins", min=1, help="Curve points per phase.")] = 10,
     turn: Annotated[str | None, typer.Option("--turn", help="A strategy turn's traces (e.g. cot).")] = None,
+    markers: Annotated[
+        str, typer.Option("--markers", help="Phase markers: paren '(k)' or step 'Step k'.")
+    ] = "paren",
 ) -> None:
     """Token entropy per reasoning phase, correct vs incorrect answers (Sec. 6.2, Fig. 9)."""
     from spatialbench.analysis.entropy import entropy_study
@@ -43,7 +46,7 @@ def entropy(
     from spatialbench.analysis.stored import write_analysis
 
     try:
-        doc = entropy_study(read_run(run), traces, bins, turn)
+        doc = entropy_study(read_run(run), traces, bins, turn, markers)
     except (RunFolderError, ValueError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
