@@ -24,10 +24,11 @@ human annotation) produce the same ``Candidate`` records and go through the same
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from spatialbench.generate.vsi.allocation import DrawPlan
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.records.item import AnswerKind
 from spatialbench.registry import Registry
@@ -78,22 +79,45 @@ class TaskResult:
         candidates: the unambiguous questions, in a deterministic order.
         removed: filter rule name -> number of candidates that rule removed (rules are applied in a
             fixed order; a candidate is counted under the first rule it fails).
+        expected: drawn tasks under ``draw_allocation="fixed_total"``: the questions this scene
+            yields on average over the independent draw (before the per-scene cap); None otherwise.
     """
 
     candidates: list[Candidate] = field(default_factory=list)
     removed: Counter[str] = field(default_factory=Counter)
+    expected: float | None = None
 
 
 TaskFunction = Callable[[Scene, GenerationSettings], TaskResult]
 
 
 @dataclass(frozen=True)
+class Drawing:
+    """How a task draws candidate units per scene, for draws over all scenes (``vsi.allocation``).
+
+    Attributes:
+        plan: ``(scene, settings) -> DrawPlan`` of the scene (every unit's question yield), or None
+            when these settings draw nothing (every candidate asked).
+        judge: ``(scene, settings, drawn) -> TaskResult`` of the drawn unit indices (the others counted
+            in ``removed["not_drawn"]``).
+    """
+
+    plan: Callable[[Scene, GenerationSettings], DrawPlan | None]
+    judge: Callable[[Scene, GenerationSettings, Sequence[int]], TaskResult]
+
+
+@dataclass(frozen=True)
 class TaskGenerator:
-    """A registered task: its official name, answer kind and generating function."""
+    """A registered task: its official name, answer kind and generating function.
+
+    ``drawing``: set for tasks that draw a few candidate units per scene (relative distance and
+    direction), so that ``draw_allocation="fixed_total"`` can draw all scenes to a fixed total.
+    """
 
     name: str
     answer_kind: AnswerKind
     function: TaskFunction
+    drawing: Drawing | None = None
 
     def __call__(self, scene: Scene, settings: GenerationSettings) -> TaskResult:
         """Generate the candidates of this task for one scene."""

@@ -9,6 +9,9 @@ Which questions are asked (``GenerationSettings.direction_sampling``): by defaul
 shows, ``direction_triples[level]`` triples of unique objects are drawn per scene among all
 combinations (``object_counts`` order), and each is asked in the role orders 012, 021 and 102; the
 paper's wording reads as every ordered triple (``"permutations"``, capped per scene by the pipeline).
+Which triples a scene draws: alone, or with the level's total over all scenes fixed to its expectation
+(``GenerationSettings.draw_allocation``, ``generate.vsi.allocation``; ``direction_plan`` gives the
+questions each combination yields).
 
 Ambiguity rules (App. B.1 names them; values measured on the official data, in GenerationSettings), in
 this order, a question counted under the first it fails: ``not_drawn`` (its triple was not drawn),
@@ -21,12 +24,13 @@ querying box in another answer sector than its centre), ``angle_boundary`` (the 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from itertools import combinations, permutations
 
 import numpy as np
 from numpy.typing import NDArray
 
+from spatialbench.generate.vsi.allocation import DrawPlan
 from spatialbench.generate.vsi.base import TaskResult
 from spatialbench.generate.vsi.candidates import choice_candidate, unique_in_order
 from spatialbench.generate.vsi.distances import category_distances
@@ -131,20 +135,55 @@ def in_easy_back_zone(angles: NDArray[np.float64], settings: GenerationSettings)
     return np.asarray(np.abs(angles) >= limit - settings.direction_angle_margin_deg)
 
 
+def _combos(scene: Scene) -> list[Triple]:
+    """Every triple of unique objects, in ``object_counts`` order (the units the role triples draw)."""
+    return list(combinations(unique_in_order(scene, "counts"), 3))
+
+
+def _in_role_orders(combos: list[Triple], settings: GenerationSettings) -> list[Triple]:
+    """Each combination asked in every role order of ``direction_role_orders`` (combination-major)."""
+    orders = [tuple(int(ch) for ch in order) for order in settings.direction_role_orders]
+    return [(t[a], t[b], t[c]) for t in combos for a, b, c in orders]
+
+
 def planned_triples(
-    scene: Scene, task: str, level: str, settings: GenerationSettings
+    scene: Scene, task: str, level: str, settings: GenerationSettings, drawn: Sequence[int] | None = None
 ) -> tuple[list[Triple], int]:
-    """Return the ordered (positioning, orienting, querying) triples to ask and how many were not drawn."""
+    """Return the ordered (positioning, orienting, querying) triples to ask and how many were not drawn.
+
+    ``drawn``: indices of the combinations to ask (an allocation across scenes); None: the
+    ``direction_triples[level]`` combinations drawn independently for this scene.
+    """
     if settings.direction_sampling == "permutations":
         return list(permutations(scene.unique_categories(), 3)), 0
-    combos = list(combinations(unique_in_order(scene, "counts"), 3))
-    k = min(settings.direction_triples.get(level, 0), len(combos))
-    drawn = sorted(
-        derived_rng(settings.seed, task, scene.scene_id).choice(len(combos), size=k, replace=False)
-    )
-    orders = [tuple(int(ch) for ch in order) for order in settings.direction_role_orders]
-    triples: list[Triple] = [(combos[i][a], combos[i][b], combos[i][c]) for i in drawn for a, b, c in orders]
-    return triples, (len(combos) - k) * len(orders)
+    combos = _combos(scene)
+    if drawn is None:
+        k = min(settings.direction_triples.get(level, 0), len(combos))
+        drawn = sorted(
+            derived_rng(settings.seed, task, scene.scene_id).choice(len(combos), size=k, replace=False)
+        )
+    triples = _in_role_orders([combos[i] for i in drawn], settings)
+    return triples, (len(combos) - len(drawn)) * len(settings.direction_role_orders)
+
+
+def direction_plan(scene: Scene, level: str, settings: GenerationSettings) -> DrawPlan | None:
+    """Return the combinations with the questions each yields after the rules (None: ``"permutations"``)."""
+    if settings.direction_sampling == "permutations":
+        return None
+    combos = _combos(scene)
+    triples = _in_role_orders(combos, settings)
+    kept = np.zeros(len(triples), dtype=bool)
+    if triples:
+        masks = rule_masks(scene, triples, _bearings(scene, triples), level, settings).values()
+        kept = ~np.logical_or.reduce(list(masks))
+    yields = kept.reshape(len(combos), len(settings.direction_role_orders)).sum(axis=1)
+    return DrawPlan(yields.astype(np.int64), min(settings.direction_triples.get(level, 0), len(combos)))
+
+
+def _bearings(scene: Scene, triples: list[Triple]) -> NDArray[np.float64]:
+    """(T,) bearing (degrees) of each triple's querying object (``bearing_deg`` of the centres)."""
+    centers = np.array([[scene.unique_box(c).center for c in t] for t in triples])
+    return bearing_deg(centers[:, 0], centers[:, 1], centers[:, 2])
 
 
 def _pair_distances(scene: Scene, triples: list[Triple], settings: GenerationSettings) -> NDArray[np.float64]:
@@ -200,16 +239,20 @@ def direction_candidates(
     choices: tuple[str, ...],
     label: Labeller,
     settings: GenerationSettings,
+    drawn: Sequence[int] | None = None,
 ) -> TaskResult:
-    """Return the unambiguous questions of one level about one scene (rules in the module docstring)."""
+    """Return the unambiguous questions of one level about one scene (rules in the module docstring).
+
+    ``drawn``: the combinations to ask (indices into the ``object_counts``-order combinations), as an
+    allocation across scenes chose them; None: drawn for this scene alone.
+    """
     result = TaskResult()
-    triples, not_drawn = planned_triples(scene, task, level, settings)
+    triples, not_drawn = planned_triples(scene, task, level, settings, drawn)
     if not_drawn:
         result.removed["not_drawn"] += not_drawn
     if not triples:
         return result
-    centers = np.array([[scene.unique_box(c).center for c in t] for t in triples])
-    angles = bearing_deg(centers[:, 0], centers[:, 1], centers[:, 2])
+    angles = _bearings(scene, triples)
     kept = np.ones(len(triples), dtype=bool)
     for rule, mask in rule_masks(scene, triples, angles, level, settings).items():
         result.removed[rule] += int(mask.sum())

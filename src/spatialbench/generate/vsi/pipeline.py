@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from spatialbench.generate.vsi.base import TASK_GENERATORS, Candidate, TaskResult
+from spatialbench.generate.vsi.allocation import fixed_total_draws
+from spatialbench.generate.vsi.base import TASK_GENERATORS, Candidate, TaskGenerator, TaskResult
 from spatialbench.generate.vsi.options import LetterBalancer, fill_choices, letter, numeric_options
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
@@ -32,6 +33,7 @@ class TaskStats:
 
     candidates: int = 0
     removed: Counter[str] = field(default_factory=Counter)
+    expected: float | None = None
 
 
 @dataclass
@@ -56,6 +58,8 @@ def run_generators(
     """Run each task's registered generator on each scene and sub-sample per scene.
 
     A task named twice is generated once (``--tasks X --tasks X`` asks for X, not two copies of it).
+    Tasks that draw candidate units (relative distance and direction) draw them as
+    ``settings.draw_allocation`` says (``generate.vsi.allocation``).
 
     Returns:
         task -> one TaskResult per scene, holding the kept candidates and the filter counts; the
@@ -64,20 +68,34 @@ def run_generators(
     Raises:
         UnknownNameError: a task that is not registered.
     """
-    tasks = list(dict.fromkeys(tasks))
-    generators = [TASK_GENERATORS.get(t) for t in tasks]
     scene_list = list(scenes)
-    results: dict[str, list[TaskResult]] = {t: [] for t in tasks}
-    for gen in generators:
-        for scene in scene_list:
-            result = gen(scene, settings)
+    results: dict[str, list[TaskResult]] = {}
+    for gen in [TASK_GENERATORS.get(t) for t in dict.fromkeys(tasks)]:
+        results[gen.name] = []
+        for scene, result in zip(scene_list, _generate(gen, scene_list, settings), strict=True):
             kept = subsample(
                 result.candidates,
                 settings.cap(gen.name),
                 derived_rng(settings.seed, gen.name, scene.scene_id),
             )
             result.removed["per_scene_cap"] += len(result.candidates) - len(kept)
-            results[gen.name].append(TaskResult(kept, result.removed))
+            results[gen.name].append(TaskResult(kept, result.removed, result.expected))
+    return results
+
+
+def _generate(gen: TaskGenerator, scenes: list[Scene], settings: GenerationSettings) -> list[TaskResult]:
+    """One TaskResult per scene before the cap: draws allocated across scenes when the settings say so."""
+    drawing = gen.drawing if settings.draw_allocation == "fixed_total" else None
+    found = [drawing.plan(scene, settings) for scene in scenes] if drawing else []
+    plans = [plan for plan in found if plan is not None]
+    if drawing is None or len(plans) < len(scenes):
+        return [gen(scene, settings) for scene in scenes]
+    drawn = fixed_total_draws(plans, [scene.scene_id for scene in scenes], gen.name, settings.seed)
+    results = []
+    for i, scene in enumerate(scenes):
+        result = drawing.judge(scene, settings, drawn[i])
+        result.expected = float(plans[i].expected())
+        results.append(result)
     return results
 
 
@@ -126,6 +144,8 @@ def assemble(results: Mapping[str, Sequence[TaskResult]], settings: GenerationSe
         stats[task] = TaskStats()
         for result in task_results:
             stats[task].removed.update(result.removed)
+            if result.expected is not None:
+                stats[task].expected = (stats[task].expected or 0.0) + result.expected
             stats[task].candidates += len(result.candidates) + result.removed.get("per_scene_cap", 0)
             for cand in result.candidates:
                 items.append(_item(len(items), cand, balancer, settings))
@@ -148,8 +168,10 @@ def build_manifest(
 ) -> dict[str, Any]:
     """Build the manifest.
 
-    Seed, settings, and per task the item count, candidates, removals per rule, answer distribution and
-    frequency baseline (:func:`spatialbench.scoring.baselines.chance_frequency`, percent, one decimal).
+    Seed, settings, and per task the item count, candidates, removals per rule, the expected count of a
+    task drawn to a fixed total (``expected_count``: the independent draw's mean before the
+    per-scene cap), answer distribution and frequency baseline
+    (:func:`spatialbench.scoring.baselines.chance_frequency`, percent, one decimal).
     """
     from spatialbench.scoring.baselines import chance_frequency
 
@@ -164,6 +186,8 @@ def build_manifest(
             "answer_distribution": dict(sorted(answers.items())),
             "frequency_baseline": _rounded(chance_frequency(task_items).table.task_scores.get(task)),
         }
+        if st.expected is not None:
+            entry["expected_count"] = round(st.expected, 2)
         if task_items and task_items[0].answer_kind is AnswerKind.NUMERICAL:
             entry["mc_answer_distribution"] = dict(
                 sorted(Counter(str(it.metadata.get("mc_ground_truth")) for it in task_items).items())

@@ -53,6 +53,13 @@ class GenerationSettings(BaseModel):
             of 16 where 36 % of all sets pass), so more are drawn; 23 (ours, fitted) gives 709.7
             questions over the 288 scenes on average over seeds 0-9 (official 710, sd 12.7 by seed);
             ``"per_primary"``: ``rel_distance_sets_per_primary`` random sets per unique primary object.
+        draw_allocation: how the drawn tasks (rel. distance ``"draws"``, rel. direction
+            ``"role_triples"``) draw their units per scene (``generate.vsi.allocation``).
+            ``"fixed_total"`` (default): each scene's independent draw, repeated over all scenes until
+            the task's total equals the rounded expectation of the independent draw (over the 288
+            scenes: rel. distance 722 before the cap of 16, direction 215 / 379 / 363; official 710,
+            217 / 378 / 373), the same for every seed; ``"independent"``: each scene's draw alone (one
+            seed's totals move 3-9 %, seed 0: 681, 197 / 399 / 379).
         direction_sampling: ``"role_triples"`` (default, the official data): per scene and level,
             ``direction_triples[level]`` triples of unique objects drawn among all combinations in
             ``object_counts`` order, each asked in the role orders ``direction_role_orders``;
@@ -104,6 +111,7 @@ class GenerationSettings(BaseModel):
     rel_distance_sampling: Literal["draws", "per_primary"] = "draws"
     rel_distance_draws: int = 23
     rel_distance_sets_per_primary: int = 4
+    draw_allocation: Literal["fixed_total", "independent"] = "fixed_total"
     direction_sampling: Literal["role_triples", "permutations"] = "role_triples"
     direction_triples: dict[str, int] = Field(default_factory=lambda: dict(DEFAULT_DIRECTION_TRIPLES))
     direction_role_orders: tuple[str, ...] = ("012", "021", "102")

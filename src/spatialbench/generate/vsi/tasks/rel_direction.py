@@ -5,10 +5,14 @@ The levels differ only in their answers, labelling rule and angle boundaries (``
 
 from __future__ import annotations
 
-from spatialbench.generate.vsi.base import TaskGenerator, TaskResult
+from collections.abc import Sequence
+
+from spatialbench.generate.vsi.allocation import DrawPlan
+from spatialbench.generate.vsi.base import Drawing, TaskGenerator, TaskResult
 from spatialbench.generate.vsi.direction import (
     Labeller,
     direction_candidates,
+    direction_plan,
     easy_label,
     hard_label,
     medium_label,
@@ -22,10 +26,13 @@ def level_generator(level: str, choices: tuple[str, ...], label: Labeller) -> Ta
     """Return the generator of task ``object_rel_direction_<level>`` (answers ``choices``, by ``label``)."""
     task = f"object_rel_direction_{level}"
 
-    def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
-        return direction_candidates(scene, task, level, choices, label, settings)
+    def judge(scene: Scene, settings: GenerationSettings, drawn: Sequence[int] | None = None) -> TaskResult:
+        return direction_candidates(scene, task, level, choices, label, settings, drawn)
 
-    return TaskGenerator(task, AnswerKind.MULTIPLE_CHOICE, generate)
+    def plan(scene: Scene, settings: GenerationSettings) -> DrawPlan | None:
+        return direction_plan(scene, level, settings)
+
+    return TaskGenerator(task, AnswerKind.MULTIPLE_CHOICE, judge, Drawing(plan, judge))
 
 
 EASY = level_generator("easy", ("left", "right"), easy_label)

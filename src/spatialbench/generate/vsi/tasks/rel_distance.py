@@ -3,18 +3,22 @@
 The primary object is unique; choices may have several instances, their distance being the minimum over
 instances (closest-point box distance). Rules, in order (``GenerationSettings``, defaults from the
 official data, issue 10): ``not_drawn`` (by default ``rel_distance_draws`` (primary, choice set)
-candidates are drawn per scene among all of them), ``too_close_to_reference`` (the correct choice within
+candidates are drawn per scene among all of them, alone or with the total over all scenes fixed to
+its expectation, ``draw_allocation``), ``too_close_to_reference`` (the correct choice within
 ``rel_distance_min_clearance_m`` of the primary object), ``ambiguous_gap`` (``rel_distance_gap_rule``:
 two choice distances within 0.15 m, or the closest two within 0.30 m in rooms above 40 m²).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 
 import numpy as np
+from numpy.typing import NDArray
 
-from spatialbench.generate.vsi.base import Candidate, TaskGenerator, TaskResult
+from spatialbench.generate.vsi.allocation import DrawPlan
+from spatialbench.generate.vsi.base import Candidate, Drawing, TaskGenerator, TaskResult
 from spatialbench.generate.vsi.candidates import choice_candidate
 from spatialbench.generate.vsi.distances import category_distances
 from spatialbench.generate.vsi.seeding import derived_rng
@@ -26,6 +30,7 @@ from spatialbench.scene.model import Scene
 
 TASK = "object_rel_distance"
 N_CHOICES = 4
+Plan = tuple[str, tuple[str, ...]]
 
 
 def ambiguity_gap(scene: Scene, settings: GenerationSettings) -> float:
@@ -34,17 +39,39 @@ def ambiguity_gap(scene: Scene, settings: GenerationSettings) -> float:
     return settings.rel_distance_gap_large_m if large else settings.rel_distance_gap_small_m
 
 
-def is_ambiguous(distances: list[float], gap: float, rule: str = "any_pair", small_gap: float = 0.15) -> bool:
-    """Tell whether a choice set is ambiguous.
+def ambiguous_rows(
+    distances: NDArray[np.float64], gap: float, rule: str = "any_pair", small_gap: float = 0.15
+) -> NDArray[np.bool_]:
+    """Tell, per row of (n, 4) choice distances (metres), whether the choice set is ambiguous.
 
-    ``rule="any_pair"``: two of ``distances`` within ``gap`` of each other (the paper's words, App. B.1);
+    ``rule="any_pair"``: two of the distances within ``gap`` of each other (the paper's words, App. B.1);
     ``"closest"``: the two smallest within ``gap``; ``"data"``: two within ``small_gap`` (the small-room
     gap) or the two smallest within ``gap`` (what every official question but one follows).
     """
-    d = np.diff(np.sort(np.asarray(distances)))
+    d = np.diff(np.sort(distances, axis=1), axis=1)
     if rule == "any_pair":
-        return bool(np.any(d < gap))
-    return bool(d[0] < gap or (rule == "data" and np.any(d < small_gap)))
+        return np.asarray((d < gap).any(axis=1))
+    closest = d[:, 0] < gap
+    return np.asarray(closest | (d < small_gap).any(axis=1)) if rule == "data" else closest
+
+
+def is_ambiguous(distances: list[float], gap: float, rule: str = "any_pair", small_gap: float = 0.15) -> bool:
+    """Tell whether one choice set is ambiguous (:func:`ambiguous_rows` of its distances, metres)."""
+    return bool(ambiguous_rows(np.asarray([distances], dtype=float), gap, rule, small_gap)[0])
+
+
+#: Rules a judged choice set can fail, in the order they are checked (``failed_rule`` numbers them from 1).
+RULES = ("too_close_to_reference", "ambiguous_gap")
+
+
+def failed_rule(
+    distances: NDArray[np.float64], scene: Scene, settings: GenerationSettings
+) -> NDArray[np.int64]:
+    """(n,) first rule each row of (n, 4) choice distances (m) fails: 0 none, k ``RULES[k - 1]``."""
+    close = distances.min(axis=1) < settings.rel_distance_min_clearance_m
+    gap, small = ambiguity_gap(scene, settings), settings.rel_distance_gap_small_m
+    ambiguous = ambiguous_rows(distances, gap, settings.rel_distance_gap_rule, small)
+    return np.where(close, 1, np.where(ambiguous, 2, 0)).astype(np.int64)
 
 
 def _draw(n: int, k: int, rng: np.random.Generator) -> list[int]:
@@ -52,41 +79,71 @@ def _draw(n: int, k: int, rng: np.random.Generator) -> list[int]:
     return [int(i) for i in sorted(rng.choice(n, size=min(k, n), replace=False))]
 
 
-def planned_sets(
-    scene: Scene, settings: GenerationSettings, result: TaskResult
-) -> list[tuple[str, tuple[str, ...]]]:
-    """Return the (primary, four-choice set) candidates to judge, drawn as ``rel_distance_sampling`` says.
+def choice_sets(scene: Scene, result: TaskResult | None = None) -> list[list[Plan]]:
+    """Per unique primary object (meta-info order), its (primary, four-choice set) candidates.
 
-    The candidates not drawn are counted in ``result.removed["not_drawn"]``; primaries with fewer than
-    four other categories in ``result.removed["too_few_categories"]``.
+    Primaries with fewer than four other categories are counted in ``result.removed["too_few_categories"]``.
     """
-    rng = derived_rng(settings.seed, TASK, scene.scene_id)
-    per_primary: list[list[tuple[str, tuple[str, ...]]]] = []
+    per_primary: list[list[Plan]] = []
     for primary in scene.unique_categories():
         others = [c for c in scene.objects if c != primary]
         if len(others) < N_CHOICES:
-            result.removed["too_few_categories"] += 1
+            if result is not None:
+                result.removed["too_few_categories"] += 1
             continue
-        sets = [(primary, s) for s in combinations(others, N_CHOICES)]
-        if settings.rel_distance_sampling == "per_primary":
-            kept = [sets[i] for i in _draw(len(sets), settings.rel_distance_sets_per_primary, rng)]
-            result.removed["not_drawn"] += len(sets) - len(kept)
-            sets = kept
-        per_primary.append(sets)
-    plans = [plan for sets in per_primary for plan in sets]
+        per_primary.append([(primary, s) for s in combinations(others, N_CHOICES)])
+    return per_primary
+
+
+def planned_sets(
+    scene: Scene, settings: GenerationSettings, result: TaskResult, drawn: Sequence[int] | None = None
+) -> list[Plan]:
+    """Return the (primary, four-choice set) candidates to judge, drawn as ``rel_distance_sampling`` says.
+
+    ``drawn``: indices into all candidates (``choice_sets`` flattened) chosen by an allocation across
+    scenes; None: drawn for this scene alone. The candidates not drawn are counted in
+    ``result.removed["not_drawn"]``; primaries with fewer than four other categories in
+    ``result.removed["too_few_categories"]``.
+    """
+    rng = derived_rng(settings.seed, TASK, scene.scene_id)
+    per_primary = choice_sets(scene, result)
     if settings.rel_distance_sampling == "per_primary":
-        return plans
-    drawn = [plans[i] for i in _draw(len(plans), settings.rel_distance_draws, rng)]
+        kept = [
+            [sets[i] for i in _draw(len(sets), settings.rel_distance_sets_per_primary, rng)]
+            for sets in per_primary
+        ]
+        result.removed["not_drawn"] += sum(len(a) - len(b) for a, b in zip(per_primary, kept, strict=True))
+        return [plan for sets in kept for plan in sets]
+    plans = [plan for sets in per_primary for plan in sets]
+    if drawn is None:
+        drawn = _draw(len(plans), settings.rel_distance_draws, rng)
     result.removed["not_drawn"] += len(plans) - len(drawn)
-    return drawn
+    return [plans[i] for i in drawn]
 
 
-def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
+def _distances(scene: Scene, plans: list[Plan], settings: GenerationSettings) -> dict[tuple[str, str], float]:
+    needed = sorted({(p, c) for p, s in plans for c in s})
+    return category_distances(scene, needed, settings)
+
+
+def rel_distance_plan(scene: Scene, settings: GenerationSettings) -> DrawPlan | None:
+    """Return every candidate with the questions it yields (1: passes the rules; None: ``"per_primary"``)."""
+    if settings.rel_distance_sampling == "per_primary":
+        return None
+    plans = [plan for sets in choice_sets(scene) for plan in sets]
+    yields = np.zeros(len(plans), dtype=np.int64)
+    if plans:
+        lookup = _distances(scene, plans, settings)
+        table = np.array([[lookup[(p, c)] for c in s] for p, s in plans])
+        yields = (failed_rule(table, scene, settings) == 0).astype(np.int64)
+    return DrawPlan(yields, min(settings.rel_distance_draws, len(plans)))
+
+
+def generate(scene: Scene, settings: GenerationSettings, drawn: Sequence[int] | None = None) -> TaskResult:
     """Drawn (primary, choice set) candidates, kept when clear and unambiguous (module docstring)."""
     result = TaskResult()
-    plans = planned_sets(scene, settings, result)
-    needed = sorted({(p, c) for p, s in plans for c in s})
-    distances = category_distances(scene, needed, settings)
+    plans = planned_sets(scene, settings, result, drawn)
+    distances = _distances(scene, plans, settings)
     for primary, choice_set in plans:
         candidate = choice_set_candidate(scene, primary, choice_set, distances, settings)
         if isinstance(candidate, str):
@@ -96,7 +153,7 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
     return result
 
 
-GENERATOR = TaskGenerator(TASK, AnswerKind.MULTIPLE_CHOICE, generate)
+GENERATOR = TaskGenerator(TASK, AnswerKind.MULTIPLE_CHOICE, generate, Drawing(rel_distance_plan, generate))
 
 
 def choice_set_candidate(
@@ -116,11 +173,9 @@ def choice_set_candidate(
         distances: (primary, choice) -> minimum distance over instances, metres (``category_distances``).
     """
     d = [distances[(primary, c)] for c in choice_set]
-    if min(d) < settings.rel_distance_min_clearance_m:
-        return "too_close_to_reference"
-    gap, small = ambiguity_gap(scene, settings), settings.rel_distance_gap_small_m
-    if is_ambiguous(d, gap, settings.rel_distance_gap_rule, small):
-        return "ambiguous_gap"
+    rule = int(failed_rule(np.array([d]), scene, settings)[0])
+    if rule:
+        return RULES[rule - 1]
     return choice_candidate(
         TASK,
         scene,
