@@ -130,15 +130,30 @@ def test_every_answer_re_derived_from_saved_poses_and_boxes(questions):
     assert {int(r["template"]) for r, _, _ in questions} == set(range(1, 23))
 
 
-def test_direction_distractors_share_no_component_and_do_not_give_the_answer_away(questions):
+def test_direction_distractors_are_not_adjacent_and_do_not_give_the_answer_away(questions):
     for row, _, _ in questions:
         if int(row["template"]) not in DIRECTION:
             continue
         answer, choices = row["ground_truth"], row["choices"].split(", ")
+        assert not any(adjacent_or_same(c, answer) for c in choices if c != answer), row
         parts = {c: set(c.split("-")) for c in choices}
-        assert all(not parts[c] & parts[answer] for c in choices if c != answer), row
         alone = [c for c in choices if not any(parts[c] & parts[o] for o in choices if o != c)]
         assert alone != [answer], row
+
+
+def test_the_compound_pattern_of_direction_choices_does_not_tell_the_answer(questions):
+    # among questions whose k choices hold c compound directions, c/k of the answers are compound
+    counts: dict[tuple[int, int], list[int]] = {}
+    for row, _, _ in questions:
+        if int(row["template"]) in DIRECTION:
+            choices = row["choices"].split(", ")
+            key = (len(choices), sum("-" in c for c in choices))
+            entry = counts.setdefault(key, [0, 0])
+            entry[0] += 1
+            entry[1] += "-" in row["ground_truth"]
+    assert sum(n for n, _ in counts.values()) >= 60
+    for (k, c), (n, compound) in counts.items():
+        assert abs(compound - c / k * n) <= max(3.0, 0.15 * n), (k, c, n, compound)
 
 
 def test_named_objects_are_never_choices_and_names_are_never_similar(questions):

@@ -10,12 +10,13 @@ import trimesh
 
 from spatialbench.generate.remindview.choices import (
     LetterBalancer,
+    PatternBalancer,
     direction_distractor_sets,
     similar,
 )
 from spatialbench.generate.remindview.naming import question_names
 from spatialbench.generate.remindview.questions import templates
-from spatialbench.generate.remindview.relations import Viewer, bearing, gives_away
+from spatialbench.generate.remindview.relations import DIRECTIONS, Viewer, bearing, gives_away
 from spatialbench.prompting.templates import placeholders
 from spatialbench.synth.parts import Asset, Part
 from spatialbench.synth.rigs import RigSettings, level_distance
@@ -55,15 +56,26 @@ def test_turns_rotate_the_viewer():
     assert bearing(EAST.turned("around"), point).direction == "back"
 
 
-def test_compound_answer_distractors_never_give_it_away():
-    # front-left: the pool sharing no component is back, right, back-right; {back, back-right} and the
-    # full pool leave front-left as the only choice sharing no component with the others
+def test_direction_distractors_are_not_adjacent_and_never_give_the_answer_away():
+    # front-left: the bins two or more steps away are front-right, right, back-right, back, back-left
+    pool = {"front-right", "right", "back-right", "back", "back-left"}
+    # {back, back-right} would leave front-left the only choice sharing no component with the others
     assert gives_away("front-left", ["front-left", "back", "back-right"])
-    assert [set(s) for s in direction_distractor_sets("front-left", 2)] == [{"back", "right"}]
-    assert direction_distractor_sets("front-left", 3) == []
-    assert len(direction_distractor_sets("front", 3)) > 0
-    for distractors in direction_distractor_sets("front", 3):
-        assert not any(part in d.split("-") for d in distractors for part in ("front",))
+    pairs = [set(p) for p in direction_distractor_sets("front-left", 2)]
+    assert {"back", "back-right"} not in pairs and {"front-right", "right"} in pairs
+    assert all(p <= pool for p in pairs)
+    # a compound answer can have four choices (the official rule allowed it three at most)
+    assert direction_distractor_sets("front-left", 3)
+    assert all(not gives_away("back", ["back", *s]) for s in direction_distractor_sets("back", 3))
+
+
+def test_pattern_balancer_makes_the_compound_pattern_uninformative():
+    balancer, rng = PatternBalancer(), np.random.default_rng(0)
+    answers = rng.choice(DIRECTIONS, size=4000)
+    for answer in answers:
+        balancer.pick(9, str(answer), 4, rng)
+    for (_, k, c), (n, compound) in balancer.counts.items():
+        assert abs(compound - c / k * n) <= 1.0, (k, c, n, compound)
 
 
 @pytest.mark.parametrize(

@@ -1,10 +1,19 @@
 """Choices of a question: how many, which distractors, and where the answer's letter goes.
 
-Fixes of the official generator (issue 12): the answer is always one of the choices; direction distractors
-share no component with the answer (``right`` is never a distractor of ``front-right``) and the answer is
-never the only choice that shares no component with the others (that would give it away); no two names in
-one question are the same or similar; the answer's letter position is balanced per template and number
+Fixes of the official generator (issue 12): the answer is always one of the choices; no two names in one
+question are the same or similar; the answer's letter position is balanced per template
 (:class:`LetterBalancer`), not fixed.
+
+Direction answers. A distractor is never the answer's bin or an adjacent one (App. B.3: overlapping
+descriptions such as ``right`` and ``front-right`` are mutually excluded), and the answer is never the only
+choice that shares no component with the others (a give-away). The official rule, distractors sharing *no*
+component with the answer, is not used: it leaves a compound answer (``front-left``) only ``back``,
+``right`` and ``back-right``, so compound answers could never have four choices and with three were always
+the one compound among two simple directions — a guesser that knows the pattern scores 62 % where chance
+is 34 % (simulated over uniform answers). :class:`PatternBalancer` then picks, among the valid distractor
+sets, the one that keeps every (template, number of choices, number of compound choices) pattern honest:
+the answer is compound in ``c/k`` of the questions whose ``k`` choices hold ``c`` compound directions, so
+the pattern says nothing about the answer (the same guesser: 31.9 % at a chance of 31.9 %).
 """
 
 from __future__ import annotations
@@ -14,7 +23,7 @@ from itertools import combinations
 
 import numpy as np
 
-from spatialbench.generate.remindview.relations import DIRECTIONS, gives_away, shares_component
+from spatialbench.generate.remindview.relations import DIRECTIONS, gives_away, overlapping
 
 #: share of questions with 2 / 3 / 4 choices (App. A.3, Table 4: 18.5 / 27.7 / 53.8 %)
 CHOICE_WEIGHTS = (0.185, 0.277, 0.538)
@@ -38,18 +47,49 @@ def draw_choice_count(rng: np.random.Generator, weights: Sequence[float] = CHOIC
 
 
 def direction_distractor_sets(answer: str, count: int) -> list[tuple[str, ...]]:
-    """Every set of ``count`` distractor directions for ``answer`` (no shared component, no give-away)."""
-    pool = [d for d in DIRECTIONS if not shares_component(d, answer)]
+    """Every set of ``count`` distractor directions for ``answer``.
+
+    No distractor in the answer's bin or an adjacent one, and no give-away (module docstring).
+    """
+    pool = [d for d in DIRECTIONS if not overlapping(d, answer)]
     return [s for s in combinations(pool, count) if not gives_away(answer, [answer, *s])]
 
 
-def pick_direction_distractors(answer: str, wanted: int, rng: np.random.Generator) -> tuple[str, ...] | None:
-    """Distractors for a direction answer: ``wanted − 1`` of them, fewer when no valid set is that large."""
-    for count in range(wanted - 1, 0, -1):
-        sets = direction_distractor_sets(answer, count)
-        if sets:
-            return sets[int(rng.integers(len(sets)))]
-    return None
+class PatternBalancer:
+    """Chooses direction distractor sets so the compound / simple pattern of the choices tells nothing.
+
+    For each (template, k choices, c compound choices) it counts the questions and those with a compound
+    answer; a new question takes the valid set whose pattern then stays closest to ``c/k`` compound answers
+    (ties broken by the question's generator).
+    """
+
+    def __init__(self) -> None:
+        """Start with no questions counted."""
+        self.counts: dict[tuple[int, int, int], list[float]] = {}
+
+    def _cost(self, template: int, answer: str, choices: Sequence[str]) -> float:
+        k, c = len(choices), sum("-" in d for d in choices)
+        n, compound = self.counts.get((template, k, c), [0.0, 0.0])
+        share, is_compound = c / k, float("-" in answer)
+        return abs(compound + is_compound - share * (n + 1)) - abs(compound - share * n)
+
+    def pick(
+        self, template: int, answer: str, wanted: int, rng: np.random.Generator
+    ) -> tuple[str, ...] | None:
+        """Return ``wanted − 1`` distractors for a direction answer (fewer when no valid set is that big)."""
+        for count in range(wanted - 1, 0, -1):
+            sets = direction_distractor_sets(answer, count)
+            if not sets:
+                continue
+            costs = [self._cost(template, answer, [answer, *s]) for s in sets]
+            best = [s for s, cost in zip(sets, costs, strict=True) if cost <= min(costs) + 1e-9]
+            chosen = best[int(rng.integers(len(best)))]
+            key = (template, count + 1, sum("-" in d for d in (answer, *chosen)))
+            entry = self.counts.setdefault(key, [0.0, 0.0])
+            entry[0] += 1
+            entry[1] += float("-" in answer)
+            return chosen
+        return None
 
 
 def pick_distractors(pool: Sequence[str], wanted: int, rng: np.random.Generator) -> tuple[str, ...] | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from spatialbench.generate.remindview.choices import LetterBalancer
+from spatialbench.generate.remindview.choices import LetterBalancer, PatternBalancer
 from spatialbench.generate.remindview.frameset import FrameSet
 from spatialbench.generate.remindview.instantiate import instantiate
 from spatialbench.generate.remindview.questions import Question, QuestionSettings, templates
@@ -45,14 +45,17 @@ class Asked:
     question: Question
 
 
-def ask(frames: FrameSet, settings: QuestionSettings, seed: int) -> list[Asked]:
-    """Every template's questions on one frame set (template order), each template with its own generator."""
+def ask(frames: FrameSet, settings: QuestionSettings, seed: int, patterns: PatternBalancer) -> list[Asked]:
+    """Every template's questions on one frame set (template order), each template with its own generator.
+
+    ``patterns`` is shared by the whole data set.
+    """
     asked = []
     for template in templates():
         if template.relation == "view-view" and frames.poses.rig is Rig.VIEW_CENTRIC:
             continue
         rng = derived_rng(seed, frames.folder, str(template.index))
-        asked += [Asked(frames, q) for q in instantiate(frames, template, settings, rng)]
+        asked += [Asked(frames, q) for q in instantiate(frames, template, settings, rng, patterns)]
     return asked
 
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbench.generate.remindview.choices import pick_direction_distractors, pick_distractors
+from spatialbench.generate.remindview.choices import PatternBalancer, pick_distractors
 from spatialbench.generate.remindview.frameset import FrameSet
 from spatialbench.generate.remindview.questions import Question, QuestionSettings, Template
 from spatialbench.generate.remindview.relations import (
@@ -31,11 +31,16 @@ Bindings = dict[str, Any]
 
 @dataclass(frozen=True)
 class Context:
-    """A frame set, the quality-control settings and the seeded generator of one instantiation."""
+    """What one instantiation works with.
+
+    The frame set, the quality-control settings, the instantiation's seeded generator and the data set's
+    direction-pattern balancer.
+    """
 
     frames: FrameSet
     settings: QuestionSettings
     rng: np.random.Generator
+    patterns: PatternBalancer
 
     def gap(self, value: float) -> float:
         """Smallest allowed distance difference from an answer at ``value`` metres."""
@@ -116,7 +121,7 @@ def _direction_answer(
     """Return a question answered by ``found``'s direction, with direction distractors (None if unclear)."""
     if found is None:
         return None
-    distractors = pick_direction_distractors(found.direction, wanted, ctx.rng)
+    distractors = ctx.patterns.pick(template.index, found.direction, wanted, ctx.rng)
     choice = None if distractors is None else (found.direction, distractors)
     return _question(template, bindings, choice, set(), frame)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from spatialbench.generate.remindview.choices import all_distinct, draw_choice_count
+from spatialbench.generate.remindview.choices import PatternBalancer, all_distinct, draw_choice_count
 from spatialbench.generate.remindview.forms import FORMS, Context
 from spatialbench.generate.remindview.frameset import FrameSet
 from spatialbench.generate.remindview.questions import Question, QuestionSettings, Template
@@ -46,7 +46,11 @@ def names_distinct(question: Question, frames: FrameSet) -> bool:
 
 
 def instantiate(
-    frames: FrameSet, template: Template, settings: QuestionSettings, rng: np.random.Generator
+    frames: FrameSet,
+    template: Template,
+    settings: QuestionSettings,
+    rng: np.random.Generator,
+    patterns: PatternBalancer,
 ) -> list[Question]:
     """Return up to ``per_set`` questions of ``template`` on ``frames``, from ``attempts`` bindings.
 
@@ -54,7 +58,7 @@ def instantiate(
     preferred, and only when none of the tried ones does are questions with fewer choices kept (most first),
     so the shares are not skewed towards two choices by scenes with few objects.
     """
-    context, form = Context(frames, settings, rng), FORMS[template.form]
+    context, form = Context(frames, settings, rng, patterns), FORMS[template.form]
     found: list[Question] = []
     spare: list[Question] = []
     wanted = draw_choice_count(rng, settings.choice_weights)

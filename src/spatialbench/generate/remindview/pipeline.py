@@ -25,6 +25,7 @@ from typing import Any
 
 import pandas as pd
 
+from spatialbench.generate.remindview.choices import PatternBalancer
 from spatialbench.generate.remindview.dataset import COLUMNS, Asked, ask, per_template, rows
 from spatialbench.generate.remindview.render import SceneRenderer, rig_folder, write_json
 from spatialbench.generate.remindview.settings import ROOM_TYPES, RemindViewConfig
@@ -66,12 +67,13 @@ def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress 
     asked: list[Asked] = []
     skipped: dict[str, int] = {}
     sets: list[dict[str, Any]] = []
+    patterns = PatternBalancer()
     with Renderer(config.rig.width, config.rig.height) as renderer:
         for index in range(config.scenes):
             scene = scene_of(config, index)
             renderer_of_scene = SceneRenderer(scene, config, out, renderer)
             for frames in renderer_of_scene.frame_sets():
-                asked += ask(frames, config.questions, config.seed)
+                asked += ask(frames, config.questions, config.seed, patterns)
                 sets.append(
                     {
                         "folder": frames.folder,
