@@ -150,3 +150,63 @@ def test_an_interrupted_run_is_recorded_before_it_writes(
     monkeypatch.undo()
     pipeline.generate_synthetic(tmp_path, 1, 0, config)
     assert sorted(p.name for p in (tmp_path / "synthetic").iterdir()) == ["synth_0000_000.mp4"]
+
+
+def test_render_memory_does_not_grow_with_video_length(tmp_path: Path) -> None:
+    # Masks and depth used to be kept as whole (T, H, W) arrays until the scene was written (1.6 GB peak
+    # for the demo); now frames are deflated as they are rendered and only compressed bytes are kept.
+    import tracemalloc
+
+    from spatialbench.synth.renderer import Renderer
+
+    scene = generate_scene(SceneConfig(room_type="bedroom", density="dense"), seed=7)
+    peaks, frames = [], []
+    with Renderer(320, 240) as renderer:
+        for seconds in (5.0, 15.0):
+            tracemalloc.start()
+            config = RenderConfig(320, 240, 8, max_seconds=seconds)
+            result = render_scene(scene, tmp_path / str(seconds), config, renderer)
+            peaks.append(tracemalloc.get_traced_memory()[1])
+            tracemalloc.stop()
+            frames.append(len(result.visibility.timestamps))
+    assert frames == [40, 120]
+    whole_arrays = 120 * 240 * 320 * 2 * 2  # instance + depth, uint16: 35 MiB
+    assert peaks[1] < 1.25 * peaks[0] and peaks[1] < whole_arrays / 2
+
+
+def test_streamed_frames_npz_reads_back_exactly_and_frame_by_frame(tmp_path: Path) -> None:
+    import zipfile
+
+    from spatialbench.synth.export import FrameSetWriter, instance_frames
+
+    rng = np.random.default_rng(5)
+    instance = rng.integers(0, 40, (6, 12, 16)).astype(np.int32)
+    depth = rng.integers(0, 32_767, (6, 12, 16)).astype(np.uint16)
+    writer = FrameSetWriter(tmp_path / "frames.npz", (6, 12, 16))
+    for i in range(6):
+        writer.write(instance[i], depth[i])
+    poses = np.tile(np.eye(4), (6, 1, 1))
+    writer.close(np.eye(3), poses, np.arange(6) / 8, 8.0)
+    loaded = FrameSet.load(tmp_path / "frames.npz")
+    assert np.array_equal(loaded.instance, instance) and loaded.instance.dtype == np.uint16
+    assert np.array_equal(loaded.depth_mm, depth) and loaded.fps == 8.0
+    streamed = instance_frames(tmp_path / "frames.npz")
+    assert all(np.array_equal(a, b) for a, b in zip(streamed, instance, strict=True))
+
+    with zipfile.ZipFile(tmp_path / "frames.npz") as archive:
+        assert archive.testzip() is None  # every CRC checks
+        assert [i.filename for i in archive.infolist()][:2] == ["instance.npy", "depth_mm_dx.npy"]
+    copy = tmp_path / "copy.npz"
+    loaded.save(copy)
+    assert copy.read_bytes() == (tmp_path / "frames.npz").read_bytes()
+
+
+def test_a_failed_frame_write_leaves_no_video_or_partial_file(tmp_path: Path, monkeypatch) -> None:
+    import spatialbench.synth.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "depth_to_mm", lambda depth: np.full(depth.shape, 40_000, np.uint16))
+    scene = generate_scene(SceneConfig(room_type="office", density="sparse"), seed=3)
+    with pytest.raises(ValueError, match="beyond 32.767 m"):
+        render_scene(scene, tmp_path, RenderConfig(width=32, height=24, fps=4, max_seconds=1.0))
+    assert list((tmp_path / "synthetic").iterdir()) == []
+    assert sorted(p.name for p in (tmp_path / "scenes" / scene.scene_id).iterdir()) == []

@@ -10,6 +10,8 @@ poses (z-up world), ``timestamps`` (T,) seconds, ``fps``. Read it with ``FrameSe
 from __future__ import annotations
 
 import json
+import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -20,7 +22,7 @@ import numpy as np
 import trimesh
 from numpy.typing import NDArray
 
-from spatialbench.synth.npz import write_npz
+from spatialbench.synth.npz import NpzWriter
 from spatialbench.synth.parts import Material
 from spatialbench.synth.scene import SynthScene
 from spatialbench.synth.structure import shell_parts
@@ -43,15 +45,10 @@ class FrameSet:
 
     def save(self, path: Path) -> None:
         """Write ``frames.npz`` (deflate-compressed, readable with ``np.load``)."""
-        arrays: dict[str, NDArray[Any]] = {
-            "instance": self.instance,
-            "depth_mm_dx": _row_differences(self.depth_mm),
-            "K": self.K,
-            "cam_to_world": self.cam_to_world,
-            "timestamps": self.timestamps,
-            "fps": np.asarray(self.fps),
-        }
-        write_npz(path, arrays)
+        writer = FrameSetWriter(path, self.instance.shape)
+        for instance, depth_mm in zip(self.instance, self.depth_mm, strict=True):
+            writer.write(instance, depth_mm)
+        writer.close(self.K, self.cam_to_world, self.timestamps, self.fps)
 
     @classmethod
     def load(cls, path: Path) -> FrameSet:
@@ -67,13 +64,55 @@ class FrameSet:
             )
 
 
-def _row_differences(depth_mm: NDArray[np.uint16]) -> NDArray[np.int16]:
-    if depth_mm.size and int(depth_mm.max()) > np.iinfo(np.int16).max:
-        raise ValueError("depth beyond 32.767 m cannot be stored as int16 row differences")
-    out = np.empty(depth_mm.shape, dtype=np.int16)
-    for index in np.ndindex(depth_mm.shape[:-2]):  # frame by frame: no (T, H, W) int32 temporaries
-        out[index] = np.diff(depth_mm[index].astype(np.int32), axis=-1, prepend=0)
-    return out
+class FrameSetWriter:
+    """Writes ``frames.npz`` frame by frame (same file as :meth:`FrameSet.save`), compressing as it goes.
+
+    Only the compressed bytes are kept (about 1/10 of the frames), so memory does not grow with the
+    video's length as whole (T, H, W) arrays do. Not thread-safe: feed it from one thread (a worker
+    thread may do it; zlib releases the GIL).
+
+    Args:
+        path: the ``frames.npz`` to write (through ``.frames.npz.part``).
+        shape: (T, H, W) of the walkthrough.
+    """
+
+    def __init__(self, path: Path, shape: tuple[int, ...]) -> None:
+        self._npz = NpzWriter(path)
+        self._instance = self._npz.stream("instance", tuple(shape), np.uint16)
+        self._depth = self._npz.stream("depth_mm_dx", tuple(shape), np.int16)
+
+    def write(self, instance: NDArray[np.integer], depth_mm: NDArray[np.uint16]) -> None:
+        """Append one frame: (H, W) instance ids (< 65536) and uint16 depth in millimetres.
+
+        Raises:
+            ValueError: depth beyond 32.767 m (int16 row differences cannot hold it), a wrong shape.
+        """
+        if depth_mm.size and int(depth_mm.max()) > np.iinfo(np.int16).max:
+            raise ValueError("depth beyond 32.767 m cannot be stored as int16 row differences")
+        self._instance.write(instance)
+        self._depth.write(np.diff(depth_mm.astype(np.int32), axis=-1, prepend=0))
+
+    def close(
+        self, K: NDArray[np.float64], cam_to_world: NDArray[np.float64], timestamps: NDArray[np.float64],
+        fps: float,
+    ) -> None:
+        """Add the per-walkthrough arrays and write the file (renamed into place when complete)."""
+        for name, array in (("K", K), ("cam_to_world", cam_to_world), ("timestamps", timestamps)):
+            self._npz.add(name, array)
+        self._npz.add("fps", np.asarray(fps))
+        self._npz.close()
+
+
+def instance_frames(path: Path) -> Iterator[NDArray[np.uint16]]:
+    """Yield the (H, W) instance masks of a ``frames.npz`` one at a time (without loading them all)."""
+    with zipfile.ZipFile(path) as archive, archive.open("instance.npy") as member:
+        npy = np.lib.format
+        version = npy.read_magic(member)
+        read_header = npy.read_array_header_1_0 if version == (1, 0) else npy.read_array_header_2_0
+        shape, _, dtype = read_header(member)
+        frame_bytes = int(np.prod(shape[1:])) * dtype.itemsize
+        for _ in range(shape[0]):
+            yield np.frombuffer(member.read(frame_bytes), dtype=dtype).reshape(shape[1:])
 
 
 def depth_to_mm(depth: NDArray[np.float32]) -> NDArray[np.uint16]:

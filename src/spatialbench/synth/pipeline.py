@@ -32,14 +32,28 @@ import functools
 import hashlib
 import json
 import math
+import zipfile
+from collections import deque
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from spatialbench.synth.camera import PathConfig, intrinsics, walkthrough
-from spatialbench.synth.export import FrameSet, VideoWriter, depth_to_mm, scene_mesh, scene_record, write_json
+from spatialbench.synth.export import (
+    FrameSet,
+    FrameSetWriter,
+    VideoWriter,
+    depth_to_mm,
+    instance_frames,
+    scene_mesh,
+    scene_record,
+    write_json,
+)
 from spatialbench.synth.freespace import FreeSpaceMap, free_space_map
 from spatialbench.synth.generator import Density, SceneConfig, generate_scene
 from spatialbench.synth.plan import PlanKind
@@ -153,61 +167,91 @@ def render_scene(
     video.parent.mkdir(parents=True, exist_ok=True)
     record = {**scene_record(scene, asdict(config)), "code": synth_code_digest()}
     meta = scene.meta_info(f"{SYNTHETIC_DATASET}/{scene.scene_id}.mp4")
-    frames = _earlier_frames(folder, video, record, poses)
-    reused = frames is not None
-    if frames is None:
+    n_ids = max((o.instance_id for o in scene.objects), default=0) + 1
+    timestamps = _earlier_render(folder, video, record, poses)
+    if timestamps is not None:  # the masks are read back one frame at a time
+        visibility = Visibility.from_masks(instance_frames(folder / "frames.npz"), timestamps, n_ids)
+    else:
         own = renderer is None
         renderer = renderer or Renderer(config.width, config.height)
         try:
-            frames = _render_frames(renderer, scene, K, poses, video, config)
+            visibility = _render_frames(renderer, scene, K, poses, folder, video, config, n_ids)
         finally:
             if own:
                 renderer.close()
-        frames.save(folder / "frames.npz")
         space.save(folder / "freespace.npz")
         scene_mesh(scene).export(folder / "mesh.glb")
         write_json(folder / "meta_info.json", {scene.scene_id: meta})
         write_json(folder / ".scene.json.part", record)  # last: marks the scene complete
         (folder / ".scene.json.part").replace(folder / "scene.json")
-    n_ids = max((o.instance_id for o in scene.objects), default=0) + 1
-    visibility = Visibility.from_masks(frames.instance, frames.timestamps, n_ids)
-    del frames  # the masks and depth are on disk; keep only the per-instance summary
-    return RenderedScene(scene, video, folder, space, meta, visibility, reused)
+    return RenderedScene(scene, video, folder, space, meta, visibility, timestamps is not None)
 
 
-def _earlier_frames(folder: Path, video: Path, record: dict[str, Any], poses: np.ndarray) -> FrameSet | None:
-    """Return the frames of a complete earlier render of the same scene record and poses, else None."""
+def _earlier_render(
+    folder: Path, video: Path, record: dict[str, Any], poses: np.ndarray
+) -> NDArray[np.float64] | None:
+    """Return the frame times of a complete earlier render of the same scene record and poses, else None."""
     names = ("scene.json", "frames.npz", "freespace.npz", "mesh.glb", "meta_info.json")
     if not video.is_file() or not all((folder / name).is_file() for name in names):
         return None
     try:
         if json.loads((folder / "scene.json").read_text()) != json.loads(json.dumps(record)):
             return None
-        frames = FrameSet.load(folder / "frames.npz")
-    except (OSError, ValueError, KeyError):
+        with np.load(folder / "frames.npz") as data:  # reads only the members named
+            earlier, timestamps = data["cam_to_world"], data["timestamps"]
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
         return None
-    if frames.cam_to_world.shape != poses.shape or not np.allclose(frames.cam_to_world, poses, atol=1e-9):
+    if earlier.shape != poses.shape or not np.allclose(earlier, poses, atol=1e-9):
         return None
-    return frames
+    return np.asarray(timestamps, dtype=np.float64)
+
+
+#: frames rendered ahead of the h264 and frames.npz writers at most (bounds the memory in flight)
+FRAMES_IN_FLIGHT = 4
 
 
 def _render_frames(
-    renderer: Renderer, scene: SynthScene, K: np.ndarray, poses: np.ndarray, video: Path, config: RenderConfig
-) -> FrameSet:
+    renderer: Renderer,
+    scene: SynthScene,
+    K: np.ndarray,
+    poses: np.ndarray,
+    folder: Path,
+    video: Path,
+    config: RenderConfig,
+    n_ids: int,
+) -> Visibility:
+    """Render every pose and return the visibility summary; the video and ``frames.npz`` are written.
+
+    h264 encoding and the deflating of masks and depth run on two worker threads (x264 and zlib release
+    the GIL) while the next frame renders; each writer gets its frames in order, and nothing holds more
+    than :data:`FRAMES_IN_FLIGHT` frames, so memory does not grow with the video's length.
+    """
     renderer.load(scene)
-    shape = (len(poses), config.height, config.width)
-    instance, depth = np.zeros(shape, dtype=np.uint16), np.zeros(shape, dtype=np.uint16)
+    timestamps = np.arange(len(poses)) / config.fps
     writer = VideoWriter(video, config.width, config.height, config.fps, config.crf)
+    frames = FrameSetWriter(folder / "frames.npz", (len(poses), config.height, config.width))
     try:
-        for index, pose in enumerate(poses):
-            frame = renderer.render(K, pose)
-            writer.write(frame.color)
-            instance[index], depth[index] = frame.instance, depth_to_mm(frame.depth)
+        with ThreadPoolExecutor(1) as encoder, ThreadPoolExecutor(1) as deflater:
+            queued: deque[Future[None]] = deque()
+
+            def rendered() -> Iterator[NDArray[np.int32]]:
+                for pose in poses:
+                    frame = renderer.render(K, pose)
+                    queued.append(encoder.submit(writer.write, frame.color))
+                    queued.append(deflater.submit(frames.write, frame.instance, depth_to_mm(frame.depth)))
+                    while len(queued) > 2 * FRAMES_IN_FLIGHT:
+                        queued.popleft().result()  # a writer's error surfaces here
+                    yield frame.instance
+
+            visibility = Visibility.from_masks(rendered(), timestamps, n_ids)
+            for future in queued:
+                future.result()
     except BaseException:
         writer.abort()
         raise
     writer.close()
-    return FrameSet(instance, depth, K, poses, np.arange(len(poses)) / config.fps, float(config.fps))
+    frames.close(K, poses, timestamps, float(config.fps))
+    return visibility
 
 
 def scene_configs(count: int, seed: int) -> list[tuple[SceneConfig, int]]:
