@@ -17,6 +17,9 @@ Quality control (App. B.3, done here and not in the official code): distances mu
 by a gap (``QuestionSettings``), direction answers must be a margin away from a bin edge and a minimum
 horizontal distance away, pairs of objects whose floor footprints overlap (one on the other) are never
 related, object names in one question are never the same or similar, and no named object is a choice.
+Distractors (:mod:`~spatialbench.generate.remindview.choices`): objects and frames offered for "which ...
+is in <direction>" lie two or more direction bins away from the answer; direction distractors likewise, and
+never give the answer away.
 """
 
 from __future__ import annotations
