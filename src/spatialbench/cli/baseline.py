@@ -19,6 +19,7 @@ from spatialbench.cli.score import (
     lookup,
     with_inputs,
 )
+from spatialbench.cli.subset_option import SubsetOpt
 from spatialbench.registry import UnknownNameError
 
 
@@ -40,13 +41,14 @@ def baseline(
     mra: MraOpt = "official",
     out: OutOpt = None,
     pruned_ids: PrunedOpt = None,
+    subset: SubsetOpt = None,
 ) -> None:
     """Score a chance baseline (no media needed) and print its table (``run --model chance-...`` too)."""
     from spatialbench.scoring.baselines import BASELINES
 
     check_out(out)
     spec = lookup(benchmark)
-    items = load_annotations(spec, annotations, pruned_ids)
+    items = load_annotations(spec, annotations, pruned_ids, subset)
     try:
         result = BASELINES.get(model)(items, spec.scoring, mra=mra)
     except (UnknownNameError, ValueError) as err:

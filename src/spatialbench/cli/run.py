@@ -47,6 +47,7 @@ from spatialbench.cli.run_options import (
     flag_values,
     option_of,
 )
+from spatialbench.cli.subset_option import SubsetOpt
 
 if TYPE_CHECKING:  # imported inside the command, as every command's heavy modules are
     from spatialbench.benchmarks.spec import BenchmarkSpec
@@ -76,6 +77,7 @@ def run_command(
     prompt: PromptOpt = None,
     option: OptionOpt = None,
     setting: SettingOpt = None,
+    subset: SubsetOpt = None,
     max_new_tokens: TokensOpt = None,
     timeout: TimeoutOpt = None,
     max_attempts: AttemptsOpt = None,

@@ -80,6 +80,7 @@ FLAG_PATHS: dict[str, tuple[str, ...]] = {
     "shard": ("data", "shard"),
     "option": ("data", "options"),
     "setting": ("data", "options", "setting"),
+    "subset": ("data", "options", "subset"),
     "frames": ("media", "frames"),
     "max_pixels": ("media", "max_pixels"),
     "blind": ("prompt", "blind"),
@@ -164,7 +165,7 @@ def flag_values(flags: dict[str, Any]) -> dict[str, Any]:
 
     Raises:
         ValueError: an unreadable ``--ids`` file, a malformed ``--option`` / ``--prompt`` assignment,
-            ``--setting`` and ``-o setting=`` that disagree.
+            ``--setting`` / ``--subset`` and ``-o setting=`` / ``-o subset=`` that disagree.
     """
     nested: dict[str, Any] = {}
     for name in sorted(flags, key=lambda n: len(FLAG_PATHS[n])):  # --setting after -o
@@ -175,8 +176,8 @@ def flag_values(flags: dict[str, Any]) -> dict[str, Any]:
         for key in parents:
             target = target.setdefault(key, {})
         value = _value(name, flags[name])
-        if name == "setting" and target.get(leaf, value) != value:
-            raise ValueError(f"--setting {value} and -o setting={target[leaf]} disagree; give one of them")
+        if name in ("setting", "subset") and target.get(leaf, value) != value:
+            raise ValueError(f"--{name} {value} and -o {name}={target[leaf]} disagree; give one of them")
         target[leaf] = {**target.get(leaf, {}), **value} if isinstance(value, dict) else value
     return nested
 
