@@ -1,10 +1,14 @@
 """Generated vs official VSI-Bench questions (issue 10): per-task counts and exact reproduction.
 
 Usage: .venv/bin/python bench/generation_fidelity.py [--seed N] [--seeds K] [--rules data|paper]
+       [--draw-allocation fixed_total|independent]
 
 Prints, for ``generate vsibench`` on the 288 scenes of ../shared/data/vsibench/meta_info, each task's
-count beside the released test set's (and whether it is within 3 %); with ``--seeds K`` also the mean and
-spread over seeds 0..K-1 (the per-scene draws make direction and rel. distance counts vary by seed).
+count beside the released test set's (and whether it is within 3 %), and for the drawn tasks (direction,
+rel. distance) the independent draw's exact expectation the fixed-total draw hits (``expected_count`` of
+the manifest, before the per-scene cap); with ``--seeds K`` also the counts of seeds 0..K-1, their mean
+and spread (the independent draw moves direction and rel. distance counts by 3-9 % a seed, the default
+fixed-total draw not at all; only rel. distance's cap of 16 a scene moves by a few questions).
 Then, on the 5 scenes whose complete official question lists are in official_samples/gemini3flash_5scenes,
 the share of official questions reproduced exactly (same text and answer; rel. distance also up to the
 order of its choices), and the share the rules keep when nothing is sub-sampled ("rules keep": a rule
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+from dataclasses import dataclass
 from pathlib import Path
 
 from spatialbench.generate.vsi import GenerationSettings, builtin_tasks, generate_vsibench
@@ -34,34 +39,47 @@ UNLIMITED = {
 }
 
 
-def settings(rules: str, seed: int, **extra: object) -> GenerationSettings:
-    """The data defaults or the paper's wording, with ``seed`` and ``extra`` fields."""
-    if rules == "paper":
-        return GenerationSettings.paper(seed=seed, **extra)
-    return GenerationSettings.model_validate({"seed": seed, **extra})
+@dataclass(frozen=True)
+class Rules:
+    """Rules to generate with: ``name`` data (defaults) or paper (App. B.1); the draw allocation."""
+
+    name: str = "data"
+    draw_allocation: str = "fixed_total"
+
+    def settings(self, seed: int, **extra: object) -> GenerationSettings:
+        """These rules' settings with ``seed`` and ``extra`` fields."""
+        extra = {"draw_allocation": self.draw_allocation, **extra}
+        if self.name == "paper":
+            return GenerationSettings.paper(seed=seed, **extra)
+        return GenerationSettings.model_validate({"seed": seed, **extra})
 
 
-def print_counts(scenes: dict, rules: str, seed: int, n_seeds: int) -> None:
+def print_counts(scenes: dict, rules: Rules, seed: int, n_seeds: int) -> None:
     """Per-task generated vs official counts (and the spread over seeds)."""
-    bench = generate_vsibench(scenes.values(), builtin_tasks(), settings(rules, seed))
+    bench = generate_vsibench(scenes.values(), builtin_tasks(), rules.settings(seed))
     spread = (
         [
-            count_rows(generate_vsibench(scenes.values(), builtin_tasks(), settings(rules, s)).manifest)
+            count_rows(generate_vsibench(scenes.values(), builtin_tasks(), rules.settings(s)).manifest)
             for s in range(n_seeds)
         ]
         if n_seeds > 1
         else []
     )
     print(
-        f"{'task':30s} {'generated':>9s} {'official':>8s} {'diff':>7s}  within 3%"
-        + ("  seeds mean (sd)" if spread else "")
+        f"{'task':30s} {'generated':>9s} {'official':>8s} {'diff':>7s}  within 3%  {'expected':>8s}"
+        + (f"  seeds 0-{n_seeds - 1}: counts, mean (sd), all within 3%" if spread else "")
     )
     for k, (task, generated, official, diff) in enumerate(count_rows(bench.manifest)):
         ok = "yes" if abs(diff) <= 0.03 else "NO"
-        line = f"{task:30s} {generated:9d} {official:8d} {100 * diff:+6.1f}%  {ok}"
+        expected = bench.manifest["tasks"].get(task, {}).get("expected_count")
+        line = f"{task:30s} {generated:9d} {official:8d} {100 * diff:+6.1f}%  {ok:9s}  {expected or '-':>8}"
         if spread:
             values = [rows[k][1] for rows in spread]
-            line += f"      {statistics.mean(values):7.1f} ({statistics.pstdev(values):.1f})"
+            every = "yes" if all(abs(rows[k][3]) <= 0.03 for rows in spread) else "NO"
+            line += (
+                f"  {'/'.join(map(str, values))}, {statistics.mean(values):.1f}"
+                f" ({statistics.pstdev(values):.1f}), {every}"
+            )
         print(line)
     removed = {t: e["removed"] for t, e in bench.manifest["tasks"].items()}
     print("removed per rule:", json.dumps(removed))
@@ -73,13 +91,13 @@ def five_scene_rows() -> list[dict]:
     return [r for r in rows if r["question_type"] in builtin_tasks()]
 
 
-def print_reproduction(scenes: dict, rules: str, seed: int) -> None:
+def print_reproduction(scenes: dict, rules: Rules, seed: int) -> None:
     """Share of the 5 scenes' official questions generated exactly, and kept by the rules."""
     rows = five_scene_rows()
     five = [scenes[name] for name in sorted({r["scene_name"] for r in rows})]
     tasks = list(builtin_tasks())
-    items = generate_vsibench(five, tasks, settings(rules, seed)).items
-    every = generate_vsibench(five, tasks, settings(rules, seed, **UNLIMITED)).items
+    items = generate_vsibench(five, tasks, rules.settings(seed)).items
+    every = generate_vsibench(five, tasks, rules.settings(seed, **UNLIMITED)).items
     exact, unordered, kept = (
         reproduced(rows, items),
         reproduced(rows, items, True),
@@ -218,12 +236,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--seeds", type=int, default=1, help="also print mean/sd over seeds 0..K-1")
     parser.add_argument("--rules", choices=("data", "paper"), default="data")
+    parser.add_argument("--draw-allocation", choices=("fixed_total", "independent"), default="fixed_total")
     args = parser.parse_args()
+    rules = Rules(args.rules, args.draw_allocation)
     scenes = load_meta_info(DATA / "meta_info")
-    print(f"generate vsibench on {len(scenes)} scenes, rules={args.rules}, seed={args.seed}")
-    print_counts(scenes, args.rules, args.seed, args.seeds)
-    print_reproduction(scenes, args.rules, args.seed)
-    generated = generate_vsibench(scenes.values(), builtin_tasks(), settings(args.rules, args.seed)).items
+    print(
+        f"generate vsibench on {len(scenes)} scenes, rules={args.rules}, seed={args.seed},"
+        f" draw_allocation={args.draw_allocation}"
+    )
+    print_counts(scenes, rules, args.seed, args.seeds)
+    print_reproduction(scenes, rules, args.seed)
+    generated = generate_vsibench(scenes.values(), builtin_tasks(), rules.settings(args.seed)).items
     print_shape(scenes, generated, five_scene_rows())
     print_frequency_rows(generated)
 
