@@ -119,17 +119,14 @@ class Renderer:
             ) from error
         self.width, self.height = width, height
         self.program = self.ctx.program(vertex_shader=VERTEX, fragment_shader=FRAGMENT)
-        self.targets = (
-            self.ctx.texture((width, height), 4),
-            self.ctx.texture((width, height), 1, dtype="i4"),
-            self.ctx.texture((width, height), 1, dtype="f4"),
-        )
+        # colour, and instance id + depth sharing one float target (one clear, one readback for both)
+        size = (width, height)
+        self.targets = (self.ctx.texture(size, 4), self.ctx.texture(size, 2, dtype="f4"))
         self.fbo = self.ctx.framebuffer(
             color_attachments=list(self.targets),
             depth_attachment=self.ctx.depth_renderbuffer((width, height)),
         )
         self.vao: Any = None
-        self._zeros = bytes(4 * width * height)  # int32 / float32 zeros for the id and depth targets
 
     def load(self, scene: SynthScene) -> None:
         """Upload ``scene``'s geometry, lights and contact-shadow height map (replaces the previous scene)."""
@@ -173,28 +170,22 @@ class Renderer:
         self._uniform("view", view.T.astype(np.float32).tobytes())
         self._uniform("eye", tuple(float(v) for v in cam_to_world[:3, 3]))
         self.fbo.use()
-        self.fbo.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)
-        self.targets[1].write(self._zeros)
-        self.targets[2].write(self._zeros)
+        self.fbo.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)  # id and depth 0 where nothing is hit
         self.ctx.enable(self.ctx.DEPTH_TEST)
         # Depth pre-pass, then shade only the visible surface: each pixel runs the fragment shader once.
-        self.fbo.color_mask = ((False,) * 4,) * 3  # type: ignore[assignment]  # one per target
+        self.fbo.color_mask = ((False,) * 4,) * 2  # type: ignore[assignment]  # one per target
         self.ctx.depth_func = "<"
         self.vao.render()
-        self.fbo.color_mask = ((True,) * 4,) * 3  # type: ignore[assignment]
+        self.fbo.color_mask = ((True,) * 4,) * 2  # type: ignore[assignment]
         self.fbo.depth_mask = False
         self.ctx.depth_func = "<="
         self.vao.render()
         self.fbo.depth_mask = True
         shape = (self.height, self.width)
         color = np.frombuffer(self.fbo.read(components=3, attachment=0), dtype=np.uint8).reshape(*shape, 3)
-        ids = np.frombuffer(self.fbo.read(components=1, attachment=1, dtype="i4"), dtype=np.int32).reshape(
-            shape
-        )
-        depth = np.frombuffer(
-            self.fbo.read(components=1, attachment=2, dtype="f4"), dtype=np.float32
-        ).reshape(shape)
-        return Frame(np.flipud(color).copy(), np.flipud(ids).copy(), np.flipud(depth).copy())
+        id_depth = np.frombuffer(self.fbo.read(components=2, attachment=1, dtype="f4"), dtype=np.float32)
+        id_depth = np.flipud(id_depth.reshape(*shape, 2))
+        return Frame(np.flipud(color).copy(), id_depth[..., 0].astype(np.int32), id_depth[..., 1].copy())
 
     def _uniform(self, name: str, value: object) -> None:
         # The GLSL compiler drops uniforms a shader variant does not use; skip those.

@@ -43,8 +43,7 @@ in float v_view_z;
 flat in int v_id;
 flat in int v_mat;
 layout(location = 0) out vec4 out_color;
-layout(location = 1) out int out_id;
-layout(location = 2) out float out_depth;
+layout(location = 1) out vec2 out_id_depth;  // instance id (exact below 2^24), view depth in metres
 
 float hash(vec2 p) { return fract(sin(dot(p, vec2(127.1, 311.7))) * 43758.5453); }
 float noise(vec2 p) {
@@ -123,7 +122,6 @@ void main() {
     color *= 1.0 - 0.04 * clamp(v_view_z - 2.0, 0.0, 6.0) / 6.0;
     color = vec3(1.0) - exp(-1.5 * color);  // soft tone curve: bright rooms do not clip to white
     out_color = vec4(color, 1.0);
-    out_id = v_id;
-    out_depth = v_view_z;
+    out_id_depth = vec2(float(v_id), v_view_z);
 }
 """
