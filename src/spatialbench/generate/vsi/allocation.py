@@ -10,7 +10,9 @@ by 3-9 % around its expectation, so one benchmark can miss the official counts b
 ``"fixed_total"`` (the default) is the same draw conditioned on its total: every scene still draws
 ``k`` units at random (its own seeded stream), and the draw of all scenes is repeated, attempt after
 attempt, until the questions it yields over the scenes equal ``round(E)``, ``E = sum_s k_s / N_s *
-sum(yields_s)`` the exact expectation of the independent draw (halves to even). Per-scene counts keep
+sum(yields_s)`` the exact expectation of the independent draw (halves to even); with a per-scene cap,
+each scene counts at most ``cap`` questions and ``E`` is the capped expectation (exact, over the
+distribution of a scene's drawn total). Per-scene counts keep
 the independent draw's spread (0 to ``3k`` direction questions, up to the cap for relative distance) and,
 conditioned on a total of 200-700 questions, each scene's mean moves by a negligible amount; the total
 is the same for every seed. The expectation is an exact fraction (no float drift); the accepted draw
@@ -20,9 +22,11 @@ depends only on the seed, the task and the set of scenes (not on their order). S
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 
 import numpy as np
 from numpy.typing import NDArray
@@ -42,10 +46,33 @@ class DrawPlan:
     yields: NDArray[np.int64]
     draws: int
 
-    def expected(self) -> Fraction:
-        """Return the expected questions of the independent draw: ``draws / N * sum(yields)`` (exact)."""
+    def expected(self, cap: int | None = None) -> Fraction:
+        """Return the exact expected questions of the independent draw, at most ``cap`` (None: no cap).
+
+        Uncapped: ``draws / N * sum(yields)``; capped: ``E[min(Y, cap)]`` over the distribution of the
+        drawn units' total ``Y`` (:func:`total_ways`).
+        """
         n = len(self.yields)
-        return Fraction(self.draws * int(self.yields.sum()), n) if n else Fraction(0)
+        if cap is None:
+            return Fraction(self.draws * int(self.yields.sum()), n) if n else Fraction(0)
+        ways = total_ways(self)
+        return Fraction(sum(min(y, cap) * w for y, w in ways.items()), sum(ways.values()))
+
+
+def total_ways(plan: DrawPlan) -> dict[int, int]:
+    """Questions total -> number of the ``C(N, draws)`` draws of ``plan`` that yield it (exact integers).
+
+    Counted stratum by stratum (units of equal yield): choosing ``j`` of a stratum's ``n_q`` units
+    (``C(n_q, j)`` ways) adds ``j`` draws and ``q * j`` questions.
+    """
+    ways = {(0, 0): 1}  # (units drawn, questions) -> ways
+    for q, n_q in sorted(Counter(int(y) for y in plan.yields).items()):
+        grown: Counter[tuple[int, int]] = Counter()
+        for (m, y), w in ways.items():
+            for j in range(min(n_q, plan.draws - m) + 1):
+                grown[(m + j, y + q * j)] += w * comb(n_q, j)
+        ways = dict(grown)
+    return {y: w for (m, y), w in ways.items() if m == plan.draws}
 
 
 #: Attempts of the fixed-total draw before the closest is kept (a hit takes about 30 on the 288 scenes),
@@ -63,7 +90,7 @@ def _attempts(rng: np.random.Generator, plan: DrawPlan) -> NDArray[np.int64]:
 
 
 def fixed_total_draws(
-    plans: Sequence[DrawPlan], scene_ids: Sequence[str], task: str, seed: int
+    plans: Sequence[DrawPlan], scene_ids: Sequence[str], task: str, seed: int, cap: int | None = None
 ) -> list[list[int]]:
     """Per scene, the sorted indices of the units drawn by the fixed-total draw (module docstring).
 
@@ -72,14 +99,18 @@ def fixed_total_draws(
         scene_ids: the scenes' ids (same order); each seeds its scene's stream of draws.
         task: the task name (seeds the streams).
         seed: the root seed.
+        cap: the task's per-scene cap: a scene counts at most ``cap`` questions toward the total (and
+            the target is the capped expectation).
     """
-    target = round(sum((plan.expected() for plan in plans), Fraction(0)))
+    target = round(sum((plan.expected(cap) for plan in plans), Fraction(0)))
+    limit = np.inf if cap is None else cap
     rngs = [derived_rng(seed, task, scene_id, "fixed_total") for scene_id in scene_ids]
     best: tuple[int, list[list[int]]] = (-1, [])
     for _ in range(MAX_ATTEMPTS // CHUNK):
         draws = [_attempts(rng, plan) for rng, plan in zip(rngs, plans, strict=True)]
         totals = sum(
-            (plan.yields[d].sum(axis=1) for plan, d in zip(plans, draws, strict=True)), np.zeros(CHUNK)
+            (np.minimum(plan.yields[d].sum(axis=1), limit) for plan, d in zip(plans, draws, strict=True)),
+            np.zeros(CHUNK),
         )
         misses = np.abs(np.asarray(totals) - target)
         a = int(np.argmin(misses))

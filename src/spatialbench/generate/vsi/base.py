@@ -80,7 +80,7 @@ class TaskResult:
         removed: filter rule name -> number of candidates that rule removed (rules are applied in a
             fixed order; a candidate is counted under the first rule it fails).
         expected: drawn tasks under ``draw_allocation="fixed_total"``: the questions this scene
-            yields on average over the independent draw (before the per-scene cap); None otherwise.
+            yields on average over the independent draw (per-scene cap applied); None otherwise.
     """
 
     candidates: list[Candidate] = field(default_factory=list)

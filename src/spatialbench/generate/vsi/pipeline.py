@@ -90,11 +90,12 @@ def _generate(gen: TaskGenerator, scenes: list[Scene], settings: GenerationSetti
     plans = [plan for plan in found if plan is not None]
     if drawing is None or len(plans) < len(scenes):
         return [gen(scene, settings) for scene in scenes]
-    drawn = fixed_total_draws(plans, [scene.scene_id for scene in scenes], gen.name, settings.seed)
+    cap = settings.cap(gen.name)
+    drawn = fixed_total_draws(plans, [scene.scene_id for scene in scenes], gen.name, settings.seed, cap)
     results = []
     for i, scene in enumerate(scenes):
         result = drawing.judge(scene, settings, drawn[i])
-        result.expected = float(plans[i].expected())
+        result.expected = float(plans[i].expected(cap))
         results.append(result)
     return results
 
@@ -169,8 +170,8 @@ def build_manifest(
     """Build the manifest.
 
     Seed, settings, and per task the item count, candidates, removals per rule, the expected count of a
-    task drawn to a fixed total (``expected_count``: the independent draw's mean before the
-    per-scene cap), answer distribution and frequency baseline
+    task drawn to a fixed total (``expected_count``: the independent draw's exact mean, per-scene
+    cap applied), answer distribution and frequency baseline
     (:func:`spatialbench.scoring.baselines.chance_frequency`, percent, one decimal).
     """
     from spatialbench.scoring.baselines import chance_frequency

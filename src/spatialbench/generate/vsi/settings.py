@@ -56,9 +56,9 @@ class GenerationSettings(BaseModel):
         draw_allocation: how the drawn tasks (rel. distance ``"draws"``, rel. direction
             ``"role_triples"``) draw their units per scene (``generate.vsi.allocation``).
             ``"fixed_total"`` (default): each scene's independent draw, repeated over all scenes until
-            the task's total equals the rounded expectation of the independent draw (over the 288
-            scenes: rel. distance 722 before the cap of 16, direction 215 / 379 / 363; official 710,
-            217 / 378 / 373), the same for every seed; ``"independent"``: each scene's draw alone (one
+            the task's total (per-scene cap applied) equals the rounded exact expectation of the
+            independent draw (over the 288 scenes: rel. distance 710, direction 215 / 379 / 363;
+            official 710, 217 / 378 / 373), the same for every seed; ``"independent"``: each scene's draw alone (one
             seed's totals move 3-9 %, seed 0: 681, 197 / 399 / 379).
         direction_sampling: ``"role_triples"`` (default, the official data): per scene and level,
             ``direction_triples[level]`` triples of unique objects drawn among all combinations in
