@@ -138,16 +138,24 @@ def test_run_command_sends_jpeg_at_the_chosen_quality_and_records_it(tmp_path) -
 
     root = tmp_path / "data"
     make_vsibench(root, n_videos=1, per_video=2)
-    with OpenAIServer() as server:
-        result = CliRunner().invoke(app, [
+
+    def run(server, *encoding: str):
+        return CliRunner().invoke(app, [
             "run", "--benchmark", "vsibench", "--data", str(root), "--frames", "uniform:2",
-            "--model", f"openai-compatible:{server.url}#m", "--out", str(tmp_path / "run"),
-            "--image-format", "jpeg", "--jpeg-quality", "40",
+            "--model", f"openai-compatible:{server.url}#m", "--out", str(tmp_path / "run"), *encoding,
         ])
-    assert result.exit_code == 0, result.output
+
+    with OpenAIServer() as server:
+        result = run(server, "--image-format", "jpeg", "--jpeg-quality", "40")
+        assert result.exit_code == 0, result.output
+        assert len(server.script.log) == 2
+        run(server, "--image-format", "jpeg", "--jpeg-quality", "40")  # the same request: resumed
+        assert len(server.script.log) == 2
+        run(server, "--image-format", "jpeg", "--jpeg-quality", "41")  # other pixels: asked again
+        assert len(server.script.log) == 4
     urls = [
         part["image_url"]["url"]
-        for logged in server.script.log
+        for logged in server.script.log[:2]
         for message in logged.body["messages"]
         for part in message["content"] if isinstance(part, dict) and part["type"] == "image_url"
     ]
@@ -155,4 +163,4 @@ def test_run_command_sends_jpeg_at_the_chosen_quality_and_records_it(tmp_path) -
     image = Image.open(io.BytesIO(base64.b64decode(urls[0].split(",", 1)[1])))
     assert image.format == "JPEG" and image.size == (64, 64)
     model = json.loads((tmp_path / "run" / "config.json").read_text())["config"]["model"]
-    assert (model["image_format"], model["jpeg_quality"]) == ("jpeg", 40)
+    assert (model["image_format"], model["jpeg_quality"]) == ("jpeg", 41)
