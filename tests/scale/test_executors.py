@@ -13,6 +13,7 @@ from spatialbench.generate.executors import (
     ExecutorSettings,
     SceneTasksFailed,
     generate_synthetic_on,
+    render_task,
     run_scene_tasks,
 )
 from spatialbench.synth import RenderConfig, SceneConfig
@@ -56,7 +57,8 @@ def test_failed_scene_is_reported_and_the_others_kept(cluster, tmp_path: Path) -
     good = (str(tmp_path), SceneConfig(room_type="office"), 3, "ok_scene", SMALL)
     bad = (str(tmp_path), SceneConfig(room_type="attic"), 3, "bad_scene", SMALL)  # no such room type
     with pytest.raises(SceneTasksFailed) as caught:
-        run_scene_tasks([("ok_scene", good), ("bad_scene", bad)], ExecutorSettings("ray", max_retries=1))
+        tasks = [("ok_scene", good), ("bad_scene", bad)]
+        run_scene_tasks(render_task, tasks, ExecutorSettings("ray", max_retries=1))
     assert list(caught.value.failures) == ["bad_scene"] and "1 scene(s) failed" in str(caught.value)
     assert "attic" in caught.value.failures["bad_scene"]
     assert (tmp_path / "synthetic" / "ok_scene.mp4").is_file()  # the finished scene is kept

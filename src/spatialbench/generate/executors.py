@@ -21,7 +21,7 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from spatialbench.synth.export import write_json
 from spatialbench.synth.generator import SceneConfig, generate_scene
@@ -40,6 +40,7 @@ from spatialbench.synth.scene import SYNTHETIC_DATASET
 
 EXECUTORS = ("local", "ray")
 Progress = Callable[[int, int, str], None]
+R = TypeVar("R")
 
 
 class RayUnavailableError(RuntimeError):
@@ -97,11 +98,16 @@ def _ray() -> Any:
 
 
 def run_scene_tasks(
+    fn: Callable[..., R],
     tasks: Sequence[tuple[str, tuple[Any, ...]]],
     settings: ExecutorSettings,
     progress: Progress | None = None,
-) -> list[RenderedScene]:
-    """Run ``render_task(*args)`` for every (scene id, args) on Ray; results in task order.
+) -> list[R]:
+    """Run ``fn(*args)`` for every (scene id, args) on Ray; results in task order.
+
+    ``fn`` must be a module-level function (Ray ships it to the workers by name), its arguments and result
+    picklable; :func:`render_task` is the synthetic pipeline's. Any other per-scene stage (ReMindView-Bench
+    scenes, frame extraction) runs the same way.
 
     Raises:
         RayUnavailableError: Ray is not installed. SceneTasksFailed: scenes failed after their retries.
@@ -113,9 +119,9 @@ def run_scene_tasks(
             address=settings.address, num_cpus=settings.workers, include_dashboard=False, log_to_driver=False
         )
     try:
-        remote = ray.remote(render_task).options(max_retries=settings.max_retries, retry_exceptions=True)
+        remote = ray.remote(fn).options(max_retries=settings.max_retries, retry_exceptions=True)
         pending = {remote.remote(*args): scene_id for scene_id, args in tasks}
-        results: dict[str, RenderedScene] = {}
+        results: dict[str, R] = {}
         failures: dict[str, str] = {}
         while pending:
             (ready,), _ = ray.wait(list(pending), num_returns=1)
@@ -161,7 +167,7 @@ def generate_synthetic_on(
     tasks = [
         (i, (str(out), c, s, i, config)) for i, (c, s) in zip(ids, scene_configs(scenes, seed), strict=True)
     ]
-    results = run_scene_tasks(tasks, settings, progress)
+    results = run_scene_tasks(render_task, tasks, settings, progress)
     remove_stale(out, set(ids))
     (out / "meta_info").mkdir(exist_ok=True)
     combined = {r.scene.scene_id: r.seen_meta_info for r in results}
