@@ -180,10 +180,16 @@ def direction_plan(scene: Scene, level: str, settings: GenerationSettings) -> Dr
     return DrawPlan(yields.astype(np.int64), min(settings.direction_triples.get(level, 0), len(combos)))
 
 
+def _points(scene: Scene, triples: list[Triple], role: int, corners: bool = False) -> NDArray[np.float64]:
+    """(T, 3) centres of the objects in ``role``; with ``corners`` (T, 9, 3): centre then 8 corners."""
+    boxes = {c: scene.unique_box(c) for c in {t[role] for t in triples}}
+    table = {c: np.vstack([b.center, b.corners()]) if corners else b.center for c, b in boxes.items()}
+    return np.array([table[t[role]] for t in triples])
+
+
 def _bearings(scene: Scene, triples: list[Triple]) -> NDArray[np.float64]:
     """(T,) bearing (degrees) of each triple's querying object (``bearing_deg`` of the centres)."""
-    centers = np.array([[scene.unique_box(c).center for c in t] for t in triples])
-    return bearing_deg(centers[:, 0], centers[:, 1], centers[:, 2])
+    return bearing_deg(*(_points(scene, triples, role) for role in range(3)))
 
 
 def _pair_distances(scene: Scene, triples: list[Triple], settings: GenerationSettings) -> NDArray[np.float64]:
@@ -200,11 +206,8 @@ def _corner_outliers(
     scene: Scene, triples: list[Triple], level: str, settings: GenerationSettings
 ) -> NDArray[np.int64]:
     """(T,) number of corners of the querying box in another answer sector than its centre."""
-    pos = np.array([scene.unique_box(t[0]).center for t in triples])[:, None, :]
-    ori = np.array([scene.unique_box(t[1]).center for t in triples])[:, None, :]
-    query = np.array(
-        [np.vstack([scene.unique_box(t[2]).center, scene.unique_box(t[2]).corners()]) for t in triples]
-    )
+    pos, ori = (_points(scene, triples, role)[:, None, :] for role in (0, 1))
+    query = _points(scene, triples, 2, corners=True)
     sector = sectors(bearing_deg(pos, ori, query), level, settings)  # (T, 9): centre then 8 corners
     return np.asarray((sector[:, 1:] != sector[:, :1]).sum(axis=1))
 

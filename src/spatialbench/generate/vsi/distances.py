@@ -22,7 +22,8 @@ def category_distances(
         scene: the scene.
         pairs: (category a, category b) pairs; both must be in the scene.
         settings: ``distance_method`` selects exact box distance or the paper's sampled estimate
-            (seeded from ``settings.seed``, the scene and the pair).
+            (seeded from ``settings.seed``, the scene and the pair's names, so a pair's estimate does
+            not depend on which other pairs are asked with it).
 
     Returns:
         pair -> minimum over instances of a × instances of b of the box distance.
@@ -42,7 +43,7 @@ def category_distances(
     if settings.distance_method == "exact":
         values = box_distances(boxes_a, boxes_b)
     else:
-        rngs = (derived_rng(settings.seed, scene.scene_id, "distance", str(k)) for k in owner)
+        rngs = (derived_rng(settings.seed, scene.scene_id, "distance", *pairs[k]) for k in owner)
         values = np.array(
             [
                 box_distance_sampled(a, b, settings.distance_samples, r)

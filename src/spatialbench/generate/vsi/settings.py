@@ -51,15 +51,16 @@ class GenerationSettings(BaseModel):
             candidates drawn at random per scene among all of them, then filtered, then capped. The
             official scenes hold more questions than a uniform 16 draws could pass (a scene with 10
             of 16 where 36 % of all sets pass), so more are drawn; 23 (ours, fitted) gives 709.7
-            questions over the 288 scenes on average over seeds 0-9 (official 710, sd 12.7 by seed);
+            questions over the 288 scenes on average over seeds 0-9 (official 710, sd 12.7 by seed;
+            exact expectation 709.95, what ``draw_allocation="fixed_total"`` gives every seed);
             ``"per_primary"``: ``rel_distance_sets_per_primary`` random sets per unique primary object.
         draw_allocation: how the drawn tasks (rel. distance ``"draws"``, rel. direction
             ``"role_triples"``) draw their units per scene (``generate.vsi.allocation``).
             ``"fixed_total"`` (default): each scene's independent draw, repeated over all scenes until
             the task's total (per-scene cap applied) equals the rounded exact expectation of the
             independent draw (over the 288 scenes: rel. distance 710, direction 215 / 379 / 363;
-            official 710, 217 / 378 / 373), the same for every seed; ``"independent"``: each scene's draw alone (one
-            seed's totals move 3-9 %, seed 0: 681, 197 / 399 / 379).
+            official 710, 217 / 378 / 373), the same for every seed; ``"independent"``: each
+            scene's draw alone (one seed's totals move 3-9 %, seed 0: 681, 197 / 399 / 379).
         direction_sampling: ``"role_triples"`` (default, the official data): per scene and level,
             ``direction_triples[level]`` triples of unique objects drawn among all combinations in
             ``object_counts`` order, each asked in the role orders ``direction_role_orders``;

@@ -11,8 +11,11 @@ two choice distances within 0.15 m, or the closest two within 0.30 m in rooms ab
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
-from itertools import combinations
+from functools import cache
+from itertools import accumulate, combinations
+from math import comb
 
 import numpy as np
 from numpy.typing import NDArray
@@ -79,20 +82,27 @@ def _draw(n: int, k: int, rng: np.random.Generator) -> list[int]:
     return [int(i) for i in sorted(rng.choice(n, size=min(k, n), replace=False))]
 
 
-def choice_sets(scene: Scene, result: TaskResult | None = None) -> list[list[Plan]]:
-    """Per unique primary object (meta-info order), its (primary, four-choice set) candidates.
+@cache
+def _combination_rows(n: int) -> NDArray[np.int64]:
+    """(C(n, 4), 4) indices of every four of ``n`` items, in ``itertools.combinations`` order."""
+    return np.array(list(combinations(range(n), N_CHOICES)), dtype=np.int64).reshape(-1, N_CHOICES)
 
-    Primaries with fewer than four other categories are counted in ``result.removed["too_few_categories"]``.
+
+def primaries(scene: Scene, result: TaskResult | None = None) -> list[tuple[str, list[str]]]:
+    """Return the unique primary objects (meta-info order), each with its other categories.
+
+    The candidates of a scene are, primary after primary, every four of its others in
+    ``itertools.combinations`` order. Primaries with fewer than four others are left out and counted in
+    ``result.removed["too_few_categories"]``.
     """
-    per_primary: list[list[Plan]] = []
+    units = []
     for primary in scene.unique_categories():
         others = [c for c in scene.objects if c != primary]
-        if len(others) < N_CHOICES:
-            if result is not None:
-                result.removed["too_few_categories"] += 1
-            continue
-        per_primary.append([(primary, s) for s in combinations(others, N_CHOICES)])
-    return per_primary
+        if len(others) >= N_CHOICES:
+            units.append((primary, others))
+        elif result is not None:
+            result.removed["too_few_categories"] += 1
+    return units
 
 
 def planned_sets(
@@ -100,25 +110,27 @@ def planned_sets(
 ) -> list[Plan]:
     """Return the (primary, four-choice set) candidates to judge, drawn as ``rel_distance_sampling`` says.
 
-    ``drawn``: indices into all candidates (``choice_sets`` flattened) chosen by an allocation across
-    scenes; None: drawn for this scene alone. The candidates not drawn are counted in
+    ``drawn``: indices into all the scene's candidates (``primaries`` order) chosen by an allocation
+    across scenes; None: drawn for this scene alone. The candidates not drawn are counted in
     ``result.removed["not_drawn"]``; primaries with fewer than four other categories in
     ``result.removed["too_few_categories"]``.
     """
     rng = derived_rng(settings.seed, TASK, scene.scene_id)
-    per_primary = choice_sets(scene, result)
+    units = primaries(scene, result)
+    sizes = [comb(len(others), N_CHOICES) for _, others in units]
+    starts = [0, *accumulate(sizes)][:-1]
     if settings.rel_distance_sampling == "per_primary":
-        kept = [
-            [sets[i] for i in _draw(len(sets), settings.rel_distance_sets_per_primary, rng)]
-            for sets in per_primary
-        ]
-        result.removed["not_drawn"] += sum(len(a) - len(b) for a, b in zip(per_primary, kept, strict=True))
-        return [plan for sets in kept for plan in sets]
-    plans = [plan for sets in per_primary for plan in sets]
-    if drawn is None:
-        drawn = _draw(len(plans), settings.rel_distance_draws, rng)
-    result.removed["not_drawn"] += len(plans) - len(drawn)
-    return [plans[i] for i in drawn]
+        per = settings.rel_distance_sets_per_primary
+        drawn = [start + i for start, n in zip(starts, sizes, strict=True) for i in _draw(n, per, rng)]
+    elif drawn is None:
+        drawn = _draw(sum(sizes), settings.rel_distance_draws, rng)
+    result.removed["not_drawn"] += sum(sizes) - len(drawn)
+    plans = []
+    for index in drawn:
+        k = bisect_right(starts, index) - 1
+        primary, others = units[k]
+        plans.append((primary, tuple(others[j] for j in _combination_rows(len(others))[index - starts[k]])))
+    return plans
 
 
 def _distances(scene: Scene, plans: list[Plan], settings: GenerationSettings) -> dict[tuple[str, str], float]:
@@ -130,13 +142,15 @@ def rel_distance_plan(scene: Scene, settings: GenerationSettings) -> DrawPlan | 
     """Return every candidate with the questions it yields (1: passes the rules; None: ``"per_primary"``)."""
     if settings.rel_distance_sampling == "per_primary":
         return None
-    plans = [plan for sets in choice_sets(scene) for plan in sets]
-    yields = np.zeros(len(plans), dtype=np.int64)
-    if plans:
-        lookup = _distances(scene, plans, settings)
-        table = np.array([[lookup[(p, c)] for c in s] for p, s in plans])
-        yields = (failed_rule(table, scene, settings) == 0).astype(np.int64)
-    return DrawPlan(yields, min(settings.rel_distance_draws, len(plans)))
+    units = primaries(scene)
+    pairs = [(p, c) for p, others in units for c in others]
+    lookup = category_distances(scene, pairs, settings) if pairs else {}
+    tables = [
+        np.array([lookup[(p, c)] for c in others])[_combination_rows(len(others))] for p, others in units
+    ]
+    table = np.concatenate(tables) if tables else np.zeros((0, N_CHOICES))
+    yields = (failed_rule(table, scene, settings) == 0).astype(np.int64)
+    return DrawPlan(yields, min(settings.rel_distance_draws, len(yields)))
 
 
 def generate(scene: Scene, settings: GenerationSettings, drawn: Sequence[int] | None = None) -> TaskResult:
