@@ -56,6 +56,14 @@ ExtractOpt = Annotated[
 FormatOpt = Annotated[
     str | None, typer.Option("--format", help="jsonl | lmms-eval | export | table (default: detected).")
 ]
+ExcludeOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--exclude",
+        help="Review flags file (spatialbench serve's flags.jsonl): leave out items whose latest flag is "
+        "wrong or ambiguous.",
+    ),
+]
 ResponseFieldOpt = Annotated[
     str | None, typer.Option("--response-field", help="Column holding the response (exports, tables).")
 ]
@@ -228,6 +236,22 @@ def _nothing_scored(
     return None
 
 
+def drop_flagged(items: LoadedItems, flags: Path | None, benchmark: str) -> tuple[LoadedItems, set[str]]:
+    """Leave out the items whose latest review flag in ``flags`` is wrong or ambiguous (bad file: exit 2)."""
+    if flags is None:
+        return items, set()
+    from spatialbench.web.flags import FlagFileError, excluded_ids
+
+    try:
+        dropped = excluded_ids(flags, benchmark)
+    except (FileNotFoundError, FlagFileError) as err:
+        typer.echo(f"error: --exclude {flags}: {err}", err=True)
+        raise typer.Exit(2) from err
+    kept = LoadedItems([i for i in items if i.id not in dropped], items.errors)
+    typer.echo(f"excluded {len(items) - len(kept)} flagged item(s) ({flags})", err=True)
+    return kept, dropped
+
+
 @app.command()
 def score(
     annotations: RunAnnotationsOpt = None,
@@ -242,6 +266,7 @@ def score(
     response_field: ResponseFieldOpt = None,
     sub_bench: SubBenchOpt = None,
     subset: SubsetOpt = None,
+    exclude: ExcludeOpt = None,
 ) -> None:
     """Score predictions (or a run folder's answers, ``--run``); prints the table, optionally writes files.
 
@@ -251,6 +276,7 @@ def score(
     record = run_inputs(annotations, predictions, run, benchmark, "vsibench")
     spec = lookup(record.benchmark)
     items = load_annotations(spec, record.data, pruned_ids, subset, record.options)
+    items, flagged = drop_flagged(items, exclude, spec.name)
     try:
         result, read = score_inputs(spec, items, record, run, predictions, extract, mra, predictions_format,
                                     response_field)
@@ -258,7 +284,8 @@ def score(
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
     result = with_inputs(result, items, pruned_ids, read.errors)
-    result = replace(result, warnings=[*read.warnings, *result.warnings])
+    unmatched = [i for i in result.unmatched_predictions if i not in flagged]  # excluded, not unknown
+    result = replace(result, warnings=[*read.warnings, *result.warnings], unmatched_predictions=unmatched)
     if result.unmatched_predictions:
         shown = ", ".join(result.unmatched_predictions[:_SHOWN_ERRORS])
         more = " ..." if len(result.unmatched_predictions) > _SHOWN_ERRORS else ""
