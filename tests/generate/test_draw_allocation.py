@@ -117,13 +117,14 @@ def test_fixed_total_draws_by_hand():
     assert total_ways(plans[0]) == {0: 1, 1: 4, 2: 1} and plans[0].expected(cap=1) == Fraction(5, 6)
     capped = fixed_total_draws(plans, ["a", "b", "c"], "t", 0, cap=1)  # round(5/6 + 5/6 + 1) = 3
     assert sum(min(int(p.yields[d].sum()), 1) for p, d in zip(plans, capped, strict=True)) == 3
-    # an unreachable total (every scene drawn whole gives 3; expectation 3): exact; 0 of 2 units: nothing
-    assert fixed_total_draws(
-        [DrawPlan(np.array([2, 1]), 2), DrawPlan(np.array([1]), 0)], ["a", "b"], "t", 0
-    ) == [
-        [0, 1],
-        [],
-    ]
+    # drawn whole (3 questions, expectation 3) and 0 of 1 unit: nothing left to chance
+    whole = [DrawPlan(np.array([2, 1]), 2), DrawPlan(np.array([1]), 0)]
+    assert fixed_total_draws(whole, ["a", "b"], "t", 0) == [[0, 1], []]
+    # 1 of 2 units yielding 2 or 0: expectation 1 is never hit; the first closest draw is kept, per seed
+    odd = [DrawPlan(np.array([2, 0]), 1)]
+    assert odd[0].expected() == 1 and len(fixed_total_draws(odd, ["a"], "t", 0)[0]) == 1
+    assert {tuple(fixed_total_draws(odd, ["a"], "t", seed)[0]) for seed in range(8)} == {(0,), (1,)}
+    assert fixed_total_draws(odd, ["a"], "t", 5) == fixed_total_draws(odd, ["a"], "t", 5)
 
 
 @pytest.mark.slow
