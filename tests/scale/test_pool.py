@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from spatialbench.models import pool
 from spatialbench.models.errors import BackendError
 from spatialbench.models.resolve import load_backend
 from spatialbench.runs import STORE_NAME, RunConfig, run
-from support.openai_server import OpenAIServer, ServerScript
+from support.openai_server import OpenAIServer, ServerScript, _handler, _Server
 from support.vsi_data import answer_script, make_vsibench, question_tag
 
 
@@ -95,6 +96,35 @@ def test_requests_spread_over_healthy_endpoints(data, tmp_path: Path) -> None:  
     assert sum(per_endpoint.values()) == 24 and min(per_endpoint.values()) >= 8  # fewest in flight first
     config = json.loads((tmp_path / "run" / "config.json").read_text())
     assert config["backend"]["endpoints"] == [a.url, b.url]
+
+
+def test_restarted_replica_rejoins_after_probation(data, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    root, answers = data
+    monkeypatch.setattr(pool, "REVIVE_AFTER_S", 0.1)
+    late_url = _closed_port_url()  # refused until the replica "restarts" on that port
+    port = int(late_url.rsplit(":", 1)[1].split("/")[0])
+    late = ServerScript(answer=answer_script(answers), latency_s=0.02)
+    early = ServerScript(answer=answer_script(answers), latency_s=0.05)
+    started: list[_Server] = []
+
+    def restart_when_busy() -> None:
+        while len(early.answered()) < 4:
+            time.sleep(0.005)
+        server = _Server(("127.0.0.1", port), _handler(late))
+        started.append(server)
+        server.serve_forever()
+
+    with OpenAIServer(early) as b:
+        thread = threading.Thread(target=restart_when_busy, daemon=True)
+        thread.start()
+        summary = run(_config(root, [late_url, b.url], tmp_path / "run"), progress=False)
+    started[0].shutdown()
+    started[0].server_close()
+    assert summary.counts["ok"] == 24 and summary.stopped is None
+    per_endpoint, items = _endpoints(tmp_path / "run")
+    assert sorted(items) == sorted(str(k) for k in range(24))
+    assert per_endpoint[late_url] == len(late.answered()) >= 1  # it rejoined and answered
+    assert len(late.answered()) + len(early.answered()) == 24
 
 
 def _closed_port_url() -> str:

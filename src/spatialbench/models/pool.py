@@ -11,20 +11,23 @@ the retry loop is the pool's, with the run's policy (:mod:`spatialbench.models.r
 
 - a *connection* failure (refused, reset, a reply cut off: the endpoint is gone) sends the request again at
   once to another healthy endpoint, and ``dead_after`` consecutive ones mark the endpoint dead: it is
-  drained (no new request goes there) for the rest of the run;
+  drained (no new request goes there); after ``revive_after_s`` it gets requests again on probation (one
+  more connection failure drains it again), so a restarted replica rejoins the run;
 - another transient failure (429, 5xx, timeout) waits the policy's backoff, then goes to the best endpoint;
 - a permanent failure (400, an unreadable reply) is raised at once, as by one endpoint.
 
-When every endpoint is dead the request raises :class:`EndpointUnreachableError` (the runner stops and
-leaves the rest unattempted). Each answer records the endpoint that gave it in ``raw["endpoint"]`` (the
-run store keeps it); :meth:`PooledBackend.stats` counts requests and answers per endpoint, and closing a
-pool that drained an endpoint logs a warning with those counts (stderr under ``spatialbench run``).
+When every endpoint is dead (none due for probation) the request raises
+:class:`EndpointUnreachableError` (the runner stops and leaves the rest unattempted). Each answer records
+the endpoint that gave it in ``raw["endpoint"]`` (the run store keeps it); :meth:`PooledBackend.stats`
+counts requests and answers per endpoint, and closing a pool that drained an endpoint logs a warning with
+those counts (stderr under ``spatialbench run``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -36,8 +39,10 @@ from spatialbench.records.messages import Request, Response
 
 log = logging.getLogger(__name__)
 PROVIDER = "openai-compatible"
-#: consecutive connection failures that mark an endpoint dead (drained for the rest of the run)
+#: consecutive connection failures that mark an endpoint dead (drained)
 DEAD_AFTER = 2
+#: seconds after which a dead endpoint is tried again (on probation)
+REVIVE_AFTER_S = 30.0
 
 
 @dataclass
@@ -51,11 +56,14 @@ class Endpoint:
     answered: int = 0
     failures: int = 0
     dead: bool = False
+    dead_since: float = 0.0
+    drained: int = 0
 
     def stats(self) -> dict[str, Any]:
-        """Return requests sent, answered, in flight, and whether the endpoint was drained."""
+        """Return requests sent, answered, in flight, its state and how often it was drained."""
         state = "dead (drained)" if self.dead else "healthy"
-        return {"sent": self.sent, "answered": self.answered, "in_flight": self.in_flight, "state": state}
+        counts = {"sent": self.sent, "answered": self.answered, "in_flight": self.in_flight}
+        return {**counts, "state": state, "drained": self.drained}
 
 
 def pool_urls(spec: str) -> tuple[list[str], str] | None:
@@ -83,6 +91,7 @@ class PooledBackend(ApiBackend):
         settings: ApiSettings | None = None,
         seed: int | None = None,
         dead_after: int = DEAD_AFTER,
+        revive_after_s: float | None = None,
         **options: Any,
     ) -> None:
         super().__init__(settings, seed)
@@ -93,6 +102,7 @@ class PooledBackend(ApiBackend):
         # one attempt per endpoint call: retries and breaking are the pool's
         single = replace(self.settings, retry=RetryPolicy(max_attempts=1), breaker_failures=2**31)
         self.model, self.dead_after = model, dead_after
+        self.revive_after_s = REVIVE_AFTER_S if revive_after_s is None else revive_after_s
         self.endpoints = [
             Endpoint(
                 url, BACKENDS.create("openai-compatible", f"{url}#{model}", api=single, seed=seed, **options)
@@ -101,6 +111,10 @@ class PooledBackend(ApiBackend):
         ]
 
     def _pick(self) -> Endpoint:
+        now = time.monotonic()
+        for e in self.endpoints:
+            if e.dead and now - e.dead_since >= self.revive_after_s:  # probation: one failure drains it
+                e.dead, e.failures = False, self.dead_after - 1
         alive = [e for e in self.endpoints if not e.dead]
         if not alive:
             urls = ", ".join(str(public_url(e.url)) for e in self.endpoints)
@@ -158,7 +172,9 @@ class PooledBackend(ApiBackend):
             endpoint.failures = 0  # it answered (429, 5xx) or is slow: reachable
             return
         endpoint.failures += 1
-        endpoint.dead = endpoint.dead or endpoint.failures >= self.dead_after
+        if not endpoint.dead and endpoint.failures >= self.dead_after:
+            endpoint.dead, endpoint.dead_since = True, time.monotonic()
+            endpoint.drained += 1
 
     def stats(self) -> dict[str, dict[str, Any]]:
         """Endpoint (public URL) → requests sent, answered, in flight, state."""
@@ -170,12 +186,13 @@ class PooledBackend(ApiBackend):
             **super().describe(),
             "model": self.model,
             "endpoints": [public_url(e.url) for e in self.endpoints],
-            "dispatch": f"fewest in flight; dead after {self.dead_after} connection failures",
+            "dispatch": f"fewest in flight; dead after {self.dead_after} connection failures, "
+            f"tried again after {self.revive_after_s:g} s",
         }
 
     async def aclose(self) -> None:
         """Close every endpoint's connections; warn with the counts per endpoint if one was drained."""
-        if any(e.dead for e in self.endpoints):
+        if any(e.drained for e in self.endpoints):
             counts = "; ".join(
                 f"{url}: {s['answered']} answered of {s['sent']} sent, {s['state']}"
                 for url, s in self.stats().items()
