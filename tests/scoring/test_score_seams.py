@@ -33,7 +33,8 @@ def test_nothing_scored_writes_no_score_files(tmp_path: Path) -> None:
     garbage = tmp_path / "g.jsonl"
     garbage.write_text("garbage\n")
     out = tmp_path / "so2"
-    code, output = _invoke("score", "-b", "vsibench", "-a", _annotations(tmp_path), "-p", garbage, "--out", out)
+    annotations = _annotations(tmp_path)
+    code, output = _invoke("score", "-b", "vsibench", "-a", annotations, "-p", garbage, "--out", out)
     assert code == 1 and "nothing was scored" in output, output
     assert not out.exists() or list(out.iterdir()) == []
     assert "wrote" not in output

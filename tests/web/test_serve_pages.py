@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
+from spatialbench.records.flags import FlagFileError, latest_flags
 from spatialbench.report import build_report, load_run
 from spatialbench.web import excluded_ids
-from spatialbench.web.flags import FlagFileError, latest_flags
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -57,6 +57,37 @@ def summarize(records: Sequence[AuditRecord]) -> dict[str, Any]:
     return {"total": len(records), "tasks": tasks}
 
 
+def with_reviews(summary: dict[str, Any], reviews: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """Attach to every disagreement its latest review flag (``review``: flag, note, reviewer, or None).
+
+    ``reviews`` is :func:`spatialbench.records.flags.latest_flags` of the benchmark; each task also gets
+    ``reviewed`` / ``not_reviewed`` counts of its disagreements, so a person sees what is left to check.
+    """
+    tasks = {}
+    for task, entry in summary["tasks"].items():
+        disagreements = [{**d, "review": _review(reviews.get(str(d["id"])))} for d in entry["disagreements"]]
+        reviewed = sum(d["review"] is not None for d in disagreements)
+        tasks[task] = {**entry, "disagreements": disagreements, "reviewed": reviewed,
+                       "not_reviewed": len(disagreements) - reviewed}
+    return {**summary, "tasks": tasks}
+
+
+def _review(entry: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    return {"flag": entry["flag"], "note": entry.get("note", ""), "reviewer": entry.get("reviewer", "")}
+
+
+def _review_text(record: Mapping[str, Any]) -> str:
+    if "review" not in record:
+        return ""
+    review = record["review"]
+    if review is None:
+        return " [not reviewed]"
+    note = f" — {review['note']}" if review["note"] else ""
+    return f" [review: {review['flag']}{note}]"
+
+
 def render_text(summary: dict[str, Any]) -> str:
     """Render a terminal report: one line per task, then every disagreement and unresolved question."""
     lines = [f"{'task':32s} {'agree':>6s} {'disagree':>9s} {'unresolved':>11s} {'skipped':>8s}  agreement"]
@@ -73,6 +104,7 @@ def render_text(summary: dict[str, Any]) -> str:
                 f"  DISAGREE {task} id={r['id']} scene={r['scene_id']} official={r['official']} "
                 f"recomputed={r['recomputed']} diff={r['difference']} {r['details']}"
                 + (f": {r['reason']}" if r["reason"] else "")
+                + _review_text(r)
             )
         for r in e["unresolved_questions"]:
             lines.append(f"  UNRESOLVED {task} id={r['id']} scene={r['scene_id']}: {r['reason']}")

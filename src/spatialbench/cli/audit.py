@@ -15,23 +15,46 @@ QuestionsOpt = Annotated[
     Path, typer.Option("--questions", help="Questions in the official schema (jsonl, parquet, json, folder).")
 ]
 OutOpt = Annotated[Path | None, typer.Option("--out", help="Folder for audit.json.")]
+FlagsOpt = Annotated[
+    Path | None,
+    typer.Option("--flags", help="Review flags (spatialbench serve's flags.jsonl): each disagreement shows "
+                 "its latest review."),
+]
+
+
+def read_reviews(flags: Path | None) -> dict[str, dict]:
+    """Return the latest VSI-Bench review per item id in ``flags`` ({} without a file); bad file: exit 2."""
+    from spatialbench.records.flags import FlagFileError, latest_flags
+
+    if flags is None:
+        return {}
+    try:
+        return latest_flags(flags, "vsibench")
+    except (FileNotFoundError, FlagFileError) as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from None
 
 
 @audit_app.command("vsibench")
 def audit_vsibench_command(
-    meta_info: MetaInfoOpt, questions: QuestionsOpt, out: OutOpt = None, distance: DistanceOpt = "exact"
+    meta_info: MetaInfoOpt,
+    questions: QuestionsOpt,
+    out: OutOpt = None,
+    distance: DistanceOpt = "exact",
+    flags: FlagsOpt = None,
 ) -> None:
     """Recompute each question's answer from the boxes and report agreement per task.
 
     Rows that cannot be read are listed and skipped; a file without one readable question exits 2.
     """
-    from spatialbench.audit.report import render_text, summarize, write_audit
+    from spatialbench.audit.report import render_text, summarize, with_reviews, write_audit
     from spatialbench.audit.vsibench import audit_items
     from spatialbench.benchmarks import get_benchmark
     from spatialbench.cli.score import load_annotations
     from spatialbench.generate.vsi import GenerationSettings
     from spatialbench.scene import MetaInfoError, load_meta_info
 
+    reviews = read_reviews(flags)  # before the output folder: a bad flags file leaves nothing behind
     if out is not None:
         prepare_out_dir(out)
     try:
@@ -42,6 +65,8 @@ def audit_vsibench_command(
     items = load_annotations(get_benchmark("vsibench"), questions, None)
     settings = GenerationSettings.model_validate({"distance_method": distance})
     summary = summarize(audit_items(items, scenes, settings))
+    if flags is not None:
+        summary = with_reviews(summary, reviews)
     typer.echo(render_text(summary))
     if out is not None:
         typer.echo(f"wrote {write_audit(summary, out)}")

@@ -43,7 +43,7 @@ def report(
 
 
 def _flagged(path: Path) -> frozenset[str]:
-    """Return the ids whose latest flag in ``path`` is wrong or ambiguous (:mod:`spatialbench.web.flags`)."""
-    from spatialbench.web.flags import excluded_ids
+    """Return the ids whose latest flag in ``path`` is wrong or ambiguous (``records.flags``)."""
+    from spatialbench.records.flags import excluded_ids
 
     return frozenset(excluded_ids(path))

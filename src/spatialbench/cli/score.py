@@ -240,7 +240,7 @@ def drop_flagged(items: LoadedItems, flags: Path | None, benchmark: str) -> tupl
     """Leave out the items whose latest review flag in ``flags`` is wrong or ambiguous (bad file: exit 2)."""
     if flags is None:
         return items, set()
-    from spatialbench.web.flags import FlagFileError, excluded_ids
+    from spatialbench.records.flags import FlagFileError, excluded_ids
 
     try:
         dropped = excluded_ids(flags, benchmark)

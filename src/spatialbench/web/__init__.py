@@ -4,8 +4,8 @@ Public names: ``create_app``, ``ServeConfig``, ``new_token``, ``excluded_ids`` (
 drops).
 """
 
+from spatialbench.records.flags import excluded_ids
 from spatialbench.web.app import create_app
-from spatialbench.web.flags import excluded_ids
 from spatialbench.web.security import new_token
 from spatialbench.web.state import ServeConfig
 

@@ -10,9 +10,9 @@ import pandas as pd
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse
 
+from spatialbench.records.flags import EXCLUDED, latest_flags
 from spatialbench.records.item import Item, MediaKind, MediaRef
 from spatialbench.web.app import STATIC, page
-from spatialbench.web.flags import EXCLUDED, latest_flags
 from spatialbench.web.runs import ServedRun
 from spatialbench.web.security import UnsafePathError, safe_file
 from spatialbench.web.state import ServeState

@@ -15,8 +15,8 @@ from typing import Any
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
+from spatialbench.records.flags import FILE_NAME as FLAGS
 from spatialbench.records.item import Item
-from spatialbench.web.flags import FILE_NAME as FLAGS
 from spatialbench.web.runs import RunFolderError, ServedRun, load_served_run
 
 
