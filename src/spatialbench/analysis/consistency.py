@@ -22,7 +22,7 @@ from spatialbench.analysis.asking import Question, ask_all, failures, open_store
 from spatialbench.analysis.judge.study import phase_texts, texts
 from spatialbench.analysis.phases import split
 from spatialbench.analysis.run_folder import RunFolder
-from spatialbench.analysis.stored import StoredAnswer, correct_items
+from spatialbench.analysis.stored import StoredAnswer, answered_items, correct_items
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.media.cache import FrameCache
 from spatialbench.media.errors import MediaError
@@ -97,13 +97,10 @@ def consistency_questions(
     settings = GenerationSettings(
         temperature=0.0, max_new_tokens=max_new_tokens, seed=run.config["model"].get("seed", 0)
     )
-    counts = {"not_answered": 0, "unusable_media": 0}
+    pairs, unanswered = answered_items(items, answers, scored)
+    counts = {"not_answered": unanswered, "unusable_media": 0}
     questions = []
-    for item in items:
-        answer = answers.get(item.id)
-        if answer is None or item.id not in scored:
-            counts["not_answered"] += 1
-            continue
+    for item, answer in pairs:
         try:
             request = requests.build(item)
         except (MediaError, ValueError):

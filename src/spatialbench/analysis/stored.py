@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.analysis.run_folder import STORE_FILE, RunFolder, RunFolderError
+from spatialbench.records.item import Item
 
 ANALYSIS_DIR = "analysis"
 
@@ -59,6 +60,14 @@ def stored_answers(run_dir: Path, turn: str | None = None) -> dict[str, StoredAn
 def correct_items(run: RunFolder) -> dict[str, bool]:
     """Return item id → answered correctly (``items.csv`` score >= 0.5: 1 for a right choice, MRA >= 0.5)."""
     return {str(i): bool(score >= 0.5) for i, score in zip(run.rows["id"], run.rows["score"], strict=True)}
+
+
+def answered_items(
+    items: list[Item], answers: dict[str, StoredAnswer], scored: dict[str, bool]
+) -> tuple[list[tuple[Item, StoredAnswer]], int]:
+    """Return (item, its answer) of every scored item with a stored answer, and how many have none."""
+    pairs = [(item, answers[item.id]) for item in items if item.id in answers and item.id in scored]
+    return pairs, len(items) - len(pairs)
 
 
 def write_analysis(run_dir: Path, name: str, doc: dict[str, Any]) -> Path:

@@ -29,7 +29,7 @@ from spatialbench.analysis.judge.schema import JUDGED_PHASES, parse_judgement
 from spatialbench.analysis.judge.truth import load_view_graph, metadata_sections
 from spatialbench.analysis.phases import split
 from spatialbench.analysis.run_folder import RunFolder
-from spatialbench.analysis.stored import StoredAnswer, correct_items
+from spatialbench.analysis.stored import StoredAnswer, answered_items, correct_items
 from spatialbench.models.base import Backend
 from spatialbench.prompting.templates import fill, read_json
 from spatialbench.records.item import Item
@@ -79,13 +79,10 @@ def judge_questions(
     max_new_tokens: int = 1024,
 ) -> tuple[list[Question], dict[str, int]]:
     """Return the questions for the judges and the counts of items left out or with missing phases."""
-    counts: Counter[str] = Counter()
+    pairs, unanswered = answered_items(items, answers, scored)
+    counts: Counter[str] = Counter(not_answered=unanswered)
     questions = []
-    for item in items:
-        answer = answers.get(item.id)
-        if answer is None or item.id not in scored:
-            counts["not_answered"] += 1
-            continue
+    for item, answer in pairs:
         graph = load_view_graph(item, data_root)
         if graph is None:
             counts["no_ground_truth"] += 1
