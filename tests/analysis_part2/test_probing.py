@@ -60,7 +60,7 @@ def test_split_keeps_each_scene_on_one_side() -> None:
     assert again[1].tolist() == test.tolist()  # seeded
 
 
-def test_probe_command_on_a_traced_run(tmp_path: Path) -> None:
+def _traced(tmp_path: Path) -> Path:
     data = build_remindview(tmp_path / "data")
     from spatialbench.benchmarks import get_benchmark
 
@@ -72,8 +72,24 @@ def test_probe_command_on_a_traced_run(tmp_path: Path) -> None:
         text = f"(1) seen {letter}. (2) moved. (3) so {letter}. (4) {letter}"
         vocab = sorted(set(text))
         logits = rng.normal(size=(len(text), len(vocab))).astype(np.float32)
-        rows[item.id] = (char_trace(text, logits), letter, 1.0 if n % 3 else 0.0)
-    run_dir = write_traced_run(tmp_path / "run", tmp_path / "traces", rows, data=str(data))
+        hidden = rng.normal(size=(len(text), 2, 8)).astype(np.float32)
+        rows[item.id] = (char_trace(text, logits, hidden=hidden), letter, 1.0 if n % 3 else 0.0)
+    return write_traced_run(tmp_path / "run", tmp_path / "traces", rows, data=str(data))
+
+
+def test_probe_on_stored_hidden_states(tmp_path: Path) -> None:
+    run_dir = _traced(tmp_path)
+    result = CliRunner().invoke(app, ["probe", str(run_dir), "--probe", "linear", "--features", "hidden:-1"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((run_dir / "analysis" / "probe-linear.json").read_text())
+    assert doc["features"] == "hidden:-1" and doc["items"]["traced"] == 11
+    result = CliRunner().invoke(app, ["probe", str(run_dir), "--features", "hidden:5"])
+    assert result.exit_code == 2
+    assert "hidden:5: the traces hold 2 hidden layer(s)" in result.output
+
+
+def test_probe_command_on_a_traced_run(tmp_path: Path) -> None:
+    run_dir = _traced(tmp_path)
     result = CliRunner().invoke(app, ["probe", str(run_dir), "--probe", "linear", "--test-size", "0.5"])
     assert result.exit_code == 0, result.output
     doc = json.loads((run_dir / "analysis" / "probe-linear.json").read_text())

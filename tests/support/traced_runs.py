@@ -15,14 +15,24 @@ from spatialbench.records.messages import Response
 from spatialbench.runs.store import RunStore
 
 
-def char_trace(text: str, logits: np.ndarray | None = None, entropies: list[float] | None = None) -> dict:
-    """Return trace arrays of ``text``, one token per character (vocabulary: its sorted characters)."""
+def char_trace(
+    text: str,
+    logits: np.ndarray | None = None,
+    entropies: list[float] | None = None,
+    hidden: np.ndarray | None = None,
+) -> dict:
+    """Return trace arrays of ``text``, one token per character (vocabulary: its sorted characters).
+
+    ``hidden``: (T, L + 1, H) hidden states; every layer is kept at the anchors.
+    """
     pieces = list(text)
     vocab = sorted(set(pieces))
     ids = np.array([vocab.index(p) for p in pieces], dtype=np.int64)
     if logits is None:
         logits = np.zeros((len(pieces), len(vocab)), dtype=np.float32)
-    arrays = compact(ids, logits.astype(np.float32), pieces, TraceSettings(Path("."), top_k=2))
+    layers = () if hidden is None else tuple(range(hidden.shape[1]))
+    settings = TraceSettings(Path("."), top_k=2, layers=layers)
+    arrays = compact(ids, logits.astype(np.float32), pieces, settings, hidden)
     if entropies is not None:
         arrays["entropy"] = np.array(entropies, dtype=np.float32)
     return arrays

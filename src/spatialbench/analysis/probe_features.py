@@ -65,7 +65,9 @@ def _traced(
 def _row(trace: dict[str, np.ndarray], index: int, features: str, columns: np.ndarray) -> np.ndarray:
     if features == "logits":
         return trace["anchor_logits"][index, columns].astype(np.float32)
-    layer = int(features.partition(":")[2])
+    layer, stored = int(features.partition(":")[2]), trace["anchor_hidden"].shape[1]
+    if not -stored <= layer < stored:
+        raise ValueError(f"{features}: the traces hold {stored} hidden layer(s) (HFBackend trace_layers)")
     return trace["anchor_hidden"][index, layer].astype(np.float32)
 
 
