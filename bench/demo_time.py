@@ -48,7 +48,8 @@ def main() -> None:
     print(f"({verdict} the {GOAL_S:.0f} s goal, {fast} the {FAST_GOAL_S:.0f} s goal of issue 16)")
     rss, cpu = usage.ru_maxrss / 1024, usage.ru_utime + usage.ru_stime
     print(f"CPU time {cpu:.1f} s ({cpu / wall:.2f} cores busy on average)")
-    print(f"peak RSS {rss:.0f} MB ({'within' if rss <= RSS_GOAL_MB else 'OVER'} the {RSS_GOAL_MB:.0f} MB goal)")
+    memory = "within" if rss <= RSS_GOAL_MB else "OVER"
+    print(f"peak RSS {rss:.0f} MB ({memory} the {RSS_GOAL_MB:.0f} MB goal)")
 
 
 if __name__ == "__main__":
