@@ -39,6 +39,7 @@ def test_registry_lists_every_strategy_and_records_defaults() -> None:
         "self-consistency",
         "self-explanation",
         "tree-of-thought",
+        "with-3d-cues",
         "zero-shot-cot",
     ]
     sc = build_strategy(StrategyConfig(name="self-consistency", params={"temperature": 1, "samples": 3}))

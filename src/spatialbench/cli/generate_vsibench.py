@@ -9,7 +9,7 @@ import typer
 
 from spatialbench.cli.apps import generate_app
 from spatialbench.cli.out_dir import prepare_out_dir
-from spatialbench.cli.vsi_options import DistanceOpt, GapRuleOpt, MetaInfoOpt
+from spatialbench.cli.vsi_options import DistanceOpt, GapRuleOpt, MetaInfoOpt, setting_choice
 
 OutOpt = Annotated[
     Path, typer.Option("--out", help="Output folder (test.jsonl, test.parquet, manifest.json).")
@@ -26,6 +26,15 @@ RulesOpt = Annotated[
     ),
 ]
 RULES = ("data", "paper")
+DrawOpt = Annotated[
+    str,
+    typer.Option(
+        "--draw-allocation",
+        help="Drawn tasks (rel. distance, direction): fixed_total (default; every seed gives the expected "
+        "totals) or independent (each scene alone).",
+        callback=setting_choice("draw_allocation"),
+    ),
+]
 
 
 @generate_app.command("vsibench")
@@ -38,6 +47,7 @@ def generate_vsibench_command(
     distance: DistanceOpt = "exact",
     rel_distance_rule: GapRuleOpt = "data",
     rules: RulesOpt = "data",
+    draw_allocation: DrawOpt = "fixed_total",
 ) -> None:
     """Generate VSI-Bench questions for every scene of the meta-info and write them with a manifest.
 
@@ -57,7 +67,9 @@ def generate_vsibench_command(
         typer.echo(f"error: --rules {rules!r}; use one of: {', '.join(RULES)}", err=True)
         raise typer.Exit(2)
     prepare_out_dir(out)
-    fields: dict[str, object] = {"seed": seed, "distance_method": distance}
+    fields: dict[str, object] = {
+        "seed": seed, "distance_method": distance, "draw_allocation": draw_allocation
+    }
     source = ctx.get_parameter_source("rel_distance_rule")  # typer's own click: compare by name
     if rules == "data" or source is None or source.name != "DEFAULT":
         fields["rel_distance_gap_rule"] = rel_distance_rule  # else the paper's rule of --rules paper

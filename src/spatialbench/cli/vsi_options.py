@@ -13,7 +13,7 @@ from typing import Annotated, get_args
 import typer
 
 
-def _setting_choice(field: str) -> Callable[[str], str]:
+def setting_choice(field: str) -> Callable[[str], str]:
     """Return a typer callback accepting only the values ``GenerationSettings.<field>`` allows."""
 
     def check(value: str) -> str:
@@ -33,7 +33,7 @@ DistanceOpt = Annotated[
     typer.Option(
         "--distance",
         help="Box distance: exact or sampled (paper's estimate).",
-        callback=_setting_choice("distance_method"),
+        callback=setting_choice("distance_method"),
     ),
 ]
 GapRuleOpt = Annotated[
@@ -41,6 +41,6 @@ GapRuleOpt = Annotated[
     typer.Option(
         "--rel-distance-rule",
         help="Rel. distance ambiguity: data (default, the official data), any_pair (paper) or closest.",
-        callback=_setting_choice("rel_distance_gap_rule"),
+        callback=setting_choice("rel_distance_gap_rule"),
     ),
 ]

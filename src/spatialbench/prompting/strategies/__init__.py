@@ -9,6 +9,7 @@
 ``mmsi-three-step``           MMSI-Video-Bench's 3-step chain of thought (Sec. 7.2, App. B)
 ``cognitive-map``             the official cognitive-map prompt alone, parsed (Sec. 6.1, App. B.4)
 ``map-then-answer``           the map (own or ground truth), then the question (Sec. 6.2, Table 3a)
+``with-3d-cues``              top / front / side views of the labelled boxes added (MMSI Sec. 7.1)
 ============================  =====================================================================
 
 Each strategy is a frozen dataclass whose fields are its parameters (:meth:`Strategy.parameters`, written
