@@ -1,24 +1,39 @@
 #!/usr/bin/env bash
 # Create (or reuse) the project's virtual environment in .venv, then run the given command inside it.
-# Re-installs when pyproject.toml changed since the last install. Usage: bash scripts/venv.sh CMD [ARGS...]
+# Installs the package with its dev tools; for `pytest` also the Hugging Face extra (torch), which only the
+# HF back end and its tests need. Re-installs when pyproject.toml changed since the last install.
+# Usage: bash scripts/venv.sh CMD [ARGS...]
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 venv="$root/.venv"
-stamp="$venv/.installed-pyproject"
 py="${PYTHON:-python3}"
+want="dev"
+if [ "${1:-}" = "pytest" ]; then
+  want="dev,hf"
+fi
+# An install is current when its stamp holds this pyproject.toml; the dev,hf install also serves dev.
+current() { [ -f "$venv/.installed-$1" ] && cmp -s "$root/pyproject.toml" "$venv/.installed-$1"; }
 if [ ! -x "$venv/bin/python" ]; then
   "$py" -m venv "$venv"
 fi
-if [ ! -f "$stamp" ] || ! cmp -s "$root/pyproject.toml" "$stamp"; then
+if ! current "$want" && ! { [ "$want" = "dev" ] && current "dev,hf"; }; then
   echo "[spatialbench] installing into $venv (first run takes a few minutes)" >&2
   log="$venv/install.log"
+  # The tests' torch is the CPU build 2.13.0 (a plain `torch` would pull a multi-GB CUDA build).
+  torch=()
+  if [ "$want" = "dev,hf" ]; then
+    torch=("torch==2.13.0")
+  fi
   # pip's output goes to a log; on failure its tail is shown.
-  if ! { "$venv/bin/python" -m pip install --upgrade pip && "$venv/bin/python" -m pip install -e "$root[dev,hf]"; } >"$log" 2>&1; then
+  if ! { "$venv/bin/python" -m pip install --upgrade pip \
+      && { [ ${#torch[@]} -eq 0 ] || "$venv/bin/python" -m pip install "${torch[@]}"; } \
+      && "$venv/bin/python" -m pip install -e "$root[$want]"; } >"$log" 2>&1; then
     tail -n 40 "$log" >&2
     echo "[spatialbench] install failed; full log: $log" >&2
     exit 1
   fi
-  cp "$root/pyproject.toml" "$stamp"
+  rm -f "$venv"/.installed-*
+  cp "$root/pyproject.toml" "$venv/.installed-$want"
 fi
 export PATH="$venv/bin:$PATH"
 cd "$root"
