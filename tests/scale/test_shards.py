@@ -138,3 +138,22 @@ def test_bad_shard_option_is_one_line(tmp_path: Path) -> None:
     ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2 and "Invalid value for --shard" in result.output and "K/N" in result.output
+
+
+def test_a_programmatic_run_with_a_shard_runs_only_its_slice(data, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from spatialbench.runs import RunConfig, run
+
+    root, answers = data
+    config = RunConfig.model_validate({
+        "data": {"benchmark": "vsibench", "path": str(root), "shard": "1/2"},
+        "model": {"name": "openai-compatible:http://127.0.0.1:1/v1#test-vlm"},
+        "media": {"frames": "uniform:4"},
+        "out": str(tmp_path / "s1"),
+    })
+    shard = parse_shard("1/2")
+    expected = sorted(i for i in (str(k) for k in range(len(answers))) if shard.holds(i))
+    with OpenAIServer(ServerScript(answer=answer_script(answers))) as server:
+        config = config.updated("model", name=f"openai-compatible:{server.url}#test-vlm")
+        summary = run(config, progress=False)
+    assert summary.selected == len(expected) < len(answers)
+    assert sorted(item for _, item, _, _ in _rows(tmp_path / "s1")) == expected

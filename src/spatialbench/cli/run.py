@@ -113,7 +113,6 @@ def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConf
     from spatialbench.prompting.strategies import build_strategy
     from spatialbench.registry import UnknownNameError
     from spatialbench.runs.baseline import check_model_name
-    from spatialbench.runs.shard import apply_shard
 
     config, given = _validated(config_file, flags)
     try:
@@ -130,7 +129,7 @@ def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConf
         _fail(_invalid(exc, config_file, given))
     except UnknownNameError as exc:
         _fail(f"error: {exc}")
-    return apply_shard(_with_benchmark_defaults(config, spec), spec)
+    return _with_benchmark_defaults(config, spec), spec  # runs.run applies data.shard
 
 
 def _validated(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConfig, dict[str, Any]]:

@@ -50,6 +50,7 @@ from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan, se
 from spatialbench.runs.preflight import check_image_limit, check_media, image_limit
 from spatialbench.runs.prepare import load_run_items, record_run
 from spatialbench.runs.progress import Progress
+from spatialbench.runs.shard import apply_shard
 from spatialbench.runs.store import RunStore, StoredResult
 from spatialbench.runs.summary import STORE_NAME, RunInterrupted, RunSummary
 from spatialbench.scoring.output import write_scores
@@ -326,6 +327,7 @@ def run(
         RunInterrupted: Ctrl-C; everything answered so far is stored.
     """
     spec = spec or get_benchmark(config.data.benchmark)
+    config, spec = apply_shard(config, spec)  # data.shard: only the slice's items (runs/shard.py)
     if backend is None and baseline_name(config.model.name) is not None:
         resolved, _ = resolve_config(config, spec)
         check_config(resolved, spec)
