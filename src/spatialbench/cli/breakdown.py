@@ -21,9 +21,11 @@ from spatialbench.cli.score import (
     RunOpt,
     load_annotations,
     lookup,
+    out_errors,
     run_inputs,
     score_inputs,
 )
+from spatialbench.records.files import atomic_write_files
 from spatialbench.records.item import Item
 
 if TYPE_CHECKING:
@@ -103,6 +105,8 @@ def emit_breakdowns(
 ) -> None:
     """Print the breakdown tables; with ``out``, also write ``breakdown.md``, ``.csv`` and ``.json``.
 
+    The three files are written as one set (temporaries renamed only when all were written); a failed
+    write (a full disk) is one line naming the file and exit 2, the earlier files left whole.
     Exits with code 2 (message on stderr) for an unknown sub-benchmark, missing id lists or an option the
     benchmark does not take (``--sub-bench`` for ReMindView-Bench or VSI-Bench); warnings (a table left
     out, items outside the table) go to stderr.
@@ -120,12 +124,12 @@ def emit_breakdowns(
     text = "\n\n".join("\n".join(to_markdown(g)) for g in grids)
     typer.echo(text)
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "breakdown.md").write_text(text + "\n", encoding="utf-8")
-        csv_text = "\n".join(f"{g.title}\n{to_csv(g)}" for g in grids)
-        (out / "breakdown.csv").write_text(csv_text, encoding="utf-8")
         payload = [cells_json(t) for t in tables]
-        (out / "breakdown.json").write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
+        csv_text = "\n".join(f"{g.title}\n{to_csv(g)}" for g in grids)
+        with out_errors():  # one set: the three files renamed only when all were written
+            out.mkdir(parents=True, exist_ok=True)
+            atomic_write_files({out / "breakdown.md": text + "\n", out / "breakdown.csv": csv_text,
+                                out / "breakdown.json": json.dumps(payload, indent=2) + "\n"})
 
 
 @app.command()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -161,8 +162,19 @@ def emit(result: ScoreResult, out: Path | None, show: bool = True) -> None:
     if show:
         typer.echo(render_markdown(result, scores_file=out is not None))
     if out is not None:
-        paths = write_scores(result, out)
+        with out_errors():
+            paths = write_scores(result, out)
         typer.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
+
+
+@contextmanager
+def out_errors() -> Iterator[None]:
+    """Turn an OSError while writing output files (a full disk) into one line naming the file and exit 2."""
+    try:
+        yield
+    except OSError as err:
+        typer.echo(f"error: {err}", err=True)
+        raise typer.Exit(2) from None
 
 
 def run_inputs(

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -75,21 +75,55 @@ def read_text(path: Path) -> str:
         raise NotUtf8Error(f"{path}:{line}: {message}", err) from None
 
 
+class WriteError(OSError):
+    """A file that could not be written: ``str()`` is ``cannot write PATH: REASON`` (PATH the final name).
+
+    ``errno`` / ``strerror`` / ``filename`` are the failed write's (ENOSPC for a full disk).
+    """
+
+    def __init__(self, path: Path, err: OSError) -> None:
+        super().__init__(err.errno, err.strerror or str(err), str(path))
+        self.path = path
+
+    def __str__(self) -> str:
+        return f"cannot write {self.path}: {self.strerror}"
+
+
+def atomic_write_files(files: Mapping[Path, str]) -> None:
+    """Write a set of files (UTF-8) so that a reader sees the earlier set or the new one, never a mix.
+
+    Every text goes to ``<name>.part`` in its folder first; only when all were written are they renamed
+    (``os.replace``, atomic on one file system; a rename needs no free space). On an error (a full disk)
+    no file is renamed and every temporary is removed.
+
+    Raises:
+        WriteError (an OSError): a temporary cannot be written; it names the final file.
+        OSError: a rename failed.
+    """
+    parts = {path: path.with_name(path.name + ".part") for path in files}
+    try:
+        for path, text in files.items():
+            try:
+                parts[path].write_text(text, encoding="utf-8")
+            except OSError as err:
+                raise WriteError(path, err) from err
+        for path, part in parts.items():
+            os.replace(part, path)
+    finally:
+        for part in parts.values():
+            part.unlink(missing_ok=True)
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` (UTF-8) to ``path`` through ``<name>.part`` in its folder, renamed when complete.
 
     An error while writing (a full disk) leaves the earlier file, or none, never a truncated one; the
-    temporary is removed. The rename is atomic on one file system (``os.replace``).
+    temporary is removed (:func:`atomic_write_files` with one file).
 
     Raises:
-        OSError: the temporary cannot be written or renamed.
+        WriteError (an OSError): the temporary cannot be written; OSError: it cannot be renamed.
     """
-    part = path.with_name(path.name + ".part")
-    try:
-        part.write_text(text, encoding="utf-8")
-        os.replace(part, path)
-    finally:
-        part.unlink(missing_ok=True)
+    atomic_write_files({path: text})
 
 
 def annotation_files(path: Path) -> list[Path]:

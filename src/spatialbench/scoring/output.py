@@ -10,8 +10,9 @@ stores ``modes``, ``averaged_over``, ``missing_tasks``, ``no_answer``, ``missing
 ``debiased`` (same keys, or null).
 
 ``items.csv`` text cells are escaped against spreadsheet formulas (:func:`~spatialbench.scoring.render.
-spreadsheet_safe`). Each file is written to ``<name>.part`` and renamed when complete, so an error (a full
-disk) leaves the earlier file or none, never a truncated one.
+spreadsheet_safe`). The three files are written as one set (:func:`~spatialbench.records.files.
+atomic_write_files`): each to ``<name>.part``, renamed only when all three were written, so an error (a
+full disk) leaves the earlier scoring whole (or nothing), never a mix of two scorings or a truncated file.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 from pandas.api.types import is_bool_dtype, is_numeric_dtype
 
-from spatialbench.records.files import atomic_write_text
+from spatialbench.records.files import atomic_write_files
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.render import score_grid, spreadsheet_safe, summary_json, to_markdown
 from spatialbench.scoring.scorer import ScoreResult
@@ -113,15 +114,19 @@ def scores_json(result: ScoreResult) -> dict[str, Any]:
 def write_scores(result: ScoreResult, out_dir: str | Path) -> dict[str, Path]:
     """Write ``scores.json``, ``items.csv`` and ``scores.md`` into ``out_dir`` (created if needed).
 
+    The files are renamed into place only when all three were written (see the module docstring).
+
     Returns:
         ``{"scores": ..., "items": ..., "markdown": ...}`` paths.
+
+    Raises:
+        WriteError (an OSError): a file cannot be written (it names the file); nothing was replaced.
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths = {"scores": out / "scores.json", "items": out / "items.csv", "markdown": out / "scores.md"}
-    atomic_write_text(paths["scores"], json.dumps(scores_json(result), indent=2) + "\n")
-    atomic_write_text(paths["items"], items_csv(result))
-    atomic_write_text(paths["markdown"], render_markdown(result))
+    atomic_write_files({paths["scores"]: json.dumps(scores_json(result), indent=2) + "\n",
+                        paths["items"]: items_csv(result), paths["markdown"]: render_markdown(result)})
     return paths
 
 
