@@ -51,7 +51,7 @@ from spatialbench.runs.preflight import check_image_limit, check_media, image_li
 from spatialbench.runs.prepare import load_run_items, record_run
 from spatialbench.runs.progress import Progress
 from spatialbench.runs.shard import apply_shard
-from spatialbench.runs.store import RunStore, StoredResult
+from spatialbench.runs.store import RunStore, RunStoreError, StoredResult
 from spatialbench.runs.summary import STORE_NAME, RunInterrupted, RunSummary
 from spatialbench.scoring.output import write_scores
 from spatialbench.scoring.scorer import ScoreResult, score_items
@@ -217,26 +217,42 @@ class Runner:
         return summary
 
     async def _execute(self, pending: list[PlannedItem], store: RunStore, progress: Progress) -> None:
+        """Answer ``pending``; the first failed store write stops dispatching, in-flight items still try.
+
+        Raises:
+            RunStoreError: a write failed (full disk); the message adds how many answers received in this
+                run could not be stored (they are asked again on the next run).
+        """
         # FIFO slots: items start in media order. Twice the request bound, so items waiting out a retry
         # backoff do not idle the connection slots (the back end bounds requests in flight itself).
         slots = asyncio.Semaphore(2 * self.config.model.concurrency)
+        failure: list[RunStoreError] = []
+        lost = 0
 
         async def one(planned: PlannedItem) -> None:
+            nonlocal lost
             async with slots:
-                if self.stopped is None:
+                if self.stopped is None and not failure:
                     started = time.perf_counter()
+                    response = None
                     try:
                         prompt, response, error = await self._answer(planned, store)
-                    except EndpointUnreachableError as exc:  # stop: leave this and later items unsent
-                        self.stopped = redact(str(exc), self._secrets)
-                    else:
                         latency = time.perf_counter() - started
                         status = store.put(planned.key, planned.item.id, prompt, response, error, latency)
+                    except EndpointUnreachableError as exc:  # stop: leave this and later items unsent
+                        self.stopped = redact(str(exc), self._secrets)
+                    except RunStoreError as exc:  # stop sending; answers still in flight try to store
+                        failure.append(exc)
+                        lost += response is not None
+                    else:
                         progress.update(status, response)
                         return
                 progress.update("not_attempted", None)
 
         await asyncio.gather(*(one(p) for p in pending))
+        if failure:
+            unstored = f"; {lost} answer(s) received in this run could not be stored" if lost else ""
+            raise RunStoreError(f"{failure[0]}{unstored}") from None
 
     async def _answer(
         self, planned: PlannedItem, store: RunStore
@@ -254,7 +270,7 @@ class Runner:
             read = answer_reader(self.spec.scoring, self.config.scoring.extract, planned.item)
             response = await run_strategy(self.answer_strategy, request, planned.item, turns, read)
             return prompt, response, None
-        except EndpointUnreachableError:
+        except (EndpointUnreachableError, RunStoreError):  # RunStoreError is a ValueError: not the item's
             raise
         # ValueError: an item the prompt builder refuses (TemplateError is one)
         except (MediaError, BackendError, ValueError) as exc:
