@@ -184,13 +184,14 @@ def test_a_long_reply_in_a_csv_cell_is_read_whole(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["p.jsonl", "p.json", "p.csv", "p.tsv"])
-def test_a_utf16_file_is_one_error_saying_so(tmp_path, name):
-    # Excel's "Unicode Text" export writes UTF-16 with a byte-order mark
+def test_a_utf16_file_is_refused_as_a_whole_saying_so(tmp_path, name):
+    # Excel's "Unicode Text" export writes UTF-16 with a byte-order mark: a set-up error (exit 2 in the
+    # CLI, tests/scoring/test_prediction_encodings.py), not a file of skipped rows
     text = {"p.jsonl": '{"id": 1, "response": "2"}\n', "p.json": '[{"id": 1, "response": "2"}]',
             "p.csv": "id,response\n1,2\n", "p.tsv": "id\tresponse\n1\t2\n"}[name]
     path = tmp_path / name
     path.write_bytes(text.encode("utf-16"))
-    read = read_predictions(path, ITEMS)
-    assert read.responses == {}
-    assert [str(e) for e in read.errors] == [
-        f"{path}:1: UTF-16 text (it starts with a UTF-16 byte-order mark); save the file as UTF-8"]
+    with pytest.raises(ValueError) as caught:
+        read_predictions(path, ITEMS)
+    assert str(caught.value) == (
+        f"{path}:1: UTF-16 text (it starts with a UTF-16 byte-order mark); save the file as UTF-8")

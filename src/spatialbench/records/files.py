@@ -25,6 +25,8 @@ SUFFIX_PRIORITY = (".jsonl", ".parquet", ".json")
 Record = tuple[str, int, dict[str, Any]]
 BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # UTF-32 LE starts like UTF-16 LE
+UTF16_TEXT = "UTF-16 text (it starts with a UTF-16 byte-order mark); save the file as UTF-8"
+"""The message (and :class:`RowError` message) for a file that starts with a UTF-16 byte-order mark."""
 
 
 def not_utf8(err: UnicodeDecodeError, data: bytes, start: int = 0) -> tuple[int, str]:
@@ -43,7 +45,7 @@ def utf8_bytes(path: Path) -> tuple[bytes, str | None]:
     """
     data = path.read_bytes()
     if data.startswith(UTF16_BOMS):
-        return b"", "UTF-16 text (it starts with a UTF-16 byte-order mark); save the file as UTF-8"
+        return b"", UTF16_TEXT
     return data.removeprefix(BOM), None
 
 

@@ -27,7 +27,9 @@ ground truth, and nothing is ever scored from it; ``response_field=`` (``--respo
 field to use instead. ``answer`` is never a response field (VLMEvalKit's ground-truth column).
 
 Bad rows become :class:`RowError` (file, line — ``entry N`` for JSON lists —, field); the other rows
-are kept.
+are kept. A line or row that is not UTF-8 is such a row (named with its line and byte); a file that is
+UTF-16 as a whole (a byte-order mark: Excel's "Unicode Text" export) is refused with a ValueError
+(``FILE:1: UTF-16 text ...``) — ``score`` exits 2 for it, as for any unreadable input file.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from spatialbench.records.files import Record, read_records, read_text
+from spatialbench.records.files import UTF16_TEXT, NotUtf8Error, Record, read_records, read_text
 from spatialbench.records.item import Item
 from spatialbench.records.rows import EntryIndex, RowError
 from spatialbench.scoring.lmms_eval_log import (
@@ -181,7 +183,8 @@ def read_predictions(
     Raises:
         FileNotFoundError: ``path`` missing.
         ValueError: unknown ``format``; a file refused for its answer fields (message names them); an
-            unreadable ``.xlsx``; a folder of several tables.
+            unreadable ``.xlsx``; a UTF-16 file (:class:`~spatialbench.records.files.NotUtf8Error`); a
+            folder of several tables.
     """
     path = Path(path)
     if not path.exists():
@@ -197,8 +200,10 @@ def read_predictions(
 
 
 def _readable(entries: Iterable[Record | RowError], out: Predictions) -> Iterator[Record]:
-    """Yield the readable records; unreadable rows go to ``out.errors``."""
+    """Yield the readable records; unreadable rows go to ``out.errors``; a UTF-16 file raises ValueError."""
     for entry in entries:
+        if isinstance(entry, RowError) and entry.message == UTF16_TEXT:
+            raise NotUtf8Error(str(entry))  # a whole file unreadable: a set-up error, not a skipped row
         if isinstance(entry, RowError):
             out.errors.append(entry)
         else:
