@@ -60,3 +60,31 @@ def test_full_disk_with_requests_in_flight_stops_cleanly_and_counts_lost_answers
     match = re.search(r"(\d+) answer\(s\) received in this run could not be stored", lines[0])
     assert (match is not None and int(match.group(1)) == lost) or (lost == 0 and match is None), lines[0]
     assert lost > 0  # with 4 in flight and ~6 KB answers, some arrive after the disk filled
+
+
+def test_store_damaged_inside_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    make_vsibench(root, n_videos=1, per_video=6)
+    out = tmp_path / "run"
+    script = ServerScript(answer=lambda text: "7 " * 1500)
+    with OpenAIServer(script) as server:
+        model = f"openai-compatible:{server.url}#m"
+        assert CliRunner().invoke(app, _args(root, out, model, "--limit", "3")).exit_code == 0
+        with sqlite3.connect(out / STORE_NAME) as conn:
+            page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+            page = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'results'").fetchone()[0]
+        conn.close()
+        data = bytearray((out / STORE_NAME).read_bytes())
+        start = (page - 1) * page_size + 8  # the page header stays, its cells are overwritten
+        data[start:page * page_size] = b"\x5a" * (page * page_size - start)
+        (out / STORE_NAME).write_bytes(bytes(data))
+        config = (out / "config.json").read_bytes()
+        sent = len(script.log)
+        result = CliRunner().invoke(app, _args(root, out, model))
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: {out / STORE_NAME}: cannot open the run store ("), result.output
+    assert "nothing in it was changed" in lines[0]
+    assert (out / STORE_NAME).read_bytes() == bytes(data) and (out / "config.json").read_bytes() == config
+    assert len(script.log) == sent and not (out / "run.lock").exists()

@@ -133,8 +133,9 @@ class RunStore:
     ``secrets``: values to mask in everything :meth:`put` writes (None = read from the environment).
 
     Raises:
-        RunStoreError: at construction, ``path`` is not a readable SQLite store (damaged, not a
-            database); from any method, SQLite fails to read or write (e.g. the disk is full).
+        RunStoreError: at construction, ``path`` is not a readable SQLite store (not a database, or
+            damaged inside: SQLite's ``PRAGMA quick_check`` runs before anything is written, a pass over
+            the file's pages); from any method, SQLite fails to read or write (e.g. the disk is full).
     """
 
     def __init__(self, path: Path, secrets: list[str] | None = None) -> None:
@@ -144,6 +145,7 @@ class RunStore:
         with self._failures("open"):
             self._conn = sqlite3.connect(path)
             try:
+                _check_intact(self._conn)  # before the first write: a damaged file is left as it is
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("PRAGMA synchronous=NORMAL")
                 self._conn.executescript(SCHEMA)
@@ -352,6 +354,14 @@ def attempts_made(response: Response | None, error: str | None) -> int:
         return count
     match = _GAVE_UP.search(error or "")
     return int(match.group(1)) if match else 1
+
+
+def _check_intact(conn: sqlite3.Connection) -> None:
+    """Raise ``sqlite3.DatabaseError`` ("damaged: ...", SQLite's first finding) unless the file is intact."""
+    findings = [row[0] for row in conn.execute("PRAGMA quick_check(1)").fetchall()]
+    if findings != ["ok"]:
+        first = " ".join(" ".join(findings).replace("*** in database main ***", "").split())
+        raise sqlite3.DatabaseError(f"damaged: {first}")
 
 
 def _finish_reason(raw: str | None) -> object:
