@@ -100,3 +100,13 @@ def demo_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     vision_run(data, root / "runs" / "vision", lambda text: "A")
     with serving(data, root / "runs", tmp_path_factory.mktemp("work")) as served:
         yield served
+
+
+@pytest.fixture(scope="module")
+def wrong_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """8 VSI-Bench items and one run ``wrong`` answering every item "Z" (all wrong: a large error sample)."""
+    root = tmp_path_factory.mktemp("web-wrong")
+    make_vsibench(root / "data", n_videos=2, per_video=4, n_frames=12)
+    vision_run(root / "data", root / "runs" / "wrong", lambda text: "Z")
+    with serving(root / "data", root / "runs", tmp_path_factory.mktemp("work")) as served:
+        yield served

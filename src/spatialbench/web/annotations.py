@@ -6,8 +6,9 @@ The file is ``RUN/analysis/errors.json`` (schema ``spatialbench.error-annotation
 multiple-choice answer and the worse half of each numerical task), each item with its response and
 self-explanation, the taxonomy's categories (VSI-Bench four, MMSI-Video-Bench five) and the annotator's
 ``errors`` (category keys; an error with n causes counts 1/n to each) and ``note``. The UI can create the
-sample the same way the command does, and saves one item at a time (written to a ``.part`` file and
-renamed, so a failed write leaves the earlier file).
+sample the same way the command does, and saves one item at a time: each read-modify-write holds the
+file's lock (:mod:`spatialbench.web.locks`) and writes a uniquely named temporary file that is renamed
+over it, so parallel saves are all kept and a failed write leaves the earlier file.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from spatialbench.analysis.error_table import read_annotations
 from spatialbench.analysis.errors import TAXONOMY_BY_BENCHMARK, AnnotationError, sample_document
 from spatialbench.analysis.run_folder import read_run
 from spatialbench.records.item import Item
+from spatialbench.web.locks import lock_for, replace_text
 
 FILE = Path("analysis") / "errors.json"
 
@@ -30,10 +32,7 @@ def annotation_file(run: Path) -> Path:
 
 
 def _write(path: Path, doc: dict[str, Any]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    part = path.with_name(path.name + ".part")
-    part.write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    part.replace(path)
+    replace_text(path, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
 
 
 def create_sample(run: Path, items: list[Item]) -> dict[str, Any]:
@@ -45,10 +44,11 @@ def create_sample(run: Path, items: list[Item]) -> dict[str, Any]:
     """
     folder = read_run(run)
     path = annotation_file(run)
-    previous = read_annotations(path) if path.exists() else None
-    name = TAXONOMY_BY_BENCHMARK.get(folder.benchmark, "vsi-bench")
-    doc = sample_document(folder, items, name, previous=previous)
-    _write(path, doc)
+    with lock_for(path):
+        previous = read_annotations(path) if path.exists() else None
+        name = TAXONOMY_BY_BENCHMARK.get(folder.benchmark, "vsi-bench")
+        doc = sample_document(folder, items, name, previous=previous)
+        _write(path, doc)
     return doc
 
 
@@ -60,6 +60,11 @@ def save_annotation(run: Path, item_id: str, errors: list[str], note: str) -> di
             the item is not in it, or a category is not one of its taxonomy's.
     """
     path = annotation_file(run)
+    with lock_for(path):
+        return _save(path, item_id, errors, note)
+
+
+def _save(path: Path, item_id: str, errors: list[str], note: str) -> dict[str, Any]:
     doc = read_annotations(path)
     keys = {c["key"] for c in doc["categories"]}
     unknown = [e for e in errors if e not in keys]

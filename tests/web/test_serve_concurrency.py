@@ -1,0 +1,41 @@
+"""Writes racing each other on the real server (threads, httpx), and answer times the server measures.
+
+Issue 14: 40 parallel annotations once corrupted ``errors.json`` for good (one shared ``.part`` name, an
+unlocked read-modify-write); 20 parallel human answers gave HTTP 500 (``scores.json.part`` renamed twice);
+the answer time trusted a hidden ``shown_at`` form field (``-inf`` → latency inf, ``nan`` → NULL).
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import httpx
+
+
+def _client(served: Any) -> httpx.Client:
+    return httpx.Client(base_url=served.url, headers={"X-Spatialbench-Token": served.token}, timeout=60)
+
+
+def test_forty_parallel_annotations_keep_errors_json_valid_and_every_save(wrong_served: Any) -> None:
+    with _client(wrong_served) as client:
+        assert client.post("/errors/sample", data={"run": "wrong"}).status_code == 303
+        path = wrong_served.runs / "wrong" / "analysis" / "errors.json"
+        ids = [item["id"] for item in json.loads(path.read_text())["items"]]
+        assert len(ids) >= 4
+
+        def annotate(k: int) -> int:
+            item_id = ids[k % len(ids)]
+            return client.post("/errors/annotate", data={
+                "run": "wrong", "item_id": item_id, "note": f"note-{item_id}",
+                "categories": ["visual_perception"]}).status_code
+
+        with ThreadPoolExecutor(20) as pool:
+            codes = list(pool.map(annotate, range(40)))
+        assert codes == [303] * 40
+        doc = json.loads(path.read_text())  # still one valid JSON document
+        assert {e["id"]: e["note"] for e in doc["items"]} == {i: f"note-{i}" for i in ids}
+        assert all(e["errors"] == ["visual_perception"] for e in doc["items"])
+        assert client.get("/errors", params={"run": "wrong"}).status_code == 200
+        assert not list(path.parent.glob("*.part")) and not list(path.parent.glob("*.tmp"))
