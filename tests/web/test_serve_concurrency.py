@@ -8,6 +8,8 @@ the answer time trusted a hidden ``shown_at`` form field (``-inf`` → latency i
 from __future__ import annotations
 
 import json
+import re
+import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -39,3 +41,32 @@ def test_forty_parallel_annotations_keep_errors_json_valid_and_every_save(wrong_
         assert all(e["errors"] == ["visual_perception"] for e in doc["items"])
         assert client.get("/errors", params={"run": "wrong"}).status_code == 200
         assert not list(path.parent.glob("*.part")) and not list(path.parent.glob("*.tmp"))
+
+
+def _shown(client: httpx.Client, name: str) -> tuple[str, str]:
+    page = client.get(f"/human/{name}").text
+    item_id = re.search(r'name="item_id" value="([^"]+)"', page)
+    assert item_id is not None, page
+    shown = re.search(r'name="shown_at" value="([^"]+)"', page)
+    return item_id.group(1), shown.group(1) if shown else ""
+
+
+def test_twenty_parallel_human_answers_all_stored_and_scored(wrong_served: Any) -> None:
+    with _client(wrong_served) as client:
+        client.post("/human/start", data={"name": "race", "size": "8", "seed": "0"})
+        config = json.loads((wrong_served.workdir / "human-race" / "config.json").read_text())["config"]
+        ids = config["data"]["ids"]
+        assert len(ids) == 8
+
+        def answer(k: int) -> int:
+            return client.post("/human/race/answer", data={
+                "item_id": ids[k % len(ids)], "answer": "A", "shown_at": "0"}).status_code
+
+        with ThreadPoolExecutor(20) as pool:
+            codes = list(pool.map(answer, range(20)))
+        assert codes == [303] * 20
+        json.loads((wrong_served.workdir / "human-race" / "scores.json").read_text())
+        rows = (wrong_served.workdir / "human-race" / "items.csv").read_text().splitlines()
+        assert len(rows) == 1 + 8
+        with sqlite3.connect(wrong_served.workdir / "human-race" / "run.sqlite") as conn:
+            assert conn.execute("SELECT COUNT(*) FROM results WHERE status = 'ok'").fetchone()[0] == 8

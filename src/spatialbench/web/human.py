@@ -6,7 +6,8 @@ rows). The run folder ``WORKDIR/human-NAME`` holds what a model run holds: ``con
 ``human:NAME``; ``data.ids`` = the sample, so ``score`` and ``report`` select the same items),
 ``run.sqlite`` (one ``ok`` row per answer; ``latency_s`` = seconds from showing the item to the answer)
 and, rewritten after every answer, ``scores.json`` / ``items.csv`` / ``scores.md`` (the benchmark's
-default extraction reads a typed letter or number like any response).
+default extraction reads a typed letter or number like any response). One run's answers are stored and
+scored one at a time (the run folder's lock, :mod:`spatialbench.web.locks`): parallel answers all land.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from spatialbench.runs import STORE_NAME, RunConfig, RunStore
 from spatialbench.runs.prepare import record_run
 from spatialbench.scoring.output import write_scores
 from spatialbench.scoring.scorer import score_items
+from spatialbench.web.locks import lock_for
 
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 PROMPT = {"human": True, "shown": "whole video(s), question and options as in the benchmark"}
@@ -103,8 +105,15 @@ def record(config: RunConfig, spec: BenchmarkSpec, items: Sequence[Item], item: 
            seconds: float) -> None:
     """Store one answer (an empty answer is stored ``empty``, shown again), then re-score the run.
 
-    ``items`` are the benchmark's items; the run's sample (``config.data.ids``) is scored.
+    ``items`` are the benchmark's items; the run's sample (``config.data.ids``) is scored. Holds the run
+    folder's lock throughout.
     """
+    with lock_for(Path(config.out)):
+        _record(config, spec, items, item, answer, seconds)
+
+
+def _record(config: RunConfig, spec: BenchmarkSpec, items: Sequence[Item], item: Item, answer: str,
+            seconds: float) -> None:
     name = config.model.name
     store = RunStore(Path(config.out) / STORE_NAME, [])
     try:
