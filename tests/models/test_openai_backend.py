@@ -85,3 +85,23 @@ def test_reply_without_usage_or_content_gives_empty_text_and_none_counts() -> No
     logprobs = {"content": [{"token": "B", "logprob": -0.25}]}
     out = _to_response({"choices": [{"message": {"content": "B"}, "logprobs": logprobs}]})
     assert out.logprobs is not None and out.logprobs[0].token == "B" and out.logprobs[0].logprob == -0.25
+
+
+def test_query_of_the_base_url_is_sent_with_every_request_to_the_endpoint_path() -> None:
+    # newcomer, issue 10: ``/v1?api_key=K#m`` sent ``/v1/?api_key=K...chat/completions`` (path lost)
+    script, paths = ServerScript(answer=lambda text: "B"), []
+    with OpenAIServer(script) as server:
+        handler = server._server.RequestHandlerClass
+
+        class Recording(handler):  # type: ignore[misc, valid-type]
+            def do_POST(self) -> None:
+                paths.append(self.path)
+                super().do_POST()
+
+        server._server.RequestHandlerClass = Recording
+        url = f"{server.url}?api_key=SEKRIT123&x-api-key=SEKRIT456"
+        out = _ask(url, Request(parts=(TextPart("Which?"),)))
+        backend = load_backend(f"openai-compatible:{url}#test-model")
+    assert out.text == "B"
+    assert paths == ["/v1/chat/completions?api_key=SEKRIT123&x-api-key=SEKRIT456"]
+    assert "SEKRIT" not in repr(backend.describe())

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from spatialbench.models.api import ApiBackend, ApiSettings, public_url
 from spatialbench.models.errors import BackendError, RetryableError
@@ -33,7 +33,8 @@ class OpenAIChatBackend(ProviderBackend):
 
     Args:
         model: the served model name.
-        base_url: API root such as ``http://127.0.0.1:8000/v1``.
+        base_url: API root such as ``http://127.0.0.1:8000/v1``; a query in it (``?api_key=K``) goes with
+            every request, after the endpoint path.
         api_key_env: environment variable holding the key; a missing key is sent as ``"EMPTY"`` to
             self-hosted servers and is an error for OpenAI itself.
         settings: shared transport settings.
@@ -60,8 +61,10 @@ class OpenAIChatBackend(ProviderBackend):
         super().__init__(model, base_url, settings, seed)
 
     def _connect(self, key: str | None) -> Any:
+        base_url, query = _split_query(self.base_url)
         return self._sdk.AsyncOpenAI(
-            api_key=key or "EMPTY", base_url=self.base_url, max_retries=0, timeout=self.settings.timeout_s
+            api_key=key or "EMPTY", base_url=base_url, default_query=query, max_retries=0,
+            timeout=self.settings.timeout_s,
         )
 
     def _content(self, parts: tuple[Part, ...]) -> list[dict[str, Any]]:
@@ -137,6 +140,19 @@ class OpenAIChatBackend(ProviderBackend):
         """Return the provider's settings, and whether a strategy's ``top_k`` reaches the model."""
         top_k = "sent" if self.base_url is not None else "not sent (the OpenAI API has no top-k)"
         return {**super().describe(), "top_k": top_k}
+
+
+def _split_query(url: str | None) -> tuple[str | None, dict[str, str] | None]:
+    """Split ``http://host/v1?api_key=K`` into the base URL and its query, sent with every request.
+
+    The SDK joins endpoint paths onto the base URL as text, so a query left in it would swallow the path
+    (``/v1/?api_key=Kchat/completions``); as the client's default query it goes after the path instead.
+    """
+    if url is None:
+        return None, None
+    parts = urlsplit(url)
+    query = dict(parse_qsl(parts.query, keep_blank_values=True))
+    return urlunsplit(parts._replace(query="")), query or None
 
 
 def _unreadable_reply(what: str, body: str) -> BackendError:
