@@ -80,10 +80,8 @@ def test_serve_refuses_an_unreadable_audit_file(data: Path, tmp_path: Path) -> N
 
 def test_typed_answers_are_shown_escaped(client: TestClient) -> None:
     client.post("/human/start", data={"name": "xss", "ids": "1"})
-    page = client.get("/human/xss").text
-    shown_at = re.search(r'name="shown_at" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
-    client.post("/human/xss/answer", data={"item_id": "1", "answer": "<img src=x onerror=alert(1)>",
-                                            "shown_at": shown_at})
+    client.get("/human/xss")
+    client.post("/human/xss/answer", data={"item_id": "1", "answer": "<img src=x onerror=alert(1)>"})
     item = client.get("/item/1").text
     assert "<img src=x" not in item and "&lt;img src=x onerror=alert(1)&gt;" in item
 
@@ -95,9 +93,8 @@ def test_a_human_run_is_scored_by_score_run_like_a_model_run(client: TestClient,
     for _ in range(2):
         page = client.get("/human/gus").text
         item_id = re.search(r'name="item_id" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
-        shown_at = re.search(r'name="shown_at" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
         answer = records[item_id]["ground_truth"] if item_id == "1" else "Z"  # one right, one wrong
-        client.post("/human/gus/answer", data={"item_id": item_id, "answer": answer, "shown_at": shown_at})
+        client.post("/human/gus/answer", data={"item_id": item_id, "answer": answer})
     result = CliRunner().invoke(cli, ["score", "--run", str(tmp_path / "work" / "human-gus")])
     assert result.exit_code == 0, result.output
     assert "| all | 50.0 |" in result.output  # Rel. Dist. only: 1 of 2 right

@@ -8,12 +8,15 @@ the answer time trusted a hidden ``shown_at`` form field (``-inf`` → latency i
 from __future__ import annotations
 
 import json
+import math
 import re
 import sqlite3
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
+import pytest
 
 
 def _client(served: Any) -> httpx.Client:
@@ -43,12 +46,11 @@ def test_forty_parallel_annotations_keep_errors_json_valid_and_every_save(wrong_
         assert not list(path.parent.glob("*.part")) and not list(path.parent.glob("*.tmp"))
 
 
-def _shown(client: httpx.Client, name: str) -> tuple[str, str]:
+def _shown(client: httpx.Client, name: str) -> str:
     page = client.get(f"/human/{name}").text
     item_id = re.search(r'name="item_id" value="([^"]+)"', page)
     assert item_id is not None, page
-    shown = re.search(r'name="shown_at" value="([^"]+)"', page)
-    return item_id.group(1), shown.group(1) if shown else ""
+    return item_id.group(1)
 
 
 def test_twenty_parallel_human_answers_all_stored_and_scored(wrong_served: Any) -> None:
@@ -70,3 +72,20 @@ def test_twenty_parallel_human_answers_all_stored_and_scored(wrong_served: Any) 
         assert len(rows) == 1 + 8
         with sqlite3.connect(wrong_served.workdir / "human-race" / "run.sqlite") as conn:
             assert conn.execute("SELECT COUNT(*) FROM results WHERE status = 'ok'").fetchone()[0] == 8
+
+
+@pytest.mark.parametrize("forged", ["-inf", "nan", str(time.time() + 3600), "1e308", "not-a-number", ""])
+def test_answer_time_is_measured_by_the_server_not_the_form(wrong_served: Any, forged: str) -> None:
+    name = "t" + str(abs(hash(forged)) % 10**8)
+    with _client(wrong_served) as client:
+        client.post("/human/start", data={"name": name, "size": "1", "seed": "3"})
+        item_id = _shown(client, name)
+        before = time.monotonic()
+        time.sleep(0.3)
+        data: dict[str, Any] = {"item_id": item_id, "answer": "A", "shown_at": forged}
+        assert client.post(f"/human/{name}/answer", data=data).status_code == 303
+        waited = time.monotonic() - before
+    with sqlite3.connect(wrong_served.workdir / f"human-{name}" / "run.sqlite") as conn:
+        (latency,) = conn.execute("SELECT latency_s FROM results WHERE status = 'ok'").fetchone()
+    assert latency is not None and math.isfinite(latency)
+    assert 0.3 <= latency <= waited + 1.0

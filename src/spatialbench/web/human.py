@@ -4,7 +4,8 @@ A person answers a sample of items in the browser, with the benchmark's question
 whole video (VSI-Bench Fig. 6 "Human Level" on the tiny set; MMSI-Video-Bench and ReMindView-Bench human
 rows). The run folder ``WORKDIR/human-NAME`` holds what a model run holds: ``config.json`` (model
 ``human:NAME``; ``data.ids`` = the sample, so ``score`` and ``report`` select the same items),
-``run.sqlite`` (one ``ok`` row per answer; ``latency_s`` = seconds from showing the item to the answer)
+``run.sqlite`` (one ``ok`` row per answer; ``latency_s`` = seconds from the server showing the item to
+the answer, measured by the server)
 and, rewritten after every answer, ``scores.json`` / ``items.csv`` / ``scores.md`` (the benchmark's
 default extraction reads a typed letter or number like any response). One run's answers are stored and
 scored one at a time (the run folder's lock, :mod:`spatialbench.web.locks`): parallel answers all land.
@@ -102,7 +103,7 @@ def answered(config: RunConfig) -> set[str]:
 
 
 def record(config: RunConfig, spec: BenchmarkSpec, items: Sequence[Item], item: Item, answer: str,
-           seconds: float) -> None:
+           seconds: float | None) -> None:
     """Store one answer (an empty answer is stored ``empty``, shown again), then re-score the run.
 
     ``items`` are the benchmark's items; the run's sample (``config.data.ids``) is scored. Holds the run
@@ -113,12 +114,12 @@ def record(config: RunConfig, spec: BenchmarkSpec, items: Sequence[Item], item: 
 
 
 def _record(config: RunConfig, spec: BenchmarkSpec, items: Sequence[Item], item: Item, answer: str,
-            seconds: float) -> None:
+            seconds: float | None) -> None:
     name = config.model.name
     store = RunStore(Path(config.out) / STORE_NAME, [])
     try:
         store.put(f"{name}:{item.id}", item.id, PROMPT, Response(text=answer.strip()),
-                  latency_s=max(seconds, 0.0))
+                  latency_s=None if seconds is None else max(seconds, 0.0))
         responses = {r.item_id: r.response for r in store.results() if r.status == "ok"}
     finally:
         store.close()

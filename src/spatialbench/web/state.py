@@ -58,6 +58,8 @@ class ServeState:
         self.by_id = {item.id: item for item in self.items}
         self.root = config.data if config.data.is_dir() else config.data.parent
         self.reasons = _disagreements(config.audit) if config.audit is not None else {}
+        self.shown: dict[tuple[str, str], float] = {}
+        """(human run name, item id) → ``time.monotonic()`` when the server first showed the item."""
 
     @property
     def flags_file(self) -> Path:

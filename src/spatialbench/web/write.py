@@ -75,21 +75,28 @@ def human_next(request: Request, name: str) -> HTMLResponse:
     if not remaining:
         return page(request, "human_done.html.j2", name=name, count=len(done))
     item = state.by_id[remaining[0]]
+    state.shown.setdefault((name, item.id), time.monotonic())
     return page(request, "human_item.html.j2", name=name, item=item, media=media_views(state, item),
-                shown_at=time.time(), position=len(done) + 1, total=len(config.data.ids or ()),
+                position=len(done) + 1, total=len(config.data.ids or ()),
                 numerical=item.answer_kind is AnswerKind.NUMERICAL)
 
 
 @router.post("/human/{name}/answer")
-def human_answer(request: Request, name: str, item_id: Annotated[str, Form()], answer: Annotated[str, Form()],
-                 shown_at: Annotated[float, Form()]) -> RedirectResponse:
-    """Store one answer with the seconds since the item was shown, re-score, show the next item."""
+def human_answer(request: Request, name: str, item_id: Annotated[str, Form()],
+                 answer: Annotated[str, Form()]) -> RedirectResponse:
+    """Store one answer with the seconds since the server first showed the item, re-score, show the next.
+
+    The time is the server's (``time.monotonic``); an item this server never showed (e.g. after a
+    restart) is stored without a latency. No time sent by the browser is used.
+    """
     state = serve_state(request)
     config = _human_config(request, name)
     item = state.by_id.get(item_id)
     if item is None or item_id not in (config.data.ids or ()):
         raise HTTPException(400, f"item {item_id!r} is not in this human run's sample")
-    human.record(config, state.spec, state.items, item, answer, time.time() - shown_at)
+    shown = state.shown.pop((name, item_id), None)
+    seconds = None if shown is None else time.monotonic() - shown
+    human.record(config, state.spec, state.items, item, answer, seconds)
     return _see(f"/human/{name}")
 
 
