@@ -16,8 +16,11 @@ Formats (detected from the content):
 * ``table`` — ``.csv`` / ``.tsv`` / ``.xlsx`` with a header row: a plain ``id,response`` CSV or a
   VLMEvalKit result table (``index``, ``prediction``; :mod:`spatialbench.scoring.prediction_tables`).
   The item id is ``id``, else ``index``, else the scene + question join. A folder is read as a table
-  when it holds one (and no ``.jsonl`` file); a folder of several tables (VLMEvalKit writes predictions,
-  per-item scores and a score table side by side) is refused, naming them.
+  when it holds exactly one and no ``.jsonl`` / ``.json`` file; a folder of several tables (VLMEvalKit
+  writes predictions, per-item scores and a score table side by side) is refused, naming them, and so
+  is a folder holding tables beside ``.jsonl`` / ``.json`` files (VLMEvalKit's output folder with the
+  annotations ``.jsonl`` and ``status.json``), naming both: which file holds the predictions is not
+  guessed — give the prediction file itself.
 
 The response field of exports and tables is the one field named ``response``, ``prediction``,
 ``model_answer`` or ``*_answer`` (``gemini_answer``). A file whose record has two such fields
@@ -151,6 +154,19 @@ def _table_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in TABLE_SUFFIXES)
 
 
+def _names(files: list[Path]) -> str:
+    return ", ".join(f.name for f in files[:5]) + (" ..." if len(files) > 5 else "")
+
+
+def _check_folder(folder: Path) -> None:
+    """Refuse a folder holding prediction tables beside other prediction files (``.jsonl`` / ``.json``)."""
+    tables = _table_files(folder)
+    others = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in (".jsonl", ".json"))
+    if tables and others:
+        raise ValueError(f"{folder}: a folder of prediction tables ({_names(tables)}) and other prediction "
+                         f"files ({_names(others)}); give the prediction file itself")
+
+
 def detect_format(path: Path) -> str:
     """Return ``jsonl``, ``lmms-eval``, ``export`` or ``table`` for ``path`` (file or folder)."""
     if path.is_dir():
@@ -184,11 +200,13 @@ def read_predictions(
         FileNotFoundError: ``path`` missing.
         ValueError: unknown ``format``; a file refused for its answer fields (message names them); an
             unreadable ``.xlsx``; a UTF-16 file (:class:`~spatialbench.records.files.NotUtf8Error`); a
-            folder of several tables.
+            folder of several tables, or of tables beside ``.jsonl`` / ``.json`` files.
     """
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"predictions not found: {path}")
+    if path.is_dir():
+        _check_folder(path)
     items = list(items)
     format = format or detect_format(path)
     readers = dict(zip(FORMATS, (_read_jsonl, _read_lmms, _read_export, _read_table), strict=True))
@@ -283,7 +301,6 @@ def _read_export(path: Path, joiner: _Joiner, out: Predictions, field: str | Non
 def _read_table(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:
     files = _table_files(path) if path.is_dir() else [path]
     if len(files) > 1:  # e.g. a VLMEvalKit folder: predictions, per-item scores and the score table
-        names = ", ".join(f.name for f in files[:5]) + (" ..." if len(files) > 5 else "")
-        raise ValueError(f"{path}: {len(files)} tables ({names}); give the prediction file itself")
+        raise ValueError(f"{path}: {len(files)} tables ({_names(files)}); give the prediction file itself")
     for file in files:
         _read_records(read_table(file), joiner, out, field, id_fields=("id", "index"))

@@ -6,7 +6,10 @@ R1 reasoning wrappers: text inside ``<think>…</think>`` (also ``<thinking>``, 
 R0 length bound: of what R1 leaves, only the last 32 KB (``MAX_ANSWER_CHARS`` characters) count. An
    answer is stated at the end of a response; the bound keeps the work per response small and fixed
    (a looping 1 MB response costs the same as a 32 KB one). Full-width forms (``Ｂ``, ``（３）``, the
-   ideographic space) read as their ASCII letters, digits and signs.
+   ideographic space) read as their ASCII letters, digits and signs, the ideographic full stop and comma
+   (``B。``, ``、``) as ``.`` and ``,``. Invisible format characters (Unicode category Cf: zero-width
+   space, zero-width (non-)joiner, word joiner, soft hyphen, byte-order mark, direction marks) are
+   removed, so ``B`` followed by a zero-width space reads as ``B``.
 R2 ``\boxed{…}``: when present, the content of the last one is the answer text (nested ``\boxed{}``
    unwrapped). LaTeX text wrappers (``\text{B}``, ``\textbf{B}``, ``\mathrm{}``, ``\emph{}`` …, nested
    too) and math delimiters (``$``, ``\(`` ``\)``, ``\[`` ``\]``) are reduced to their content first.
@@ -35,8 +38,11 @@ _LATEX_TEXT = re.compile(
     r"\s*\{([^{}]*)\}"
 )
 _MATH_DELIMITERS = re.compile(r"\\[()\[\]]|\$")
-_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
-_WIDE = re.compile("[\u3000\uff01-\uff5e]")
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {
+    0x3000: 0x20, 0x3001: 0x2C, 0x3002: 0x2E, 0xFF61: 0x2E, 0xFF64: 0x2C}  # ideographic space, 、 。 ｡ ､
+_WIDE = re.compile("[\u3000-\u3002\uff01-\uff5e\uff61\uff64]")
+_INVISIBLE = re.compile(  # Unicode category Cf (format characters) a model or editor may leave in text
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb]")
 _MARKER = re.compile(
     r"\b(?:(?P<marker>final\s+answer|correct\s+answer|answer|correct\s+option|correct\s+choice|答案)\s*"
     r"(?:is|would\s+be|should\s+be|will\s+be)?\s*(?:[:=-]\s*)?"
@@ -73,9 +79,15 @@ def strip_reasoning(text: str) -> str:
 
 
 def bounded(text: str) -> str:
-    """R1 then R0: the reasoning-free text, its last ``MAX_ANSWER_CHARS`` characters, in ASCII forms."""
+    """R1 then R0: the reasoning-free text, its last ``MAX_ANSWER_CHARS`` characters, in ASCII forms.
+
+    Format characters (Cf) are removed and full-width forms / ideographic stops read as ASCII.
+    """
     text = strip_reasoning(text)
     text = text[-MAX_ANSWER_CHARS:] if len(text) > MAX_ANSWER_CHARS else text
+    if text.isascii():
+        return text
+    text = _INVISIBLE.sub("", text)
     return text.translate(_FULL_WIDTH) if _WIDE.search(text) else text
 
 

@@ -17,8 +17,9 @@ C1 letter: a single letter standing alone at the start — ``B``, ``B.``, ``(B)`
 C2 option text: the text equals one option's text (``"sofa"`` for ``"B. sofa"``), or contains exactly
    one option's text as a whole phrase (phrases inside a longer matched option, e.g. ``left`` inside
    ``front-left``, do not count).
-C3 hedges: a letter followed by another option letter (``B, C``, ``B or C``, ``B/C``, ``B and C``) is
-   **no answer** — the response names two — never the first letter.
+C3 hedges: a letter followed by another option letter (``B, C``, ``B or C``, ``B/C``, ``B and C``),
+   bracketed or softened too (``(B) or maybe (C)``, ``B (or C)``, ``B, perhaps C``, ``[B] and possibly
+   [C]``), is **no answer** — the response names two — never the first letter.
 C4 the article: a response starting ``A`` / ``a`` then a space and an option's text (``A sofa is
    closest`` with ``B. sofa``) names that option (B); ``A because ...`` is still the letter A.
 
@@ -33,9 +34,13 @@ left`` stays B; ``A seems close, so the answer is (C)`` is C.
 Robust therefore scores at or above the official rule (which reads the first space-separated token)
 on every response that starts with an option letter — the same letter — except where the response
 itself says otherwise: a hedge (C3), a self-correction, a later answer phrase naming another letter,
-or the article ``A`` before another option's text (C4). ``A chair is there`` (no option named chair)
-reads as A, as the official rule reads it. A letter outside the options (``E`` for four options) is
-no answer; without known options only strict C1 applies. Anything else is no answer — never a guess.
+or the article ``A`` before another option's text (C4). **The hedge rule deliberately wins over
+"robust never below official"** (issue 10 asks for both): ``B or C`` is B for the official rule and no
+answer here, so a hedging model can score below its official-mode figure — a response naming two
+letters has not chosen one, and reading its first letter would reward hedging.
+``A chair is there`` (no option named chair) reads as A, as the official rule reads it. A letter
+outside the options (``E`` for four options) is no answer; without known options only strict C1
+applies. Anything else is no answer — never a guess.
 """
 
 from __future__ import annotations
@@ -55,7 +60,9 @@ _OPEN, _CLOSE = "([{\"'“‘«「", ")]}\"'”’»」"
 _LETTER = re.compile(  # a bracketed or quoted letter, or a bare one (with a closing bracket right after)
     rf"\s*(?:([{re.escape(_OPEN)}])\s*([A-Za-z])\s*([{re.escape(_CLOSE)}])?|()([A-Za-z])([)\]}}]?))"
 )
-_HEDGE = re.compile(r"\s*(?:,|/|&|\bor\b|\band\b)\s*(?:option\s+)?[(\[\"'“‘]?([A-Z])(?![A-Za-z])")
+_HEDGE = re.compile(  # "B or C", "(B) or maybe (C)", "B (or C)", "B, perhaps C", "[B] and possibly [C]"
+    r"\s*[(\[]?\s*(?:,|/|&|\bor\b|\band\b)\s*(?:,\s*)?(?:(?:or|maybe|perhaps|possibly|probably)\b\s*,?\s*)*"
+    r"(?:option\s+)?[(\[\"'“‘]?([A-Z])(?![A-Za-z])")
 _AFTER_STRICT = ".:,;!?"
 _OPTION_PREFIX = re.compile(r"^\s*[(\[]?[A-Za-z][.:)\]]\s*")
 _EDGE_PUNCT = " \t\r\n.,;:!?\"'()[]"

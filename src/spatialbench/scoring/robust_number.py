@@ -10,7 +10,10 @@ N1 digits: ``3``, ``2.5``, ``.5``, ``1,200`` (thousands commas removed), ``1 000
    ``–5`` is −5. Something that only looks like a number (``2.5.3``, a version or date) is not one.
 N2 ranges: ``3-4``, ``3 – 4``, ``3 to 4`` give the **midpoint** (3.5): MRA rewards closeness, and the
    midpoint is the single value nearest to every point of the stated range.
-N3 fractions and powers are their value: ``3/4`` → 0.75, ``10^3`` → 1000 (``1/0`` → no answer).
+N3 fractions and powers are their value: ``3/4`` → 0.75, ``10^3`` → 1000 (``1/0`` → no answer);
+   mixed numbers ``1 1/2`` (a whole number, a space, a proper fraction) → 1.5 and vulgar fraction
+   characters ``½``, ``1½``, ``2 ¾``, ``⅓`` → 0.5, 1.5, 2.75, 0.333…; ``2 3/2`` (not a proper
+   fraction) stays two numbers (N6).
 N4 units: a unit right after a number (``2.5 m``, ``200 cm``, ``3 meters``, ``48 sq m``, ``10 feet``;
    table in ``scoring/data/units.json``) is converted to the unit the question asks for (``in meters``,
    ``in centimeters``, ``square meters``). Feet and inches written ``5'6"`` are 5.5 feet. A unit of
@@ -34,6 +37,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
@@ -46,6 +50,8 @@ _NUM = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?(?!\.?\d)"
 _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _SPACE_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![.,]?\d)")
 _FEET_INCHES = re.compile(r"(?<![\w.])(\d+)\s*['′]\s*(\d+(?:\.\d+)?)\s*[\"″]")
+_VULGAR = re.compile(r"(?<![\w.])(?:(\d+)[ \t]?)?([\u00bc-\u00be\u2150-\u215e])")  # 1½, 2 ¾, ⅓
+_MIXED = re.compile(r"(?<![\w.,/^])(\d+)[ \t]+(\d+)\s*/\s*(\d+)(?![\w./^])")  # 1 1/2 (a proper fraction)
 
 
 @dataclass(frozen=True)
@@ -105,6 +111,17 @@ def _feet_inches(match: re.Match[str]) -> str:
     return f"{int(match.group(1)) + float(match.group(2)) / 12!r} ft"
 
 
+def _vulgar(match: re.Match[str]) -> str:
+    return repr(int(match.group(1) or 0) + unicodedata.numeric(match.group(2)))
+
+
+def _mixed(match: re.Match[str]) -> str:
+    numerator, denominator = int(match.group(2)), int(match.group(3))
+    if not 0 < numerator < denominator:
+        return match.group()
+    return repr(int(match.group(1)) + numerator / denominator)
+
+
 def _join_groups(match: re.Match[str]) -> str:
     return match.group().replace(" ", "")
 
@@ -129,8 +146,12 @@ def _digit_values(text: str, asked: tuple[str, float] | None) -> list[float]:
     # the guards skip a regex pass over text that cannot match it (this runs once per response)
     if "'" in text or "′" in text:
         text = _FEET_INCHES.sub(_feet_inches, text)
+    if not text.isascii():
+        text = _VULGAR.sub(_vulgar, text)
     if "," in text:
         text = _THOUSANDS.sub("", text)
+    if "/" in text:
+        text = _MIXED.sub(_mixed, text)
     if " " in text:
         text = _SPACE_GROUPS.sub(_join_groups, text)
     values = []
