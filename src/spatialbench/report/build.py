@@ -23,7 +23,7 @@ from pathlib import Path
 from spatialbench.media.errors import MediaError
 from spatialbench.report import analyses, pages, plots
 from spatialbench.report.items import ItemView, item_views, worst_first
-from spatialbench.report.runs import RunData, load_run
+from spatialbench.report.runs import RunData, check_benchmarks, load_run
 from spatialbench.report.sheets import SheetMaker
 from spatialbench.report.tables import Leaderboard, breakdown_grids, leaderboard, to_latex
 from spatialbench.runs.plan import data_root
@@ -97,11 +97,13 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     every run (items flagged wrong or ambiguous).
 
     Raises:
-        RunReadError: a run folder cannot be read. ValueError: runs of different benchmarks, or two runs
-            with the same folder name.
+        RunReadError: a run folder cannot be read, names an unregistered benchmark, or runs of different
+            benchmarks (checked from the configurations before any is loaded). ValueError: two runs with
+            the same folder name.
     """
     laps: dict[str, float] = {}
     started = time.perf_counter()
+    check_benchmarks(run_paths)
     runs = [load_run(p, data, exclude) for p in run_paths]
     _check_labels(runs)
     laps["load_and_score"] = time.perf_counter() - started

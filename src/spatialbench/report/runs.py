@@ -9,6 +9,7 @@ tables are the ones ``spatialbench score`` prints. The store is opened read-only
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.records.item import Item
+from spatialbench.registry import UnknownNameError
 from spatialbench.runs import RunConfig
 from spatialbench.runs.baseline import baseline_name
 from spatialbench.runs.plan import select_items
@@ -123,6 +125,28 @@ def _prompt(text: str | None) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _benchmark(folder: Path, name: str) -> BenchmarkSpec:
+    try:
+        return get_benchmark(name)
+    except UnknownNameError as exc:
+        raise RunReadError(f"{folder}: {exc}") from None
+
+
+def check_benchmarks(run_paths: Sequence[str | Path]) -> None:
+    """Check, from each ``config.json`` alone, that the runs name one registered benchmark.
+
+    Raises:
+        RunReadError: a run that cannot be read or names an unregistered benchmark, or runs of different
+            benchmarks (one line naming every run and its benchmark).
+    """
+    named = {Path(p): read_config(Path(p))[0].data.benchmark for p in run_paths}
+    for folder, name in named.items():
+        _benchmark(folder, name)
+    if len(set(named.values())) > 1:
+        listing = ", ".join(f"{folder} ({name})" for folder, name in named.items())
+        raise RunReadError(f"runs of different benchmarks: {listing}; report one benchmark at a time")
+
+
 def load_run(run: str | Path, data: str | Path | None = None,
              exclude: frozenset[str] = frozenset()) -> RunData:
     """Read run folder ``run``; ``data`` replaces the benchmark path recorded in its configuration.
@@ -136,7 +160,7 @@ def load_run(run: str | Path, data: str | Path | None = None,
     folder = Path(run)
     config, record = read_config(folder)
     answers = read_answers(folder)
-    spec = get_benchmark(config.data.benchmark)
+    spec = _benchmark(folder, config.data.benchmark)
     path = Path(data) if data is not None else Path(config.data.path)
     try:
         loaded = spec.load_items(path, **config.data.options)
