@@ -21,6 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.mmsi_remindview_fixtures import build_remindview
+from spatialbench.analysis.asking import endpoint_label
 from spatialbench.analysis.judge.schema import parse_judgement
 from spatialbench.cli.main import app
 from spatialbench.runs import RunConfig, run
@@ -107,7 +108,7 @@ def test_three_judges_table_alpha_and_failures(judged_run) -> None:
     doc = json.loads((run_dir / "analysis" / "judge.json").read_text())
     assert doc["analysis"] == "judge" and doc["version"] == 1
     assert doc["items"]["judged"] == 8 and doc["items"]["no_ground_truth"] == 3
-    b = doc["per_judge"]["openai-compatible:judge-b"]
+    b = doc["per_judge"][endpoint_label(names[1])]
     assert (b["valid"], b["failed"]) == (7, 1)
     assert b["failures"][0]["item"] == "view_centric_qa:0"
     assert "invalid reply after one retry: no JSON object found" in b["failures"][0]["error"]
@@ -174,7 +175,7 @@ def test_killed_judge_run_resumes(judged_run) -> None:
     asked = Counter(question_of(r.text) for r in script.answered())
     assert len(asked) == 8 and set(asked.values()) == {1}  # every item judged exactly once overall
     doc = json.loads((run_dir / "analysis" / "judge.json").read_text())
-    part = doc["per_judge"]["openai-compatible:judge-a"]
+    part = doc["per_judge"][endpoint_label(command[-3])]
     assert (part["valid"], part["failed"], part["requests_sent"]) == (8, 0, 5)
 
 
@@ -183,3 +184,22 @@ def test_judge_replies_are_validated() -> None:
     bad = '{"phase1": {"stated": 2, "correct": 1, "percent": 80}, "phase2": {}, "phase3": {}}'
     assert "percent 80.0 is not 100 * 1 / 2" in parse_judgement(bad).error
     assert parse_judgement(None).error == "the reply is not text"
+
+
+def test_two_endpoints_serving_one_model_name_are_two_judges(judged_run) -> None:
+    run_dir, correct, vc0 = judged_run
+    scripts = _judges(correct, vc0)
+    with OpenAIServer(scripts[0]) as ja, OpenAIServer(scripts[2]) as jc:
+        names = [f"openai-compatible:{s.url}#judge" for s in (ja, jc)]
+        args = ["judge", str(run_dir), "--judge", names[0], "--judge", names[1], "--timeout", "10"]
+        result = CliRunner().invoke(app, args)
+        twice = CliRunner().invoke(app, ["judge", str(run_dir), "--judge", names[0], "--judge", names[0]])
+    assert result.exit_code == 0, result.output
+    assert [len(s.answered()) for s in (scripts[0], scripts[2])] == [8, 8]
+    doc = json.loads((run_dir / "analysis" / "judge.json").read_text())
+    assert doc["judges"] == [endpoint_label(n) for n in names] and len(set(doc["judges"])) == 2
+    assert len(list((run_dir / "analysis" / "judge").glob("*/run.sqlite"))) == 2
+    assert "mean of 2 judge(s)" in result.output
+    # correct, phase 1: (80 + 20) / 2 (judges A and C)
+    assert doc["table"]["correct"]["1"]["mean"] == pytest.approx(50.0)
+    assert twice.exit_code == 2 and "the same --judge is given twice" in twice.output

@@ -61,6 +61,16 @@ def model_slug(name: str) -> str:
     return f"{safe}-{hashlib.sha256(identity.encode()).hexdigest()[:8]}"
 
 
+def endpoint_label(name: str) -> str:
+    """Return how an asker is named in stores and documents: its identity plus, when the identity drops
+    part of ``name`` (an OpenAI-compatible endpoint URL), ``@`` and a short hash of the full name, so two
+    endpoints serving the same model name never share a store."""
+    identity = model_identity(name)
+    if identity == name:
+        return name
+    return f"{identity}@{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+
+
 def item_key(question: Question, model: str) -> str:
     """Return the store key of ``question`` asked of ``model`` (text, settings, model identity)."""
     record = {

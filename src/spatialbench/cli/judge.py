@@ -88,7 +88,9 @@ def judge(
         items = get_benchmark(folder.benchmark).load_items(data["path"], **data.get("options", {}))
         answers = stored_answers(run, turn)
         api = ApiSettings(concurrency=concurrency, timeout_s=timeout)
-        backends = {name: load_backend(name, api=api, seed=0) for name in dict.fromkeys(judges)}
+        if len(set(judges)) < len(judges):
+            raise ValueError("the same --judge is given twice: " + ", ".join(judges))
+        backends = {name: load_backend(name, api=api, seed=0) for name in judges}
         doc = judge_study(
             folder, list(items), answers, backends, data_root(data["path"]), concurrency, max_new_tokens
         )

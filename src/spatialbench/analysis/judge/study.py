@@ -16,7 +16,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from spatialbench.analysis.asking import Answer, Question, ask_all, failures, open_store, outcome_counts
+from spatialbench.analysis.asking import (
+    Answer,
+    Question,
+    ask_all,
+    endpoint_label,
+    failures,
+    open_store,
+    outcome_counts,
+)
 from spatialbench.analysis.judge.agreement import (
     TABLE_2,
     Scores,
@@ -34,7 +42,6 @@ from spatialbench.models.base import Backend
 from spatialbench.prompting.templates import fill, read_json
 from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings, Request, TextPart
-from spatialbench.runs.keys import model_identity
 
 VERSION = 1
 
@@ -130,8 +137,8 @@ async def _judge(
 def _per_judge(outcomes: dict[str, list[Answer]], scores: Scores, correct: dict[str, bool]) -> dict[str, Any]:
     out = {}
     for name, answers in outcomes.items():
-        table = phase_table(scores[model_identity(name)], correct)
-        out[model_identity(name)] = {**outcome_counts(answers), "table": table, "failures": failures(answers)}
+        table = phase_table(scores[name], correct)
+        out[name] = {**outcome_counts(answers), "table": table, "failures": failures(answers)}
     return out
 
 
@@ -146,15 +153,17 @@ def judge_study(
 ) -> dict[str, Any]:
     """Judge every item with every judge and return the ``judge.json`` document (module docstring).
 
-    ``judges``: model name → its back end. Judges are recorded by model identity (no endpoint URL).
+    ``judges``: model name → its back end. Judges are recorded by
+    :func:`~spatialbench.analysis.asking.endpoint_label` (identity and a hash of the full name, URL included).
 
     Raises:
         RunSetupError: a judge's store is damaged or holds another model's answers.
     """
     correct = correct_items(run)
     questions, counts = judge_questions(items, answers, correct, data_root, max_new_tokens)
-    outcomes = asyncio.run(_judge(run, judges, questions, concurrency))
-    scores: Scores = {model_identity(name): _scores(answers) for name, answers in outcomes.items()}
+    labelled = {endpoint_label(name): backend for name, backend in judges.items()}
+    outcomes = asyncio.run(_judge(run, labelled, questions, concurrency))
+    scores: Scores = {name: _scores(answers) for name, answers in outcomes.items()}
     return {
         "analysis": "judge",
         "version": VERSION,
