@@ -104,3 +104,25 @@ def test_score_run_out_on_a_full_disk_is_one_line_and_exit_2(tmp_path, monkeypat
     assert last == f"error: cannot write {out / 'scores.json'}: No space left on device"
     assert list(out.iterdir()) == [] and _snapshot(tmp_path / "run") == run_files
 
+
+
+def test_score_with_sub_bench_writes_scores_and_breakdown_as_one_set(tmp_path, monkeypatch):
+    from benchmarks.mmsi_remindview_fixtures import build_mmsi, mmsi_responses
+
+    data = build_mmsi(tmp_path / "mmsi")
+    predictions = tmp_path / "p.jsonl"
+    lines = [json.dumps({"id": k, "response": v}) + "\n" for k, v in mmsi_responses().items()]
+    predictions.write_text("".join(lines))
+    out = tmp_path / "s"
+    args = ["score", "-b", "mmsi-video", "-a", str(data), "-p", str(predictions), "--sub-bench", "grounding",
+            "--out", str(out)]
+    written = _full_disk_on(monkeypatch, nth=4)  # scores.json, items.csv, scores.md written; breakdown.md not
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert written[3] == "breakdown.md.part"
+    assert list(out.iterdir()) == []  # no new score files beside missing breakdown files
+    monkeypatch.undo()
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in out.iterdir()) == [
+        "breakdown.csv", "breakdown.json", "breakdown.md", "items.csv", "scores.json", "scores.md"]

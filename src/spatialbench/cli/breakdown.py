@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 
     from spatialbench.benchmarks.spec import BenchmarkSpec
     from spatialbench.scoring.grouped import Table
+    from spatialbench.scoring.scorer import ScoreResult
 
 SubBenchOpt = Annotated[
     str | None,
@@ -102,15 +103,18 @@ def emit_breakdowns(
     annotations: Path,
     sub_bench: str | None,
     out: Path | None,
+    scores: ScoreResult | None = None,
 ) -> None:
     """Print the breakdown tables; with ``out``, also write ``breakdown.md``, ``.csv`` and ``.json``.
 
-    The three files are written as one set (temporaries renamed only when all were written); a failed
-    write (a full disk) is one line naming the file and exit 2, the earlier files left whole.
+    The three files (with ``scores``, also that result's ``scores.json``, ``items.csv`` and
+    ``scores.md``: ``score --sub-bench``) are written as one set, temporaries renamed only when all were
+    written; a failed write (a full disk) is one line naming the file and exit 2, the earlier files whole.
     Exits with code 2 (message on stderr) for an unknown sub-benchmark, missing id lists or an option the
     benchmark does not take (``--sub-bench`` for ReMindView-Bench or VSI-Bench); warnings (a table left
     out, items outside the table) go to stderr.
     """
+    from spatialbench.scoring.output import score_files
     from spatialbench.scoring.render import breakdown_grid, cells_json, to_csv, to_markdown
 
     try:
@@ -126,10 +130,14 @@ def emit_breakdowns(
     if out is not None:
         payload = [cells_json(t) for t in tables]
         csv_text = "\n".join(f"{g.title}\n{to_csv(g)}" for g in grids)
-        with out_errors():  # one set: the three files renamed only when all were written
+        files = score_files(scores, out) if scores is not None else {}
+        files |= {out / "breakdown.md": text + "\n", out / "breakdown.csv": csv_text,
+                  out / "breakdown.json": json.dumps(payload, indent=2) + "\n"}
+        with out_errors():  # one set: every file renamed only when all were written
             out.mkdir(parents=True, exist_ok=True)
-            atomic_write_files({out / "breakdown.md": text + "\n", out / "breakdown.csv": csv_text,
-                                out / "breakdown.json": json.dumps(payload, indent=2) + "\n"})
+            atomic_write_files(files)
+        if scores is not None:
+            typer.echo(f"wrote {', '.join(str(p) for p in files)}")
 
 
 @app.command()

@@ -157,11 +157,14 @@ def with_inputs(result: ScoreResult, items: LoadedItems, pruned_ids: Path | None
     return _pruning(result, items, pruned_ids) if pruned_ids is not None else result
 
 
-def emit(result: ScoreResult, out: Path | None, show: bool = True) -> None:
-    """Print the Markdown report (unless ``show`` is False) and, with ``out``, write the score files."""
+def emit(result: ScoreResult, out: Path | None, show: bool = True, write: bool = True) -> None:
+    """Print the Markdown report (unless ``show`` is False) and, with ``out`` and ``write``, write files.
+
+    ``write=False``: the caller writes the score files in one set with others (``--sub-bench``).
+    """
     if show:
         typer.echo(render_markdown(result, scores_file=out is not None))
-    if out is not None:
+    if out is not None and write:
         with out_errors():
             paths = write_scores(result, out)
         typer.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
@@ -304,11 +307,12 @@ def score(
         count = len(result.unmatched_predictions)
         typer.echo(f"{count} prediction id(s) match no item: {shown}{more}", err=True)
     failure = _nothing_scored(read, result, run or predictions, record.data)
-    emit(result, out if failure is None else None, show=failure is None)  # no files of zeros
+    # no files of zeros; with --sub-bench the score files are written with the breakdown files, as one set
+    emit(result, out if failure is None else None, show=failure is None, write=sub_bench is None)
     if failure is not None:
         typer.echo(f"error: {failure}; nothing was scored", err=True)
         raise typer.Exit(1)
     if sub_bench is not None:  # the sub-benchmark's table, from the official id lists (cli/breakdown.py)
         from spatialbench.cli.breakdown import emit_breakdowns
 
-        emit_breakdowns(spec, list(items), result.rows, record.data, sub_bench, out)
+        emit_breakdowns(spec, list(items), result.rows, record.data, sub_bench, out, scores=result)

@@ -111,6 +111,16 @@ def scores_json(result: ScoreResult) -> dict[str, Any]:
     }
 
 
+def score_files(result: ScoreResult, out_dir: Path) -> dict[Path, str]:
+    """Return ``{path: text}`` of ``scores.json``, ``items.csv`` and ``scores.md`` in ``out_dir``.
+
+    For callers that write them in one set with other files (:func:`~spatialbench.records.files.
+    atomic_write_files`), e.g. ``score --sub-bench`` with its breakdown files.
+    """
+    return {out_dir / "scores.json": json.dumps(scores_json(result), indent=2) + "\n",
+            out_dir / "items.csv": items_csv(result), out_dir / "scores.md": render_markdown(result)}
+
+
 def write_scores(result: ScoreResult, out_dir: str | Path) -> dict[str, Path]:
     """Write ``scores.json``, ``items.csv`` and ``scores.md`` into ``out_dir`` (created if needed).
 
@@ -124,10 +134,9 @@ def write_scores(result: ScoreResult, out_dir: str | Path) -> dict[str, Path]:
     """
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    paths = {"scores": out / "scores.json", "items": out / "items.csv", "markdown": out / "scores.md"}
-    atomic_write_files({paths["scores"]: json.dumps(scores_json(result), indent=2) + "\n",
-                        paths["items"]: items_csv(result), paths["markdown"]: render_markdown(result)})
-    return paths
+    files = score_files(result, out)
+    atomic_write_files(files)
+    return dict(zip(("scores", "items", "markdown"), files, strict=True))
 
 
 def items_csv(result: ScoreResult) -> str:
