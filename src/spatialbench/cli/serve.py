@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from spatialbench.cli.apps import app
 
+if TYPE_CHECKING:
+    from spatialbench.web.state import ServeState
+
 
 @app.command()
 def serve(
     data: Annotated[Path, typer.Option("--data", help="Benchmark folder or annotation file.")],
-    runs: Annotated[list[Path] | None, typer.Option("--runs", help="Run(s) folder.")] = None,
+    runs: Annotated[list[Path] | None, typer.Option(
+        "--runs", help="A run folder or a folder of runs; repeat: --runs A --runs B.")] = None,
     benchmark: Annotated[str, typer.Option("--benchmark", "-b", help="Benchmark name.")] = "vsibench",
     workdir: Annotated[
         Path, typer.Option("--workdir", help="Where human runs, flags.jsonl and annotations go.")
@@ -37,7 +41,16 @@ def serve(
     except (ValueError, OSError, KeyError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
+    _notice_other_runs(application.state.serve)
     if host not in ("127.0.0.1", "localhost", "::1"):
         typer.echo(f"warning: listening on {host}: whoever reaches it with the token can use it", err=True)
     typer.echo(f"spatialbench serve: open http://{host}:{port}/?token={token}", err=True)
     uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
+def _notice_other_runs(state: ServeState) -> None:
+    """Name on stderr the runs under ``--runs`` that belong to another benchmark (they are not shown)."""
+    others = state.other_runs()
+    if others:
+        listing = ", ".join(f"{r.path} ({r.benchmark or '?'})" for r in others)
+        typer.echo(f"notice: {len(others)} run(s) of other benchmarks not shown: {listing}", err=True)

@@ -45,6 +45,11 @@ class ServedRun:
         return str(self.config.get("model", {}).get("name", "?"))
 
     @property
+    def benchmark(self) -> str:
+        """The benchmark name in the run's configuration (``""`` when it names none)."""
+        return str(self.config.get("data", {}).get("benchmark", ""))
+
+    @property
     def blind(self) -> bool:
         """Whether the run sent no media."""
         return bool(self.config.get("prompt", {}).get("blind"))

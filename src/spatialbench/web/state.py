@@ -1,7 +1,8 @@
 """What ``spatialbench serve`` serves: one benchmark's items, the run folders, and its work folder.
 
 Runs are re-read on each request that lists them (a human run or a finished model run appears without a
-restart); items are loaded once. ``--runs`` names run folders or folders holding run folders. The UI
+restart); items are loaded once. ``--runs`` names run folders or folders holding run folders; a run is
+named by its folder name, or ``parent/name`` where two folders share a name. The UI
 writes only the human runs and the flags file (in the work folder) and each run's error annotation file
 (``RUN/analysis/errors.json``).
 """
@@ -9,7 +10,8 @@ writes only the human runs and the flags file (in the work folder) and each run'
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections import Counter
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -76,17 +78,27 @@ class ServeState:
                 found += sorted(p for p in folder.iterdir() if (p / "config.json").is_file())
         return list(dict.fromkeys(p.resolve() for p in found))
 
-    def runs(self) -> list[ServedRun]:
-        """Return the runs of this benchmark (other benchmarks' and unreadable folders left out)."""
+    def _loaded(self) -> list[ServedRun]:
         runs = []
         for folder in self.run_folders():
             try:
-                run = load_served_run(folder)
+                runs.append(load_served_run(folder))
             except RunFolderError:
                 continue
-            if run.config.get("data", {}).get("benchmark") == self.spec.name:
-                runs.append(run)
         return runs
+
+    def runs(self) -> list[ServedRun]:
+        """Return the runs of this benchmark (other benchmarks' and unreadable folders left out).
+
+        A folder name held by two runs becomes ``parent/name`` for both, so each stays reachable.
+        """
+        runs = [r for r in self._loaded() if r.benchmark == self.spec.name]
+        counts = Counter(r.name for r in runs)
+        return [replace(r, name=f"{r.path.parent.name}/{r.name}") if counts[r.name] > 1 else r for r in runs]
+
+    def other_runs(self) -> list[ServedRun]:
+        """Return the readable runs of other benchmarks (not shown; ``serve`` names them at start)."""
+        return [r for r in self._loaded() if r.benchmark != self.spec.name]
 
     def run(self, name: str) -> ServedRun | None:
         """Return the run whose folder is named ``name``."""
