@@ -203,3 +203,44 @@ def test_two_endpoints_serving_one_model_name_are_two_judges(judged_run) -> None
     # correct, phase 1: (80 + 20) / 2 (judges A and C)
     assert doc["table"]["correct"]["1"]["mean"] == pytest.approx(50.0)
     assert twice.exit_code == 2 and "the same --judge is given twice" in twice.output
+
+
+def _judged_by_a(tmp_path: Path, answer: str) -> tuple[dict, list[str], int]:
+    data = build_remindview(tmp_path / "data")
+    add_view_graphs(data)
+    with OpenAIServer(ServerScript(answer=lambda text: answer)) as server:
+        config = RunConfig.model_validate(
+            {
+                "data": {"benchmark": "remindview", "path": str(data)},
+                "model": {"name": f"openai-compatible:{server.url}#vlm", "timeout_s": 10},
+                "out": str(tmp_path / "run"),
+            }
+        )
+        run(config, progress=False)
+    script = ServerScript(answer=lambda text: judge_reply((80, 60, 40)))
+    with OpenAIServer(script) as judge:
+        result = CliRunner().invoke(
+            app, ["judge", str(tmp_path / "run"), "--judge", f"openai-compatible:{judge.url}#j"]
+        )
+    path = tmp_path / "run" / "analysis" / "judge.json"
+    doc = json.loads(path.read_text()) if path.exists() else {}
+    return doc, [r.text for r in script.answered()], result.exit_code
+
+
+def test_a_phase_missing_from_the_answer_is_recorded_not_scored(tmp_path: Path) -> None:
+    no_phase_2 = FOUR_PHASES.replace("**(2)** frame1 is taken from the front-right of frame0.\n", "")
+    doc, sent, code = _judged_by_a(tmp_path, no_phase_2)
+    assert code == 0 and len(sent) == 11 and doc["items"]["missing_phase_2"] == 11
+    for group in ("correct", "incorrect"):
+        assert doc["table"][group]["2"]["mean"] is None  # the judge's 60 for phase 2 is not used
+        assert doc["table"][group]["1"]["mean"] == pytest.approx(80.0)
+    assert set(next(iter(doc["scores"].values()))["object_centric_qa:0"].items()) == {
+        ("1", 80.0),
+        ("2", None),
+        ("3", 40.0),
+    }
+
+
+def test_an_answer_without_phases_is_not_sent_to_the_judge(tmp_path: Path) -> None:
+    doc, sent, code = _judged_by_a(tmp_path, "A. left")
+    assert sent == [] and doc["items"]["no_phases"] == 11

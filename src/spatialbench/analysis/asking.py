@@ -62,9 +62,11 @@ def model_slug(name: str) -> str:
 
 
 def endpoint_label(name: str) -> str:
-    """Return how an asker is named in stores and documents: its identity plus, when the identity drops
-    part of ``name`` (an OpenAI-compatible endpoint URL), ``@`` and a short hash of the full name, so two
-    endpoints serving the same model name never share a store."""
+    """Return how an asker is named in stores and documents (``openai-compatible:judge@1a2b3c4d``).
+
+    Its identity plus, when the identity drops part of ``name`` (an OpenAI-compatible endpoint URL), ``@``
+    and a short hash of the full name, so two endpoints serving the same model name never share a store.
+    """
     identity = model_identity(name)
     if identity == name:
         return name

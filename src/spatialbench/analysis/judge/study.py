@@ -4,7 +4,8 @@ For each scored item with a stored answer and a view graph (:mod:`~spatialbench.
 the judge gets the Table 8 instruction (``data/texts.json``: role, ground-truth metadata, the item's
 question, the answer's phases 1–3 split by :mod:`spatialbench.analysis.phases`, evaluation rules, our JSON
 format of :mod:`~spatialbench.analysis.judge.schema`). A missing phase is sent as "(phase missing from the
-response)" and counted. Requests are greedy (temperature 0), resumable, retried once on an invalid reply
+response)", counted, and never scored (its judge score is dropped); an answer without phases 1–3 is not
+sent. Requests are greedy (temperature 0), resumable, retried once on an invalid reply
 (:mod:`spatialbench.analysis.asking`). Judges are averaged and their agreement measured
 (:mod:`~spatialbench.analysis.judge.agreement`); the document is ``RUN/analysis/judge.json``.
 """
@@ -84,37 +85,46 @@ def judge_questions(
     scored: dict[str, bool],
     data_root: Path,
     max_new_tokens: int = 1024,
-) -> tuple[list[Question], dict[str, int]]:
-    """Return the questions for the judges and the counts of items left out or with missing phases."""
+) -> tuple[list[Question], dict[str, int], dict[str, tuple[int, ...]]]:
+    """Return the judges' questions, counts of items left out or missing phases, and missing phases.
+
+    The third value maps item id → its phases (of 1–3) missing from the answer: recorded, never scored.
+    An answer with none of phases 1–3 is not sent (counted ``no_phases``).
+    """
     pairs, unanswered = answered_items(items, answers, scored)
     counts: Counter[str] = Counter(not_answered=unanswered)
-    questions = []
+    questions, missing = [], {}
     for item, answer in pairs:
         graph = load_view_graph(item, data_root)
         if graph is None:
             counts["no_ground_truth"] += 1
+            continue
+        absent = phase_texts(answer.text)[1]
+        if len(absent) == len(JUDGED_PHASES):
+            counts["no_phases"] += 1
             continue
         try:
             request = judge_request(item, answer.text, graph, max_new_tokens)
         except (ValueError, TypeError, AttributeError):
             counts["bad_ground_truth"] += 1
             continue
-        for k in phase_texts(answer.text)[1]:
-            counts[f"missing_phase_{k}"] += 1
+        counts.update(f"missing_phase_{k}" for k in absent)
+        missing[item.id] = absent
         questions.append(Question(item.id, request))
     counts["judged"] = len(questions)
-    return questions, dict(counts)
+    return questions, dict(counts), missing
 
 
 def _validate(text: str) -> str | None:
     return parse_judgement(text).error
 
 
-def _scores(answers: list[Answer]) -> dict[str, dict[int, float | None]]:
+def _scores(answers: list[Answer], missing: dict[str, tuple[int, ...]]) -> dict[str, dict[int, float | None]]:
     out: dict[str, dict[int, float | None]] = {}
     for answer in answers:
         judgement = parse_judgement(answer.text).judgement if answer.text is not None else None
-        out[answer.item_id] = judgement.percents() if judgement else dict.fromkeys(JUDGED_PHASES)
+        percents = judgement.percents() if judgement else dict.fromkeys(JUDGED_PHASES)
+        out[answer.item_id] = {k: None if k in missing[answer.item_id] else v for k, v in percents.items()}
     return out
 
 
@@ -160,10 +170,10 @@ def judge_study(
         RunSetupError: a judge's store is damaged or holds another model's answers.
     """
     correct = correct_items(run)
-    questions, counts = judge_questions(items, answers, correct, data_root, max_new_tokens)
+    questions, counts, missing = judge_questions(items, answers, correct, data_root, max_new_tokens)
     labelled = {endpoint_label(name): backend for name, backend in judges.items()}
     outcomes = asyncio.run(_judge(run, labelled, questions, concurrency))
-    scores: Scores = {name: _scores(answers) for name, answers in outcomes.items()}
+    scores: Scores = {name: _scores(answers, missing) for name, answers in outcomes.items()}
     return {
         "analysis": "judge",
         "version": VERSION,
