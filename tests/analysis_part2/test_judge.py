@@ -243,4 +243,19 @@ def test_a_phase_missing_from_the_answer_is_recorded_not_scored(tmp_path: Path) 
 
 def test_an_answer_without_phases_is_not_sent_to_the_judge(tmp_path: Path) -> None:
     doc, sent, code = _judged_by_a(tmp_path, "A. left")
-    assert sent == [] and doc["items"]["no_phases"] == 11
+    assert sent == [] and doc == {} and code == 1
+
+
+def test_nothing_judged_keeps_the_previous_judge_json(judged_run) -> None:
+    run_dir, correct, vc0 = judged_run
+    previous = run_dir / "analysis" / "judge.json"
+    previous.parent.mkdir(parents=True, exist_ok=True)
+    previous.write_text('{"analysis": "judge", "kept": true}')
+    garbage = ServerScript(answer=lambda text: "no idea")
+    with OpenAIServer(garbage) as server:
+        result = CliRunner().invoke(
+            app, ["judge", str(run_dir), "--judge", f"openai-compatible:{server.url}#g"]
+        )
+    assert result.exit_code == 1, result.output
+    assert "nothing scored" in result.output and str(previous) in result.output
+    assert json.loads(previous.read_text()) == {"analysis": "judge", "kept": True}

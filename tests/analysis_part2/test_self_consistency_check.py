@@ -77,3 +77,24 @@ def test_labels_are_read_strictly() -> None:
     assert read_label("Inconsistent.") == "inconsistent"
     assert read_label("Consistent or Inconsistent") is None
     assert read_label("It follows.") is None
+
+
+def test_nothing_checked_keeps_the_previous_consistency_json(tmp_path: Path) -> None:
+    data = build_remindview(tmp_path / "data")
+    with OpenAIServer(ServerScript(answer=lambda text: FOUR_PHASES)) as server:
+        config = RunConfig.model_validate(
+            {
+                "data": {"benchmark": "remindview", "path": str(data)},
+                "model": {"name": f"openai-compatible:{server.url}#vlm", "timeout_s": 10},
+                "out": str(tmp_path / "run"),
+            }
+        )
+        run(config, progress=False)
+    previous = tmp_path / "run" / "analysis" / "consistency.json"
+    previous.parent.mkdir(parents=True, exist_ok=True)
+    previous.write_text('{"kept": true}')
+    with OpenAIServer(ServerScript(answer=lambda text: "Maybe.")) as server:
+        args = ["consistency", str(tmp_path / "run"), "--model", f"openai-compatible:{server.url}#vlm"]
+        result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1, result.output
+    assert "nothing scored" in result.output and json.loads(previous.read_text()) == {"kept": True}

@@ -79,3 +79,15 @@ def write_analysis(run_dir: Path, name: str, doc: dict[str, Any]) -> Path:
     part.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     part.replace(path)
     return path
+
+
+def write_if_scored(run_dir: Path, name: str, doc: dict[str, Any], scored: int) -> tuple[bool, str]:
+    """Write ``doc`` (:func:`write_analysis`) only when ``scored`` items were scored.
+
+    Returns (written, the line to print): with nothing scored an existing ``<name>.json`` is kept as it was.
+    """
+    path = run_dir / ANALYSIS_DIR / f"{name}.json"
+    if scored > 0:
+        return True, f"written: {write_analysis(run_dir, name, doc)}"
+    kept = "; the previous one is kept" if path.exists() else ""
+    return False, f"error: nothing scored, so {path} is not written{kept}"

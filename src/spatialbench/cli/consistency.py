@@ -4,8 +4,9 @@ The run's model (or ``--model``, e.g. the same model served elsewhere) gets each
 question, its own phases 1–3 and final answer, and the Table 9 instruction
 (:mod:`spatialbench.analysis.consistency`); prints the Table 3 layout (% consistent among correct,
 incorrect and all answers, beside the paper's rows) and writes ``RUN/analysis/consistency.json``.
-Requests are stored in ``RUN/analysis/consistency/<model>/run.sqlite`` (a killed check resumes). Exit 2:
-not a scored run, unreadable data, unknown model.
+Requests are stored in ``RUN/analysis/consistency/<model>/run.sqlite`` (a killed check resumes). Exit 1:
+no item was checked (an existing ``consistency.json`` is kept). Exit 2: not a scored run, unreadable
+data, unknown model.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def consistency(
     """Ask the model whether each final answer follows from its own reasoning (App. D.3, Table 3)."""
     from spatialbench.analysis.consistency import consistency_study
     from spatialbench.analysis.run_folder import RunFolderError, read_run
-    from spatialbench.analysis.stored import stored_answers, write_analysis
+    from spatialbench.analysis.stored import stored_answers
     from spatialbench.benchmarks import get_benchmark
     from spatialbench.models.api import ApiSettings
     from spatialbench.models.errors import BackendError
@@ -74,6 +75,7 @@ def consistency(
     except (RunFolderError, RunSetupError, UnknownNameError, BackendError, ValueError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    path = write_analysis(run, "consistency", doc)
+    from spatialbench.cli.judge import finish
+
     typer.echo(table_text(doc, folder.name), nl=False)
-    typer.echo(f"written: {path}")
+    finish(run, "consistency", doc, doc["items"]["valid"])

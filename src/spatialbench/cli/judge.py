@@ -4,7 +4,8 @@ ReMindView-Bench Sec. 5.1 / App. D.1 (:mod:`spatialbench.analysis.judge`): each 
 every answer against the item's view graph; prints the Table 2 layout (per phase, answers correct vs
 incorrect: the judges' mean, each judge, the paper's rows) and the judges' agreement, and writes
 ``RUN/analysis/judge.json``. Judge requests are stored in ``RUN/analysis/judge/<model>/run.sqlite``: a
-killed judge run resumes where it stopped. Exit 2: not a scored run, unreadable data, unknown judge.
+killed judge run resumes where it stopped. Exit 1: no judge scored any item (an existing ``judge.json``
+is kept). Exit 2: not a scored run, unreadable data, unknown or repeated judge.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def judge(
     """Score each answer's reasoning phases 1-3 with LLM judges (ReMindView-Bench App. D.1, Table 2)."""
     from spatialbench.analysis.judge.study import judge_study
     from spatialbench.analysis.run_folder import RunFolderError, read_run
-    from spatialbench.analysis.stored import stored_answers, write_analysis
+    from spatialbench.analysis.stored import stored_answers
     from spatialbench.benchmarks import get_benchmark
     from spatialbench.models.api import ApiSettings
     from spatialbench.models.errors import BackendError
@@ -97,6 +98,15 @@ def judge(
     except (RunFolderError, RunSetupError, UnknownNameError, BackendError, ValueError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    path = write_analysis(run, "judge", doc)
     typer.echo(table_text(doc), nl=False)
-    typer.echo(f"written: {path}")
+    finish(run, "judge", doc, sum(part["valid"] for part in doc["per_judge"].values()))
+
+
+def finish(run: Path, name: str, doc: dict[str, Any], scored: int) -> None:
+    """Write ``RUN/analysis/<name>.json`` when something was scored, else keep the old one and exit 1."""
+    from spatialbench.analysis.stored import write_if_scored
+
+    written, line = write_if_scored(run, name, doc, scored)
+    typer.echo(line, err=not written)
+    if not written:
+        raise typer.Exit(1)
