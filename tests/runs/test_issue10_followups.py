@@ -1,8 +1,10 @@
 """Newcomer findings on issue 10: a full disk with requests in flight, symlinks out of the data folder,
 a store damaged inside, empty videos. Each failing input first, then the fix."""
 
+import json
 import logging
 import re
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -88,3 +90,52 @@ def test_store_damaged_inside_is_refused_before_anything_is_written(tmp_path: Pa
     assert "nothing in it was changed" in lines[0]
     assert (out / STORE_NAME).read_bytes() == bytes(data) and (out / "config.json").read_bytes() == config
     assert len(script.log) == sent and not (out / "run.lock").exists()
+
+
+def _point_item_at(root: Path, scene: str) -> None:
+    """Point the first item of ``root/test.jsonl`` at ``arkitscenes/<scene>.mp4``."""
+    lines = (root / "test.jsonl").read_text().splitlines()
+    first = json.loads(lines[0])
+    lines[0] = json.dumps({**first, "scene_name": scene})
+    (root / "test.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def _refused(root: Path, out: Path) -> tuple[str, int]:
+    script = ServerScript(answer=lambda text: "B")
+    with OpenAIServer(script) as server:
+        result = CliRunner().invoke(app, _args(root, out, f"openai-compatible:{server.url}#m"))
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].endswith("nothing was sent"), result.output
+    return lines[0], len(script.log)
+
+
+def test_symlink_out_of_the_data_folder_is_a_set_up_error_naming_the_file(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    make_vsibench(root, n_videos=1, per_video=3)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.copy(root / "arkitscenes" / "scene0.mp4", outside / "x.mp4")
+    (root / "arkitscenes" / "linked.mp4").symlink_to(outside / "x.mp4")
+    _point_item_at(root, "linked")
+    line, sent = _refused(root, tmp_path / "run")
+    assert line == (
+        f"error: 1 media file(s) lead outside the data folder {root.resolve()} through a symbolic link "
+        f"(1 of 3 items use them): {root / 'arkitscenes' / 'linked.mp4'} -> {outside / 'x.mp4'}; "
+        "nothing was sent"
+    )
+    assert sent == 0 and not (tmp_path / "run" / STORE_NAME).exists()
+
+
+def test_symlinks_inside_the_data_folder_and_a_linked_data_folder_run(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    make_vsibench(root, n_videos=1, per_video=2)
+    (root / "arkitscenes" / "alias.mp4").symlink_to(root / "arkitscenes" / "scene0.mp4")
+    _point_item_at(root, "alias")
+    (tmp_path / "link").symlink_to(root)
+    with OpenAIServer(ServerScript(answer=lambda text: "B")) as server:
+        result = CliRunner().invoke(app, _args(tmp_path / "link", tmp_path / "run",
+                                               f"openai-compatible:{server.url}#m"))
+    assert result.exit_code == 0, result.output
+    assert [status for _, status in _rows(tmp_path / "run")] == ["ok", "ok"]
+

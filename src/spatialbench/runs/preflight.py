@@ -3,6 +3,8 @@
 - Missing media (:func:`check_media_present`): every file an item points at must exist under the data
   folder; otherwise the run stops with exit 2 naming the first missing files and the layout the
   benchmark expects, instead of failing each item and printing a table of zeros.
+- Media that leads out of the data folder through a symbolic link (:func:`check_media_usable`): exit 2
+  naming the files, like missing media.
 - ``consecutive:N@START`` past the end of every video (:func:`check_consecutive`): no item could get a
   frame. A strategy that fits some videos leaves the others to per-item errors.
 - An image limit below the frames sent (:func:`check_image_limit`): with ``image_overflow=error`` the
@@ -66,20 +68,54 @@ def check_media_present(items: Sequence[Item], root: Path, benchmark: str) -> No
     missing = missing_files(items, root)
     if not missing:
         return
-    absent = set(missing)
-    users = sum(any(p in absent for ref in it.media for p in _files(ref, root)) for it in items)
+    users = _users(items, root, set(missing))
     layout = MEDIA_LAYOUTS.get(benchmark, "the media paths of the annotation file, relative to <data>")
-    more = f" and {len(missing) - SHOWN} more" if len(missing) > SHOWN else ""
     raise MissingMediaError(
         f"{len(missing)} media file(s) or frame folder(s) missing under {root} "
-        f"({users} of {len(items)} items use them): {', '.join(missing[:SHOWN])}{more}; "
+        f"({users} of {len(items)} items use them): {', '.join(missing[:SHOWN])}{_more(missing)}; "
         f"expected layout {layout}; nothing was sent"
     )
 
 
+def _users(items: Sequence[Item], root: Path, paths: set[str]) -> int:
+    return sum(any(p in paths for ref in it.media for p in _files(ref, root)) for it in items)
+
+
+def _files_of(items: Sequence[Item], root: Path) -> list[str]:
+    return sorted({path for item in items for ref in item.media for path in _files(ref, root)})
+
+
+def check_media_usable(items: Sequence[Item], root: Path) -> None:
+    """Refuse media that resolves (symlinks followed) outside ``root``.
+
+    Run after :func:`check_media_present` (issue 10, section 5: a run never reads a file outside its data
+    folder).
+
+    Raises:
+        RunSetupError: the message counts the files and the items that use them and names the first
+            ``SHOWN``, each with its target.
+    """
+    files = _files_of(items, root)
+    inside = os.path.realpath(root)
+    outside = [(p, os.path.realpath(p)) for p in files
+               if os.path.commonpath([inside, os.path.realpath(p)]) != inside]
+    if outside:
+        shown = ", ".join(f"{path} -> {target}" for path, target in outside[:SHOWN])
+        raise RunSetupError(
+            f"{len(outside)} media file(s) lead outside the data folder {inside} through a symbolic link "
+            f"({_users(items, root, {p for p, _ in outside})} of {len(items)} items use them): {shown}"
+            f"{_more(outside)}; nothing was sent"
+        )
+
+
+def _more(shown: Sequence[object]) -> str:
+    return f" and {len(shown) - SHOWN} more" if len(shown) > SHOWN else ""
+
+
 def check_media(items: Sequence[Item], root: Path, benchmark: str, strategy: FrameStrategy) -> None:
-    """Run :func:`check_media_present` then :func:`check_consecutive` (the latter probes videos)."""
+    """Run :func:`check_media_present`, :func:`check_media_usable`, then :func:`check_consecutive`."""
     check_media_present(items, root, benchmark)
+    check_media_usable(items, root)
     check_consecutive(items, root, strategy)
 
 
