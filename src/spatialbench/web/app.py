@@ -5,7 +5,9 @@ Routes (all behind the token, :mod:`spatialbench.web.security`): ``/`` browse an
 ``/media/{path}`` files of the benchmark folder (HTTP range requests, so the video seeks), ``/static/...``,
 ``/scores`` the score table of every run (human runs included; ``?exclude=1`` drops flagged items),
 ``/human`` human-level evaluation, ``/review`` and ``POST /flag`` review flags, ``/errors`` error
-annotation. Nothing is fetched from the network: no CDN, no external font or script.
+annotation, ``/favicon.ico``. Nothing is fetched from the network: no CDN, no external font or script.
+Errors of form posts (and of requests that accept ``text/html``) are a small HTML page with the message
+and the status code; other callers get FastAPI's ``{"detail": ...}`` JSON.
 """
 
 from __future__ import annotations
@@ -16,7 +18,11 @@ from typing import Any
 
 import jinja2
 from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler, request_validation_exception_handler
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse
+from starlette.exceptions import HTTPException
+from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
 from spatialbench.web.security import token_middleware
@@ -40,6 +46,30 @@ def page(request: Request, template: str, /, **context: Any) -> HTMLResponse:
     return templates().TemplateResponse(request, template, context)
 
 
+def _wants_html(request: Request) -> bool:
+    return request.method == "POST" or "text/html" in request.headers.get("accept", "")
+
+
+def _error_page(request: Request, status: int, message: str) -> HTMLResponse:
+    return templates().TemplateResponse(request, "error.html.j2", {
+        "benchmark": request.app.state.serve.spec.name, "status": status, "message": message},
+        status_code=status)
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    if not _wants_html(request):
+        return await http_exception_handler(request, exc)
+    return _error_page(request, exc.status_code, str(exc.detail))
+
+
+async def _invalid_request(request: Request, exc: RequestValidationError) -> Response:
+    if not _wants_html(request):
+        return await request_validation_exception_handler(request, exc)
+    fields = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'request'}: {e['msg']}"
+                       for e in exc.errors())
+    return _error_page(request, 422, f"the form is incomplete or invalid ({fields})")
+
+
 def create_app(config: ServeConfig) -> FastAPI:
     """Build the application for ``config`` (the benchmark is loaded here, once).
 
@@ -51,6 +81,8 @@ def create_app(config: ServeConfig) -> FastAPI:
     app = FastAPI(title="spatialbench", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.serve = ServeState(config)
     app.middleware("http")(token_middleware(config.token))
+    app.exception_handler(HTTPException)(_http_error)
+    app.exception_handler(RequestValidationError)(_invalid_request)
     app.include_router(browse.router)
     app.include_router(write.router)
     return app

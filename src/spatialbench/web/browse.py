@@ -8,7 +8,7 @@ from urllib.parse import quote
 
 import pandas as pd
 from fastapi import APIRouter, HTTPException, Query, Request
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from spatialbench.records.flags import EXCLUDED, latest_flags
 from spatialbench.records.item import Item, MediaKind, MediaRef
@@ -20,6 +20,8 @@ from spatialbench.web.state import ServeState
 router = APIRouter()
 PAGE_SIZE = 100
 FILTERS = ("task", "scene", "dataset", "kind")
+ICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
+        b'fill="#335"/><circle cx="8" cy="8" r="4" fill="#fc6"/></svg>')
 
 
 def serve_state(request: Request) -> ServeState:
@@ -39,14 +41,19 @@ def _matches(item: Item, chosen: dict[str, str]) -> bool:
 @router.get("/", response_class=HTMLResponse)
 def browse(request: Request, task: str = "", scene: str = "", dataset: str = "", kind: str = "",
            page_number: int = 0) -> HTMLResponse:
-    """List items filtered by task, scene, dataset and answer kind, 100 a page, with each run's score."""
+    """List items filtered by task, scene, dataset and answer kind, 100 a page, with each run's score.
+
+    ``page_number`` (0-based) is clamped to the pages there are.
+    """
     state = serve_state(request)
     chosen = {"task": task, "scene": scene, "dataset": dataset, "kind": kind}
     items = [i for i in state.items if _matches(i, chosen)]
+    pages = -(-len(items) // PAGE_SIZE)
+    page_number = min(max(page_number, 0), max(pages - 1, 0))
     shown = items[page_number * PAGE_SIZE:(page_number + 1) * PAGE_SIZE]
     options = {name: sorted({_value(i, name) for i in state.items}) for name in FILTERS}
     return page(request, "browse.html.j2", items=shown, total=len(items), chosen=chosen, options=options,
-                runs=state.runs(), page_number=page_number, pages=-(-len(items) // PAGE_SIZE),
+                runs=state.runs(), page_number=page_number, pages=pages,
                 load_errors=state.load_errors)
 
 
@@ -102,6 +109,12 @@ def item_page(request: Request, item_id: str,
 def media(request: Request, path: str) -> FileResponse:
     """Serve a file of the benchmark folder (404 outside it; range requests answered for seeking)."""
     return _file(serve_state(request).root, path)
+
+
+@router.get("/favicon.ico")
+def favicon() -> Response:
+    """Serve the page icon (a 16 x 16 SVG; every page links it) so browsers get no 404."""
+    return Response(ICON, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
 
 @router.get("/static/{path:path}")
