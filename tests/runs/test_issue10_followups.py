@@ -139,3 +139,14 @@ def test_symlinks_inside_the_data_folder_and_a_linked_data_folder_run(tmp_path: 
     assert result.exit_code == 0, result.output
     assert [status for _, status in _rows(tmp_path / "run")] == ["ok", "ok"]
 
+
+def test_empty_video_is_a_set_up_error(tmp_path: Path) -> None:
+    # a present but undecodable video stays a per-item error (test_runner_http.py): decoded once
+    root = tmp_path / "data"
+    make_vsibench(root, n_videos=2, per_video=3)
+    (root / "arkitscenes" / "scene1.mp4").write_bytes(b"")
+    line, sent = _refused(root, tmp_path / "run")
+    assert line == (
+        f"error: 1 media file(s) cannot be used under {root} (3 of 6 items use them): "
+        f"{root / 'arkitscenes' / 'scene1.mp4'}: empty file (0 bytes); nothing was sent")
+    assert sent == 0 and not (tmp_path / "run" / STORE_NAME).exists()

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
 from spatialbench.runs import STORE_NAME, RunConfig, run
-from support.openai_server import OpenAIServer, ServerScript
+from support.openai_server import Fault, OpenAIServer, ServerScript
 from support.vsi_data import answer_script, make_vsibench
 
 #: upper bound of each wait on the Ctrl-C subprocess (not a timing assertion; see the test)
@@ -111,13 +111,13 @@ def test_out_that_is_a_file_and_empty_annotations_are_errors(data, tmp_path) -> 
 def test_failed_items_exit_1_after_the_summary_and_list_how_many_more(tmp_path) -> None:
     root = tmp_path / "data"
     make_vsibench(root, n_videos=2, per_video=4, n_frames=6)
-    (root / "arkitscenes" / "scene0.mp4").write_bytes(b"")  # zero-length file
-    (root / "arkitscenes" / "scene1.mp4").write_bytes(b"")
-    with OpenAIServer(ServerScript()) as server:
-        result = _invoke(_cli(root, tmp_path / "o", f"openai-compatible:{server.url}#m"))
+    script = ServerScript(fault=lambda seen, text: Fault("500"))  # every item fails; an empty video
+    with OpenAIServer(script) as server:  # is a set-up error now (issue 10)
+        model = f"openai-compatible:{server.url}#m"
+        result = _invoke(_cli(root, tmp_path / "o", model, "--max-attempts", "1"))
     assert result.exit_code == 1, result.output
     assert "8 items: 0 already answered, 0 answered now" in result.output and "8 failed" in result.output
-    assert "empty file (0 bytes)" in result.output and "… and 3 more" in result.output
+    assert "injected 500" in result.output and "… and 3 more" in result.output
 
 
 def test_unreachable_endpoint_stops_early_and_rerun_sends_the_untried(data, tmp_path) -> None:

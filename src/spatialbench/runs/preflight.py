@@ -3,8 +3,8 @@
 - Missing media (:func:`check_media_present`): every file an item points at must exist under the data
   folder; otherwise the run stops with exit 2 naming the first missing files and the layout the
   benchmark expects, instead of failing each item and printing a table of zeros.
-- Media that leads out of the data folder through a symbolic link (:func:`check_media_usable`): exit 2
-  naming the files, like missing media.
+- Media that leads out of the data folder through a symbolic link, or an empty (0-byte) file
+  (:func:`check_media_usable`): exit 2 naming the files, like missing media.
 - ``consecutive:N@START`` past the end of every video (:func:`check_consecutive`): no item could get a
   frame. A strategy that fits some videos leaves the others to per-item errors.
 - An image limit below the frames sent (:func:`check_image_limit`): with ``image_overflow=error`` the
@@ -86,14 +86,14 @@ def _files_of(items: Sequence[Item], root: Path) -> list[str]:
 
 
 def check_media_usable(items: Sequence[Item], root: Path) -> None:
-    """Refuse media that resolves (symlinks followed) outside ``root``.
+    """Refuse media that resolves (symlinks followed) outside ``root``, or an empty (0-byte) file.
 
     Run after :func:`check_media_present` (issue 10, section 5: a run never reads a file outside its data
-    folder).
+    folder). A file with content that fails to decode is left to its items' errors (it is decoded once).
 
     Raises:
         RunSetupError: the message counts the files and the items that use them and names the first
-            ``SHOWN``, each with its target.
+            ``SHOWN`` (a link with its target; an empty file with the reason).
     """
     files = _files_of(items, root)
     inside = os.path.realpath(root)
@@ -106,10 +106,22 @@ def check_media_usable(items: Sequence[Item], root: Path) -> None:
             f"({_users(items, root, {p for p, _ in outside})} of {len(items)} items use them): {shown}"
             f"{_more(outside)}; nothing was sent"
         )
+    unusable = [e for e in (_empty(path) for path in files) if e is not None]
+    if unusable:
+        users = _users(items, root, {e.path for e in unusable})
+        shown = "; ".join(str(e) for e in unusable[:SHOWN])
+        raise RunSetupError(
+            f"{len(unusable)} media file(s) cannot be used under {root} ({users} of {len(items)} items use "
+            f"them): {shown}{_more(unusable)}; nothing was sent"
+        )
 
 
 def _more(shown: Sequence[object]) -> str:
     return f" and {len(shown) - SHOWN} more" if len(shown) > SHOWN else ""
+
+
+def _empty(path: str) -> MediaError | None:
+    return MediaError(path, "empty file (0 bytes)") if os.path.getsize(path) == 0 else None
 
 
 def check_media(items: Sequence[Item], root: Path, benchmark: str, strategy: FrameStrategy) -> None:
