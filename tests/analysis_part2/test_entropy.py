@@ -120,3 +120,17 @@ def test_groups_means_and_variances_by_hand(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "| (1) | 1.500 ± 0.250 (2) | 3.000 ± 0.000 (1) | 2.000 ± 0.667 (3) |" in result.output
     assert json.loads((run_dir / "analysis" / "entropy.json").read_text())["phases"] == doc["phases"]
+
+
+def test_an_unusable_trace_folder_is_an_error_and_keeps_entropy_json(tmp_path: Path) -> None:
+    rows = {"a": (char_trace("(1)xy(2)z", entropies=[0, 0, 0, 1.0, 2.0, 0, 0, 0, 4.0]), "A", 1.0)}
+    run_dir = write_traced_run(tmp_path / "run", tmp_path / "traces", rows)
+    assert CliRunner().invoke(app, ["entropy", str(run_dir)]).exit_code == 0
+    good = (run_dir / "analysis" / "entropy.json").read_text()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for folder in (tmp_path / "nonexist", empty):
+        result = CliRunner().invoke(app, ["entropy", str(run_dir), "--traces", str(folder)])
+        assert result.exit_code == 2, result.output
+        assert f"error: {folder}" in result.output
+        assert (run_dir / "analysis" / "entropy.json").read_text() == good

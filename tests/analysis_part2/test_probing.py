@@ -97,3 +97,27 @@ def test_probe_command_on_a_traced_run(tmp_path: Path) -> None:
     assert set(doc["phases"]) == {"1", "2", "3", "4"}
     assert all(p["train"] + p["test"] == 11 for p in doc["phases"].values())
     assert "phase (4): all acc" in result.output
+
+
+def test_an_unusable_trace_folder_is_an_error_and_keeps_probe_json(tmp_path: Path) -> None:
+    run_dir = _traced(tmp_path)
+    assert CliRunner().invoke(app, ["probe", str(run_dir), "--probe", "linear"]).exit_code == 0
+    good = (run_dir / "analysis" / "probe-linear.json").read_text()
+    for folder in (tmp_path / "nonexist", tmp_path / "data"):
+        result = CliRunner().invoke(
+            app, ["probe", str(run_dir), "--probe", "linear", "--traces", str(folder)]
+        )
+        assert result.exit_code == 2, result.output
+        assert f"error: {folder}" in result.output
+        assert (run_dir / "analysis" / "probe-linear.json").read_text() == good
+
+
+def test_probe_options_are_checked_before_rows_are_collected(tmp_path: Path) -> None:
+    run_dir = _traced(tmp_path)
+    for args, message in ((["--probe", "svm"], "--probe"), (["--test-size", "1.5"], "--test-size")):
+        result = CliRunner().invoke(
+            app, ["probe", str(run_dir), "--traces", str(tmp_path / "nonexist"), *args]
+        )
+        assert result.exit_code == 2, result.output
+        assert message in result.output and "nonexist" not in result.output
+    assert not (run_dir / "analysis").exists()

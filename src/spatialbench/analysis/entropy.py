@@ -84,9 +84,18 @@ def phase_entropies(trace: dict[str, np.ndarray], markers: str = "paren") -> dic
 
 
 def trace_folder(run: RunFolder, given: Path | None) -> Path | None:
-    """Return the trace folder: ``given``, else the ``trace_dir`` the run's back end recorded."""
-    if given is not None:
-        return given
+    """Return the trace folder: ``given``, else the ``trace_dir`` the run's back end recorded (None: none).
+
+    Raises:
+        ValueError: that folder is not a directory (the message names it).
+    """
+    folder = given if given is not None else _recorded_trace_dir(run)
+    if folder is not None and not folder.is_dir():
+        raise ValueError(f"{folder}: not a trace folder (no such directory); give --traces DIR")
+    return folder
+
+
+def _recorded_trace_dir(run: RunFolder) -> Path | None:
     import json
 
     try:
@@ -109,7 +118,8 @@ def entropy_study(
     ``markers``: the phase marker style (:data:`spatialbench.analysis.phases.MARKERS`).
 
     Raises:
-        ValueError: unknown marker style. RunFolderError: the run store cannot be read.
+        ValueError: unknown marker style, or the trace folder is not a directory.
+        RunFolderError: the run store cannot be read.
     """
     split("", markers)  # an unknown style fails before any trace is read
     folder = trace_folder(run, traces)

@@ -42,6 +42,21 @@ class ProbeData:
     correct: NDArray[np.bool_]
 
 
+PROBE_KINDS = ("mlp", "linear")
+
+
+def check_options(kind: str, test_size: float) -> None:
+    """Check the probe options before any trace is read.
+
+    Raises:
+        ValueError: ``kind`` not in :data:`PROBE_KINDS`, or ``test_size`` not strictly between 0 and 1.
+    """
+    if kind not in PROBE_KINDS:
+        raise ValueError(f"--probe must be one of {', '.join(PROBE_KINDS)}, got {kind!r}")
+    if not 0 < test_size < 1:
+        raise ValueError(f"--test-size must be a share strictly between 0 and 1, got {test_size}")
+
+
 def make_probe(kind: str, seed: int, hidden: tuple[int, ...] = (256, 128, 64, 32)) -> Any:
     """Return an unfitted scikit-learn pipeline: standardise, then ``mlp`` (4 hidden layers) or ``linear``.
 

@@ -9,7 +9,8 @@ ReMindView-Bench Sec. 6. Both read the compact traces a local Hugging Face run s
   logits (or ``--features hidden:J``) to the model's answer, split by scene; test accuracy and
   cross-entropy overall / correct / incorrect; writes ``RUN/analysis/probe-<kind>.json``.
 
-Exit 2: not a scored run, no traces, unreadable data.
+Exit 2 (nothing written, an earlier result file is kept): not a scored run, bad options, the trace folder
+missing or holding no readable trace of the run's answers, unreadable data.
 """
 
 from __future__ import annotations
@@ -28,6 +29,14 @@ def _stat(cell: dict[str, Any]) -> str:
     if cell["mean"] is None:
         return "-"
     return f"{cell['mean']:.3f} ± {cell['variance']:.3f} ({cell['tokens']})"
+
+
+def _usable(folder: Path, counts: dict[str, int]) -> None:
+    """Exit 2 (nothing written) when no answer's trace could be read from ``folder``."""
+    if counts.get("traced", 0) == 0:
+        found = ", ".join(f"{k} {v}" for k, v in counts.items())
+        typer.echo(f"error: {folder}: no readable trace of this run's answers ({found})", err=True)
+        raise typer.Exit(2)
 
 
 @app.command("entropy")
@@ -53,6 +62,7 @@ def entropy(
     if doc["trace_dir"] is None:
         typer.echo(f"error: {run}: the run recorded no trace folder; give --traces DIR", err=True)
         raise typer.Exit(2)
+    _usable(Path(doc["trace_dir"]), doc["items"])
     path = write_analysis(run, "entropy", doc)
     typer.echo("| phase | correct: mean ± variance (tokens) | incorrect | all |\n|---|---|---|---|")
     for k in ("1", "2", "3", "4"):
@@ -75,13 +85,14 @@ def probe(
     """Probe the phase-end representations for the model's answer (Sec. 6.1, Fig. 8)."""
     from spatialbench.analysis.entropy import trace_folder
     from spatialbench.analysis.probe_features import collect, summary
-    from spatialbench.analysis.probing import probe_phase, study_document
+    from spatialbench.analysis.probing import check_options, probe_phase, study_document
     from spatialbench.analysis.run_folder import RunFolderError, read_run
     from spatialbench.analysis.stored import stored_answers, write_analysis
     from spatialbench.benchmarks import get_benchmark
     from spatialbench.runs.plan import data_root
 
     try:
+        check_options(kind, test_size)
         folder = read_run(run)
         where = trace_folder(folder, traces)
         if where is None:
@@ -91,6 +102,7 @@ def probe(
         per_phase, counts = collect(
             folder, items, stored_answers(run), where, data_root(data["path"]), features, max_features
         )
+        _usable(where, counts)
         results = {k: probe_phase(d, kind, seed, test_size) for k, d in per_phase.items()}
     except (RunFolderError, ValueError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
