@@ -1,5 +1,8 @@
-"""Set-up errors found before anything is sent: missing media, a start past every video, an image limit."""
+"""Set-up errors found before anything is sent: missing, empty or linked-out media, a start past every
+video, an image limit."""
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -68,3 +71,48 @@ def test_image_limit_below_the_frames(data: Path, tmp_path: Path) -> None:
     code, _, requests = _run(data, tmp_path / "sub", "--frames", "uniform:8", "--max-images", "4",
                              "--image-overflow", "subsample")
     assert (code, requests) == (0, 6)
+
+
+def _point_item_at(root: Path, scene: str) -> None:
+    """Point the first item of ``root/test.jsonl`` at ``arkitscenes/<scene>.mp4``."""
+    lines = (root / "test.jsonl").read_text().splitlines()
+    lines[0] = json.dumps({**json.loads(lines[0]), "scene_name": scene})
+    (root / "test.jsonl").write_text("\n".join(lines) + "\n")
+
+
+def test_symlink_out_of_the_data_folder_is_a_setup_error_naming_the_file(data: Path, tmp_path: Path) -> None:
+    # newcomer, issue 10: a link in the data folder pulled a file from outside it into the run
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.copy(data / "arkitscenes" / "scene0.mp4", outside / "x.mp4")
+    (data / "arkitscenes" / "linked.mp4").symlink_to(outside / "x.mp4")
+    _point_item_at(data, "linked")
+    code, output, requests = _run(data, tmp_path / "out", "--frames", "uniform:4")
+    assert (code, requests) == (2, 0)
+    assert output.strip() == (
+        f"error: 1 media file(s) lead outside the data folder {data.resolve()} through a symbolic link "
+        f"(1 of 6 items use them): {data / 'arkitscenes' / 'linked.mp4'} -> {outside / 'x.mp4'}; "
+        "nothing was sent"
+    )
+    assert list((tmp_path / "out").iterdir()) == []
+
+
+def test_symlinks_inside_the_data_folder_and_a_linked_data_folder_run(data: Path, tmp_path: Path) -> None:
+    (data / "arkitscenes" / "alias.mp4").symlink_to(data / "arkitscenes" / "scene0.mp4")
+    _point_item_at(data, "alias")
+    (tmp_path / "link").symlink_to(data)
+    code, output, requests = _run(tmp_path / "link", tmp_path / "out", "--frames", "uniform:4")
+    assert (code, requests) == (0, 6), output
+
+
+def test_empty_video_is_a_setup_error(data: Path, tmp_path: Path) -> None:
+    # newcomer, issue 10: a 0-byte video failed its items one by one after sending the others;
+    # a present but undecodable video stays a per-item error (test_runner_http.py), decoded once
+    (data / "arkitscenes" / "scene1.mp4").write_bytes(b"")
+    code, output, requests = _run(data, tmp_path / "out", "--frames", "uniform:4")
+    assert (code, requests) == (2, 0)
+    assert output.strip() == (
+        f"error: 1 media file(s) cannot be used under {data} (2 of 6 items use them): "
+        f"{data / 'arkitscenes' / 'scene1.mp4'}: empty file (0 bytes); nothing was sent"
+    )
+    assert list((tmp_path / "out").iterdir()) == []

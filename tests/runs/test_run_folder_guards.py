@@ -1,5 +1,7 @@
 """A run folder holds one model on one benchmark; a damaged store or a full disk is one line, nothing lost."""
 
+import logging
+import re
 import sqlite3
 from pathlib import Path
 
@@ -26,6 +28,18 @@ def _rows(out: Path) -> list[tuple[str, str]]:
 
 def _config(benchmark: str, model: str) -> dict:
     return {"data": {"benchmark": benchmark}, "model": {"name": model}}
+
+
+def _small_disk(patch: pytest.MonkeyPatch, free_pages: int) -> None:
+    """Let every run store opened grow by ``free_pages`` pages only (SQLite's own SQLITE_FULL)."""
+    original = RunStore.__init__
+
+    def small_disk(self: RunStore, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        original(self, *args, **kwargs)
+        pages = self._conn.execute("PRAGMA page_count").fetchone()[0]
+        self._conn.execute(f"PRAGMA max_page_count = {pages + free_pages}")
+
+    patch.setattr(RunStore, "__init__", small_disk)
 
 
 def test_identity_is_benchmark_and_served_model(tmp_path: Path) -> None:
@@ -74,18 +88,11 @@ def test_full_disk_mid_run_keeps_stored_answers(tmp_path: Path, monkeypatch: pyt
     root = tmp_path / "data"
     make_vsibench(root, n_videos=2, per_video=6)
     out = tmp_path / "run"
-    original = RunStore.__init__
-
-    def small_disk(self: RunStore, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        original(self, *args, **kwargs)
-        pages = self._conn.execute("PRAGMA page_count").fetchone()[0]
-        self._conn.execute(f"PRAGMA max_page_count = {pages + 12}")  # SQLite's own SQLITE_FULL
-
     script = ServerScript(answer=lambda text: "7 " * 3000)  # ~6 KB per answer: a few pages each
     with OpenAIServer(script) as server:
         model = f"openai-compatible:{server.url}#m"
         with monkeypatch.context() as patch:
-            patch.setattr(RunStore, "__init__", small_disk)
+            _small_disk(patch, free_pages=12)
             result = CliRunner().invoke(app, _args(root, out, model, "--concurrency", "1"))
         assert result.exit_code == 2, result.output
         assert f"error: {out / STORE_NAME}: cannot write the run store (database or disk is full); " \
@@ -114,3 +121,60 @@ def test_unreadable_recorded_configuration_is_refused(tmp_path: Path) -> None:
         "it holds is unknown; choose another --out"
     )
     assert _rows(out) == before
+
+
+def test_full_disk_with_requests_in_flight_stops_cleanly_and_counts_lost_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    root = tmp_path / "data"
+    make_vsibench(root, n_videos=2, per_video=12)
+    out = tmp_path / "run"
+    script = ServerScript(answer=lambda text: "7 " * 3000, latency_s=0.1)  # ~6 KB per answer
+    caplog.set_level(logging.WARNING)
+    with OpenAIServer(script) as server:
+        _small_disk(monkeypatch, free_pages=12)
+        result = CliRunner().invoke(app, _args(root, out, f"openai-compatible:{server.url}#m",
+                                               "--concurrency", "4"))
+    assert result.exit_code == 2, result.output
+    assert "unhandled exception" not in caplog.text and "Traceback" not in result.output, caplog.text
+    assert "closed database" not in result.output + caplog.text
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: {out / STORE_NAME}: cannot write the run store (database or disk is full); "
+        "answers stored before are kept"), result.output
+    kept = _rows(out)
+    answered = len(script.answered())
+    assert 0 < len(kept) < 24 and all(status == "ok" for _, status in kept)
+    assert answered <= len(kept) + 2 * 4  # dispatch stopped at the first failed write
+    lost = answered - len(kept)
+    match = re.search(r"(\d+) answer\(s\) received in this run could not be stored", lines[0])
+    assert (match is not None and int(match.group(1)) == lost) or (lost == 0 and match is None), lines[0]
+    assert lost > 0  # with 4 in flight and ~6 KB answers, some arrive after the disk filled
+
+
+def test_store_damaged_inside_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    make_vsibench(root, n_videos=1, per_video=6)
+    out = tmp_path / "run"
+    script = ServerScript(answer=lambda text: "7 " * 1500)
+    with OpenAIServer(script) as server:
+        model = f"openai-compatible:{server.url}#m"
+        assert CliRunner().invoke(app, _args(root, out, model, "--limit", "3")).exit_code == 0
+        with sqlite3.connect(out / STORE_NAME) as conn:
+            page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+            page = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'results'").fetchone()[0]
+        conn.close()
+        data = bytearray((out / STORE_NAME).read_bytes())
+        start = (page - 1) * page_size + 8  # the page header stays, its cells are overwritten
+        data[start:page * page_size] = b"\x5a" * (page * page_size - start)
+        (out / STORE_NAME).write_bytes(bytes(data))
+        config = (out / "config.json").read_bytes()
+        sent = len(script.log)
+        result = CliRunner().invoke(app, _args(root, out, model))
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(
+        f"error: {out / STORE_NAME}: cannot open the run store ("), result.output
+    assert "nothing in it was changed" in lines[0]
+    assert (out / STORE_NAME).read_bytes() == bytes(data) and (out / "config.json").read_bytes() == config
+    assert len(script.log) == sent and not (out / "run.lock").exists()
