@@ -93,8 +93,12 @@ def _rigs(names: list[str] | None) -> tuple[Rig, ...]:
 
 
 def _generate(out: Path, config: RemindViewConfig) -> None:
-    """Generate with one progress line per scene; exit 2 without a renderer or ray engine, 130 on Ctrl-C."""
+    """Generate with one progress line per scene; exit 130 on Ctrl-C.
+
+    Exit 2 without a renderer or ray engine, or for a folder holding files this command did not write.
+    """
     from spatialbench.generate.remindview import generate_remindview
+    from spatialbench.generate.remindview.written import ForeignFilesError
     from spatialbench.synth import RendererUnavailableError
     from spatialbench.synth.raycast import RayCastingUnavailableError
 
@@ -106,7 +110,7 @@ def _generate(out: Path, config: RemindViewConfig) -> None:
 
     try:
         generated = generate_remindview(out, config, progress=progress)
-    except (RendererUnavailableError, RayCastingUnavailableError) as err:
+    except (RendererUnavailableError, RayCastingUnavailableError, ForeignFilesError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
     except KeyboardInterrupt:

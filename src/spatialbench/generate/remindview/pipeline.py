@@ -6,8 +6,12 @@ Output (besides the frame-set folders of :mod:`~spatialbench.generate.remindview
     OUT/manifest.json                                      settings, counts, skipped frame sets, statistics
     OUT/statistics.md                                      App. A.3 Tables 4 and 5 of the generated set
 
-A run first removes what an earlier run wrote into ``out`` (the two ``<rig>_outputs`` folders, the QA
-tables, the manifest and statistics; nothing else), so the loader never reads a stale table or frame set.
+    OUT/remindview_files.json                              every file this module wrote (written.py)
+
+A run first refuses a folder holding files this module did not record under the names it writes, or
+other ``*.csv`` tables (:func:`~spatialbench.generate.remindview.written.check_folder`), then removes
+the recorded files of an earlier run (nothing else), so the loader never reads a stale table or frame
+set. An interrupted run leaves no QA tables; every file it wrote is recorded, so the next run removes it.
 
 Scenes: room types cycle through the five of App. B.1 (bedroom, living room, kitchen, dining room,
 bathroom), density alternates sparse / dense, scene ``i`` has seed ``1000 * seed + i``. Same config, same
@@ -16,7 +20,6 @@ bytes.
 
 from __future__ import annotations
 
-import shutil
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +33,7 @@ from spatialbench.generate.remindview.dataset import COLUMNS, Asked, ask, per_te
 from spatialbench.generate.remindview.render import SceneRenderer, rig_folder, write_json
 from spatialbench.generate.remindview.settings import ROOM_TYPES, RemindViewConfig
 from spatialbench.generate.remindview.stats import markdown, statistics
+from spatialbench.generate.remindview.written import Recorder, check_folder, remove_recorded
 from spatialbench.synth.generator import Density, SceneConfig, generate_scene
 from spatialbench.synth.renderer import Renderer
 from spatialbench.synth.rigs import Rig
@@ -60,9 +64,12 @@ def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress 
 
     Raises:
         spatialbench.synth.RendererUnavailableError: no headless OpenGL context.
+        spatialbench.generate.remindview.written.ForeignFilesError: ``out`` holds files this module did
+            not write under its names, or other ``*.csv`` files; nothing is touched then.
     """
     out.mkdir(parents=True, exist_ok=True)
-    remove_previous(out)
+    remove_recorded(out, check_folder(out))
+    recorder = Recorder(out)
     started = time.perf_counter()
     asked: list[Asked] = []
     skipped: dict[str, int] = {}
@@ -71,7 +78,7 @@ def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress 
     with Renderer(config.rig.width, config.rig.height) as renderer:
         for index in range(config.scenes):
             scene = scene_of(config, index)
-            renderer_of_scene = SceneRenderer(scene, config, out, renderer)
+            renderer_of_scene = SceneRenderer(scene, config, recorder, renderer)
             for frames in renderer_of_scene.frame_sets():
                 asked += ask(frames, config.questions, config.seed, patterns)
                 sets.append(
@@ -89,6 +96,7 @@ def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress 
     rendered = time.perf_counter() - started
     kept = per_template(asked, config.per_template, config.seed)
     table = rows(kept, config.seed)
+    recorder.add(*(qa_table_name(rig) for rig in config.rigs), "manifest.json", "statistics.md")
     _write_tables(out, config, table)
     used = {r["folder_path"] for r in table}
     stats = statistics(table, [s for s in sets if s["folder"] in used])
@@ -109,15 +117,6 @@ def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress 
 def qa_table_name(rig: Rig) -> str:
     """``object_centric_qa.csv`` / ``view_centric_qa.csv``."""
     return rig.value.replace("-", "_") + "_qa.csv"
-
-
-def remove_previous(out: Path) -> None:
-    """Delete the files and folders an earlier run wrote into ``out`` (only the names this module writes)."""
-    for rig in Rig:
-        shutil.rmtree(out / rig_folder(rig), ignore_errors=True)
-        (out / qa_table_name(rig)).unlink(missing_ok=True)
-    for name in ("manifest.json", "statistics.md"):
-        (out / name).unlink(missing_ok=True)
 
 
 def _write_tables(out: Path, config: RemindViewConfig, table: list[dict[str, Any]]) -> None:

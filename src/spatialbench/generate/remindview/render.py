@@ -28,6 +28,7 @@ from spatialbench.generate.remindview.frameset import FrameSet, question_objects
 from spatialbench.generate.remindview.questions import facing_categories
 from spatialbench.generate.remindview.settings import RemindViewConfig
 from spatialbench.generate.remindview.viewgraph import view_graph
+from spatialbench.generate.remindview.written import Recorder
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.scene.metainfo import box_to_meta
 from spatialbench.synth.raycast import SceneMesh, raycast_ratios
@@ -83,9 +84,15 @@ def scene_record(scene: SynthScene) -> dict[str, Any]:
 class SceneRenderer:
     """Renders every frame set of one scene; ``skipped`` counts, per rig, frame sets without valid cameras."""
 
-    def __init__(self, scene: SynthScene, config: RemindViewConfig, out: Path, renderer: Renderer) -> None:
-        """Prepare the ray-casting mesh, the surface samples and the camera placement of ``scene``."""
-        self.scene, self.config, self.out, self.renderer = scene, config, out, renderer
+    def __init__(
+        self, scene: SynthScene, config: RemindViewConfig, recorder: Recorder, renderer: Renderer
+    ) -> None:
+        """Prepare the ray-casting mesh, the surface samples and the camera placement of ``scene``.
+
+        Files go under ``recorder.out``, each recorded by ``recorder`` before it is written.
+        """
+        self.scene, self.config, self.renderer = scene, config, renderer
+        self.out, self.recorder = recorder.out, recorder
         self.mesh = SceneMesh.from_scene(scene)
         rng = derived_rng(config.seed, scene.scene_id, "samples")
         self.samples = {i: self.mesh.sample_surface(i, config.samples, rng) for i in self.mesh.object_ids()}
@@ -99,6 +106,7 @@ class SceneRenderer:
         for rig in self.config.rigs:
             folder = scene_folder(self.scene, rig)
             (self.out / folder).mkdir(parents=True, exist_ok=True)
+            self.recorder.add(folder / "scene.json")
             write_json(self.out / folder / "scene.json", scene_record(self.scene))
             for target in chosen:
                 for level in self.config.levels:
@@ -120,6 +128,8 @@ class SceneRenderer:
         settings = self.config.rig
         K = settings.intrinsics()
         (self.out / level_dir).mkdir(parents=True, exist_ok=True)
+        names = [f"frame{i}.png" for i in range(len(poses.poses))] + ["frame_set.json", "view_graph.json"]
+        self.recorder.add(*(level_dir / name for name in names))
         ratios = []
         for index, pose in enumerate(poses.poses):
             frame = self.renderer.render(K, pose)

@@ -1,0 +1,71 @@
+"""``generate remindview --out``: only files the command recorded writing are ever removed (issue 12)."""
+
+from __future__ import annotations
+
+from remindview_cli import generate
+from typer.testing import CliRunner
+
+from spatialbench.cli.main import app
+from spatialbench.generate.remindview.written import WRITTEN
+
+TINY = ["--scenes", "1", "--max-targets", "1", "--levels", "0", "--width", "64", "--height", "48"]
+
+
+def _invoke(out: str, *extra: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["generate", "remindview", "--out", out, *extra])
+    return result.exit_code, result.output
+
+
+def _one_error_line(output: str) -> str:
+    lines = [line for line in output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), output
+    return lines[0]
+
+
+def test_user_files_under_the_names_it_writes_are_refused_and_kept(tmp_path):
+    out = tmp_path / "uf"
+    (out / "object_centric_outputs").mkdir(parents=True)
+    (out / "object_centric_outputs" / "mywork.txt").write_text("precious\n")
+    (out / "manifest.json").write_text('{"mine":1}\n')
+    code, output = _invoke(str(out), *TINY)
+    assert code == 2
+    line = _one_error_line(output)
+    assert "object_centric_outputs/mywork.txt" in line and "manifest.json" in line
+    assert (out / "object_centric_outputs" / "mywork.txt").read_text() == "precious\n"
+    assert (out / "manifest.json").read_text() == '{"mine":1}\n'
+    assert sorted(p.name for p in out.rglob("*")) == ["manifest.json", "mywork.txt", "object_centric_outputs"]
+
+
+def test_a_file_added_to_a_generated_folder_is_refused_then_a_clean_rerun_works(tmp_path):
+    out = tmp_path / "set"
+    generate(out, *TINY)
+    written = (out / WRITTEN).read_text().splitlines()[1:]
+    assert "manifest.json" in written and any(name.endswith("frame0.png") for name in written)
+    scene_json = next(out.rglob("scene.json"))
+    mine = scene_json.with_name("notes.txt")
+    mine.write_text("mine")
+    code, output = _invoke(str(out), *TINY)
+    assert code == 2 and mine.relative_to(out).as_posix() in _one_error_line(output)
+    assert mine.read_text() == "mine"
+    mine.unlink()
+    generate(out, *TINY)  # everything left is recorded: the re-run replaces it
+    assert sorted((out / WRITTEN).read_text().splitlines()[1:]) == sorted(written)
+
+
+def test_other_csv_files_are_refused_up_front_naming_them(tmp_path):
+    out = tmp_path / "set"
+    out.mkdir()
+    (out / "results.csv").write_text("a,b\n1,2\n")
+    code, output = _invoke(str(out), *TINY)
+    assert code == 2 and "results.csv" in _one_error_line(output)
+    assert [p.name for p in out.iterdir()] == ["results.csv"]
+
+
+def test_a_file_list_it_did_not_write_is_refused(tmp_path):
+    out = tmp_path / "set"
+    out.mkdir()
+    (out / WRITTEN).write_text("manifest.json\n")  # no header: someone else's list
+    (out / "manifest.json").write_text("mine\n")
+    code, output = _invoke(str(out), *TINY)
+    assert code == 2 and WRITTEN in _one_error_line(output)
+    assert (out / "manifest.json").read_text() == "mine\n"
