@@ -134,3 +134,17 @@ def test_an_unusable_trace_folder_is_an_error_and_keeps_entropy_json(tmp_path: P
         assert result.exit_code == 2, result.output
         assert f"error: {folder}" in result.output
         assert (run_dir / "analysis" / "entropy.json").read_text() == good
+
+
+def test_a_non_numeric_score_names_items_csv_and_the_row(tmp_path: Path) -> None:
+    text, values = "(1)xy(2)z", [0, 0, 0, 1.0, 2.0, 0, 0, 0, 4.0]
+    rows = {
+        "a": (char_trace(text, entropies=values), "A", 1.0),
+        "b": (char_trace(text, entropies=values), "A", "x"),
+    }
+    run_dir = write_traced_run(tmp_path / "run", tmp_path / "traces", rows)
+    result = CliRunner().invoke(app, ["entropy", str(run_dir)])
+    assert result.exit_code == 2
+    assert (
+        result.output.strip() == f"error: {run_dir / 'items.csv'}: line 3 (item b): score 'x' is not a number"
+    )

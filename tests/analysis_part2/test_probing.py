@@ -121,3 +121,19 @@ def test_probe_options_are_checked_before_rows_are_collected(tmp_path: Path) -> 
         assert result.exit_code == 2, result.output
         assert message in result.output and "nonexist" not in result.output
     assert not (run_dir / "analysis").exists()
+
+
+def test_traces_of_different_logit_widths_are_a_one_line_error(tmp_path: Path) -> None:
+    data = build_remindview(tmp_path / "data")
+    from spatialbench.benchmarks import get_benchmark
+
+    rng = np.random.default_rng(0)
+    rows = {}
+    for n, item in enumerate(get_benchmark("remindview").load_items(str(data))):
+        text = "(1) a. (2) b. (3) c. (4) A" if n else "(1) wide vocabulary here. (2) yes. (3) so. (4) B"
+        logits = rng.normal(size=(len(text), len(set(text)))).astype(np.float32)
+        rows[item.id] = (char_trace(text, logits), "AB"[n == 0], 1.0)
+    run_dir = write_traced_run(tmp_path / "run", tmp_path / "traces", rows, data=str(data))
+    result = CliRunner().invoke(app, ["probe", str(run_dir), "--probe", "linear"])
+    assert result.exit_code == 2, result.output
+    assert "logit columns" in result.output and len(result.output.strip().splitlines()) == 1

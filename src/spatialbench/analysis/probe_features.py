@@ -64,6 +64,12 @@ def _traced(
 
 def _row(trace: dict[str, np.ndarray], index: int, features: str, columns: np.ndarray) -> np.ndarray:
     if features == "logits":
+        width = trace["anchor_logits"].shape[-1]
+        if len(columns) and int(columns[-1]) >= width:
+            raise ValueError(
+                f"a trace has {width} logit columns, another column {int(columns[-1])}: "
+                "the traces come from models with different vocabularies"
+            )
         return trace["anchor_logits"][index, columns].astype(np.float32)
     layer, stored = int(features.partition(":")[2]), trace["anchor_hidden"].shape[1]
     if not -stored <= layer < stored:
@@ -83,7 +89,7 @@ def collect(
     """Return phase → probe data over the run's traced items, and the item counts.
 
     Raises:
-        ValueError: ``features`` is neither ``logits`` nor ``hidden:J``.
+        ValueError: ``features`` is neither ``logits`` nor ``hidden:J``; traces differ in logit width.
     """
     if features != "logits" and not (features.startswith("hidden:") and features[7:].lstrip("-").isdigit()):
         raise ValueError(f"features must be logits or hidden:J (a stored layer index), got {features!r}")

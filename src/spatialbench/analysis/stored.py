@@ -58,8 +58,19 @@ def stored_answers(run_dir: Path, turn: str | None = None) -> dict[str, StoredAn
 
 
 def correct_items(run: RunFolder) -> dict[str, bool]:
-    """Return item id → answered correctly (``items.csv`` score >= 0.5: 1 for a right choice, MRA >= 0.5)."""
-    return {str(i): bool(score >= 0.5) for i, score in zip(run.rows["id"], run.rows["score"], strict=True)}
+    """Return item id → answered correctly (``items.csv`` score >= 0.5: 1 for a right choice, MRA >= 0.5).
+
+    Raises:
+        RunFolderError: a score is not a number (the message names ``items.csv``, the line and the item).
+    """
+    out = {}
+    for line, (item, score) in enumerate(zip(run.rows["id"], run.rows["score"], strict=True), start=2):
+        try:
+            out[str(item)] = bool(float(score) >= 0.5)
+        except (TypeError, ValueError):
+            where = f"{run.path / 'items.csv'}: line {line} (item {item})"
+            raise RunFolderError(f"{where}: score {score!r} is not a number") from None
+    return out
 
 
 def answered_items(
