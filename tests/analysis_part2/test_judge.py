@@ -259,3 +259,27 @@ def test_nothing_judged_keeps_the_previous_judge_json(judged_run) -> None:
     assert result.exit_code == 1, result.output
     assert "nothing scored" in result.output and str(previous) in result.output
     assert json.loads(previous.read_text()) == {"analysis": "judge", "kept": True}
+
+
+def test_a_huge_judge_reply_is_capped_in_the_store_and_the_retry(judged_run) -> None:
+    run_dir, correct, vc0 = judged_run
+
+    def huge_then_valid(text: str) -> str:
+        return judge_reply(A[correct[question_of(text)]]) if RETRY in text else "x" * 5_000_000
+
+    script = ServerScript(answer=huge_then_valid)
+    with OpenAIServer(script) as server:
+        result = CliRunner().invoke(
+            app, ["judge", str(run_dir), "--judge", f"openai-compatible:{server.url}#j"]
+        )
+    assert result.exit_code == 0, result.output
+    retries = [r.text for r in script.answered() if RETRY in r.text]
+    assert len(retries) == 8 and all(len(t) < 100_000 for t in retries)  # 64 KiB of the reply sent back
+    (store,) = (run_dir / "analysis" / "judge").glob("*/run.sqlite")
+    with sqlite3.connect(store) as conn:
+        rows = conn.execute("SELECT length(response), raw FROM turns WHERE turn = 'ask'").fetchall()
+    assert len(rows) == 8
+    assert all(
+        n == 64 * 1024 and json.loads(raw)["reply_truncated_from_bytes"] == 5_000_000 for n, raw in rows
+    )
+    assert store.stat().st_size < 8 * 3 * 64 * 1024 + 2_000_000

@@ -8,7 +8,8 @@ row is not asked again, so a re-run sends only what is missing. Turns go through
 :class:`~spatialbench.runs.dialogue.Turns` (``ask``, then ``retry`` when the reply is invalid: the reply
 and a message naming what is wrong are sent back once). An item whose retry is still invalid, or whose
 request fails, gets a ``failed`` row with the reason; re-running re-reads its stored turns (no new
-requests for them) and records the same failure.
+requests for them) and records the same failure. A reply longer than :data:`REPLY_CAP` (64 KiB) is cut
+to it before it is stored or sent back in the retry, and its ``raw`` says so.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,10 @@ from spatialbench.runs.dialogue import Turns, turn_record
 from spatialbench.runs.environment import environment
 from spatialbench.runs.keys import model_identity, request_text
 from spatialbench.runs.store import RunStore
+
+#: bytes (UTF-8) of a reply kept in the store and sent back in the retry turn; the rest is cut off and the
+#: reply's ``raw`` records ``reply_truncated_from_bytes`` (its full size)
+REPLY_CAP = 64 * 1024
 
 Validate = Callable[[str], "str | None"]
 """A reply's problem (text naming it) or None when the reply is valid; never raises."""
@@ -96,6 +101,27 @@ def open_store(run_dir: Path, kind: str, model: str, backend: Backend, benchmark
     return store
 
 
+class _Capped(Backend):
+    """``backend`` with every reply cut to :data:`REPLY_CAP` bytes (a huge reply must not bloat the store)."""
+
+    def __init__(self, backend: Backend) -> None:
+        self.backend, self.provider = backend, backend.provider
+
+    async def generate(self, request: Request) -> Response:
+        reply = await self.backend.generate(request)
+        data = reply.text.encode("utf-8", errors="replace") if isinstance(reply.text, str) else b""
+        if len(data) <= REPLY_CAP:
+            return reply
+        text = data[:REPLY_CAP].decode("utf-8", errors="ignore")
+        return replace(reply, text=text, raw={**(reply.raw or {}), "reply_truncated_from_bytes": len(data)})
+
+    def describe(self) -> dict[str, Any]:
+        return self.backend.describe()
+
+    async def aclose(self) -> None:
+        await self.backend.aclose()
+
+
 async def _ask_one(
     backend: Backend, store: RunStore, key: str, question: Question, validate: Validate, retry: str
 ) -> Answer:
@@ -131,17 +157,19 @@ async def ask_all(
 ) -> list[Answer]:
     """Ask every question not answered validly before; return all outcomes in ``questions`` order.
 
-    ``retry`` is the retry message, with ``{error}`` where the problem is named.
+    ``retry`` is the retry message, with ``{error}`` where the problem is named. Replies are capped at
+    :data:`REPLY_CAP` bytes before they are stored or sent back.
     """
     keys = [item_key(q, model) for q in questions]
     done = {r.request_key: r for r in store.results(keys) if r.status == "ok"}
     slots = asyncio.Semaphore(concurrency)
+    capped = _Capped(backend)
 
     async def one(question: Question, key: str) -> Answer:
         if key in done:
             return Answer(question.item_id, done[key].response, None, 0)
         async with slots:
-            return await _ask_one(backend, store, key, question, validate, retry)
+            return await _ask_one(capped, store, key, question, validate, retry)
 
     try:
         return list(await asyncio.gather(*(one(q, k) for q, k in zip(questions, keys, strict=True))))
