@@ -283,3 +283,14 @@ def test_a_huge_judge_reply_is_capped_in_the_store_and_the_retry(judged_run) -> 
         n == 64 * 1024 and json.loads(raw)["reply_truncated_from_bytes"] == 5_000_000 for n, raw in rows
     )
     assert store.stat().st_size < 8 * 3 * 64 * 1024 + 2_000_000
+
+
+def test_not_answered_counts_only_the_run_s_scored_items(tmp_path: Path) -> None:
+    from spatialbench.analysis.stored import StoredAnswer, answered_items
+    from spatialbench.benchmarks import get_benchmark
+
+    items = list(get_benchmark("remindview").load_items(str(build_remindview(tmp_path / "data"))))
+    scored = {i.id: True for i in items[:5]}  # a --limit 5 run of 11 items
+    answers = {i.id: StoredAnswer(FOUR_PHASES, {}) for i in items[:4]}
+    pairs, not_answered = answered_items(items, answers, scored)
+    assert [i.id for i, _ in pairs] == [i.id for i in items[:4]] and not_answered == 1

@@ -76,9 +76,12 @@ def correct_items(run: RunFolder) -> dict[str, bool]:
 def answered_items(
     items: list[Item], answers: dict[str, StoredAnswer], scored: dict[str, bool]
 ) -> tuple[list[tuple[Item, StoredAnswer]], int]:
-    """Return (item, its answer) of every scored item with a stored answer, and how many have none."""
+    """Return (item, its answer) of every scored item with a stored answer, and how many scored have none.
+
+    Items the run never selected (beyond its ``--limit``, say) are not counted.
+    """
     pairs = [(item, answers[item.id]) for item in items if item.id in answers and item.id in scored]
-    return pairs, len(items) - len(pairs)
+    return pairs, sum(item.id in scored for item in items) - len(pairs)
 
 
 def write_analysis(run_dir: Path, name: str, doc: dict[str, Any]) -> Path:
