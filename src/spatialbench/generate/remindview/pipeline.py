@@ -67,9 +67,7 @@ def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress 
         spatialbench.generate.remindview.written.ForeignFilesError: ``out`` holds files this module did
             not write under its names, or other ``*.csv`` files; nothing is touched then.
     """
-    out.mkdir(parents=True, exist_ok=True)
-    remove_recorded(out, check_folder(out))
-    recorder = Recorder(out)
+    recorder = _fresh(out)
     started = time.perf_counter()
     asked: list[Asked] = []
     skipped: dict[str, int] = {}
@@ -98,9 +96,21 @@ def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress 
     table = rows(kept, config.seed)
     recorder.add(*(qa_table_name(rig) for rig in config.rigs), "manifest.json", "statistics.md")
     _write_tables(out, config, table)
+    manifest = _write_summary(out, config, table, sets, skipped)
+    seconds = {"render_and_ask": round(rendered, 3), "total": round(time.perf_counter() - started, 3)}
+    return Generated(table, manifest, seconds)
+
+
+def _write_summary(
+    out: Path,
+    config: RemindViewConfig,
+    table: list[dict[str, Any]],
+    sets: list[dict[str, Any]],
+    skipped: dict[str, int],
+) -> dict[str, Any]:
+    """Write ``manifest.json`` and ``statistics.md`` (of the frame sets asked on); return the manifest."""
     used = {r["folder_path"] for r in table}
     stats = statistics(table, [s for s in sets if s["folder"] in used])
-    seconds = {"render_and_ask": round(rendered, 3), "total": round(time.perf_counter() - started, 3)}
     manifest = {
         "settings": config.summary(),
         "frame_sets": len(sets),
@@ -111,7 +121,14 @@ def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress 
     }
     write_json(out / "manifest.json", manifest)
     (out / "statistics.md").write_text(markdown(stats), encoding="utf-8")
-    return Generated(table, manifest, seconds)
+    return manifest
+
+
+def _fresh(out: Path) -> Recorder:
+    """Check ``out``, remove what an earlier run recorded and return the recorder of this run."""
+    out.mkdir(parents=True, exist_ok=True)
+    remove_recorded(out, check_folder(out))
+    return Recorder(out)
 
 
 def qa_table_name(rig: Rig) -> str:
