@@ -157,3 +157,38 @@ def test_a_programmatic_run_with_a_shard_runs_only_its_slice(data, tmp_path: Pat
         summary = run(config, progress=False)
     assert summary.selected == len(expected) < len(answers)
     assert sorted(item for _, item, _, _ in _rows(tmp_path / "s1")) == expected
+
+
+def _set_data_path(folder: Path, path: str) -> None:
+    """Record ``path`` as the shard's data.path (as runs made before data paths were absolute did)."""
+    record = json.loads((folder / "config.json").read_text())
+    record["config"]["data"]["path"] = path
+    (folder / "config.json").write_text(json.dumps(record))
+
+
+def test_merge_from_another_folder_writes_nothing_and_a_retry_works(  # type: ignore[no-untyped-def]
+    data, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root, answers = data
+    with OpenAIServer(ServerScript(answer=answer_script(answers))) as server:
+        _run(root, server.url, tmp_path / "s1", "--shard", "1/2")
+        _run(root, server.url, tmp_path / "s2", "--shard", "2/2")
+    for shard in ("s1", "s2"):  # recorded relative to the folder the shards ran in (root's parent)
+        _set_data_path(tmp_path / shard, root.name)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    merge = ["merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m")]
+    result = CliRunner().invoke(app, merge)
+    assert result.exit_code == 2, result.output
+    assert "annotation path not found" in result.output and root.name in result.output
+    assert list((tmp_path / "m").iterdir()) == []  # no store, no config.json: a retry is not refused
+    _set_data_path(tmp_path / "s2", str(root))  # relative and absolute name the same folder
+    monkeypatch.chdir(root.parent)
+    result = CliRunner().invoke(app, merge)
+    assert result.exit_code == 0, result.output
+    config = json.loads((tmp_path / "m" / "config.json").read_text())
+    assert config["config"]["data"]["path"] == str(root.resolve())
+    names = sorted(p.name for p in (tmp_path / "m").iterdir())
+    assert names == ["config.json", "items.csv", STORE_NAME, "scores.json", "scores.md"]
+

@@ -13,8 +13,12 @@ union of the shards' items, read as ``score --run`` reads a run folder (the late
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import sqlite3
+import tempfile
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,6 +94,7 @@ def read_shard(folder: Path) -> ShardRun:
 def _comparable(config: dict[str, Any]) -> dict[str, Any]:
     """Return the configuration without the fields shards may differ in."""
     data = {k: v for k, v in config["data"].items() if k not in ("shard", "ids")}
+    data["path"] = str(Path(data["path"]).resolve())  # 'x/b' typed in /w and '/w/x/b' are one folder
     view = {**config, "data": data, "out": None}
     for section, key in TRANSPORT:
         view[section] = {k: v for k, v in view.get(section, {}).items() if k != key}
@@ -140,7 +145,7 @@ def check_shards(runs: Sequence[ShardRun]) -> None:
 def _copy_rows(store_path: Path, runs: Sequence[ShardRun]) -> int:
     """Copy every shard's rows into the new store; a request key in two shards is a MergeError."""
     copied = 0
-    with sqlite3.connect(store_path) as conn:
+    with closing(sqlite3.connect(store_path)) as conn:
         for run in runs:
             conn.execute("ATTACH DATABASE ? AS shard", (f"file:{run.folder / STORE_NAME}?mode=ro",))
             try:
@@ -162,7 +167,7 @@ def _copy_rows(store_path: Path, runs: Sequence[ShardRun]) -> int:
 
 def merged_config(runs: Sequence[ShardRun], out: Path) -> RunConfig:
     """Return the whole run's configuration: the first shard's, no shard, every shard's ids together."""
-    data = dict(runs[0].config["data"], shard=None)
+    data = dict(runs[0].config["data"], shard=None, path=str(Path(runs[0].config["data"]["path"]).resolve()))
     if data.get("ids") is not None:
         data["ids"] = sorted({i for r in runs for i in r.config["data"]["ids"] or ()})
     return RunConfig.model_validate({**runs[0].config, "data": data, "out": str(out)})
@@ -185,16 +190,42 @@ def _selected(config: RunConfig, runs: Sequence[ShardRun]) -> list[Item]:
 def merge_runs(folders: Sequence[Path], out: Path) -> MergeResult:
     """Merge shard run folders into ``out`` (a new run folder) and score the merged run.
 
+    Everything is checked (shards, ``out``, the benchmark data) before anything is written; the files
+    are written in a temporary folder inside ``out`` and renamed into place when all are complete
+    (``run.sqlite`` last), so a failed merge leaves ``out`` as it was and a retry is not refused.
+
     Raises:
         MergeError: see :func:`check_shards`, :func:`read_shard`; ``out`` already holds a store.
-        RunSetupError: the benchmark data of the run cannot be read (scoring needs it).
+        RunSetupError: the benchmark data of the run cannot be read (the message names ``data.path``).
     """
     runs = sorted((read_shard(Path(f)) for f in folders), key=lambda r: (r.shard.count, r.shard.index))
     check_shards(runs)
-    store_path = out / STORE_NAME
-    if store_path.exists():
-        raise MergeError(f"{store_path} exists: merge into a new --out folder")
+    if (out / STORE_NAME).exists():
+        raise MergeError(f"{out / STORE_NAME} exists: merge into a new --out folder")
     config = merged_config(runs, out)
+    try:
+        selected = _selected(config, runs)
+    except RunSetupError as exc:
+        raise RunSetupError(f"data.path {config.data.path} (from {runs[0].folder}): {exc}") from None
+    out.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".merging-", dir=out))
+    try:
+        rows, score = _write_merged(work, runs, config, selected)
+        with closing(sqlite3.connect(work / STORE_NAME)) as conn:  # every row in run.sqlite itself
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        names = sorted(p.name for p in work.iterdir() if not p.name.startswith(STORE_NAME))
+        for name in [*names, STORE_NAME]:
+            os.replace(work / name, out / name)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return MergeResult([str(r.shard) for r in runs], rows, score)
+
+
+def _write_merged(
+    work: Path, runs: Sequence[ShardRun], config: RunConfig, selected: list[Item]
+) -> tuple[int, ScoreResult]:
+    """Write the merged store, ``config.json`` and the scores into ``work``; return rows copied, score."""
+    store_path = work / STORE_NAME
     RunStore(store_path).close()  # the schema
     rows = _copy_rows(store_path, runs)
     record = {
@@ -202,12 +233,10 @@ def merge_runs(folders: Sequence[Path], out: Path) -> MergeResult:
         "config": config.model_dump(mode="json"),
         "merged_from": [{"folder": str(r.folder), "shard": str(r.shard)} for r in runs],
     }
-    (out / CONFIG_NAME).write_text(json.dumps(record, indent=2) + "\n")
-    selected = _selected(config, runs)
-    responses = run_responses(out)
+    (work / CONFIG_NAME).write_text(json.dumps(record, indent=2) + "\n")
     spec = get_benchmark(config.data.benchmark)
     score = score_items(
-        selected, responses, spec.scoring, extract=config.scoring.extract, mra=config.scoring.mra
+        selected, run_responses(work), spec.scoring, extract=config.scoring.extract, mra=config.scoring.mra
     )
-    write_scores(score, out)
-    return MergeResult([str(r.shard) for r in runs], rows, score)
+    write_scores(score, work)
+    return rows, score
