@@ -67,3 +67,15 @@ def test_unknown_marker_style_is_a_clear_error() -> None:
 
     with pytest.raises(ValueError, match="unknown phase marker style 'roman'; styles: paren, step"):
         split("(1) a", "roman")
+
+
+def test_an_empty_phase_is_missing() -> None:
+    parts = split("(1)\n(2)\n(3)\n(4) A")
+    assert parts.phases == {4: "A"} and parts.missing == (1, 2, 3)
+    assert split("**(1)**  **(2)** moved").missing == (1, 3, 4)
+
+
+def test_phases_out_of_order_each_start_at_their_first_marker() -> None:
+    parts = split("(1) a (2) b (4) A (3) c")
+    assert parts.phases == {1: "a", 2: "b", 4: "A", 3: "c"} and parts.missing == ()
+    assert parts.phase_of(parts.spans[4][0]) == 4 and parts.phase_of(parts.spans[3][0]) == 3

@@ -2,10 +2,12 @@
 
 The 4-phase prompt asks for ``(1)`` frame descriptions, ``(2)`` cross-frame alignment, ``(3)`` query
 reasoning and ``(4)`` the final answer. Phase ``k`` starts at the first marker ``(k)`` found after the
-previous phase's marker (markers may carry markdown: ``**(2)**``, ``### (3)``, ``( 2 )``, ``(2):``) and ends
-where the next phase found starts. A phase not found is listed in ``missing``, never guessed; a phase that
-follows a missing one still starts at its own marker. Markdown decoration around a marker (``**``,
-``#``, a heading word ``Phase`` / ``Step`` just before it, ``:`` just after) belongs to neither phase.
+previous phase's marker (markers may carry markdown: ``**(2)**``, ``### (3)``, ``( 2 )``, ``(2):``); a
+phase not found so (written out of order: ``(1) a (2) b (4) A (3) c``) starts at its first marker after
+the first phase found. Each phase ends where the next marker found, in text order, starts. A phase not
+found, or whose marker has nothing after it, is listed in ``missing``, never guessed. Markdown decoration
+around a marker (``**``, ``#``, a heading word ``Phase`` / ``Step`` just before it, ``:`` just after)
+belongs to neither phase.
 
 ``spans`` give each phase's character range in the original text, so per-token analyses
 (:mod:`spatialbench.analysis.entropy`) assign generated tokens to phases by their character offsets.
@@ -54,16 +56,22 @@ class PhaseSplit:
 
 
 def _markers(text: str, style: str) -> list[tuple[int, int, int]]:
-    """(phase, marker start, marker end) of the first marker of each phase, each after the previous."""
-    found: list[tuple[int, int, int]] = []
+    """(phase, marker start, marker end) of each phase found (module docstring), in text order."""
+    found: dict[int, tuple[int, int, int]] = {}
     position = 0
-    for k in PHASES:
+    for k in PHASES:  # each marker after the previous one found
         match = _marker(k, style).search(text, position)
-        if match is None:
-            continue
-        found.append((k, match.start(), match.end()))
-        position = match.end()
-    return found
+        if match is not None:
+            found[k] = (k, match.start(), match.end())
+            position = match.end()
+    first = min((start for _, start, _ in found.values()), default=0)
+    for k in [
+        k for k in PHASES if k not in found
+    ]:  # written out of order: its first marker after the first phase's
+        match = _marker(k, style).search(text, first)
+        if match is not None:
+            found[k] = (k, match.start(), match.end())
+    return sorted(found.values(), key=lambda marker: marker[1])
 
 
 def split(text: object, style: str = "paren") -> PhaseSplit:
@@ -86,6 +94,8 @@ def split(text: object, style: str = "paren") -> PhaseSplit:
             limit = marker_end + (decoration.start() if decoration else limit - marker_end)
         start = marker_end + _DECOR_AFTER.match(text[marker_end:limit]).end()  # type: ignore[union-attr]
         body = text[start:limit].rstrip(" \t\r\n*_#")
+        if not body:  # a marker with nothing after it: the phase is missing
+            continue
         phases[k] = body
         spans[k] = (start, start + len(body))
     missing = tuple(k for k in PHASES if k not in phases)

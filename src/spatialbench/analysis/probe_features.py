@@ -41,9 +41,7 @@ def phase_anchor(trace: dict[str, np.ndarray], phases: PhaseSplit, k: int) -> in
     """Return the index (into ``anchors``) of phase ``k``'s end anchor, or None (module docstring)."""
     if k not in phases.spans:
         return None
-    start = phases.spans[k][0]
-    later = [phases.spans[j][0] for j in phases.spans if j > k]
-    end = min(later) if later else int(np.iinfo(np.int32).max)
+    start, end = phases.spans[k]
     inside = [i for i, step in enumerate(trace["anchors"]) if start <= int(trace["offsets"][step]) < end]
     return inside[-1] if inside else None
 
