@@ -192,3 +192,18 @@ def test_merge_from_another_folder_writes_nothing_and_a_retry_works(  # type: ig
     names = sorted(p.name for p in (tmp_path / "m").iterdir())
     assert names == ["config.json", "items.csv", STORE_NAME, "scores.json", "scores.md"]
 
+
+
+def test_merge_with_unanswered_items_warns_and_exits_1(data, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    root, answers = data
+    with OpenAIServer(ServerScript(answer=answer_script(answers))) as server:
+        _run(root, server.url, tmp_path / "s1", "--shard", "1/2")
+        _run(root, server.url, tmp_path / "s2", "--shard", "2/2")
+    with sqlite3.connect(tmp_path / "s2" / STORE_NAME) as conn:  # two items of shard 2 never answered
+        lost = [r[0] for r in conn.execute("SELECT item_id FROM results ORDER BY item_id LIMIT 2")]
+        conn.execute("DELETE FROM results WHERE item_id IN (?, ?)", lost)
+    merge = ["merge", str(tmp_path / "s1"), str(tmp_path / "s2"), "--out", str(tmp_path / "m")]
+    result = CliRunner().invoke(app, merge)
+    assert result.exit_code == 1, result.output
+    assert "warning: 2 of 12 items have no answer" in result.output
+    assert (tmp_path / "m" / "scores.json").is_file()  # the merge itself is kept

@@ -19,7 +19,8 @@ def merge_command(runs: RunsArg, out: OutOpt) -> None:
     """Merge shard runs into one run folder (store, config.json, scores) and print its score table.
 
     Shards of different configurations, a missing or repeated shard, or an ``--out`` that already holds a
-    store are one line and exit 2; nothing is written then.
+    store are one line and exit 2; nothing is written then. Items of the merged run without an answer
+    (a shard's failed or never-run items) are a warning naming the first ones and exit 1, as ``run``.
     """
     from spatialbench.runs.checks import RunSetupError
     from spatialbench.runs.merge import check_shards, merge_runs, read_shard
@@ -34,3 +35,12 @@ def merge_command(runs: RunsArg, out: OutOpt) -> None:
         raise typer.Exit(2) from None
     typer.echo(f"merged shards {', '.join(result.shards)}: {result.rows} rows into {out}")
     typer.echo(render_markdown(result.score))
+    missing = result.score.missing_predictions
+    if missing:
+        first = ", ".join(missing[:5])
+        typer.echo(
+            f"warning: {len(missing)} of {len(result.score.rows)} items have no answer (first: {first}); "
+            "re-run their shards with the same --out to retry them, then merge again",
+            err=True,
+        )
+        raise typer.Exit(1)
