@@ -13,17 +13,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from spatialbench.cli.apps import generate_app
-from spatialbench.cli.synth_options import check_frame_side, interrupted
+from spatialbench.cli.synth_options import MAX_SIZE, interrupted
+
+MIN_SIDE = 16
 
 if TYPE_CHECKING:
     from spatialbench.generate.remindview import RemindViewConfig
     from spatialbench.synth.rigs import Rig
 
-OutOpt = Annotated[Path, typer.Option("--out", help="Benchmark folder (layout: generate.remindview.render).")]
-ScenesOpt = Annotated[
-    int, typer.Option("--scenes", min=1, help="Number of rooms (the five room types cycle).")
-]
-SeedOpt = Annotated[int, typer.Option("--seed", min=0, help="Root seed; same seed, same files.")]
+OutOpt = Annotated[str, typer.Option("--out", help="Benchmark folder (layout: generate.remindview.render).")]
+ScenesOpt = Annotated[int, typer.Option("--scenes", help="Number of rooms (the five room types cycle).")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Root seed; same seed, same files.")]
 RigOpt = Annotated[
     list[str] | None,
     typer.Option("--rig", help="object-centric and/or view-centric (repeat; default both)."),
@@ -32,15 +32,28 @@ PresetOpt = Annotated[
     str, typer.Option("--preset", help="paper (default) or official-code (the released code's values).")
 ]
 PerTemplateOpt = Annotated[
-    int | None,
-    typer.Option("--per-template", min=1, help="Keep N questions per template (paper's small: 30)."),
+    int | None, typer.Option("--per-template", help="Keep N questions per template (paper's small: 30).")
 ]
 LevelsOpt = Annotated[str, typer.Option("--levels", help="Distance levels, comma-separated (0-10).")]
-TargetsOpt = Annotated[int | None, typer.Option("--max-targets", min=1, help="At most N targets per scene.")]
-WidthOpt = Annotated[int, typer.Option("--width", min=16, callback=check_frame_side, help="Frame width, px.")]
-HeightOpt = Annotated[
-    int, typer.Option("--height", min=16, callback=check_frame_side, help="Frame height, px.")
-]
+TargetsOpt = Annotated[int | None, typer.Option("--max-targets", help="At most N targets per scene.")]
+WidthOpt = Annotated[int, typer.Option("--width", help=f"Frame width, px ({MIN_SIDE}-{MAX_SIZE}).")]
+HeightOpt = Annotated[int, typer.Option("--height", help=f"Frame height, px ({MIN_SIDE}-{MAX_SIZE}).")]
+
+
+def _fail(message: str) -> typer.Exit:
+    """Print ``error: message`` (one line) and return the exit (2) to raise."""
+    typer.echo(f"error: {message}", err=True)
+    return typer.Exit(2)
+
+
+def _check_numbers(numbers: dict[str, tuple[int | None, int]], sides: dict[str, int]) -> None:
+    """Exit 2 with one line for the first option below its minimum or frame side outside the range."""
+    for option, (value, least) in numbers.items():
+        if value is not None and value < least:
+            raise _fail(f"{option} {value}: use a whole number of at least {least}")
+    for option, side in sides.items():
+        if not MIN_SIDE <= side <= MAX_SIZE:
+            raise _fail(f"{option} {side}: use {MIN_SIDE} to {MAX_SIZE} pixels")
 
 
 def _levels(text: str) -> tuple[int, ...]:
@@ -49,8 +62,7 @@ def _levels(text: str) -> tuple[int, ...]:
     except ValueError:
         levels = ()
     if not levels or not all(0 <= level <= 10 for level in levels):
-        typer.echo(f"error: --levels {text!r}: give distance levels 0-10 separated by commas", err=True)
-        raise typer.Exit(2)
+        raise _fail(f"--levels {text!r}: give distance levels 0-10 separated by commas")
     return levels
 
 
@@ -71,25 +83,28 @@ def generate_remindview_command(
     from spatialbench.cli.out_dir import prepare_out_dir
     from spatialbench.generate.remindview import PRESETS, preset_config
 
+    if not out.strip():
+        raise _fail("--out is empty: give the benchmark folder to write")
+    numbers = {"--scenes": (scenes, 1), "--seed": (seed, 0), "--per-template": (per_template, 1)}
+    _check_numbers({**numbers, "--max-targets": (max_targets, 1)}, {"--width": width, "--height": height})
     if preset not in PRESETS:
-        typer.echo(f"error: --preset {preset!r}: choose one of {', '.join(PRESETS)}", err=True)
-        raise typer.Exit(2)
+        raise _fail(f"--preset {preset!r}: choose one of {', '.join(PRESETS)}")
     rigs, chosen_levels = _rigs(rig), _levels(levels)
-    prepare_out_dir(out)
+    folder = prepare_out_dir(Path(out))
     options = {"scenes": scenes, "seed": seed, "per_template": per_template, "max_targets": max_targets}
     config = preset_config(preset, rigs=rigs, levels=chosen_levels, width=width, height=height, **options)
-    _generate(out, config)
+    _generate(folder, config)
 
 
 def _rigs(names: list[str] | None) -> tuple[Rig, ...]:
     """Return the ``--rig`` values (default both); exit 2 with one line for an unknown name."""
     from spatialbench.synth.rigs import Rig
 
-    try:
-        return tuple(Rig(r) for r in (names or [r.value for r in Rig]))
-    except ValueError:
-        typer.echo(f"error: --rig {names}: choose from {', '.join(r.value for r in Rig)}", err=True)
-        raise typer.Exit(2) from None
+    known = [r.value for r in Rig]
+    for name in names or []:
+        if name not in known:
+            raise _fail(f"--rig {name}: choose from {', '.join(known)}")
+    return tuple(Rig(r) for r in (names or known))
 
 
 def _generate(out: Path, config: RemindViewConfig) -> None:
@@ -111,8 +126,7 @@ def _generate(out: Path, config: RemindViewConfig) -> None:
     try:
         generated = generate_remindview(out, config, progress=progress)
     except (RendererUnavailableError, RayCastingUnavailableError, ForeignFilesError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise _fail(str(err)) from None
     except KeyboardInterrupt:
         raise interrupted(done[0]) from None
     manifest = generated.manifest

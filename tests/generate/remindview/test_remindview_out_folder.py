@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from remindview_cli import generate
 from typer.testing import CliRunner
 
@@ -52,6 +53,13 @@ def test_a_file_added_to_a_generated_folder_is_refused_then_a_clean_rerun_works(
     assert sorted((out / WRITTEN).read_text().splitlines()[1:]) == sorted(written)
 
 
+def test_an_empty_out_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, output = _invoke("", *TINY)
+    assert code == 2 and "--out" in _one_error_line(output)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_other_csv_files_are_refused_up_front_naming_them(tmp_path):
     out = tmp_path / "set"
     out.mkdir()
@@ -59,6 +67,28 @@ def test_other_csv_files_are_refused_up_front_naming_them(tmp_path):
     code, output = _invoke(str(out), *TINY)
     assert code == 2 and "results.csv" in _one_error_line(output)
     assert [p.name for p in out.iterdir()] == ["results.csv"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "expected"),
+    [
+        (["--width", "20000"], "--width 20000: use 16 to 4096 pixels"),
+        (["--height", "8"], "--height 8: use 16 to 4096 pixels"),
+        (["--rig", "sideways"], "--rig sideways: choose from object-centric, view-centric"),
+        (["--scenes", "0"], "--scenes 0: use a whole number of at least 1"),
+        (["--max-targets", "0"], "--max-targets 0: use a whole number of at least 1"),
+        (["--seed", "-1"], "--seed -1: use a whole number of at least 0"),
+    ],
+)
+def test_bad_options_are_one_line_errors(tmp_path, extra, expected):
+    code, output = _invoke(str(tmp_path / "x"), *extra)
+    assert code == 2 and _one_error_line(output) == f"error: {expected}"
+    assert not (tmp_path / "x").exists()
+
+
+def test_odd_frame_sides_are_fine_for_png_frames(tmp_path):
+    generate(tmp_path / "odd", *TINY[:-4], "--width", "65", "--height", "49")
+    assert next((tmp_path / "odd").rglob("frame0.png")).stat().st_size > 0
 
 
 def test_a_file_list_it_did_not_write_is_refused(tmp_path):
