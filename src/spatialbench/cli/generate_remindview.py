@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from spatialbench.cli.apps import generate_app
-from spatialbench.cli.synth_options import MAX_SIZE, interrupted
+from spatialbench.cli.synth_options import MAX_SIZE, plural
 
 MIN_SIDE = 16
 
@@ -128,7 +128,13 @@ def _generate(out: Path, config: RemindViewConfig) -> None:
     except (RendererUnavailableError, RayCastingUnavailableError, ForeignFilesError) as err:
         raise _fail(str(err)) from None
     except KeyboardInterrupt:
-        raise interrupted(done[0]) from None
+        typer.echo(
+            f"interrupted after {done[0]} of {plural(config.scenes, 'scene')}; "
+            "no QA tables were written yet; re-run the same command to start again "
+            "(it first removes the files this run wrote)",
+            err=True,
+        )
+        raise typer.Exit(130) from None
     manifest = generated.manifest
     typer.echo(
         f"{manifest['frame_sets']} frame sets, {manifest['questions']} questions "

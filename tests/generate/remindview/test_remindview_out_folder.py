@@ -7,6 +7,7 @@ from remindview_cli import generate
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
+from spatialbench.generate.remindview import pipeline
 from spatialbench.generate.remindview.written import WRITTEN
 
 TINY = ["--scenes", "1", "--max-targets", "1", "--levels", "0", "--width", "64", "--height", "48"]
@@ -89,6 +90,31 @@ def test_bad_options_are_one_line_errors(tmp_path, extra, expected):
 def test_odd_frame_sides_are_fine_for_png_frames(tmp_path):
     generate(tmp_path / "odd", *TINY[:-4], "--width", "65", "--height", "49")
     assert next((tmp_path / "odd").rglob("frame0.png")).stat().st_size > 0
+
+
+def test_ctrl_c_says_what_happens_and_the_same_command_then_completes(tmp_path, monkeypatch):
+    out = tmp_path / "set"
+    real = pipeline.scene_of
+
+    def second_scene_interrupts(config, index):
+        if index == 1:
+            raise KeyboardInterrupt
+        return real(config, index)
+
+    monkeypatch.setattr(pipeline, "scene_of", second_scene_interrupts)
+    args = ["--scenes", "2", *TINY[2:]]
+    code, output = _invoke(str(out), *args)
+    assert code == 130
+    assert output.splitlines()[-1] == (
+        "interrupted after 1 of 2 scenes; no QA tables were written yet; re-run the same command to start "
+        "again (it first removes the files this run wrote)"
+    )
+    assert not (out / "manifest.json").exists() and (out / WRITTEN).exists()
+    monkeypatch.setattr(pipeline, "scene_of", real)
+    generate(out, *args)
+    recorded = set((out / WRITTEN).read_text().splitlines()[1:])
+    on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
+    assert on_disk - recorded == {WRITTEN}
 
 
 def test_a_file_list_it_did_not_write_is_refused(tmp_path):
