@@ -126,3 +126,21 @@ def test_official_scene_renders(shared_data: Path) -> None:
     scene = scenes[sorted(scenes)[0]]
     for view in ("top", "front", "side"):
         assert render_view(scene, view).shape == (448, 448, 3)
+
+
+def _pixel(image: np.ndarray, point: tuple[float, float], centre: tuple[float, float], half: float) -> tuple:
+    """Colour at data ``point`` of a view whose square window is ``centre`` ± ``half`` (render_view's axes:
+    (0.12, 0.1, 0.85, 0.82) of the figure, made square: 0.82 wide, centred)."""
+    size = image.shape[0]
+    fx = 0.135 + 0.82 * (point[0] - centre[0] + half) / (2 * half)
+    fy = 0.1 + 0.82 * (point[1] - centre[1] + half) / (2 * half)
+    return tuple(image[int(size - fy * size), int(fx * size)].tolist())
+
+
+def test_an_object_has_one_colour_in_every_view() -> None:
+    scene = _scene()  # the table is lower than the shelf: the top view draws the shelf first
+    top, front = render_view(scene, "top", 448), render_view(scene, "front", 448)
+    # points: x 0.25..3.75, y 0.5..3.5, height 0..2; window half-width 1.75 + 0.3 margin
+    in_top = _pixel(top, (1.3, 0.7), (2.0, 2.0), 2.05)  # the table, away from its label and the shelf
+    in_front = _pixel(front, (1.2, 0.2), (2.0, 1.0), 2.05)
+    assert in_top != (255, 255, 255) and in_top == in_front

@@ -7,7 +7,7 @@ their meta-info (synthetic scenes write the same schema), which makes the cues e
 reconstructed — an upper bound on what VGGT cues could give, not a reproduction of them. Each view is a
 matplotlib drawing (``image_size`` pixels square) of every object's box projected onto a plane —
 ``top`` (x, y: a floor plan), ``front`` (x, height), ``side`` (y, height) — filled, outlined and labelled
-with its category (``chair 2`` when several), axes in metres.
+with its category (``chair 2`` when several), axes in metres; an object has the same colour in every view.
 
 Parameters: ``views`` (comma-separated, in order; default ``top,front,side``), ``placement`` (``after``
 the frames, default, or ``before`` them), ``image_size``, ``meta_info`` (scene file or folder; "" =
@@ -115,9 +115,11 @@ def render_view(scene: BoxScene, view: str, size: int = 448) -> NDArray[np.uint8
     figure = Figure(figsize=(size / 100, size / 100), dpi=100)
     canvas = FigureCanvasAgg(figure)
     ax = figure.add_axes((0.12, 0.1, 0.85, 0.82))
-    colours = colormaps["tab20"]
-    order = sorted(boxes, key=lambda lb: -lb[1][:, 2].max()) if view == "top" else boxes  # tall ones first
-    for n, (label, corners) in enumerate(order):
+    colours = colormaps["tab20"]  # by the object's place in labelled_boxes: one colour in every view
+    order = list(enumerate(boxes))
+    if view == "top":
+        order.sort(key=lambda nb: -nb[1][1][:, 2].max())  # tall ones first
+    for n, (label, corners) in order:
         outline = _hull(corners[:, [a, b]])
         ax.add_patch(Polygon(outline, closed=True, facecolor=colours(n % 20), edgecolor="black", alpha=0.6))
         centre = corners[:, [a, b]].mean(axis=0)
