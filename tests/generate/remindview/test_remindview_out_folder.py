@@ -125,3 +125,15 @@ def test_a_file_list_it_did_not_write_is_refused(tmp_path):
     code, output = _invoke(str(out), *TINY)
     assert code == 2 and WRITTEN in _one_error_line(output)
     assert (out / "manifest.json").read_text() == "mine\n"
+
+
+def test_a_link_to_a_folder_inside_the_generated_folder_is_refused_and_its_target_kept(tmp_path):
+    out, theirs = tmp_path / "set", tmp_path / "theirs"
+    generate(out, *TINY)
+    theirs.mkdir()
+    (theirs / "keep.txt").write_text("keep")
+    link = out / "object_centric_outputs" / "Bedroom" / "linked"
+    link.symlink_to(theirs, target_is_directory=True)
+    code, output = _invoke(str(out), *TINY)
+    assert code == 2 and "object_centric_outputs/Bedroom/linked" in _one_error_line(output)
+    assert (theirs / "keep.txt").read_text() == "keep" and link.is_symlink()

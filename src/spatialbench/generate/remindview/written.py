@@ -10,6 +10,8 @@ writes, or any other ``*.csv``: the loader reads every QA table in the folder), 
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from pathlib import Path
 
 from spatialbench.synth.rigs import Rig
@@ -45,6 +47,18 @@ def recorded(out: Path) -> set[str]:
     return {f for f in lines[1:] if f and ".." not in Path(f).parts and not Path(f).is_absolute()}
 
 
+def _real_dir(path: Path) -> bool:
+    return path.is_dir() and not path.is_symlink()
+
+
+def _entries(root: Path, keep: Callable[[Path], bool]) -> list[Path]:
+    """Everything under ``root`` (none if absent) passing ``keep``, never descending into a linked folder."""
+    found: list[Path] = []
+    for folder, dirs, files in os.walk(root):
+        found += [p for p in (Path(folder) / n for n in [*dirs, *files]) if keep(p)]
+    return found
+
+
 def check_folder(out: Path) -> set[str]:
     """Return the recorded paths of ``out``; refuse a folder this module may not write into.
 
@@ -55,7 +69,7 @@ def check_folder(out: Path) -> set[str]:
     own = recorded(out)
     candidates = [out / name for name in TOP_FILES] + sorted(out.glob("*.csv"))
     for folder in _rig_folders():
-        candidates += sorted(p for p in (out / folder).rglob("*") if not p.is_dir())
+        candidates += sorted(_entries(out / folder, lambda p: p.is_symlink() or not p.is_dir()))
     present = {p.relative_to(out).as_posix() for p in candidates if p.exists() or p.is_symlink()}
     foreign = sorted(present - own)
     if foreign:
@@ -74,7 +88,7 @@ def remove_recorded(out: Path, own: set[str]) -> None:
     for folder in _rig_folders():
         root = out / folder
         if root.is_dir():
-            for sub in sorted((p for p in root.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
+            for sub in sorted(_entries(root, _real_dir), key=lambda p: -len(p.parts)):
                 if not any(sub.iterdir()):
                     sub.rmdir()
             if not any(root.iterdir()):
