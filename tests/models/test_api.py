@@ -23,3 +23,26 @@ def test_concurrency_is_bounded() -> None:
 
     asyncio.run(main())
     assert Probe.peak == 3
+
+
+def test_public_url_of_a_malformed_url_never_raises_and_check_base_url_names_it() -> None:
+    import re
+
+    import pytest
+
+    from spatialbench.models.api import check_base_url, public_url
+    from spatialbench.models.errors import BackendError
+
+    assert public_url("http://u:secret@127.0.0.1:8000/v1?api_key=K#m") == "http://127.0.0.1:8000/v1"
+    assert public_url("http://127.0.0.1:99999/v1") == "http://<malformed URL>"
+    assert public_url("http://[::1:8000/v1") == "http://<malformed URL>"
+    assert check_base_url("http://[::1]:8000/v1") == "http://[::1]:8000/v1"
+    for bad, why in [
+        ("http://u:secret@127.0.0.1:99999/v1?api_key=K", "http://127.0.0.1:99999: Port out of range"),
+        ("http://[::1:8000/v1", "http://[::1:8000: Invalid IPv6 URL"),
+        ("ftp://127.0.0.1/v1", "not an http(s) URL"),
+        ("http:///v1", "not an http(s) URL"),
+    ]:
+        with pytest.raises(BackendError, match=rf"base URL .*{re.escape(why)}") as raised:
+            check_base_url(bad)
+        assert "secret" not in str(raised.value) and "K" not in str(raised.value)

@@ -147,3 +147,16 @@ def test_pool_names() -> None:
     for bad in ("http://127.0.0.1:1/v1,http://127.0.0.1:1/v1#m", "http://a/v1,ftp://b/v1#m"):
         with pytest.raises(BackendError):
             load_backend(f"openai-compatible:{bad}")
+
+
+@pytest.mark.parametrize(
+    ("urls", "why"),
+    [
+        ("http://127.0.0.1:8000/v1,http://127.0.0.1:99999/v1", "http://127.0.0.1:99999: Port out of range"),
+        ("http://[::1:8000/v1,http://127.0.0.1:8001/v1", "http://[::1:8000: Invalid IPv6 URL"),
+    ],
+)
+def test_a_pool_url_with_a_bad_port_or_bracket_is_a_backend_error(urls: str, why: str) -> None:
+    with pytest.raises(BackendError) as raised:  # was a ValueError from urllib
+        load_backend(f"openai-compatible:{urls}#m")
+    assert why in str(raised.value)

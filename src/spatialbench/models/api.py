@@ -20,6 +20,7 @@ exponential backoff and full jitter, honouring a server's ``Retry-After``, behin
 from __future__ import annotations
 
 import asyncio
+import re
 from abc import abstractmethod
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -28,7 +29,7 @@ from urllib.parse import urlsplit, urlunsplit
 import numpy as np
 
 from spatialbench.models.base import Backend
-from spatialbench.models.errors import RetryableError
+from spatialbench.models.errors import BackendError, RetryableError
 from spatialbench.models.images import ImageFormat, ImageOverflow, limit_images
 from spatialbench.models.retry import ConnectionBreaker, RetryPolicy, call_with_retries
 from spatialbench.records.messages import Request, Response
@@ -60,13 +61,43 @@ class ApiSettings:
 
 
 def public_url(url: str | None) -> str | None:
-    """Return the URL without user info, query or fragment (safe to record)."""
+    """Return the URL without user info, query or fragment (safe to record); never raises.
+
+    A URL that cannot be parsed (port out of range, unclosed IPv6 bracket) is ``SCHEME://<malformed URL>``
+    (:func:`check_base_url` says why).
+    """
     if url is None:
         return None
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    netloc = f"{host}:{parts.port}" if parts.port else host
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname or ""
+        host = f"[{host}]" if ":" in host else host
+        netloc = f"{host}:{parts.port}" if parts.port else host
+    except ValueError:
+        return f"{url.partition(':')[0][:16]}://<malformed URL>"
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def check_base_url(url: str) -> str:
+    """Return ``url`` when it is an http(s) URL with a host and a valid port.
+
+    Raises:
+        BackendError: one line naming the URL (without credentials) and why (not http(s), no host, port
+            out of range 0-65535, invalid IPv6 brackets).
+    """
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  (raises for a port out of range)
+    except ValueError as exc:  # name the host part only: user info, path and query may hold a key
+        scheme, _, rest = url.partition("://")
+        host = re.split(r"[/?#]", rest, maxsplit=1)[0].rpartition("@")[2]
+        raise BackendError(f"base URL {scheme}://{host}: {exc}") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BackendError(
+            f"base URL {public_url(url)!r} is not an http(s) URL with a host "
+            "(expected e.g. http://127.0.0.1:8000/v1)"
+        )
+    return url
 
 
 class ApiBackend(Backend):

@@ -31,7 +31,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
-from spatialbench.models.api import ApiBackend, ApiSettings, public_url
+from spatialbench.models.api import ApiBackend, ApiSettings, check_base_url, public_url
 from spatialbench.models.base import BACKENDS, Backend
 from spatialbench.models.errors import BackendError, EndpointUnreachableError, RetryableError
 from spatialbench.models.retry import RetryPolicy
@@ -79,7 +79,8 @@ class PooledBackend(ApiBackend):
     """One model served at several OpenAI-compatible URLs (rules in the module docstring).
 
     Raises (at construction):
-        BackendError: a URL that is not http(s), an empty entry, or the same URL twice.
+        BackendError: a URL that is not http(s) with a host and a valid port, an empty entry, or the same
+            URL twice.
     """
 
     provider = PROVIDER
@@ -99,6 +100,8 @@ class PooledBackend(ApiBackend):
             raise BackendError(
                 f"openai-compatible pool: empty or repeated URL in {public_url(','.join(urls))!r}"
             )
+        for url in urls:
+            check_base_url(url)  # a bad port or bracket: one line, not urllib's ValueError
         # one attempt per endpoint call: retries and breaking are the pool's
         single = replace(self.settings, retry=RetryPolicy(max_attempts=1), breaker_failures=2**31)
         self.model, self.dead_after = model, dead_after
