@@ -13,10 +13,11 @@ run keys each turn by its name and content, so a resumed run re-sends only the t
 
 from __future__ import annotations
 
+import asyncio
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from spatialbench.prompting.templates import fill, read_json
 from spatialbench.records.item import AnswerKind, Item
@@ -27,6 +28,26 @@ Ask = Callable[[str, Request], Awaitable[Response]]
 Reader = Callable[[str], "str | float | None"]
 """The item's answer extractor: the letter, the number, or None for no answer (never raises)."""
 Scalar = str | int | float | bool
+
+
+T = TypeVar("T")
+
+
+async def gather_all(turns: Iterable[Awaitable[T]]) -> list[T]:
+    """Await every turn (concurrently) and return their results in order; then raise the first error.
+
+    Unlike a plain ``asyncio.gather``, a failed turn does not leave its siblings running: all of them
+    end (and store their answers) before the error reaches the run, so nothing received is lost and no
+    turn writes after the run closed its store. Cancelling the caller cancels every turn.
+
+    Raises:
+        the first (in turn order) exception a turn raised.
+    """
+    results = await asyncio.gather(*turns, return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
+    return results  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

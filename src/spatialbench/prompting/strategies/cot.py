@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, replace
 
 from spatialbench.prompting.strategies.base import (
@@ -16,6 +15,7 @@ from spatialbench.prompting.strategies.base import (
     Strategy,
     cot_then_extract,
     format_value,
+    gather_all,
     reasoning_settings,
     texts,
     with_text,
@@ -78,7 +78,7 @@ class SelfConsistency(Strategy):
                 seed=None if seed is None else seed + i,
             )
             runs.append(cot_then_extract(ask, f"sample-{i + 1}/", cot, item, settings))
-        extractions = [extracted for _, extracted in await asyncio.gather(*runs)]
+        extractions = [extracted for _, extracted in await gather_all(runs)]
         values: list[str | float | None] = [read(text) for text in extractions]
         winner = majority(values)
         answer = extractions[0] if winner is None else format_value(winner)

@@ -13,7 +13,6 @@ Requests per item: plans + plan votes + 2 × answers + answer votes (15 with the
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, replace
 
 from spatialbench.prompting.strategies.base import (
@@ -22,6 +21,7 @@ from spatialbench.prompting.strategies.base import (
     Reader,
     Strategy,
     cot_then_extract,
+    gather_all,
     reasoning_settings,
     texts,
     with_text,
@@ -68,7 +68,7 @@ class TreeOfThought(Strategy):
         turns = (
             ask(f"{step}-{i + 1}", replace(prompt, settings=self._settings(prompt, i))) for i in range(count)
         )
-        return [reply.text for reply in await asyncio.gather(*turns)]
+        return [reply.text for reply in await gather_all(turns)]
 
     async def _vote(
         self, ask: Ask, step: str, count: int, request: Request, template: str, choices: list[str]
@@ -87,11 +87,9 @@ class TreeOfThought(Strategy):
             ask, "plan-vote", self.plan_votes, request, "tot_plan_vote", plans
         )
         answer_prompt = with_text(request, fill(str(texts()["tot_answer"]), {"plan": plans[chosen]}))
-        candidates = await asyncio.gather(
-            *(
-                cot_then_extract(ask, f"answer-{i + 1}/", answer_prompt, item, self._settings(request, i))
-                for i in range(self.answers)
-            )
+        candidates = await gather_all(
+            cot_then_extract(ask, f"answer-{i + 1}/", answer_prompt, item, self._settings(request, i))
+            for i in range(self.answers)
         )
         reasonings = [reasoning for reasoning, _ in candidates]
         best, answer_votes = await self._vote(
