@@ -67,3 +67,15 @@ def test_failed_scene_is_reported_and_the_others_kept(cluster, tmp_path: Path) -
 def test_unknown_executor_is_exit_2(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["generate", "synthetic", "--out", str(tmp_path), "--executor", "dask"])
     assert result.exit_code == 2 and "use one of: local, ray" in result.output
+
+
+def test_unreachable_ray_address_is_one_line_exit_2_within_seconds(tmp_path: Path) -> None:
+    import time
+
+    args = ["generate", "synthetic", "--out", str(tmp_path / "o"), "--scenes", "1", "--executor", "ray"]
+    started = time.monotonic()
+    result = CliRunner().invoke(app, [*args, "--ray-address", "127.0.0.1:1"])  # port 1: nothing listens
+    assert time.monotonic() - started < 30  # was minutes of Ray's GCS warnings
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: --ray-address 127.0.0.1:1: no Ray cluster reachable")
+    assert len(result.output.strip().splitlines()) == 1

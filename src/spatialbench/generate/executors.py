@@ -18,6 +18,8 @@ driver as tasks finish. A re-run resumes: a scene whose complete files are in ``
 from __future__ import annotations
 
 import functools
+import os
+import socket
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -97,6 +99,28 @@ def _ray() -> Any:
     return ray
 
 
+def check_ray_address(address: str | None, timeout_s: float = 5.0) -> None:
+    """Refuse a Ray cluster address (``HOST:PORT`` or ``ray://HOST:PORT``) that nothing answers at.
+
+    ``None`` (a local Ray), ``auto``, ``local`` or an address without a port are left to Ray.
+
+    Raises:
+        RayUnavailableError: no TCP connection within ``timeout_s`` seconds (Ray itself retries for
+            minutes, printing its GCS warnings).
+    """
+    host, _, port = (address or "").removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+    except (OSError, OverflowError) as err:
+        why = getattr(err, "strerror", None) or str(err)
+        raise RayUnavailableError(
+            f"--ray-address {address}: no Ray cluster reachable ({why}); start one with `ray start --head` "
+            "or leave --ray-address out for a local Ray"
+        ) from None
+
+
 def run_scene_tasks(
     fn: Callable[..., R],
     tasks: Sequence[tuple[str, tuple[Any, ...]]],
@@ -110,10 +134,12 @@ def run_scene_tasks(
     scenes, frame extraction) runs the same way.
 
     Raises:
-        RayUnavailableError: Ray is not installed. SceneTasksFailed: scenes failed after their retries.
+        RayUnavailableError: Ray is not installed, or nothing answers at the cluster address
+            (:func:`check_ray_address`). SceneTasksFailed: scenes failed after their retries.
     """
     ray = _ray()
     started = not ray.is_initialized()
+    check_ray_address(settings.address or (os.environ.get("RAY_ADDRESS") if started else None))
     if started:
         ray.init(
             address=settings.address, num_cpus=settings.workers, include_dashboard=False, log_to_driver=False
