@@ -64,6 +64,15 @@ def test_cli_strategy_records_parameters_and_prints_requests_per_item(data, tmp_
         (["--strategy", "tree-of-thoughts"], "did you mean 'tree-of-thought'"),
         (["--strategy", "zero-shot-cot", "-S", "samples=5"], "has no parameter(s) ['samples']"),
         (["--strategy", "self-consistency", "-S", "samples"], "--strategy-param: must look like KEY=VALUE"),
+        # issue 11: 1e9 samples OOM-killed the run after making --out; bad sampling values were sent
+        (["--strategy", "self-consistency", "-S", "samples=1e9"], "samples: expected int, got 1000000000.0"),
+        (["--strategy", "self-consistency", "-S", "samples=65"], "samples must be 1..64, got 65"),
+        (["--strategy", "tree-of-thought", "-S", "plans=17"], "plans must be 1..16, got 17"),
+        (["--strategy", "self-consistency", "-S", "temperature=-1"], "temperature must be 0..2, got -1.0"),
+        (["--strategy", "self-consistency", "-S", "temperature=nan"], "temperature must be 0..2, got nan"),
+        (["--strategy", "self-consistency", "-S", "top_p=2"], "top_p must be in (0, 1], got 2.0"),
+        (["--strategy", "self-consistency", "-S", "top_p=0"], "top_p must be in (0, 1], got 0.0"),
+        (["--strategy", "tree-of-thought", "-S", "top_k=-1"], "top_k must be at least 0, got -1"),
     ],
 )
 def test_cli_refuses_bad_strategies_before_sending(data, tmp_path, extra, message) -> None:

@@ -60,8 +60,28 @@ def test_bad_strategy_names_and_parameters_are_clear_errors() -> None:
         build_strategy(StrategyConfig(name="self-consistency", params={"temp": 0.5}))
     with pytest.raises(ValueError, match="samples: expected int"):
         build_strategy(StrategyConfig(name="self-consistency", params={"samples": "five"}))
-    with pytest.raises(ValueError, match="at least 1"):
-        build_strategy(StrategyConfig(name="self-consistency", params={"samples": 0}))
+    with pytest.raises(ValueError, match="reasoning_tokens must be at least 1, got 0"):
+        build_strategy(StrategyConfig(name="self-consistency", params={"reasoning_tokens": 0}))
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "message"),
+    [
+        ("self-consistency", {"samples": 2.0}, "samples: expected int, got 2.0"),  # integers as integers
+        ("self-consistency", {"samples": 64, "temperature": 2, "top_p": 1e-3, "top_k": 0}, None),
+        ("self-consistency", {"samples": 0}, "samples must be 1..64, got 0"),
+        ("tree-of-thought", {"answer_votes": 16, "plan_votes": 17}, "plan_votes must be 1..16, got 17"),
+        ("tree-of-thought", {"temperature": float("inf")}, "temperature must be 0..2, got inf"),
+        ("self-consistency", {"top_p": -0.5}, r"top_p must be in \(0, 1\], got -0.5"),
+    ],
+)
+def test_strategy_parameter_bounds(name, params, message) -> None:
+    config = StrategyConfig(name=name, params=params)
+    if message is None:
+        assert build_strategy(config).parameters()["samples"] == 64
+        return
+    with pytest.raises(ValueError, match=message):
+        build_strategy(config)
 
 
 def _item(kind: AnswerKind, options: tuple[str, ...] = ()) -> Item:

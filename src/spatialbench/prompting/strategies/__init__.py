@@ -19,6 +19,7 @@ to the run config); :func:`build_strategy` checks and types them. A new strategy
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -51,10 +52,23 @@ class StrategyConfig(BaseModel):
     params: dict[str, Scalar] = Field(default_factory=dict)
 
 
+#: bounds of the counts and sampling parameters: (low, high, low included); other counts are >= 1
+_BOUNDS: dict[str, tuple[float, float, bool]] = {
+    "samples": (1, 64, True),
+    "plans": (1, 16, True),
+    "plan_votes": (1, 16, True),
+    "answers": (1, 16, True),
+    "answer_votes": (1, 16, True),
+    "temperature": (0, 2, True),
+    "top_p": (0, 1, False),
+    "top_k": (0, math.inf, True),
+}
+
+
 def _typed(name: str, kind: Any, value: Scalar) -> Scalar:
     number = isinstance(value, int | float) and not isinstance(value, bool)
-    if kind in (int, "int") and number and float(value).is_integer():
-        return int(value)
+    if kind in (int, "int") and isinstance(value, int) and not isinstance(value, bool):
+        return value  # an integer must be written as one: 1e9 and 2.0 are floats
     if kind in (float, "float") and number:
         return float(value)
     if kind in (bool, "bool") and isinstance(value, bool):
@@ -70,7 +84,9 @@ def build_strategy(config: StrategyConfig) -> Strategy:
     Raises:
         UnknownNameError: no such strategy (the message suggests near names).
         ValueError: a parameter the strategy does not take (the message lists its parameters), a value of
-            the wrong type, or a count below 1.
+            the wrong type (an integer written as a float: ``1e9``), or out of bounds: ``samples`` 1..64,
+            ``plans`` / ``plan_votes`` / ``answers`` / ``answer_votes`` 1..16, ``temperature`` finite 0..2,
+            ``top_p`` in (0, 1], ``top_k`` >= 0, any other count >= 1.
     """
     cls = STRATEGIES.get(config.name)
     known = {f.name: f.type for f in parameter_fields(cls)}
@@ -81,9 +97,25 @@ def build_strategy(config: StrategyConfig) -> Strategy:
         )
     typed = {name: _typed(name, known[name], value) for name, value in config.params.items()}
     for name, value in typed.items():
-        if known[name] in (int, "int") and value < 1:  # type: ignore[operator]
-            raise ValueError(f"strategy parameter {name} must be at least 1, got {value}")
+        _check_bounds(name, known[name], value)
     return cls(**typed)
+
+
+def _check_bounds(name: str, kind: Any, value: Scalar) -> None:
+    """Refuse a count or sampling value out of its bounds (:data:`_BOUNDS`; NaN is out of every one)."""
+    if isinstance(value, str | bool):
+        return
+    low, high, low_in = (
+        _BOUNDS.get(name, (1, math.inf, True))
+        if kind in (int, "int")
+        else _BOUNDS.get(name, (-math.inf, math.inf, True))
+    )
+    if low <= value <= high and (low_in or value > low) and math.isfinite(value):
+        return
+    if high == math.inf:
+        raise ValueError(f"strategy parameter {name} must be at least {low:g}, got {value}")
+    span = f"{low:g}..{high:g}" if low_in else f"in ({low:g}, {high:g}]"
+    raise ValueError(f"strategy parameter {name} must be {span}, got {value}")
 
 
 __all__ = [
