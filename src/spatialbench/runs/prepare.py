@@ -35,6 +35,19 @@ def load_run_items(config: RunConfig, spec: BenchmarkSpec) -> LoadedItems:
     return loaded
 
 
+def recorded_config(config: RunConfig) -> dict[str, Any]:
+    """Return ``config`` as recorded: JSON, with ``data.path`` and a given ``meta_info`` made absolute.
+
+    So the analyses of a run (``errors``, ``cogmap``, ``score --run``) find its data from any folder.
+    """
+    record = config.model_dump(mode="json")
+    record["data"]["path"] = str(Path(config.data.path).absolute())
+    params = record["strategy"]["params"]
+    if isinstance(params.get("meta_info"), str) and params["meta_info"]:
+        params["meta_info"] = str(Path(params["meta_info"]).absolute())
+    return record
+
+
 def record_run(
     store: RunStore, config: RunConfig, backend: dict[str, Any], prompt: dict[str, Any], secrets: list[str]
 ) -> None:
@@ -46,7 +59,7 @@ def record_run(
         OSError: ``config.json`` cannot be written (a full disk); the earlier one is kept.
     """
     record = {
-        "config": config.model_dump(mode="json"),
+        "config": recorded_config(config),
         "environment": environment(),
         "backend": backend,
         "prompt": prompt,
