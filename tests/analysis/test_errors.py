@@ -107,6 +107,23 @@ def test_resampling_keeps_annotations(explained_run, tmp_path):
     assert again["errors"] == ["relational_reasoning"] and again["note"] == "confused the sofa"
 
 
+def test_resampling_refuses_to_switch_taxonomy_over_annotations(explained_run, tmp_path):
+    # issue 11: the file was rewritten as mmsi-video keeping the VSI keys, and `errors table` then failed
+    base, _ = explained_run
+    path = tmp_path / "errors.json"
+    CliRunner().invoke(app, ["errors", "sample", str(base / "run"), "--out", str(path)])
+    doc = json.loads(path.read_text())
+    doc["items"][0].update(errors=["relational_reasoning"])
+    path.write_text(json.dumps(doc))
+    before = path.read_text()
+    args = ["errors", "sample", str(base / "run"), "--out", str(path), "--taxonomy", "mmsi-video"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert "annotated with taxonomy 'vsi-bench'" in result.output and "mmsi-video" in result.output
+    assert path.read_text() == before
+
+
 def test_per_task_keeps_n_of_each_task(explained_run, tmp_path):
     base, _ = explained_run
     path = tmp_path / "few.json"

@@ -134,6 +134,17 @@ def _keep_annotations(
     return entries + [{**e, "sampled": False} for i, e in old.items() if e.get("errors") and i not in sampled]
 
 
+def _same_taxonomy(previous: Mapping[str, Any] | None, taxonomy_name: str) -> None:
+    """Refuse to re-sample over annotations made with another taxonomy."""
+    old = (previous or {}).get("taxonomy")
+    annotated = sum(bool(e.get("errors")) for e in (previous or {}).get("items", []))
+    if old is not None and old != taxonomy_name and annotated:
+        raise AnnotationError(
+            f"the annotation file is annotated with taxonomy {old!r} ({annotated} item(s)); re-sampling "
+            f"with {taxonomy_name!r} would mix the two: give --taxonomy {old} or another --out"
+        )
+
+
 def sample_document(
     run: RunFolder,
     items: Sequence[Item],
@@ -157,8 +168,11 @@ def sample_document(
 
     Raises:
         KeyError: unknown taxonomy.
+        AnnotationError: ``previous`` holds annotations of another taxonomy (its keys would be kept
+            under this one's categories).
     """
     categories = taxonomy(taxonomy_name)["categories"]
+    _same_taxonomy(previous, taxonomy_name)
     by_id = {item.id: item for item in items}
     kinds = {item.id: item.answer_kind for item in items}
     ids = paper_sample(run.rows[run.rows["id"].isin(set(by_id))] if only_items else run.rows, kinds)
