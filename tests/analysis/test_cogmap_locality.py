@@ -70,3 +70,19 @@ def test_no_meta_info_is_one_line(map_run, tmp_path):
     (tmp_path / "run" / "items.csv").write_text((map_run / "items.csv").read_text())
     result = CliRunner().invoke(app, ["cogmap", str(tmp_path / "run")])
     assert result.exit_code == 2 and "no meta-info found" in result.output
+
+
+def test_a_run_with_no_stored_maps_is_one_line_and_writes_nothing(map_run, tmp_path):
+    # issue 11: a direct run gave exit 0, a table of "-" and a cogmap_locality.json
+    with CoTServer(CoTModel(lambda tag, phase, i: "A")) as server:
+        run(
+            map_run.parent / "data",
+            tmp_path / "direct",
+            f"openai-compatible:{server.url}#m",
+            "--frames",
+            "uniform:4",
+        )
+    result = CliRunner().invoke(app, ["cogmap", str(tmp_path / "direct")])
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1 and "no cognitive maps stored" in result.output
+    assert not (tmp_path / "direct" / "analysis").exists()

@@ -125,9 +125,13 @@ def locality_study(
         mode: categories of interest, ``scene`` or ``question``.
 
     Raises:
-        ValueError: unknown mode.
+        ValueError: unknown mode, or the run stored no map (not a cognitive-map run).
     """
     maps = stored_turns(run.path, MAP_TURN)
+    if not maps:
+        raise ValueError(
+            f"{run.path}: no cognitive maps stored (run it with --strategy cognitive-map or map-then-answer)"
+        )
     by_id = {item.id: item for item in items}
     results, no_scene = [], 0
     for item_id, text in maps.items():

@@ -4,7 +4,8 @@ Prints accuracy per ground-truth distance bin beside the paper's Table 4 curves 
 ``RUN/analysis/cogmap_locality.json`` (:mod:`spatialbench.analysis.cogmap`). Scenes come from
 ``--meta-info``, else the run's ``-S meta_info=`` strategy parameter, else ``<data>/meta_info``. The grid
 size and categories mode are the run's strategy parameters; the ground-truth normalisation options are
-those of :mod:`spatialbench.scene.cogmap`. Exit 2: not a scored run, no meta-info, unreadable data.
+those of :mod:`spatialbench.scene.cogmap`. Exit 2 (nothing written): not a scored run, no stored map,
+no meta-info, unreadable data.
 """
 
 from __future__ import annotations
@@ -86,7 +87,6 @@ def cogmap(
     from spatialbench.scene import MetaInfoError, load_meta_info
     from spatialbench.scene.cogmap import GridSpec
 
-    target = prepare_out_dir(run / "analysis")
     try:
         folder = read_run(run)
         params = folder.config.get("strategy", {}).get("params", {})
@@ -98,7 +98,7 @@ def cogmap(
     except (RunFolderError, MetaInfoError, UnknownNameError, ValueError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    path = target / "cogmap_locality.json"
+    path = prepare_out_dir(run / "analysis") / "cogmap_locality.json"
     part = path.with_name(path.name + ".part")
     part.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
     part.replace(path)
