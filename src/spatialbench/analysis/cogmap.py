@@ -112,6 +112,16 @@ def _item_json(result: MapResult) -> dict[str, Any]:
     }
 
 
+def _stored_maps(run: RunFolder) -> dict[str, str]:
+    """Item id -> the map turn's reply; ValueError when the run stored none (not a cognitive-map run)."""
+    maps = stored_turns(run.path, MAP_TURN)
+    if not maps:
+        raise ValueError(
+            f"{run.path}: no cognitive maps stored (run it with --strategy cognitive-map or map-then-answer)"
+        )
+    return maps
+
+
 def locality_study(
     run: RunFolder, items: Sequence[Item], scenes: Mapping[str, Scene], spec: GridSpec, mode: str
 ) -> dict[str, Any]:
@@ -127,11 +137,7 @@ def locality_study(
     Raises:
         ValueError: unknown mode, or the run stored no map (not a cognitive-map run).
     """
-    maps = stored_turns(run.path, MAP_TURN)
-    if not maps:
-        raise ValueError(
-            f"{run.path}: no cognitive maps stored (run it with --strategy cognitive-map or map-then-answer)"
-        )
+    maps = _stored_maps(run)
     by_id = {item.id: item for item in items}
     results, no_scene = [], 0
     for item_id, text in maps.items():
