@@ -110,6 +110,8 @@ def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConf
     """Build, resolve and check the run's config; a bad value or set-up problem is one line, exit 2."""
     from spatialbench.benchmarks import get_benchmark
     from spatialbench.benchmarks.spec import OptionError
+    from spatialbench.models.errors import BackendError
+    from spatialbench.models.resolve import check_model_urls
     from spatialbench.prompting.strategies import build_strategy
     from spatialbench.registry import UnknownNameError
     from spatialbench.runs.baseline import check_model_name
@@ -117,6 +119,7 @@ def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConf
     config, given = _validated(config_file, flags)
     try:
         check_model_name(config.model.name)
+        check_model_urls(config.model.name)  # before any folder is made
         spec = get_benchmark(config.data.benchmark)
         spec.check_options(config.data.options)  # here, where a run file's value is named as the file's
         spec.prompt_builder(config.prompt)  # unknown --prompt fields fail here, before any work
@@ -127,7 +130,7 @@ def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConf
               else f"error: {exc}")
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         _fail(_invalid(exc, config_file, given))
-    except UnknownNameError as exc:
+    except (UnknownNameError, BackendError) as exc:
         _fail(f"error: {exc}")
     return _with_benchmark_defaults(config, spec), spec  # runs.run applies data.shard
 

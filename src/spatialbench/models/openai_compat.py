@@ -16,7 +16,7 @@ import json
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-from spatialbench.models.api import ApiBackend, ApiSettings, public_url
+from spatialbench.models.api import ApiBackend, ApiSettings, check_base_url
 from spatialbench.models.errors import BackendError, RetryableError
 from spatialbench.models.images import encode_together, image_data_url, request_json
 from spatialbench.models.parts import map_parts
@@ -197,10 +197,5 @@ def make_openai_compatible(
     base_url, sep, model = spec.rpartition("#")
     if not sep or not base_url or not model:
         raise BackendError(f"expected openai-compatible:BASE_URL#MODEL, got {spec!r}")
-    parts = urlsplit(base_url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise BackendError(
-            f"openai-compatible base URL is not an http(s) URL: {public_url(base_url)!r} "
-            "(expected e.g. openai-compatible:http://127.0.0.1:8000/v1#MODEL)"
-        )
+    check_base_url(base_url)  # http(s), a host, a valid port and brackets: one line naming the URL
     return OpenAIChatBackend(model, base_url, settings=api, seed=seed, **options)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from spatialbench.models.api import check_base_url
 from spatialbench.models.base import BACKENDS, Backend
 from spatialbench.models.errors import ProviderUnavailableError
 from spatialbench.models.pool import make_pool, pool_urls
@@ -51,6 +52,23 @@ def model_family(name: str) -> str:
     """
     provider, _ = split_model_name(name)
     return "proprietary" if provider in PROPRIETARY_PROVIDERS else "open"
+
+
+def check_model_urls(name: str) -> None:
+    """Check the base URL(s) of an ``openai-compatible:URL[,URL...]#MODEL`` name without building anything.
+
+    Other providers have no URL to check. Lets a run refuse a bad port or bracket before it makes a folder.
+
+    Raises:
+        BackendError: one line naming the URL (without credentials) and what is wrong with it.
+    """
+    provider, model = split_model_name(name)
+    if provider != "openai-compatible":
+        return
+    pooled = pool_urls(model)
+    for url in pooled[0] if pooled is not None else [model.rpartition("#")[0]]:
+        if url:
+            check_base_url(url)
 
 
 def load_backend(name: str, **options: Any) -> Backend:
