@@ -62,7 +62,7 @@ def check_model_urls(name: str) -> None:
     Raises:
         BackendError: one line naming the URL (without credentials) and what is wrong with it.
     """
-    provider, model = split_model_name(name)
+    provider, _, model = name.partition(":")  # baselines and unknown names are checked elsewhere
     if provider != "openai-compatible":
         return
     pooled = pool_urls(model)
