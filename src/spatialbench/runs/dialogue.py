@@ -117,7 +117,7 @@ def prepare_strategy(config: RunConfig) -> Strategy:
     """Build the run's strategy; a cognitive-map strategy gets the scenes of its ``meta_info``.
 
     ``meta_info`` "" reads ``<data>/meta_info`` when that folder exists (synthetic and demo benchmarks);
-    otherwise the strategy runs without scenes.
+    otherwise the strategy runs without scenes, unless it ``needs_scenes`` (with-3d-cues): a set-up error.
 
     Raises:
         RunSetupError: the meta-info cannot be read (the message names the path).
@@ -129,6 +129,10 @@ def prepare_strategy(config: RunConfig) -> Strategy:
     given = str(getattr(strategy, "meta_info", ""))
     path = Path(given) if given else data_root(config.data.path) / "meta_info"
     if not given and not path.is_dir():
+        if getattr(strategy, "needs_scenes", False):
+            raise RunSetupError(
+                f"strategy {strategy.name} needs scene boxes: give -S meta_info=PATH ({path} does not exist)"
+            )
         return strategy
     try:
         scenes = load_meta_info(path)

@@ -153,6 +153,7 @@ class With3DCues(Strategy):
     """Add rendered views of the scene's boxes to the request, then answer in one turn (module docstring)."""
 
     name = "with-3d-cues"
+    needs_scenes = True  # the cues are drawn from the boxes: no boxes, no request worth sending
     views: str = "top,front,side"
     placement: str = "after"
     image_size: int = 448
