@@ -94,8 +94,8 @@ def check_base_url(url: str) -> str:
         raise BackendError(f"base URL {scheme}://{host}: {exc}") from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise BackendError(
-            f"base URL {public_url(url)!r} is not an http(s) URL with a host "
-            "(expected e.g. http://127.0.0.1:8000/v1)"
+            f"base URL is not an http(s) URL: {public_url(url)!r} (no http(s) scheme or no host; "
+            "expected e.g. http://127.0.0.1:8000/v1)"
         )
     return url
 
