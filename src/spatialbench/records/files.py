@@ -23,6 +23,8 @@ from spatialbench.records.rows import EntryIndex, RowError
 
 SUFFIX_PRIORITY = (".jsonl", ".parquet", ".json")
 Record = tuple[str, int, dict[str, Any]]
+PARQUET_BATCH = 65_536
+"""Parquet rows converted to Python at a time."""
 BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # UTF-32 LE starts like UTF-16 LE
 UTF16_TEXT = "UTF-16 text (it starts with a UTF-16 byte-order mark); save the file as UTF-8"
@@ -151,37 +153,46 @@ def annotation_files(path: Path) -> list[Path]:
     raise FileNotFoundError(f"no {'/'.join(SUFFIX_PRIORITY)} annotation file in {path}")
 
 
-def _jsonl_line(path: Path, number: int, line: str) -> Record | RowError | None:
+def _jsonl_line(name: str, number: int, line: str) -> Record | RowError | None:
     if not line.strip():
         return None
     try:
         record = json.loads(line)
     except json.JSONDecodeError as err:
-        return RowError(str(path), number, None, f"not valid JSON ({err.msg} at column {err.colno})")
+        return RowError(name, number, None, f"not valid JSON ({err.msg} at column {err.colno})")
     if not isinstance(record, dict):
-        return RowError(str(path), number, None, f"expected a JSON object, got {type(record).__name__}")
-    return str(path), number, record
+        return RowError(name, number, None, f"expected a JSON object, got {type(record).__name__}")
+    return name, number, record
 
 
 def _jsonl(path: Path) -> Iterator[Record | RowError]:
-    data, problem = utf8_bytes(path)
-    if problem:
-        yield RowError(str(path), 1, None, problem)
-        return
-    for number, raw in enumerate(data.split(b"\n"), start=1):
-        try:
-            entry = _jsonl_line(path, number, raw.decode("utf-8"))
-        except UnicodeDecodeError as err:
-            entry = RowError(str(path), number, None, not_utf8(err, raw, number - 1)[1])
-        if entry is not None:
-            yield entry
+    """Yield the records of a JSONL file, read line by line (the file is never held whole)."""
+    name = str(path)  # one string for every record of the file
+    with path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            if number == 1:
+                if raw.startswith(UTF16_BOMS):
+                    yield RowError(name, 1, None, UTF16_TEXT)
+                    return
+                raw = raw.removeprefix(BOM)
+            raw = raw.removesuffix(b"\n")
+            try:
+                entry = _jsonl_line(name, number, raw.decode("utf-8"))
+            except UnicodeDecodeError as err:
+                entry = RowError(name, number, None, not_utf8(err, raw, number - 1)[1])
+            if entry is not None:
+                yield entry
 
 
 def _parquet(path: Path) -> Iterator[Record | RowError]:
+    """Yield the rows of a Parquet file, converted batch by batch (never all rows as dicts at once)."""
     import pyarrow.parquet as pq
 
-    for number, record in enumerate(pq.read_table(path).to_pylist(), start=1):
-        yield str(path), number, record
+    name, number = str(path), 0
+    for batch in pq.ParquetFile(path).iter_batches(batch_size=PARQUET_BATCH):
+        for record in batch.to_pylist():
+            number += 1
+            yield name, number, record
 
 
 def _json(path: Path) -> Iterator[Record | RowError]:

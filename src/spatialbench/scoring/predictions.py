@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spatialbench.records.bulk import paused_gc
 from spatialbench.records.files import UTF16_TEXT, NotUtf8Error, Record, read_records, read_text
 from spatialbench.records.item import Item
 from spatialbench.records.rows import EntryIndex, RowError
@@ -94,12 +95,22 @@ def _response_field(record: dict[str, Any], where: RowError, chosen: str | None)
 
 
 class _Joiner:
-    """Maps (scene, question) to item ids; refuses keys that several items share."""
+    """Maps (scene, question) to item ids; refuses keys that several items share.
+
+    The index is built on the first lookup: predictions with ids never need it.
+    """
 
     def __init__(self, items: Iterable[Item]) -> None:
-        self.ids: dict[tuple[str, str], list[str]] = {}
-        for item in items:
-            self.ids.setdefault(self.key(item.scene_id, item.question), []).append(item.id)
+        self.items = items
+        self._ids: dict[tuple[str, str], list[str]] | None = None
+
+    @property
+    def ids(self) -> dict[tuple[str, str], list[str]]:
+        if self._ids is None:
+            self._ids = {}
+            for item in self.items:
+                self._ids.setdefault(self.key(item.scene_id, item.question), []).append(item.id)
+        return self._ids
 
     @staticmethod
     def key(scene: object, question: object) -> tuple[str, str]:
@@ -213,7 +224,8 @@ def read_predictions(
     if format not in readers:
         raise ValueError(f"unknown predictions format {format!r}; use one of {', '.join(FORMATS)}")
     out = Predictions(format=format)
-    readers[format](path, _Joiner(items), out, response_field)
+    with paused_gc():  # many new rows: no cycle scans while they are read (records.bulk)
+        readers[format](path, _Joiner(items), out, response_field)
     return out
 
 

@@ -9,14 +9,13 @@ out of every mean, and is listed with its id in ``data_errors``.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from spatialbench.records.bulk import paused_gc
 from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring.extraction import Extraction
 from spatialbench.scoring.grouped import Table
@@ -141,24 +140,8 @@ def score_items(
     Raises:
         UnknownNameError / ValueError: unknown extraction or MRA mode.
     """
-    with _paused_gc():
+    with paused_gc():  # with 100k live items every full collection re-scans them all (records.bulk)
         return _score(list(items), responses, rules, extract, mra)
-
-
-@contextmanager
-def _paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector while scoring.
-
-    With 100k live items every full collection re-scans them all (most of the run time at that size),
-    and scoring creates no reference cycles.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _score(

@@ -25,6 +25,7 @@ from typing import Any
 
 from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
 from spatialbench.benchmarks.vsibench.tiny import SUBSETS, tiny_subset
+from spatialbench.records.bulk import Shared, checked_item, paused_gc
 from spatialbench.records.files import read_records
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems, RowError
@@ -120,36 +121,53 @@ def derived_id(record: dict[str, Any]) -> str:
     return f"{record.get('scene_name', '')}-{hashlib.sha1(content.encode('utf-8')).hexdigest()[:12]}"
 
 
-def record_to_item(record: dict[str, Any]) -> Item:
+def record_to_item(
+    record: dict[str, Any], pruned: set[str] | None = None, shared: Shared | None = None
+) -> Item:
     """One official record → :class:`Item` (id must already be set).
+
+    Every field is checked here (the module docstring's rules), so the item is built without a second
+    validation (:func:`~spatialbench.records.bulk.checked_item`). ``pruned``: the pruned id list, which
+    sets ``metadata["pruned"]``; ``shared``: a table storing repeated names, options and media once.
 
     Raises:
         RowProblem: a missing or malformed field (``.field`` names it).
     """
+    shared = shared or Shared()
     for name in _REQUIRED_TEXT:
         if not isinstance(record.get(name), str) or not record[name].strip():
             raise RowProblem(name, f"missing or not a non-empty string: {record.get(name)!r}")
     for name in _PATH_FIELDS:
         _check_path_name(name, record[name])
-    options = _options(record)
-    task = record["question_type"]
+    options = shared(_options(record))
+    task = shared(record["question_type"])
     kind = _answer_kind(task, options)
+    item_id = str(record["id"])
     metadata = {k: v for k, v in record.items() if k not in _KNOWN_FIELDS}
     if record.get("pruned") is not None:
         metadata["pruned"] = bool(record["pruned"])
-    return Item(
-        id=str(record["id"]),
+    if pruned is not None:
+        metadata["pruned"] = item_id in pruned
+    dataset, scene = shared(record["dataset"]), shared(record["scene_name"])
+    return checked_item(
+        id=item_id,
         benchmark=NAME,
         task=task,
         question=record["question"],
         options=options,
         ground_truth=_ground_truth(record, kind, options),
         answer_kind=kind,
-        media=(MediaRef(kind=MediaKind.VIDEO, path=f"{record['dataset']}/{record['scene_name']}.mp4"),),
-        scene_id=record["scene_name"],
-        dataset=record["dataset"],
+        media=_media(dataset, scene, shared),
+        scene_id=scene,
+        dataset=dataset,
         metadata=metadata,
     )
+
+
+def _media(dataset: str, scene: str, shared: Shared) -> tuple[MediaRef, ...]:
+    """Return the scene's video reference, validated once per scene (``shared`` keeps it)."""
+    path = f"{dataset}/{scene}.mp4"
+    return shared.made(("media", path), lambda: (MediaRef(kind=MediaKind.VIDEO, path=path),))
 
 
 def _with_id(record: dict[str, Any], seen: dict[str, int]) -> dict[str, Any]:
@@ -161,10 +179,30 @@ def _with_id(record: dict[str, Any], seen: dict[str, int]) -> dict[str, Any]:
     return {**record, "id": base + suffix, "derived_id": True}
 
 
-def _mark_pruned(item: Item, pruned: set[str] | None) -> Item:
-    if pruned is None:
-        return item
-    return item.model_copy(update={"metadata": {**item.metadata, "pruned": item.id in pruned}})
+def _read_items(path: Path, pruned: set[str] | None) -> LoadedItems:
+    """Every item of ``path`` in file order; bad rows and repeated ids go to ``.errors``."""
+    items, errors = LoadedItems(), []
+    seen_ids: dict[str, tuple[str, int | None]] = {}
+    derived: dict[str, int] = {}
+    shared = Shared()
+    for entry in read_records(path):
+        if isinstance(entry, RowError):
+            errors.append(entry)
+            continue
+        file, line, record = entry
+        try:
+            item = record_to_item(_with_id(record, derived), pruned, shared)
+        except RowProblem as problem:
+            errors.append(RowError(file, line, problem.field, str(problem)))
+            continue
+        if item.id in seen_ids:
+            first = "{}:{}".format(*seen_ids[item.id])
+            errors.append(RowError(file, line, "id", f"duplicate id {item.id!r} (first at {first})"))
+            continue
+        seen_ids[item.id] = (file, line)
+        items.append(item)
+    items.errors = errors
+    return items
 
 
 def load_vsibench(
@@ -192,28 +230,10 @@ def load_vsibench(
     if subset not in SUBSETS:
         raise ValueError(f"subset must be one of {', '.join(SUBSETS)}, got {subset!r}")
     pruned = read_pruned_ids(pruned_ids) if pruned_ids is not None else None
-    items, errors = LoadedItems(), []
-    seen_ids: dict[str, str] = {}
-    derived: dict[str, int] = {}
-    for entry in read_records(Path(path)):
-        if isinstance(entry, RowError):
-            errors.append(entry)
-            continue
-        file, line, record = entry
-        try:
-            item = _mark_pruned(record_to_item(_with_id(record, derived)), pruned)
-        except RowProblem as problem:
-            errors.append(RowError(file, line, problem.field, str(problem)))
-            continue
-        if item.id in seen_ids:
-            first = seen_ids[item.id]
-            errors.append(RowError(file, line, "id", f"duplicate id {item.id!r} (first at {first})"))
-            continue
-        seen_ids[item.id] = f"{file}:{line}"
-        items.append(item)
+    with paused_gc():  # a million new items: no cycle scans while they are made (records.bulk)
+        items = _read_items(Path(path), pruned)
     if subset == "debiased":
         if any("pruned" not in item.metadata for item in items):
             raise ValueError("subset='debiased' needs a 'pruned' column or pruned_ids for every item")
-        items = LoadedItems([i for i in items if not i.metadata["pruned"]])
-    items.errors = errors
+        items = LoadedItems([i for i in items if not i.metadata["pruned"]], items.errors)
     return tiny_subset(items) if subset == "tiny" else items

@@ -1,0 +1,176 @@
+"""Time ``spatialbench score`` on 1,000,000 VSI-Bench predictions through the CLI (goal: <= 20 s, <= 1.5 GB).
+
+Builds N items over all 10 official question types (the answer mix of ``bench/score_speed.py``), writes
+them as files the CLI reads — annotations ``test.jsonl`` and ``test.parquet``, predictions in our own
+JSONL (``{"id", "response"}``) and as an lmms-eval ``samples_vsibench.jsonl`` log (the item under the
+metric key, as lmms-eval 0.7.3 writes it) — then runs ``spatialbench score -a ... -p ... -o OUT`` in a
+subprocess per combination and prints its wall time, CPU time (user + system) and peak RSS (``wait4``
+rusage of that one child). CPU times are the steady figures on a shared machine.
+
+``--stages`` also runs the CLI's steps in a fresh child process, timed one by one: load annotations
+(``BenchmarkSpec.load_items``), load predictions (``read_predictions``, including its id / scene+question
+join), score (``score_items``) and write (``render_markdown`` + ``write_scores``).
+
+``--keep DIR`` keeps each run's output folder under DIR (``DIR/<annotations>-<predictions>/``), so the
+files of two versions can be compared byte for byte (``cmp``).
+
+Usage: .venv/bin/python bench/score_cli_speed.py [--n 1000000] [--seed 0] [--repeat 2] [--stages]
+       [--annotations jsonl,parquet] [--predictions jsonl,lmms-eval] [--keep DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+MCA = ("object_rel_direction_easy", "object_rel_direction_medium", "object_rel_direction_hard",
+       "object_rel_distance", "route_planning", "obj_appearance_order")
+NA = ("object_abs_distance", "object_counting", "object_size_estimation", "room_size_estimation")
+OPTIONS = ["A. left", "B. right", "C. back", "D. front-left"]
+LETTER_FORMS = ["{l}", "{l}.", "({l})", "The answer is {l}.", "**{l}**", "{l}. {t}", "Answer: {l}", "{t}"]
+NUMBER_FORMS = ["{v:.1f}", "about {v:.1f} meters", "{c:.0f} cm", "{v:.2f}", "{v:.1f} m", "I think {v:.1f}."]
+CLI = Path(sys.executable).with_name("spatialbench")
+
+
+def build(n: int, seed: int) -> tuple[list[dict], list[str]]:
+    """Return ``n`` official-schema records and one response text each (seeded)."""
+    rng = np.random.default_rng(seed)
+    tasks = [*MCA, *NA]
+    records, texts = [], []
+    for k in range(n):
+        task = tasks[k % len(tasks)]
+        record = {"id": k, "dataset": ("arkitscenes", "scannet", "scannetpp")[k % 3],
+                  "scene_name": f"s{k % 288}", "question_type": task, "question": f"Q{k} (in meters)?",
+                  "options": None}
+        if task in MCA:
+            record["options"] = OPTIONS
+            record["ground_truth"] = "ABCD"[int(rng.integers(4))]
+            letter = "ABCD"[int(rng.integers(4))]
+            text = str(rng.choice(LETTER_FORMS)).format(l=letter, t=OPTIONS["ABCD".index(letter)][3:])
+        else:
+            truth = round(float(rng.uniform(0.3, 9.0)), 1)
+            record["ground_truth"] = str(truth)
+            value = truth * float(rng.uniform(0.5, 1.5))
+            text = str(rng.choice(NUMBER_FORMS)).format(v=value, c=value * 100)
+        records.append(record)
+        texts.append(text)
+    return records, texts
+
+
+def write_inputs(folder: Path, records: list[dict], texts: list[str]) -> dict[str, Path]:
+    """Write the annotation and prediction files; return them by name."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    paths = {"jsonl": folder / "test.jsonl", "parquet": folder / "test.parquet",
+             "pred-jsonl": folder / "predictions.jsonl", "pred-lmms-eval": folder / "samples_vsibench.jsonl"}
+    with paths["jsonl"].open("w", encoding="utf-8") as f:
+        f.writelines(json.dumps(r) + "\n" for r in records)
+    pq.write_table(pa.Table.from_pylist(records), paths["parquet"])
+    with paths["pred-jsonl"].open("w", encoding="utf-8") as f:
+        pairs = zip(records, texts, strict=True)
+        f.writelines(json.dumps({"id": r["id"], "response": t}) + "\n" for r, t in pairs)
+    with paths["pred-lmms-eval"].open("w", encoding="utf-8") as f:
+        for k, (r, t) in enumerate(zip(records, texts, strict=True)):
+            sample = {"doc_id": k, "target": r["ground_truth"], "filtered_resps": t,
+                      "vsibench_overall": {**r, "prediction": t}}
+            f.write(json.dumps(sample) + "\n")
+    return paths
+
+
+def timed_child(command: list[str], log: Path) -> tuple[int, float, float, float]:
+    """Run ``command`` (output to ``log``); return its exit code, wall s, CPU s and peak RSS (MB)."""
+    start = time.perf_counter()
+    with log.open("w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return process.returncode, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def stages(annotations: Path, predictions: Path, out: Path) -> None:
+    """Run the CLI's steps in this process, printing each one's wall and CPU time (``--stage-child``)."""
+    from spatialbench.benchmarks import get_benchmark
+    from spatialbench.scoring.output import render_markdown, write_scores
+    from spatialbench.scoring.predictions import read_predictions
+    from spatialbench.scoring.scorer import score_items
+
+    spec = get_benchmark("vsibench")
+    clock = [time.perf_counter(), time.process_time()]
+    parts = []
+
+    def lap(name: str) -> None:
+        wall, cpu = time.perf_counter(), time.process_time()
+        parts.append(f"{name} {wall - clock[0]:.2f}/{cpu - clock[1]:.2f}")
+        clock[:] = [wall, cpu]
+
+    items = spec.load_items(annotations)
+    lap("load annotations")
+    read = read_predictions(predictions, items)
+    lap("load predictions+join")
+    result = score_items(items, read.responses, spec.scoring, extract=None, mra="official")
+    lap("score")
+    render_markdown(result)
+    write_scores(result, out)
+    lap("write")
+    print("  stages (wall/CPU s): " + ", ".join(parts))
+
+
+def run_all(args: argparse.Namespace, paths: dict[str, Path], folder: Path) -> None:
+    for ann in args.annotations.split(","):
+        for pred in args.predictions.split(","):
+            label = f"{ann}-{pred}"
+            out = (args.keep / label) if args.keep else folder / f"out-{label}"
+            inputs = [str(paths[ann]), str(paths[f"pred-{pred}"])]
+            command = [str(CLI), "score", "-a", inputs[0], "-p", inputs[1], "-o", str(out)]
+            figures = []
+            for _ in range(args.repeat):
+                code, wall, cpu, rss = timed_child(command, folder / "cli.log")
+                if code != 0:
+                    sys.exit(f"{label}: exit {code}:\n{(folder / 'cli.log').read_text()[-2000:]}")
+                figures.append((wall, cpu, rss))
+                print(f"score CLI, {args.n:,} predictions, annotations {ann}, predictions {pred}: "
+                      f"{wall:.2f} s wall, {cpu:.2f} s CPU, peak RSS {rss:.0f} MB", flush=True)
+            walls, cpus = [f[0] for f in figures], [f[1] for f in figures]
+            print(f"  best {min(walls):.2f} s wall (spread {max(walls) - min(walls):.2f}), "
+                  f"best {min(cpus):.2f} s CPU (spread {max(cpus) - min(cpus):.2f}), "
+                  f"peak RSS {max(f[2] for f in figures):.0f} MB")
+            if args.stages:
+                child = [sys.executable, __file__, "--stage-child", *inputs, str(folder / "stage-out")]
+                subprocess.run(child, check=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=1_000_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeat", type=int, default=2)
+    parser.add_argument("--annotations", default="jsonl,parquet")
+    parser.add_argument("--predictions", default="jsonl,lmms-eval")
+    parser.add_argument("--stages", action="store_true")
+    parser.add_argument("--keep", type=Path)
+    parser.add_argument("--stage-child", nargs=3, type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.stage_child:
+        stages(*args.stage_child)
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        start = time.perf_counter()
+        paths = write_inputs(folder, *build(args.n, args.seed))
+        print(f"wrote {args.n:,} items and predictions in {time.perf_counter() - start:.1f} s "
+              f"({paths['jsonl'].stat().st_size / 1e6:.0f} MB annotations JSONL)", flush=True)
+        run_all(args, paths, folder)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""Loading many rows cheaply: checked items built without a second validation, shared values, paused GC.
+
+A loader that has already checked every field of a row with its own plain checks (the type and content
+rules it documents, with its own error messages) builds the :class:`Item` with :func:`checked_item`:
+the same frozen model, without pydantic validating the row again (measured: 2,150 → ~700 bytes and
+~5 → ~1 µs per VSI-Bench item). Values repeated across rows (scene, dataset, task names, option lists,
+media references) are stored once through a :class:`Shared` table.
+
+While a loader holds a million new objects, Python's cyclic garbage collector re-scans them all at
+every full collection (half of the load time at that size); rows make no reference cycles, so loaders
+and the scorer run under :func:`paused_gc`.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from spatialbench.records.item import Item
+
+_ITEM_FIELDS = set(Item.model_fields)
+"""Every field given: the fields-set of a checked item, as ``Item(...)`` with all fields would record it.
+
+One set shared by all checked items: a frozen model never changes it, and ``model_copy`` copies it.
+"""
+T = TypeVar("T", bound=Hashable)
+V = TypeVar("V")
+_MISSING = object()
+
+
+def checked_item(**fields: Any) -> Item:
+    """Return the :class:`Item` of ``fields`` without validating them again.
+
+    For loaders only, after their own checks: every field of :class:`Item` must be given, with its
+    final type (``str`` texts, ``tuple[str, ...]`` options, an ``AnswerKind``, a tuple of ``MediaRef``,
+    a ``dict`` of metadata). The result equals ``Item(**fields)``.
+
+    Raises:
+        TypeError: a field of :class:`Item` missing or an unknown one given.
+    """
+    if fields.keys() != _ITEM_FIELDS:
+        missing, unknown = _ITEM_FIELDS - fields.keys(), fields.keys() - _ITEM_FIELDS
+        raise TypeError(f"checked_item needs exactly Item's fields (missing {sorted(missing)}, "
+                        f"unknown {sorted(unknown)})")
+    return Item.model_construct(_fields_set=_ITEM_FIELDS, **fields)
+
+
+class Shared:
+    """One stored object per distinct value: ``shared(value)`` returns the first equal value seen.
+
+    Use for values that repeat across rows (names, option tuples); the table lives as long as the loader.
+    """
+
+    def __init__(self) -> None:
+        self._values: dict[Hashable, Any] = {}
+
+    def __call__(self, value: T) -> T:
+        """Return the stored value equal to ``value`` (``value`` itself the first time)."""
+        stored: T = self._values.setdefault(value, value)
+        return stored
+
+    def made(self, key: Hashable, make: Callable[[], V]) -> V:
+        """Return the value stored under ``key``, calling ``make()`` for it the first time only."""
+        found = self._values.get(key, _MISSING)
+        if found is _MISSING:
+            found = self._values[key] = make()
+        made: V = found
+        return made
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector for the block (restored as it was, also on an error).
+
+    Reference counting still frees every object at once; only the scans for cycles wait.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
