@@ -27,8 +27,12 @@ TESTS = Path(__file__).resolve().parent.parent / "tests"
 GOAL_SPEEDUP = 1.5
 
 
-def one_run(data: Path, out: Path, concurrency: int, items: int, image_format: str) -> dict[str, Any]:
-    """Run ``items`` questions at ``concurrency`` against a fresh zero-latency server; return the figures."""
+def one_run(data: Path, out: Path, concurrency: int, items: int | None, image_format: str) -> dict[str, Any]:
+    """Run ``items`` questions (None: all) at ``concurrency`` against a fresh zero-latency server.
+
+    Returns the figures: request-phase seconds, CPU seconds of client and server, encodings per distinct
+    frame, the client's peak RSS (MB).
+    """
     import spatialbench.models.images as images
     from spatialbench.runs import RunConfig, run
 
@@ -51,7 +55,7 @@ def one_run(data: Path, out: Path, concurrency: int, items: int, image_format: s
         model["image_format"] = image_format
     config = RunConfig.model_validate(
         {
-            "data": {"benchmark": "vsibench", "path": str(data), "limit": items},
+            "data": {"benchmark": "vsibench", "path": str(data), "limit": items or None},
             "model": model,
             "media": {"frames": "uniform:32"},
             "out": str(out),
@@ -67,6 +71,7 @@ def one_run(data: Path, out: Path, concurrency: int, items: int, image_format: s
         "client_cpu_s": own.ru_utime + own.ru_stime - started.ru_utime - started.ru_stime,
         "server_cpu_s": child.ru_utime + child.ru_stime,
         "seconds": summary.request_seconds,
+        "items_per_s": summary.counts.get("ok", 0) / summary.request_seconds,
         "ok": summary.counts.get("ok", 0),
         "frames": len(counts),
         "encodes": sum(counts.values()),

@@ -67,6 +67,7 @@ class ServerScript:
     fault: Callable[[int, str], Fault | None] = lambda seen, text: None
     latency_s: float = 0.0
     hold_after: int | None = None
+    keep_bodies: bool = True
     log: list[LoggedRequest] = field(default_factory=list)
     seen: dict[str, int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -112,7 +113,8 @@ def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
                 fault = None if hold else script.fault(seen, text)
                 outcome = "held" if hold else (fault.kind if fault else "answered")
                 script.log.append(
-                    LoggedRequest(text, n_images, self.headers.get("Authorization"), outcome, body)
+                    LoggedRequest(text, n_images, self.headers.get("Authorization"), outcome,
+                                  body if script.keep_bodies else {})
                 )
             if hold:
                 script.release.wait()
@@ -218,7 +220,9 @@ def main() -> None:
     parser.add_argument("--failure-rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
-    script = ServerScript(latency_s=args.latency, fault=random_faults(args.failure_rate, args.seed))
+    script = ServerScript(
+        latency_s=args.latency, fault=random_faults(args.failure_rate, args.seed), keep_bodies=False
+    )
     with OpenAIServer(script) as server:
         print(server.url, flush=True)
         sys.stdin.read()

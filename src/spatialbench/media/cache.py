@@ -111,6 +111,18 @@ class FrameCache:
         entry = self._lookup(self.key(ref, strategy, max_pixels))
         return entry if isinstance(entry, SampledFrames) else None
 
+    def evict(
+        self, ref: MediaRef, strategy: FrameStrategy, max_pixels: int | None = None
+    ) -> SampledFrames | None:
+        """Drop the cached frames (or cached failure) of ``ref``; return the frames dropped, if any.
+
+        The runner calls it once no pending item needs them; a later :meth:`get` decodes again.
+        """
+        key = self.key(ref, strategy, max_pixels)
+        with self._guard:
+            entry = self._entries.pop(key, None)
+        return entry if isinstance(entry, SampledFrames) else None
+
     def _lookup(self, key: CacheKey) -> SampledFrames | MediaError | None:
         with self._guard:
             entry = self._entries.get(key)

@@ -112,6 +112,16 @@ class _EncodedImages:
         for future in waiting:
             future.exception()  # wait only
 
+    def forget(self, frames: list[NDArray[np.uint8]]) -> int:
+        """Drop every cached encoding (all formats and forms) of ``frames``; return the bytes freed."""
+        digests = {self.digest(pixels) for pixels in frames}
+        freed = 0
+        with self._lock:
+            for slot in [slot for slot in self._entries if slot[0][0] in digests]:
+                freed += len(self._entries.pop(slot))
+            self._bytes -= freed
+        return freed
+
     def _key(self, pixels: NDArray[np.uint8], fmt: ImageFormat, quality: int) -> EncodingKey:
         return (self.digest(pixels), pixels.shape, fmt.value, quality)
 
@@ -195,6 +205,14 @@ def encode_together(
     them; frames already being encoded elsewhere are waited for, not encoded again.
     """
     _ENCODED.warm(frames, fmt, quality, form)
+
+
+def release_encodings(frames: list[NDArray[np.uint8]]) -> int:
+    """Drop the cached encodings of ``frames`` (no pending request needs them); return the bytes freed.
+
+    A later request for one of them encodes it again (and counts in :func:`encode_counts`).
+    """
+    return _ENCODED.forget(frames)
 
 
 def _encode(pixels: NDArray[np.uint8], fmt: ImageFormat, quality: int) -> bytes:

@@ -46,6 +46,7 @@ from spatialbench.runs.config import RunConfig
 from spatialbench.runs.defaults import apply_benchmark_defaults
 from spatialbench.runs.dialogue import Turns, answer_reader, prepare_strategy, run_strategy, strategy_key
 from spatialbench.runs.lock import run_lock
+from spatialbench.runs.media_feed import MediaFeed
 from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan, select_items
 from spatialbench.runs.preflight import check_image_limit, check_media, image_limit
 from spatialbench.runs.prepare import load_run_items, record_run
@@ -131,6 +132,7 @@ class Runner:
         )
         self.show_progress = progress
         self.out = Path(config.out)
+        self.owns_cache = cache is None and _SHARED_CACHES.get() is None  # frames released after use
         self.cache = cache if cache is not None else frame_cache(config)
         self._decodes_before: Counter[str] = Counter()  # a shared cache's decodes by earlier runs
         self.strategy = parse_strategy(config.frame_strategy)
@@ -191,11 +193,14 @@ class Runner:
             pending = media_order([p for p in planned if p.key not in done])
             title = redact(f"{self.config.data.benchmark} × {self.config.model.name}", self._secrets)
             progress = self.progress = Progress(len(pending), self.show_progress, title)
+            feed = MediaFeed(self.cache, self.strategy, self.config.media.max_pixels,
+                             [p.item for p in pending] if self.uses_media else [], self.owns_cache)
             try:
                 started = time.perf_counter()
-                await self._execute(pending, store, progress)
+                await self._execute(pending, store, progress, feed)
                 request_seconds = time.perf_counter() - started
             finally:
+                feed.close()
                 progress.close()
                 await self.backend.aclose()
             summary = RunSummary(
@@ -216,8 +221,12 @@ class Runner:
             store.close()
         return summary
 
-    async def _execute(self, pending: list[PlannedItem], store: RunStore, progress: Progress) -> None:
+    async def _execute(
+        self, pending: list[PlannedItem], store: RunStore, progress: Progress, feed: MediaFeed
+    ) -> None:
         """Answer ``pending``; the first failed store write stops dispatching, in-flight items still try.
+
+        Frames come from ``feed`` (decoded ahead, released once an item is the last of its media to finish).
 
         Raises:
             RunStoreError: a write failed (full disk); the message adds how many answers received in this
@@ -230,24 +239,30 @@ class Runner:
         lost = 0
 
         async def one(planned: PlannedItem) -> None:
-            nonlocal lost
             async with slots:
-                if self.stopped is None and not failure:
-                    started = time.perf_counter()
-                    response = None
-                    try:
-                        prompt, response, error = await self._answer(planned, store)
-                        latency = time.perf_counter() - started
-                        status = store.put(planned.key, planned.item.id, prompt, response, error, latency)
-                    except EndpointUnreachableError as exc:  # stop: leave this and later items unsent
-                        self.stopped = redact(str(exc), self._secrets)
-                    except RunStoreError as exc:  # stop sending; answers still in flight try to store
-                        failure.append(exc)
-                        lost += response is not None
-                    else:
-                        progress.update(status, response)
-                        return
-                progress.update("not_attempted", None)
+                try:
+                    await attempt(planned)
+                finally:
+                    feed.done(planned.item)
+
+        async def attempt(planned: PlannedItem) -> None:
+            nonlocal lost
+            if self.stopped is None and not failure:
+                started = time.perf_counter()
+                response = None
+                try:
+                    prompt, response, error = await self._answer(planned, store, feed)
+                    latency = time.perf_counter() - started
+                    status = store.put(planned.key, planned.item.id, prompt, response, error, latency)
+                except EndpointUnreachableError as exc:  # stop: leave this and later items unsent
+                    self.stopped = redact(str(exc), self._secrets)
+                except RunStoreError as exc:  # stop sending; answers still in flight try to store
+                    failure.append(exc)
+                    lost += response is not None
+                else:
+                    progress.update(status, response)
+                    return
+            progress.update("not_attempted", None)
 
         await asyncio.gather(*(one(p) for p in pending))
         if failure:
@@ -255,12 +270,12 @@ class Runner:
             raise RunStoreError(f"{failure[0]}{unstored}") from None
 
     async def _answer(
-        self, planned: PlannedItem, store: RunStore
+        self, planned: PlannedItem, store: RunStore, feed: MediaFeed
     ) -> tuple[dict[str, Any], Response | None, str | None]:
         """Ask about one item; errors of media, prompt or model come back as text, never raised."""
         prompt: dict[str, Any] = {}
         try:
-            media = await self._media(planned.item) if self.uses_media else []
+            media = await feed.frames(planned.item) if self.uses_media else []
             request = replace(self.builder.build(planned.item, media), settings=planned.settings)
             prompt = _prompt_record(request, media)
             if self.config.strategy.name == "direct":

@@ -1,0 +1,115 @@
+"""The frames of a run's pending items: decoded once, one media ahead, released after their last item.
+
+The runner answers items in media order (:func:`~spatialbench.runs.plan.media_order`). :class:`MediaFeed`
+counts, per media (frame-cache key), the pending items that use it. The first item asking for a media
+starts its decode in a decoding thread — one task per media, which every item of it awaits, so waiting
+items hold no worker thread — and starts the decode of the next media in order too, so a video decodes
+while the requests about the one before it are in flight. When an item is done (answered, failed or
+never sent), its media's count drops; at zero the frames leave the frame cache and their encoded images
+leave the encoded-image cache (:func:`~spatialbench.models.images.release_encodings`): a run holds the
+frames of the media in flight, not a cache budget's worth (issue 16: a 5,000-item run peaked at 3.8 GB).
+A frame cache shared with later runs (``spatialbench sweep``) keeps its frames: ``release=False``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from spatialbench.media.cache import CacheKey, FrameCache
+from spatialbench.media.sampling import FrameStrategy
+from spatialbench.media.video import SampledFrames
+from spatialbench.models.images import release_encodings
+from spatialbench.records.item import Item, MediaRef
+
+#: threads decoding media at once (the current media and the next one)
+DECODERS = 2
+
+
+class MediaFeed:
+    """Frames of ``items`` (in the order they will be asked) from ``cache``, decoded ahead, then released.
+
+    Args:
+        cache: the run's frame cache (decodes once per key, keeps failures).
+        strategy, max_pixels: how frames are sampled and resized (part of the cache key).
+        items: the pending items in dispatch order; each one must later be passed to :meth:`done` once.
+        release: drop a media's frames and encodings after its last item (False for a shared cache).
+    """
+
+    def __init__(
+        self,
+        cache: FrameCache,
+        strategy: FrameStrategy,
+        max_pixels: int | None,
+        items: Sequence[Item],
+        release: bool = True,
+    ) -> None:
+        self.cache, self.strategy, self.max_pixels, self.release = cache, strategy, max_pixels, release
+        self._refs: dict[CacheKey, MediaRef] = {}  # media order: first use
+        self._uses: Counter[CacheKey] = Counter()
+        for item in items:
+            for ref in item.media:
+                key = self._key(ref)
+                self._refs.setdefault(key, ref)
+                self._uses[key] += 1
+        self._next = dict(zip(self._refs, list(self._refs)[1:], strict=False))  # key → the media after it
+        self._tasks: dict[CacheKey, asyncio.Future[SampledFrames]] = {}
+        self._pool = ThreadPoolExecutor(DECODERS, thread_name_prefix="spatialbench-decode")
+
+    def _key(self, ref: MediaRef) -> CacheKey:
+        return self.cache.key(ref, self.strategy, self.max_pixels)
+
+    async def frames(self, item: Item) -> list[SampledFrames]:
+        """Return the sampled frames of each media of ``item``; starts the next media's decode.
+
+        Raises:
+            MediaError: a media cannot be used (the same error for every item of it).
+        """
+        keys = [self._key(ref) for ref in item.media]
+        for key, ref in zip(keys, item.media, strict=True):
+            self._start(key, ref)
+        if keys and keys[-1] in self._next:
+            upcoming = self._next[keys[-1]]
+            self._start(upcoming, self._refs[upcoming])
+        return [await self._tasks[key] for key in keys]
+
+    def _start(self, key: CacheKey, ref: MediaRef) -> None:
+        if key in self._tasks:
+            return
+        loop = asyncio.get_running_loop()
+        task = loop.run_in_executor(self._pool, self.cache.get, ref, self.strategy, self.max_pixels)
+        task.add_done_callback(_observe)
+        self._tasks[key] = task
+
+    def done(self, item: Item) -> None:
+        """Mark ``item`` finished; media no pending item needs any more are released."""
+        for ref in item.media:
+            key = self._key(ref)
+            self._uses[key] -= 1
+            if self._uses[key] > 0:
+                continue
+            del self._uses[key]
+            task = self._tasks.pop(key, None)
+            if not self.release:
+                continue
+            if task is None or task.done():
+                self._evict(ref)
+            else:  # a decode started ahead for items that were never sent: release it when it lands
+                task.add_done_callback(lambda _, ref=ref: self._evict(ref))  # type: ignore[misc]
+
+    def _evict(self, ref: MediaRef) -> None:
+        frames = self.cache.evict(ref, self.strategy, self.max_pixels)
+        if frames is not None:
+            release_encodings(list(frames.pixels))
+
+    def close(self) -> None:
+        """Stop the decoding threads (decodes not started are cancelled)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _observe(task: asyncio.Future[SampledFrames]) -> None:
+    """Retrieve a decode's error, so a failure started ahead for items never sent is not logged as lost."""
+    if not task.cancelled():
+        task.exception()
