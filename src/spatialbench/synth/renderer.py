@@ -12,16 +12,20 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+from shapely.geometry import Point
+from shapely.prepared import prep
 
+from spatialbench.synth.lighting import KEY_DIR, Lights
 from spatialbench.synth.parts import Material, Part
+from spatialbench.synth.plan import FloorPlan
 from spatialbench.synth.scene import SynthObject, SynthScene
 from spatialbench.synth.shaders import FRAGMENT, VERTEX
 from spatialbench.synth.shadows import bake_occlusion
 from spatialbench.synth.structure import shell_parts
+from spatialbench.synth.tessellate import Policy, refine_mesh
 
 NEAR, FAR = 0.05, 50.0
 GL_FROM_CV = np.diag([1.0, -1.0, -1.0, 1.0])  # OpenCV camera axes → OpenGL camera axes
-MAX_LAMPS = 8
 
 
 class RendererUnavailableError(RuntimeError):
@@ -44,31 +48,20 @@ class Frame:
 
 
 def projection(K: NDArray[np.float64], width: int, height: int) -> NDArray[np.float64]:
-    """OpenGL clip matrix (4, 4) that reproduces the pinhole ``K`` (pixel centres at integer coordinates)."""
+    """OpenGL clip matrix (4, 4) that reproduces the pinhole ``K`` (pixel centres at integer coordinates).
+
+    Image rows come out top row first (the y axis is not flipped to GL's bottom-up convention), so a
+    read-back needs no flip; nothing is culled, so the mirrored winding does not matter.
+    """
     fx, fy, cx, cy = K[0, 0], K[1, 1], K[0, 2], K[1, 2]
     return np.array(
         [
             [2 * fx / width, 0.0, 1 - 2 * (cx + 0.5) / width, 0.0],
-            [0.0, 2 * fy / height, 2 * (cy + 0.5) / height - 1, 0.0],
+            [0.0, -2 * fy / height, 1 - 2 * (cy + 0.5) / height, 0.0],
             [0.0, 0.0, -(FAR + NEAR) / (FAR - NEAR), -2 * FAR * NEAR / (FAR - NEAR)],
             [0.0, 0.0, -1.0, 0.0],
         ]
     )
-
-
-def _part_vertices(part: Part, pose: NDArray[np.float64], instance_id: int) -> NDArray[np.float32]:
-    mesh = part.mesh
-    rotation = pose[:3, :3]
-    positions = mesh.vertices[mesh.faces].reshape(-1, 3) @ rotation.T + pose[:3, 3]
-    if part.smooth:
-        normals = mesh.vertex_normals[mesh.faces].reshape(-1, 3)
-    else:
-        normals = np.repeat(mesh.face_normals, 3, axis=0)
-    count = len(positions)
-    data = np.empty((count, 11), dtype=np.float32)
-    data[:, 0:3], data[:, 3:6] = positions, normals @ rotation.T
-    data[:, 6:9], data[:, 9], data[:, 10] = part.color, instance_id, int(part.material)
-    return data
 
 
 def casts_contact_shadow(obj: SynthObject) -> bool:
@@ -78,26 +71,106 @@ def casts_contact_shadow(obj: SynthObject) -> bool:
     return obj.support is not None or obj.z_range()[0] < 0.05
 
 
-def scene_vertices(scene: SynthScene) -> tuple[NDArray[np.float32], int, int]:
-    """Interleaved vertex rows (N, 11): position, normal, colour, instance id, material — world frame.
+#: quadtree depths (synth.tessellate): floor, ceiling and walls; object faces looking up (seats, beds,
+#: table tops: where contact shadows fall); other large object faces (fridge fronts, wardrobe sides)
+SHELL_DEPTH, UP_DEPTH, SIDE_DEPTH = 3, 2, 1
+MIN_AREA, MIN_SIDE_AREA = 0.03, 0.2  # m²: smaller faces keep their triangles
 
-    Rows are ordered shell, shadow casters, other objects; returns the rows, the number of shell rows and
-    the number of caster rows (the height map draws only the casters).
+
+def _shell_policy(plan: FloorPlan) -> Policy:
+    """Return the policy of the room shell: refine the sides of faces that look into the rooms.
+
+    A side looks into the rooms when 1 cm off the face is inside the floor polygon and below the
+    ceiling; the outside of exterior walls and the top of the ceiling stay as they are.
     """
+    footprint = prep(plan.footprint)
+
+    def policy(
+        centroid: NDArray[np.float64], normal: NDArray[np.float64], area: float
+    ) -> tuple[tuple[float, ...], int]:
+        sides = []
+        for sign in (1.0, -1.0):
+            x, y, z = centroid + 0.01 * sign * normal
+            if 0.0 < z < plan.height and footprint.contains(Point(x, y)):
+                sides.append(sign)
+        return (tuple(sides) if area >= MIN_AREA else ()), SHELL_DEPTH
+
+    return policy
+
+
+def _object_policy(
+    centroid: NDArray[np.float64], normal: NDArray[np.float64], area: float
+) -> tuple[tuple[float, ...], int]:
+    """Objects (outward normals): faces looking up finely, other large faces coarsely."""
+    if normal[2] > 0.5 and area >= MIN_AREA:
+        return (1.0,), UP_DEPTH
+    return ((1.0,) if area >= MIN_SIDE_AREA else ()), SIDE_DEPTH
+
+
+def _part_rows(part: Part, pose: NDArray[np.float64], lights: Lights, policy: Policy) -> NDArray[np.float64]:
+    """Rows (3T, 11) of one part in world metres: position, normal, albedo, material (refined if flat)."""
+    mesh = part.mesh
+    triangles = mesh.vertices[mesh.faces] @ pose[:3, :3].T + pose[:3, 3]
+    if part.smooth:
+        normals = mesh.vertex_normals[mesh.faces].reshape(-1, 3) @ pose[:3, :3].T
+    else:
+        triangles, face_normals = refine_mesh(triangles, lights.irradiance, policy)
+        normals = np.repeat(face_normals, 3, axis=0)
+    rows = np.empty((triangles.shape[0] * 3, 10))
+    rows[:, 0:3], rows[:, 3:6] = triangles.reshape(-1, 3), normals
+    rows[:, 6:9], rows[:, 9] = part.color, int(part.material)
+    return rows
+
+
+def scene_vertices(ctx: Any, scene: SynthScene) -> tuple[NDArray[np.float32], NDArray[np.uint32]]:
+    """Return the lit vertices and the triangle indices of ``scene``, ready to draw.
+
+    Vertices (V, 14) float32: position, normal, front and back colour (``Lights.vertex_colors``),
+    instance id, material, world frame; indices (3T,) uint32, objects' triangles first, then the shell.
+    Flat faces are re-tessellated where their light varies (``synth.tessellate``). ``ctx`` (moderngl)
+    draws the contact-shadow height map of the objects that cast one.
+    """
+    casters = [o for o in scene.objects if casts_contact_shadow(o)]
+    caster_corners = [
+        part.mesh.vertices[part.mesh.faces].reshape(-1, 3) @ o.pose()[:3, :3].T + o.pose()[:3, 3]
+        for o in casters
+        for part in o.asset.parts
+    ]
+    positions = np.concatenate(caster_corners) if caster_corners else np.zeros((0, 3))
+    occlusion = bake_occlusion(
+        ctx, positions.astype(np.float32), scene.plan.footprint.bounds, scene.plan.height
+    )
+    lights = Lights.of_scene(scene, occlusion)
     palette = scene.palette
     shell = shell_parts(
         scene.plan, tuple(palette["wall"]), tuple(palette["floor"]), Material[palette["floor_material"]]
     )
-    blocks = [_part_vertices(part, np.eye(4), 0) for part in shell]
-    shell_rows = sum(len(b) for b in blocks)
-    ordered = sorted(scene.objects, key=lambda o: not casts_contact_shadow(o))  # stable: ids keep order
-    casters = 0
-    for obj in ordered:
+    policy = _shell_policy(scene.plan)
+    blocks = []
+    for obj in scene.objects:  # objects first: they hide the shell, whose hidden pixels then fail early
         pose = obj.pose()
-        rows = [_part_vertices(part, pose, obj.instance_id) for part in obj.asset.parts]
-        casters += sum(len(r) for r in rows) if casts_contact_shadow(obj) else 0
-        blocks += rows
-    return np.concatenate(blocks), shell_rows, casters
+        blocks += [
+            (_part_rows(part, pose, lights, _object_policy), obj.instance_id) for part in obj.asset.parts
+        ]
+    blocks += [(_part_rows(part, np.eye(4), lights, policy), 0) for part in shell]
+    corners = np.concatenate([block for block, _ in blocks])
+    ids = np.concatenate([np.full(len(block), instance) for block, instance in blocks])
+    rows, indices = _shared(np.column_stack([corners, ids]).astype(np.float32))
+    points, normals = rows[:, 0:3].astype(np.float64), rows[:, 3:6].astype(np.float64)
+    front, back = lights.vertex_colors(
+        points, normals, rows[:, 6:9].astype(np.float64), rows[:, 9].astype(int)
+    )
+    data = np.empty((len(rows), 14), dtype=np.float32)
+    data[:, 0:6], data[:, 6:9], data[:, 9:12] = rows[:, 0:6], front, back
+    data[:, 12], data[:, 13] = rows[:, 10], rows[:, 9]
+    return data, indices
+
+
+def _shared(rows: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.uint32]]:
+    """Distinct rows (V, C) of triangle-corner ``rows`` (3T, C) and the index (3T,) of each corner."""
+    keys = np.ascontiguousarray(rows).view(np.dtype((np.void, rows.dtype.itemsize * rows.shape[1])))
+    _, first, inverse = np.unique(keys.ravel(), return_index=True, return_inverse=True)
+    return rows[first], inverse.astype(np.uint32)
 
 
 class Renderer:
@@ -127,34 +200,38 @@ class Renderer:
             depth_attachment=self.ctx.depth_renderbuffer((width, height)),
         )
         self.vao: Any = None
+        self.buffer: Any = None
+        self.vertices = np.zeros((0, 14), dtype=np.float32)  # of the loaded scene (scene_vertices)
+        self.indices = np.zeros(0, dtype=np.uint32)
+        self.index_buffer: Any = None
+        self.id_depth = np.empty((height, width, 2), dtype=np.float32)  # read-back scratch
 
     def load(self, scene: SynthScene) -> None:
-        """Upload ``scene``'s geometry, lights and contact-shadow height map (replaces the previous scene)."""
-        data, shell_rows, casters = scene_vertices(scene)
-        buffer = self.ctx.buffer(data.tobytes())
+        """Bake ``scene``'s lighting and upload its geometry (replaces the previous scene)."""
+        if self.vao is not None:
+            for resource in (self.vao, self.buffer, self.index_buffer):
+                resource.release()
+        self.vertices, self.indices = scene_vertices(self.ctx, scene)
+        self.buffer = self.ctx.buffer(self.vertices.tobytes())
+        self.index_buffer = self.ctx.buffer(self.indices.tobytes())
         self.vao = self.ctx.vertex_array(
             self.program,
-            [(buffer, "3f 3f 3f 1f 1f", "in_pos", "in_normal", "in_color", "in_id", "in_mat")],
+            [
+                (
+                    self.buffer,
+                    "3f 3f 3f 3f 1f 1f",
+                    "in_pos",
+                    "in_normal",
+                    "in_front",
+                    "in_back",
+                    "in_id",
+                    "in_mat",
+                )
+            ],
+            index_buffer=self.index_buffer,
+            index_element_size=4,
         )
-        occlusion = bake_occlusion(
-            self.ctx, buffer, shell_rows, casters, scene.plan.footprint.bounds, scene.plan.height
-        )
-        occlusion.texture.use(location=0)
-        self._uniform("occlusion_volume", 0)
-        self._uniform("occ_rect", occlusion.rect)
-        self._uniform("occ_top", occlusion.top)
-        lamps = [
-            obj.position + np.array([0.0, 0.0, -0.25])
-            for obj in scene.objects
-            if obj.category == "ceiling light"
-        ][:MAX_LAMPS]
-        lamps = lamps or [np.array([*scene.plan.footprint.centroid.coords[0], scene.plan.height - 0.25])]
-        padded = np.zeros((MAX_LAMPS, 3), dtype=np.float32)
-        padded[: len(lamps)] = lamps
-        self._uniform("lamp_pos", padded.tobytes())
-        self._uniform("lamp_count", len(lamps))
-        self._uniform("lamp_power", 0.9 / np.sqrt(len(lamps)))
-        self._uniform("key_dir", (0.5, 0.35, -0.6))  # oblique, like daylight: walls differ by side
+        self._uniform("key_dir", tuple(float(v) for v in KEY_DIR))
 
     def render(self, K: NDArray[np.float64], cam_to_world: NDArray[np.float64]) -> Frame:
         """Render the loaded scene from ``cam_to_world`` (4, 4) with intrinsics ``K`` (3, 3).
@@ -164,28 +241,19 @@ class Renderer:
         """
         if self.vao is None:
             raise RuntimeError("Renderer.render called before Renderer.load(scene)")
-        view = GL_FROM_CV @ np.linalg.inv(cam_to_world)
-        mvp = projection(K, self.width, self.height) @ view
+        mvp = projection(K, self.width, self.height) @ GL_FROM_CV @ np.linalg.inv(cam_to_world)
         self._uniform("mvp", mvp.T.astype(np.float32).tobytes())
-        self._uniform("view", view.T.astype(np.float32).tobytes())
         self._uniform("eye", tuple(float(v) for v in cam_to_world[:3, 3]))
         self.fbo.use()
         self.fbo.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)  # id and depth 0 where nothing is hit
         self.ctx.enable(self.ctx.DEPTH_TEST)
-        # Depth pre-pass, then shade only the visible surface: each pixel runs the fragment shader once.
-        self.fbo.color_mask = ((False,) * 4,) * 2  # type: ignore[assignment]  # one per target
         self.ctx.depth_func = "<"
         self.vao.render()
-        self.fbo.color_mask = ((True,) * 4,) * 2  # type: ignore[assignment]
-        self.fbo.depth_mask = False
-        self.ctx.depth_func = "<="
-        self.vao.render()
-        self.fbo.depth_mask = True
         shape = (self.height, self.width)
-        color = np.frombuffer(self.fbo.read(components=3, attachment=0), dtype=np.uint8).reshape(*shape, 3)
-        id_depth = np.frombuffer(self.fbo.read(components=2, attachment=1, dtype="f4"), dtype=np.float32)
-        id_depth = np.flipud(id_depth.reshape(*shape, 2))
-        return Frame(np.flipud(color).copy(), id_depth[..., 0].astype(np.int32), id_depth[..., 1].copy())
+        color = np.empty((*shape, 3), dtype=np.uint8)
+        self.fbo.read_into(color, components=3, attachment=0)
+        self.fbo.read_into(self.id_depth, components=2, attachment=1, dtype="f4")
+        return Frame(color, self.id_depth[..., 0].astype(np.int32), self.id_depth[..., 1].copy())
 
     def _uniform(self, name: str, value: object) -> None:
         # The GLSL compiler drops uniforms a shader variant does not use; skip those.

@@ -1,10 +1,10 @@
 """Soft contact shadows from a top-down height map (a vertical directional shadow map, baked per scene).
 
 Once per scene an orthographic view from above records, per floor texel, the top height of the objects
-over it (room shell and ceiling lights excluded). From it a small 3D texture is baked: for each height
-level z and floor position, the share of a ~10 cm neighbourhood covered by something higher than z. The main
-shader reads it with one trilinear fetch and darkens surfaces under furniture (floor under tables and chairs,
-seats under backrests), which reads like ambient occlusion at almost no cost per frame.
+over it (room shell and ceiling lights excluded). From it a small volume is baked: for each height level z
+and floor position, the share of a ~10 cm neighbourhood covered by something higher than z. The lighting
+bake (``synth.lighting``) samples it trilinearly at every vertex and darkens surfaces under furniture (floor
+under tables and chairs, seats under backrests), which reads like ambient occlusion at no cost per frame.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
-from scipy.ndimage import gaussian_filter
+from scipy.ndimage import gaussian_filter, map_coordinates
 
 HEIGHT_VERTEX = """
 #version 330
@@ -35,17 +35,33 @@ BIAS = 0.03  # metres: a surface is not shadowed by itself
 
 @dataclass(frozen=True)
 class OcclusionVolume:
-    """The baked occlusion texture and the mapping the shader needs to sample it.
+    """The baked occlusion volume and its placement in the world.
 
     Attributes:
-        texture: 3D texture (x, y, level), values 0 (open) .. 1 (under furniture).
-        rect: (x0, y0, 1 / width, 1 / depth) mapping world xy to texture coordinates.
-        top: height of the last level in metres (level coordinate = z / top).
+        values: (LEVELS, rows, cols) float32, 0 (open) .. 1 (under furniture); rows follow y, cols x.
+        rect: (x0, y0, x1, y1) world metres covered by the columns and rows (texel edges).
+        top: height in metres covered by the levels (level coordinate = z / top).
     """
 
-    texture: Any
+    values: NDArray[np.float32]
     rect: tuple[float, float, float, float]
     top: float
+
+    def sample(self, points: NDArray[np.float64]) -> NDArray[np.float64]:
+        """Occlusion (N,) at world ``points`` (N, 3), trilinear between texel centres, clamped at the edges.
+
+        Same sampling as a clamped GL texture: texel i covers [i, i + 1) / size of the rect.
+        """
+        levels, rows, cols = self.values.shape
+        x0, y0, x1, y1 = self.rect
+        coords = np.stack(
+            [
+                np.clip(points[:, 2] / self.top, 0.0, 1.0) * levels - 0.5,
+                (points[:, 1] - y0) / (y1 - y0) * rows - 0.5,
+                (points[:, 0] - x0) / (x1 - x0) * cols - 0.5,
+            ]
+        )
+        return map_coordinates(self.values, coords, order=1, mode="nearest")
 
 
 def _ortho(x0: float, y0: float, x1: float, y1: float, top: float) -> NDArray[np.float64]:
@@ -62,14 +78,15 @@ def _ortho(x0: float, y0: float, x1: float, y1: float, top: float) -> NDArray[np
 
 def top_heights(
     ctx: Any,
-    buffer: Any,
-    first: int,
-    count: int,
+    positions: NDArray[np.float32],
     rect: tuple[float, float, float, float],
     top: float,
     size: tuple[int, int],
 ) -> NDArray[np.float32]:
-    """Heights (rows = y, cols = x) in metres of the highest caster over each texel (0 where none)."""
+    """Heights (rows = y, cols = x) in metres of the highest triangle over each texel (0 where none).
+
+    ``positions`` (3N, 3) are the casters' triangle corners, world metres.
+    """
     program = ctx.program(vertex_shader=HEIGHT_VERTEX, fragment_shader=HEIGHT_FRAGMENT)
     program["ortho"].write(_ortho(*rect, top).T.astype(np.float32).tobytes())
     texture = ctx.depth_texture(size)
@@ -78,10 +95,12 @@ def top_heights(
     fbo.clear(depth=1.0)
     ctx.enable(ctx.DEPTH_TEST)
     ctx.depth_func = "<"
-    if count > 0:
-        vao = ctx.vertex_array(program, [(buffer, "3f 32x", "in_pos")])
-        vao.render(first=first, vertices=count)
+    if len(positions) > 0:
+        buffer = ctx.buffer(np.ascontiguousarray(positions, dtype=np.float32).tobytes())
+        vao = ctx.vertex_array(program, [(buffer, "3f", "in_pos")])
+        vao.render()
         vao.release()
+        buffer.release()
     depth = np.frombuffer(texture.read(), dtype=np.float32).reshape(size[1], size[0])
     for resource in (fbo, texture, program):
         resource.release()
@@ -102,16 +121,15 @@ def occlusion_levels(heights: NDArray[np.float32], top: float) -> NDArray[np.uin
 
 
 def bake_occlusion(
-    ctx: Any, buffer: Any, first: int, count: int, bounds: tuple[float, float, float, float], top: float
+    ctx: Any, positions: NDArray[np.float32], bounds: tuple[float, float, float, float], top: float
 ) -> OcclusionVolume:
     """Bake the occlusion volume of some casters over the floor ``bounds`` (x0, y0, x1, y1) up to ``top``.
 
-    The casters are vertices ``first``..``first + count`` of ``buffer`` (rows of 11 float32, position first).
+    ``positions`` (3N, 3) are the casters' triangle corners (world metres); ``ctx`` is the moderngl context
+    that draws the height map.
     """
     x0, y0, x1, y1 = bounds[0] - MARGIN, bounds[1] - MARGIN, bounds[2] + MARGIN, bounds[3] + MARGIN
     size = (int(np.ceil((x1 - x0) / TEXEL)), int(np.ceil((y1 - y0) / TEXEL)))
-    heights = top_heights(ctx, buffer, first, count, (x0, y0, x1, y1), top, size)
-    volume = occlusion_levels(heights, top)
-    texture = ctx.texture3d((size[0], size[1], LEVELS), 1, volume.tobytes(), dtype="f1")
-    texture.repeat_x = texture.repeat_y = texture.repeat_z = False
-    return OcclusionVolume(texture, (x0, y0, 1 / (x1 - x0), 1 / (y1 - y0)), top)
+    heights = top_heights(ctx, positions, (x0, y0, x1, y1), top, size)
+    volume = (occlusion_levels(heights, top) / np.float32(255)).astype(np.float32)
+    return OcclusionVolume(volume, (x0, y0, x1, y1), top)
