@@ -8,7 +8,7 @@ task, Avg. = mean of the tasks), for callers that need per-task scores and no be
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 
 import pandas as pd
@@ -16,18 +16,35 @@ import pandas as pd
 from spatialbench.scoring.extraction import ChoiceExtractor, NumberExtractor, official_choice, official_number
 from spatialbench.scoring.grouped import Group, Table, grouped
 from spatialbench.scoring.robust_choice import robust_choice
-from spatialbench.scoring.robust_number import robust_number
+from spatialbench.scoring.robust_number import question_unit, robust_number
 
 TableFn = Callable[[pd.DataFrame], Table]
 """Aggregates per-item score rows (columns ``id``, ``task``, ``dataset``, ``score``, ...) into a table."""
 
 
+def whole_question(question: str) -> str:
+    """Return ``question``: a number reader that may use any of its text."""
+    return question
+
+
+def no_question(question: str) -> None:
+    """Return None: a number reader that ignores the question (the official first-token reader)."""
+    return None
+
+
 @dataclass(frozen=True)
 class Extractors:
-    """The answer readers of one extraction mode: letters for multiple choice, numbers for numerical."""
+    """The answer readers of one extraction mode: letters for multiple choice, numbers for numerical.
+
+    ``question_key``: all of the question that ``number`` reads (``number(text, q1) == number(text, q2)``
+    whenever the keys of ``q1`` and ``q2`` are equal), so that the scorer reads each response once per
+    key rather than once per question: the robust reader uses only the unit asked for
+    (:func:`~spatialbench.scoring.robust_number.question_unit`), the official one nothing.
+    """
 
     choice: ChoiceExtractor
     number: NumberExtractor
+    question_key: Callable[[str], Hashable] = whole_question
 
 
 @dataclass(frozen=True)
@@ -59,8 +76,8 @@ class ScoringRules:
 
 
 STANDARD_MODES: Mapping[str, Extractors] = {
-    "official": Extractors(official_choice, official_number),
-    "robust": Extractors(robust_choice, robust_number),
+    "official": Extractors(official_choice, official_number, no_question),
+    "robust": Extractors(robust_choice, robust_number, question_unit),
 }
 
 

@@ -79,9 +79,9 @@ class ScoreResult:
 
 def _extract_all(items: list[Item], texts: list[str | None], rules: ScoringRules, mode: str) -> list:
     extractors = rules.extractors(mode)
-    choice, number = extractors.choice, extractors.number
-    # Extractors are pure functions of (text, options | question): model answers repeat a lot ("B", "2"),
-    # so each distinct input is read once.
+    choice, number, question_key = extractors.choice, extractors.number, extractors.question_key
+    # Extractors are pure functions of (text, options | the question's key): model answers repeat a lot
+    # ("B", "2"), so each distinct input is read once.
     seen: dict[tuple[bool, str, object], Extraction] = {}
     results: list[Extraction | None] = []
     for item, text in zip(items, texts, strict=True):
@@ -89,7 +89,7 @@ def _extract_all(items: list[Item], texts: list[str | None], rules: ScoringRules
             results.append(None)
             continue
         is_choice = item.answer_kind is AnswerKind.MULTIPLE_CHOICE
-        key = (is_choice, text, item.options if is_choice else item.question)
+        key = (is_choice, text, item.options if is_choice else question_key(item.question))
         found = seen.get(key)
         if found is None:
             found = seen[key] = choice(text, item.options) if is_choice else number(text, item.question)

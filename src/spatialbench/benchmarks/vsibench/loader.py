@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,7 @@ REL_DIRECTION_TASKS = MCA_TASKS[:3]
 _REQUIRED_TEXT = ("dataset", "scene_name", "question_type", "question")
 _KNOWN_FIELDS = {"id", "options", "ground_truth", "pruned", *_REQUIRED_TEXT}
 _PATH_FIELDS = ("dataset", "scene_name")  # media: <data>/<dataset>/<scene_name>.mp4
+_NOT_IN_NAMES = frozenset("/\\\0")
 
 
 class RowProblem(ValueError):
@@ -60,7 +62,7 @@ def _check_path_name(field: str, value: str) -> None:
 
     An absolute path or ``..`` would point a run at a file outside the data folder it was given.
     """
-    if value in (".", "..") or any(c in value for c in "/\\\0"):
+    if value in (".", "..") or not _NOT_IN_NAMES.isdisjoint(value):
         raise RowProblem(
             field, f"{value!r} is not a plain name: media paths must stay inside the data folder"
         )
@@ -84,13 +86,18 @@ def _ground_truth(record: dict[str, Any], kind: AnswerKind, options: tuple[str, 
         raise RowProblem("ground_truth", f"missing or not a string/number: {raw!r}")
     truth = str(raw).strip()
     if kind is AnswerKind.MULTIPLE_CHOICE:
-        letters = "".join(chr(ord("A") + i) for i in range(len(options)))
+        letters = _letters(len(options))
         if len(truth) != 1 or truth.upper() not in letters:
             raise RowProblem("ground_truth", f"{truth!r} is not one of the option letters {letters!r}")
         truth = truth.upper()
     elif not _is_finite_number(truth):
         raise RowProblem("ground_truth", f"numerical ground truth {truth!r} is not a finite number")
     return truth
+
+
+@lru_cache(maxsize=64)
+def _letters(count: int) -> str:
+    return "".join(chr(ord("A") + i) for i in range(count))
 
 
 def _is_finite_number(text: str) -> bool:
