@@ -2,7 +2,7 @@
 
 The runner answers items in media order (:func:`~spatialbench.runs.plan.media_order`). :class:`MediaFeed`
 counts, per media (frame-cache key), the pending items that use it. The first item asking for a media
-starts its decode in a decoding thread — one task per media, which every item of it awaits, so waiting
+starts its decode in the decoding thread — one task per media, which every item of it awaits, so waiting
 items hold no worker thread — and starts the decode of the next media in order too, so a video decodes
 while the requests about the one before it are in flight. When an item is done (answered, failed or
 never sent), its media's count drops; at zero the frames leave the frame cache and their encoded images
@@ -24,8 +24,9 @@ from spatialbench.media.video import SampledFrames
 from spatialbench.models.images import release_encodings
 from spatialbench.records.item import Item, MediaRef
 
-#: threads decoding media at once (the current media and the next one)
-DECODERS = 2
+#: threads decoding media at once: one, so media decode in dispatch order (the next one first); the
+#: decoder (PyAV, ``thread_type="AUTO"``) already uses several cores for one video
+DECODERS = 1
 
 
 class MediaFeed:
