@@ -77,7 +77,7 @@ class AnthropicBackend(ProviderBackend):
         kwargs: dict[str, Any] = {
             "model": self.model,
             "max_tokens": s.max_new_tokens,
-            "messages": self._messages(request),
+            "messages": await self._prepared(self._messages, request, "b64"),  # off the loop when large
         }
         if request.system:
             kwargs["system"] = request.system

@@ -22,17 +22,27 @@ from __future__ import annotations
 import asyncio
 import re
 from abc import abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
 
 from spatialbench.models.base import Backend
 from spatialbench.models.errors import BackendError, RetryableError
-from spatialbench.models.images import ImageFormat, ImageOverflow, limit_images
+from spatialbench.models.images import (
+    ImageFormat,
+    ImageOverflow,
+    encode_off_loop,
+    encode_together,
+    limit_images,
+    request_images,
+)
 from spatialbench.models.retry import ConnectionBreaker, RetryPolicy, call_with_retries
 from spatialbench.records.messages import Request, Response
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -135,6 +145,24 @@ class ApiBackend(Backend):
             rng=self._rng,
             breaker=self.breaker,
         )
+
+    async def _prepared(
+        self, build: Callable[[Request], T], request: Request, form: Literal["bytes", "b64", "url"]
+    ) -> T:
+        """Encode the request's images, then return ``build(request)``; off the event loop when large.
+
+        Each distinct frame is encoded once per run and shared with concurrent requests; both steps run in
+        a worker thread when the images are large (:func:`~spatialbench.models.images.encode_off_loop`).
+        ``form`` is how ``build`` reads them (:func:`~spatialbench.models.images.encode_image` "bytes",
+        ``image_base64`` "b64", ``image_data_url`` "url"): every back end encodes through this one path.
+        """
+        images = request_images(request)
+
+        def work() -> T:
+            encode_together(images, self.settings.image_format, self.settings.jpeg_quality, form)
+            return build(request)
+
+        return await asyncio.to_thread(work) if encode_off_loop(images) else work()
 
     @abstractmethod
     async def _send(self, request: Request) -> Response:

@@ -98,9 +98,8 @@ class GeminiBackend(ProviderBackend):
             "response_logprobs": s.logprobs or None,
         }
         config = self._sdk.types.GenerateContentConfig(**{**fields, **dict(s.extra)})  # extra wins
-        reply = await self._client.models.generate_content(
-            model=self.model, contents=self._contents(request), config=config
-        )
+        contents = await self._prepared(self._contents, request, "bytes")  # off the loop when large
+        reply = await self._client.models.generate_content(model=self.model, contents=contents, config=config)
         return _to_response(reply)
 
     def _classify(self, exc: Exception) -> RetryableError | None:

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from spatialbench.models.errors import TooManyImagesError
 from spatialbench.models.png import encode_png
-from spatialbench.records.messages import Request
+from spatialbench.records.messages import ImagePart, Request
 
 
 class ImageOverflow(StrEnum):
@@ -186,6 +186,9 @@ _FORMS: dict[str, Callable[[bytes, ImageFormat], Any]] = {
 }
 _ENCODED = _EncodedImages()
 
+#: requests with images of at most this many pixels are encoded and serialised on the event loop
+INLINE_ENCODE_PIXELS = 200_000
+
 
 def encode_counts() -> Counter[EncodingKey]:
     """Return the encodings made in this process per (frame digest, shape, format, quality) (a copy)."""
@@ -202,6 +205,20 @@ def encode_together(
     them; frames already being encoded elsewhere are waited for, not encoded again.
     """
     _ENCODED.warm(frames, fmt, quality, form)
+
+
+def request_images(request: Request) -> list[NDArray[np.uint8]]:
+    """Return the pixel arrays of every image of every turn of ``request``, in order."""
+    return [p.pixels for _, parts in request.turns for p in parts if isinstance(p, ImagePart)]
+
+
+def encode_off_loop(images: list[NDArray[np.uint8]]) -> bool:
+    """Whether images are large enough (> :data:`INLINE_ENCODE_PIXELS` in all) to encode off the event loop.
+
+    Encoding and serialising them is CPU work (zlib releases the interpreter lock); on the event loop it
+    would stall every other request.
+    """
+    return sum(pixels.shape[0] * pixels.shape[1] for pixels in images) > INLINE_ENCODE_PIXELS
 
 
 def release_encodings(frames: list[NDArray[np.uint8]]) -> int:
