@@ -19,12 +19,13 @@ from spatialbench.synth.lighting import KEY_DIR, Lights
 from spatialbench.synth.parts import Material, Part
 from spatialbench.synth.plan import FloorPlan
 from spatialbench.synth.scene import SynthObject, SynthScene
-from spatialbench.synth.shaders import FRAGMENT, VERTEX
+from spatialbench.synth.shaders import FRAGMENT_PATTERN, FRAGMENT_PLAIN, VERTEX
 from spatialbench.synth.shadows import bake_occlusion
 from spatialbench.synth.structure import shell_parts
 from spatialbench.synth.tessellate import Policy, refine_mesh
 
 NEAR, FAR = 0.05, 50.0
+PATTERNED = (Material.WOOD, Material.FABRIC, Material.FLOOR_PLANKS, Material.TILES)
 GL_FROM_CV = np.diag([1.0, -1.0, -1.0, 1.0])  # OpenCV camera axes → OpenGL camera axes
 
 
@@ -122,11 +123,25 @@ def _part_rows(part: Part, pose: NDArray[np.float64], lights: Lights, policy: Po
     return rows
 
 
-def scene_vertices(ctx: Any, scene: SynthScene) -> tuple[NDArray[np.float32], NDArray[np.uint32]]:
-    """Return the lit vertices and the triangle indices of ``scene``, ready to draw.
+@dataclass(frozen=True)
+class SceneBuffers:
+    """A scene ready to draw.
 
-    Vertices (V, 14) float32: position, normal, front and back colour (``Lights.vertex_colors``),
-    instance id, material, world frame; indices (3T,) uint32, objects' triangles first, then the shell.
+    Attributes:
+        vertices: (V, 14) float32: position, normal, front and back colour (``Lights.vertex_colors``),
+            instance id, material; world frame, metres.
+        indices: (3T,) uint32 triangle corners into ``vertices``.
+        draws: (patterned, first, count) ranges of ``indices``, in drawing order.
+    """
+
+    vertices: NDArray[np.float32]
+    indices: NDArray[np.uint32]
+    draws: tuple[tuple[bool, int, int], ...]
+
+
+def scene_vertices(ctx: Any, scene: SynthScene) -> SceneBuffers:
+    """Return the lit vertices, triangle indices and draws of ``scene``.
+
     Flat faces are re-tessellated where their light varies (``synth.tessellate``). ``ctx`` (moderngl)
     draws the contact-shadow height map of the objects that cast one.
     """
@@ -156,6 +171,7 @@ def scene_vertices(ctx: Any, scene: SynthScene) -> tuple[NDArray[np.float32], ND
     corners = np.concatenate([block for block, _ in blocks])
     ids = np.concatenate([np.full(len(block), instance) for block, instance in blocks])
     rows, indices = _shared(np.column_stack([corners, ids]).astype(np.float32))
+    indices, draws = _draw_order(indices, rows[indices[::3], 9], rows[indices[::3], 10] == 0)
     points, normals = rows[:, 0:3].astype(np.float64), rows[:, 3:6].astype(np.float64)
     front, back = lights.vertex_colors(
         points, normals, rows[:, 6:9].astype(np.float64), rows[:, 9].astype(int)
@@ -163,7 +179,28 @@ def scene_vertices(ctx: Any, scene: SynthScene) -> tuple[NDArray[np.float32], ND
     data = np.empty((len(rows), 14), dtype=np.float32)
     data[:, 0:6], data[:, 6:9], data[:, 9:12] = rows[:, 0:6], front, back
     data[:, 12], data[:, 13] = rows[:, 10], rows[:, 9]
-    return data, indices
+    return SceneBuffers(data, indices, draws)
+
+
+def _draw_order(
+    indices: NDArray[np.uint32], materials: NDArray[np.float32], shell: NDArray[np.bool_]
+) -> tuple[NDArray[np.uint32], tuple[tuple[bool, int, int], ...]]:
+    """Reorder triangles into draws (patterned?, first index, index count).
+
+    Objects come first, then the shell (whose hidden pixels then fail the depth test before shading);
+    plain triangles before patterned ones in each.
+    """
+    patterned = np.isin(materials, [int(m) for m in PATTERNED])
+    draws: list[tuple[bool, int, int]] = []
+    order: list[NDArray[np.intp]] = []
+    for is_shell in (False, True):
+        for with_pattern in (False, True):
+            picked = np.flatnonzero((shell == is_shell) & (patterned == with_pattern))
+            if len(picked):
+                draws.append((with_pattern, 3 * sum(len(o) for o in order), 3 * len(picked)))
+                order.append(picked)
+    triangles = indices.reshape(-1, 3)[np.concatenate(order)] if order else indices.reshape(0, 3)
+    return triangles.ravel(), tuple(draws)
 
 
 def _shared(rows: NDArray[np.float32]) -> tuple[NDArray[np.float32], NDArray[np.uint32]]:
@@ -191,46 +228,55 @@ class Renderer:
                 "Install libegl1 and Mesa (libgl1-mesa-dri)."
             ) from error
         self.width, self.height = width, height
-        self.program = self.ctx.program(vertex_shader=VERTEX, fragment_shader=FRAGMENT)
-        # colour, and instance id + depth sharing one float target (one clear, one readback for both)
+        # index 0: plain, 1: patterned (PATTERNED materials); the same vertex shader
+        self.programs = tuple(
+            self.ctx.program(vertex_shader=VERTEX, fragment_shader=fragment)
+            for fragment in (FRAGMENT_PLAIN, FRAGMENT_PATTERN)
+        )
+        # colour, and instance id + depth sharing one integer target (the depth as its float's bits): one
+        # readback for both, and each becomes an array view of it without a copy
         size = (width, height)
-        self.targets = (self.ctx.texture(size, 4), self.ctx.texture(size, 2, dtype="f4"))
+        self.targets = (self.ctx.texture(size, 4), self.ctx.texture(size, 2, dtype="i4"))
         self.fbo = self.ctx.framebuffer(
             color_attachments=list(self.targets),
             depth_attachment=self.ctx.depth_renderbuffer((width, height)),
         )
-        self.vao: Any = None
-        self.buffer: Any = None
-        self.vertices = np.zeros((0, 14), dtype=np.float32)  # of the loaded scene (scene_vertices)
-        self.indices = np.zeros(0, dtype=np.uint32)
-        self.index_buffer: Any = None
-        self.id_depth = np.empty((height, width, 2), dtype=np.float32)  # read-back scratch
+        self.scene: SceneBuffers | None = None
+        self.resources: list[Any] = []  # GL objects of the loaded scene: buffers, then one VAO per program
+
+    @property
+    def vertices(self) -> NDArray[np.float32]:
+        """Vertex rows (V, 14) of the loaded scene (``SceneBuffers.vertices``)."""
+        return self.scene.vertices if self.scene else np.zeros((0, 14), dtype=np.float32)
+
+    @property
+    def indices(self) -> NDArray[np.uint32]:
+        """Triangle corners (3T,) of the loaded scene (``SceneBuffers.indices``)."""
+        return self.scene.indices if self.scene else np.zeros(0, dtype=np.uint32)
 
     def load(self, scene: SynthScene) -> None:
         """Bake ``scene``'s lighting and upload its geometry (replaces the previous scene)."""
-        if self.vao is not None:
-            for resource in (self.vao, self.buffer, self.index_buffer):
-                resource.release()
-        self.vertices, self.indices = scene_vertices(self.ctx, scene)
-        self.buffer = self.ctx.buffer(self.vertices.tobytes())
-        self.index_buffer = self.ctx.buffer(self.indices.tobytes())
-        self.vao = self.ctx.vertex_array(
-            self.program,
-            [
-                (
-                    self.buffer,
-                    "3f 3f 3f 3f 1f 1f",
-                    "in_pos",
-                    "in_normal",
-                    "in_front",
-                    "in_back",
-                    "in_id",
-                    "in_mat",
-                )
-            ],
-            index_buffer=self.index_buffer,
-            index_element_size=4,
+        for resource in reversed(self.resources):
+            resource.release()
+        self.scene = scene_vertices(self.ctx, scene)
+        buffer, index = (
+            self.ctx.buffer(self.scene.vertices.tobytes()),
+            self.ctx.buffer(self.scene.indices.tobytes()),
         )
+        layout = (
+            buffer,
+            "3f 3f 3f 3f 1f 1f",
+            "in_pos",
+            "in_normal",
+            "in_front",
+            "in_back",
+            "in_id",
+            "in_mat",
+        )
+        self.resources = [buffer, index] + [
+            self.ctx.vertex_array(program, [layout], index_buffer=index, index_element_size=4)
+            for program in self.programs
+        ]
         self._uniform("key_dir", tuple(float(v) for v in KEY_DIR))
 
     def render(self, K: NDArray[np.float64], cam_to_world: NDArray[np.float64]) -> Frame:
@@ -239,7 +285,7 @@ class Renderer:
         Raises:
             RuntimeError: no scene was loaded.
         """
-        if self.vao is None:
+        if self.scene is None:
             raise RuntimeError("Renderer.render called before Renderer.load(scene)")
         mvp = projection(K, self.width, self.height) @ GL_FROM_CV @ np.linalg.inv(cam_to_world)
         self._uniform("mvp", mvp.T.astype(np.float32).tobytes())
@@ -248,21 +294,23 @@ class Renderer:
         self.fbo.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)  # id and depth 0 where nothing is hit
         self.ctx.enable(self.ctx.DEPTH_TEST)
         self.ctx.depth_func = "<"
-        self.vao.render()
-        shape = (self.height, self.width)
-        color = np.empty((*shape, 3), dtype=np.uint8)
+        for patterned, first, count in self.scene.draws:
+            self.resources[2 + patterned].render(first=first, vertices=count)
+        color = np.empty((self.height, self.width, 3), dtype=np.uint8)
         self.fbo.read_into(color, components=3, attachment=0)
-        self.fbo.read_into(self.id_depth, components=2, attachment=1, dtype="f4")
-        return Frame(color, self.id_depth[..., 0].astype(np.int32), self.id_depth[..., 1].copy())
+        id_depth = np.empty((self.height, self.width, 2), dtype=np.int32)
+        self.fbo.read_into(id_depth, components=2, attachment=1, dtype="i4")
+        return Frame(color, id_depth[..., 0], id_depth[..., 1].view(np.float32))
 
     def _uniform(self, name: str, value: object) -> None:
-        # The GLSL compiler drops uniforms a shader variant does not use; skip those.
-        if name in self.program:
-            member: Any = self.program[name]
-            if isinstance(value, bytes):
-                member.write(value)
-            else:
-                member.value = value
+        # Both programs share the vertex shader's uniforms; the compiler drops those a program does not use.
+        for program in self.programs:
+            if name in program:
+                member: Any = program[name]
+                if isinstance(value, bytes):
+                    member.write(value)
+                else:
+                    member.value = value
 
     def close(self) -> None:
         """Release the GL context."""

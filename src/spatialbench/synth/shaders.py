@@ -1,10 +1,10 @@
 """GLSL sources of the rasteriser (kept beside the renderer that compiles them).
 
-The light is baked per vertex (``synth.lighting``); Mesa's llvmpipe runs every branch of a fragment
-shader for every pixel, so the fragment shader is one pattern for all materials: cells of a per-material
-size (from world coordinates along the face, in the vertex shader), rows shifted, a tone per cell from a
-low-discrepancy sequence (cheaper than a hash) and dark seams at the cells' edges. Plain materials get
-a zero tone spread and no seams.
+The light is baked per vertex (``synth.lighting``). Mesa's llvmpipe runs every branch of a fragment
+shader for every pixel, so there are two fragment shaders, each drawn over its own triangles: the plain
+one writes the baked colour; the other is one pattern for every patterned material: cells of a
+per-material size (from world coordinates along the face, in the vertex shader), rows shifted, a tone
+per cell from a low-discrepancy sequence (cheaper than a hash) and dark seams at the cells' edges.
 """
 
 VERTEX = """
@@ -25,12 +25,12 @@ flat out int v_id;
 
 // Per material (synth.parts.Material): cells per metre along and across the face.
 const vec2 SCALE[10] = vec2[](
-    vec2(1.0), vec2(3.0, 40.0), vec2(60.0), vec2(1.0), vec2(1.0),
+    vec2(1.0), vec2(2.0, 40.0), vec2(60.0), vec2(1.0), vec2(1.0),
     vec2(1.0 / 1.2, 1.0 / 0.18), vec2(1.0 / 0.3), vec2(1.0), vec2(1.0), vec2(1.0));
 // Row shift (cells), seam width along and across (share of a cell), tone spread.
 const vec4 PATTERN[10] = vec4[](
     vec4(0.0, -1.0, -1.0, 0.0),     // plain
-    vec4(0.618, -1.0, -1.0, 0.2),   // wood grain: long thin streaks
+    vec4(0.618, -1.0, -1.0, 0.14),  // wood grain: long thin streaks
     vec4(0.5, -1.0, -1.0, 0.1),     // fabric weave
     vec4(0.0, -1.0, -1.0, 0.0),     // metal
     vec4(0.0, -1.0, -1.0, 0.0),     // emissive
@@ -61,15 +61,31 @@ void main() {
 }
 """
 
-FRAGMENT = """
+_FRAGMENT_HEAD = """
 #version 330
 in vec3 v_color;
 in vec2 v_uv;
 flat in vec4 v_pattern;
 flat in int v_id;
 layout(location = 0) out vec4 out_color;
-layout(location = 1) out vec2 out_id_depth;  // instance id (exact below 2^24), view depth in metres
+layout(location = 1) out ivec2 out_id_depth;  // instance id, bits of the view depth in metres (float)
+"""
 
+#: walls, ceiling, plain, metal, emissive, screen and glass parts: the baked colour as it is
+FRAGMENT_PLAIN = (
+    _FRAGMENT_HEAD
+    + """
+void main() {
+    out_color = vec4(v_color, 1.0);
+    out_id_depth = ivec2(v_id, floatBitsToInt(1.0 / gl_FragCoord.w));  // 1 / w: depth along the optical axis
+}
+"""
+)
+
+#: wood, fabric, floor planks and tiles
+FRAGMENT_PATTERN = (
+    _FRAGMENT_HEAD
+    + """
 void main() {
     vec2 p = vec2(v_uv.x + floor(v_uv.y) * v_pattern.x, v_uv.y);
     vec2 cell = floor(p);
@@ -78,6 +94,7 @@ void main() {
     float tone = 1.0 + v_pattern.w * (fract(dot(cell, vec2(0.7548777, 0.5698403))) - 0.5);
     float seam = max(step(f.x, v_pattern.y), step(f.y, v_pattern.z));
     out_color = vec4(v_color * tone * (1.0 - 0.45 * seam), 1.0);
-    out_id_depth = vec2(float(v_id), 1.0 / gl_FragCoord.w);  // 1 / w = depth along the optical axis
+    out_id_depth = ivec2(v_id, floatBitsToInt(1.0 / gl_FragCoord.w));
 }
 """
+)

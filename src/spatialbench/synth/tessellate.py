@@ -4,9 +4,9 @@ Lighting is baked at the vertices and interpolated across each triangle (``synth
 face needs vertices where its light changes: lamp fall-off, the edge of a contact shadow under a table,
 a seat under a backrest. Each planar group of triangles (one face of a box, the floor, a wall) is covered
 by a quadtree of square cells, :data:`ROOT` metres at the top, split while the light inside a cell differs
-from the bilinear blend of its corners by more than :data:`TOLERANCE` (checked on a 5 × 5 lattice per
-cell), down to ``ROOT / 2**depth`` (the caller's policy chooses the depth and the sides per face); the
-cells are clipped to the face's outline and triangulated.
+from the blend of its corners over its two triangles by more than :data:`TOLERANCE` (checked on a 5 × 5
+lattice per cell), down to ``ROOT / 2**depth`` (the caller's policy chooses the depth and the sides per
+face); the cells are clipped to the face's outline and triangulated.
 Neighbouring cells of different sizes meet in T-junctions; they stay within one closed solid (a floor
 slab, a wall body, a box), so what a sub-pixel gap could show is the same object.
 """
@@ -20,7 +20,7 @@ import shapely
 from numpy.typing import NDArray
 
 ROOT = 1.0  # metres: edge of the largest cell
-TOLERANCE = 0.08  # light units (albedo 1): largest error of the per-vertex blend left in a cell
+TOLERANCE = 0.06  # light units (albedo 1): largest error of the per-vertex blend left in a cell
 LATTICE = np.linspace(0.0, 1.0, 5)
 
 #: light (N, 3) at points (N, 3) of a surface facing unit normals (N, 3)
@@ -69,8 +69,8 @@ def _blend_error(
 ) -> NDArray[np.bool_]:
     """Return, for cells (C, 4) = (u0, v0, u1, v1), whether they need splitting.
 
-    A cell needs it when the bilinear blend of its corner lights misses the light on its 5 × 5 lattice
-    by more than TOLERANCE.
+    A cell needs it when the linear blend of its corner lights over its two triangles misses the light
+    on its 5 × 5 lattice by more than TOLERANCE.
     """
     s, t = np.meshgrid(LATTICE, LATTICE, indexing="ij")
     u = corners[:, 0, None, None] + (corners[:, 2] - corners[:, 0])[:, None, None] * s
@@ -80,7 +80,8 @@ def _blend_error(
     values = light(flat, np.broadcast_to(normal, flat.shape)).reshape(*u.shape, -1)
     c00, c01, c10, c11 = values[:, :1, :1], values[:, :1, -1:], values[:, -1:, :1], values[:, -1:, -1:]
     s, t = s[None, ..., None], t[None, ..., None]
-    blend = (c00 * (1 - t) + c01 * t) * (1 - s) + (c10 * (1 - t) + c11 * t) * s
+    # What the rasteriser shows: triangles (u0 v0, u1 v0, u1 v1) and (u0 v0, u1 v1, u0 v1) of the cell.
+    blend = np.where(s >= t, c00 + s * (c10 - c00) + t * (c11 - c10), c00 + t * (c01 - c00) + s * (c11 - c01))
     return np.abs(values - blend).max(axis=(1, 2, 3)) > TOLERANCE
 
 
