@@ -58,6 +58,39 @@ def test_colour_image_shows_structure(bedroom_renderer) -> None:
     assert 40 < frame.color.mean() < 230 and frame.color.std() > 10
 
 
+def test_rows_come_out_top_first(bedroom_renderer) -> None:
+    scene, renderer = bedroom_renderer
+    space = free_space_map(scene)
+    cell = np.argwhere(space.distance_to_obstacle() >= 1.0)[0]
+    x, y = space.to_world(cell)[0]
+    K, pose = intrinsics(W, H), look_pose(np.array([x, y, 1.2]), yaw=0.3, pitch=-0.6)
+    frame = renderer.render(K, pose)
+    # Back-project the middle pixel of the bottom and of the top row (synth.camera: x right, y down).
+    points = []
+    for row in (H - 1, 0):
+        ray = np.linalg.inv(K) @ np.array([W // 2, row, 1.0])
+        points.append(pose[:3, :3] @ (ray * frame.depth[row, W // 2]) + pose[:3, 3])
+    bottom, top = points
+    # Looking 34 degrees down, the bottom row sees the floor within 1 m (free there); the top row the room.
+    assert frame.instance[H - 1, W // 2] == 0 and bottom[2] == pytest.approx(0.0, abs=1e-3)
+    assert np.hypot(*(bottom[:2] - (x, y))) < 1.0 and top[2] > 0.3
+
+
+def test_same_scene_same_bytes() -> None:
+    scene = generate_scene(SceneConfig(room_type="kitchen"), 5)
+    x, y = scene.plan.footprint.centroid.coords[0]
+    pose = look_pose(np.array([x, y, 1.5]), 1.0, -0.3)
+    frames = []
+    for _ in range(2):
+        with Renderer(W, H) as renderer:
+            renderer.load(scene)
+            frames.append(renderer.render(intrinsics(W, H), pose))
+    first, second = frames
+    assert first.instance.dtype == np.int32 and first.depth.dtype == np.float32
+    for name in ("color", "instance", "depth"):
+        assert getattr(first, name).tobytes() == getattr(second, name).tobytes()
+
+
 def test_missing_backend_raises_a_clear_error() -> None:
     with pytest.raises(RendererUnavailableError, match="backend 'no-such-backend'"):
         Renderer(8, 8, backend="no-such-backend")
