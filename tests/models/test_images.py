@@ -107,19 +107,20 @@ def test_png_is_written_at_zlib_level_1() -> None:
 def test_request_json_splices_images_and_equals_json_dumps() -> None:
     import json
 
-    from spatialbench.models.images import image_data_url, request_json
+    from spatialbench.models.images import image_base64, image_data_url, image_data_url_bytes, request_json
 
-    url = image_data_url(np.zeros((4, 4, 3), dtype=np.uint8))
-    payload = {
-        "model": "m",
-        "messages": [{"role": "user", "content": [{"type": "text", "text": 'say "é"\n\0x'},
-                                                   {"type": "image_url", "image_url": {"url": url}}]}],
-        "temperature": 0.0,
-        "max_tokens": None,
-    }
-    body = request_json(payload)
-    assert body == json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    assert json.loads(body) == payload
+    pixels = np.full((4, 4, 3), 7, dtype=np.uint8)
+
+    def payload(url, b64):  # type: ignore[no-untyped-def]
+        image = {"type": "image_url", "image_url": {"url": url}}
+        text = {"type": "text", "text": 'say "é"\n\0x'}
+        return {"model": "m", "messages": [{"role": "user", "content": [text, image, {"data": b64}]}],
+                "temperature": 0.0, "max_tokens": None}
+
+    spliced = request_json(payload(image_data_url_bytes(pixels), image_base64(pixels)))  # bytes, text
+    plain = payload(image_data_url(pixels), str(image_base64(pixels)))
+    assert spliced == json.dumps(plain, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    assert json.loads(spliced) == plain
     with pytest.raises(ValueError):
         request_json({"x": float("nan")})
 

@@ -41,6 +41,10 @@ class WireText(str):
     """Text of JSON-safe ASCII characters only (base64, data URLs), spliced into request bodies unescaped."""
 
 
+class WireBytes(bytes):
+    """ASCII bytes of JSON-safe characters only (a data URL), spliced into request bodies as they are."""
+
+
 EncodingKey = tuple[str, tuple[int, ...], str, int]  # frame digest, shape, format, quality
 
 
@@ -175,8 +179,8 @@ def _base64(data: bytes, fmt: ImageFormat) -> WireText:
     return WireText(base64.b64encode(data).decode("ascii"))
 
 
-def _data_url(data: bytes, fmt: ImageFormat) -> WireText:
-    return WireText(f"data:image/{fmt.value};base64,{_base64(data, fmt)}")
+def _data_url(data: bytes, fmt: ImageFormat) -> WireBytes:
+    return WireBytes(b"data:image/" + fmt.value.encode() + b";base64," + base64.b64encode(data))
 
 
 _FORMS: dict[str, Callable[[bytes, ImageFormat], Any]] = {
@@ -254,26 +258,35 @@ def image_base64(pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG, 
 
 def image_data_url(pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG, quality: int = 90) -> str:
     """``data:image/...;base64,...`` URL of the encoded image (OpenAI-style ``image_url``; cached)."""
-    return cast(str, _ENCODED.get(pixels, fmt, quality, "url"))
+    return image_data_url_bytes(pixels, fmt, quality).decode("ascii")
+
+
+def image_data_url_bytes(
+    pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG, quality: int = 90
+) -> WireBytes:
+    """Return the data URL of :func:`image_data_url` as its cached ASCII bytes (for :func:`request_json`)."""
+    return cast(WireBytes, _ENCODED.get(pixels, fmt, quality, "url"))
 
 
 def request_json(payload: Any) -> bytes:
     """Compact UTF-8 JSON of a request body built of dicts, lists and scalars.
 
-    :class:`WireText` strings (the images of :func:`image_data_url` / :func:`image_base64`) are spliced
-    in as they are instead of being scanned for escapes: a 6 MB body of 32 frames costs ~2 ms instead of
-    ~50 ms. The result equals ``json.dumps(payload, separators=(",", ":"), ensure_ascii=False)``.
+    :class:`WireBytes` (:func:`image_data_url_bytes`) and :class:`WireText` (:func:`image_base64`) values
+    are spliced in as they are instead of being scanned for escapes, and the body is joined as bytes: a
+    5 MB body of 32 frames is one copy of its images (~1 ms) instead of ~50 ms through ``json.dumps``. The
+    result equals ``json.dumps(payload, separators=(",", ":"), ensure_ascii=False).encode()`` with each
+    WireBytes value read as its ASCII text.
 
     Raises:
         ValueError: a NaN or infinite float; TypeError: a value JSON cannot represent.
     """
-    spliced: list[str] = []
+    spliced: list[bytes] = []
     nonce = uuid.uuid4().hex
     marker = "\\u0000" + nonce  # how json.dumps writes the placeholder "\0<nonce>"; no real text holds it
 
     def strip(node: Any) -> Any:
-        if isinstance(node, WireText):
-            spliced.append(node)
+        if isinstance(node, (WireText, WireBytes)):
+            spliced.append(node if isinstance(node, bytes) else node.encode("ascii"))
             return "\0" + nonce
         if isinstance(node, dict):
             return {key: strip(value) for key, value in node.items()}
@@ -283,10 +296,10 @@ def request_json(payload: Any) -> bytes:
 
     skeleton = json.dumps(strip(payload), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     pieces = skeleton.split(marker)
-    out = [pieces[0]]
-    for text, piece in zip(spliced, pieces[1:], strict=True):
-        out += [text, piece]
-    return "".join(out).encode("utf-8")
+    out = [pieces[0].encode("utf-8")]
+    for data, piece in zip(spliced, pieces[1:], strict=True):
+        out += [data, piece.encode("utf-8")]
+    return b"".join(out)
 
 
 def limit_images(request: Request, max_images: int | None, policy: ImageOverflow) -> Request:

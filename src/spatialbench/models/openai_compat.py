@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from spatialbench.models.api import ApiBackend, ApiSettings, check_base_url
 from spatialbench.models.errors import BackendError, RetryableError
-from spatialbench.models.images import image_data_url, request_json
+from spatialbench.models.images import image_data_url_bytes, request_json
 from spatialbench.models.parts import map_parts
 from spatialbench.models.provider import ProviderBackend
 from spatialbench.models.retry import classify_sdk_error
@@ -67,7 +67,8 @@ class OpenAIChatBackend(ProviderBackend):
         fmt, quality = self.settings.image_format, self.settings.jpeg_quality
 
         def image(part: ImagePart) -> dict[str, Any]:
-            return {"type": "image_url", "image_url": {"url": image_data_url(part.pixels, fmt, quality)}}
+            url = image_data_url_bytes(part.pixels, fmt, quality)
+            return {"type": "image_url", "image_url": {"url": url}}
 
         return map_parts(parts, lambda text: {"type": "text", "text": text}, image)
 
