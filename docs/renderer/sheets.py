@@ -62,7 +62,11 @@ def combine(before: Path, after: Path, out: Path) -> None:
         draw = ImageDraw.Draw(both)
         draw.text((4, 3), f"{path.stem}: before", fill="black")
         draw.text((left.width + gap + 4, 3), "after", fill="black")
-        both.save(out / f"{path.stem}.png", optimize=True)
+        # a dithered 256-colour palette keeps each file under 300 KB
+        palette = both.quantize(256, Image.Quantize.MEDIANCUT)
+        both.quantize(palette=palette, dither=Image.Dither.FLOYDSTEINBERG).save(
+            out / f"{path.stem}.png", optimize=True
+        )
 
 
 if __name__ == "__main__":
