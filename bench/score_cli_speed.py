@@ -11,11 +11,12 @@ rusage of that one child). CPU times are the steady figures on a shared machine.
 (``BenchmarkSpec.load_items``), load predictions (``read_predictions``, including its id / scene+question
 join), score (``score_items``) and write (``render_markdown`` + ``write_scores``).
 
-``--keep DIR`` keeps each run's output folder under DIR (``DIR/<annotations>-<predictions>/``), so the
-files of two versions can be compared byte for byte (``cmp``).
+``--data DIR`` writes the input files there and keeps them; ``--keep DIR`` keeps each run's output
+folder under DIR (``DIR/<annotations>-<predictions>/``), so the files of two versions can be compared
+byte for byte (``cmp``).
 
 Usage: .venv/bin/python bench/score_cli_speed.py [--n 1000000] [--seed 0] [--repeat 2] [--stages]
-       [--annotations jsonl,parquet] [--predictions jsonl,lmms-eval] [--keep DIR]
+       [--annotations jsonl,parquet] [--predictions jsonl,lmms-eval] [--keep DIR] [--data DIR]
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -65,13 +67,18 @@ def build(n: int, seed: int) -> tuple[list[dict], list[str]]:
     return records, texts
 
 
+def input_paths(folder: Path) -> dict[str, Path]:
+    """Return the input files in ``folder`` by name."""
+    return {"jsonl": folder / "test.jsonl", "parquet": folder / "test.parquet",
+            "pred-jsonl": folder / "predictions.jsonl", "pred-lmms-eval": folder / "samples_vsibench.jsonl"}
+
+
 def write_inputs(folder: Path, records: list[dict], texts: list[str]) -> dict[str, Path]:
     """Write the annotation and prediction files; return them by name."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    paths = {"jsonl": folder / "test.jsonl", "parquet": folder / "test.parquet",
-             "pred-jsonl": folder / "predictions.jsonl", "pred-lmms-eval": folder / "samples_vsibench.jsonl"}
+    paths = input_paths(folder)
     with paths["jsonl"].open("w", encoding="utf-8") as f:
         f.writelines(json.dumps(r) + "\n" for r in records)
     pq.write_table(pa.Table.from_pylist(records), paths["parquet"])
@@ -110,7 +117,8 @@ def stages(annotations: Path, predictions: Path, out: Path) -> None:
 
     def lap(name: str) -> None:
         wall, cpu = time.perf_counter(), time.process_time()
-        parts.append(f"{name} {wall - clock[0]:.2f}/{cpu - clock[1]:.2f}")
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        parts.append(f"{name} {wall - clock[0]:.2f}/{cpu - clock[1]:.2f} (peak {peak:.0f} MB)")
         clock[:] = [wall, cpu]
 
     items = spec.load_items(annotations)
@@ -122,7 +130,7 @@ def stages(annotations: Path, predictions: Path, out: Path) -> None:
     render_markdown(result)
     write_scores(result, out)
     lap("write")
-    print("  stages (wall/CPU s): " + ", ".join(parts))
+    print("  stages (wall/CPU s, peak RSS so far): " + ", ".join(parts))
 
 
 def run_all(args: argparse.Namespace, paths: dict[str, Path], folder: Path) -> None:
@@ -158,6 +166,7 @@ def main() -> None:
     parser.add_argument("--predictions", default="jsonl,lmms-eval")
     parser.add_argument("--stages", action="store_true")
     parser.add_argument("--keep", type=Path)
+    parser.add_argument("--data", type=Path, help="write the input files here (kept) instead of a temp dir")
     parser.add_argument("--stage-child", nargs=3, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stage_child:
@@ -165,9 +174,15 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        start = time.perf_counter()
-        paths = write_inputs(folder, *build(args.n, args.seed))
-        print(f"wrote {args.n:,} items and predictions in {time.perf_counter() - start:.1f} s "
+        inputs = args.data or folder
+        inputs.mkdir(parents=True, exist_ok=True)
+        start, made = time.perf_counter(), inputs / "inputs.txt"
+        if made.is_file() and made.read_text() == f"{args.n} {args.seed}":  # --data: written before
+            paths = input_paths(inputs)
+        else:
+            paths = write_inputs(inputs, *build(args.n, args.seed))
+            made.write_text(f"{args.n} {args.seed}")
+        print(f"{args.n:,} items and predictions ready in {time.perf_counter() - start:.1f} s "
               f"({paths['jsonl'].stat().st_size / 1e6:.0f} MB annotations JSONL)", flush=True)
         run_all(args, paths, folder)
 

@@ -156,7 +156,13 @@ def _score(
     scores, errors = _scores(items, values, mra)
     read_by = [e.rule if e is not None else "missing_prediction" for e in extractions]
     rows = build_rows(items, texts, values, read_by, scores)
-    return result_from_rows(rules, extract, mra, rows, errors, set(responses) - set(rows["id"]))
+    return result_from_rows(rules, extract, mra, rows, errors, _unmatched(items, responses))
+
+
+def _unmatched(items: list[Item], responses: Mapping[str, str | None]) -> set[str]:
+    """Return the response ids that match no item (from the items' own id strings, no copies)."""
+    ids = {item.id for item in items}
+    return {key for key in responses if key not in ids}
 
 
 def build_rows(items: list[Item], texts: list[str | None], values: list, read_by: list[str],

@@ -68,16 +68,17 @@ def _check_path_name(field: str, value: str) -> None:
         )
 
 
-def _options(record: dict[str, Any]) -> tuple[str, ...]:
+def _options(record: dict[str, Any], shared: Shared) -> tuple[str, ...]:
+    """Return the checked options, one stored tuple per distinct list (``shared``)."""
     raw = record.get("options")
     if raw is None:
         return ()
     if isinstance(raw, str) or not hasattr(raw, "__iter__"):
         raise RowProblem("options", f"expected a list of strings or null, got {type(raw).__name__}")
     options = tuple(raw)
-    if not all(isinstance(o, str) for o in options):
+    if set(map(type, options)) - {str} and not all(isinstance(o, str) for o in options):
         raise RowProblem("options", "every option must be a string such as 'A. sofa'")
-    return options
+    return shared(options)
 
 
 def _ground_truth(record: dict[str, Any], kind: AnswerKind, options: tuple[str, ...]) -> str:
@@ -140,22 +141,23 @@ def record_to_item(
     Raises:
         RowProblem: a missing or malformed field (``.field`` names it).
     """
-    shared = shared or Shared()
+    shared = shared if shared is not None else Shared()
     for name in _REQUIRED_TEXT:
-        if not isinstance(record.get(name), str) or not record[name].strip():
-            raise RowProblem(name, f"missing or not a non-empty string: {record.get(name)!r}")
-    for name in _PATH_FIELDS:
-        _check_path_name(name, record[name])
-    options = shared(_options(record))
+        value = record.get(name)
+        if not isinstance(value, str) or not value.strip():
+            raise RowProblem(name, f"missing or not a non-empty string: {value!r}")
+    dataset, scene, media = _scene(record["dataset"], record["scene_name"], shared)
+    options = _options(record, shared)
     task = shared(record["question_type"])
     kind = _answer_kind(task, options)
     item_id = str(record["id"])
-    metadata = {k: v for k, v in record.items() if k not in _KNOWN_FIELDS}
+    # the official fields only (the usual case): no extra metadata to copy
+    metadata = {} if record.keys() <= _KNOWN_FIELDS else {
+        k: v for k, v in record.items() if k not in _KNOWN_FIELDS}
     if record.get("pruned") is not None:
         metadata["pruned"] = bool(record["pruned"])
     if pruned is not None:
         metadata["pruned"] = item_id in pruned
-    dataset, scene = shared(record["dataset"]), shared(record["scene_name"])
     return checked_item(
         id=item_id,
         benchmark=NAME,
@@ -164,17 +166,26 @@ def record_to_item(
         options=options,
         ground_truth=_ground_truth(record, kind, options),
         answer_kind=kind,
-        media=_media(dataset, scene, shared),
+        media=media,
         scene_id=scene,
         dataset=dataset,
         metadata=metadata,
     )
 
 
-def _media(dataset: str, scene: str, shared: Shared) -> tuple[MediaRef, ...]:
-    """Return the scene's video reference, validated once per scene (``shared`` keeps it)."""
-    path = f"{dataset}/{scene}.mp4"
-    return shared.made(("media", path), lambda: (MediaRef(kind=MediaKind.VIDEO, path=path),))
+def _scene(dataset: str, scene: str, shared: Shared) -> tuple[str, str, tuple[MediaRef, ...]]:
+    """Return the checked names and the video reference of a scene, made once per scene (``shared``).
+
+    Raises:
+        RowProblem: ``dataset`` or ``scene_name`` is not a plain name (checked in that order).
+    """
+    return shared.made(("scene", dataset, scene), lambda: _checked_scene(dataset, scene))
+
+
+def _checked_scene(dataset: str, scene: str) -> tuple[str, str, tuple[MediaRef, ...]]:
+    for field, value in zip(_PATH_FIELDS, (dataset, scene), strict=True):
+        _check_path_name(field, value)
+    return dataset, scene, (MediaRef(kind=MediaKind.VIDEO, path=f"{dataset}/{scene}.mp4"),)
 
 
 def _with_id(record: dict[str, Any], seen: dict[str, int]) -> dict[str, Any]:
