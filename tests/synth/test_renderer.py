@@ -7,6 +7,7 @@ import pytest
 
 from spatialbench.synth import Renderer, RendererUnavailableError, SceneConfig, free_space_map, generate_scene
 from spatialbench.synth.camera import intrinsics, look_pose
+from spatialbench.synth.plan import OpeningKind
 
 W, H = 64, 48
 
@@ -89,6 +90,38 @@ def test_same_scene_same_bytes() -> None:
     assert first.instance.dtype == np.int32 and first.depth.dtype == np.float32
     for name in ("color", "instance", "depth"):
         assert getattr(first, name).tobytes() == getattr(second, name).tobytes()
+
+
+def test_two_renderers_alive_at_once_each_draw_their_own_scene() -> None:
+    bedroom, kitchen = (
+        generate_scene(SceneConfig(room_type="bedroom"), 2),
+        generate_scene(SceneConfig(room_type="kitchen"), 5),
+    )
+    x, y = bedroom.plan.footprint.centroid.coords[0]
+    K, pose = intrinsics(W, H), look_pose(np.array([x, y, 1.5]), 0.0, -0.3)
+    with Renderer(W, H) as first:
+        first.load(bedroom)
+        alone = first.render(K, pose)
+        with Renderer(W, H) as second:  # creating a context makes it current
+            second.load(kitchen)
+            second.render(K, pose)
+            again = first.render(K, pose)
+        after = first.render(K, pose)  # and releasing it leaves none current
+    for frame in (again, after):
+        assert frame.color.tobytes() == alone.color.tobytes()
+        assert frame.depth.tobytes() == alone.depth.tobytes()
+
+
+def test_nothing_shows_through_the_gap_under_a_door(bedroom_renderer) -> None:
+    scene, renderer = bedroom_renderer
+    doors = [(f, o) for f in scene.plan.faces for o in f.openings if o.kind is OpeningKind.DOOR]
+    assert doors
+    for face, opening in doors:
+        # 1 m in front of the door, 1.2 m up, looking at the middle of its bottom edge
+        eye = np.array([*face.point(opening.center, inset=1.0), 1.2])
+        yaw = float(np.arctan2(-face.normal[1], -face.normal[0]))
+        frame = renderer.render(intrinsics(W, H), look_pose(eye, yaw, -np.arctan2(1.2, 1.0)))
+        assert (frame.depth > 0).all()  # the floor goes on under the door leaf
 
 
 def test_missing_backend_raises_a_clear_error() -> None:

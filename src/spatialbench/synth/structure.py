@@ -12,7 +12,7 @@ import trimesh
 from shapely.geometry import Polygon
 
 from spatialbench.synth.parts import Color, Material, Part
-from spatialbench.synth.plan import FloorPlan, WallFace
+from spatialbench.synth.plan import FloorPlan, OpeningKind, WallFace
 
 
 def _extrude(polygon: Polygon, z0: float, z1: float) -> trimesh.Trimesh:
@@ -58,7 +58,7 @@ def wall_pieces(face: WallFace, height: float, thickness: float) -> list[trimesh
 def shell_parts(
     plan: FloorPlan, wall_color: Color, floor_color: Color, floor_material: Material
 ) -> list[Part]:
-    """Floor, ceiling, walls and skirting boards of ``plan`` as coloured parts in world coordinates."""
+    """Floor, ceiling, walls, skirting boards and door thresholds of ``plan`` as coloured parts (world)."""
     footprint = plan.footprint
     grown = footprint.buffer(plan.wall_thickness, join_style="mitre")
     parts = [
@@ -73,7 +73,28 @@ def shell_parts(
         for piece in wall_pieces(face, plan.height, plan.wall_thickness):
             parts.append(Part(piece, wall_color, Material.WALL))
         parts += _skirting(face, plan.wall_thickness)
+        parts += [Part(sill, floor_color, floor_material) for sill in _thresholds(face, plan.wall_thickness)]
     return parts
+
+
+#: metres the floor under a door reaches past the wall's outer face (seen only through the gap under
+#: the door leaf: without it that gap shows nothing, depth 0)
+THRESHOLD_REACH = 0.3
+
+
+def _thresholds(face: WallFace, thickness: float) -> list[trimesh.Trimesh]:
+    """Floor slabs (z -0.05..0) under the doors of an outer wall, through the wall and a little beyond.
+
+    Partitions need none: the floor polygon already runs under them.
+    """
+    if face.two_sided:
+        return []
+    reach = thickness + THRESHOLD_REACH
+    return [
+        _wall_box(face, o.center - o.width / 2, o.center + o.width / 2, -0.05, 0.0, reach)
+        for o in face.openings
+        if o.bottom == 0 and o.kind is OpeningKind.DOOR
+    ]
 
 
 def _skirting(face: WallFace, thickness: float) -> list[Part]:
