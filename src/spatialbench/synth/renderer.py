@@ -263,10 +263,7 @@ class Renderer:
 
     def load(self, scene: SynthScene) -> None:
         """Bake ``scene``'s lighting and upload its geometry (replaces the previous scene)."""
-        with self.ctx:  # current for these calls, even if another renderer's context was made current
-            self._upload(scene)
-
-    def _upload(self, scene: SynthScene) -> None:
+        self._make_current()
         for resource in reversed(self.resources):
             resource.release()
         self.scene = scene_vertices(self.ctx, scene)
@@ -298,10 +295,7 @@ class Renderer:
         """
         if self.scene is None:
             raise RuntimeError("Renderer.render called before Renderer.load(scene)")
-        with self.ctx:
-            return self._draw(self.scene, K, cam_to_world)
-
-    def _draw(self, scene: SceneBuffers, K: NDArray[np.float64], cam_to_world: NDArray[np.float64]) -> Frame:
+        self._make_current()
         mvp = projection(K, self.width, self.height) @ GL_FROM_CV @ np.linalg.inv(cam_to_world)
         self._uniform("mvp", mvp.T.astype(np.float32).tobytes())
         self._uniform("eye", tuple(float(v) for v in cam_to_world[:3, 3]))
@@ -309,13 +303,18 @@ class Renderer:
         self.fbo.clear(0.0, 0.0, 0.0, 1.0, depth=1.0)  # id and depth 0 where nothing is hit
         self.ctx.enable(self.ctx.DEPTH_TEST)
         self.ctx.depth_func = "<"
-        for patterned, first, count in scene.draws:
+        for patterned, first, count in self.scene.draws:
             self.resources[2 + patterned].render(first=first, vertices=count)
         color = np.empty((self.height, self.width, 3), dtype=np.uint8)
         self.fbo.read_into(color, components=3, attachment=0)
         id_depth = np.empty((self.height, self.width, 2), dtype=np.int32)
         self.fbo.read_into(id_depth, components=2, attachment=1, dtype="i4")
         return Frame(color, id_depth[..., 0], id_depth[..., 1].view(np.float32))
+
+    def _make_current(self) -> None:
+        # Creating or releasing another context (a second Renderer) changes the thread's current one;
+        # moderngl makes a context current only on entering it, and this one stays entered.
+        self.ctx.__enter__()
 
     def _uniform(self, name: str, value: object) -> None:
         # Both programs share the vertex shader's uniforms; the compiler drops those a program does not use.
