@@ -170,3 +170,12 @@ def test_shared_returns_the_first_equal_value():
     first = shared(("A. x", "B. y"))
     assert shared(("A. x", "B. y")) is first
     assert shared.made("k", lambda: [1]) is shared.made("k", lambda: [2])
+
+
+def test_a_repeated_id_names_its_first_file_and_line_across_files(tmp_path):
+    (tmp_path / "a.jsonl").write_text("".join(json.dumps(row(k)) + "\n" for k in (1, 2)))
+    (tmp_path / "b.jsonl").write_text("".join(json.dumps(row(k)) + "\n" for k in (3, 2, 3)))
+    items = load_vsibench(tmp_path)
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert [str(e) for e in items.errors] == [f"{b}:2: field 'id': duplicate id '2' (first at {a}:2)",
+                                              f"{b}:3: field 'id': duplicate id '3' (first at {b}:1)"]

@@ -307,6 +307,7 @@ def score(
         count = len(result.unmatched_predictions)
         typer.echo(f"{count} prediction id(s) match no item: {shown}{more}", err=True)
     failure = _nothing_scored(read, result, run or predictions, record.data)
+    del read  # the responses are in result.rows now: free them (a million: ~150 MB) before writing
     # no files of zeros; with --sub-bench the score files are written with the breakdown files, as one set
     emit(result, out if failure is None else None, show=failure is None, write=sub_bench is None)
     if failure is not None:

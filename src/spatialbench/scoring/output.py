@@ -148,7 +148,7 @@ def write_scores(result: ScoreResult, out_dir: str | Path) -> dict[str, Path]:
 
 def items_csv(result: ScoreResult) -> str:
     """Return the ``items.csv`` text: columns ``CSV_COLUMNS``, text cells escaped against formulas."""
-    frame = result.rows.loc[:, list(CSV_COLUMNS)].copy()
+    frame = result.rows.loc[:, list(CSV_COLUMNS)]  # a new frame: escaped columns are replaced in it only
     for column in frame.columns:
         if not (is_numeric_dtype(frame[column]) or is_bool_dtype(frame[column])):
             frame[column] = _escaped(frame[column])

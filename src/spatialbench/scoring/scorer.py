@@ -9,8 +9,9 @@ out of every mean, and is listed with its id in ``data_errors``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -167,22 +168,33 @@ def _unmatched(items: list[Item], responses: Mapping[str, str | None]) -> set[st
 
 def build_rows(items: list[Item], texts: list[str | None], values: list, read_by: list[str],
                scores: Sequence[float] | np.ndarray) -> pd.DataFrame:
-    """Per-item score rows (columns ``ROW_COLUMNS``); ``answered`` / ``missing`` follow values / texts."""
-    return pd.DataFrame({
-        "id": [i.id for i in items],
-        "task": [i.task for i in items],
-        "dataset": [i.dataset for i in items],
-        "scene_id": [i.scene_id for i in items],
-        "answer_kind": [i.answer_kind.value for i in items],
-        "ground_truth": [i.ground_truth for i in items],
-        "prediction": texts,
-        "extracted": values,
-        "rule": read_by,
-        "answered": [v is not None for v in values],
-        "missing": [t is None for t in texts],
-        "score": np.asarray(scores, dtype=float),
-        "pruned": [i.metadata.get("pruned") for i in items],
-    }, columns=list(ROW_COLUMNS))
+    """Per-item score rows (columns ``ROW_COLUMNS``); ``answered`` / ``missing`` follow values / texts.
+
+    Each column is converted as soon as it is made, so that one Python list of a million cells is alive
+    at a time, not thirteen.
+    """
+    columns = _row_columns(items, texts, values, read_by, scores)
+    if not items:  # a frame of empty lists, as before: float64 columns
+        return pd.DataFrame(dict(columns), columns=list(ROW_COLUMNS))
+    return pd.DataFrame({name: pd.Series(cells) for name, cells in columns}, columns=list(ROW_COLUMNS))
+
+
+def _row_columns(items: list[Item], texts: list[str | None], values: list, read_by: list[str],
+                 scores: Sequence[float] | np.ndarray) -> Iterator[tuple[str, Any]]:
+    """Yield ``(name, cells)`` for each of ``ROW_COLUMNS``, one column at a time."""
+    yield "id", [i.id for i in items]
+    yield "task", [i.task for i in items]
+    yield "dataset", [i.dataset for i in items]
+    yield "scene_id", [i.scene_id for i in items]
+    yield "answer_kind", [i.answer_kind.value for i in items]
+    yield "ground_truth", [i.ground_truth for i in items]
+    yield "prediction", texts
+    yield "extracted", values
+    yield "rule", read_by
+    yield "answered", [v is not None for v in values]
+    yield "missing", [t is None for t in texts]
+    yield "score", np.asarray(scores, dtype=float)
+    yield "pruned", [i.metadata.get("pruned") for i in items]
 
 
 def result_from_rows(rules: ScoringRules, extract: str, mra: str, rows: pd.DataFrame, errors: list[str],

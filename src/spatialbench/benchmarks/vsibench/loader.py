@@ -200,7 +200,8 @@ def _with_id(record: dict[str, Any], seen: dict[str, int]) -> dict[str, Any]:
 def _read_items(path: Path, pruned: set[str] | None) -> LoadedItems:
     """Every item of ``path`` in file order; bad rows and repeated ids go to ``.errors``."""
     items, errors = LoadedItems(), []
-    seen_ids: dict[str, tuple[str, int | None]] = {}
+    seen_ids: dict[str, int | tuple[str, int]] = {}  # id → its line (in the first file) or (file, line)
+    first_file = None
     derived: dict[str, int] = {}
     shared = Shared()
     for entry in read_records(path):
@@ -208,16 +209,18 @@ def _read_items(path: Path, pruned: set[str] | None) -> LoadedItems:
             errors.append(entry)
             continue
         file, line, record = entry
+        first_file = first_file or file
         try:
             item = record_to_item(_with_id(record, derived), pruned, shared)
         except RowProblem as problem:
             errors.append(RowError(file, line, problem.field, str(problem)))
             continue
         if item.id in seen_ids:
-            first = "{}:{}".format(*seen_ids[item.id])
+            place = seen_ids[item.id]
+            first = f"{first_file}:{place}" if isinstance(place, int) else "{}:{}".format(*place)
             errors.append(RowError(file, line, "id", f"duplicate id {item.id!r} (first at {first})"))
             continue
-        seen_ids[item.id] = (file, line)
+        seen_ids[item.id] = line if file == first_file else (file, line)
         items.append(item)
     items.errors = errors
     return items
