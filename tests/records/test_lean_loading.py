@@ -179,3 +179,16 @@ def test_a_repeated_id_names_its_first_file_and_line_across_files(tmp_path):
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     assert [str(e) for e in items.errors] == [f"{b}:2: field 'id': duplicate id '2' (first at {a}:2)",
                                               f"{b}:3: field 'id': duplicate id '3' (first at {b}:1)"]
+
+
+def test_item_has_nothing_that_checked_item_would_skip():
+    # checked_item sets the instance dict and pydantic's three slots itself, as model_construct does; that
+    # is only the same model while Item has no private attributes, extras, validators run after
+    # construction or computed defaults beyond its field defaults
+    assert Item.__private_attributes__ == {} and Item.__pydantic_post_init__ is None
+    assert Item.model_config.get("extra") in (None, "ignore") and Item.model_config.get("frozen") is True
+    decorators = Item.__pydantic_decorators__
+    assert not decorators.model_validators and not decorators.field_validators
+    fields = dict(Item(id="1", benchmark="b", task="t", question="q", ground_truth="2",
+                       answer_kind="numerical"))
+    assert checked_item(**fields).__getstate__() == Item(**fields).__getstate__()
