@@ -51,6 +51,7 @@ _THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 _SPACE_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![.,]?\d)")
 _FEET_INCHES = re.compile(r"(?<![\w.])(\d+)\s*['′]\s*(\d+(?:\.\d+)?)\s*[\"″]")
 _VULGAR = re.compile(r"(?<![\w.])(?:(\d+)[ \t]?)?([\u00bc-\u00be\u2150-\u215e])")  # 1½, 2 ¾, ⅓
+_IN_BEFORE = re.compile(r"(?:^|\W)in\W*$", re.IGNORECASE)  # "in" right before a unit of the question
 _MIXED = re.compile(r"(?<![\w.,/^])(\d+)[ \t]+(\d+)\s*/\s*(\d+)(?![\w./^])")  # 1 1/2 (a proper fraction)
 
 
@@ -102,7 +103,7 @@ def question_unit(question: str) -> tuple[str, float] | None:
     """
     tables = _tables()
     for match in tables.question_unit.finditer(question):
-        if re.search(r"(?:^|\W)in\W*$", question[: match.start()], re.IGNORECASE):
+        if _IN_BEFORE.search(question, 0, match.start()):
             return _dimension(match.group("unit"), tables)
     return None
 
