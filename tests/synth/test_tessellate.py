@@ -75,3 +75,10 @@ def test_a_policy_that_refines_nothing_keeps_the_triangles() -> None:
     kept, normals = refine_mesh(triangles, spot, lambda centroid, normal, size: ((), 3))
     assert np.array_equal(kept, triangles)
     assert normals == pytest.approx(np.repeat(UP[None], 2, axis=0))
+
+
+def test_cells_are_split_down_to_the_largest_size_asked_for() -> None:
+    # a highlight added per vertex is not in the light function: the caller asks for small cells instead
+    refined = refine_plane(rectangle(ROOT, ROOT), UP, (1.0,), constant, depth=2, largest=ROOT / 4)
+    assert len(refined) == 2 * 16  # 4 x 4 cells of ROOT / 4
+    assert area(refined) == pytest.approx(ROOT * ROOT)

@@ -83,6 +83,7 @@ def casts_contact_shadow(obj: SynthObject) -> bool:
 #: table tops: where contact shadows fall); other large object faces (fridge fronts, wardrobe sides)
 SHELL_DEPTH, UP_DEPTH, SIDE_DEPTH = 3, 2, 1
 MIN_AREA, MIN_SIDE_AREA = 0.03, 0.2  # m²: smaller faces keep their triangles
+GLOSSY_CELL, GLOSSY_DEPTH = 0.25, 2  # metres, splits: large metal and screen faces (highlight per vertex)
 
 
 def _shell_policy(plan: FloorPlan) -> Policy:
@@ -115,6 +116,13 @@ def _object_policy(
     return ((1.0,) if area >= MIN_SIDE_AREA else ()), SIDE_DEPTH
 
 
+def _glossy_policy(
+    centroid: NDArray[np.float64], normal: NDArray[np.float64], area: float
+) -> tuple[tuple[float, ...], int]:
+    """Large metal and screen faces: cells of at most GLOSSY_CELL, for the highlight's sake."""
+    return ((1.0,) if area >= MIN_SIDE_AREA else ()), GLOSSY_DEPTH
+
+
 def _part_rows(part: Part, pose: NDArray[np.float64], lights: Lights, policy: Policy) -> NDArray[np.float64]:
     """Rows (3T, 10) of one part in world metres: position, normal, albedo, material (refined if flat)."""
     mesh = part.mesh
@@ -122,7 +130,10 @@ def _part_rows(part: Part, pose: NDArray[np.float64], lights: Lights, policy: Po
     if part.smooth:
         normals = mesh.vertex_normals[mesh.faces].reshape(-1, 3) @ pose[:3, :3].T
     else:
-        triangles, face_normals = refine_mesh(triangles, lights.irradiance, policy)
+        if part.material in (Material.METAL, Material.SCREEN):  # their highlight is added per vertex
+            triangles, face_normals = refine_mesh(triangles, lights.irradiance, _glossy_policy, GLOSSY_CELL)
+        else:
+            triangles, face_normals = refine_mesh(triangles, lights.irradiance, policy)
         normals = np.repeat(face_normals, 3, axis=0)
     rows = np.empty((triangles.shape[0] * 3, 10))
     rows[:, 0:3], rows[:, 3:6] = triangles.reshape(-1, 3), normals

@@ -30,7 +30,7 @@ const vec2 SCALE[10] = vec2[](
 // Row shift (cells), seam width along and across (share of a cell), tone spread.
 const vec4 PATTERN[10] = vec4[](
     vec4(0.0, -1.0, -1.0, 0.0),     // plain
-    vec4(0.618, -1.0, -1.0, 0.14),  // wood grain: long thin streaks
+    vec4(0.618, -1.0, -1.0, 0.1),   // wood grain: long thin streaks
     vec4(0.5, -1.0, -1.0, 0.1),     // fabric weave
     vec4(0.0, -1.0, -1.0, 0.0),     // metal
     vec4(0.0, -1.0, -1.0, 0.0),     // emissive

@@ -138,11 +138,13 @@ def refine_plane(
     sides: tuple[float, ...],
     light: LightFunction,
     depth: int,
+    largest: float = np.inf,
 ) -> NDArray[np.float64]:
     """Re-tessellate coplanar ``triangles`` (T, 3, 3) of unit ``normal`` (3,) lit on ``sides``.
 
-    ``sides``: +1 the side ``normal`` points to, -1 the other. Returns triangles (M, 3, 3) covering the
-    same area (world metres), finer where the light varies.
+    ``sides``: +1 the side ``normal`` points to, -1 the other. Cells are also split while wider than
+    ``largest`` metres (within ``depth``): for light the vertex shader adds, such as a highlight. Returns
+    triangles (M, 3, 3) covering the same area (world metres), finer where the light varies.
     """
     origin = triangles[0, 0]
     basis = np.stack(plane_basis(normal))
@@ -150,7 +152,10 @@ def refine_plane(
     outline = shapely.union_all(shapely.polygons(flat)).buffer(0)
 
     def split(cells: NDArray[np.float64]) -> NDArray[np.bool_]:
-        return np.logical_or.reduce([_blend_error(cells, light, origin, basis, normal * s) for s in sides])
+        wide = np.maximum(cells[:, 2] - cells[:, 0], cells[:, 3] - cells[:, 1]) > largest
+        return np.logical_or.reduce(
+            [wide, *(_blend_error(cells, light, origin, basis, normal * s) for s in sides)]
+        )
 
     cells = _cells(outline, split, depth)
     plane = _triangulate(outline, cells)
@@ -158,12 +163,12 @@ def refine_plane(
 
 
 def refine_mesh(
-    triangles: NDArray[np.float64], light: LightFunction, policy: Policy
+    triangles: NDArray[np.float64], light: LightFunction, policy: Policy, largest: float = np.inf
 ) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Re-tessellate the planar groups of ``triangles`` (T, 3, 3) that ``policy`` selects.
 
-    Returns the triangles (M, 3, 3) and their unit normals (M, 3) (a refined group keeps its original
-    normal), world metres.
+    ``largest``: as in :func:`refine_plane`. Returns the triangles (M, 3, 3) and their unit normals
+    (M, 3) (a refined group keeps its original normal), world metres.
     """
     normals = np.cross(triangles[:, 1] - triangles[:, 0], triangles[:, 2] - triangles[:, 0])
     area = 0.5 * np.linalg.norm(normals, axis=1)
@@ -174,7 +179,7 @@ def refine_mesh(
         normal = normals[group[0]]
         sides, depth = policy(triangles[group].reshape(-1, 3).mean(axis=0), normal, float(area[group].sum()))
         if sides:
-            refined = refine_plane(triangles[group], normal, sides, light, depth)
+            refined = refine_plane(triangles[group], normal, sides, light, depth, largest)
             out.append(refined)
             out_normals.append(np.broadcast_to(normal, (len(refined), 3)))
             kept[group] = False
