@@ -77,21 +77,17 @@ def shell_parts(
     return parts
 
 
-#: metres the floor under a door reaches past the wall's outer face (seen only through the gap under
-#: the door leaf: without it that gap shows nothing, depth 0)
-THRESHOLD_REACH = 0.3
-
-
 def _thresholds(face: WallFace, thickness: float) -> list[trimesh.Trimesh]:
-    """Floor slabs (z -0.05..0) under the doors of an outer wall, through the wall and a little beyond.
+    """Floor slabs (z -0.05..0) under the doors of an outer wall, through the wall's thickness.
 
-    Partitions need none: the floor polygon already runs under them.
+    The floor polygon stops at the wall's inner face and the door leaf stands in the middle of the wall:
+    without a threshold the strip between them shows nothing (depth 0). Partitions need none: the floor
+    polygon runs under them.
     """
     if face.two_sided:
         return []
-    reach = thickness + THRESHOLD_REACH
     return [
-        _wall_box(face, o.center - o.width / 2, o.center + o.width / 2, -0.05, 0.0, reach)
+        _wall_box(face, o.center - o.width / 2, o.center + o.width / 2, -0.05, 0.0, thickness)
         for o in face.openings
         if o.bottom == 0 and o.kind is OpeningKind.DOOR
     ]
