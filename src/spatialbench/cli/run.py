@@ -31,6 +31,7 @@ from spatialbench.cli.run_options import (
     MaxImagesOpt,
     MaxPixelsOpt,
     ModelOpt,
+    ModelOptionOpt,
     OptionOpt,
     OrderOpt,
     OutOpt,
@@ -51,6 +52,7 @@ from spatialbench.cli.subset_option import SubsetOpt
 
 if TYPE_CHECKING:  # imported inside the command, as every command's heavy modules are
     from spatialbench.benchmarks.spec import BenchmarkSpec
+    from spatialbench.models.base import Backend
     from spatialbench.runs import RunConfig, RunSummary
 
 SHOWN_FAILURES = 5
@@ -87,6 +89,7 @@ def run_command(
     jpeg_quality: JpegQualityOpt = None,
     extract: ExtractOpt = None,
     seed: SeedOpt = None,
+    model_option: ModelOptionOpt = None,
     strategy: StrategyOpt = None,
     strategy_param: StrategyParamOpt = None,
     progress: bool = typer.Option(True, help="Show the progress bar."),
@@ -120,6 +123,7 @@ def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConf
     try:
         check_model_name(config.model.name)
         check_model_urls(config.model.name)  # before any folder is made
+        _check_backend_options(config, config_file, given)
         spec = get_benchmark(config.data.benchmark)
         spec.check_options(config.data.options)  # here, where a run file's value is named as the file's
         spec.prompt_builder(config.prompt)  # unknown --prompt fields fail here, before any work
@@ -146,6 +150,24 @@ def _validated(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConf
         return validated(merged(base, given)), given
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
         _fail(_invalid(exc, config_file, given))
+
+
+def _check_backend_options(config: RunConfig, config_file: Path | None, given: dict[str, Any]) -> None:
+    """Check ``model.options`` against the back end's constructor; exit 2 naming the key and its source."""
+    from spatialbench.models.errors import BackendError
+    from spatialbench.models.resolve import check_backend_options
+    from spatialbench.runs.baseline import baseline_name
+
+    if not config.model.options:
+        return
+    loc = ("model", "options")
+    where = f"{config_file}: model.options" if _from_file(loc, config_file, given) else "--model-option"
+    if baseline_name(config.model.name) is not None:
+        _fail(f"error: {where}: {config.model.name} is a baseline: it takes no --model-option")
+    try:
+        check_backend_options(config.model.name, config.backend_options())
+    except (BackendError, ValueError) as exc:
+        _fail(f"error: {where}: {exc}")
 
 
 def _fail(line: str) -> NoReturn:
@@ -216,7 +238,7 @@ def _execute(config: RunConfig, spec: BenchmarkSpec, progress: bool) -> RunSumma
     from spatialbench.runs.plan import SelectionError
 
     try:
-        return run(config, progress=progress, spec=spec)
+        return run(config, backend=_backend(config), progress=progress, spec=spec)
     except RunInterrupted as exc:
         typer.echo(
             f"interrupted; {exc.answered} answered and stored; re-run the same command to resume", err=True
@@ -227,6 +249,19 @@ def _execute(config: RunConfig, spec: BenchmarkSpec, progress: bool) -> RunSumma
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
         typer.echo(f"error: {message}", err=True)
         raise typer.Exit(2) from None
+
+
+def _backend(config: RunConfig) -> Backend | None:
+    """Build the back end with ``model.options`` (checked already); None without options.
+
+    Without options the runner builds it by name, as before.
+    """
+    from spatialbench.models.resolve import check_backend_options, load_backend
+
+    if not config.model.options:
+        return None
+    options = check_backend_options(config.model.name, config.backend_options())
+    return load_backend(config.model.name, api=config.model.api_settings(), seed=config.model.seed, **options)
 
 
 def _report(summary: RunSummary) -> None:

@@ -67,6 +67,10 @@ StrategyOpt = Annotated[
     str | None,
     typer.Option(help="direct (default), zero-shot-cot, self-consistency, tree-of-thought, … (see docs)."),
 ]
+ModelOptionOpt = Annotated[
+    list[str] | None,
+    typer.Option("--model-option", "-M", help="Back-end option KEY=VALUE (hf: trace=true, dtype=...)."),
+]
 StrategyParamOpt = Annotated[
     list[str] | None, typer.Option("--strategy-param", "-S", help="Strategy parameter KEY=VALUE.")
 ]
@@ -98,6 +102,7 @@ FLAG_PATHS: dict[str, tuple[str, ...]] = {
     "image_format": ("model", "image_format"),
     "jpeg_quality": ("model", "jpeg_quality"),
     "seed": ("model", "seed"),
+    "model_option": ("model", "options"),
     "extract": ("scoring", "extract"),
     "strategy": ("strategy", "name"),
     "strategy_param": ("strategy", "params"),
@@ -155,6 +160,8 @@ def _value(name: str, value: Any) -> Any:
         return parse_assignments(value, "--option", typed=False)
     if name == "strategy_param":
         return parse_assignments(value, "--strategy-param")
+    if name == "model_option":
+        return parse_assignments(value, "--model-option")
     if name == "prompt":
         return parse_assignments(value, "--prompt", typed=False)
     return str(value) if isinstance(value, Path) else value

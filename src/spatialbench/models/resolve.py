@@ -18,11 +18,15 @@ scorers, not back ends: they are handled before a back end is resolved.
 
 from __future__ import annotations
 
+import difflib
+import inspect
+import types
+import typing
 from typing import Any
 
 from spatialbench.models.api import check_base_url
 from spatialbench.models.base import BACKENDS, Backend
-from spatialbench.models.errors import ProviderUnavailableError
+from spatialbench.models.errors import BackendError, ProviderUnavailableError
 from spatialbench.models.pool import make_pool, pool_urls
 from spatialbench.records.redaction import redact, secret_values
 
@@ -69,6 +73,88 @@ def check_model_urls(name: str) -> None:
     for url in pooled[0] if pooled is not None else [model.rpartition("#")[0]]:
         if url:
             check_base_url(url)
+
+
+#: factory arguments every back end gets from the run itself, never as a back-end option
+_RUN_ARGUMENTS = frozenset({"self", "model_part", "path", "model", "base_url", "api", "settings", "seed"})
+
+
+def backend_parameters(name: str) -> dict[str, inspect.Parameter]:
+    """Return the options a provider's back end takes, with their annotations resolved.
+
+    They are the keyword arguments of its factory, or of the class it returns when the factory passes
+    ``**options`` on (:class:`~spatialbench.models.hf.HFBackend` for ``hf``).
+
+    Imports the provider's module (not its SDK).
+
+    Raises:
+        UnknownNameError: unknown provider.
+    """
+    provider, _ = split_model_name(name)
+    factory = BACKENDS.get(provider)
+    target: Any = factory
+    if any(p.kind is p.VAR_KEYWORD for p in inspect.signature(factory).parameters.values()):
+        target = typing.get_type_hints(factory).get("return", factory).__init__
+    hints = typing.get_type_hints(target)
+    return {
+        key: param.replace(annotation=hints.get(key, Any))
+        for key, param in inspect.signature(target).parameters.items()
+        if key not in _RUN_ARGUMENTS and param.kind not in (param.VAR_KEYWORD, param.VAR_POSITIONAL)
+    }
+
+
+def check_backend_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
+    """Check ``options`` against the back end's constructor; return them in the types it takes.
+
+    Values come from a run file or ``--model-option KEY=VALUE`` (text, numbers, true/false, lists):
+    ``tuple[int, ...]`` takes an integer, a list or comma-separated text (``-1,-2``); ``float`` an integer.
+
+    Raises:
+        BackendError: one line naming the key: not an option of this back end (with near misses and the
+            known options), or a value of the wrong type (naming the type expected).
+    """
+    known = backend_parameters(name)
+    provider = name.partition(":")[0]
+    checked: dict[str, Any] = {}
+    for key, value in options.items():
+        if key not in known:
+            near = difflib.get_close_matches(key, list(known), n=3)
+            hint = f"did you mean {' or '.join(near)}? " if near else ""
+            raise BackendError(f"model option {key!r}: not an option of the {provider} back end "
+                               f"({hint}known: {', '.join(sorted(known))})")
+        try:
+            checked[key] = _as_type(value, known[key].annotation)
+        except (TypeError, ValueError):
+            raise BackendError(f"model option {key!r}: expected {_type_name(known[key].annotation)}, "
+                               f"got {value!r}") from None
+    return checked
+
+
+def _as_type(value: Any, annotation: Any) -> Any:
+    """``value`` as ``annotation`` (str, bool, int, float, tuple[int, ...], dict, their ``| None``).
+
+    Raises:
+        TypeError: ``value`` is not of that type (no text-to-number conversion).
+    """
+    members = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(members) == 1:
+        annotation = members[0]
+    origin = typing.get_origin(annotation) or annotation
+    if origin is tuple:
+        items = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else [value]
+        return tuple(_as_type(int(i) if isinstance(i, str) else i, int) for i in items)
+    if origin is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if origin in (str, bool, int, float, dict) and type(value) is origin:
+        return value
+    if annotation is Any:
+        return value
+    raise TypeError(annotation)
+
+
+def _type_name(annotation: Any) -> str:
+    """``int``, ``str | None``, ``tuple[int, ...]``: the annotation as written in the signature."""
+    return getattr(annotation, "__name__", None) or str(annotation).replace("typing.", "")
 
 
 def load_backend(name: str, **options: Any) -> Backend:

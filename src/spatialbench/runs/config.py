@@ -11,6 +11,8 @@ one source.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from spatialbench.media.sampling import parse_strategy
@@ -23,6 +25,10 @@ from spatialbench.records.messages import GenerationSettings
 from spatialbench.runs.shard import parse_shard
 
 Scalar = str | int | float | bool
+#: a back-end option's value (``model.options``): a scalar, a list (``trace_layers``) or a table of scalars
+OptionValue = Scalar | list[Scalar] | dict[str, Scalar]
+#: the ``model.options`` switch that stores traces in the run folder (``RUN/traces``)
+TRACE_SWITCH = "trace"
 #: frame strategy of a run whose benchmark declares none (VSI-Bench's 32 uniform frames)
 DEFAULT_FRAMES = "uniform:32"
 #: answer budget when neither the run, the benchmark nor its prompt builder gives one
@@ -94,7 +100,10 @@ class ModelConfig(BaseModel):
     / ``chance-frequency``), decoding (greedy by default, VSI-Bench Sec. 4.1; ``seed`` recorded and sent to
     APIs that take one; ``max_new_tokens`` None = the benchmark's value, else its prompt builder's, else
     128) and API transport (``concurrency`` requests in flight, ``timeout_s`` per attempt,
-    ``max_attempts``, image limit and format).
+    ``max_attempts``, image limit and format). ``options``: keyword arguments of the back end's
+    constructor (``hf``: ``dtype``, ``trace_top_k``, ...; checked by
+    :func:`~spatialbench.models.resolve.check_backend_options`), plus ``trace: true`` for traces in
+    ``RUN/traces`` (:meth:`RunConfig.backend_options`).
     """
 
     model_config = _FROZEN
@@ -112,6 +121,7 @@ class ModelConfig(BaseModel):
     image_overflow: ImageOverflow = _API.image_overflow
     image_format: ImageFormat = _API.image_format
     jpeg_quality: int = Field(default=_API.jpeg_quality, ge=1, le=100)
+    options: dict[str, OptionValue] = Field(default_factory=dict)
 
     def api_settings(self) -> ApiSettings:
         """Transport settings for API back ends."""
@@ -173,6 +183,29 @@ class RunConfig(BaseModel):
     def frame_strategy(self) -> str:
         """The frame strategy name in effect (``media.frames``, or :data:`DEFAULT_FRAMES` when unresolved)."""
         return self.media.frames or DEFAULT_FRAMES
+
+    def backend_options(self) -> dict[str, OptionValue]:
+        """Return the back end's keyword arguments: ``model.options``, ``trace`` turned into ``trace_dir``.
+
+        ``trace: true`` is ``trace_dir = OUT/traces`` (``false``: no traces); a relative ``trace_dir`` is
+        inside the run folder; ``OUT`` is made absolute, so the recorded folder works from anywhere.
+
+        Raises:
+            ValueError: ``trace`` is not true/false, or is given together with ``trace_dir``.
+        """
+        options = dict(self.model.options)
+        if TRACE_SWITCH not in options:
+            folder = options.get("trace_dir")
+            if isinstance(folder, str):
+                options["trace_dir"] = str(Path(self.out).absolute() / folder)
+            return options
+        switch = options.pop(TRACE_SWITCH)
+        if not isinstance(switch, bool) or "trace_dir" in options:
+            raise ValueError(f"model option {TRACE_SWITCH!r}: expected true or false, without trace_dir "
+                             f"(got {switch!r})")
+        if switch:
+            options["trace_dir"] = str(Path(self.out).absolute() / "traces")
+        return options
 
     def updated(self, section: str, **values: object) -> RunConfig:
         """Return a copy with ``values`` replaced in ``section`` (``config.updated("model", name=...)``)."""

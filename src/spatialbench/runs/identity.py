@@ -5,6 +5,8 @@ a folder that holds another model's or benchmark's run is refused before anythin
 change between invocations on one folder: settings that are part of the request keys (a new prompt or
 frame strategy is a new row), scoring modes, limits, concurrency. The served model name is compared
 (:func:`~spatialbench.runs.keys.model_identity`), so an endpoint on another port is the same model.
+Back-end options (``model.options``) are compared too, except those that do not change an answer
+(:data:`ANSWER_NEUTRAL_OPTIONS`: where the model runs, whether traces are stored).
 """
 
 from __future__ import annotations
@@ -20,6 +22,16 @@ class OtherRunError(RunSetupError):
     """The output folder holds a run of another model or benchmark."""
 
 
+#: back-end options a resumed run may change: its answers stay the same
+ANSWER_NEUTRAL_OPTIONS = frozenset({"trace", "trace_dir", "trace_top_k", "trace_layers", "device",
+                                    "local_files_only"})
+
+
+def _options(config: dict[str, Any]) -> dict[str, Any]:
+    options = (config.get("model") or {}).get("options") or {}
+    return {key: value for key, value in options.items() if key not in ANSWER_NEUTRAL_OPTIONS}
+
+
 def _identity(config: dict[str, Any]) -> tuple[str, str]:
     data, model = config.get("data") or {}, config.get("model") or {}
     return str(data.get("benchmark")), model_identity(str(model.get("name")))
@@ -31,11 +43,21 @@ def check_same_run(stored: dict[str, Any], config: dict[str, Any], out: Path) ->
     Both are run configurations as recorded (``RunConfig.model_dump(mode="json")``).
 
     Raises:
-        OtherRunError: benchmark or model differ; the message names the folder and both runs.
+        OtherRunError: benchmark, model or answer-changing back-end options differ; the message names the
+            folder and both runs (or each option changed, old and new value).
     """
     (old_benchmark, old_model), (benchmark, model) = _identity(stored), _identity(config)
     if (old_benchmark, old_model) != (benchmark, model):
         raise OtherRunError(
             f"{out} holds a run of {old_model} on {old_benchmark}; this run is {model} on {benchmark}. "
             "One folder holds one model on one benchmark: choose another --out"
+        )
+    old_options, options = _options(stored), _options(config)
+    if old_options != options:
+        keys = sorted(old_options.keys() | options.keys())
+        shown = "; ".join(f"{k}: {old_options.get(k, '(not set)')} -> {options.get(k, '(not set)')}"
+                          for k in keys if old_options.get(k) != options.get(k))
+        raise OtherRunError(
+            f"{out}: model options differ from the run stored there ({shown}); they change the answers, "
+            "so give the stored options again or choose another --out"
         )
