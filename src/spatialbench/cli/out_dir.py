@@ -25,3 +25,25 @@ def prepare_out_dir(out: Path, option: str = "--out") -> Path:
         typer.echo(f"error: {option} {out}: not a writable folder ({why})", err=True)
         raise typer.Exit(2) from None
     return out
+
+
+def missing_folders(out: Path) -> list[Path]:
+    """Return ``out`` and its parents that do not exist yet, deepest first.
+
+    These are the folders :func:`prepare_out_dir` will create.
+    """
+    folders: list[Path] = []
+    for folder in (out, *out.absolute().parents):
+        if folder.exists():
+            break
+        folders.append(folder)
+    return folders
+
+
+def remove_empty(folders: list[Path]) -> None:
+    """Remove each folder of ``folders`` (deepest first) that is still empty; anything with files stays."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:  # not empty (or gone): keep it and everything above it
+            return

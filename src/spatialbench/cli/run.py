@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import typer
 
 from spatialbench.cli.apps import app
-from spatialbench.cli.out_dir import prepare_out_dir
+from spatialbench.cli.out_dir import missing_folders, prepare_out_dir, remove_empty
 from spatialbench.cli.run_options import (
     AttemptsOpt,
     BenchmarkOpt,
@@ -102,8 +102,9 @@ def run_command(
     """
     flags = {name: value for name, value in locals().items() if name not in ("config_file", "progress")}
     config, spec = _configure(config_file, flags)
+    created = missing_folders(Path(config.out))
     prepare_out_dir(Path(config.out))  # an existing file or unwritable folder: one line, exit 2
-    summary = _execute(config, spec, progress)
+    summary = _execute(config, spec, progress, created)
     _report(summary)
     if summary.unanswered or summary.stopped:
         raise typer.Exit(1)
@@ -230,8 +231,11 @@ def _field(loc: tuple[Any, ...], reason: str, config_file: Path | None, given: d
     return f"Invalid value for {option_of(loc)}: {reason}"
 
 
-def _execute(config: RunConfig, spec: BenchmarkSpec, progress: bool) -> RunSummary:
-    """Run; set-up problems are one line and exit 2, Ctrl-C says what was kept and exits 130."""
+def _execute(config: RunConfig, spec: BenchmarkSpec, progress: bool, created: list[Path]) -> RunSummary:
+    """Run; set-up problems are one line and exit 2, Ctrl-C says what was kept and exits 130.
+
+    After a set-up problem the folders this invocation ``created`` are removed while still empty.
+    """
     from spatialbench.models.errors import BackendError
     from spatialbench.registry import UnknownNameError
     from spatialbench.runs import RunInterrupted, RunSetupError, run
@@ -247,6 +251,7 @@ def _execute(config: RunConfig, spec: BenchmarkSpec, progress: bool) -> RunSumma
     except (BackendError, UnknownNameError, SelectionError, RunSetupError, OSError) as exc:
         # set-up problems (unknown model, missing key or data, locked folder): no traceback
         message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        remove_empty(created)
         typer.echo(f"error: {message}", err=True)
         raise typer.Exit(2) from None
 
