@@ -7,6 +7,7 @@ import pytest
 from analysis_support import mra, run
 from typer.testing import CliRunner
 
+from spatialbench.analysis.errors import taxonomy
 from spatialbench.cli.main import app
 from support.cot_server import CoTModel, CoTServer
 from support.vsi_data import make_vsibench
@@ -163,6 +164,20 @@ def test_unknown_category_names_file_item_and_field(explained_run, tmp_path):
     # a malformed file is not overwritten by a new sample: the annotations stay
     result = CliRunner().invoke(app, ["errors", "sample", str(base / "run"), "--out", str(path)])
     assert result.exit_code == 2 and json.loads(path.read_text())["items"][0]["errors"] == ["spelling"]
+
+
+def test_a_category_listed_twice_names_file_item_and_key(explained_run, tmp_path):
+    base, _ = explained_run
+    path = tmp_path / "errors.json"
+    CliRunner().invoke(app, ["errors", "sample", str(base / "run"), "--out", str(path)])
+    doc = json.loads(path.read_text())
+    key = taxonomy(doc["taxonomy"])["categories"][0]["key"]
+    doc["items"][0]["errors"] = [key, key]  # would count as one category: 1/1, not 1/2 each
+    path.write_text(json.dumps(doc))
+    result = CliRunner().invoke(app, ["errors", "table", str(path)])
+    assert result.exit_code == 2
+    assert (f"{path}: item {doc['items'][0]['id']!r} field 'errors': category {key!r} listed twice"
+            in result.output)
 
 
 def test_run_without_explanations_says_so(tmp_path):

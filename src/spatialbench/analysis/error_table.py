@@ -53,6 +53,9 @@ def _check_item(path: Path, index: int, item: Any, keys: set[str], seen: set[str
             f"unknown categor{'y' if len(unknown) == 1 else 'ies'} "
             f"{', '.join(map(repr, unknown))}; known: {', '.join(sorted(keys))}",
         )
+    twice = sorted({e for e in errors if errors.count(e) > 1})
+    if twice:
+        raise _fail(path, f"{where} field 'errors'", f"category {twice[0]!r} listed twice (list each once)")
 
 
 def read_annotations(path: Path | str) -> dict[str, Any]:
@@ -60,8 +63,8 @@ def read_annotations(path: Path | str) -> dict[str, Any]:
 
     Raises:
         AnnotationError: not JSON, another schema or version, unknown taxonomy, an item without ``id`` /
-            ``task``, a repeated id, or an ``errors`` entry that is not a category key of the taxonomy
-            (the message names the file, the item and the field).
+            ``task``, a repeated id, an ``errors`` entry that is not a category key of the taxonomy or a
+            category listed twice for one item (the message names the file, the item, the field and key).
         OSError: the file cannot be read.
     """
     path = Path(path)
