@@ -155,6 +155,33 @@ def test_subset_tiny_scores_only_tiny_ids_and_names_the_missing(runs):
     assert doc["notes"][0].startswith("vision: 399 VSI-Bench (tiny) ids not scored: 9, 22, 27,")
 
 
+def test_against_takes_a_run_folder_path(runs, tmp_path, monkeypatch):
+    base, _ = runs
+    by_name = _compare(str(base / "vision"), str(base / "blind"), "--against", "blind")
+    assert _compare(str(base / "vision"), str(base / "blind"), "--against", str(base / "blind")) == by_name
+    monkeypatch.chdir(base)
+    assert _compare("vision", "blind", "--against", "./blind/") == by_name
+
+
+def test_against_a_folder_not_compared_is_named(runs):
+    base, _ = runs
+    result = CliRunner().invoke(app, ["compare", str(base / "vision"), str(base / "blind"),
+                                      "--against", str(base / "chance")])
+    assert result.exit_code == 2
+    assert f"--against {base / 'chance'}: a folder, but not one of the runs compared" in result.output
+
+
+def test_against_naming_one_run_and_the_folder_of_another_is_refused(runs, tmp_path, monkeypatch):
+    base, _ = runs
+    (tmp_path / "vision").symlink_to(base / "blind")  # ./vision is the blind run's folder
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["compare", str(base / "vision"), str(base / "blind"),
+                                      "--against", "vision"])
+    assert result.exit_code == 2
+    assert ("--against 'vision' is ambiguous: the run named vision, and the folder of the run blind; "
+            f"give that run's folder ({base / 'vision'} or {base / 'blind'})") in result.output
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -6,6 +6,8 @@ VSI-Bench Fig. 13 and Tables 12-13 (vision enabled / disabled / chance), Fig. 9 
 Prints the table (``--format markdown|csv|latex|json``) and writes all four to ``--out`` (default:
 ``<first RUN>/analysis/``) as ``compare.{md,csv,tex,json}``; rules in :mod:`spatialbench.analysis.compare`.
 Exit 2: a folder that is not a scored run, runs of different benchmarks, unknown ``--against`` / subset.
+``--against`` takes a run's name (its folder's name) or its folder path; a value naming one run and being
+the folder of another is refused as ambiguous.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from spatialbench.cli.subset_option import SubsetOpt
 
 RunsArg = Annotated[list[Path], typer.Argument(help="Run folders (spatialbench run --out ...).")]
 AgainstOpt = Annotated[
-    str | None, typer.Option("--against", help="Reference run (folder name): every other run minus it.")
+    str | None,
+    typer.Option("--against", help="Reference run (its name or folder): every other run minus it."),
 ]
 FormatOpt = Annotated[str, typer.Option("--format", help="Printed format: markdown, csv, latex or json.")]
 OutOpt = Annotated[
@@ -32,6 +35,27 @@ OutOpt = Annotated[
 def _names(paths: list[Path]) -> list[str]:
     names = [p.resolve().name for p in paths]
     return names if len(set(names)) == len(names) else [str(p) for p in paths]
+
+
+def _reference(against: str, runs: list[Path], names: list[str]) -> str:
+    """Return the name of the run ``against`` names: a run's name, or a path to one of the run folders.
+
+    Raises:
+        ValueError: ``against`` is a folder that is not one of ``runs``, or names one run and is the
+            folder of another (the message names both and asks for a folder).
+    """
+    folder = Path(against)
+    here = folder.resolve() if folder.exists() else None
+    by_path = [n for path, n in zip(runs, names, strict=True) if path.resolve() == here]
+    by_name = [n for n in names if n == against]
+    if by_path and by_name and by_path != by_name:
+        folders = " or ".join(str(p) for p, n in zip(runs, names, strict=True) if n in by_path + by_name)
+        raise ValueError(f"--against {against!r} is ambiguous: the run named {by_name[0]}, and the folder "
+                         f"of the run {by_path[0]}; give that run's folder ({folders})")
+    if not by_path and not by_name and folder.is_dir():
+        raise ValueError(f"--against {against}: a folder, but not one of the runs compared "
+                         f"({', '.join(names)}); give it as a RUN too")
+    return (by_path or by_name or [against])[0]
 
 
 @app.command("compare")
@@ -54,10 +78,16 @@ def compare(
     if fmt not in FORMATS:
         typer.echo(f"error: --format {fmt!r}: choose from {', '.join(FORMATS)}", err=True)
         raise typer.Exit(2)
+    names = _names(runs)
+    try:
+        reference = None if against is None else _reference(against, runs, names)
+    except ValueError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
     target = prepare_out_dir(out if out is not None else runs[0] / "analysis")
     try:
-        folders = [read_run(path, name) for path, name in zip(runs, _names(runs), strict=True)]
-        comparison = compare_runs(folders, against=against, subset=subset, relative=relative)
+        folders = [read_run(path, name) for path, name in zip(runs, names, strict=True)]
+        comparison = compare_runs(folders, against=reference, subset=subset, relative=relative)
     except (RunFolderError, CompareError, UnknownNameError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
