@@ -43,6 +43,32 @@ def test_seeking_and_straight_through_decode_give_the_same_frames(video: Path) -
     assert [read_index(p) for p in seeking] == [read_index(p) for p in straight] == wanted.tolist()
 
 
+def test_unwanted_non_reference_frames_are_not_decoded_and_wanted_ones_are_the_same_bytes(
+    video: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import av
+
+    import spatialbench.media.video as media_video
+
+    with av.open(str(video)) as container:  # every frame, plainly decoded
+        plain = [f.to_ndarray(format="rgb24") for f in container.decode(container.streams.video[0])]
+    decoded: list[int] = []
+    real = media_video._decoded
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        for frame in real(*args):
+            decoded.append(1)
+            yield frame
+
+    monkeypatch.setattr(media_video, "_decoded", counted)
+    pts, _ = media_video.probe_pts(str(video))
+    wanted = np.array([0, 1, 13, 44, 45, 88, 89])
+    frames = media_video.decode_indices(str(video), wanted, pts)
+    assert all(np.array_equal(f, plain[i]) for f, i in zip(frames, wanted, strict=True))
+    assert [read_index(p) for p in frames] == wanted.tolist()
+    assert len(decoded) < 90  # B-frames (bf=2) nobody asked for were skipped
+
+
 def test_resize_by_max_pixels_keeps_aspect(video: Path) -> None:
     frames = sample_video(str(video), parse_strategy("uniform:2"), max_pixels=64 * 48)
     assert frames.pixels[0].shape == (48, 64, 3)

