@@ -52,10 +52,12 @@ def test_locality_by_hand(map_run):
     assert [b["correct"] for b in doc["bins"]] == [2, 0, 0, 0, 0, 0, 0, 0]
     assert doc["bins"][0]["accuracy"] == 1.0 and doc["bins"][4]["accuracy"] is None
     assert doc["missing_pairs"] == 10 and (doc["below"], doc["above"]) == (0, 0)
-    assert doc["maps"] == {"stored": 2, "read": 2, "no_point": 0, "with_problems": 0, "no_scene": 0}
+    assert doc["maps"] == {"stored": 2, "read": 2, "no_point": 0, "with_problems": 0, "no_scene": 0,
+                           "outside_grid": 0, "points_outside_grid": 0}
     q0 = next(i for i in doc["items"] if i["id"] == "0")
     assert q0["categories"] == ["bed", "lamp", "chair", "table"] and q0["missing"] == ["bed", "lamp"]
-    assert (q0["pairs"], q0["correct"]) == (6, 1)
+    assert (q0["pairs"], q0["correct"]) == (6, 1) and q0["outside_grid"] == 0
+    assert "outside the 10 x 10 grid" not in result.output
     assert doc["reference"]["Gemini-1.5 Pro"] == [0.64, 0.48, 0.35, 0.35, 0.28, 0.12, 0.06, 0.0]
     assert "| [1.0, 2.1] | (2.1, 3.3] | (3.3, 4.4] |" in result.output
     assert "| run | 1.00 | 0.00 | 0.00 | 0.00 | - | 0.00 | - | - |" in result.output
@@ -86,3 +88,26 @@ def test_a_run_with_no_stored_maps_is_one_line_and_writes_nothing(map_run, tmp_p
     assert result.exit_code == 2, result.output
     assert len(result.output.strip().splitlines()) == 1 and "no cognitive maps stored" in result.output
     assert not (tmp_path / "direct" / "analysis").exists()
+
+
+def test_points_outside_the_grid_are_counted_per_item_and_noted(tmp_path):
+    from spatialbench.analysis.cogmap import read_map
+    from spatialbench.benchmarks import get_benchmark
+    from spatialbench.cli.cogmap import _table
+    from spatialbench.scene.cogmap import GridSpec
+
+    make_vsibench(tmp_path / "data", n_videos=1, per_video=2)
+    item = next(iter(get_benchmark("vsibench").load_items(tmp_path / "data")))
+    scene = scene_of("scene0", "arkitscenes", BOXES)
+    # a 10 x 10 grid holds cells 0..9: (12, 6) and (-1, 4) lie outside, (9, 9) and (0, 0) inside
+    text = '{"chair": [(3, 4), (12, 6), (9, 9)], "table": [(-1, 4)], "bed": [(0, 0)]}'
+    result = read_map(item, text, scene, GridSpec(10), "scene")
+    assert result.outside_grid == 2
+    shifted = read_map(item, text, scene, GridSpec(10, origin=1), "scene")  # cells 1..10: (0, 0) too
+    assert shifted.outside_grid == 3
+    doc = {"bins": [], "reference": {}, "grid": {"grid_size": 10}, "categories": "scene", "below": 0,
+           "above": 0, "missing_pairs": 0,
+           "maps": {"stored": 2, "read": 2, "no_point": 0, "with_problems": 0, "no_scene": 0,
+                    "outside_grid": 1, "points_outside_grid": 2}}
+    assert ("2 predicted point(s) outside the 10 x 10 grid in 1 map(s): kept as given (per item: "
+            "outside_grid)") in _table(doc, "run")

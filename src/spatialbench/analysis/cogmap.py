@@ -14,9 +14,14 @@ are left out of the ground truth (and counted). The grid size is the run's ``gri
 ``RUN/analysis/cogmap_locality.json`` (``schema`` ``spatialbench.cogmap-locality``, ``version`` 1):
 ``run``, ``grid`` (size and normalisation), ``categories``, ``bins`` (``low``, ``high``, ``correct``,
 ``total``, ``accuracy`` 0..1 or null), ``below`` / ``above`` / ``missing_pairs``, ``maps`` (``stored``,
-``read``, ``no_point``, ``with_problems``, ``no_scene``), ``unknown_categories`` (name -> count),
-``reference`` (Table 4 curves) and ``items`` (per map: ``id``, ``scene``, ``categories``, ``missing``,
-``unknown``, ``problems``, ``pairs``, ``correct``).
+``read``, ``no_point``, ``with_problems``, ``no_scene``, ``outside_grid`` maps and
+``points_outside_grid``), ``unknown_categories`` (name -> count), ``reference`` (Table 4 curves) and
+``items`` (per map: ``id``, ``scene``, ``categories``, ``missing``, ``unknown``, ``problems``, ``pairs``,
+``correct``, ``outside_grid``).
+
+Predicted points outside the grid (a coordinate below ``origin`` or above ``origin + grid_size - 1``,
+the cells App. B.4's prompt offers) are neither dropped nor clipped: they are paired as given and
+counted per map (``outside_grid``), so a map drawn off the grid is visible in the output.
 """
 
 from __future__ import annotations
@@ -57,6 +62,7 @@ class MapResult:
     problems: tuple[str, ...]
     not_in_scene: tuple[str, ...]
     pairs: tuple[PairDistance, ...]
+    outside_grid: int = 0
 
 
 def item_categories(item: Item, scene: Scene, mode: str) -> tuple[str, ...]:
@@ -71,6 +77,12 @@ def item_categories(item: Item, scene: Scene, mode: str) -> tuple[str, ...]:
     return names or scene_names(scene)
 
 
+def outside_grid(points: Mapping[str, Sequence[tuple[float, float]]], spec: GridSpec) -> int:
+    """Count the points with a coordinate outside the cells ``origin .. origin + grid_size - 1``."""
+    low, high = spec.origin, spec.origin + spec.grid_size - 1
+    return sum(1 for pts in points.values() for p in pts if not all(low <= v <= high for v in p))
+
+
 def read_map(item: Item, text: str, scene: Scene, spec: GridSpec, mode: str) -> MapResult:
     """Parse one map and pair it with the ground truth of the same categories."""
     names = item_categories(item, scene, mode)
@@ -80,7 +92,8 @@ def read_map(item: Item, text: str, scene: Scene, spec: GridSpec, mode: str) -> 
     pairs = tuple(map_pairs(parsed.points, truth))
     absent = tuple(n for n in names if n not in present)
     return MapResult(
-        item.id, scene.scene_id, names, parsed.missing, parsed.unknown, parsed.problems, absent, pairs
+        item.id, scene.scene_id, names, parsed.missing, parsed.unknown, parsed.problems, absent, pairs,
+        outside_grid(parsed.points, spec),
     )
 
 
@@ -109,6 +122,7 @@ def _item_json(result: MapResult) -> dict[str, Any]:
         "not_in_scene": list(result.not_in_scene),
         "pairs": len(result.pairs),
         "correct": sum(p.correct() for p in result.pairs),
+        "outside_grid": result.outside_grid,
     }
 
 
@@ -166,6 +180,8 @@ def locality_study(
             "no_point": len(results) - read,
             "with_problems": sum(1 for r in results if r.problems),
             "no_scene": no_scene,
+            "outside_grid": sum(1 for r in results if r.outside_grid),
+            "points_outside_grid": sum(r.outside_grid for r in results),
         },
         "unknown_categories": dict(unknown.most_common()),
         "reference": {name: list(curve) for name, curve in REFERENCE.items()},

@@ -64,7 +64,10 @@ def _table(doc: dict[str, Any], name: str) -> str:
         f"pairs outside the bins: {doc['below']} below, {doc['above']} above; "
         f"pairs with a category missing: {doc['missing_pairs']}"
     )
-    return "\n".join([title, "", *rows, "", counts]) + "\n"
+    off = maps.get("points_outside_grid", 0)
+    outside = [f"{off} predicted point(s) outside the {grid} x {grid} grid in {maps['outside_grid']} map(s): "
+               "kept as given (per item: outside_grid)"] if off else []
+    return "\n".join([title, "", *rows, "", counts, *outside]) + "\n"
 
 
 @app.command("cogmap")
