@@ -58,16 +58,34 @@ def test_folder_without_scans(tmp_path: Path) -> None:
 def test_cli_writes_meta_info_and_report(tmp_path: Path, scene) -> None:  # type: ignore[no-untyped-def]
     write_scannet(scene, tmp_path / "scans")
     labels = tmp_path / "labels.json"
-    labels.write_text(json.dumps({"book": "book"}))
+    labels.write_text(json.dumps({"book": "bookshelf"}))  # a target must be a VSI-Bench category
     out = tmp_path / "out"
     result = CliRunner().invoke(
         app, ["ingest", "scannet", str(tmp_path / "scans"), "--out", str(out), "--labels", str(labels)]
     )
     assert result.exit_code == 0, result.output
     scenes = load_meta_info(out / "scannet_meta_info.json")
-    assert list(scenes) == [scene.scene_id] and "book" in scenes[scene.scene_id].objects
+    shelves = sum(o.category in ("book", "bookshelf") for o in scene.objects)
+    assert list(scenes) == [scene.scene_id] and "book" not in scenes[scene.scene_id].objects
+    assert len(scenes[scene.scene_id].objects["bookshelf"]) == shelves
     report = json.loads((out / "ingest.json").read_text())
     assert report == {scene.scene_id: {"dropped_labels": {}, "skipped_instances": {}}}
+
+
+def test_cli_unknown_label_target_names_file_line_and_near_misses(tmp_path: Path, scene) -> None:  # type: ignore[no-untyped-def]
+    write_scannet(scene, tmp_path / "scans")
+    labels = tmp_path / "labels.json"
+    labels.write_text('{\n  "book": "bookshelf",\n  "armchair": "chiar"\n}\n')
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        app, ["ingest", "scannet", str(tmp_path / "scans"), "--out", str(out), "--labels", str(labels)]
+    )
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"error: --labels {labels} line 3: 'armchair' -> 'chiar' is not a VSI-Bench category "
+        "(did you mean chair?)"
+    )
+    assert not out.exists()
 
 
 def test_cli_unknown_format_exits_2(tmp_path: Path) -> None:

@@ -24,17 +24,16 @@ LabelsOpt = Annotated[
 
 
 def _extra_labels(path: Path | None) -> dict[str, str]:
+    """Return the ``--labels`` table (targets checked against the vocabulary); one line, exit 2 if bad."""
+    from spatialbench.scene.ingest.labels import LabelFileError, read_extra_labels
+
     if path is None:
         return {}
     try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as err:
-        typer.echo(f"error: --labels {path}: {err}", err=True)
+        return read_extra_labels(path)
+    except LabelFileError as err:
+        typer.echo(f"error: --labels {err}", err=True)
         raise typer.Exit(2) from None
-    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        typer.echo(f"error: --labels {path}: expected an object raw label -> category name", err=True)
-        raise typer.Exit(2)
-    return data
 
 
 @app.command("ingest")

@@ -4,16 +4,20 @@ Rule (VSI-Bench App. B.1 unifies the three datasets' annotations into one vocabu
 looked up (case and surrounding spaces ignored, ``_`` read as a space) in the user's extra table, then in
 the dataset's table; a label found in neither is kept when it is already a VSI-Bench category of any dataset
 (``scene/data/categories.json``) and dropped otherwise. Structural labels (wall, floor, ceiling...) are always
-dropped silently; other dropped labels are counted so the ingest report can list them.
+dropped silently; other dropped labels are counted so the ingest report can list them. An extra table's
+targets must be VSI-Bench categories (:func:`read_extra_labels`).
 """
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from spatialbench.scene.categories import vocabulary
@@ -77,3 +81,37 @@ def _vocabulary() -> frozenset[str]:
 @cache
 def _structure() -> frozenset[str]:
     return frozenset(normalise(s) for s in _data()["structure"])
+
+
+class LabelFileError(ValueError):
+    """An extra label table that cannot be used; the message names the file, line and entry."""
+
+
+def read_extra_labels(path: Path) -> dict[str, str]:
+    """Read a JSON object raw label -> VSI-Bench category (the ``--labels`` file of ``spatialbench ingest``).
+
+    Raises:
+        LabelFileError: unreadable or not JSON, not an object of texts, or a target that is not a category
+            of ``scene/data/categories.json`` (naming the file, the entry's line and near misses).
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+        data = json.loads(text)
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise LabelFileError(f"{path}: {err}") from None
+    if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
+        raise LabelFileError(f"{path}: expected an object raw label -> category name")
+    for label, target in data.items():
+        if target not in _vocabulary():
+            near = difflib.get_close_matches(normalise(target), sorted(_vocabulary()), n=3)
+            hint = f"did you mean {' or '.join(near)}?" if near else "see scene/data/categories.json"
+            raise LabelFileError(f"{path}{_line_of(text, label)}: {label!r} -> {target!r} is not a "
+                                 f"VSI-Bench category ({hint})")
+    return data
+
+
+def _line_of(text: str, key: str) -> str:
+    """`` line N`` of the (last) entry ``key`` in the JSON ``text``, or ``""`` when it cannot be found."""
+    written = (json.dumps(key), json.dumps(key, ensure_ascii=False))
+    found = [m.start() for w in written for m in re.finditer(re.escape(w) + r"\s*:", text)]
+    return f" line {text.count(chr(10), 0, max(found)) + 1}" if found else ""
