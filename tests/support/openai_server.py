@@ -129,11 +129,9 @@ def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
             buffer = getattr(self, "_buffer", None)  # one per connection, reused: no page faults per body
             if buffer is None or len(buffer) < size:
                 buffer = self._buffer = bytearray(size)
-            view = memoryview(buffer)[:size]
-            got = len(early := self.rfile.read1(size)) if size else 0  # what the header read buffered
-            view[:got] = early
-            while got < size and (n := self.connection.recv_into(view[got:], size - got, socket.MSG_WAITALL)):
-                got += n  # one call per body, not one per socket read: 16 readers at once stay cheap
+            view, got = memoryview(buffer)[:size], 0
+            while got < size and (n := self.rfile.readinto(view[got:])):
+                got += n
             return dict(json.loads(without_data_urls(buffer, got) or b"{}"))
 
         def do_POST(self) -> None:
