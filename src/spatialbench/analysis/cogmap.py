@@ -136,6 +136,20 @@ def _stored_maps(run: RunFolder) -> dict[str, str]:
     return maps
 
 
+def _map_counts(results: Sequence[MapResult], stored: int, no_scene: int) -> dict[str, int]:
+    """Return the ``maps`` counts of the document: stored, read, without a point or scene, off the grid."""
+    read = sum(1 for r in results if len(r.missing) < len(r.categories))
+    return {
+        "stored": stored,
+        "read": read,
+        "no_point": len(results) - read,
+        "with_problems": sum(1 for r in results if r.problems),
+        "no_scene": no_scene,
+        "outside_grid": sum(1 for r in results if r.outside_grid),
+        "points_outside_grid": sum(r.outside_grid for r in results),
+    }
+
+
 def locality_study(
     run: RunFolder, items: Sequence[Item], scenes: Mapping[str, Scene], spec: GridSpec, mode: str
 ) -> dict[str, Any]:
@@ -163,7 +177,6 @@ def locality_study(
         results.append(read_map(item, text, scene, spec, mode))
     pooled = locality(p for r in results for p in r.pairs)
     unknown = Counter(u for r in results for u in r.unknown)
-    read = sum(1 for r in results if len(r.missing) < len(r.categories))
     return {
         "schema": SCHEMA,
         "version": VERSION,
@@ -174,15 +187,7 @@ def locality_study(
         "below": pooled.below,
         "above": pooled.above,
         "missing_pairs": pooled.missing,
-        "maps": {
-            "stored": len(maps),
-            "read": read,
-            "no_point": len(results) - read,
-            "with_problems": sum(1 for r in results if r.problems),
-            "no_scene": no_scene,
-            "outside_grid": sum(1 for r in results if r.outside_grid),
-            "points_outside_grid": sum(r.outside_grid for r in results),
-        },
+        "maps": _map_counts(results, len(maps), no_scene),
         "unknown_categories": dict(unknown.most_common()),
         "reference": {name: list(curve) for name, curve in REFERENCE.items()},
         "items": [_item_json(r) for r in results],
