@@ -1,12 +1,14 @@
 """Runner speed-up from concurrency when image encoding is the client's work (issue 16).
 
-The demo benchmark (``spatialbench demo``: 3 scenes, 20 s videos), ``uniform:32`` frames, the first 100
-questions, a loopback OpenAI-compatible server answering at once (zero latency): the request phase at
-concurrency 1 and at concurrency 16, each in a fresh process (cold caches), alternated ``--repeats``
-times (best of each). Every PNG/JPEG encoding is counted per distinct frame (digest of its pixels);
-goals: concurrency 16 at least 1.5× faster than 1, one encoding per distinct frame.
+The demo benchmark (``spatialbench demo``: 3 scenes, 20 s videos), ``uniform:32`` frames, the first
+``--items`` questions (all 132 by default), a loopback OpenAI-compatible server answering at once (zero
+latency): the request phase at concurrency 1 and at concurrency 16, each in a fresh process (cold
+caches), alternated ``--repeats`` times (best of each; every try's seconds and client + server CPU
+seconds are printed too: wall times of ~1.5 s runs on a shared 2-core machine are noisy). Every PNG/JPEG
+encoding is counted per distinct frame (digest of its pixels); goals: concurrency 16 at least 1.5× faster
+than 1, one encoding per distinct frame.
 
-Usage: .venv/bin/python bench/encode_concurrency.py [--data DEMO_OUT/benchmark] [--items 100] [--repeats 2]
+Usage: .venv/bin/python bench/encode_concurrency.py [--data DEMO_OUT/benchmark] [--items 132] [--repeats 3]
 (without ``--data`` the demo is generated into a temporary folder first, ~1-2 min).
 """
 
@@ -101,8 +103,8 @@ def demo_benchmark(tmp: Path) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=None, help="a demo benchmark folder")
-    parser.add_argument("--items", type=int, default=100)
-    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--items", type=int, default=132)
+    parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--image-format", default="png", choices=("png", "jpeg"))
     parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, default=None, help=argparse.SUPPRESS)
@@ -119,7 +121,10 @@ def main() -> None:
                 runs[concurrency].append(measure(data, tmp, concurrency, args.items, args.image_format))
     best = {c: min(r, key=lambda x: x["seconds"]) for c, r in runs.items()}
     for concurrency, figures in best.items():
-        tries = ", ".join(f"{r['seconds']:.2f}" for r in runs[concurrency])
+        tries = ", ".join(
+            f"{r['seconds']:.2f} s ({r['client_cpu_s']:.2f}+{r['server_cpu_s']:.2f} CPU s)"
+            for r in runs[concurrency]
+        )
         print(
             f"concurrency {concurrency:2d}: {figures['ok']} items in {figures['seconds']:.2f} s "
             f"(best of {tries}); "
