@@ -50,3 +50,12 @@ def test_a_file_of_only_non_utf8_lines_scores_nothing_exit_1(tmp_path):
     result = _score(tmp_path, path)
     assert result.exit_code == 1, result.output
     assert f"error: no usable prediction in {path} (1 rows skipped, listed above)" in result.output
+
+
+def test_an_empty_prediction_file_says_it_has_no_rows(tmp_path):
+    path = tmp_path / "p.jsonl"
+    path.write_text("")
+    result = _score(tmp_path, path)
+    assert result.exit_code == 1, result.output
+    assert f"error: no usable prediction in {path}: the file has no rows" in result.output
+    assert "listed above" not in result.output

@@ -242,6 +242,8 @@ def _nothing_scored(
     """Return the error when no prediction was read or none matched an item, else None."""
     if read.format == "baseline":
         return None  # a baseline run's answers come from the items
+    if not read.responses and not read.errors:
+        return f"no usable prediction in {predictions}: the file has no rows"
     if not read.responses:
         return f"no usable prediction in {predictions} ({len(read.errors)} rows skipped, listed above)"
     if len(read.responses) == len(result.unmatched_predictions):
