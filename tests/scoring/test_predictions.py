@@ -89,3 +89,17 @@ def test_jsonl_without_response_uses_the_one_answer_field_and_refuses_two(tmp_pa
     with pytest.raises(ValueError, match=f"{path}:1: several fields could be the model's answer: "
                                          "correct_answer, gpt_answer; refused"):
         read_predictions(path, ITEMS)
+
+
+def test_prediction_ids_of_other_json_types(tmp_path):
+    # 3.0 is the whole number 3 (as run files take it); true / 1.5 / a list are not ids: named type errors
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"id": 3.0, "response": "2"}\n{"id": true, "response": "2"}\n'
+                    '{"id": 1.5, "response": "2"}\n{"id": [1], "response": "2"}\n')
+    read = read_predictions(path, ITEMS)
+    assert read.responses == {"3": "2"}
+    assert [(e.line, e.field, e.message) for e in read.errors] == [
+        (2, "id", "not a string or whole number: True"),
+        (3, "id", "not a string or whole number: 1.5"),
+        (4, "id", "not a string or whole number: [1]"),
+    ]

@@ -38,6 +38,7 @@ UTF-16 as a whole (a byte-order mark: Excel's "Unicode Text" export) is refused 
 from __future__ import annotations
 
 import json
+import numbers
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -129,10 +130,20 @@ class _Joiner:
         return RowError("", None, "question", message)
 
 
+def _id_text(value: object, name: str = "id") -> str | RowError:
+    """Spell an id as the items do: text as is, whole numbers (also ``3.0``) as digits; else a row error."""
+    if type(value) is int or isinstance(value, str):  # the common cases first: called once per row
+        return str(value)
+    is_bool = isinstance(value, bool) or type(value).__name__ == "bool_"  # numpy's bool from Parquet
+    if not is_bool and isinstance(value, numbers.Real) and float(value).is_integer():
+        return str(int(value))
+    return RowError("", None, name, f"not a string or whole number: {value!r}")
+
+
 def _item_id(record: dict[str, Any], joiner: _Joiner, id_fields: tuple[str, ...] = ("id",)) -> str | RowError:
     for name in id_fields:
         if record.get(name) not in (None, ""):
-            return str(record[name])
+            return _id_text(record[name], name)
     return joiner.find(record)
 
 
@@ -247,7 +258,7 @@ def _read_jsonl(path: Path, joiner: _Joiner, out: Predictions, field: str | None
             continue
         name = field or ("response" if "response" in record else None)
         name = name or _response_field(record, RowError(file, line, None, ""), None) or "response"
-        _add(out, str(record["id"]), record.get(name, _MISSING), (file, line), name)
+        _add(out, _id_text(record["id"]), record.get(name, _MISSING), (file, line), name)
 
 
 def _read_lmms(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:
