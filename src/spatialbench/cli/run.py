@@ -102,15 +102,19 @@ def run_command(
     """
     flags = {name: value for name, value in locals().items() if name not in ("config_file", "progress")}
     config, spec = _configure(config_file, flags)
-    if jpeg_quality is not None and config.model.image_format != "jpeg":
-        typer.echo(f"note: --jpeg-quality {jpeg_quality} applies to --image-format jpeg only; "
-                   f"frames are sent as {config.model.image_format}", err=True)
+    _note_unused_quality(jpeg_quality, config)
     created = missing_folders(Path(config.out))
     prepare_out_dir(Path(config.out))  # an existing file or unwritable folder: one line, exit 2
     summary = _execute(config, spec, progress, created)
     _report(summary)
     if summary.unanswered or summary.stopped:
         raise typer.Exit(1)
+
+
+def _note_unused_quality(jpeg_quality: int | None, config: RunConfig) -> None:
+    if jpeg_quality is not None and config.model.image_format != "jpeg":
+        typer.echo(f"note: --jpeg-quality {jpeg_quality} applies to --image-format jpeg only; "
+                   f"frames are sent as {config.model.image_format}", err=True)
 
 
 def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConfig, BenchmarkSpec]:
