@@ -135,8 +135,10 @@ def _id_text(value: object, name: str = "id") -> str | RowError:
     if type(value) is int or isinstance(value, str):  # the common cases first: called once per row
         return str(value)
     is_bool = isinstance(value, bool) or type(value).__name__ == "bool_"  # numpy's bool from Parquet
-    if not is_bool and isinstance(value, numbers.Real) and float(value).is_integer():
+    if not is_bool and isinstance(value, numbers.Integral):  # numpy ints from Parquet: exact
         return str(int(value))
+    if not is_bool and isinstance(value, numbers.Real) and float(value).is_integer():
+        return str(int(float(value)))
     return RowError("", None, name, f"not a string or whole number: {value!r}")
 
 
