@@ -52,7 +52,6 @@ from spatialbench.cli.subset_option import SubsetOpt
 
 if TYPE_CHECKING:  # imported inside the command, as every command's heavy modules are
     from spatialbench.benchmarks.spec import BenchmarkSpec
-    from spatialbench.models.base import Backend
     from spatialbench.runs import RunConfig, RunSummary
 
 SHOWN_FAILURES = 5
@@ -249,7 +248,7 @@ def _execute(config: RunConfig, spec: BenchmarkSpec, progress: bool, created: li
     from spatialbench.runs.plan import SelectionError
 
     try:
-        return run(config, backend=_backend(config), progress=progress, spec=spec)
+        return run(config, progress=progress, spec=spec)
     except RunInterrupted as exc:
         typer.echo(
             f"interrupted; {exc.answered} answered and stored; re-run the same command to resume", err=True
@@ -261,19 +260,6 @@ def _execute(config: RunConfig, spec: BenchmarkSpec, progress: bool, created: li
         remove_empty(created)
         typer.echo(f"error: {message}", err=True)
         raise typer.Exit(2) from None
-
-
-def _backend(config: RunConfig) -> Backend | None:
-    """Build the back end with ``model.options`` (checked already); None without options.
-
-    Without options the runner builds it by name, as before.
-    """
-    from spatialbench.models.resolve import check_backend_options, load_backend
-
-    if not config.model.options:
-        return None
-    options = check_backend_options(config.model.name, config.backend_options())
-    return load_backend(config.model.name, api=config.model.api_settings(), seed=config.model.seed, **options)
 
 
 def _report(summary: RunSummary) -> None:

@@ -34,7 +34,7 @@ from spatialbench.media.sampling import parse_strategy
 from spatialbench.media.video import SampledFrames
 from spatialbench.models.base import Backend
 from spatialbench.models.errors import BackendError, EndpointUnreachableError
-from spatialbench.models.resolve import load_backend, model_family
+from spatialbench.models.resolve import check_backend_options, load_backend, model_family
 from spatialbench.prompting.builders import PromptBuilder
 from spatialbench.prompting.config import ModelFamily
 from spatialbench.prompting.strategies import build_strategy
@@ -110,6 +110,13 @@ def _prompt_record(request: Request, media: list[SampledFrames]) -> dict[str, An
     }
 
 
+def _load_backend(config: RunConfig) -> Backend:
+    """Build the back end of ``config.model`` with its ``options`` (typed by its constructor)."""
+    options = config.backend_options()
+    checked = check_backend_options(config.model.name, options) if options else {}
+    return load_backend(config.model.name, api=config.model.api_settings(), seed=config.model.seed, **checked)
+
+
 class Runner:
     """Runs one :class:`RunConfig` of benchmark ``spec`` (looked up by name when not given).
 
@@ -129,9 +136,7 @@ class Runner:
         config, _ = resolve_config(config, self.spec)
         check_config(config, self.spec)
         self.config = config
-        self.backend = backend or load_backend(
-            config.model.name, api=config.model.api_settings(), seed=config.model.seed
-        )
+        self.backend = backend or _load_backend(config)
         self.show_progress = progress
         self.out = Path(config.out)
         self.owns_cache = cache is None and _SHARED_CACHES.get() is None  # frames released after use
