@@ -113,7 +113,13 @@ class CoTServer(OpenAIServer):
             def do_POST(self) -> None:
                 raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 local.body = json.loads(raw or b"{}")
-                self.rfile = io.BytesIO(raw)
-                super().do_POST()
+                socket_file, self.rfile = self.rfile, io.BytesIO(raw)
+                try:
+                    super().do_POST()
+                finally:
+                    # The connection's next request is read from the socket again: left as the BytesIO, the
+                    # handler ended every keep-alive connection after one request without saying so, and a
+                    # client reusing it raced the close (an occasional "Connection error" in the tests).
+                    self.rfile = socket_file
 
         self._server.RequestHandlerClass = Handler
