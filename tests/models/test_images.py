@@ -104,10 +104,10 @@ def test_png_is_written_at_zlib_level_1() -> None:
     assert zlib.decompress(data[start:]).__len__() == 64 * (1 + 64 * 3)
 
 
-def test_request_json_splices_images_and_equals_json_dumps() -> None:
+def test_request_pieces_splice_images_and_equal_json_dumps() -> None:
     import json
 
-    from spatialbench.models.images import image_base64, image_data_url, image_data_url_bytes, request_json
+    from spatialbench.models.images import image_base64, image_data_url, image_data_url_bytes, request_pieces
 
     pixels = np.full((4, 4, 3), 7, dtype=np.uint8)
 
@@ -117,12 +117,13 @@ def test_request_json_splices_images_and_equals_json_dumps() -> None:
         return {"model": "m", "messages": [{"role": "user", "content": [text, image, {"data": b64}]}],
                 "temperature": 0.0, "max_tokens": None}
 
-    spliced = request_json(payload(image_data_url_bytes(pixels), image_base64(pixels)))  # bytes, text
+    body = payload(image_data_url_bytes(pixels), image_base64(pixels))  # bytes, text
+    spliced = b"".join(request_pieces(body))
     plain = payload(image_data_url(pixels), str(image_base64(pixels)))
     assert spliced == json.dumps(plain, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     assert json.loads(spliced) == plain
     with pytest.raises(ValueError):
-        request_json({"x": float("nan")})
+        request_pieces({"x": float("nan")})
 
 
 def test_run_command_sends_jpeg_at_the_chosen_quality_and_records_it(tmp_path) -> None:

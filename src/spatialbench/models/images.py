@@ -298,21 +298,12 @@ def image_data_url(pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG
 def image_data_url_bytes(
     pixels: NDArray[np.uint8], fmt: ImageFormat = ImageFormat.PNG, quality: int = 90
 ) -> WireBytes:
-    """Return the data URL of :func:`image_data_url` as its cached ASCII bytes (for :func:`request_json`)."""
+    """Return the data URL of :func:`image_data_url` as its cached ASCII bytes (:func:`request_pieces`)."""
     return cast(WireBytes, _ENCODED.get(pixels, fmt, quality, "url"))
 
 
-def request_json(payload: Any) -> bytes:
-    """Compact UTF-8 JSON of a request body built of dicts, lists and scalars (see :func:`request_pieces`).
-
-    Raises:
-        ValueError: a NaN or infinite float; TypeError: a value JSON cannot represent.
-    """
-    return b"".join(request_pieces(payload))
-
-
 def request_pieces(payload: Any) -> list[bytes]:
-    """Return the bytes of :func:`request_json` as pieces, each cached image its own piece (not copied).
+    """Return a request body's compact UTF-8 JSON as pieces, each cached image its own piece (not copied).
 
     Sent one piece after the other (a streamed body with a Content-Length), a request holds no joined
     copy of its images (~6 MB for 32 demo frames), and the socket transport copies at most one piece's
