@@ -13,32 +13,22 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
+from walk_scene import add_scene_arguments, scene_and_poses
 
 from spatialbench.synth import (
     RenderConfig,
     Renderer,
-    SceneConfig,
-    free_space_map,
-    generate_scene,
     render_scene,
 )
-from spatialbench.synth.camera import PathConfig, intrinsics, walkthrough
-from spatialbench.synth.pipeline import entrance
+from spatialbench.synth.camera import intrinsics
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=int, default=120)
-    parser.add_argument("--room", default="office")
-    parser.add_argument("--density", default="dense")
-    parser.add_argument("--seed", type=int, default=0)
+    add_scene_arguments(parser)
     args = parser.parse_args()
 
-    scene = generate_scene(SceneConfig(room_type=args.room, density=args.density), args.seed)
-    space = free_space_map(scene)
-    poses = walkthrough(space, entrance(scene, space), np.random.default_rng(args.seed), PathConfig())
-    poses = poses[np.linspace(0, len(poses) - 1, args.frames).astype(int)]
+    scene, poses = scene_and_poses(args)
     K = intrinsics(640, 480)
     with Renderer(640, 480) as renderer:
         start, cpu = time.perf_counter(), time.process_time()

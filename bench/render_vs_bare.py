@@ -19,11 +19,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from walk_scene import add_scene_arguments, scene_and_poses
 
-from spatialbench.synth import Renderer, SceneConfig, free_space_map, generate_scene
-from spatialbench.synth.camera import PathConfig, intrinsics, walkthrough
+from spatialbench.synth import Renderer
+from spatialbench.synth.camera import intrinsics
 from spatialbench.synth.parts import Material
-from spatialbench.synth.pipeline import entrance
 from spatialbench.synth.renderer import GL_FROM_CV, projection
 from spatialbench.synth.scene import SynthScene
 from spatialbench.synth.structure import shell_parts
@@ -97,17 +97,11 @@ def authored_triangles(scene: SynthScene) -> np.ndarray:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--frames", type=int, default=120)
-    parser.add_argument("--room", default="office")
-    parser.add_argument("--density", default="dense")
-    parser.add_argument("--seed", type=int, default=0)
+    add_scene_arguments(parser)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--size", default="640x480", help="WIDTHxHEIGHT (ReMindView rigs: 1024x768)")
     args = parser.parse_args()
-    scene = generate_scene(SceneConfig(room_type=args.room, density=args.density), args.seed)
-    space = free_space_map(scene)
-    poses = walkthrough(space, entrance(scene, space), np.random.default_rng(args.seed), PathConfig())
-    poses = poses[np.linspace(0, len(poses) - 1, args.frames).astype(int)]
+    scene, poses = scene_and_poses(args)
     width, height = (int(v) for v in args.size.split("x"))
     K = intrinsics(width, height)
     with Renderer(width, height) as renderer:
