@@ -30,10 +30,12 @@ import importlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
+from spatialbench.errors import SpatialBenchError
+
 T = TypeVar("T")
 
 
-class UnknownNameError(KeyError):
+class UnknownNameError(SpatialBenchError, KeyError):
     """A name that is not registered; the message lists near misses."""
 
     def __str__(self) -> str:  # KeyError quotes its message; show it plainly
@@ -48,7 +50,7 @@ class BrokenEntryError(UnknownNameError, ImportError):
     """
 
 
-class DuplicateNameError(ValueError):
+class DuplicateNameError(SpatialBenchError, ValueError):
     """A second registration under a name already taken."""
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.records.rows import RowError
 
 
-class MalformedSampleError(ValueError):
+class MalformedSampleError(SpatialBenchError, ValueError):
     """One sample of a benchmark file is malformed.
 
     Attributes:
@@ -34,7 +35,7 @@ class MalformedSampleError(ValueError):
         return RowError(file, line, self.field, f"sample {self.sample_id!r}: {self.reason}")
 
 
-class AnnotationFileError(ValueError):
+class AnnotationFileError(SpatialBenchError, ValueError):
     """A whole annotation file cannot be read (not UTF-8, empty, not JSON/CSV/Parquet); nothing of it loads.
 
     ``str()`` is one line naming the file, then the reason, which names the line where known

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 from spatialbench.benchmarks.spec import BenchmarkSpec
+from spatialbench.errors import SpatialBenchError
 from spatialbench.registry import UnknownNameError
 from spatialbench.runs.config import RunConfig
 from spatialbench.scoring.baselines import BASELINES
 from spatialbench.scoring.metrics import MRA_MODES
 
 
-class RunSetupError(ValueError):
+class RunSetupError(SpatialBenchError, ValueError):
     """A run that cannot start: bad output folder, unknown option or mode, no items; nothing was sent."""
+
+
+class RunFolderError(RunSetupError):
+    """A run folder whose configuration, store or scores cannot be read; the message names the file."""
 
 
 def check_config(config: RunConfig, spec: BenchmarkSpec) -> None:

@@ -1,0 +1,122 @@
+"""Analyses as registered parts: one :data:`ANALYSES` registry, one :class:`Analysis` type.
+
+An analysis declares its ``name``, a one-line ``description``, a document ``version``, its typed parameters
+(a frozen pydantic model, :attr:`Analysis.Params`), and
+
+* :meth:`Analysis.compute` ``(run, params) -> AnalysisDocument``: reads a
+  :class:`~spatialbench.runs.folder.RunFolder` (never re-sends a request unless the analysis asks a model,
+  e.g. a judge) and returns a versioned document;
+* :meth:`Analysis.tables` ``(doc) -> [Grid]``: its tables, rendered by the one table renderer
+  (:mod:`spatialbench.scoring.render`: Markdown, CSV, JSON, LaTeX);
+* :meth:`Analysis.figures` ``(doc, folder) -> [DrawnFigure]``: its figures, drawn into ``folder``.
+
+The document is written to ``RUN/analysis/<name>.json`` (:func:`write_document`); the report and the UI
+iterate :data:`ANALYSES` and draw every document they find, so a new analysis with a figure is one module
+plus one registry line (``ANALYSES.lazy("name", "package.module:ANALYSIS")``, or an entry point of group
+``spatialbench.analyses`` in another package).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from spatialbench.registry import Registry
+from spatialbench.runs.folder import RunFolder
+from spatialbench.scoring.render import Grid
+
+ANALYSIS_DIR = "analysis"
+
+
+class AnalysisDocument(BaseModel):
+    """The JSON an analysis writes: its ``analysis`` name and document ``version``, then its own fields."""
+
+    model_config = ConfigDict(extra="allow")
+
+    analysis: str
+    version: int
+
+
+class NoParams(BaseModel):
+    """Parameters of an analysis that takes none."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+@dataclass(frozen=True)
+class DrawnFigure:
+    """A figure an analysis drew: its caption and the files written (PNG first, then SVG)."""
+
+    caption: str
+    paths: tuple[Path, ...]
+
+
+class Analysis:
+    """Base of a registered analysis (subclass it; register an instance).
+
+    Class attributes: ``name`` (registered name, also the document's ``analysis``), ``description``
+    (one line for ``spatialbench list analyses``), ``version`` (of the document), ``Params`` (a frozen
+    pydantic model of the parameters, :class:`NoParams` by default), ``title`` (the report's heading).
+    """
+
+    name: ClassVar[str] = ""
+    description: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    version: ClassVar[int] = 1
+    Params: ClassVar[type[BaseModel]] = NoParams
+
+    def compute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
+        """Compute the analysis of ``run`` (raises the analysis's own SpatialBenchError on bad input)."""
+        raise NotImplementedError
+
+    def tables(self, doc: dict[str, Any]) -> list[Grid]:
+        """Return the document's tables (none by default)."""
+        return []
+
+    def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
+        """Draw the document's figures into ``folder`` (none by default)."""
+        return []
+
+    def params(self, **values: Any) -> BaseModel:
+        """Validate ``values`` as this analysis's parameters (pydantic ValidationError names each field)."""
+        return self.Params(**values)
+
+    def run(self, run: RunFolder, **params: Any) -> AnalysisDocument:
+        """Validate ``params``, compute the document and check it carries this analysis's name and version."""
+        doc = self.compute(run, self.params(**params))
+        if (doc.analysis, doc.version) != (self.name, self.version):
+            raise ValueError(f"analysis {self.name!r} returned a document of {doc.analysis!r} v{doc.version}")
+        return doc
+
+
+def _check_analysis(name: str, obj: object) -> None:
+    if not isinstance(obj, Analysis):
+        raise TypeError(f"is a {type(obj).__name__}, not an Analysis")
+    if obj.name != name:
+        raise ValueError(f"its name is {obj.name!r}, not {name!r}")
+
+
+ANALYSES: Registry[Analysis] = Registry("analysis", check=_check_analysis)
+
+
+def document_path(run_dir: Path, name: str) -> Path:
+    """``RUN/analysis/<name>.json``."""
+    return run_dir / ANALYSIS_DIR / f"{name}.json"
+
+
+def write_document(run_dir: Path, doc: AnalysisDocument) -> Path:
+    """Write ``doc`` to ``RUN/analysis/<doc.analysis>.json`` atomically; return the path."""
+    path = document_path(run_dir, doc.analysis)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(doc.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
+    part.replace(path)
+    return path
+
+
+__all__ = ["ANALYSES", "Analysis", "AnalysisDocument", "DrawnFigure", "NoParams", "document_path",
+           "write_document"]
