@@ -3,19 +3,16 @@
 import asyncio
 import base64
 import io
-import json
-import time
 
 import numpy as np
 import pytest
 
 from spatialbench.models.api import ApiSettings
-from spatialbench.models.errors import BackendError, TooManyImagesError
+from spatialbench.models.errors import TooManyImagesError
 from spatialbench.models.resolve import load_backend
 from spatialbench.models.retry import RetryPolicy
 from spatialbench.records.messages import GenerationSettings, ImagePart, Request, TextPart
-from support.recording_server import Recorded, RecordingServer
-from support.secrets import debug_log_to, files_containing
+from support.recording_server import RecordingServer
 
 SECRET = "sk-ant-test-secret-91c2"
 FAST = ApiSettings(timeout_s=5.0, retry=RetryPolicy(max_attempts=3, base_delay_s=0.01))
@@ -94,50 +91,16 @@ def test_images_arrive_as_image_blocks_and_usage_is_mapped() -> None:
     assert response.raw["sampling"] == "provider default"
 
 
-def test_429_with_retry_after_is_waited_then_succeeds() -> None:
-    def respond(rec: Recorded, index: int):
-        if index == 0:
-            error = {"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}
-            return 429, {"Retry-After": "1"}, error
-        return 200, {}, OK
-
-    with RecordingServer(respond) as server:
-        start = time.monotonic()
-        response, _ = _ask(server.url, Request(parts=(TextPart("q"),)))
-        elapsed = time.monotonic() - start
-    assert response.text == "2.5" and len(server.log) == 2
-    assert elapsed >= 1.0  # the backoff alone would wait at most 0.01 s
 
 
-def test_overloaded_529_is_retried_and_400_is_not() -> None:
+def test_overloaded_529_is_retried() -> None:  # 429 / 400 / keys: test_hosted_provider_errors.py
     overloaded = {"type": "error", "error": {"type": "overloaded_error", "message": "busy"}}
     with RecordingServer(lambda rec, i: (529, {}, overloaded) if i == 0 else (200, {}, OK)) as server:
         assert _ask(server.url, Request(parts=(TextPart("q"),)))[0].text == "2.5"
     assert len(server.log) == 2
-    invalid = {"type": "error", "error": {"type": "invalid_request_error", "message": "image too large"}}
-    with RecordingServer(lambda rec, i: (400, {}, invalid)) as server:
-        with pytest.raises(BackendError, match="image too large"):
-            _ask(server.url, Request(parts=(TextPart("q"),)))
-    assert len(server.log) == 1
 
 
 def test_default_image_limit_is_the_api_limit() -> None:
     frame = ImagePart(np.zeros((2, 2, 3), np.uint8))
     with pytest.raises(TooManyImagesError, match="allows 100"):
         _ask("http://127.0.0.1:9", Request(parts=(frame,) * 101))
-
-
-def test_api_key_is_sent_but_never_written_to_disk(tmp_path) -> None:
-    with debug_log_to(tmp_path / "debug.log"), RecordingServer(lambda rec, i: (200, {}, OK)) as server:
-        response, described = _ask(server.url, Request(parts=(ImagePart(_frames()[0]), TextPart("q"))))
-    record = {"backend": described, "raw": response.raw, "text": response.text}
-    (tmp_path / "record.json").write_text(json.dumps(record))
-    assert server.log[0].headers["authorization"] == f"Bearer {SECRET}"
-    assert (tmp_path / "debug.log").stat().st_size > 0  # the SDK and HTTP client did log
-    assert files_containing(tmp_path, SECRET) == []
-
-
-def test_missing_key_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("ANTHROPIC_API_KEY")
-    with pytest.raises(BackendError, match="ANTHROPIC_API_KEY"):
-        load_backend("anthropic:claude-test")
