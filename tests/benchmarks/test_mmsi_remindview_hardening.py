@@ -18,9 +18,9 @@ from spatialbench.benchmarks import get_benchmark, load_items
 from spatialbench.benchmarks.mmsi_video.extraction import extract_official
 from spatialbench.benchmarks.remindview.phases import phases_choice
 from spatialbench.cli.main import app
-from spatialbench.runs import RunConfig
 from spatialbench.runs.defaults import apply_benchmark_defaults
 from spatialbench.scoring.extraction import extract_choice
+from support.configs import run_config
 from support.openai_server import OpenAIServer, ServerScript
 
 OPTIONS = ("A. sofa", "B. chair", "C. table", "D. bed")
@@ -95,9 +95,7 @@ def test_setting_with_a_resampling_frame_strategy_is_refused(tmp_path):
 
 
 def _config(benchmark, **sections):
-    base = {"data": {"benchmark": benchmark, "path": "d"}, "model": {"name": "chance-random"}, "out": "o"}
-    return RunConfig.model_validate({**base, **sections})
-
+    return run_config("d", "o", benchmark=benchmark, **sections)
 
 def test_own_frame_strategy_without_setting_gets_no_default_setting():
     config = _config("mmsi-video", media={"frames": "uniform:8"})

@@ -5,22 +5,16 @@ import json
 import pytest
 from mmsi_remindview_fixtures import build_mmsi, build_remindview, mmsi_samples
 
-from spatialbench.runs import RunConfig, run
+from spatialbench.runs import run
+from support.configs import run_config
 from support.openai_server import OpenAIServer, ServerScript
 
 pytestmark = pytest.mark.slow
 
 
 def _config(benchmark, data, url, out, options=None):
-    return RunConfig.model_validate(
-        {
-            "data": {"benchmark": benchmark, "path": str(data), "options": options or {}},
-            "model": {"name": f"openai-compatible:{url}#test-vlm", "concurrency": 4, "timeout_s": 5.0},
-            "out": str(out),
-            "media": {"frames": "all"},
-        }
-    )
-
+    return run_config(data, out, benchmark=benchmark, url=url, frames="all", data={"options": options or {}},
+                      model={"concurrency": 4, "timeout_s": 5.0})
 
 def _mmsi_answer(text):
     for sample in mmsi_samples():

@@ -7,19 +7,14 @@ from pathlib import Path
 from spatialbench.records.messages import Response
 from spatialbench.runs import STORE_NAME, RunConfig, run
 from spatialbench.runs.store import RunStore, attempts_made
+from support.configs import run_config
 from support.openai_server import Fault, OpenAIServer, ServerScript
 from support.vsi_data import answer_script, make_vsibench, question_tag
 
 
 def _config(root: Path, url: str, out: Path, max_attempts: int) -> RunConfig:
-    return RunConfig.model_validate({
-        "data": {"benchmark": "vsibench", "path": str(root)},
-        "model": {"name": f"openai-compatible:{url}#m", "max_attempts": max_attempts,
-                  "retry_base_delay_s": 0.0, "concurrency": 2},
-        "out": str(out),
-        "media": {"frames": "uniform:2"},
-    })
-
+    return run_config(root, out, url=url, served="m", frames="uniform:2",
+                      model={"max_attempts": max_attempts, "retry_base_delay_s": 0.0, "concurrency": 2})
 
 def _attempts(out: Path) -> dict[str, tuple[str, int]]:
     with sqlite3.connect(out / STORE_NAME) as conn:

@@ -4,19 +4,14 @@ import json
 from pathlib import Path
 
 from spatialbench.runs import RunConfig, run
+from support.configs import run_config
 from support.openai_server import OpenAIServer, ServerScript
 from support.vsi_data import answer_script, make_vsibench, question_tag
 
 
 def _config(root: Path, url: str, out: Path, **extra) -> RunConfig:
-    base = dict(
-        data={"benchmark": "vsibench", "path": str(root)},
-        model=dict(name=f"openai-compatible:{url}#test-vlm", concurrency=4, retry_base_delay_s=0.01),
-        out=str(out),
-        media={"frames": "uniform:4"},
-    )
-    return RunConfig.model_validate({**base, **extra})
-
+    model = {"concurrency": 4, "retry_base_delay_s": 0.01}
+    return run_config(root, out, url=url, frames="uniform:4", **{"model": model, **extra})
 
 def _rewrite(path: Path, change) -> None:  # type: ignore[no-untyped-def]
     records = [json.loads(line) for line in path.read_text().splitlines()]

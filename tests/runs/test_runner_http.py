@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from spatialbench.runs import STORE_NAME, RunConfig, run
+from support.configs import run_config
 from support.openai_server import Fault, OpenAIServer, ServerScript
 from support.vsi_data import answer_script, make_vsibench, question_tag
 
@@ -21,21 +22,8 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
 
 
 def _config(root: Path, url: str, out: Path, max_attempts: int = 6, **extra) -> RunConfig:
-    model = dict(
-        name=f"openai-compatible:{url}#test-vlm",
-        concurrency=4,
-        timeout_s=0.5,
-        retry_base_delay_s=0.01,
-        max_attempts=max_attempts,
-    )
-    base = dict(
-        data={"benchmark": "vsibench", "path": str(root)},
-        model=model,
-        out=str(out),
-        media={"frames": "uniform:4"},
-    )
-    return RunConfig.model_validate({**base, **extra})
-
+    model = {"concurrency": 4, "timeout_s": 0.5, "retry_base_delay_s": 0.01, "max_attempts": max_attempts}
+    return run_config(root, out, url=url, frames="uniform:4", **{"model": model, **extra})
 
 def _store_rows(out: Path) -> list[tuple[str, str, str]]:
     with sqlite3.connect(out / STORE_NAME) as conn:

@@ -16,6 +16,7 @@ from spatialbench.models import pool
 from spatialbench.models.errors import BackendError
 from spatialbench.models.resolve import load_backend
 from spatialbench.runs import STORE_NAME, RunConfig, run
+from support.configs import run_config
 from support.openai_server import OpenAIServer, ServerScript, _handler, _Server
 from support.vsi_data import answer_script, make_vsibench, question_tag
 
@@ -27,21 +28,8 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]
 
 
 def _config(root: Path, urls: list[str], out: Path) -> RunConfig:
-    model = {
-        "name": f"openai-compatible:{','.join(urls)}#test-vlm",
-        "concurrency": 2,
-        "timeout_s": 5.0,
-        "retry_base_delay_s": 0.01,
-    }
-    return RunConfig.model_validate(
-        {
-            "data": {"benchmark": "vsibench", "path": str(root)},
-            "model": model,
-            "out": str(out),
-            "media": {"frames": "uniform:4"},
-        }
-    )
-
+    return run_config(root, out, url=",".join(urls), frames="uniform:4",
+                      model={"concurrency": 2, "timeout_s": 5.0, "retry_base_delay_s": 0.01})
 
 def _endpoints(out: Path) -> tuple[Counter[str], list[str]]:
     with sqlite3.connect(out / STORE_NAME) as conn:

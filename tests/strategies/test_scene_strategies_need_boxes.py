@@ -7,16 +7,12 @@ import pytest
 from spatialbench.runs import RunConfig
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.dialogue import prepare_strategy
+from support.configs import run_config
 
 
 def _config(data: Path, strategy: str) -> RunConfig:
-    return RunConfig.model_validate({
-        "data": {"benchmark": "remindview", "path": str(data)},
-        "model": {"name": "openai-compatible:http://127.0.0.1:1/v1#m"},
-        "strategy": {"name": strategy},
-        "out": str(data / "out"),
-    })
-
+    return run_config(data, data / "out", benchmark="remindview", url="http://127.0.0.1:1/v1", served="m",
+                      strategy={"name": strategy})
 
 def test_with_3d_cues_without_meta_info_is_a_set_up_error(tmp_path: Path) -> None:
     with pytest.raises(RunSetupError, match=r"with-3d-cues needs scene boxes: give -S meta_info=PATH"):
