@@ -24,7 +24,8 @@ def run_config(
     """Return a validated :class:`RunConfig` of ``benchmark`` on the data at ``path`` into ``out``.
 
     ``url``: an OpenAI-compatible loopback server (the model is then ``openai-compatible:URL#served``),
-    else the model named ``baseline`` (a chance baseline by default). ``frames``: ``media.frames``. ``sections``: more settings per section, merged key by
+    else the model named ``baseline`` (a chance baseline by default). ``frames``: ``media.frames``.
+    ``sections``: more settings per section, merged key by
     key into the defaults (``model={"concurrency": 4}``, ``data={"options": {...}}``, ``strategy={...}``).
     """
     name = f"openai-compatible:{url}#{served}" if url is not None else baseline
