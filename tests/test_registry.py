@@ -366,6 +366,26 @@ def test_broken_plugin_entries_fail_on_get_and_still_list(write_module, install_
     assert reg.get("fine") == 42 and "ghost" in reg
 
 
+def test_a_plugin_module_registering_its_own_name_fulfils_its_entry(
+    write_module, install_plugin, tmp_path, recwarn
+):
+    holder = write_module(f"""
+        from spatialbench.registry import Registry
+
+        REG = Registry("toy", entry_points={_group(tmp_path)!r})
+    """)
+    module = write_module(f"""
+        from {holder} import REG
+
+        REG.add("selfie", 7)  # an int: its __module__ is not this module
+        VALUE = 7
+    """)
+    install_plugin("selfie-plugin", _group(tmp_path), {"selfie": f"{module}:VALUE"})
+    reg = importlib.import_module(holder).REG
+    assert reg.get("selfie") == 7 and reg.origin("selfie") == "selfie-plugin"
+    assert not [w for w in recwarn if issubclass(w.category, PluginWarning)]
+
+
 def test_plugin_entries_go_through_the_check(write_module, install_plugin, tmp_path):
     module = write_module(TOY)
     install_plugin("toy-plugin", _group(tmp_path), {"toy": f"{module}:make_toy"})

@@ -116,6 +116,7 @@ class Registry(Generic[T]):
         self._descriptions: dict[str, str] = {}  # name → the one line given to lazy()
         self._plugins: dict[str, str] = {}  # name → distribution, for the entries read from entry points
         self._read = entry_points is None  # whether the group has been read
+        self._resolving: set[str] = set()  # lazy entries whose module is being imported
 
     def register(self, name: str) -> Callable[[T], T]:
         """Return a decorator that registers its argument under ``name``.
@@ -133,8 +134,9 @@ class Registry(Generic[T]):
     def add(self, name: str, obj: T) -> None:
         """Register ``obj`` under ``name``.
 
-        An object defined in the module a lazy entry of ``name`` points at fulfils that entry; a plugin
-        entry of ``name`` gives way (with a :class:`PluginWarning`).
+        An object defined in the module a lazy entry of ``name`` points at, or registered while that entry
+        is being resolved (by the module it imports), fulfils that entry; a plugin entry of ``name`` gives
+        way otherwise (with a :class:`PluginWarning`).
 
         Raises:
             DuplicateNameError: ``name`` is taken (by another object or another module's placeholder).
@@ -146,7 +148,8 @@ class Registry(Generic[T]):
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"{self.kind} {name!r}: {exc}") from None
         target = self._lazy.get(name)
-        if target is not None and target.partition(":")[0].strip() == getattr(obj, "__module__", None):
+        module = target.partition(":")[0].strip() if target is not None else None
+        if target is not None and (module == getattr(obj, "__module__", None) or name in self._resolving):
             del self._lazy[name]
         else:
             self._claim(name)
@@ -220,6 +223,7 @@ class Registry(Generic[T]):
         target = self._lazy[name]
         dist = self._plugins.get(name)
         module_name, _, attribute = (part.strip() for part in target.partition("[")[0].partition(":"))
+        self._resolving.add(name)
         try:
             if not module_name or not attribute:
                 raise ValueError(f"{target!r} is not 'module:attribute'")
@@ -233,6 +237,8 @@ class Registry(Generic[T]):
                 raise
             where = target if dist is None else f"{target}, distribution {dist!r}"
             raise BrokenEntryError(f"{self.kind} {name!r} ({where}): {reason}") from (exc if dist else None)
+        finally:
+            self._resolving.discard(name)
         self._items[name] = obj
         self._lazy.pop(name, None)
         return obj
