@@ -340,6 +340,17 @@ def test_a_plugin_cannot_take_a_built_in_name(write_module, install_plugin, tmp_
     assert reg.origin("fresh") is None and reg.get("fresh") is not None and module in sys.modules
 
 
+def test_of_two_plugins_with_one_name_one_is_kept_and_the_other_named(write_module, install_plugin, tmp_path):
+    module = write_module(TOY)
+    install_plugin("first-plugin", _group(tmp_path), {"same": f"{module}:VALUE"})
+    install_plugin("second-plugin", _group(tmp_path), {"same": f"{module}:make_toy"})
+    reg: Registry[object] = Registry("metric", entry_points=_group(tmp_path))
+    with pytest.warns(PluginWarning, match=r"metric 'same' of distribution '(first|second)-plugin' .* is "
+                                           r"ignored: 'same' is registered by '(first|second)-plugin'"):
+        assert reg.names() == ["same"]
+    assert reg.origin("same") in ("first-plugin", "second-plugin")
+
+
 def test_broken_plugin_entries_fail_on_get_and_still_list(write_module, install_plugin, tmp_path):
     module = write_module(TOY)
     failing = write_module("raise RuntimeError('plugin bug')\n")

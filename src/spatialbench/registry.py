@@ -31,6 +31,7 @@ break a built-in part); of two plugins with one name, the first distribution rea
 entry that does not resolve (its module fails to import, for any reason, or the attribute is missing or
 refused) is a :class:`BrokenEntryError` on :meth:`Registry.get` naming the entry and its distribution; the
 names are still listed.
+
 :meth:`Registry.create` calls a registered factory and records the name and arguments on the result
 (``registered_as``), so a run's configuration can name exactly what it built.
 """
