@@ -1,5 +1,7 @@
 import dataclasses
 import importlib
+import importlib.metadata
+import subprocess
 import sys
 import textwrap
 
@@ -8,6 +10,7 @@ import pytest
 from spatialbench.registry import (
     BrokenEntryError,
     DuplicateNameError,
+    PluginWarning,
     Registry,
     UnknownNameError,
     unknown_name,
@@ -257,3 +260,192 @@ def test_create_rejects_non_factories():
     reg.add("constant", 42)
     with pytest.raises(TypeError, match="'constant' is not a factory"):
         reg.create("constant")
+
+
+# --- plugins: entry points of installed distributions, read once on first need ---------------------------
+
+
+@pytest.fixture
+def install_plugin(tmp_path, monkeypatch):
+    """Write an installed distribution's metadata (``<dist>-1.0.dist-info``) on sys.path with entry points."""
+    site = tmp_path / "site"
+    monkeypatch.syspath_prepend(str(site))
+
+    def install(dist: str, group: str, entries: dict[str, str]) -> None:
+        info = site / f"{dist.replace('-', '_')}-1.0.dist-info"
+        info.mkdir(parents=True)
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 1.0\n")
+        lines = [f"[{group}]", *(f"{name} = {value}" for name, value in entries.items())]
+        (info / "entry_points.txt").write_text("\n".join(lines) + "\n")
+
+    return install
+
+
+def _group(tmp_path) -> str:
+    return f"spatialbench.test_{tmp_path.name}".replace("-", "_")
+
+
+def test_plugin_entries_are_listed_without_importing(write_module, install_plugin, tmp_path):
+    module = write_module(TOY)
+    entries = {"answer": f"{module}:VALUE", "maker": f"{module}:make_toy"}
+    install_plugin("toy-plugin", _group(tmp_path), entries)
+    reg: Registry[object] = Registry("metric", entry_points=_group(tmp_path))
+    reg.add("eager", 1)
+    assert reg.names() == ["answer", "eager", "maker"] and "maker" in reg and len(reg) == 3
+    assert module not in sys.modules
+    assert reg.origin("answer") == "toy-plugin" and reg.origin("eager") is None
+    assert reg.get("answer") == 42 and module in sys.modules
+
+
+def test_get_of_a_plugin_name_reads_the_group(write_module, install_plugin, tmp_path):
+    module = write_module(TOY)
+    install_plugin("toy-plugin", _group(tmp_path), {"answer": f"{module}:VALUE"})
+    assert Registry("metric", entry_points=_group(tmp_path)).get("answer") == 42
+
+
+def test_the_group_is_read_once_and_not_when_registering(write_module, install_plugin, tmp_path, monkeypatch):
+    module = write_module(TOY)
+    install_plugin("toy-plugin", _group(tmp_path), {"answer": f"{module}:VALUE"})
+    groups: list[str] = []
+    real = importlib.metadata.entry_points
+
+    def counting(**selection):
+        groups.append(selection["group"])
+        return real(**selection)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", counting)
+    reg: Registry[object] = Registry("metric", entry_points=_group(tmp_path))
+    reg.lazy("built-in", f"{module}:make_toy")
+    reg.add("eager", 1)
+    assert reg.get("eager") == 1 and "built-in" in reg and groups == []  # answered without the plugins
+    assert reg.names() == ["answer", "built-in", "eager"] and list(reg) == reg.names() and len(reg) == 3
+    assert "missing" not in reg and reg.get("answer") == 42
+    with pytest.raises(UnknownNameError, match="did you mean 'answer'"):
+        reg.get("answr")
+    assert groups == [_group(tmp_path)]
+
+
+def test_a_plugin_cannot_take_a_built_in_name(write_module, install_plugin, tmp_path):
+    module = write_module(TOY)
+    entries = {"mra": f"{module}:VALUE", "fresh": f"{module}:VALUE"}
+    install_plugin("clashing-plugin", _group(tmp_path), entries)
+    reg: Registry[object] = Registry("metric", entry_points=_group(tmp_path))
+    reg.add("mra", 1)
+    with pytest.warns(PluginWarning, match=r"metric 'mra' of distribution 'clashing-plugin' \(.*:VALUE\) is "
+                                           r"ignored: 'mra' is built in"):
+        assert reg.names() == ["fresh", "mra"]
+    assert reg.get("mra") == 1 and reg.origin("mra") is None
+    with pytest.warns(PluginWarning, match="metric 'fresh' of distribution 'clashing-plugin'"):
+        reg.lazy("fresh", f"{module}:make_toy")  # registered in code after the group was read: it wins
+    assert reg.origin("fresh") is None and reg.get("fresh") is not None and module in sys.modules
+
+
+def test_of_two_plugins_with_one_name_one_is_kept_and_the_other_named(write_module, install_plugin, tmp_path):
+    module = write_module(TOY)
+    install_plugin("first-plugin", _group(tmp_path), {"same": f"{module}:VALUE"})
+    install_plugin("second-plugin", _group(tmp_path), {"same": f"{module}:make_toy"})
+    reg: Registry[object] = Registry("metric", entry_points=_group(tmp_path))
+    with pytest.warns(PluginWarning, match=r"metric 'same' of distribution '(first|second)-plugin' .* is "
+                                           r"ignored: 'same' is registered by '(first|second)-plugin'"):
+        assert reg.names() == ["same"]
+    assert reg.origin("same") in ("first-plugin", "second-plugin")
+
+
+def test_broken_plugin_entries_fail_on_get_and_still_list(write_module, install_plugin, tmp_path):
+    module = write_module(TOY)
+    failing = write_module("raise RuntimeError('plugin bug')\n")
+    install_plugin("broken-plugin", _group(tmp_path), {
+        "ghost": "spatialbench_no_such_plugin:SPEC",
+        "gone": f"{module}:GONE",
+        "failing": f"{failing}:SPEC",
+        "shapeless": "no_colon_here",
+        "fine": f"{module}:VALUE",
+    })
+    reg: Registry[object] = Registry("metric", entry_points=_group(tmp_path))
+    assert reg.names() == ["failing", "fine", "ghost", "gone", "shapeless"]
+    expected = {
+        "ghost": "no module named 'spatialbench_no_such_plugin'",
+        "gone": f"module '{module}' has no attribute 'GONE'",
+        "failing": "RuntimeError: plugin bug",
+        "shapeless": "'no_colon_here' is not 'module:attribute'",
+    }
+    for name, reason in expected.items():
+        with pytest.raises(BrokenEntryError) as raised:
+            reg.get(name)
+        assert str(raised.value).startswith(f"metric {name!r} (")
+        assert f", distribution 'broken-plugin'): {reason}" in str(raised.value)
+    assert reg.get("fine") == 42 and "ghost" in reg
+
+
+def test_a_plugin_module_registering_its_own_name_fulfils_its_entry(
+    write_module, install_plugin, tmp_path, recwarn
+):
+    holder = write_module(f"""
+        from spatialbench.registry import Registry
+
+        REG = Registry("toy", entry_points={_group(tmp_path)!r})
+    """)
+    module = write_module(f"""
+        from {holder} import REG
+
+        REG.add("selfie", 7)  # an int: its __module__ is not this module
+        VALUE = 7
+    """)
+    install_plugin("selfie-plugin", _group(tmp_path), {"selfie": f"{module}:VALUE"})
+    reg = importlib.import_module(holder).REG
+    assert reg.get("selfie") == 7 and reg.origin("selfie") == "selfie-plugin"
+    assert not [w for w in recwarn if issubclass(w.category, PluginWarning)]
+
+
+def test_plugin_entries_go_through_the_check(write_module, install_plugin, tmp_path):
+    module = write_module(TOY)
+    install_plugin("toy-plugin", _group(tmp_path), {"toy": f"{module}:make_toy"})
+    reg: Registry[object] = Registry("metric", check=_positive, entry_points=_group(tmp_path))
+    with pytest.raises(BrokenEntryError, match=r"distribution 'toy-plugin'\): <function make_toy"):
+        reg.get("toy")
+
+
+def test_describe_gives_one_line(write_module):
+    module = write_module('''
+        class Described:
+            description = "a described object"
+
+        def documented():
+            """First line.
+
+            More.
+            """
+
+        DESCRIBED = Described()
+    ''')
+    reg: Registry[object] = Registry("metric")
+    reg.lazy("given", f"{module}:documented", "given with the entry")
+    reg.lazy("documented", f"{module}:documented")
+    reg.lazy("described", f"{module}:DESCRIBED")
+    reg.add("number", 3)
+    assert reg.describe("given") == "given with the entry" and reg.describe("documented") == ""
+    assert module not in sys.modules  # nothing imported to describe
+    assert reg.describe("documented", load=True) == "First line."
+    assert reg.describe("described", load=True) == "a described object"
+    assert reg.describe("number") == ""  # an instance's class docstring is not its description
+    with pytest.raises(UnknownNameError, match="unknown metric 'nothing'"):
+        reg.describe("nothing")
+
+
+def test_importing_spatialbench_reads_no_entry_points():
+    code = textwrap.dedent("""
+        import importlib.metadata
+
+        real = importlib.metadata.entry_points
+
+        def refuse(**selection):
+            if selection.get("group", "").startswith("spatialbench"):  # pydantic reads its own group
+                raise AssertionError(f"entry points read at import: {selection}")
+            return real(**selection)
+
+        importlib.metadata.entry_points = refuse
+        import spatialbench.cli.main, spatialbench.analysis.registry, spatialbench.benchmarks
+        import spatialbench.models.base, spatialbench.prompting.strategies
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

@@ -100,7 +100,8 @@ def _check_analysis(name: str, obj: object) -> None:
         raise ValueError(f"its name is {obj.name!r}, not {name!r}")
 
 
-ANALYSES: Registry[Analysis] = Registry("analysis", check=_check_analysis)
+ANALYSES: Registry[Analysis] = Registry("analysis", check=_check_analysis,
+                                        entry_points="spatialbench.analyses")
 
 
 def document_path(run_dir: Path, name: str) -> Path:

@@ -27,7 +27,9 @@ def _check_spec(name: str, obj: object) -> None:
         raise ValueError(f"its name is {obj.name!r}, not {name!r}")
 
 
-BENCHMARKS: Registry[BenchmarkSpec] = Registry("benchmark", check=_check_spec)
+BENCHMARKS: Registry[BenchmarkSpec] = Registry(
+    "benchmark", check=_check_spec, entry_points="spatialbench.benchmarks"
+)
 BENCHMARKS.lazy("vsibench", "spatialbench.benchmarks.vsibench:SPEC")
 BENCHMARKS.lazy("mmsi-video", "spatialbench.benchmarks.mmsi_video:SPEC")
 BENCHMARKS.lazy("remindview", "spatialbench.benchmarks.remindview:SPEC")

@@ -43,9 +43,10 @@ class Backend(ABC):
 
 #: provider name → factory(part of the model name after ``provider:`` (may be ""), **options); see
 #: :mod:`spatialbench.models.resolve` for the model names and the factories' common arguments.
-BACKENDS: Registry[Callable[..., Backend]] = Registry("model back end")
-BACKENDS.lazy("openai", "spatialbench.models.openai_compat:make_openai")
-BACKENDS.lazy("openai-compatible", "spatialbench.models.openai_compat:make_openai_compatible")
-BACKENDS.lazy("gemini", "spatialbench.models.gemini:make_gemini")
-BACKENDS.lazy("anthropic", "spatialbench.models.anthropic:make_anthropic")
-BACKENDS.lazy("hf", "spatialbench.models.hf:make_hf")
+BACKENDS: Registry[Callable[..., Backend]] = Registry("model back end", entry_points="spatialbench.backends")
+BACKENDS.lazy("openai", "spatialbench.models.openai_compat:make_openai", "openai:MODEL, OpenAI's API")
+BACKENDS.lazy("openai-compatible", "spatialbench.models.openai_compat:make_openai_compatible",
+              "openai-compatible:BASE_URL#MODEL, any OpenAI-compatible server (vLLM, SGLang, ...)")
+BACKENDS.lazy("gemini", "spatialbench.models.gemini:make_gemini", "gemini:MODEL, Google's Gemini API")
+BACKENDS.lazy("anthropic", "spatialbench.models.anthropic:make_anthropic", "anthropic:MODEL, Anthropic's API")
+BACKENDS.lazy("hf", "spatialbench.models.hf:make_hf", "hf:PATH_OR_NAME, a local Hugging Face model")

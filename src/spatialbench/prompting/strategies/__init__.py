@@ -29,7 +29,7 @@ from spatialbench.prompting.strategies.cogmap import SceneMaps
 from spatialbench.registry import Registry
 
 #: strategy name → its Strategy class (called with the parameters)
-STRATEGIES: Registry[type[Strategy]] = Registry("prompting strategy")
+STRATEGIES: Registry[type[Strategy]] = Registry("prompting strategy", entry_points="spatialbench.strategies")
 STRATEGIES.lazy("direct", "spatialbench.prompting.strategies.direct:Direct")
 STRATEGIES.lazy("self-explanation", "spatialbench.prompting.strategies.direct:SelfExplanation")
 STRATEGIES.lazy("zero-shot-cot", "spatialbench.prompting.strategies.cot:ZeroShotCoT")
