@@ -294,3 +294,25 @@ def test_not_answered_counts_only_the_run_s_scored_items(tmp_path: Path) -> None
     answers = {i.id: StoredAnswer(FOUR_PHASES, {}) for i in items[:4]}
     pairs, not_answered = answered_items(items, answers, scored)
     assert [i.id for i, _ in pairs] == [i.id for i in items[:4]] and not_answered == 1
+
+
+def test_the_judge_runs_inside_a_running_event_loop(judged_run) -> None:
+    # a notebook cell: the loop is already running; run_sync must not nest asyncio.run
+    import asyncio
+
+    from spatialbench.analysis.judge.study import ANALYSIS
+    from spatialbench.api.sync import run_sync
+    from spatialbench.runs.folder import open_run
+
+    run_dir, correct, _ = judged_run
+    script = ServerScript(answer=lambda text: judge_reply(A[correct[question_of(text)]]))
+    with OpenAIServer(script) as server:
+        name = f"openai-compatible:{server.url}#judge-a"
+
+        async def cell():
+            return run_sync(ANALYSIS.arun(open_run(run_dir, scored=True), judges=(name,), timeout_s=10))
+
+        doc = asyncio.run(cell())
+    assert doc.analysis == "judge" and doc.items["judged"] == 8 and len(script.answered()) == 8
+    with pytest.raises(NotImplementedError, match="arun"):
+        ANALYSIS.run(open_run(run_dir, scored=True), judges=(name,))

@@ -28,7 +28,7 @@ def test_judge_table_2_bars_and_paper_rows(tmp_path: Path) -> None:
     assert grid.rows[0] == ("this run: correct", (80.0, 60.0, 40.0))
     assert grid.rows[1] == ("this run: incorrect", (60.0, 20.0, None))  # item b has no phase (3) score
     assert ("Qwen2.5-VL-7B (Table 2): correct", (76.1, 58.2, 36.3)) in grid.rows
-    _drawn(tmp_path / "figures" / "judge.png")
+    _drawn(tmp_path / "figures" / "judge" / "judge.png")
 
 
 def test_consistency_table_3_percentages(tmp_path: Path) -> None:
@@ -53,7 +53,7 @@ def test_entropy_bars_and_curves(tmp_path: Path) -> None:
     drawn = draw_document(tmp_path, doc, "entropy")
     assert drawn is not None and len(drawn.figures) == 2
     assert drawn.grids[0].rows == (("correct", (1.0, 2.0, 3.0, 4.0)), ("incorrect", (1.5, 3.0, 4.5, 6.0)))
-    _drawn(tmp_path / "figures" / "entropy-curve.png")
+    _drawn(tmp_path / "figures" / "entropy" / "entropy-curve.png")
 
 
 def test_probe_accuracy_per_phase_with_chance(tmp_path: Path) -> None:

@@ -8,31 +8,38 @@ be one label: ``Consistent`` or ``Inconsistent`` (case, punctuation and Markdown
 both or neither is invalid and asked once more). Greedy, resumable (:mod:`spatialbench.analysis.asking`).
 
 Table 3 layout: % of items labelled consistent among answers correct, incorrect and all; the document
-is ``RUN/analysis/consistency.json``.
+is ``RUN/analysis/consistency.json`` (registered as analysis ``consistency``: :data:`ANALYSIS`), drawn as
+bars beside the paper's rows.
 """
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from spatialbench.analysis.asking import Question, ask_all, failures, open_store, outcome_counts
 from spatialbench.analysis.judge.study import phase_texts, texts
 from spatialbench.analysis.phases import split
-from spatialbench.analysis.run_folder import RunFolder
-from spatialbench.analysis.stored import StoredAnswer, answered_items, correct_items
+from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
+from spatialbench.analysis.stored import StoredAnswer, answered_items, correct_items, stored_answers
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.media.cache import FrameCache
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
+from spatialbench.models.api import ApiSettings
 from spatialbench.models.base import Backend
+from spatialbench.models.resolve import load_backend
 from spatialbench.prompting.templates import fill
 from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings, Request, TextPart
 from spatialbench.runs.config import RunConfig
+from spatialbench.runs.folder import RunFolder
 from spatialbench.runs.plan import data_root
+from spatialbench.scoring.render import Grid, Value, to_markdown
 
 VERSION = 1
 #: Table 3 of the paper: model → % consistent among correct, incorrect, all answers
@@ -91,12 +98,10 @@ def consistency_questions(
     run: RunFolder, items: list[Item], answers: dict[str, StoredAnswer], max_new_tokens: int = 64
 ) -> tuple[list[Question], dict[str, int]]:
     """Return one consistency question per scored, answered item and the counts of items left out."""
-    requests = RunRequests(RunConfig.model_validate(run.config))
+    requests = RunRequests(run.config)
     extracted = dict(zip(run.rows["id"], run.rows.get("extracted", [None] * len(run.rows)), strict=True))
     scored = correct_items(run)
-    settings = GenerationSettings(
-        temperature=0.0, max_new_tokens=max_new_tokens, seed=run.config["model"].get("seed", 0)
-    )
+    settings = GenerationSettings(temperature=0.0, max_new_tokens=max_new_tokens, seed=run.config.model.seed)
     pairs, unanswered = answered_items(items, answers, scored)
     counts = {"not_answered": unanswered, "unusable_media": 0}
     questions = []
@@ -135,7 +140,7 @@ def consistency_table(labels: dict[str, str | None], correct: dict[str, bool]) -
     return table
 
 
-def consistency_study(
+async def consistency_study(
     run: RunFolder,
     items: list[Item],
     answers: dict[str, StoredAnswer],
@@ -143,7 +148,7 @@ def consistency_study(
     backend: Backend,
     concurrency: int = 8,
 ) -> dict[str, Any]:
-    """Ask ``model`` the consistency check for every item; return the ``consistency.json`` document.
+    """Ask ``model`` the consistency check for every item; return the ``consistency.json`` fields.
 
     Raises:
         RunSetupError: the store is damaged or holds another model's answers.
@@ -151,15 +156,12 @@ def consistency_study(
     questions, counts = consistency_questions(run, items, answers)
     store = open_store(run.path, "consistency", model, backend, run.benchmark)
     try:
-        outcomes = asyncio.run(
-            ask_all(backend, store, model, questions, _validate, texts()["judge_retry"], concurrency)
-        )
+        retry = texts()["judge_retry"]
+        outcomes = await ask_all(backend, store, model, questions, _validate, retry, concurrency)
     finally:
         store.close()
     labels = {a.item_id: read_label(a.text) if a.text else None for a in outcomes}
     return {
-        "analysis": "consistency",
-        "version": VERSION,
         "run": run.name,
         "items": {**counts, **outcome_counts(outcomes)},
         "table": consistency_table(labels, correct_items(run)),
@@ -171,3 +173,85 @@ def consistency_study(
             "rows": TABLE_3,
         },
     }
+
+
+class ConsistencyParams(BaseModel):
+    """Parameters of ``consistency``: the model asked (None: the run's own), the turn checked, transport.
+
+    ``turn``: check this strategy turn's text (``cot``) instead of the answer; ``concurrency``: requests in
+    flight; ``timeout_s``: seconds per request attempt.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str | None = None
+    turn: str | None = None
+    concurrency: int = Field(default=8, ge=1)
+    timeout_s: float = Field(default=120.0, gt=0)
+
+
+GROUPS = ("correct", "incorrect", "all")
+
+
+class ConsistencyAnalysis(Analysis):
+    """``consistency``: does each final answer follow from the model's own reasoning (Table 3)."""
+
+    name = "consistency"
+    description = "the model checks each final answer against its own reasoning (ReMindView-Bench Table 3)"
+    title = "Self-consistency"
+    version = VERSION
+    Params = ConsistencyParams
+
+    async def acompute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
+        """Ask the model the check for every scored, answered item (:func:`consistency_study`).
+
+        Raises:
+            RunFolderError: not a scored run, unreadable store, data or configuration.
+            UnknownNameError / BackendError: a model that cannot be built. RunSetupError: a damaged store.
+        """
+        assert isinstance(params, ConsistencyParams)
+        items = run.items()
+        answers = stored_answers(run.path, params.turn)
+        name = params.model or run.model
+        api = ApiSettings(concurrency=params.concurrency, timeout_s=params.timeout_s)
+        backend = load_backend(name, api=api, seed=run.config.model.seed)
+        fields = await consistency_study(run, items, answers, name, backend, params.concurrency)
+        return self.document(**fields)
+
+    def tables(self, doc: dict[str, Any]) -> list[Grid]:
+        """One grid: % consistent, correct / incorrect / all, the item counts, then the paper's rows."""
+        table = doc["table"]
+        columns = [g for g in GROUPS if g in table]
+        rows: list[tuple[str, tuple[Value, ...]]] = [
+            ("this run", tuple(table[g]["percent"] for g in columns)),
+            ("items", tuple(table[g]["items"] for g in columns)),
+        ]
+        rows += [(f"{m} (Table 3)", tuple(v)) for m, v in doc.get("reference", {}).get("rows", {}).items()]
+        return [Grid(tuple(columns), tuple(rows), "Consistent answers (%)")]
+
+    def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
+        """Bars of % consistent, correct / incorrect / all (``folder/consistency.png``, ``.svg``)."""
+        from spatialbench.analysis import charts  # matplotlib only when drawing
+
+        table = doc["table"]
+        columns = [g for g in GROUPS if g in table]
+        ours = ("this run", [table[g]["percent"] for g in columns])
+        paths = charts.grouped_bars(columns, [ours], [], "answers consistent with their reasoning",
+                                    folder / self.name, ylabel="consistent (%)")
+        return [DrawnFigure("Consistency (Table 3)", tuple(paths))]
+
+
+def summary_text(doc: dict[str, Any]) -> str:
+    """Return the Table 3 layout of a ``consistency.json`` document (run, items, the paper) and counts."""
+    table = doc["table"]
+    rows: list[tuple[str, tuple[Value, ...]]] = [
+        (str(doc["run"]), tuple(table[g]["percent"] for g in GROUPS)),
+        ("items", tuple(table[g]["items"] for g in GROUPS)),
+        *((f"{model} (Table 3)", tuple(row)) for model, row in doc["reference"]["rows"].items()),
+    ]
+    lines = to_markdown(Grid(("correct (%)", "incorrect (%)", "overall (%)"), tuple(rows)))
+    lines += ["", "items: " + ", ".join(f"{k} {v}" for k, v in sorted(doc["items"].items()))]
+    return "\n".join(lines) + "\n"
+
+
+ANALYSIS = ConsistencyAnalysis()

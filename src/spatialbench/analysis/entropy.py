@@ -11,7 +11,9 @@ Per group (``correct``, ``incorrect``, ``all``; :func:`~spatialbench.analysis.st
 phase: the token count, the mean and (population) variance of the token entropies pooled over the
 group's items, the item count, and a curve of mean entropy over ``bins`` equal parts of the phase's
 tokens (relative position within the phase). Items are read one trace at a time (memory bounded for any
-run size); items without a trace or with an unreadable one are counted, not fatal.
+run size); items without a trace or with an unreadable one are counted, not fatal, but a run of which no
+answer's trace can be read is a :class:`TraceError`. The document is ``RUN/analysis/entropy.json``
+(registered as analysis ``entropy``: :data:`ANALYSIS`), drawn as bars per phase and curves over the phases.
 """
 
 from __future__ import annotations
@@ -21,14 +23,22 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
 
 from spatialbench.analysis.phases import PHASES, split
-from spatialbench.analysis.run_folder import RunFolder
+from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.analysis.stored import correct_items, stored_answers
+from spatialbench.errors import SpatialBenchError
 from spatialbench.models.hf_trace import is_content, read_trace
+from spatialbench.runs.folder import RunFolder
+from spatialbench.scoring.render import Grid, Value, to_markdown
 
 VERSION = 1
 GROUPS = ("correct", "incorrect", "all")
+
+
+class TraceError(SpatialBenchError, ValueError):
+    """No usable trace folder: none recorded or given, not a directory, or no readable trace of the run."""
 
 
 @dataclass
@@ -83,53 +93,46 @@ def phase_entropies(trace: dict[str, np.ndarray], markers: str = "paren") -> dic
     return {k: np.array(v, dtype=np.float64) for k, v in out.items()}
 
 
-def trace_folder(run: RunFolder, given: Path | None) -> Path | None:
-    """Return the trace folder: ``given``, else the ``trace_dir`` the run's back end recorded (None: none).
+def trace_folder(run: RunFolder, given: Path | None) -> Path:
+    """Return the trace folder: ``given``, else the ``trace_dir`` the run's back end recorded.
 
     Raises:
-        ValueError: that folder is not a directory (the message names it).
+        TraceError: the run recorded none and none is given, or the folder is not a directory (the message
+            names it).
     """
-    folder = given if given is not None else _recorded_trace_dir(run)
-    if folder is not None and not folder.is_dir():
-        raise ValueError(f"{folder}: not a trace folder (no such directory); give --traces DIR")
+    recorded = (run.record.get("backend") or {}).get("trace_dir")
+    folder = given if given is not None else Path(recorded) if recorded else None
+    if folder is None:
+        raise TraceError(f"{run.path}: the run recorded no trace folder; give --traces DIR")
+    if not folder.is_dir():
+        raise TraceError(f"{folder}: not a trace folder (no such directory); give --traces DIR")
     return folder
 
 
-def _recorded_trace_dir(run: RunFolder) -> Path | None:
-    import json
-
-    try:
-        record = json.loads((run.path / "config.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    folder = (record.get("backend") or {}).get("trace_dir")
-    return Path(folder) if folder else None
+def check_traced(folder: Path, counts: dict[str, int]) -> None:
+    """Raise TraceError (naming ``folder`` and the counts) when no answer's trace could be read from it."""
+    if counts.get("traced", 0) == 0:
+        found = ", ".join(f"{k} {v}" for k, v in counts.items())
+        raise TraceError(f"{folder}: no readable trace of this run's answers ({found})")
 
 
 def entropy_study(
-    run: RunFolder,
-    traces: Path | None = None,
-    bins: int = 10,
-    turn: str | None = None,
-    markers: str = "paren",
+    run: RunFolder, folder: Path, bins: int = 10, turn: str | None = None, markers: str = "paren"
 ) -> dict[str, Any]:
-    """Return the entropy document of ``run`` (module docstring), written by ``spatialbench entropy``.
+    """Return the entropy fields of ``run`` from the traces in ``folder`` (module docstring).
 
     ``markers``: the phase marker style (:data:`spatialbench.analysis.phases.MARKERS`).
 
     Raises:
-        ValueError: unknown marker style, or the trace folder is not a directory.
-        RunFolderError: the run store cannot be read.
+        RunFolderError: the run store or ``items.csv`` cannot be read.
     """
-    split("", markers)  # an unknown style fails before any trace is read
-    folder = trace_folder(run, traces)
     cells = {(g, k): _Moments(bins) for g in GROUPS for k in PHASES}
     counts = {"answers": 0, "traced": 0, "no_trace": 0, "unreadable": 0, "unscored": 0}
     correct = correct_items(run)
     for item_id, answer in stored_answers(run.path, turn).items():
         counts["answers"] += 1
         name = answer.raw.get("trace")
-        if not isinstance(name, str) or folder is None:
+        if not isinstance(name, str):
             counts["no_trace"] += 1
             continue
         if item_id not in correct:
@@ -146,13 +149,100 @@ def entropy_study(
             cells[(group, k)].add(values)
             cells[("all", k)].add(values)
     return {
-        "analysis": "entropy",
-        "version": VERSION,
         "run": run.name,
-        "trace_dir": None if folder is None else str(folder),
+        "trace_dir": str(folder),
         "unit": "nats",
         "markers": markers,
         "bins": bins,
         "items": counts,
         "phases": {g: {str(k): cells[(g, k)].summary() for k in PHASES} for g in GROUPS},
     }
+
+
+class EntropyParams(BaseModel):
+    """Parameters of ``entropy``: trace folder (None: the run's), curve ``bins``, ``turn``, ``markers``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    traces: Path | None = None
+    bins: int = Field(default=10, ge=1)
+    turn: str | None = None
+    markers: str = "paren"
+
+
+PHASE_KEYS = ("1", "2", "3", "4")
+
+
+def _bars(doc: dict[str, Any]) -> tuple[list[str], list[tuple[str, list[Value]]]]:
+    phases = doc["phases"]
+    keys = [k for k in PHASE_KEYS if k in phases.get("correct", {})]
+    return keys, [(g, [phases[g][k]["mean"] for k in keys]) for g in GROUPS[:2] if g in phases]
+
+
+class EntropyAnalysis(Analysis):
+    """``entropy``: token entropy per reasoning phase, correct vs incorrect answers (Sec. 6.2, Fig. 9)."""
+
+    name = "entropy"
+    description = "token entropy per reasoning phase of a traced HF run (ReMindView-Bench Fig. 9)"
+    title = "Entropy of the reasoning phases"
+    version = VERSION
+    Params = EntropyParams
+
+    def compute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
+        """Pool the token entropies of the run's traces per group and phase (:func:`entropy_study`).
+
+        Raises:
+            ValueError: unknown marker style. TraceError: no usable trace folder or no readable trace.
+            RunFolderError: the run store or ``items.csv`` cannot be read.
+        """
+        assert isinstance(params, EntropyParams)
+        split("", params.markers)  # an unknown style fails before any trace is read
+        folder = trace_folder(run, params.traces)
+        fields = entropy_study(run, folder, params.bins, params.turn, params.markers)
+        check_traced(folder, fields["items"])
+        return self.document(**fields)
+
+    def tables(self, doc: dict[str, Any]) -> list[Grid]:
+        """One grid: mean token entropy per phase, correct and incorrect answers."""
+        keys, bars = _bars(doc)
+        rows = tuple((g, tuple(v)) for g, v in bars)
+        return [Grid(tuple(f"({k})" for k in keys), rows, "Mean token entropy")]
+
+    def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
+        """Bars of the mean per phase (``folder/entropy``), curves over the phases (``entropy-curve``)."""
+        from spatialbench.analysis import charts  # matplotlib only when drawing
+
+        keys, bars = _bars(doc)
+        unit = f"entropy ({doc.get('unit', 'nats')})"
+        means = charts.grouped_bars([f"({k})" for k in keys], bars, [], "mean token entropy per phase",
+                                    folder / self.name, ylabel=unit, scale=0.0)
+        series = []
+        for style, group in zip(("o-", "s--"), GROUPS[:2], strict=True):
+            xs: list[float] = []
+            ys: list[Value] = []
+            for n, k in enumerate(keys):
+                curve = doc["phases"].get(group, {}).get(k, {}).get("curve") or []
+                xs += [n + (j + 0.5) / len(curve) for j in range(len(curve))]
+                ys += curve
+            series.append((group, xs, ys, style))
+        curves = charts.curves(series, "entropy over the phases", folder / f"{self.name}-curve",
+                               "phase (1)–(4), relative position within it", unit)
+        return [DrawnFigure("Mean entropy per phase (Fig. 9)", tuple(means)),
+                DrawnFigure("Entropy curves (Fig. 9)", tuple(curves))]
+
+
+def _stat(cell: dict[str, Any]) -> str:
+    if cell["mean"] is None:
+        return "-"
+    return f"{cell['mean']:.3f} ± {cell['variance']:.3f} ({cell['tokens']})"
+
+
+def summary_text(doc: dict[str, Any]) -> str:
+    """Return per phase the mean ± variance (tokens) of correct / incorrect / all answers, and the counts."""
+    rows = tuple((f"({k})", tuple(_stat(doc["phases"][g][k]) for g in GROUPS)) for k in PHASE_KEYS)
+    lines = to_markdown(Grid(("correct: mean ± variance (tokens)", "incorrect", "all"), rows))
+    lines.append("items: " + ", ".join(f"{k} {v}" for k, v in doc["items"].items()))
+    return "\n".join(lines) + "\n"
+
+
+ANALYSIS = EntropyAnalysis()

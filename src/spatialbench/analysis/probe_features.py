@@ -14,17 +14,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
 from spatialbench.analysis.judge.truth import frame_folder
 from spatialbench.analysis.phases import PHASES, PhaseSplit, split
 from spatialbench.analysis.probing import ProbeData, select_columns
-from spatialbench.analysis.run_folder import RunFolder
 from spatialbench.analysis.stored import StoredAnswer, correct_items
 from spatialbench.models.hf_trace import read_trace
 from spatialbench.records.item import Item
+from spatialbench.runs.folder import RunFolder
 
 
 def scene_of(item: Item, data_root: Path) -> str:
@@ -125,18 +124,3 @@ def collect(
 def _stack(rows: list[tuple[np.ndarray, str, str, bool]]) -> ProbeData:
     features, labels, groups, correct = zip(*rows, strict=True)
     return ProbeData(np.stack(features), np.array(labels), np.array(groups), np.array(correct, dtype=bool))
-
-
-def summary(per_phase: dict[int, dict[str, Any]]) -> list[str]:
-    """Return one text line per phase: test accuracy and cross-entropy, overall / correct / incorrect."""
-
-    def cell(part: dict[str, Any]) -> str:
-        if part["accuracy"] is None:
-            return "-"
-        return f"acc {part['accuracy']:.3f} CE {part['cross_entropy']:.3f} (n {part['items']})"
-
-    return [
-        f"phase ({k}): all {cell(r['all'])}; correct {cell(r['correct'])}; incorrect {cell(r['incorrect'])}; "
-        f"chance {r['chance'] if r['chance'] is None else round(r['chance'], 3)}"
-        for k, r in per_phase.items()
-    ]

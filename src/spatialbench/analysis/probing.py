@@ -22,13 +22,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
 
-VERSION = 1
 EPSILON = 1e-15
 
 
@@ -134,30 +132,3 @@ def select_columns(anchor_rows: Iterable[NDArray[np.float16]], max_features: int
         for row in np.atleast_2d(rows):
             counts.update(np.argsort(-row.astype(np.float32))[:32].tolist())
     return np.array(sorted(c for c, _ in counts.most_common(max_features)), dtype=np.int_)
-
-
-def study_document(
-    run: str,
-    kind: str,
-    features: str,
-    seed: int,
-    per_phase: dict[int, dict[str, Any]],
-    counts: dict[str, int],
-    trace_dir: Path | None,
-) -> dict[str, Any]:
-    """Return the ``probe.json`` document of one probe kind over the phases."""
-    return {
-        "analysis": "probe",
-        "version": VERSION,
-        "run": run,
-        "probe": kind,
-        "features": features,
-        "seed": seed,
-        "split": "by scene (GroupShuffleSplit)",
-        "trace_dir": None if trace_dir is None else str(trace_dir),
-        "items": counts,
-        "phases": {
-            str(k): {key: v for key, v in result.items() if key != "test_index"}
-            for k, result in per_phase.items()
-        },
-    }

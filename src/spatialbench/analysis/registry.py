@@ -70,8 +70,19 @@ class Analysis:
     Params: ClassVar[type[BaseModel]] = NoParams
 
     def compute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
-        """Compute the analysis of ``run`` (raises the analysis's own SpatialBenchError on bad input)."""
-        raise NotImplementedError
+        """Compute the analysis of ``run`` (raises the analysis's own SpatialBenchError on bad input).
+
+        An analysis that sends requests (a judge) implements :meth:`acompute` instead.
+        """
+        raise NotImplementedError(f"analysis {self.name!r} sends requests: await its arun() instead")
+
+    async def acompute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
+        """Compute the analysis of ``run`` as a coroutine (default: :meth:`compute`)."""
+        return self.compute(run, params)
+
+    def heading(self, doc: dict[str, Any]) -> str:
+        """Return the report's heading of ``doc`` (default: :attr:`title`)."""
+        return self.title
 
     def tables(self, doc: dict[str, Any]) -> list[Grid]:
         """Return the document's tables (none by default)."""
@@ -81,13 +92,23 @@ class Analysis:
         """Draw the document's figures into ``folder`` (none by default)."""
         return []
 
+    def document(self, **fields: Any) -> AnalysisDocument:
+        """Return the document of ``fields`` under this analysis's name and version."""
+        return AnalysisDocument(analysis=self.name, version=self.version, **fields)
+
     def params(self, **values: Any) -> BaseModel:
         """Validate ``values`` as this analysis's parameters (pydantic ValidationError names each field)."""
         return self.Params(**values)
 
     def run(self, run: RunFolder, **params: Any) -> AnalysisDocument:
         """Validate ``params``, compute the document and check it carries this analysis's name and version."""
-        doc = self.compute(run, self.params(**params))
+        return self._checked(self.compute(run, self.params(**params)))
+
+    async def arun(self, run: RunFolder, **params: Any) -> AnalysisDocument:
+        """:meth:`run` as a coroutine, through :meth:`acompute` (``run_sync(a.arun(...))`` from sync code)."""
+        return self._checked(await self.acompute(run, self.params(**params)))
+
+    def _checked(self, doc: AnalysisDocument) -> AnalysisDocument:
         if (doc.analysis, doc.version) != (self.name, self.version):
             raise ValueError(f"analysis {self.name!r} returned a document of {doc.analysis!r} v{doc.version}")
         return doc
@@ -104,14 +125,14 @@ ANALYSES: Registry[Analysis] = Registry("analysis", check=_check_analysis,
                                         entry_points="spatialbench.analyses")
 
 
-def document_path(run_dir: Path, name: str) -> Path:
-    """``RUN/analysis/<name>.json``."""
-    return run_dir / ANALYSIS_DIR / f"{name}.json"
+def document_path(run_dir: Path, name: str, variant: str | None = None) -> Path:
+    """``RUN/analysis/<name>.json``, or ``<name>-<variant>.json`` (one file per variant: ``probe-mlp``)."""
+    return run_dir / ANALYSIS_DIR / (f"{name}.json" if variant is None else f"{name}-{variant}.json")
 
 
-def write_document(run_dir: Path, doc: AnalysisDocument) -> Path:
-    """Write ``doc`` to ``RUN/analysis/<doc.analysis>.json`` atomically; return the path."""
-    path = document_path(run_dir, doc.analysis)
+def write_document(run_dir: Path, doc: AnalysisDocument, variant: str | None = None) -> Path:
+    """Write ``doc`` to :func:`document_path` of its ``analysis`` (and ``variant``) atomically; return it."""
+    path = document_path(run_dir, doc.analysis, variant)
     path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_name(path.name + ".part")
     part.write_text(json.dumps(doc.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
@@ -121,3 +142,9 @@ def write_document(run_dir: Path, doc: AnalysisDocument) -> Path:
 
 __all__ = ["ANALYSES", "Analysis", "AnalysisDocument", "DrawnFigure", "NoParams", "document_path",
            "write_document"]
+
+# built-in analyses (phase)
+ANALYSES.lazy("judge", "spatialbench.analysis.judge.study:ANALYSIS")
+ANALYSES.lazy("consistency", "spatialbench.analysis.consistency:ANALYSIS")
+ANALYSES.lazy("entropy", "spatialbench.analysis.entropy:ANALYSIS")
+ANALYSES.lazy("probe", "spatialbench.analysis.probe:ANALYSIS")

@@ -12,32 +12,12 @@ data, unknown model.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
+from spatialbench.cli.analysis_command import analysed, finish
 from spatialbench.cli.apps import app
-
-
-def _percent(cell: dict[str, Any]) -> str:
-    return "-" if cell["percent"] is None else f"{cell['percent']:.1f}"
-
-
-def table_text(doc: dict[str, Any], name: str) -> str:
-    """Return the Table 3 layout of a ``consistency.json`` document and its counts."""
-    groups = ("correct", "incorrect", "all")
-    lines = [
-        "| model | correct (%) | incorrect (%) | overall (%) |",
-        "|---|---:|---:|---:|",
-        "| " + " | ".join([name, *(_percent(doc["table"][g]) for g in groups)]) + " |",
-        "| " + " | ".join(["items", *(str(doc["table"][g]["items"]) for g in groups)]) + " |",
-    ]
-    lines += [
-        "| " + " | ".join([f"{model} (Table 3)", *(f"{v:.1f}" for v in row)]) + " |"
-        for model, row in doc["reference"]["rows"].items()
-    ]
-    lines += ["", "items: " + ", ".join(f"{k} {v}" for k, v in sorted(doc["items"].items()))]
-    return "\n".join(lines) + "\n"
 
 
 @app.command("consistency")
@@ -53,29 +33,8 @@ def consistency(
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per request attempt.")] = 120.0,
 ) -> None:
     """Ask the model whether each final answer follows from its own reasoning (App. D.3, Table 3)."""
-    from spatialbench.analysis.consistency import consistency_study
-    from spatialbench.analysis.run_folder import RunFolderError, read_run
-    from spatialbench.analysis.stored import stored_answers
-    from spatialbench.benchmarks import get_benchmark
-    from spatialbench.models.api import ApiSettings
-    from spatialbench.models.errors import BackendError
-    from spatialbench.models.resolve import load_backend
-    from spatialbench.registry import UnknownNameError
-    from spatialbench.runs.checks import RunSetupError
+    from spatialbench.analysis.consistency import summary_text
 
-    try:
-        folder = read_run(run)
-        data = folder.config["data"]
-        items = get_benchmark(folder.benchmark).load_items(data["path"], **data.get("options", {}))
-        answers = stored_answers(run, turn)
-        name = model or folder.model
-        seed = int(folder.config["model"].get("seed", 0))
-        backend = load_backend(name, api=ApiSettings(concurrency=concurrency, timeout_s=timeout), seed=seed)
-        doc = consistency_study(folder, list(items), answers, name, backend, concurrency)
-    except (RunFolderError, RunSetupError, UnknownNameError, BackendError, ValueError, OSError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    from spatialbench.cli.judge import finish
-
-    typer.echo(table_text(doc, folder.name), nl=False)
-    finish(run, "consistency", doc, doc["items"]["valid"])
+    doc = analysed(run, "consistency", model=model, turn=turn, concurrency=concurrency, timeout_s=timeout)
+    typer.echo(summary_text(doc), nl=False)
+    finish(run, doc, doc["items"]["valid"])

@@ -11,49 +11,12 @@ is kept). Exit 2: not a scored run, unreadable data, unknown or repeated judge.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
+from spatialbench.cli.analysis_command import analysed, finish
 from spatialbench.cli.apps import app
-
-
-def _number(value: float | None, digits: int = 1) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
-
-
-def _row(name: str, table: dict[str, Any]) -> str:
-    cells = [_number(table[group][k]["mean"]) for group in ("correct", "incorrect") for k in ("1", "2", "3")]
-    return "| " + " | ".join([name, *cells]) + " |"
-
-
-def table_text(doc: dict[str, Any]) -> str:
-    """Return the Table 2 layout of a ``judge.json`` document, then agreement and counts."""
-    lines = [
-        "| judges | correct (1) | (2) | (3) | incorrect (1) | (2) | (3) |",
-        "|---|" + "---:|" * 6,
-        _row(f"mean of {len(doc['judges'])} judge(s)", doc["table"]),
-        *(_row(judge, part["table"]) for judge, part in doc["per_judge"].items()),
-    ]
-    for model, groups in doc["reference"]["rows"].items():
-        cells = [f"{v:.1f}" for group in ("correct", "incorrect") for v in groups[group]]
-        lines.append("| " + " | ".join([f"{model} (Table 2)", *cells]) + " |")
-    agreement = doc["agreement"]
-    pairs = ", ".join(
-        f"{p['judges'][0]} ~ {p['judges'][1]}: r = {_number(p['pearson'], 2)} ({p['units']} units)"
-        for p in agreement["pairwise"]
-    )
-    alpha = f"Krippendorff's alpha (interval): {_number(agreement['krippendorff_alpha'], 3)}"
-    lines += [
-        "",
-        alpha + (f"; {pairs}" if pairs else ""),
-        "items: " + ", ".join(f"{k} {v}" for k, v in sorted(doc["items"].items())),
-    ]
-    for judge, part in doc["per_judge"].items():
-        lines.append(
-            f"{judge}: {part['valid']} valid, {part['failed']} failed, {part['requests_sent']} requests sent"
-        )
-    return "\n".join(lines) + "\n"
 
 
 @app.command("judge")
@@ -72,41 +35,9 @@ def judge(
     ] = 1024,
 ) -> None:
     """Score each answer's reasoning phases 1-3 with LLM judges (ReMindView-Bench App. D.1, Table 2)."""
-    from spatialbench.analysis.judge.study import judge_study
-    from spatialbench.analysis.run_folder import RunFolderError, read_run
-    from spatialbench.analysis.stored import stored_answers
-    from spatialbench.benchmarks import get_benchmark
-    from spatialbench.models.api import ApiSettings
-    from spatialbench.models.errors import BackendError
-    from spatialbench.models.resolve import load_backend
-    from spatialbench.registry import UnknownNameError
-    from spatialbench.runs.checks import RunSetupError
-    from spatialbench.runs.plan import data_root
+    from spatialbench.analysis.judge.views import summary_text
 
-    try:
-        folder = read_run(run)
-        data = folder.config["data"]
-        items = get_benchmark(folder.benchmark).load_items(data["path"], **data.get("options", {}))
-        answers = stored_answers(run, turn)
-        api = ApiSettings(concurrency=concurrency, timeout_s=timeout)
-        if len(set(judges)) < len(judges):
-            raise ValueError("the same --judge is given twice: " + ", ".join(judges))
-        backends = {name: load_backend(name, api=api, seed=0) for name in judges}
-        doc = judge_study(
-            folder, list(items), answers, backends, data_root(data["path"]), concurrency, max_new_tokens
-        )
-    except (RunFolderError, RunSetupError, UnknownNameError, BackendError, ValueError, OSError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    typer.echo(table_text(doc), nl=False)
-    finish(run, "judge", doc, sum(part["valid"] for part in doc["per_judge"].values()))
-
-
-def finish(run: Path, name: str, doc: dict[str, Any], scored: int) -> None:
-    """Write ``RUN/analysis/<name>.json`` when something was scored, else keep the old one and exit 1."""
-    from spatialbench.analysis.stored import write_if_scored
-
-    written, line = write_if_scored(run, name, doc, scored)
-    typer.echo(line, err=not written)
-    if not written:
-        raise typer.Exit(1)
+    doc = analysed(run, "judge", judges=tuple(judges), turn=turn, concurrency=concurrency, timeout_s=timeout,
+                   max_new_tokens=max_new_tokens)
+    typer.echo(summary_text(doc), nl=False)
+    finish(run, doc, sum(part["valid"] for part in doc["per_judge"].values()))

@@ -16,27 +16,14 @@ missing or holding no readable trace of the run's answers, unreadable data.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
+from spatialbench.cli.analysis_command import analysed, write
 from spatialbench.cli.apps import app
 
 TRACES = typer.Option("--traces", help="Trace folder (default: the trace_dir the run recorded).")
-
-
-def _stat(cell: dict[str, Any]) -> str:
-    if cell["mean"] is None:
-        return "-"
-    return f"{cell['mean']:.3f} ± {cell['variance']:.3f} ({cell['tokens']})"
-
-
-def _usable(folder: Path, counts: dict[str, int]) -> None:
-    """Exit 2 (nothing written) when no answer's trace could be read from ``folder``."""
-    if counts.get("traced", 0) == 0:
-        found = ", ".join(f"{k} {v}" for k, v in counts.items())
-        typer.echo(f"error: {folder}: no readable trace of this run's answers ({found})", err=True)
-        raise typer.Exit(2)
 
 
 @app.command("entropy")
@@ -50,26 +37,11 @@ def entropy(
     ] = "paren",
 ) -> None:
     """Token entropy per reasoning phase, correct vs incorrect answers (Sec. 6.2, Fig. 9)."""
-    from spatialbench.analysis.entropy import entropy_study
-    from spatialbench.analysis.run_folder import RunFolderError, read_run
-    from spatialbench.analysis.stored import write_analysis
+    from spatialbench.analysis.entropy import summary_text
 
-    try:
-        doc = entropy_study(read_run(run), traces, bins, turn, markers)
-    except (RunFolderError, ValueError, OSError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    if doc["trace_dir"] is None:
-        typer.echo(f"error: {run}: the run recorded no trace folder; give --traces DIR", err=True)
-        raise typer.Exit(2)
-    _usable(Path(doc["trace_dir"]), doc["items"])
-    path = write_analysis(run, "entropy", doc)
-    typer.echo("| phase | correct: mean ± variance (tokens) | incorrect | all |\n|---|---|---|---|")
-    for k in ("1", "2", "3", "4"):
-        cells = [_stat(doc["phases"][g][k]) for g in ("correct", "incorrect", "all")]
-        typer.echo(f"| ({k}) | " + " | ".join(cells) + " |")
-    typer.echo("items: " + ", ".join(f"{k} {v}" for k, v in doc["items"].items()))
-    typer.echo(f"written: {path}")
+    doc = analysed(run, "entropy", traces=traces, bins=bins, turn=turn, markers=markers)
+    typer.echo(summary_text(doc), nl=False)
+    write(run, doc)
 
 
 @app.command("probe")
@@ -83,33 +55,9 @@ def probe(
     max_features: Annotated[int, typer.Option("--max-features", min=1, help="Logit columns kept.")] = 4096,
 ) -> None:
     """Probe the phase-end representations for the model's answer (Sec. 6.1, Fig. 8)."""
-    from spatialbench.analysis.entropy import trace_folder
-    from spatialbench.analysis.probe_features import collect, summary
-    from spatialbench.analysis.probing import check_options, probe_phase, study_document
-    from spatialbench.analysis.run_folder import RunFolderError, read_run
-    from spatialbench.analysis.stored import stored_answers, write_analysis
-    from spatialbench.benchmarks import get_benchmark
-    from spatialbench.runs.plan import data_root
+    from spatialbench.analysis.probe import summary_text
 
-    try:
-        check_options(kind, test_size)
-        folder = read_run(run)
-        where = trace_folder(folder, traces)
-        if where is None:
-            raise ValueError(f"{run}: the run recorded no trace folder; give --traces DIR")
-        data = folder.config["data"]
-        items = list(get_benchmark(folder.benchmark).load_items(data["path"], **data.get("options", {})))
-        per_phase, counts = collect(
-            folder, items, stored_answers(run), where, data_root(data["path"]), features, max_features
-        )
-        _usable(where, counts)
-        results = {k: probe_phase(d, kind, seed, test_size) for k, d in per_phase.items()}
-    except (RunFolderError, ValueError, OSError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    path = write_analysis(
-        run, f"probe-{kind}", study_document(folder.name, kind, features, seed, results, counts, where)
-    )
-    for line in summary(results):
-        typer.echo(line)
-    typer.echo(f"written: {path}")
+    doc = analysed(run, "probe", traces=traces, probe=kind, features=features, seed=seed, test_size=test_size,
+                   max_features=max_features)
+    typer.echo(summary_text(doc), nl=False)
+    write(run, doc, variant=kind)

@@ -15,8 +15,9 @@ folder (``spatialbench sweep`` puts its runs in ``OUT/<setting>-<value>``). Draw
 * ``spatialbench.sweep``: Avg. against the swept value (accuracy vs frames, App. C.3 / Fig. 12, when the
   values are frame strategies with a count).
 
-and the ReMindView-Bench phase analyses by their ``analysis`` name (:mod:`spatialbench.report.phase_analyses`:
-``judge`` Table 2, ``consistency`` Table 3, ``entropy`` Fig. 9, ``probe`` Fig. 8).
+and every registered analysis (:data:`spatialbench.analysis.registry.ANALYSES`) by its ``analysis`` name
+and version, drawn by its own ``tables`` / ``figures`` into ``figures/<stem>/`` (the ReMindView-Bench
+phase analyses: ``judge`` Table 2, ``consistency`` Table 3, ``entropy`` Fig. 9, ``probe`` Fig. 8).
 
 Other files (another schema or version, such as the annotation file ``errors.json``) are left out; a
 file of a drawn schema that cannot be read is listed with the reason instead of a figure.
@@ -32,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.analysis.errors import taxonomy
-from spatialbench.report import cogmaps, figures, phase_analyses
+from spatialbench.analysis.registry import ANALYSES
+from spatialbench.report import cogmaps, figures
 from spatialbench.report.plots import Figure, figure_of, slug
 from spatialbench.report.runs import RunData
 from spatialbench.scoring.render import Grid, Value
@@ -144,11 +146,12 @@ def draw_document(out: Path, doc: dict[str, Any], stem: str) -> Analysis | None:
     drawer = DRAWERS.get(str(doc.get("schema")))
     if drawer is not None:
         return drawer(out, doc, stem)
-    phase = phase_analyses.DRAWERS.get(str(doc.get("analysis")))
-    if phase is None:
+    name = str(doc.get("analysis"))
+    if name not in ANALYSES or ANALYSES.get(name).version != doc.get("version"):
         return None
-    title, drawn, grids = phase(out, doc, stem)
-    return Analysis(title, "", drawn, grids)
+    part = ANALYSES.get(name)
+    drawn = [figure_of(out, list(f.paths), f.caption) for f in part.figures(doc, out / "figures" / stem)]
+    return Analysis(part.heading(doc), "", drawn, part.tables(doc))
 
 
 def draw_all(out: Path, runs: Sequence[RunData]) -> list[Analysis]:

@@ -7,7 +7,8 @@ format of :mod:`~spatialbench.analysis.judge.schema`). A missing phase is sent a
 response)", counted, and never scored (its judge score is dropped); an answer without phases 1–3 is not
 sent. Requests are greedy (temperature 0), resumable, retried once on an invalid reply
 (:mod:`spatialbench.analysis.asking`). Judges are averaged and their agreement measured
-(:mod:`~spatialbench.analysis.judge.agreement`); the document is ``RUN/analysis/judge.json``.
+(:mod:`~spatialbench.analysis.judge.agreement`); the document is ``RUN/analysis/judge.json``, drawn by
+:mod:`~spatialbench.analysis.judge.views` (registered as analysis ``judge``: :data:`ANALYSIS`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import asyncio
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from spatialbench.analysis.asking import (
     Answer,
@@ -36,13 +39,18 @@ from spatialbench.analysis.judge.agreement import (
 )
 from spatialbench.analysis.judge.schema import JUDGED_PHASES, parse_judgement
 from spatialbench.analysis.judge.truth import load_view_graph, metadata_sections
+from spatialbench.analysis.judge.views import JudgeViews
 from spatialbench.analysis.phases import split
-from spatialbench.analysis.run_folder import RunFolder
-from spatialbench.analysis.stored import StoredAnswer, answered_items, correct_items
+from spatialbench.analysis.registry import AnalysisDocument
+from spatialbench.analysis.stored import StoredAnswer, answered_items, correct_items, stored_answers
+from spatialbench.models.api import ApiSettings
 from spatialbench.models.base import Backend
+from spatialbench.models.resolve import load_backend
 from spatialbench.prompting.templates import fill, read_json
 from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings, Request, TextPart
+from spatialbench.runs.folder import RunFolder
+from spatialbench.runs.plan import data_root
 
 VERSION = 1
 
@@ -152,7 +160,7 @@ def _per_judge(outcomes: dict[str, list[Answer]], scores: Scores, correct: dict[
     return out
 
 
-def judge_study(
+async def judge_study(
     run: RunFolder,
     items: list[Item],
     answers: dict[str, StoredAnswer],
@@ -161,7 +169,7 @@ def judge_study(
     concurrency: int = 8,
     max_new_tokens: int = 1024,
 ) -> dict[str, Any]:
-    """Judge every item with every judge and return the ``judge.json`` document (module docstring).
+    """Judge every item with every judge and return the ``judge.json`` fields (module docstring).
 
     ``judges``: model name → its back end. Judges are recorded by
     :func:`~spatialbench.analysis.asking.endpoint_label` (identity and a hash of the full name, URL included).
@@ -172,11 +180,9 @@ def judge_study(
     correct = correct_items(run)
     questions, counts, missing = judge_questions(items, answers, correct, data_root, max_new_tokens)
     labelled = {endpoint_label(name): backend for name, backend in judges.items()}
-    outcomes = asyncio.run(_judge(run, labelled, questions, concurrency))
+    outcomes = await _judge(run, labelled, questions, concurrency)
     scores: Scores = {name: _scores(answers, missing) for name, answers in outcomes.items()}
     return {
-        "analysis": "judge",
-        "version": VERSION,
         "run": run.name,
         "judges": list(scores),
         "items": counts,
@@ -193,3 +199,49 @@ def judge_study(
             for judge, per in scores.items()
         },
     }
+
+
+class JudgeParams(BaseModel):
+    """Parameters of ``judge``: the judge models (at least one, each once), the turn judged, transport.
+
+    ``turn``: judge this strategy turn's text (``cot``) instead of the answer; ``concurrency``: requests in
+    flight per judge; ``timeout_s``: seconds per request attempt; ``max_new_tokens``: a judge's reply budget.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    judges: tuple[str, ...] = Field(min_length=1)
+    turn: str | None = None
+    concurrency: int = Field(default=8, ge=1)
+    timeout_s: float = Field(default=120.0, gt=0)
+    max_new_tokens: int = Field(default=1024, ge=1)
+
+
+class JudgeAnalysis(JudgeViews):
+    """``judge``: LLM judges score reasoning phases 1-3 (Table 2); sends requests, so async only."""
+
+    name = "judge"
+    description = "LLM judges score each answer's reasoning phases 1-3 (ReMindView-Bench Table 2)"
+    version = VERSION
+    Params = JudgeParams
+
+    async def acompute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
+        """Judge the run's answers with every judge (:func:`judge_study`).
+
+        Raises:
+            RunFolderError: not a scored run, unreadable store or data. ValueError: a judge given twice.
+            UnknownNameError / BackendError: a judge that cannot be built. RunSetupError: a damaged store.
+        """
+        assert isinstance(params, JudgeParams)
+        items = run.items()
+        answers = stored_answers(run.path, params.turn)
+        if len(set(params.judges)) < len(params.judges):
+            raise ValueError("the same --judge is given twice: " + ", ".join(params.judges))
+        api = ApiSettings(concurrency=params.concurrency, timeout_s=params.timeout_s)
+        backends = {name: load_backend(name, api=api, seed=0) for name in params.judges}
+        fields = await judge_study(run, items, answers, backends, data_root(str(run.data_path)),
+                                   params.concurrency, params.max_new_tokens)
+        return self.document(**fields)
+
+
+ANALYSIS = JudgeAnalysis()

@@ -1,0 +1,126 @@
+"""``probe``: probes on the phase-end representations of a traced HF run (ReMindView-Bench Sec. 6.1, Fig. 8).
+
+Composes :mod:`~spatialbench.analysis.probe_features` (one row per traced item and phase) and
+:mod:`~spatialbench.analysis.probing` (a probe per phase, split by scene). The document, one per probe
+kind, is ``RUN/analysis/probe-<kind>.json`` (``analysis`` ``probe``; :data:`ANALYSIS`): per phase the
+split sizes, the majority-class chance and the test accuracy / cross-entropy overall, correct and
+incorrect; drawn as accuracy curves over the phases with the chance line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from spatialbench.analysis.entropy import check_traced, trace_folder
+from spatialbench.analysis.probe_features import collect
+from spatialbench.analysis.probing import check_options, probe_phase
+from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
+from spatialbench.analysis.stored import stored_answers
+from spatialbench.runs.folder import RunFolder
+from spatialbench.runs.plan import data_root
+from spatialbench.scoring.render import Grid, Value
+
+VERSION = 1
+SERIES = (("all", "o-"), ("correct", "s-"), ("incorrect", "^-"))
+CHANCE = "chance (majority class)"
+
+
+class ProbeParams(BaseModel):
+    """Parameters of ``probe`` (:mod:`~spatialbench.analysis.probing`).
+
+    ``traces``: trace folder (None: the run's); ``probe``: ``mlp`` or ``linear``; ``features``: ``logits``
+    or ``hidden:J``; ``seed``: split and probe seed; ``test_size``: share of scenes held out;
+    ``max_features``: logit columns kept.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    traces: Path | None = None
+    probe: str = "mlp"
+    features: str = "logits"
+    seed: int = 0
+    test_size: float = 0.25
+    max_features: int = Field(default=4096, ge=1)
+
+
+def _series(doc: dict[str, Any]) -> tuple[list[str], list[tuple[str, list[float], list[Value], str]]]:
+    phases = doc["phases"]
+    keys = sorted(phases, key=int)
+    x = [float(k) for k in keys]
+    series = [(g, x, [phases[k].get(g, {}).get("accuracy") for k in keys], style) for g, style in SERIES]
+    series.append((CHANCE, x, [phases[k].get("chance") for k in keys], "k--"))
+    return keys, series
+
+
+class ProbeAnalysis(Analysis):
+    """``probe``: the model's answer probed from each phase's end representation (Sec. 6.1, Fig. 8)."""
+
+    name = "probe"
+    description = "probes of the answer from phase-end logits or hidden states (ReMindView-Bench Fig. 8)"
+    title = "Probe"
+    version = VERSION
+    Params = ProbeParams
+
+    def compute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
+        """Collect the phase-end rows of the run's traces and train and score one probe per phase.
+
+        Raises:
+            ValueError: bad ``probe`` / ``test_size`` (before any trace is read) or ``features``, traces of
+                different logit widths. TraceError: no usable trace folder or no readable trace.
+            RunFolderError: the run store, data or ``items.csv`` cannot be read.
+        """
+        assert isinstance(params, ProbeParams)
+        check_options(params.probe, params.test_size)
+        folder = trace_folder(run, params.traces)
+        per_phase, counts = collect(run, run.items(), stored_answers(run.path), folder,
+                                    data_root(str(run.data_path)), params.features, params.max_features)
+        check_traced(folder, counts)
+        results = {k: probe_phase(d, params.probe, params.seed, params.test_size)
+                   for k, d in per_phase.items()}
+        return self.document(
+            run=run.name, probe=params.probe,
+            features=params.features, seed=params.seed, split="by scene (GroupShuffleSplit)",
+            trace_dir=str(folder), items=counts,
+            phases={str(k): {key: v for key, v in r.items() if key != "test_index"}
+                    for k, r in results.items()},
+        )
+
+    def heading(self, doc: dict[str, Any]) -> str:
+        """Return ``Probe: <kind>`` (one document per probe kind)."""
+        return f"{self.title}: {doc.get('probe', '')}"
+
+    def tables(self, doc: dict[str, Any]) -> list[Grid]:
+        """One grid: test accuracy per phase, all / correct / incorrect, and the chance line."""
+        keys, series = _series(doc)
+        return [Grid(tuple(f"({k})" for k in keys), tuple((n, tuple(y)) for n, _, y, _ in series),
+                     "Probe accuracy")]
+
+    def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
+        """Accuracy curves over the phases with the chance line (``folder/probe.png``, ``.svg``)."""
+        from spatialbench.analysis import charts  # matplotlib only when drawing
+
+        _, series = _series(doc)
+        title = f"{doc.get('probe', 'probe')} probe on {doc.get('features', 'features')}"
+        paths = charts.curves(series, title, folder / self.name, "reasoning phase", "test accuracy")
+        return [DrawnFigure("Probe accuracy per phase (Fig. 8)", tuple(paths))]
+
+
+def summary_text(doc: dict[str, Any]) -> str:
+    """Return one line per phase: test accuracy and cross-entropy, overall / correct / incorrect, chance."""
+
+    def cell(part: dict[str, Any]) -> str:
+        if part["accuracy"] is None:
+            return "-"
+        return f"acc {part['accuracy']:.3f} CE {part['cross_entropy']:.3f} (n {part['items']})"
+
+    return "".join(
+        f"phase ({k}): all {cell(r['all'])}; correct {cell(r['correct'])}; incorrect {cell(r['incorrect'])}; "
+        f"chance {r['chance'] if r['chance'] is None else round(r['chance'], 3)}\n"
+        for k, r in doc["phases"].items()
+    )
+
+
+ANALYSIS = ProbeAnalysis()

@@ -1,0 +1,50 @@
+"""What every analysis command does around its analysis: open the run, run it, write its document.
+
+A command parses its options, calls :func:`analysed` (``open_run`` → the registered analysis's ``arun``
+through :func:`~spatialbench.api.sync.run_sync` → the document as JSON), prints, then :func:`write` or
+:func:`finish` (write only when something was scored).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+
+def analysed(run: Path, name: str, **params: Any) -> dict[str, Any]:
+    """Run the registered analysis ``name`` on the scored run folder ``run``; its document as JSON.
+
+    Exit 2 (one ``error:`` line, nothing written): not a scored run, unreadable data or store, bad
+    parameters, an unknown or unusable model, no usable traces.
+    """
+    from spatialbench.analysis.registry import ANALYSES
+    from spatialbench.api.sync import run_sync
+    from spatialbench.errors import SpatialBenchError
+    from spatialbench.models.errors import BackendError
+    from spatialbench.runs.folder import open_run
+
+    analysis = ANALYSES.get(name)
+    try:
+        return run_sync(analysis.arun(open_run(run, scored=True), **params)).model_dump(mode="json")
+    except (SpatialBenchError, BackendError, ValueError, OSError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
+
+
+def write(run: Path, doc: dict[str, Any], variant: str | None = None) -> None:
+    """Write ``RUN/analysis/<analysis>[-<variant>].json`` and print its path."""
+    from spatialbench.analysis.registry import AnalysisDocument, write_document
+
+    typer.echo(f"written: {write_document(run, AnalysisDocument.model_validate(doc), variant)}")
+
+
+def finish(run: Path, doc: dict[str, Any], scored: int) -> None:
+    """Write ``RUN/analysis/<analysis>.json`` when something was scored, else keep the old one and exit 1."""
+    from spatialbench.analysis.stored import write_if_scored
+
+    written, line = write_if_scored(run, str(doc["analysis"]), doc, scored)
+    typer.echo(line, err=not written)
+    if not written:
+        raise typer.Exit(1)
