@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.scene.box import OrientedBox, make_box
 from spatialbench.scene.model import ObjectInstance, Scene
 
@@ -40,7 +41,7 @@ _AABB_TOL = 1e-4
 _FORBIDDEN_IN_CATEGORY = frozenset('"{},')
 
 
-class MetaInfoError(ValueError):
+class MetaInfoError(SpatialBenchError, ValueError):
     """A meta-info file or entry that does not follow the schema; the message names file, scene, field."""
 
 
