@@ -1,4 +1,4 @@
-"""The CLI's one error boundary: a SpatialBenchError escaping a command is one stderr line and its exit code."""
+"""The CLI's error boundary: a SpatialBenchError escaping a command is one stderr line and its exit code."""
 
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ import inspect
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 import typer
 from typer.testing import CliRunner
 
 import spatialbench
-from spatialbench.cli.apps import ErrorBoundary, app, audit_app, generate_app
+from spatialbench.cli.apps import CommandError, ErrorBoundary, app, audit_app, generate_app
 from spatialbench.errors import SpatialBenchError
 
 
@@ -128,3 +129,27 @@ def test_every_spatialbench_exception_derives_from_the_base() -> None:
     outside = [f"{c.__module__}.{c.__qualname__}" for c in classes if not issubclass(c, SpatialBenchError)]
     assert outside == []
     assert all(c.exit_code in (1, 2, 130) for c in classes if issubclass(c, SpatialBenchError))
+
+
+def test_a_library_error_of_a_real_command_is_one_line(tmp_path: Path) -> None:
+    """``generate vsibench`` lets the loader's MetaInfoNotFoundError reach the boundary: one line, exit 2."""
+    from spatialbench.cli.main import app as cli
+
+    missing = tmp_path / "missing"
+    result = CliRunner().invoke(
+        cli, ["generate", "vsibench", "--meta-info", str(missing), "--out", str(tmp_path / "out")]
+    )
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"error: no meta-info JSON at {missing}"]
+
+
+def test_a_command_check_is_one_line(tmp_path: Path) -> None:
+    """A command's own check raises CommandError: one line, exit 2, nothing written."""
+    from spatialbench.cli.main import app as cli
+
+    result = CliRunner().invoke(cli, ["ingest", "scannet", str(tmp_path), "--out", str(tmp_path / "o"),
+                                      "--alpha", "0"])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == ["error: --alpha must be > 0, got 0.0"]
+    assert not (tmp_path / "o").exists()
+    assert issubclass(CommandError, SpatialBenchError)

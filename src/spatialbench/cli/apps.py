@@ -1,11 +1,11 @@
-"""Typer application objects shared by the sub-command modules (no commands defined here), and the CLI's
-one error boundary, :class:`ErrorBoundary`.
+"""The Typer apps the sub-command modules register on, and the CLI's one error boundary.
 
-A :class:`~spatialbench.errors.SpatialBenchError` escaping any command prints ``error: <message>`` as one
-line on stderr, without a traceback, and exits with the error's ``exit_code`` (2: bad input or set-up,
-1: work ran but did not finish, 130: interrupted). Any other exception is a bug and is not caught here.
-A command therefore raises its error and lets the boundary print it; it catches only to add to the
-message or to clean up.
+No commands are defined here. A :class:`~spatialbench.errors.SpatialBenchError` escaping any command
+prints ``error: <message>`` as one line on stderr, without a traceback, and exits with the error's
+``exit_code`` (2: bad input or set-up, 1: work ran but did not finish, 130: interrupted). Any other
+exception is a bug and is not caught here. A command therefore raises its error and lets the boundary
+print it: a library's own SpatialBenchError as it is, its own checks (and a built-in error it words) as
+:class:`CommandError`; it catches only to add to the message or to clean up.
 """
 
 from __future__ import annotations
@@ -21,6 +21,14 @@ from spatialbench.errors import SpatialBenchError
 def one_line(message: object) -> str:
     """Return ``str(message)`` on one line: its non-empty lines, stripped, joined by ``"; "``."""
     return "; ".join(part.strip() for part in str(message).splitlines() if part.strip())
+
+
+class CommandError(SpatialBenchError):
+    """An error a command words itself (exit 2, nothing was done).
+
+    An option value it refuses, or a built-in or library error given the command's wording or hint
+    (``--labels FILE: ...``).
+    """
 
 
 class ErrorBoundary(TyperGroup):
