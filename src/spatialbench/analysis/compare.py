@@ -30,6 +30,7 @@ from typing import Any
 from spatialbench.analysis.run_folder import RunFolder, settings
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.vsibench.tiny import tiny_ids
+from spatialbench.errors import SpatialBenchError
 from spatialbench.scoring.grouped import Table
 
 SCHEMA = "spatialbench.compare"
@@ -49,7 +50,7 @@ WHOLE_SETTINGS = ("strategy",)  # compared as one setting with all its parameter
 SUBSETS = ("tiny",)
 
 
-class CompareError(ValueError):
+class CompareError(SpatialBenchError, ValueError):
     """Runs that cannot be compared (different benchmarks, unknown reference or subset)."""
 
 

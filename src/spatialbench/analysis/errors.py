@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 
 from spatialbench.analysis.run_folder import RunFolder, stored_turns
+from spatialbench.errors import SpatialBenchError
 from spatialbench.prompting.templates import read_json
 from spatialbench.records.item import AnswerKind, Item
 
@@ -46,7 +47,7 @@ RULE = (
 )
 
 
-class AnnotationError(ValueError):
+class AnnotationError(SpatialBenchError, ValueError):
     """An annotation file that does not follow the schema; the message names the file, item and field."""
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.runs.baseline import baseline_name
 
 CONFIG_FILE = "config.json"
@@ -23,7 +24,7 @@ ITEMS_FILE = "items.csv"
 STORE_FILE = "run.sqlite"
 
 
-class RunFolderError(ValueError):
+class RunFolderError(SpatialBenchError, ValueError):
     """A folder that is not a scored run; the message names the folder and the file."""
 
 

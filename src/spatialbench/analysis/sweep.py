@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from spatialbench.errors import SpatialBenchError
+
 SCHEMA = "spatialbench.sweep"
 VERSION = 1
 #: sweepable settings -> the ``spatialbench run`` option that sets them
@@ -37,7 +39,7 @@ OPTIONS = {
 _UNSAFE = re.compile(r"[^A-Za-z0-9._=-]")
 
 
-class SweepError(ValueError):
+class SweepError(SpatialBenchError, ValueError):
     """A sweep specification or option list that cannot be run (the message names it)."""
 
 

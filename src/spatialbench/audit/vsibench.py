@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from spatialbench.audit.parse import parse_question
+from spatialbench.errors import SpatialBenchError
 from spatialbench.generate.vsi.direction import bearing_deg, easy_label, hard_label, medium_label
 from spatialbench.generate.vsi.distances import category_distances
 from spatialbench.generate.vsi.options import format_number
@@ -28,7 +29,7 @@ from spatialbench.scene.categories import scene_category
 from spatialbench.scene.model import Scene
 
 
-class Unresolvable(Exception):
+class Unresolvable(SpatialBenchError):
     """The question cannot be recomputed from this scene; the message says why."""
 
 

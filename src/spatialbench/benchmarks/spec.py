@@ -19,6 +19,7 @@ from typing import Any
 
 import pandas as pd
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.prompting.builders import BuilderFactory
 from spatialbench.records.errors import unreadable
 from spatialbench.records.item import Item
@@ -35,12 +36,13 @@ BreakdownFn = Callable[..., list[Table]]
 _KIND_NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
 
 
-class OptionError(ValueError):
+class OptionError(SpatialBenchError, ValueError):
     """A loader option value the benchmark refuses: ``option`` (its name) and ``reason`` (why, one line)."""
 
     def __init__(self, option: str, reason: str) -> None:
         super().__init__(f"benchmark option {option!r}: {reason}")
         self.option, self.reason = option, reason
+        self.location = option
 
 
 def _scalar_kinds(annotation: Any) -> tuple[set[type], bool] | None:

@@ -1,17 +1,71 @@
-"""Typer application objects shared by the sub-command modules (no commands defined here)."""
+"""The Typer apps the sub-command modules register on, and the CLI's one error boundary.
+
+No commands are defined here. A :class:`~spatialbench.errors.SpatialBenchError` escaping any command
+prints ``error: <message>`` as one line on stderr, without a traceback, and exits with the error's
+``exit_code`` (2: bad input or set-up, 1: work ran but did not finish, 130: interrupted). Any other
+exception is a bug and is not caught here. A command therefore raises its error and lets the boundary
+print it: a library's own SpatialBenchError as it is, its own checks (and a built-in error it words) as
+:class:`CommandError`; it catches only to add to the message or to clean up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
 
 import typer
+from typer.core import TyperGroup
+
+from spatialbench.errors import SpatialBenchError
+
+
+def one_line(message: object) -> str:
+    """Return ``str(message)`` on one line: its non-empty lines, stripped, joined by ``"; "``."""
+    return "; ".join(part.strip() for part in str(message).splitlines() if part.strip())
+
+
+class CommandError(SpatialBenchError):
+    """An error a command words itself (exit 2, nothing was done).
+
+    An option value it refuses, or a built-in or library error given the command's wording or hint
+    (``--labels FILE: ...``).
+    """
+
+
+class ErrorBoundary(TyperGroup):
+    """A command group whose sub-commands' :class:`SpatialBenchError` become one line and their exit code.
+
+    Give it to every ``typer.Typer`` (``typer.Typer(cls=ErrorBoundary)``); nested groups pass the inner
+    group's ``typer.Exit`` through unchanged.
+    """
+
+    def invoke(self, ctx: Any) -> Any:
+        """Invoke the chosen sub-command; a SpatialBenchError prints ``error: ...`` and exits its code.
+
+        Raises:
+            typer.Exit: with the error's ``exit_code`` after a SpatialBenchError.
+        """
+        try:
+            return super().invoke(ctx)
+        except SpatialBenchError as err:
+            typer.echo(f"error: {one_line(err)}", err=True)
+            raise typer.Exit(err.exit_code) from None
+
 
 app = typer.Typer(
     name="spatialbench",
     help="Build, run and analyse visual-spatial intelligence benchmarks for multimodal LLMs.",
+    cls=ErrorBoundary,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
 )
 generate_app = typer.Typer(
-    help="Generate a benchmark (VSI-Bench from meta-info, synthetic scenes).", no_args_is_help=True
+    help="Generate a benchmark (VSI-Bench from meta-info, synthetic scenes).",
+    cls=ErrorBoundary,
+    no_args_is_help=True,
 )
-audit_app = typer.Typer(help="Audit a benchmark's answers against its 3D annotations.", no_args_is_help=True)
+audit_app = typer.Typer(
+    help="Audit a benchmark's answers against its 3D annotations.", cls=ErrorBoundary, no_args_is_help=True
+)
 app.add_typer(generate_app, name="generate")
 app.add_typer(audit_app, name="audit")

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from spatialbench.cli.apps import audit_app
+from spatialbench.cli.apps import CommandError, audit_app
 from spatialbench.cli.out_dir import prepare_out_dir
 from spatialbench.cli.vsi_options import DistanceOpt, MetaInfoOpt
 
@@ -23,16 +23,19 @@ FlagsOpt = Annotated[
 
 
 def read_reviews(flags: Path | None) -> dict[str, dict]:
-    """Return the latest VSI-Bench review per item id in ``flags`` ({} without a file); bad file: exit 2."""
-    from spatialbench.records.flags import FlagFileError, latest_flags
+    """Return the latest VSI-Bench review per item id in ``flags`` ({} without a file).
+
+    Raises:
+        FlagFileError: a line that is not a review. CommandError: no file at ``flags``.
+    """
+    from spatialbench.records.flags import latest_flags
 
     if flags is None:
         return {}
     try:
         return latest_flags(flags, "vsibench")
-    except (FileNotFoundError, FlagFileError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+    except FileNotFoundError as err:
+        raise CommandError(str(err)) from None
 
 
 @audit_app.command("vsibench")
@@ -52,16 +55,12 @@ def audit_vsibench_command(
     from spatialbench.benchmarks import get_benchmark
     from spatialbench.cli.score import load_annotations
     from spatialbench.generate.vsi import GenerationSettings
-    from spatialbench.scene import MetaInfoError, load_meta_info
+    from spatialbench.scene import load_meta_info
 
     reviews = read_reviews(flags)  # before the output folder: a bad flags file leaves nothing behind
     if out is not None:
         prepare_out_dir(out)
-    try:
-        scenes = load_meta_info(meta_info)
-    except (MetaInfoError, FileNotFoundError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+    scenes = load_meta_info(meta_info)
     items = load_annotations(get_benchmark("vsibench"), questions, None)
     settings = GenerationSettings.model_validate({"distance_method": distance})
     summary = summarize(audit_items(items, scenes, settings))

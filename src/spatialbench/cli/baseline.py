@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from spatialbench.cli.apps import app
+from spatialbench.cli.apps import CommandError, app
 from spatialbench.cli.score import (
     AnnotationsOpt,
     BenchmarkOpt,
@@ -20,7 +20,6 @@ from spatialbench.cli.score import (
     with_inputs,
 )
 from spatialbench.cli.subset_option import SubsetOpt
-from spatialbench.registry import UnknownNameError
 
 
 @app.command()
@@ -51,7 +50,6 @@ def baseline(
     items = load_annotations(spec, annotations, pruned_ids, subset)
     try:
         result = BASELINES.get(model)(items, spec.scoring, mra=mra)
-    except (UnknownNameError, ValueError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from err
+    except ValueError as err:  # a baseline undefined for these items (no options, no positive truth)
+        raise CommandError(str(err)) from err
     emit(with_inputs(result, items, pruned_ids), out)

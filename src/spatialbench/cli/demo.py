@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from spatialbench.cli.apps import app
+from spatialbench.cli.apps import CommandError, app
 from spatialbench.cli.synth_options import check_seconds, interrupted
 
 
@@ -41,11 +41,8 @@ def demo(
     try:
         result = run_demo(out, scenes=scenes, seed=seed, seconds=seconds, log=log)
     except RendererUnavailableError as err:
-        typer.echo(
-            f"error: cannot render headless ({err}); install Mesa's libEGL (e.g. apt-get install libegl1)",
-            err=True,
-        )
-        raise typer.Exit(2) from None
+        hint = "install Mesa's libEGL (e.g. apt-get install libegl1)"
+        raise CommandError(f"cannot render headless ({err}); {hint}") from None
     except KeyboardInterrupt:
         raise interrupted(finished[0]) from None
     typer.echo(result.table)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from spatialbench.cli.apps import generate_app
+from spatialbench.cli.apps import CommandError, generate_app
 from spatialbench.cli.synth_options import MAX_SIZE, plural
 
 MIN_SIDE = 16
@@ -40,20 +40,14 @@ WidthOpt = Annotated[int, typer.Option("--width", help=f"Frame width, px ({MIN_S
 HeightOpt = Annotated[int, typer.Option("--height", help=f"Frame height, px ({MIN_SIDE}-{MAX_SIZE}).")]
 
 
-def _fail(message: str) -> typer.Exit:
-    """Print ``error: message`` (one line) and return the exit (2) to raise."""
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
-
-
 def _check_numbers(numbers: dict[str, tuple[int | None, int]], sides: dict[str, int]) -> None:
-    """Exit 2 with one line for the first option below its minimum or frame side outside the range."""
+    """Raise CommandError (exit 2) for the first option below its minimum or frame side outside the range."""
     for option, (value, least) in numbers.items():
         if value is not None and value < least:
-            raise _fail(f"{option} {value}: use a whole number of at least {least}")
+            raise CommandError(f"{option} {value}: use a whole number of at least {least}")
     for option, side in sides.items():
         if not MIN_SIDE <= side <= MAX_SIZE:
-            raise _fail(f"{option} {side}: use {MIN_SIDE} to {MAX_SIZE} pixels")
+            raise CommandError(f"{option} {side}: use {MIN_SIDE} to {MAX_SIZE} pixels")
 
 
 def _levels(text: str) -> tuple[int, ...]:
@@ -62,7 +56,7 @@ def _levels(text: str) -> tuple[int, ...]:
     except ValueError:
         levels = ()
     if not levels or not all(0 <= level <= 10 for level in levels):
-        raise _fail(f"--levels {text!r}: give distance levels 0-10 separated by commas")
+        raise CommandError(f"--levels {text!r}: give distance levels 0-10 separated by commas")
     return levels
 
 
@@ -84,11 +78,11 @@ def generate_remindview_command(
     from spatialbench.generate.remindview import PRESETS, preset_config
 
     if not out.strip():
-        raise _fail("--out is empty: give the benchmark folder to write")
+        raise CommandError("--out is empty: give the benchmark folder to write")
     numbers = {"--scenes": (scenes, 1), "--seed": (seed, 0), "--per-template": (per_template, 1)}
     _check_numbers({**numbers, "--max-targets": (max_targets, 1)}, {"--width": width, "--height": height})
     if preset not in PRESETS:
-        raise _fail(f"--preset {preset!r}: choose one of {', '.join(PRESETS)}")
+        raise CommandError(f"--preset {preset!r}: choose one of {', '.join(PRESETS)}")
     rigs, chosen_levels = _rigs(rig), _levels(levels)
     folder = prepare_out_dir(Path(out))
     options = {"scenes": scenes, "seed": seed, "per_template": per_template, "max_targets": max_targets}
@@ -97,25 +91,24 @@ def generate_remindview_command(
 
 
 def _rigs(names: list[str] | None) -> tuple[Rig, ...]:
-    """Return the ``--rig`` values (default both); exit 2 with one line for an unknown name."""
+    """Return the ``--rig`` values (default both); CommandError (exit 2) for an unknown name."""
     from spatialbench.synth.rigs import Rig
 
     known = [r.value for r in Rig]
     for name in names or []:
         if name not in known:
-            raise _fail(f"--rig {name}: choose from {', '.join(known)}")
+            raise CommandError(f"--rig {name}: choose from {', '.join(known)}")
     return tuple(Rig(r) for r in (names or known))
 
 
 def _generate(out: Path, config: RemindViewConfig) -> None:
     """Generate with one progress line per scene; exit 130 on Ctrl-C.
 
-    Exit 2 without a renderer or ray engine, or for a folder holding files this command did not write.
+    Raises:
+        RendererUnavailableError, RayCastingUnavailableError, ForeignFilesError: (exit 2) no renderer or
+            ray engine, a folder holding files this command did not write.
     """
     from spatialbench.generate.remindview import generate_remindview
-    from spatialbench.generate.remindview.written import ForeignFilesError
-    from spatialbench.synth import RendererUnavailableError
-    from spatialbench.synth.raycast import RayCastingUnavailableError
 
     done = [0]
 
@@ -125,8 +118,6 @@ def _generate(out: Path, config: RemindViewConfig) -> None:
 
     try:
         generated = generate_remindview(out, config, progress=progress)
-    except (RendererUnavailableError, RayCastingUnavailableError, ForeignFilesError) as err:
-        raise _fail(str(err)) from None
     except KeyboardInterrupt:
         typer.echo(
             f"interrupted after {done[0]} of {plural(config.scenes, 'scene')}; "

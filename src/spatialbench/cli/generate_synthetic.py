@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from spatialbench.cli.apps import generate_app
+from spatialbench.cli.apps import CommandError, generate_app
 from spatialbench.cli.synth_options import check_frame_side, check_seconds, interrupted, plural
 
 if TYPE_CHECKING:
@@ -81,8 +81,7 @@ def generate_synthetic_command(
     from spatialbench.synth import RenderConfig
 
     if executor not in EXECUTORS:
-        typer.echo(f"error: --executor {executor!r}; use one of: {', '.join(EXECUTORS)}", err=True)
-        raise typer.Exit(2)
+        raise CommandError(f"--executor {executor!r}; use one of: {', '.join(EXECUTORS)}")
     prepare_out_dir(out)
     _check_routes(routes, out)
     config = RenderConfig(width=width, height=height, fps=fps, max_seconds=seconds)
@@ -96,14 +95,13 @@ def generate_synthetic_command(
 
 
 def _check_routes(routes: Path | None, out: Path) -> None:
-    """Refuse (exit 2) a routes file inside the benchmark folder, before anything is rendered."""
+    """Refuse (CommandError) a routes file inside the benchmark folder, before anything is rendered."""
     from spatialbench.generate.synthetic import check_routes_file
 
     try:
         check_routes_file(routes, out)
     except ValueError as err:
-        typer.echo(f"error: --routes: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise CommandError(f"--routes: {err}") from None
 
 
 def _render(
@@ -112,11 +110,10 @@ def _render(
     """Render ``scenes`` scenes into ``out`` on ``executor``, a progress line and a summary line per scene.
 
     Raises:
-        typer.Exit: 2 without a headless renderer or Ray; 1 when scenes failed after their retries;
-            130 on Ctrl-C (finished scenes are kept).
+        RendererUnavailableError, RayUnavailableError: (exit 2) no headless renderer, no Ray.
+        typer.Exit: 1 when scenes failed after their retries; 130 on Ctrl-C (finished scenes are kept).
     """
-    from spatialbench.generate.executors import RayUnavailableError, SceneTasksFailed, generate_synthetic_on
-    from spatialbench.synth import RendererUnavailableError
+    from spatialbench.generate.executors import SceneTasksFailed, generate_synthetic_on
 
     finished = [0]
 
@@ -126,9 +123,6 @@ def _render(
 
     try:
         results = generate_synthetic_on(executor, out, scenes, seed, config, progress=progress)
-    except (RendererUnavailableError, RayUnavailableError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
     except SceneTasksFailed as err:
         typer.echo(f"error: {err}; re-run the same command to retry them", err=True)
         raise typer.Exit(1) from None

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from spatialbench.cli.apps import generate_app
+from spatialbench.cli.apps import CommandError, generate_app
 from spatialbench.cli.out_dir import prepare_out_dir
 from spatialbench.cli.vsi_options import DistanceOpt, GapRuleOpt, MetaInfoOpt, setting_choice
 
@@ -60,12 +60,10 @@ def generate_vsibench_command(
         generate_vsibench,
         write_benchmark,
     )
-    from spatialbench.registry import UnknownNameError
-    from spatialbench.scene import MetaInfoError, load_meta_info
+    from spatialbench.scene import load_meta_info
 
     if rules not in RULES:
-        typer.echo(f"error: --rules {rules!r}; use one of: {', '.join(RULES)}", err=True)
-        raise typer.Exit(2)
+        raise CommandError(f"--rules {rules!r}; use one of: {', '.join(RULES)}")
     prepare_out_dir(out)
     fields: dict[str, object] = {
         "seed": seed, "distance_method": distance, "draw_allocation": draw_allocation
@@ -73,17 +71,11 @@ def generate_vsibench_command(
     source = ctx.get_parameter_source("rel_distance_rule")  # typer's own click: compare by name
     if rules == "data" or source is None or source.name != "DEFAULT":
         fields["rel_distance_gap_rule"] = rel_distance_rule  # else the paper's rule of --rules paper
-    try:
-        scenes = load_meta_info(meta_info)
-        settings = (
-            GenerationSettings.paper(**fields)
-            if rules == "paper"
-            else GenerationSettings.model_validate(fields)
-        )
-        bench = generate_vsibench(scenes.values(), list(dict.fromkeys(tasks or builtin_tasks())), settings)
-    except (MetaInfoError, FileNotFoundError, UnknownNameError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+    scenes = load_meta_info(meta_info)
+    settings = (
+        GenerationSettings.paper(**fields) if rules == "paper" else GenerationSettings.model_validate(fields)
+    )
+    bench = generate_vsibench(scenes.values(), list(dict.fromkeys(tasks or builtin_tasks())), settings)
     paths = write_benchmark(bench.items, bench.manifest, out)
     for task, entry in bench.manifest["tasks"].items():
         typer.echo(f"{task:32s} {entry['count']:5d} (candidates {entry['candidates']})")

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from spatialbench.cli.apps import app
+from spatialbench.cli.apps import CommandError, app
 from spatialbench.cli.out_dir import prepare_out_dir
 
 DatasetArg = Annotated[str, typer.Argument(help="Scan format: scannet, arkitscenes or scannetpp.")]
@@ -24,7 +24,11 @@ LabelsOpt = Annotated[
 
 
 def _extra_labels(path: Path | None) -> dict[str, str]:
-    """Return the ``--labels`` table (targets checked against the vocabulary); one line, exit 2 if bad."""
+    """Return the ``--labels`` table (targets checked against the vocabulary).
+
+    Raises:
+        CommandError: an unusable file (the message starts ``--labels`` and names the file and line).
+    """
     from spatialbench.scene.ingest.labels import LabelFileError, read_extra_labels
 
     if path is None:
@@ -32,8 +36,7 @@ def _extra_labels(path: Path | None) -> dict[str, str]:
     try:
         return read_extra_labels(path)
     except LabelFileError as err:
-        typer.echo(f"error: --labels {err}", err=True)
-        raise typer.Exit(2) from None
+        raise CommandError(f"--labels {err}") from None
 
 
 @app.command("ingest")
@@ -45,20 +48,14 @@ def ingest_command(
     Writes ``OUT/<dataset>_meta_info.json`` (one entry per scan) and ``OUT/ingest.json`` (per scan: labels
     dropped for want of a VSI-Bench category, instances without points). Exit 2 on unreadable input.
     """
-    from spatialbench.registry import UnknownNameError
     from spatialbench.scene import write_meta_info
-    from spatialbench.scene.ingest import IngestError, IngestOptions, ingest
+    from spatialbench.scene.ingest import IngestOptions, ingest
 
     if not alpha > 0:
-        typer.echo(f"error: --alpha must be > 0, got {alpha}", err=True)
-        raise typer.Exit(2)
+        raise CommandError(f"--alpha must be > 0, got {alpha}")
     options = IngestOptions(alpha=alpha, labels=_extra_labels(labels))
     prepare_out_dir(out)
-    try:
-        scans = ingest(dataset, folder, options)
-    except (UnknownNameError, IngestError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+    scans = ingest(dataset, folder, options)  # an unknown dataset, an unreadable scan: exit 2
     write_meta_info([s.scene for s in scans], out / f"{dataset}_meta_info.json")
     report = {s.scene.scene_id: {"dropped_labels": s.dropped, "skipped_instances": s.skipped} for s in scans}
     (out / "ingest.json").write_text(json.dumps(report, indent=2) + "\n")

@@ -5,15 +5,15 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import typer
+from spatialbench.cli.apps import CommandError
 
 
 def prepare_out_dir(out: Path, option: str = "--out") -> Path:
     """Create ``out`` (with parents) and check that a file can be written in it, before any work is done.
 
     Raises:
-        typer.Exit: code 2 after one line naming ``option`` and the path (an existing file, a path below
-            a file, no permission, read-only file system).
+        CommandError: (exit 2) naming ``option`` and the path: an existing file, a path below a file, no
+            permission, read-only file system.
     """
     probe = out / f".spatialbench-write-test-{os.getpid()}"
     try:
@@ -22,8 +22,7 @@ def prepare_out_dir(out: Path, option: str = "--out") -> Path:
         probe.unlink()
     except OSError as err:
         why = "exists and is not a folder" if out.exists() and not out.is_dir() else err.strerror or str(err)
-        typer.echo(f"error: {option} {out}: not a writable folder ({why})", err=True)
-        raise typer.Exit(2) from None
+        raise CommandError(f"{option} {out}: not a writable folder ({why})") from None
     return out
 
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.synth.export import write_json
 from spatialbench.synth.generator import SceneConfig, generate_scene
 from spatialbench.synth.pipeline import (
@@ -45,12 +46,14 @@ Progress = Callable[[int, int, str], None]
 R = TypeVar("R")
 
 
-class RayUnavailableError(RuntimeError):
+class RayUnavailableError(SpatialBenchError, RuntimeError):
     """``--executor ray`` without Ray installed (the message says how to install it)."""
 
 
-class SceneTasksFailed(RuntimeError):
+class SceneTasksFailed(SpatialBenchError, RuntimeError):
     """Scenes that failed after their retries; ``failures`` maps scene id → the last error's text."""
+
+    exit_code = 1  # the other scenes ran; a re-run retries these
 
     def __init__(self, failures: dict[str, str]) -> None:
         shown = "; ".join(f"{scene}: {error}" for scene, error in list(failures.items())[:5])

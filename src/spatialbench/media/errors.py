@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from spatialbench.errors import SpatialBenchError
 
-class MediaError(RuntimeError):
+
+class MediaError(SpatialBenchError, RuntimeError):
     """Media that cannot be used (missing, corrupt, zero-length, rotated, bad strategy...).
 
     The message names the file and the reason.
@@ -13,3 +15,4 @@ class MediaError(RuntimeError):
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+        self.location = path

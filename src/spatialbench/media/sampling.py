@@ -20,8 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from spatialbench.errors import SpatialBenchError
 
-class StrategyError(ValueError):
+
+class StrategyError(SpatialBenchError, ValueError):
     """A strategy name that does not parse."""
 
 

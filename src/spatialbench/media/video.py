@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.media.errors import MediaError
 from spatialbench.media.image import resize_to_max_pixels
 from spatialbench.media.sampling import FrameStrategy, extent, within_segment
@@ -97,7 +98,7 @@ def probe_timestamps(path: str) -> NDArray[np.float64]:
     return (pts - pts[0]).astype(np.float64) * base
 
 
-class _Unidentified(Exception):
+class _Unidentified(SpatialBenchError):
     """A frame after a seek whose timestamp is not in the probe (cannot tell which frame it is)."""
 
 

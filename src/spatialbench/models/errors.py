@@ -7,8 +7,10 @@ the message against the item and goes on. :class:`RetryableError` marks a failur
 
 from __future__ import annotations
 
+from spatialbench.errors import SpatialBenchError
 
-class BackendError(RuntimeError):
+
+class BackendError(SpatialBenchError, RuntimeError):
     """A model request failed (after any retries). The message never contains credentials."""
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.prompting.templates import fill, read_json
 
 DEFAULT_GRID_SIZE = 10  # Sec. 6.1: "a 10 × 10 grid"
@@ -31,7 +32,7 @@ _ABS_DISTANCE = re.compile(r"distance between the (?P<first>.+?) and the (?P<sec
 _OPTION_LETTER = re.compile(r"^\s*[A-Z][.)]\s*")
 
 
-class CategoryRuleError(ValueError):
+class CategoryRuleError(SpatialBenchError, ValueError):
     """A question of a task with a categories-of-interest rule does not follow its official wording."""
 
 

@@ -14,8 +14,10 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from spatialbench.errors import SpatialBenchError
 
-class TemplateError(ValueError):
+
+class TemplateError(SpatialBenchError, ValueError):
     """A template names a placeholder that is not supplied (the message names it and the template)."""
 
 

@@ -29,6 +29,7 @@ class MalformedSampleError(SpatialBenchError, ValueError):
         self.sample_id = sample_id
         self.field = field
         self.reason = reason
+        self.location = f"{sample_id}:{field}"
 
     def row_error(self, file: str, line: int | None = None) -> RowError:
         """Return the registry's record of this error; its text names the file, field and sample id."""
@@ -45,6 +46,7 @@ class AnnotationFileError(SpatialBenchError, ValueError):
     def __init__(self, path: str | Path, reason: str, line: int | None = None) -> None:
         super().__init__(f"{path}: {reason}")
         self.path, self.reason, self.line = str(path), reason, line
+        self.location = self.path if line is None else f"{self.path}:{line}"
 
 
 def unreadable(path: str | Path, error: Exception) -> AnnotationFileError:

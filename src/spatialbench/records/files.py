@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.records.rows import EntryIndex, RowError
 
 SUFFIX_PRIORITY = (".jsonl", ".parquet", ".json")
@@ -51,7 +52,7 @@ def utf8_bytes(path: Path) -> tuple[bytes, str | None]:
     return data.removeprefix(BOM), None
 
 
-class NotUtf8Error(ValueError):
+class NotUtf8Error(SpatialBenchError, ValueError):
     """A file that is not UTF-8 text: ``str()`` is ``FILE:LINE: not UTF-8 text (byte 0x.. at column C)...``.
 
     ``decode_error`` is the decoder's own error (None for a UTF-16 file), for callers with their own wording.
@@ -79,7 +80,7 @@ def read_text(path: Path) -> str:
         raise NotUtf8Error(f"{path}:{line}: {message}", err) from None
 
 
-class WriteError(OSError):
+class WriteError(SpatialBenchError, OSError):
     """A file that could not be written: ``str()`` is ``cannot write PATH: REASON`` (PATH the final name).
 
     ``errno`` / ``strerror`` / ``filename`` are the failed write's (ENOSPC for a full disk).
@@ -88,6 +89,7 @@ class WriteError(OSError):
     def __init__(self, path: Path, err: OSError) -> None:
         super().__init__(err.errno, err.strerror or str(err), str(path))
         self.path = path
+        self.location = str(path)
 
     def __str__(self) -> str:
         return f"cannot write {self.path}: {self.strerror}"

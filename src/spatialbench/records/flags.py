@@ -19,12 +19,14 @@ import time
 from pathlib import Path
 from typing import Any
 
+from spatialbench.errors import SpatialBenchError
+
 FLAGS = ("wrong", "ambiguous", "fine")
 EXCLUDED = ("wrong", "ambiguous")
 FILE_NAME = "flags.jsonl"
 
 
-class FlagFileError(ValueError):
+class FlagFileError(SpatialBenchError, ValueError):
     """A flags file line that is not a review (the message names the file, the line and the field)."""
 
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
+from spatialbench.errors import SpatialBenchError
 from spatialbench.records.item import Item
 from spatialbench.registry import UnknownNameError
 from spatialbench.runs import RunConfig
@@ -29,7 +30,7 @@ HUMAN_PREFIX = "human:"
 """Model names of human evaluations (``human:NAME``), the papers' "Human Level" rows."""
 
 
-class RunReadError(ValueError):
+class RunReadError(SpatialBenchError, ValueError):
     """A run folder that cannot be read; the message names the folder and the file or field."""
 
 

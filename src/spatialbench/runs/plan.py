@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.prompting.builders import PromptBuilder
 from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings
@@ -14,7 +15,7 @@ from spatialbench.runs.config import RunConfig
 from spatialbench.runs.keys import MediaDigests, request_key, request_text
 
 
-class SelectionError(ValueError):
+class SelectionError(SpatialBenchError, ValueError):
     """Requested ids that the benchmark does not contain."""
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from spatialbench.errors import SpatialBenchError
+
 #: the response store's file name inside the run folder
 STORE_NAME = "run.sqlite"
 
@@ -31,8 +33,10 @@ class RunSummary:
     truncated: list[str] = field(default_factory=list)  # ids of answers cut off at the answer budget
 
 
-class RunInterrupted(Exception):
+class RunInterrupted(SpatialBenchError):
     """Ctrl-C during a run; ``answered`` items were answered and stored by this invocation."""
+
+    exit_code = 130  # the shell's code for Ctrl-C
 
     def __init__(self, answered: int) -> None:
         super().__init__(f"interrupted; {answered} answered and stored")

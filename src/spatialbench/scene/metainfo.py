@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.scene.box import OrientedBox, make_box
 from spatialbench.scene.model import ObjectInstance, Scene
 
@@ -40,8 +41,12 @@ _AABB_TOL = 1e-4
 _FORBIDDEN_IN_CATEGORY = frozenset('"{},')
 
 
-class MetaInfoError(ValueError):
+class MetaInfoError(SpatialBenchError, ValueError):
     """A meta-info file or entry that does not follow the schema; the message names file, scene, field."""
+
+
+class MetaInfoNotFoundError(MetaInfoError, FileNotFoundError):
+    """No meta-info JSON at the path given: no such file, or a folder without JSON files."""
 
 
 def _fail(where: str, message: str) -> MetaInfoError:
@@ -212,14 +217,14 @@ def load_meta_info(path: Path | str) -> dict[str, Scene]:
         scene_id -> Scene, in file order.
 
     Raises:
-        FileNotFoundError: no such file, or a folder without JSON files.
+        MetaInfoNotFoundError (a FileNotFoundError): no such file, or a folder without JSON files.
         MetaInfoError: invalid JSON or schema violation (names the file, scene and field);
             a scene id present in two files.
     """
     path = Path(path)
     files = sorted(path.glob("*.json")) if path.is_dir() else [path]
     if not files or not files[0].exists():
-        raise FileNotFoundError(f"no meta-info JSON at {path}")
+        raise MetaInfoNotFoundError(f"no meta-info JSON at {path}")
     scenes: dict[str, Scene] = {}
     for file in files:
         try:

@@ -24,6 +24,7 @@ import numpy as np
 import trimesh
 from numpy.typing import NDArray
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.synth.parts import Material, Part
 from spatialbench.synth.scene import SynthScene
 from spatialbench.synth.structure import shell_parts
@@ -36,7 +37,7 @@ VISIBLE_RATIO = 0.2
 SURFACE_TOLERANCE_M = 0.02
 
 
-class RayCastingUnavailableError(RuntimeError):
+class RayCastingUnavailableError(SpatialBenchError, RuntimeError):
     """Neither Embree (``embreex``) nor trimesh's fallback intersector (needs ``rtree``) is installed."""
 
 

@@ -20,6 +20,7 @@ from numpy.typing import NDArray
 from shapely.geometry import Point
 from shapely.prepared import prep
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.synth.lighting import KEY_DIR, Lights
 from spatialbench.synth.parts import Material, Part
 from spatialbench.synth.plan import FloorPlan
@@ -34,7 +35,7 @@ PATTERNED = (Material.WOOD, Material.FABRIC, Material.FLOOR_PLANKS, Material.TIL
 GL_FROM_CV = np.diag([1.0, -1.0, -1.0, 1.0])  # OpenCV camera axes → OpenGL camera axes
 
 
-class RendererUnavailableError(RuntimeError):
+class RendererUnavailableError(SpatialBenchError, RuntimeError):
     """No OpenGL context could be created (no EGL / Mesa, or moderngl missing)."""
 
 

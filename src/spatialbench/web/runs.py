@@ -15,13 +15,14 @@ from typing import Any
 
 import pandas as pd
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.runs import STORE_NAME
 
 ITEM_QUERY = """SELECT status, response, prompt, error, latency_s FROM results WHERE item_id = ?
                 ORDER BY (status = 'ok') DESC, finished_at DESC LIMIT 1"""
 
 
-class RunFolderError(ValueError):
+class RunFolderError(SpatialBenchError, ValueError):
     """A folder given as a run that is not one (the message names the folder and the file)."""
 
 

@@ -18,11 +18,13 @@ from pathlib import Path, PurePosixPath
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 
+from spatialbench.errors import SpatialBenchError
+
 COOKIE = "spatialbench_token"
 HEADER = "x-spatialbench-token"
 
 
-class UnsafePathError(ValueError):
+class UnsafePathError(SpatialBenchError, ValueError):
     """A requested file path outside its root (the message says why, never the resolved target)."""
 
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
 from spatialbench.benchmarks.vsibench.tiny import SUBSETS, tiny_subset
+from spatialbench.errors import SpatialBenchError
 from spatialbench.records.bulk import Shared, checked_item, paused_gc
 from spatialbench.records.files import read_records
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
@@ -49,12 +50,13 @@ _PATH_FIELDS = ("dataset", "scene_name")  # media: <data>/<dataset>/<scene_name>
 _NOT_IN_NAMES = frozenset("/\\\0")
 
 
-class RowProblem(ValueError):
+class RowProblem(SpatialBenchError, ValueError):
     """A record field that cannot be read; carries the field name."""
 
     def __init__(self, field: str, message: str) -> None:
         super().__init__(message)
         self.field = field
+        self.location = field
 
 
 def _check_path_name(field: str, value: str) -> None:

@@ -14,6 +14,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.synth.rigs import Rig
 
 WRITTEN = "remindview_files.txt"
@@ -21,7 +22,7 @@ HEADER = "# files written by spatialbench generate remindview (a re-run removes 
 TOP_FILES = ("object_centric_qa.csv", "view_centric_qa.csv", "manifest.json", "statistics.md")
 
 
-class ForeignFilesError(ValueError):
+class ForeignFilesError(SpatialBenchError, ValueError):
     """``out`` holds files this module did not record writing where it writes (message names them)."""
 
 

@@ -28,6 +28,7 @@ import numpy as np
 from numpy.typing import NDArray
 from pydantic import BaseModel, ConfigDict, ValidationError, model_validator
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.generate.vsi.base import Candidate
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.generate.vsi.templates import render
@@ -38,7 +39,7 @@ TURNS = ("left", "right", "back")
 MAX_TURNS = 6  # the paper asks for about two to five movements; longer routes are refused
 
 
-class RouteError(ValueError):
+class RouteError(SpatialBenchError, ValueError):
     """An invalid route or route file; the message names the file, line and field."""
 
 

@@ -11,16 +11,19 @@ from collections.abc import Sequence
 from contextlib import closing
 from pathlib import Path
 
+from spatialbench.errors import SpatialBenchError
+
 #: table → the columns copied (None: every column, the key included)
 _TABLES = {"results": None, "turns": None, "invocations": "started_at, config, environment, backend"}
 
 
-class StoreCopyError(Exception):
+class StoreCopyError(SpatialBenchError):
     """A source store whose rows cannot be copied: ``source`` (its path) and ``duplicate`` (a key clash)."""
 
     def __init__(self, source: Path, reason: str, duplicate: bool) -> None:
         super().__init__(reason)
         self.source, self.duplicate = source, duplicate
+        self.location = str(source)
 
 
 def copy_stores(target: Path, sources: Sequence[Path]) -> int:

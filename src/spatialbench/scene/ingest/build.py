@@ -12,13 +12,14 @@ import numpy as np
 import trimesh
 from numpy.typing import NDArray
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.scene.box import OrientedBox
 from spatialbench.scene.ingest.fit import DEFAULT_ALPHA, room_geometry
 from spatialbench.scene.ingest.labels import LabelMap
 from spatialbench.scene.model import ObjectInstance, Scene
 
 
-class IngestError(ValueError):
+class IngestError(SpatialBenchError, ValueError):
     """A scan folder or file that cannot be read; the message names the file and the field."""
 
 

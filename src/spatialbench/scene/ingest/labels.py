@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.scene.categories import vocabulary
 
 
@@ -83,7 +84,7 @@ def _structure() -> frozenset[str]:
     return frozenset(normalise(s) for s in _data()["structure"])
 
 
-class LabelFileError(ValueError):
+class LabelFileError(SpatialBenchError, ValueError):
     """An extra label table that cannot be used; the message names the file, line and entry."""
 
 
