@@ -117,6 +117,7 @@ def _exception_classes() -> list[type[BaseException]]:
             if (
                 inspect.isclass(value)
                 and issubclass(value, BaseException)
+                and not issubclass(value, Warning)  # warnings (PluginWarning) are not errors
                 and value.__module__ == module.__name__
             ):
                 found.append(value)
