@@ -12,9 +12,10 @@ from benchmarks.mmsi_remindview_fixtures import build_remindview
 from spatialbench.analysis.entropy import entropy_study, phase_entropies
 from spatialbench.analysis.run_folder import read_run
 from spatialbench.analysis.stored import stored_answers
+from spatialbench.api import run
 from spatialbench.cli.main import app
 from spatialbench.models.hf_trace import entropy, read_trace
-from spatialbench.runs import RunConfig, run
+from spatialbench.runs import RunConfig
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")

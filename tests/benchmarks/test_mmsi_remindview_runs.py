@@ -5,7 +5,8 @@ import json
 import pytest
 from mmsi_remindview_fixtures import build_mmsi, build_remindview, mmsi_samples
 
-from spatialbench.runs import RunConfig, run
+from spatialbench.api import run
+from spatialbench.runs import RunConfig
 from support.openai_server import OpenAIServer, ServerScript
 
 pytestmark = pytest.mark.slow
