@@ -103,9 +103,7 @@ def run_command(
     """
     flags = {name: value for name, value in locals().items() if name not in ("config_file", "progress")}
     prepared = _prepare(config_file, flags)
-    for note in prepared.notes:
-        typer.echo(note, err=True)
-    _note_unused_quality(jpeg_quality, prepared.config)
+    _notes(prepared, jpeg_quality)
     created = missing_folders(Path(prepared.config.out))
     prepare_out_dir(Path(prepared.config.out))  # an existing file or unwritable folder: one line, exit 2
     summary = _execute(prepared, progress, created)
@@ -114,7 +112,11 @@ def run_command(
         raise typer.Exit(1)
 
 
-def _note_unused_quality(jpeg_quality: int | None, config: RunConfig) -> None:
+def _notes(prepared: PreparedRun, jpeg_quality: int | None) -> None:
+    """Print the benchmark defaults filled in, and a ``--jpeg-quality`` that frames sent as PNG ignore."""
+    for note in prepared.notes:
+        typer.echo(note, err=True)
+    config = prepared.config
     if jpeg_quality is not None and config.model.image_format != "jpeg":
         typer.echo(f"note: --jpeg-quality {jpeg_quality} applies to --image-format jpeg only; "
                    f"frames are sent as {config.model.image_format}", err=True)
