@@ -35,7 +35,8 @@ def one_run(data: Path, out: Path, concurrency: int, items: int | None, image_fo
     frame, the client's peak RSS (MB).
     """
     import spatialbench.models.images as images
-    from spatialbench.runs import RunConfig, run
+    from spatialbench.api import run
+    from spatialbench.runs import RunConfig
 
     counts: Counter[str] = Counter()
     real = images._encode

@@ -21,11 +21,12 @@ import numpy as np
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 sys.path.insert(0, str(TESTS))
 
+from spatialbench.api import run  # noqa: E402
 from spatialbench.benchmarks import get_benchmark  # noqa: E402
 from spatialbench.records.messages import Response  # noqa: E402
 from spatialbench.report import build_report  # noqa: E402
-from spatialbench.runs import STORE_NAME, RunConfig, RunStore, run  # noqa: E402
-from spatialbench.runs.prepare import record_run  # noqa: E402
+from spatialbench.runs import STORE_NAME, RunConfig, RunStore  # noqa: E402
+from spatialbench.runs.record import record_run  # noqa: E402
 from support.videos import encode_indexed_video  # noqa: E402
 from support.vsi_data import make_vsibench  # noqa: E402
 

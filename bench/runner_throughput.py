@@ -20,7 +20,8 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent.parent / "tests"
 sys.path.insert(0, str(TESTS))
 
-from spatialbench.runs import RunConfig, run  # noqa: E402
+from spatialbench.api import run  # noqa: E402
+from spatialbench.runs import RunConfig  # noqa: E402
 from support.vsi_data import make_vsibench  # noqa: E402
 
 N_ITEMS, LATENCY_S, CONCURRENCY, FAILURE_RATE = 500, 0.2, 16, 0.2

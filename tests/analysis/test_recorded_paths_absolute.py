@@ -7,8 +7,9 @@ now holds the absolute paths; the run's own request keys do not change.
 
 import json
 
-from spatialbench.runs import RunConfig, run
-from spatialbench.runs.prepare import recorded_config
+from spatialbench.api import run
+from spatialbench.runs import RunConfig
+from spatialbench.runs.record import recorded_config
 from support.vsi_data import make_vsibench
 
 

@@ -11,9 +11,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from spatialbench.api import run
 from spatialbench.prompting.strategies import StrategyConfig, build_strategy
 from spatialbench.prompting.strategies.cues3d import labelled_boxes, render_view
-from spatialbench.runs import RunConfig, run
+from spatialbench.runs import RunConfig
 from spatialbench.scene.box import OrientedBox
 from spatialbench.scene.metainfo import load_meta_info, write_meta_info
 from spatialbench.scene.model import ObjectInstance, Scene

@@ -11,9 +11,10 @@ from typer.testing import CliRunner
 from benchmarks.mmsi_remindview_fixtures import build_remindview
 from spatialbench.analysis.entropy import ANALYSIS, phase_entropies
 from spatialbench.analysis.stored import stored_answers
+from spatialbench.api import run
 from spatialbench.cli.main import app
 from spatialbench.models.hf_trace import entropy, read_trace
-from spatialbench.runs import RunConfig, run
+from spatialbench.runs import RunConfig
 from spatialbench.runs.folder import open_run
 
 torch = pytest.importorskip("torch")

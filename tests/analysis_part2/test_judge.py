@@ -23,8 +23,9 @@ from typer.testing import CliRunner
 from benchmarks.mmsi_remindview_fixtures import build_remindview
 from spatialbench.analysis.asking import endpoint_label
 from spatialbench.analysis.judge.schema import parse_judgement
+from spatialbench.api import run
 from spatialbench.cli.main import app
-from spatialbench.runs import RunConfig, run
+from spatialbench.runs import RunConfig
 from support.judge_scripts import FOUR_PHASES, add_view_graphs, judge_reply, question_of
 from support.openai_server import OpenAIServer, ServerScript
 

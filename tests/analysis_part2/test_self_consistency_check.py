@@ -14,9 +14,10 @@ from typer.testing import CliRunner
 
 from benchmarks.mmsi_remindview_fixtures import build_remindview
 from spatialbench.analysis.consistency import read_label
+from spatialbench.api import run
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.cli.main import app
-from spatialbench.runs import RunConfig, run
+from spatialbench.runs import RunConfig
 from support.judge_scripts import FOUR_PHASES
 from support.openai_server import OpenAIServer, ServerScript
 

@@ -5,7 +5,7 @@ import json
 import pytest
 from mmsi_remindview_fixtures import build_mmsi, build_remindview, mmsi_samples
 
-from spatialbench.runs import run
+from spatialbench.api import run
 from support.configs import run_config
 from support.openai_server import OpenAIServer, ServerScript
 

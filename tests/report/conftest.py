@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from spatialbench.api import run
 from spatialbench.demo import run_demo
-from spatialbench.runs import RunConfig, run
+from spatialbench.runs import RunConfig
 from support.openai_server import OpenAIServer, ServerScript
 
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks.mmsi_remindview_fixtures import build_mmsi, build_remindview
+from spatialbench.api import run
 from spatialbench.report import build_report
-from spatialbench.runs import RunConfig, run
+from spatialbench.runs import RunConfig
 from support.openai_server import OpenAIServer, ServerScript
 
 pytestmark = pytest.mark.slow  # two benchmark runs each (about 15 s)

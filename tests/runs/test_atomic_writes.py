@@ -8,7 +8,7 @@ import pytest
 
 from spatialbench.records.files import atomic_write_text
 from spatialbench.runs.config import DataConfig, ModelConfig, RunConfig
-from spatialbench.runs.prepare import record_run
+from spatialbench.runs.record import record_run
 from spatialbench.runs.store import RunStore
 
 

@@ -4,8 +4,9 @@ import json
 import sqlite3
 from pathlib import Path
 
+from spatialbench.api import run
 from spatialbench.records.messages import Response
-from spatialbench.runs import STORE_NAME, RunConfig, run
+from spatialbench.runs import STORE_NAME, RunConfig
 from spatialbench.runs.store import RunStore, attempts_made
 from support.configs import run_config
 from support.openai_server import Fault, OpenAIServer, ServerScript

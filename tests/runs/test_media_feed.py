@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 import spatialbench.models.images as images
+from spatialbench.api import run
 from spatialbench.media.cache import FrameCache
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
-from spatialbench.runs import RunConfig, run
+from spatialbench.runs import RunConfig
 from spatialbench.runs.media_feed import MediaFeed
 from support.openai_server import OpenAIServer, ServerScript
 from support.videos import encode_indexed_video

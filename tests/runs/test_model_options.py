@@ -122,7 +122,7 @@ def test_resume_with_other_options_is_refused(traced_cli_run: tuple[Path, list[s
 
 def test_python_runs_build_the_back_end_with_its_options(tmp_path: Path) -> None:
     # run(config) without a back end object builds it from model.options, as the CLI does
-    from spatialbench.runs.runner import Runner
+    from spatialbench.runs.prepare import prepare
 
     data = tmp_path / "data"
     make_vsibench(data, n_videos=1, per_video=1)
@@ -130,7 +130,7 @@ def test_python_runs_build_the_back_end_with_its_options(tmp_path: Path) -> None
         "data": {"benchmark": "vsibench", "path": str(data)}, "out": str(tmp_path / "run"),
         "model": {"name": f"hf:{tmp_path}", "options": {"trace": True, "trace_top_k": 7}},
     })
-    backend = Runner(config).backend
+    backend = prepare(config).backend()  # type: ignore[misc]
     assert backend.traces is not None  # type: ignore[attr-defined]
     assert backend.traces.folder == tmp_path / "run" / "traces"  # type: ignore[attr-defined]
     assert backend.traces.top_k == 7  # type: ignore[attr-defined]

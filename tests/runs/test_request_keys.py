@@ -3,7 +3,8 @@
 import json
 from pathlib import Path
 
-from spatialbench.runs import RunConfig, run
+from spatialbench.api import run
+from spatialbench.runs import RunConfig
 from support.configs import run_config
 from support.openai_server import OpenAIServer, ServerScript
 from support.vsi_data import answer_script, make_vsibench, question_tag

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from spatialbench.runs import STORE_NAME, RunConfig, run
+from spatialbench.api import run
+from spatialbench.runs import STORE_NAME, RunConfig
 from support.openai_server import OpenAIServer, ServerScript
 from support.vsi_data import answer_script, make_vsibench, question_tag
 

@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from spatialbench.api import run
 from spatialbench.cli.main import app
-from spatialbench.runs import STORE_NAME, RunConfig, run
+from spatialbench.runs import STORE_NAME, RunConfig
 from support.openai_server import Fault, OpenAIServer, ServerScript
 from support.vsi_data import answer_script, make_vsibench
 

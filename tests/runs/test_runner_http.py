@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from spatialbench.runs import STORE_NAME, RunConfig, run
+from spatialbench.api import run
+from spatialbench.runs import STORE_NAME, RunConfig
 from support.configs import run_config
 from support.openai_server import Fault, OpenAIServer, ServerScript
 from support.vsi_data import answer_script, make_vsibench, question_tag

@@ -12,11 +12,11 @@ import pytest
 from typer.testing import CliRunner
 
 import spatialbench.media.cache as cache_module
+from spatialbench.api import run
 from spatialbench.cli.main import app
 from spatialbench.media.cache import FrameCache
 from spatialbench.prompting.config import PromptConfig
 from spatialbench.runs.config import DataConfig, MediaConfig, ModelConfig, RunConfig
-from spatialbench.runs.runner import run
 from support.openai_server import OpenAIServer, ServerScript
 from support.vsi_data import answer_script, make_vsibench
 

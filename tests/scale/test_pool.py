@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from spatialbench.api import run
 from spatialbench.models import pool
 from spatialbench.models.errors import BackendError
 from spatialbench.models.resolve import load_backend
-from spatialbench.runs import STORE_NAME, RunConfig, run
+from spatialbench.runs import STORE_NAME, RunConfig
 from support.configs import run_config
 from support.openai_server import OpenAIServer, ServerScript, _handler, _Server
 from support.vsi_data import answer_script, make_vsibench, question_tag

@@ -141,7 +141,8 @@ def test_bad_shard_option_is_one_line(tmp_path: Path) -> None:
 
 
 def test_a_programmatic_run_with_a_shard_runs_only_its_slice(data, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from spatialbench.runs import RunConfig, run
+    from spatialbench.api import run
+    from spatialbench.runs import RunConfig
 
     root, answers = data
     config = RunConfig.model_validate({

@@ -16,7 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from spatialbench.runs import STORE_NAME, RunConfig, run
+from spatialbench.api import run
+from spatialbench.runs import STORE_NAME, RunConfig
 from spatialbench.scene.box import OrientedBox
 from spatialbench.scene.metainfo import write_meta_info
 from spatialbench.scene.model import ObjectInstance, Scene

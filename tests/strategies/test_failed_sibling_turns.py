@@ -11,7 +11,8 @@ import sqlite3
 from collections import Counter
 from typing import Any
 
-from spatialbench.runs import STORE_NAME, RunConfig, run
+from spatialbench.api import run
+from spatialbench.runs import STORE_NAME, RunConfig
 from support.cot_server import CoTModel, CoTServer
 from support.openai_server import Fault, ServerScript
 from support.vsi_data import make_vsibench

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from benchmarks.mmsi_remindview_fixtures import build_mmsi, build_remindview
-from spatialbench.runs import RunConfig, run
+from spatialbench.api import run
+from spatialbench.runs import RunConfig
 from support.cot_server import CoTModel, CoTServer
 
 #: strategy → requests per item with the default parameters

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from spatialbench.runs import STORE_NAME, RunConfig, run
+from spatialbench.api import run
+from spatialbench.runs import STORE_NAME, RunConfig
 from support.cot_server import CoTModel, CoTServer
 from support.openai_server import Fault, LoggedRequest, ServerScript
 from support.vsi_data import make_vsibench, question_tag

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 import uvicorn
 
-from spatialbench.runs import RunConfig, run
+from spatialbench.api import run
+from spatialbench.runs import RunConfig
 from spatialbench.web import ServeConfig, create_app
 from support.openai_server import OpenAIServer, ServerScript
 from support.vsi_data import answer_script, make_vsibench

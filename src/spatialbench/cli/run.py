@@ -1,8 +1,10 @@
 """``spatialbench run``: evaluate a model on a benchmark, resumably, and write the score table.
 
-Settings come from a run file (``--config``, see :mod:`spatialbench.runs.config_file`) and the options
-(:mod:`spatialbench.cli.run_options`); an option given on the command line overrides the file. The
-benchmark is looked up once and its spec passed down (defaults, checks, loading, prompts, scoring).
+A shell over the library: the options (:mod:`spatialbench.cli.run_options`) laid over a run file
+(``--config``, :mod:`spatialbench.runs.config_file`) make the config; it is checked once
+(:func:`spatialbench.runs.prepare.prepare`), run through :func:`spatialbench.api.running.execute`, and
+the summary printed. This module only words errors (a run file's field by the file, a flag's by the flag)
+and picks the exit status.
 """
 
 from __future__ import annotations
@@ -51,11 +53,11 @@ from spatialbench.cli.run_options import (
 from spatialbench.cli.subset_option import SubsetOpt
 
 if TYPE_CHECKING:  # imported inside the command, as every command's heavy modules are
-    from spatialbench.benchmarks.spec import BenchmarkSpec
     from spatialbench.runs import RunConfig, RunSummary
+    from spatialbench.runs.checks import ConfigValueError
+    from spatialbench.runs.prepare import PreparedRun
 
 SHOWN_FAILURES = 5
-_SCALAR_TAGS = {"str", "int", "float", "bool"}  # pydantic's locations of a scalar union's members
 
 
 @app.command("run")
@@ -100,50 +102,47 @@ def run_command(
     items are kept); 2 bad options or a set-up error, nothing sent; 130 interrupted (Ctrl-C).
     """
     flags = {name: value for name, value in locals().items() if name not in ("config_file", "progress")}
-    config, spec = _configure(config_file, flags)
-    _note_unused_quality(jpeg_quality, config)
-    created = missing_folders(Path(config.out))
-    prepare_out_dir(Path(config.out))  # an existing file or unwritable folder: one line, exit 2
-    summary = _execute(config, spec, progress, created)
+    prepared = _prepare(config_file, flags)
+    _notes(prepared, jpeg_quality)
+    created = missing_folders(Path(prepared.config.out))
+    prepare_out_dir(Path(prepared.config.out))  # an existing file or unwritable folder: one line, exit 2
+    summary = _execute(prepared, progress, created)
     _report(summary)
     if summary.unanswered or summary.stopped:
         raise typer.Exit(1)
 
 
-def _note_unused_quality(jpeg_quality: int | None, config: RunConfig) -> None:
+def _notes(prepared: PreparedRun, jpeg_quality: int | None) -> None:
+    """Print the benchmark defaults filled in, and a ``--jpeg-quality`` that frames sent as PNG ignore."""
+    for note in prepared.notes:
+        typer.echo(note, err=True)
+    config = prepared.config
     if jpeg_quality is not None and config.model.image_format != "jpeg":
         typer.echo(f"note: --jpeg-quality {jpeg_quality} applies to --image-format jpeg only; "
                    f"frames are sent as {config.model.image_format}", err=True)
 
 
-def _configure(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConfig, BenchmarkSpec]:
-    """Build, resolve and check the run's config; a bad value or set-up problem is one line, exit 2."""
-    from spatialbench.benchmarks import get_benchmark
-    from spatialbench.benchmarks.spec import OptionError
+def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
+    """Build the run's config and check it once (:func:`~spatialbench.runs.prepare.prepare`).
+
+    A bad value or set-up problem is one line and exit 2, before any folder is made; a value from the run
+    file is named as the file's field, one from a flag by the flag.
+    """
     from spatialbench.models.errors import BackendError
-    from spatialbench.models.resolve import check_model_urls
-    from spatialbench.prompting.strategies import build_strategy
     from spatialbench.registry import UnknownNameError
-    from spatialbench.runs.baseline import check_model_name
+    from spatialbench.runs.checks import ConfigValueError, RunSetupError
+    from spatialbench.runs.plan import SelectionError
+    from spatialbench.runs.prepare import prepare
 
     config, given = _validated(config_file, flags)
     try:
-        check_model_name(config.model.name)
-        check_model_urls(config.model.name)  # before any folder is made
-        _check_backend_options(config, config_file, given)
-        spec = get_benchmark(config.data.benchmark)
-        spec.check_options(config.data.options)  # here, where a run file's value is named as the file's
-        spec.prompt_builder(config.prompt)  # unknown --prompt fields fail here, before any work
-        build_strategy(config.strategy)  # unknown --strategy / -S names and bad values too
-    except OptionError as exc:
-        loc = ("data", "options", exc.option)
-        _fail(f"Error: {_field(loc, exc.reason, config_file, given)}" if _from_file(loc, config_file, given)
-              else f"error: {exc}")
-    except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        _fail(_invalid(exc, config_file, given))
-    except (UnknownNameError, BackendError) as exc:
+        return prepare(config)
+    except ConfigValueError as exc:
+        _fail(_refused(exc, config_file, given))
+    except (RunSetupError, SelectionError, UnknownNameError, BackendError, OSError) as exc:
         _fail(f"error: {exc}")
-    return _with_benchmark_defaults(config, spec), spec  # runs.run applies data.shard
+    except ValueError as exc:  # pydantic's ValidationError (a prompt field, a strategy parameter)
+        _fail(_invalid(exc, config_file, given))
 
 
 def _validated(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConfig, dict[str, Any]]:
@@ -159,22 +158,16 @@ def _validated(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConf
         _fail(_invalid(exc, config_file, given))
 
 
-def _check_backend_options(config: RunConfig, config_file: Path | None, given: dict[str, Any]) -> None:
-    """Check ``model.options`` against the back end's constructor; exit 2 naming the key and its source."""
-    from spatialbench.models.errors import BackendError
-    from spatialbench.models.resolve import check_backend_options
-    from spatialbench.runs.baseline import baseline_name
-
-    if not config.model.options:
-        return
-    loc = ("model", "options")
-    where = f"{config_file}: model.options" if _from_file(loc, config_file, given) else "--model-option"
-    if baseline_name(config.model.name) is not None:
-        _fail(f"error: {where}: {config.model.name} is a baseline: it takes no --model-option")
-    try:
-        check_backend_options(config.model.name, config.backend_options())
-    except (BackendError, ValueError) as exc:
-        _fail(f"error: {where}: {exc}")
+def _refused(exc: ConfigValueError, config_file: Path | None, given: dict[str, Any]) -> str:
+    """Word a refused ``model.options`` / ``data.options`` value by where it came from (file or flag)."""
+    loc = exc.field
+    if loc == ("model", "options"):
+        where = f"{config_file}: model.options" if _from_file(loc, config_file, given) else "--model-option"
+        return f"error: {where}: {exc.reason}"
+    if len(loc) < 3:  # an option the loader does not take
+        return f"Error: Invalid value: {exc.reason}"
+    return f"Error: {_field(loc, exc.reason, config_file, given)}" if _from_file(loc, config_file, given) \
+        else f"error: {exc}"
 
 
 def _fail(line: str) -> NoReturn:
@@ -182,40 +175,16 @@ def _fail(line: str) -> NoReturn:
     raise typer.Exit(2)
 
 
-def _with_benchmark_defaults(config: RunConfig, spec: BenchmarkSpec) -> RunConfig:
-    """Fill the benchmark's frames, answer budget and options (a note per option filled in), then check.
-
-    A frame strategy that conflicts with a frame-choosing option (``--setting`` with ``--frames uniform:8``),
-    an unknown mode or option is one line and exit 2, before the output folder is created.
-    """
-    from spatialbench.registry import UnknownNameError
-    from spatialbench.runs.checks import RunSetupError, check_config
-    from spatialbench.runs.runner import resolve_config
-
-    try:
-        resolved, notes = resolve_config(config, spec)
-        check_config(resolved, spec)
-    except (RunSetupError, UnknownNameError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
-    for note in notes:
-        typer.echo(note, err=True)
-    return resolved
-
-
 def _invalid(exc: ValueError, config_file: Path | None, given: dict[str, Any]) -> str:
     """Return one line for a bad value, each pydantic error as :func:`_field` words it (no pydantic URL)."""
     from pydantic import ValidationError
 
+    from spatialbench.runs.config_file import field_errors
+
     if not isinstance(exc, ValidationError):
         return f"Error: Invalid value{f' for {exc}' if str(exc).startswith('--') else f': {exc}'}"
-    parts: dict[tuple[Any, ...], str] = {}
-    for error in exc.errors():
-        loc, message = tuple(error["loc"]), error["msg"].removeprefix("Value error, ")
-        if loc and loc[-1] in _SCALAR_TAGS:  # one error per union member of a scalar: one line for all
-            loc, message = loc[:-1], "Input should be text, a number or true/false"
-        parts.setdefault(loc, _field(loc, message, config_file, given))
-    return "Error: " + "; ".join(parts.values())
+    parts = [_field(loc, message, config_file, given) for loc, message in field_errors(exc).items()]
+    return "Error: " + "; ".join(parts)
 
 
 def _from_file(loc: tuple[Any, ...], config_file: Path | None, given: dict[str, Any]) -> bool:
@@ -237,28 +206,30 @@ def _field(loc: tuple[Any, ...], reason: str, config_file: Path | None, given: d
     return f"Invalid value for {option_of(loc)}: {reason}"
 
 
-def _execute(config: RunConfig, spec: BenchmarkSpec, progress: bool, created: list[Path]) -> RunSummary:
-    """Run; set-up problems are one line and exit 2, Ctrl-C says what was kept and exits 130.
+def _execute(prepared: PreparedRun, progress: bool, created: list[Path]) -> RunSummary:
+    """Run through the library (:func:`spatialbench.api.running.execute`).
+
+    Set-up problems are one line and exit 2; Ctrl-C says what was kept and exits 130.
 
     After a set-up problem the folders this invocation ``created`` are removed while still empty.
     """
+    from spatialbench.api.running import execute
     from spatialbench.models.errors import BackendError
     from spatialbench.registry import UnknownNameError
-    from spatialbench.runs import RunInterrupted, RunSetupError, run
+    from spatialbench.runs import RunInterrupted, RunSetupError
     from spatialbench.runs.plan import SelectionError
 
     try:
-        return run(config, progress=progress, spec=spec)
+        return execute(prepared, progress=progress)
     except RunInterrupted as exc:
         typer.echo(
             f"interrupted; {exc.answered} answered and stored; re-run the same command to resume", err=True
         )
         raise typer.Exit(130) from None
     except (BackendError, UnknownNameError, SelectionError, RunSetupError, OSError) as exc:
-        # set-up problems (unknown model, missing key or data, locked folder): no traceback
-        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        # set-up problems (locked folder, a store of another run, an image limit): no traceback
         remove_empty(created)
-        typer.echo(f"error: {message}", err=True)
+        typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
 
 

@@ -1,9 +1,15 @@
-"""Runs: frozen run config (file or flags), request keys, the SQLite response store, the resumable runner."""
+"""Runs: frozen run config (file or flags), validation (``prepare``), the SQLite store, the resumable runner.
+
+Executing a run: :func:`~spatialbench.runs.prepare.prepare` → :func:`~spatialbench.runs.runner.arun` (a
+coroutine; the synchronous ``spatialbench.run`` lives in :mod:`spatialbench.api`). Reading one back:
+:func:`~spatialbench.runs.folder.open_run`.
+"""
 
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.config import DataConfig, MediaConfig, ModelConfig, RunConfig, ScoringConfig
 from spatialbench.runs.lock import RunLockedError
-from spatialbench.runs.runner import Runner, resolve_config, run
+from spatialbench.runs.prepare import PreparedRun, resolve_config
+from spatialbench.runs.runner import Runner, arun
 from spatialbench.runs.store import RunStore, StoredResult
 from spatialbench.runs.summary import STORE_NAME, RunInterrupted, RunSummary
 
@@ -12,6 +18,7 @@ __all__ = [
     "DataConfig",
     "MediaConfig",
     "ModelConfig",
+    "PreparedRun",
     "RunConfig",
     "RunInterrupted",
     "RunLockedError",
@@ -21,6 +28,6 @@ __all__ = [
     "Runner",
     "ScoringConfig",
     "StoredResult",
+    "arun",
     "resolve_config",
-    "run",
 ]

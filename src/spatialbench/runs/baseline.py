@@ -9,8 +9,8 @@ chance level for, e.g. chance-random on numerical items), so the folder reads li
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.models.base import BACKENDS
 from spatialbench.records.item import Item
 from spatialbench.records.messages import Response
@@ -19,13 +19,15 @@ from spatialbench.registry import unknown_name
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.keys import request_key
 from spatialbench.runs.lock import run_lock
-from spatialbench.runs.plan import select_items
-from spatialbench.runs.prepare import load_run_items, record_run
+from spatialbench.runs.record import record_run
 from spatialbench.runs.store import RunStore
 from spatialbench.runs.summary import STORE_NAME, RunSummary
 from spatialbench.scoring.baselines import BASELINES
 from spatialbench.scoring.output import write_scores
 from spatialbench.scoring.scorer import ScoreResult
+
+if TYPE_CHECKING:  # prepare imports this module (baseline_name)
+    from spatialbench.runs.prepare import PreparedRun
 
 #: the provider of a bare hosted model name, by how the name starts (``gpt-4o`` → ``openai:gpt-4o``)
 PROVIDER_OF_PREFIX = {"gpt-": "openai", "o1": "openai", "o3": "openai", "o4": "openai",
@@ -53,23 +55,22 @@ def check_model_name(model: str) -> None:
     raise unknown_name("model (back end or baseline)", provider, [*BACKENDS, *BASELINES], hints)
 
 
-def run_baseline(config: RunConfig, spec: BenchmarkSpec) -> RunSummary:
-    """Score the baseline ``config.model.name`` names on the selected items; store and write as a run.
+def run_baseline(prepared: PreparedRun) -> RunSummary:
+    """Score the prepared run's baseline on its selected items; store and write as a run.
 
     Raises:
-        RunSetupError: unreadable data or no items. RunLockedError: another run holds the folder.
-        SelectionError: requested ids not in the benchmark.
+        RunLockedError: another run holds the folder. RunStoreError: a store of another run.
     """
-    name = baseline_name(config.model.name) or config.model.name
-    loaded = load_run_items(config, spec)
+    config, selected = prepared.config, list(prepared.selected)
+    name = prepared.baseline or config.model.name
     out = Path(config.out)
     with run_lock(out):
-        selected = select_items(loaded, config.data.ids, config.data.limit)
-        result = BASELINES.get(name)(selected, spec.scoring, mra=config.scoring.mra)
+        result = BASELINES.get(name)(selected, prepared.spec.scoring, mra=config.scoring.mra)
         counts = _store(config, name, selected, result)
         write_scores(result, out)
     already = counts.pop("already", 0)
-    return RunSummary(len(selected), already, counts, {}, [str(e) for e in loaded.errors], score=result)
+    errors = [str(e) for e in prepared.loaded.errors]
+    return RunSummary(len(selected), already, counts, {}, errors, score=result)
 
 
 def _store(config: RunConfig, name: str, items: list[Item], result: ScoreResult) -> dict[str, int]:

@@ -6,7 +6,6 @@ from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.errors import SpatialBenchError
 from spatialbench.registry import UnknownNameError
 from spatialbench.runs.config import RunConfig
-from spatialbench.scoring.baselines import BASELINES
 from spatialbench.scoring.metrics import MRA_MODES
 
 
@@ -18,21 +17,34 @@ class RunFolderError(RunSetupError):
     """A run folder whose configuration, store or scores cannot be read; the message names the file."""
 
 
-def check_config(config: RunConfig, spec: BenchmarkSpec) -> None:
-    """Check the scoring modes and benchmark options of ``config`` against ``spec`` (not ``out``).
+class ConfigValueError(RunSetupError):
+    """A run config value refused: ``field`` is its path (``("data", "options", "subset")``), ``reason`` why.
+
+    ``location`` is the dotted path (``data.options.subset``); the message is ``message`` when given, else
+    ``<location>: <reason>``. Callers that know where the value came from (a run file, a flag) word it.
+    """
+
+    def __init__(self, field: tuple[str, ...], reason: str, message: str | None = None) -> None:
+        self.field, self.reason = field, reason
+        self.location = ".".join(field)
+        super().__init__(message or f"{self.location}: {reason}")
+
+
+def check_config(config: RunConfig, spec: BenchmarkSpec, baseline: str | None) -> None:
+    """Check the scoring modes of ``config`` against ``spec`` and its strategy against ``baseline``.
+
+    ``baseline``: the baseline the run is (``chance-random``), None for a model run. (Loader options are
+    checked by :func:`~spatialbench.runs.prepare.prepare`, as given, before the benchmark's are filled in.)
 
     Raises:
-        RunSetupError: ``scoring.extract`` or ``scoring.mra`` is not a mode of the benchmark; a benchmark
-            option the loader does not take (the message lists the known ones) or a value it refuses; a
-            prompting strategy other than ``direct`` for a baseline model (it sends no request).
+        RunSetupError: ``scoring.extract`` or ``scoring.mra`` is not a mode of the benchmark; a prompting
+            strategy other than ``direct`` for a baseline model (it sends no request).
     """
-    baseline = config.model.name.partition(":")[0]
-    if baseline in BASELINES and config.strategy.name != "direct":
+    if baseline is not None and config.strategy.name != "direct":
         raise RunSetupError(f"strategy {config.strategy.name} does not apply to the baseline {baseline} "
                             "(it sends no request; its answers come from the items)")
     try:
         spec.scoring.extractors(config.scoring.extract)
         MRA_MODES.get(config.scoring.mra)
-        spec.check_options(config.data.options)
     except (ValueError, UnknownNameError) as exc:
         raise RunSetupError(str(exc).strip("'\"")) from None

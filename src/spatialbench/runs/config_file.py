@@ -12,11 +12,16 @@ Relative ``out`` and ``data.path`` resolve against the file's folder (a run file
 together), not the working folder. It is validated by ``RunConfig`` itself (:func:`validated`: unknown keys
 are errors; types are strict, as the file writes them: ``true`` is no number, ``"5"`` no integer); settings
 given on the command line override the file's (:func:`merged`).
+
+:func:`run_config` is the library's way in (``spatialbench.run(config, **overrides)``): a ``RunConfig``, a
+mapping of sections or a run file, with overrides laid over it section by section; every refusal is one
+:class:`RunConfigError` naming the file and the field.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import tomllib
 from collections.abc import Mapping
@@ -24,12 +29,27 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 
 from spatialbench.records.files import NotUtf8Error, read_text
+from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.config import RunConfig
 
 SUFFIXES = (".yaml", ".yml", ".toml")
 _TOML_AT = re.compile(r"^(?P<problem>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)$")
+_SCALAR_TAGS = {"str", "int", "float", "bool"}  # pydantic's locations of a scalar union's members
+#: the keys of ``spatialbench.run(config, **overrides)``: ``out`` and the config's sections
+OVERRIDE_KEYS = tuple(RunConfig.model_fields)
+#: what a config can be given as: the config, a mapping of its sections, or a run file's path
+ConfigSource = RunConfig | Mapping[str, Any] | str | os.PathLike[str]
+
+
+class RunConfigError(RunSetupError):
+    """A run file or config that cannot be read or is refused; ``location`` names the file and/or field."""
+
+    def __init__(self, message: str, location: str | None = None) -> None:
+        super().__init__(message)
+        self.location = location
 
 
 def read_config_file(path: Path) -> dict[str, Any]:
@@ -38,22 +58,25 @@ def read_config_file(path: Path) -> dict[str, Any]:
     A relative ``out`` or ``data.path`` is joined to the file's folder.
 
     Raises:
-        ValueError: the file cannot be read, is not YAML / TOML, has another suffix or is not a mapping
-            (one line starting with ``--config`` and the file, with the line and column of a syntax error).
+        RunConfigError: the file cannot be read, is not YAML / TOML, has another suffix or is not a mapping
+            (one line starting with ``--config`` and the file, with the line and column of a syntax error;
+            a ValueError, as it always was).
     """
+    where = str(path)
     if path.suffix not in SUFFIXES:
-        raise ValueError(f"--config {path}: expected a {' / '.join(SUFFIXES)} file")
+        raise RunConfigError(f"--config {path}: expected a {' / '.join(SUFFIXES)} file", where)
     try:
         text = read_text(path)  # a byte-order mark is dropped
         data = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text)
     except NotUtf8Error as exc:  # names the file and the line of the first bad byte
-        raise ValueError(f"--config {exc}") from None
+        raise RunConfigError(f"--config {exc}", where) from None
     except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
-        raise ValueError(f"--config {path}: {_syntax_error(exc)}") from None
+        raise RunConfigError(f"--config {path}: {_syntax_error(exc)}", where) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise ValueError(f"--config {path}: expected a mapping of sections, got {type(data).__name__}")
+        raise RunConfigError(f"--config {path}: expected a mapping of sections, got {type(data).__name__}",
+                             where)
     return _paths_resolved(data, path.parent)
 
 
@@ -105,3 +128,71 @@ def merged(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, An
         else:
             result[key] = value
     return result
+
+
+def field_errors(exc: ValidationError) -> dict[tuple[Any, ...], str]:
+    """Return each refused field's location and message (no pydantic prefix or URL), in pydantic's order.
+
+    A scalar union's one error per member (``data.options.x.int``, ``....str``...) is one entry at the
+    field, "Input should be text, a number or true/false".
+    """
+    fields: dict[tuple[Any, ...], str] = {}
+    for error in exc.errors():
+        loc, message = tuple(error["loc"]), error["msg"].removeprefix("Value error, ")
+        if loc and loc[-1] in _SCALAR_TAGS:
+            loc, message = loc[:-1], "Input should be text, a number or true/false"
+        fields.setdefault(loc, message)
+    return fields
+
+
+def run_config(source: ConfigSource, overrides: Mapping[str, Any] | None = None) -> RunConfig:
+    """Return the config of ``source`` with ``overrides`` laid over it, validated as a run file is.
+
+    ``source``: a :class:`RunConfig`, a mapping of sections (``{"data": {...}, "model": {...}, "out":
+    ...}``) or the path of a run file (:func:`read_config_file`). ``overrides``: keys of
+    :data:`OVERRIDE_KEYS`; ``out`` takes a path, a section a mapping of its fields, merged key by key over
+    the source's (``data={"limit": 5}`` keeps ``data.benchmark``).
+
+    Raises:
+        RunConfigError: an unreadable run file; an unknown override key (the message names it and, for a
+            field of a section, the override that sets it) or a section override that is no mapping; a
+            refused value (each named by its field, after the run file when there is one).
+    """
+    where = None
+    if isinstance(source, RunConfig):
+        if not overrides:
+            return source
+        base: dict[str, Any] = source.model_dump(mode="json")
+    elif isinstance(source, Mapping):
+        base = dict(source)
+    else:
+        where = str(source)
+        base = read_config_file(Path(source))
+    values = merged(base, _checked_overrides(overrides or {}))
+    try:
+        return validated(values)
+    except ValidationError as exc:
+        parts = [f"Invalid value for {'.'.join(map(str, loc)) or 'value'}: {message}"
+                 for loc, message in field_errors(exc).items()]
+        first = ".".join(map(str, next(iter(field_errors(exc)), ())))
+        prefix = f"{where}: " if where else ""
+        raise RunConfigError(prefix + "; ".join(parts), f"{where}:{first}" if where else first) from None
+
+
+def _checked_overrides(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """Return ``overrides`` as config values (paths as text).
+
+    Raises:
+        RunConfigError: a key that is not in :data:`OVERRIDE_KEYS`, or a section given no mapping.
+    """
+    for key, value in overrides.items():
+        if key not in OVERRIDE_KEYS:
+            owners = [s for s in OVERRIDE_KEYS if key in getattr(RunConfig.model_fields[s].annotation,
+                                                                 "model_fields", {})]
+            hint = f"; did you mean {owners[0]}={{{key!r}: ...}}?" if owners else ""
+            raise RunConfigError(f"unknown override {key!r}: overrides are out=PATH or a section as a "
+                                 f"mapping ({', '.join(OVERRIDE_KEYS)}){hint}", key)
+        if key != "out" and not isinstance(value, Mapping):
+            raise RunConfigError(f"override {key}: a section is a mapping of its fields, e.g. {key}={{...}}; "
+                                 f"got {type(value).__name__}", key)
+    return {key: str(value) if isinstance(value, os.PathLike) else value for key, value in overrides.items()}

@@ -30,7 +30,7 @@ from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.keys import model_identity
 from spatialbench.runs.plan import select_items
-from spatialbench.runs.prepare import load_run_items
+from spatialbench.runs.record import load_run_items
 from spatialbench.runs.results import CONFIG_NAME, run_responses
 from spatialbench.runs.shard import Shard, parse_shard, shard_ids
 from spatialbench.runs.store import RunStore

@@ -1,69 +1,165 @@
-"""The steps every run takes before answering: load its items, record its configuration."""
+"""Validate once, fail once: :func:`prepare` turns a :class:`RunConfig` into a :class:`PreparedRun`.
+
+Every check that needs no request and no decoded frame runs here, once, before any folder is made: the
+model name and its URLs, the back end's options, the benchmark and its loader options, the prompt fields,
+the strategy and its parameters (its meta-info read), the benchmark defaults (:func:`resolve_config`), the
+scoring modes, the shard, the items (loaded and selected) and their media
+(:func:`~spatialbench.runs.preflight.check_media`). The runner (:mod:`spatialbench.runs.runner`) takes the
+prepared run and only executes it; the one check left to it needs the back end and the first request's
+frames (the image limit, :func:`~spatialbench.runs.preflight.check_image_limit`).
+"""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-from typing import Any
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from spatialbench.benchmarks.spec import BenchmarkSpec
-from spatialbench.records.files import atomic_write_text
-from spatialbench.records.redaction import redact
+from spatialbench.benchmarks import get_benchmark
+from spatialbench.benchmarks.spec import BenchmarkSpec, OptionError
+from spatialbench.media.sampling import parse_strategy
+from spatialbench.models.base import Backend
+from spatialbench.models.errors import BackendError
+from spatialbench.models.resolve import check_backend_options, check_model_urls, load_backend, model_family
+from spatialbench.prompting.builders import PromptBuilder
+from spatialbench.prompting.config import ModelFamily
+from spatialbench.prompting.strategies import Strategy, build_strategy
+from spatialbench.records.item import Item
 from spatialbench.records.rows import LoadedItems
-from spatialbench.runs.checks import RunSetupError
+from spatialbench.runs.baseline import baseline_name, check_model_name
+from spatialbench.runs.checks import ConfigValueError, check_config
 from spatialbench.runs.config import RunConfig
-from spatialbench.runs.environment import environment
-from spatialbench.runs.store import RunStore
+from spatialbench.runs.defaults import apply_benchmark_defaults
+from spatialbench.runs.dialogue import prepare_strategy
+from spatialbench.runs.plan import data_root, select_items
+from spatialbench.runs.preflight import check_media
+from spatialbench.runs.record import load_run_items
+from spatialbench.runs.shard import apply_shard
+
+BackendFactory = Callable[[], Backend]
+_MODEL_OPTIONS = ("model", "options")
 
 
-def load_run_items(config: RunConfig, spec: BenchmarkSpec) -> LoadedItems:
-    """Load the run's benchmark; an unreadable annotation file or no items is one RunSetupError naming it.
+@dataclass(frozen=True)
+class PreparedRun:
+    """A run that passed every check it can pass before sending anything.
+
+    Attributes:
+        config: the resolved config (benchmark defaults, strategy parameters and model family filled in;
+            under a shard, ``data.ids`` keeps the shard's ids): what ``config.json`` records.
+        spec: the benchmark (a copy whose loader keeps the shard's items when the run is a shard).
+        notes: lines to show the user (each benchmark default filled in).
+        builder: the benchmark's prompt builder for ``config.prompt``.
+        strategy: the prompting strategy, its meta-info scenes read.
+        backend: builds the back end (None for a baseline run, which has none).
+        baseline: the baseline the run is (``chance-random``), None for a model run.
+        loaded: the benchmark's items (the shard's) and the rows that could not be read.
+        selected: the items the run answers (``data.ids`` and ``data.limit`` applied), in file order.
+    """
+
+    config: RunConfig
+    spec: BenchmarkSpec
+    notes: tuple[str, ...]
+    builder: PromptBuilder
+    strategy: Strategy
+    backend: BackendFactory | None
+    baseline: str | None
+    loaded: LoadedItems
+    selected: tuple[Item, ...]
+
+
+def resolve_config(
+    config: RunConfig, spec: BenchmarkSpec, baseline: str | None = None
+) -> tuple[RunConfig, list[str]]:
+    """Fill settings left to defaults: the benchmark's, the strategy's parameters and the model family.
+
+    The benchmark's frames, answer budget and loader options come from
+    :func:`~spatialbench.runs.defaults.apply_benchmark_defaults` (its notes are returned, to print); a
+    ``baseline`` run has no model family. Idempotent.
 
     Raises:
-        RunSetupError: the data cannot be read (the message names the path) or holds no item.
+        RunSetupError: a frame strategy that conflicts with a frame-choosing benchmark option.
+        UnknownNameError: an unknown model provider or strategy.
+        ValueError: a strategy parameter the strategy does not take, or of the wrong type.
     """
-    data = config.data.path
+    config, notes = apply_benchmark_defaults(config, spec)
+    config = config.updated("strategy", params=build_strategy(config.strategy).parameters())
+    if config.prompt.model_family is not None or baseline is not None:
+        return config, notes
+    family = ModelFamily(model_family(config.model.name))
+    return config.updated("prompt", model_family=family), notes
+
+
+def prepare(config: RunConfig, backend: Backend | None = None) -> PreparedRun:
+    """Check ``config`` and return the run ready to execute; nothing is written, nothing sent.
+
+    ``backend``: a back end object to run with (tests, notebooks) instead of the one ``model.name``
+    names; the model name is then not checked. Without one, a baseline name (``chance-random``) makes
+    a baseline run.
+
+    Raises:
+        UnknownNameError: an unknown model provider, benchmark or strategy (near misses suggested).
+        BackendError: a malformed model URL.
+        ConfigValueError: a refused ``model.options`` or ``data.options`` value (``field`` names it).
+        ValueError: a prompt field or strategy parameter refused (pydantic's ValidationError names it).
+        RunSetupError: a frame strategy that conflicts with the benchmark's options, a scoring mode the
+            benchmark lacks, a strategy that does not apply to a baseline, unreadable meta-info, data
+            that cannot be read or holds no item, missing or unusable media.
+        SelectionError: ``data.ids`` the benchmark lacks.
+    """
+    baseline = baseline_name(config.model.name) if backend is None else None
+    factory = _backend_factory(config, baseline) if backend is None else functools.partial(_given, backend)
+    spec = get_benchmark(config.data.benchmark)
+    _check_benchmark_options(spec, config)
+    config, notes = resolve_config(config, spec, baseline)  # unknown strategies, bad parameters fail here
+    check_config(config, spec, baseline)
+    builder = spec.prompt_builder(config.prompt)  # unknown prompt fields too (the model family resolved)
+    config, spec = apply_shard(config, spec)  # data.shard: only the slice's items (runs/shard.py)
+    strategy = prepare_strategy(config)
+    loaded = load_run_items(config, spec)
+    selected = tuple(select_items(loaded, config.data.ids, config.data.limit))
+    if baseline is None and not config.prompt.blind and selected:
+        check_media(selected, data_root(config.data.path), spec.name, parse_strategy(config.frame_strategy))
+    return PreparedRun(config, spec, tuple(notes), builder, strategy, factory, baseline, loaded, selected)
+
+
+def _given(backend: Backend) -> Backend:
+    return backend
+
+
+def _backend_factory(config: RunConfig, baseline: str | None) -> BackendFactory | None:
+    """Check the model name, its URLs and ``model.options``; return what builds the back end.
+
+    Raises:
+        UnknownNameError, BackendError: as :func:`prepare`. ConfigValueError: ``model.options`` refused
+            (field ``model.options``), or given to a baseline.
+    """
+    name = config.model.name
+    check_model_name(name)
+    check_model_urls(name)
+    if baseline is not None:
+        if config.model.options:
+            raise ConfigValueError(_MODEL_OPTIONS, f"{name} is a baseline: it takes no --model-option")
+        return None
     try:
-        loaded = spec.load_items(data, **config.data.options)
-    except (ValueError, OSError) as exc:  # AnnotationFileError, FileNotFoundError, bad option value
-        message = str(exc)
-        raise RunSetupError(message if data in message else f"{data}: {message}") from None
-    if not loaded:
-        errors = [str(e) for e in loaded.errors]
-        unread = f"; {len(errors)} row(s) could not be read, first: {errors[0]}" if errors else ""
-        raise RunSetupError(f"no items in {data}{unread}")
-    return loaded
+        options = config.backend_options()
+        checked = check_backend_options(name, options) if options else {}
+    except (BackendError, ValueError) as exc:
+        raise ConfigValueError(_MODEL_OPTIONS, str(exc)) from None
+    return functools.partial(load_backend, name, api=config.model.api_settings(), seed=config.model.seed,
+                             **checked)
 
 
-def recorded_config(config: RunConfig) -> dict[str, Any]:
-    """Return ``config`` as recorded: JSON, with ``data.path`` and a given ``meta_info`` made absolute.
-
-    So the analyses of a run (``errors``, ``cogmap``, ``score --run``) find its data from any folder.
-    """
-    record = config.model_dump(mode="json")
-    record["data"]["path"] = str(Path(config.data.path).absolute())
-    params = record["strategy"]["params"]
-    if isinstance(params.get("meta_info"), str) and params["meta_info"]:
-        params["meta_info"] = str(Path(params["meta_info"]).absolute())
-    return record
-
-
-def record_run(
-    store: RunStore, config: RunConfig, backend: dict[str, Any], prompt: dict[str, Any], secrets: list[str]
-) -> None:
-    """Write config, package versions and back-end settings (redacted) to the store and ``config.json``.
-
-    ``config.json`` is replaced whole (:func:`~spatialbench.records.files.atomic_write_text`).
+def _check_benchmark_options(spec: BenchmarkSpec, config: RunConfig) -> None:
+    """Check ``data.options`` against the loader (as given: the defaults filled in later are its own).
 
     Raises:
-        OSError: ``config.json`` cannot be written (a full disk); the earlier one is kept.
+        ConfigValueError: field ``data.options.<name>`` for a refused value, ``data.options`` for an
+            option the loader does not take (the message lists the known ones).
     """
-    record = {
-        "config": recorded_config(config),
-        "environment": environment(),
-        "backend": backend,
-        "prompt": prompt,
-    }
-    record = json.loads(redact(json.dumps(record), secrets))  # describe() may hold a URL
-    store.record_invocation(record["config"], record["environment"], record["backend"])
-    atomic_write_text(Path(config.out) / "config.json", json.dumps(record, indent=2) + "\n")  # no 0-byte file
+    try:
+        spec.check_options(config.data.options)
+    except OptionError as exc:
+        raise ConfigValueError(("data", "options", exc.option), exc.reason, str(exc)) from None
+    except ValueError as exc:
+        raise ConfigValueError(("data", "options"), str(exc), str(exc)) from None

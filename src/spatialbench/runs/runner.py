@@ -6,12 +6,15 @@ and encoded images are released after its last item (:mod:`spatialbench.runs.med
 is committed to the store as it completes; an item's media, prompt or model error is recorded against it
 and the run goes on. Re-running resumes: items with an ``ok`` row are skipped.
 
-Everything that can be checked is checked before the first request (:mod:`spatialbench.runs.checks`);
-one run at a time holds the output folder (:mod:`spatialbench.runs.lock`). When the back end's circuit
-breaker opens (endpoint unreachable from the start) the run stops: items not yet sent get no row, are
-counted ``not_attempted`` and go out on the next run. Ctrl-C raises :class:`RunInterrupted` from
-:func:`run`; whatever was answered is already stored. The runner only ever calls the back end's
-``generate()``; baselines (no back end) go through :mod:`spatialbench.runs.baseline`.
+The runner executes a :class:`~spatialbench.runs.prepare.PreparedRun`: everything that can be checked
+before the first request was checked once, by :func:`~spatialbench.runs.prepare.prepare`; only the image
+limit of the first request is checked here (it needs the back end and decoded frames). One run at a time
+holds the output folder (:mod:`spatialbench.runs.lock`). When the back end's circuit breaker opens
+(endpoint unreachable from the start) the run stops: items not yet sent get no row, are counted
+``not_attempted`` and go out on the next run. :func:`arun` is a coroutine and never starts an event loop
+(``spatialbench.run`` does, :mod:`spatialbench.api`); whatever was answered when it is cancelled (Ctrl-C)
+is already stored. The runner only ever calls the back end's ``generate()``; baselines (no back end) go
+through :mod:`spatialbench.runs.baseline`.
 """
 
 from __future__ import annotations
@@ -26,36 +29,26 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks import get_benchmark
-from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.media.cache import FrameCache
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.media.video import SampledFrames
-from spatialbench.models.base import Backend
 from spatialbench.models.errors import BackendError, EndpointUnreachableError
-from spatialbench.models.resolve import check_backend_options, load_backend, model_family
-from spatialbench.prompting.builders import PromptBuilder
-from spatialbench.prompting.config import ModelFamily
-from spatialbench.prompting.strategies import build_strategy
 from spatialbench.records.item import Item
 from spatialbench.records.messages import ImagePart, Request, Response
 from spatialbench.records.redaction import redact, secret_values
-from spatialbench.records.rows import LoadedItems
-from spatialbench.runs.baseline import baseline_name, run_baseline
-from spatialbench.runs.checks import check_config
+from spatialbench.runs.baseline import run_baseline
 from spatialbench.runs.config import RunConfig
-from spatialbench.runs.defaults import apply_benchmark_defaults
-from spatialbench.runs.dialogue import Turns, answer_reader, prepare_strategy, run_strategy, strategy_key
+from spatialbench.runs.dialogue import Turns, answer_reader, run_strategy, strategy_key
 from spatialbench.runs.lock import run_lock
 from spatialbench.runs.media_feed import MediaFeed
-from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan, select_items
-from spatialbench.runs.preflight import check_image_limit, check_media, image_limit
-from spatialbench.runs.prepare import load_run_items, record_run
+from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan
+from spatialbench.runs.preflight import check_image_limit, image_limit
+from spatialbench.runs.prepare import PreparedRun
 from spatialbench.runs.progress import Progress
-from spatialbench.runs.shard import apply_shard
+from spatialbench.runs.record import record_run
 from spatialbench.runs.store import RunStore, RunStoreError, StoredResult
-from spatialbench.runs.summary import STORE_NAME, RunInterrupted, RunSummary
+from spatialbench.runs.summary import STORE_NAME, RunSummary
 from spatialbench.scoring.output import write_scores
 from spatialbench.scoring.scorer import ScoreResult, score_items
 
@@ -110,41 +103,29 @@ def _prompt_record(request: Request, media: list[SampledFrames]) -> dict[str, An
     }
 
 
-def _load_backend(config: RunConfig) -> Backend:
-    """Build the back end of ``config.model`` with its ``options`` (typed by its constructor)."""
-    options = config.backend_options()
-    checked = check_backend_options(config.model.name, options) if options else {}
-    return load_backend(config.model.name, api=config.model.api_settings(), seed=config.model.seed, **checked)
-
-
 class Runner:
-    """Runs one :class:`RunConfig` of benchmark ``spec`` (looked up by name when not given).
+    """Executes one :class:`~spatialbench.runs.prepare.PreparedRun` of a model (not a baseline).
 
-    ``backend`` may be given (tests, notebooks) instead of built by name; ``cache`` too, a frame cache
-    shared with other runs on the same data folder (default: :func:`frame_cache`).
+    The back end is built here (the prepared run's factory: the given object or the one ``model.name``
+    names). ``cache``: a frame cache shared with other runs on the same data folder (default:
+    :func:`frame_cache`).
     """
 
-    def __init__(
-        self,
-        config: RunConfig,
-        spec: BenchmarkSpec | None = None,
-        backend: Backend | None = None,
-        progress: bool = True,
-        cache: FrameCache | None = None,
-    ) -> None:
-        self.spec = spec or get_benchmark(config.data.benchmark)
-        config, _ = resolve_config(config, self.spec)
-        check_config(config, self.spec)
-        self.config = config
-        self.backend = backend or _load_backend(config)
+    def __init__(self, prepared: PreparedRun, progress: bool = True, cache: FrameCache | None = None) -> None:
+        if prepared.backend is None:
+            raise ValueError(f"{prepared.baseline} is a baseline: run it with arun(prepared), not a Runner")
+        self.prepared = prepared
+        self.spec = prepared.spec
+        self.config = config = prepared.config
+        self.backend = prepared.backend()
         self.show_progress = progress
         self.out = Path(config.out)
         self.owns_cache = cache is None and _SHARED_CACHES.get() is None  # frames released after use
         self.cache = cache if cache is not None else frame_cache(config)
         self._decodes_before: Counter[str] = Counter()  # a shared cache's decodes by earlier runs
         self.strategy = parse_strategy(config.frame_strategy)
-        self.builder: PromptBuilder = self.spec.prompt_builder(config.prompt)
-        self.answer_strategy = prepare_strategy(config)  # direct: one request, as before
+        self.builder = prepared.builder
+        self.answer_strategy = prepared.strategy  # direct: one request, as before
         self._secrets: list[str] = []
         self.progress: Progress | None = None
         self.stopped: str | None = None
@@ -163,23 +144,19 @@ class Runner:
         """Run every selected item not yet answered, then score; returns the summary.
 
         Raises:
-            RunSetupError: no items to run (empty or unreadable annotations), missing media, a frame
-                strategy or image limit no request can meet (:mod:`~spatialbench.runs.preflight`), a store
-                of another run or a damaged one; RunLockedError: another run holds the output folder.
+            RunSetupError: an image limit no request can meet (:mod:`~spatialbench.runs.preflight`), a
+                store of another run or a damaged one; RunLockedError: another run holds the output folder.
         """
-        loaded = load_run_items(self.config, self.spec)  # before the lock: bad data leaves no folder
         self._decodes_before = Counter(self.cache.decodes)
-        await self._preflight(loaded)
+        await self._check_image_limit()
         with run_lock(self.out):
-            return await self._run_locked(loaded)
+            return await self._run_locked()
 
-    async def _preflight(self, loaded: LoadedItems) -> None:
-        """Media set-up checks before anything is sent (:mod:`spatialbench.runs.preflight`)."""
-        selected = select_items(loaded, self.config.data.ids, self.config.data.limit)
+    async def _check_image_limit(self) -> None:
+        """Refuse a first request with more images than the back end takes (its frames stay cached)."""
+        selected = self.prepared.selected
         if not self.uses_media or not selected:
             return
-        await asyncio.to_thread(check_media, selected, data_root(self.config.data.path), self.spec.name,
-                                self.strategy)
         first = min(selected, key=lambda item: tuple(ref.path for ref in item.media))  # sent first
         try:
             request = self.builder.build(first, await self._media(first))
@@ -187,9 +164,9 @@ class Runner:
             return  # that item's own error, recorded when it runs
         check_image_limit(request, *image_limit(self.backend, self.config.model))
 
-    async def _run_locked(self, loaded: LoadedItems) -> RunSummary:
+    async def _run_locked(self) -> RunSummary:
         self._secrets = secret_values()
-        selected = select_items(loaded, self.config.data.ids, self.config.data.limit)
+        selected = list(self.prepared.selected)
         planned = await asyncio.to_thread(plan, selected, self.config, self.builder, self.uses_media)
         if self.config.strategy.name != "direct":  # a strategy's answers never mix with direct ones
             planned = [replace(p, key=strategy_key(p.key, self.answer_strategy)) for p in planned]
@@ -215,7 +192,7 @@ class Runner:
                 len(planned) - len(pending),
                 dict(progress.counts),
                 dict(self.cache.decodes - self._decodes_before),
-                [str(e) for e in loaded.errors],
+                [str(e) for e in self.prepared.loaded.errors],
                 request_seconds,
             )
             rows = store.results([p.key for p in planned])
@@ -325,53 +302,19 @@ def _unanswered(planned: list[PlannedItem], rows: list[StoredResult]) -> list[tu
     return [(r.item_id, r.status, r.error) for r in rows if r.status != "ok"] + missing
 
 
-def resolve_config(config: RunConfig, spec: BenchmarkSpec) -> tuple[RunConfig, list[str]]:
-    """Fill settings left to defaults: the benchmark's, the strategy's parameters and the model family.
-
-    The benchmark's frames, answer budget and loader options come from
-    :func:`~spatialbench.runs.defaults.apply_benchmark_defaults` (its notes are returned, to print); a
-    baseline has no model family. Idempotent.
-
-    Raises:
-        RunSetupError: a frame strategy that conflicts with a frame-choosing benchmark option.
-        UnknownNameError: an unknown model provider or strategy.
-        ValueError: a strategy parameter the strategy does not take, or of the wrong type.
-    """
-    config, notes = apply_benchmark_defaults(config, spec)
-    config = config.updated("strategy", params=build_strategy(config.strategy).parameters())
-    if config.prompt.model_family is not None or baseline_name(config.model.name) is not None:
-        return config, notes
-    family = ModelFamily(model_family(config.model.name))
-    return config.updated("prompt", model_family=family), notes
-
-
-def run(
-    config: RunConfig,
-    backend: Backend | None = None,
-    progress: bool = True,
-    spec: BenchmarkSpec | None = None,
-    cache: FrameCache | None = None,
-) -> RunSummary:
-    """Resolve ``config`` and run it to completion (blocking); ``spec`` is looked up by name when not given.
+async def arun(prepared: PreparedRun, progress: bool = True, cache: FrameCache | None = None) -> RunSummary:
+    """Execute ``prepared`` to completion; returns its summary.
 
     ``cache``: a frame cache shared with other runs on the same data folder (default: :func:`frame_cache`,
-    the shared one inside :func:`shared_frame_caches`, else a new one).
-
-    A baseline model name (``chance-random``, ``chance-frequency``) without a ``backend`` is scored as
-    ``spatialbench baseline`` scores it (:func:`~spatialbench.runs.baseline.run_baseline`).
+    the shared one inside :func:`shared_frame_caches`, else a new one). A baseline run is scored as
+    ``spatialbench baseline`` scores it (:func:`~spatialbench.runs.baseline.run_baseline`, in a worker
+    thread). A synchronous caller uses ``spatialbench.run`` (:mod:`spatialbench.api`), which also turns
+    Ctrl-C into :class:`~spatialbench.runs.summary.RunInterrupted`.
 
     Raises:
-        RunSetupError (and subclasses), BackendError, UnknownNameError: the run cannot start.
-        RunInterrupted: Ctrl-C; everything answered so far is stored.
+        RunSetupError (and subclasses), BackendError: the run cannot start (nothing sent).
+        asyncio.CancelledError: cancelled; everything answered so far is stored.
     """
-    spec = spec or get_benchmark(config.data.benchmark)
-    config, spec = apply_shard(config, spec)  # data.shard: only the slice's items (runs/shard.py)
-    if backend is None and baseline_name(config.model.name) is not None:
-        resolved, _ = resolve_config(config, spec)
-        check_config(resolved, spec)
-        return run_baseline(resolved, spec)
-    runner = Runner(config, spec, backend, progress, cache)
-    try:
-        return asyncio.run(runner.run())
-    except KeyboardInterrupt:
-        raise RunInterrupted(runner.answered) from None
+    if prepared.backend is None:
+        return await asyncio.to_thread(run_baseline, prepared)
+    return await Runner(prepared, progress, cache).run()

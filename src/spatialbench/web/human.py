@@ -24,7 +24,7 @@ from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.records.item import Item
 from spatialbench.records.messages import Response
 from spatialbench.runs import STORE_NAME, RunConfig, RunStore
-from spatialbench.runs.prepare import record_run
+from spatialbench.runs.record import record_run
 from spatialbench.scoring.output import write_scores
 from spatialbench.scoring.scorer import score_items
 from spatialbench.web.locks import lock_for
