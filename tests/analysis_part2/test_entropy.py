@@ -10,11 +10,11 @@ from typer.testing import CliRunner
 
 from benchmarks.mmsi_remindview_fixtures import build_remindview
 from spatialbench.analysis.entropy import entropy_study, phase_entropies
-from spatialbench.analysis.run_folder import read_run
 from spatialbench.analysis.stored import stored_answers
 from spatialbench.cli.main import app
 from spatialbench.models.hf_trace import entropy, read_trace
 from spatialbench.runs import RunConfig, run
+from spatialbench.runs.folder import open_run
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("transformers")
@@ -57,7 +57,7 @@ def traced_run(tmp_path_factory) -> Path:
 
 
 def test_tiny_model_trace_on_remindview_items(traced_run: Path) -> None:
-    answers = stored_answers(traced_run)
+    answers = stored_answers(open_run(traced_run))
     record = json.loads((traced_run / "config.json").read_text())
     folder = Path(record["backend"]["trace_dir"])
     assert len(answers) == 2
@@ -84,7 +84,7 @@ def test_tiny_model_trace_on_remindview_items(traced_run: Path) -> None:
 
 
 def test_entropy_study_on_the_traced_run(traced_run: Path) -> None:
-    doc = entropy_study(read_run(traced_run))
+    doc = entropy_study(open_run(traced_run, scored=True))
     assert doc["analysis"] == "entropy" and doc["version"] == 1
     assert doc["items"]["traced"] == 2 and doc["items"]["no_trace"] == 0
 
@@ -108,7 +108,7 @@ def test_groups_means_and_variances_by_hand(tmp_path: Path) -> None:
         for (item, (text, values)), score in zip(texts.items(), (1.0, 0.0), strict=True)
     }
     run_dir = write_traced_run(tmp_path / "run", tmp_path / "traces", rows)
-    doc = entropy_study(read_run(run_dir), bins=2)
+    doc = entropy_study(open_run(run_dir, scored=True), bins=2)
     correct, incorrect, pooled = (doc["phases"][g] for g in ("correct", "incorrect", "all"))
     assert correct["1"]["mean"] == pytest.approx(1.5) and correct["1"]["variance"] == pytest.approx(0.25)
     assert correct["1"]["curve"] == [1.0, 2.0]

@@ -21,7 +21,6 @@ from typing import Any
 from spatialbench.analysis.asking import Question, ask_all, failures, open_store, outcome_counts
 from spatialbench.analysis.judge.study import phase_texts, texts
 from spatialbench.analysis.phases import split
-from spatialbench.analysis.run_folder import RunFolder
 from spatialbench.analysis.stored import StoredAnswer, answered_items, correct_items
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.media.cache import FrameCache
@@ -32,6 +31,7 @@ from spatialbench.prompting.templates import fill
 from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings, Request, TextPart
 from spatialbench.runs.config import RunConfig
+from spatialbench.runs.folder import RunFolder
 from spatialbench.runs.plan import data_root
 
 VERSION = 1
@@ -95,7 +95,7 @@ def consistency_questions(
     extracted = dict(zip(run.rows["id"], run.rows.get("extracted", [None] * len(run.rows)), strict=True))
     scored = correct_items(run)
     settings = GenerationSettings(
-        temperature=0.0, max_new_tokens=max_new_tokens, seed=run.config["model"].get("seed", 0)
+        temperature=0.0, max_new_tokens=max_new_tokens, seed=run.raw_config["model"].get("seed", 0)
     )
     pairs, unanswered = answered_items(items, answers, scored)
     counts = {"not_answered": unanswered, "unusable_media": 0}

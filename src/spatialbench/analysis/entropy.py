@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from spatialbench.analysis.phases import PHASES, split
-from spatialbench.analysis.run_folder import RunFolder
 from spatialbench.analysis.stored import correct_items, stored_answers
 from spatialbench.models.hf_trace import is_content, read_trace
+from spatialbench.runs.folder import RunFolder
 
 VERSION = 1
 GROUPS = ("correct", "incorrect", "all")
@@ -126,7 +126,7 @@ def entropy_study(
     cells = {(g, k): _Moments(bins) for g in GROUPS for k in PHASES}
     counts = {"answers": 0, "traced": 0, "no_trace": 0, "unreadable": 0, "unscored": 0}
     correct = correct_items(run)
-    for item_id, answer in stored_answers(run.path, turn).items():
+    for item_id, answer in stored_answers(run, turn).items():
         counts["answers"] += 1
         name = answer.raw.get("trace")
         if not isinstance(name, str) or folder is None:

@@ -21,10 +21,10 @@ import numpy as np
 from spatialbench.analysis.judge.truth import frame_folder
 from spatialbench.analysis.phases import PHASES, PhaseSplit, split
 from spatialbench.analysis.probing import ProbeData, select_columns
-from spatialbench.analysis.run_folder import RunFolder
 from spatialbench.analysis.stored import StoredAnswer, correct_items
 from spatialbench.models.hf_trace import read_trace
 from spatialbench.records.item import Item
+from spatialbench.runs.folder import RunFolder
 
 
 def scene_of(item: Item, data_root: Path) -> str:

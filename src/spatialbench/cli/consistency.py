@@ -54,22 +54,22 @@ def consistency(
 ) -> None:
     """Ask the model whether each final answer follows from its own reasoning (App. D.3, Table 3)."""
     from spatialbench.analysis.consistency import consistency_study
-    from spatialbench.analysis.run_folder import RunFolderError, read_run
     from spatialbench.analysis.stored import stored_answers
     from spatialbench.benchmarks import get_benchmark
     from spatialbench.models.api import ApiSettings
     from spatialbench.models.errors import BackendError
     from spatialbench.models.resolve import load_backend
     from spatialbench.registry import UnknownNameError
-    from spatialbench.runs.checks import RunSetupError
+    from spatialbench.runs.checks import RunFolderError, RunSetupError
+    from spatialbench.runs.folder import open_run
 
     try:
-        folder = read_run(run)
-        data = folder.config["data"]
+        folder = open_run(run, scored=True)
+        data = folder.raw_config["data"]
         items = get_benchmark(folder.benchmark).load_items(data["path"], **data.get("options", {}))
-        answers = stored_answers(run, turn)
+        answers = stored_answers(folder, turn)
         name = model or folder.model
-        seed = int(folder.config["model"].get("seed", 0))
+        seed = int(folder.raw_config["model"].get("seed", 0))
         backend = load_backend(name, api=ApiSettings(concurrency=concurrency, timeout_s=timeout), seed=seed)
         doc = consistency_study(folder, list(items), answers, name, backend, concurrency)
     except (RunFolderError, RunSetupError, UnknownNameError, BackendError, ValueError, OSError) as exc:

@@ -73,21 +73,21 @@ def judge(
 ) -> None:
     """Score each answer's reasoning phases 1-3 with LLM judges (ReMindView-Bench App. D.1, Table 2)."""
     from spatialbench.analysis.judge.study import judge_study
-    from spatialbench.analysis.run_folder import RunFolderError, read_run
     from spatialbench.analysis.stored import stored_answers
     from spatialbench.benchmarks import get_benchmark
     from spatialbench.models.api import ApiSettings
     from spatialbench.models.errors import BackendError
     from spatialbench.models.resolve import load_backend
     from spatialbench.registry import UnknownNameError
-    from spatialbench.runs.checks import RunSetupError
+    from spatialbench.runs.checks import RunFolderError, RunSetupError
+    from spatialbench.runs.folder import open_run
     from spatialbench.runs.plan import data_root
 
     try:
-        folder = read_run(run)
-        data = folder.config["data"]
+        folder = open_run(run, scored=True)
+        data = folder.raw_config["data"]
         items = get_benchmark(folder.benchmark).load_items(data["path"], **data.get("options", {}))
-        answers = stored_answers(run, turn)
+        answers = stored_answers(folder, turn)
         api = ApiSettings(concurrency=concurrency, timeout_s=timeout)
         if len(set(judges)) < len(judges):
             raise ValueError("the same --judge is given twice: " + ", ".join(judges))

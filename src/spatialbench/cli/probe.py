@@ -51,11 +51,12 @@ def entropy(
 ) -> None:
     """Token entropy per reasoning phase, correct vs incorrect answers (Sec. 6.2, Fig. 9)."""
     from spatialbench.analysis.entropy import entropy_study
-    from spatialbench.analysis.run_folder import RunFolderError, read_run
     from spatialbench.analysis.stored import write_analysis
+    from spatialbench.runs.checks import RunFolderError
+    from spatialbench.runs.folder import open_run
 
     try:
-        doc = entropy_study(read_run(run), traces, bins, turn, markers)
+        doc = entropy_study(open_run(run, scored=True), traces, bins, turn, markers)
     except (RunFolderError, ValueError, OSError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -86,21 +87,22 @@ def probe(
     from spatialbench.analysis.entropy import trace_folder
     from spatialbench.analysis.probe_features import collect, summary
     from spatialbench.analysis.probing import check_options, probe_phase, study_document
-    from spatialbench.analysis.run_folder import RunFolderError, read_run
     from spatialbench.analysis.stored import stored_answers, write_analysis
     from spatialbench.benchmarks import get_benchmark
+    from spatialbench.runs.checks import RunFolderError
+    from spatialbench.runs.folder import open_run
     from spatialbench.runs.plan import data_root
 
     try:
         check_options(kind, test_size)
-        folder = read_run(run)
+        folder = open_run(run, scored=True)
         where = trace_folder(folder, traces)
         if where is None:
             raise ValueError(f"{run}: the run recorded no trace folder; give --traces DIR")
-        data = folder.config["data"]
+        data = folder.raw_config["data"]
         items = list(get_benchmark(folder.benchmark).load_items(data["path"], **data.get("options", {})))
         per_phase, counts = collect(
-            folder, items, stored_answers(run), where, data_root(data["path"]), features, max_features
+            folder, items, stored_answers(folder), where, data_root(data["path"]), features, max_features
         )
         _usable(where, counts)
         results = {k: probe_phase(d, kind, seed, test_size) for k, d in per_phase.items()}

@@ -37,12 +37,12 @@ from spatialbench.analysis.judge.agreement import (
 from spatialbench.analysis.judge.schema import JUDGED_PHASES, parse_judgement
 from spatialbench.analysis.judge.truth import load_view_graph, metadata_sections
 from spatialbench.analysis.phases import split
-from spatialbench.analysis.run_folder import RunFolder
 from spatialbench.analysis.stored import StoredAnswer, answered_items, correct_items
 from spatialbench.models.base import Backend
 from spatialbench.prompting.templates import fill, read_json
 from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings, Request, TextPart
+from spatialbench.runs.folder import RunFolder
 
 VERSION = 1
 
