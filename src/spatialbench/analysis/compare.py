@@ -19,6 +19,10 @@ baseline.
 ``subset="tiny"`` scores every run on its VSI-Bench (tiny) items only (ids it lacks are noted);
 ``relative=True`` gives differences in percent of the subtracted run's score (Fig. 9 plots "relative
 improvements"; the paper does not say whether relative to the score or in points, so both are offered).
+
+Registered as the ``compare`` analysis (:data:`ANALYSIS`: the first run, ``others=`` the rest); its
+document is ``compare.json`` (``analysis`` ``compare``, ``schema`` ``spatialbench.compare``, ``version``
+1), rendered by :mod:`spatialbench.analysis.compare_render`.
 """
 
 from __future__ import annotations
