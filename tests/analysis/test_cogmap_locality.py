@@ -91,9 +91,8 @@ def test_a_run_with_no_stored_maps_is_one_line_and_writes_nothing(map_run, tmp_p
 
 
 def test_points_outside_the_grid_are_counted_per_item_and_noted(tmp_path):
-    from spatialbench.analysis.cogmap import read_map
+    from spatialbench.analysis.cogmap import locality_text, read_map
     from spatialbench.benchmarks import get_benchmark
-    from spatialbench.cli.cogmap import _table
     from spatialbench.scene.cogmap import GridSpec
 
     make_vsibench(tmp_path / "data", n_videos=1, per_video=2)
@@ -110,4 +109,4 @@ def test_points_outside_the_grid_are_counted_per_item_and_noted(tmp_path):
            "maps": {"stored": 2, "read": 2, "no_point": 0, "with_problems": 0, "no_scene": 0,
                     "outside_grid": 1, "points_outside_grid": 2}}
     assert ("2 predicted point(s) outside the 10 x 10 grid in 1 map(s): kept as given (per item: "
-            "outside_grid)") in _table(doc, "run")
+            "outside_grid)") in locality_text(doc, "run")

@@ -1,5 +1,5 @@
 """Analyses in the report: drawn when their JSON exists (written here by the real commands or by hand in
-their documented schema), skipped when absent."""
+their documented schema), skipped when absent; each document is drawn by its registered analysis."""
 
 from __future__ import annotations
 
@@ -12,11 +12,10 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from spatialbench.api import run
 from spatialbench.cli.main import app
 from spatialbench.report import build_report
-from spatialbench.report.analyses import draw_locality, draw_sweep
-from spatialbench.runs import RunConfig
+from spatialbench.report.analyses import draw_document
+from spatialbench.runs import RunConfig, run
 from support.openai_server import OpenAIServer, ServerScript
 
 
@@ -44,7 +43,7 @@ def test_compare_and_error_table_are_drawn_when_written(demo_runs, tmp_path) -> 
     index = (out / "index.html").read_text()
     assert "<h3>Comparison of runs</h3>" in index and "<h3>Error taxonomy</h3>" in index
     assert "Enabled−Disabled (vision − blind)" in index
-    for name in ("analysis-1-compare", "analysis-3-errors-table"):
+    for name in ("analysis-1-compare/differences", "analysis-3-errors-table/error-types"):
         _png_ok(out / "figures" / f"{name}.png")
     # every annotated error is visual perception: its share is 100 % in the table's "all" column
     assert "<td>Visual perception</td>" in index
@@ -60,10 +59,12 @@ def test_locality_curve_from_its_schema(tmp_path: Path) -> None:
     edges = [1.0 + 9.0 * k / 8 for k in range(9)]  # numpy.linspace(1, 10, 9), the paper's 8 bins
     bins = [{"low": edges[k], "high": edges[k + 1], "correct": k, "total": 8, "accuracy": k / 8}
             for k in range(8)]
-    doc = {"schema": "spatialbench.cogmap-locality", "version": 1, "bins": bins,
+    doc = {"analysis": "cogmap-locality", "schema": "spatialbench.cogmap-locality", "version": 1,
+           "bins": bins,
            "reference": {"Gemini-1.5 Pro (Table 4)": [0.64, 0.48, 0.35, 0.35, 0.28, 0.12, 0.06, 0.0]}}
-    drawn = draw_locality(tmp_path, doc, "loc")
-    _png_ok(tmp_path / "figures" / "loc.png")
+    drawn = draw_document(tmp_path, doc, "loc")
+    _png_ok(tmp_path / "figures" / "loc" / "locality.png")
+    assert drawn is not None
     assert drawn.grids[0].header[0] == "1.0-2.1" and drawn.grids[0].rows[1] == ("pairs", (8,) * 8)
 
 
@@ -71,12 +72,12 @@ def test_sweep_over_frames_is_a_curve_and_without_scores_not_drawn(tmp_path: Pat
     runs = [{"value": f"uniform:{n}", "path": f"/x/frames-uniform_{n}", "exit_code": 0} for n in (8, 16, 32)]
     scores = [{"name": f"frames-uniform_{n}", "scores": {"overall": s}} for n, s in ((8, 30.0), (16, 35.0),
                                                                                       (32, 37.5))]
-    doc = {"schema": "spatialbench.sweep", "version": 1, "setting": "frames",
+    doc = {"analysis": "sweep", "schema": "spatialbench.sweep", "version": 1, "setting": "frames",
            "values": ["uniform:8", "uniform:16", "uniform:32"], "runs": runs, "comparison": {"runs": scores}}
-    drawn = draw_sweep(tmp_path, doc, "sweep")
+    drawn = draw_document(tmp_path, doc, "sweep")
     assert drawn is not None and drawn.grids[0].rows == (("Avg.", (30.0, 35.0, 37.5)),)
-    _png_ok(tmp_path / "figures" / "sweep.png")
-    assert draw_sweep(tmp_path, {**doc, "comparison": None}, "none") is None
+    _png_ok(tmp_path / "figures" / "sweep" / "sweep.png")
+    assert draw_document(tmp_path, {**doc, "comparison": None}, "none") is None
 
 
 def map_answer(text: str) -> str:
@@ -97,7 +98,8 @@ def test_cognitive_maps_drawn_beside_their_ground_truth(demo_runs, tmp_path) -> 
             "strategy": {"name": "cognitive-map"}, "out": str(out)}), progress=False)
     assert CliRunner().invoke(app, ["cogmap", str(out)]).exit_code == 0
     result = build_report([out], tmp_path / "report")
-    maps = sorted(f.png for f in result.figures if f.png.startswith("figures/cogmap-"))
-    assert len(maps) == 3  # the first 3 of the 4 stored maps (report.cogmaps.MAPS)
+    folder = "figures/analysis-1-cogmap-locality/"
+    maps = sorted(f.png for f in result.figures if f.png.startswith(folder + "map-"))
+    assert len(maps) == 3  # the first 3 of the 4 stored maps (analysis.cogmap.MAPS)
     _png_ok(tmp_path / "report" / maps[0])
     assert "predicted vs ground truth (Fig. 10)" in (tmp_path / "report" / "index.html").read_text()

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from spatialbench.charts import grouped_bars
 from spatialbench.report import RunReadError, load_run
-from spatialbench.report.figures import gap_bars, grouped_bars
+from spatialbench.report.figures import gap_bars
 from spatialbench.report.items import page_name
-from spatialbench.report.tables import to_latex
 from spatialbench.runs import RunConfig
-from spatialbench.scoring.render import Grid
+from spatialbench.scoring.render import Grid, to_latex
 
 
 def test_gap_bars_sort_tasks_by_enabled_minus_disabled(tmp_path: Path) -> None:
@@ -32,7 +32,7 @@ def test_same_figure_same_svg_bytes(tmp_path: Path) -> None:
 
 def test_latex_escapes_and_section_rows() -> None:
     grid = Grid(("Avg.", "A_B"), (("Models", ("", "")), ("r&d 100%", (12.345, math.nan))))
-    tex = to_latex(grid).splitlines()
+    tex = to_latex(grid, corner="Method").splitlines()
     assert tex[2] == r"Method & Avg. & A\_B \\"
     assert tex[4] == r"\multicolumn{3}{l}{\textit{Models}} \\"
     assert tex[5] == r"r\&d 100\% & 12.3 & - \\"

@@ -1,10 +1,12 @@
-"""Analyses of stored runs (layer 5): comparisons and sweeps, error taxonomy, cognitive-map locality.
+"""Analyses of finished runs (layer 5), registered by name in :data:`registry.ANALYSES`.
 
-Each analysis reads run folders (``config.json``, ``items.csv``, ``run.sqlite``), never re-sends a request,
-and writes one versioned JSON document (``schema``, ``version``) next to the run, which the report draws.
-Modules: ``run_folder`` (reading a run), ``compare`` + ``compare_render`` (``spatialbench compare``),
-``sweep`` (``spatialbench sweep``), ``errors`` + ``error_table`` (``spatialbench errors sample|table``),
-``cogmap`` (``spatialbench cogmap``). The pure parts they build on sit lower: the map prompt and parser in
-``prompting.cogmap*``, ground-truth maps in ``scene.cogmap``, the locality metric in
-``scoring.cogmap_locality``, VSI-Bench (tiny) in ``benchmarks.vsibench.tiny``.
+Each analysis reads a :class:`~spatialbench.runs.folder.RunFolder` (never re-sends a request unless it
+asks a model, as a judge does) and returns one versioned document (``analysis``, ``version``) with its
+tables and figures, which the report draws wherever the document lies beside a run. Registered here:
+``compare`` (+ ``compare_render``: ``spatialbench compare``), ``sweep`` (``spatialbench sweep``),
+``error-table`` (``error_table``; ``errors`` samples the errors to annotate: ``spatialbench errors``),
+``cogmap-locality`` (``cogmap``: ``spatialbench cogmap``). ``stored`` holds what they share: stored
+answers, correct items, flattened settings. The pure parts they build on sit lower: the map prompt and
+parser in ``prompting.cogmap*``, ground-truth maps in ``scene.cogmap``, the locality metric in
+``scoring.cogmap_locality``, VSI-Bench (tiny) in ``benchmarks.vsibench.tiny``, the charts in ``charts``.
 """

@@ -19,32 +19,36 @@ baseline.
 ``subset="tiny"`` scores every run on its VSI-Bench (tiny) items only (ids it lacks are noted);
 ``relative=True`` gives differences in percent of the subtracted run's score (Fig. 9 plots "relative
 improvements"; the paper does not say whether relative to the score or in points, so both are offered).
+
+Registered as the ``compare`` analysis (:data:`ANALYSIS`: the first run, ``others=`` the rest); its
+document is ``compare.json`` (``analysis`` ``compare``, ``schema`` ``spatialbench.compare``, ``version``
+1), rendered by :mod:`spatialbench.analysis.compare_render`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
 
-from spatialbench.analysis.run_folder import RunFolder, settings
+from pydantic import BaseModel, ConfigDict
+
+from spatialbench.analysis import compare_render
+from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
+from spatialbench.analysis.stored import settings
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.vsibench.tiny import tiny_ids
 from spatialbench.errors import SpatialBenchError
+from spatialbench.runs.folder import RunFolder, open_run
 from spatialbench.scoring.grouped import Table
+from spatialbench.scoring.render import Grid
 
+NAME = "compare"
 SCHEMA = "spatialbench.compare"
 VERSION = 1
-IGNORED = frozenset(
-    {
-        "out",
-        "model.concurrency",
-        "model.timeout_s",
-        "model.max_attempts",
-        "model.retry_base_delay_s",
-        "media.frame_cache_mb",
-    }
-)
+IGNORED = frozenset({"out", "model.concurrency", "model.timeout_s", "model.max_attempts",
+                     "model.retry_base_delay_s", "media.frame_cache_mb"})
 NOT_COMPARED = {"vision": (), "blind": ("media",), "chance": ("media", "prompt", "model", "strategy")}
 WHOLE_SETTINGS = ("strategy",)  # compared as one setting with all its parameters
 SUBSETS = ("tiny",)
@@ -114,7 +118,7 @@ class Comparison:
     relative: bool = False
 
     def to_json(self) -> dict[str, Any]:
-        """Return the versioned JSON document (``schema`` ``spatialbench.compare``, ``version`` 1)."""
+        """Return the versioned JSON document (``analysis`` ``compare``, also ``schema``)."""
         differences = [
             {
                 **asdict(d),
@@ -124,8 +128,9 @@ class Comparison:
             for d in self.differences
         ]
         return {
-            "schema": SCHEMA,
+            "analysis": NAME,
             "version": VERSION,
+            "schema": SCHEMA,
             "benchmark": self.benchmark,
             "subset": self.subset,
             "relative": self.relative,
@@ -161,7 +166,7 @@ def differing(a: RunFolder, b: RunFolder) -> list[tuple[str, Any, Any]]:
     Keys in :data:`IGNORED` and those :data:`NOT_COMPARED` for either run's role are left out.
     """
     skip = IGNORED | set(NOT_COMPARED[a.role]) | set(NOT_COMPARED[b.role])
-    left, right = settings(a.config, frozenset(skip)), settings(b.config, frozenset(skip))
+    left, right = settings(a.raw_config, frozenset(skip)), settings(b.raw_config, frozenset(skip))
     keys = sorted(set(left) | set(right))
     return [(k, left.get(k), right.get(k)) for k in keys if left.get(k) != right.get(k)]
 
@@ -212,26 +217,12 @@ def _auto_pairs(runs: Sequence[RunFolder]) -> list[Pair]:
     if blind:
         for run in vision:
             other = _closest(run, blind)
-            pairs.append(
-                (
-                    "enabled-disabled",
-                    f"Enabled−Disabled ({run.name} − {other.name})",
-                    run,
-                    other,
-                    ("prompt.blind",),
-                )
-            )
+            label = f"Enabled−Disabled ({run.name} − {other.name})"
+            pairs.append(("enabled-disabled", label, run, other, ("prompt.blind",)))
     if chance:
         for run in blind:
-            pairs.append(
-                (
-                    "disabled-chance",
-                    f"Disabled−Chance ({run.name} − {chance[0].name})",
-                    run,
-                    chance[0],
-                    ("model.name",),
-                )
-            )
+            label = f"Disabled−Chance ({run.name} − {chance[0].name})"
+            pairs.append(("disabled-chance", label, run, chance[0], ("model.name",)))
     return pairs
 
 
@@ -339,3 +330,55 @@ def compare_runs(
         tuple(_notes(differences, rows, subset)),
         relative,
     )
+
+
+class CompareParams(BaseModel):
+    """Parameters of ``compare`` (rules in the module docstring).
+
+    ``others``: the runs compared with the first, labelled ``labels`` (default: their folder names);
+    ``against``: the reference run's name; ``subset``, ``relative``: see :func:`compare_runs`.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    others: tuple[Path, ...] = ()
+    labels: tuple[str, ...] = ()
+    against: str | None = None
+    subset: str | None = None
+    relative: bool = False
+
+
+class CompareAnalysis(Analysis):
+    """``compare``: the run, the ``others`` and their differences (module docstring)."""
+
+    name: ClassVar[str] = NAME
+    description: ClassVar[str] = "runs side by side and their differences (Enabled−Disabled, R − REF)"
+    title: ClassVar[str] = "Comparison of runs"
+    version: ClassVar[int] = VERSION
+    Params: ClassVar[type[BaseModel]] = CompareParams
+
+    def compute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
+        """Compare ``run`` with ``params.others`` (each opened as a scored run).
+
+        Raises:
+            RunFolderError: another run folder that is not a scored run. CompareError, UnknownNameError:
+                see :func:`compare_runs`; ValueError: ``labels`` not one per other run.
+        """
+        assert isinstance(params, CompareParams)
+        if params.labels and len(params.labels) != len(params.others):
+            raise ValueError(f"{len(params.labels)} labels for {len(params.others)} other runs")
+        labels = params.labels or (None,) * len(params.others)
+        runs = [run, *(open_run(p, n, scored=True) for p, n in zip(params.others, labels, strict=True))]
+        comparison = compare_runs(runs, params.against, params.subset, params.relative)
+        return AnalysisDocument.model_validate(comparison.to_json())
+
+    def tables(self, doc: dict[str, Any]) -> list[Grid]:
+        """Return the runs and their differences (printed values, flagged rows marked `` *``)."""
+        return [replace(compare_render.display_grid(doc), title="Runs and differences")]
+
+    def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
+        """Bars of the difference rows per column (Fig. 13 / Fig. 9)."""
+        return compare_render.difference_bars(doc, folder)
+
+
+ANALYSIS = CompareAnalysis()

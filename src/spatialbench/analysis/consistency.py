@@ -211,7 +211,7 @@ class ConsistencyAnalysis(Analysis):
         """
         assert isinstance(params, ConsistencyParams)
         items = run.items()
-        answers = stored_answers(run.path, params.turn)
+        answers = stored_answers(run, params.turn)
         name = params.model or run.model
         api = ApiSettings(concurrency=params.concurrency, timeout_s=params.timeout_s)
         backend = load_backend(name, api=api, seed=run.config.model.seed)
@@ -231,7 +231,7 @@ class ConsistencyAnalysis(Analysis):
 
     def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
         """Bars of % consistent, correct / incorrect / all (``folder/consistency.png``, ``.svg``)."""
-        from spatialbench.analysis import charts  # matplotlib only when drawing
+        from spatialbench import charts  # matplotlib only when drawing
 
         table = doc["table"]
         columns = [g for g in GROUPS if g in table]

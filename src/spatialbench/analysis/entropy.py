@@ -129,7 +129,7 @@ def entropy_study(
     cells = {(g, k): _Moments(bins) for g in GROUPS for k in PHASES}
     counts = {"answers": 0, "traced": 0, "no_trace": 0, "unreadable": 0, "unscored": 0}
     correct = correct_items(run)
-    for item_id, answer in stored_answers(run.path, turn).items():
+    for item_id, answer in stored_answers(run, turn).items():
         counts["answers"] += 1
         name = answer.raw.get("trace")
         if not isinstance(name, str):
@@ -210,7 +210,7 @@ class EntropyAnalysis(Analysis):
 
     def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
         """Bars of the mean per phase (``folder/entropy``), curves over the phases (``entropy-curve``)."""
-        from spatialbench.analysis import charts  # matplotlib only when drawing
+        from spatialbench import charts  # matplotlib only when drawing
 
         keys, bars = _bars(doc)
         unit = f"entropy ({doc.get('unit', 'nats')})"

@@ -6,9 +6,11 @@ annotated errors of the column, in percent. A taxonomy's groups (VSI-Bench: spat
 relational reasoning + egocentric-allocentric transformation, Sec. 5.1 "around 71%") are the sums of
 their members. Items with an empty ``errors`` list are counted as not annotated.
 
-``errors_table.json`` (``schema`` ``spatialbench.error-table``, ``version`` 1): ``taxonomy``,
-``sources`` (annotation files), ``tasks`` (columns; ``all`` last), ``annotated`` and ``not_annotated``
-per column, ``counts`` and ``shares`` as ``{category or group key: {column: value}}``.
+``errors_table.json`` (``analysis`` ``error-table``, ``schema`` ``spatialbench.error-table``, ``version``
+1): ``taxonomy``, ``sources`` (annotation files), ``tasks`` (columns; ``all`` last), ``annotated`` and
+``not_annotated`` per column, ``counts`` and ``shares`` as ``{category or group key: {column: value}}``.
+Its table is the shares per category and group with the annotated count; its figure the categories'
+shares stacked per task (Fig. 8).
 """
 
 from __future__ import annotations
@@ -17,11 +19,18 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+from pydantic import BaseModel, ConfigDict
+
+from spatialbench import charts
 from spatialbench.analysis.errors import SCHEMA, VERSION, AnnotationError, taxonomy
+from spatialbench.analysis.registry import ANALYSIS_DIR, Analysis, AnalysisDocument, DrawnFigure
+from spatialbench.runs.folder import RunFolder
 from spatialbench.scoring.render import Grid, Value
 
+NAME = "error-table"
+FILE = "errors_table"
 TABLE_SCHEMA = "spatialbench.error-table"
 ALL = "all"
 
@@ -93,7 +102,6 @@ class ErrorTable:
     taxonomy: str
     sources: tuple[str, ...]
     columns: tuple[str, ...]
-    rows: tuple[tuple[str, str], ...]  # (key, label) of categories, then groups
     annotated: dict[str, int]
     not_annotated: dict[str, int]
     counts: dict[str, dict[str, float]]
@@ -109,8 +117,9 @@ class ErrorTable:
     def to_json(self) -> dict[str, Any]:
         """Return the versioned ``errors_table.json`` document (module docstring)."""
         return {
-            "schema": TABLE_SCHEMA,
+            "analysis": NAME,
             "version": 1,
+            "schema": TABLE_SCHEMA,
             "taxonomy": self.taxonomy,
             "sources": list(self.sources),
             "tasks": list(self.columns),
@@ -119,15 +128,6 @@ class ErrorTable:
             "counts": self.counts,
             "shares": self.shares,
         }
-
-    def grid(self) -> Grid:
-        """Shares in percent, one row per category and group, then the annotated count per column."""
-        rows: list[tuple[str, tuple[Value, ...]]] = [
-            (label, tuple(self.shares[key][c] for c in self.columns)) for key, label in self.rows
-        ]
-        rows.append(("annotated errors", tuple(self.annotated[c] for c in self.columns)))
-        return Grid(self.columns, tuple(rows))
-
 
 def error_table(docs: Sequence[tuple[str, dict[str, Any]]]) -> ErrorTable:
     """Aggregate checked annotation documents ``(source, document)`` of one taxonomy (module docstring).
@@ -149,10 +149,59 @@ def error_table(docs: Sequence[tuple[str, dict[str, Any]]]) -> ErrorTable:
             (annotated if causes else not_annotated)[column] += 1
             for cause in causes:
                 counts[cause][column] += 1.0 / len(causes)
-    rows = [(c["key"], c["label"]) for c in spec["categories"]]
     for group in spec.get("groups", []):
         counts[group["key"]] = {c: sum(counts[m][c] for m in group["members"]) for c in columns}
-        rows.append((group["key"], group["label"]))
-    return ErrorTable(
-        names[0], tuple(s for s, _ in docs), columns, tuple(rows), annotated, not_annotated, counts
-    )
+    return ErrorTable(names[0], tuple(s for s, _ in docs), columns, annotated, not_annotated, counts)
+
+
+def table_document(files: Sequence[Path]) -> AnalysisDocument:
+    """Read and aggregate annotation files (:func:`read_annotations`, :func:`error_table`) into a document.
+
+    Raises:
+        AnnotationError: a malformed file, or files of different taxonomies. OSError: unreadable.
+    """
+    table = error_table([(str(f), read_annotations(f)) for f in files])
+    return AnalysisDocument.model_validate(table.to_json())
+
+
+class TableParams(BaseModel):
+    """Parameters of ``error-table``: the annotation files (default: the run's ``analysis/errors.json``)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    files: tuple[Path, ...] = ()
+
+
+class ErrorTableAnalysis(Analysis):
+    """``error-table``: annotated errors per task, a multi-cause error counting 1/n to each (App. B.2)."""
+
+    name: ClassVar[str] = NAME
+    description: ClassVar[str] = "shares of the annotated error types per task (VSI-Bench Fig. 8)"
+    title: ClassVar[str] = "Error taxonomy"
+    version: ClassVar[int] = 1
+    file: ClassVar[str] = FILE
+    Params: ClassVar[type[BaseModel]] = TableParams
+
+    def compute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
+        """Aggregate ``params.files``, else ``RUN/analysis/errors.json`` (:func:`table_document`)."""
+        assert isinstance(params, TableParams)
+        return table_document(params.files or (run.path / ANALYSIS_DIR / "errors.json",))
+
+    def tables(self, doc: dict[str, Any]) -> list[Grid]:
+        """Shares in percent, one row per category and group, then the annotated count per column."""
+        spec, tasks = taxonomy(str(doc["taxonomy"])), list(doc["tasks"])
+        parts = [*spec["categories"], *spec.get("groups", [])]
+        rows: list[tuple[str, tuple[Value, ...]]] = [
+            (p["label"], tuple(doc["shares"][p["key"]].get(t) for t in tasks)) for p in parts]
+        rows.append(("annotated errors", tuple(doc["annotated"].get(t) for t in tasks)))
+        return [Grid(tuple(tasks), tuple(rows), "Error types (%)")]
+
+    def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
+        """Draw the categories' shares stacked per task (groups such as spatial reasoning left out)."""
+        spec, tasks, shares = taxonomy(str(doc["taxonomy"])), list(doc["tasks"]), doc["shares"]
+        stacks = [(c["label"], [shares.get(c["key"], {}).get(t) for t in tasks]) for c in spec["categories"]]
+        paths = charts.stacked_bars(tasks, stacks, f"error types ({doc['taxonomy']})", folder / "error-types")
+        return [DrawnFigure("Error types per task (Fig. 8)", tuple(paths))]
+
+
+ANALYSIS = ErrorTableAnalysis()

@@ -26,16 +26,16 @@ App. B.2) and any remark in ``note``. Re-sampling into an existing file keeps ev
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from spatialbench.analysis.run_folder import RunFolder, stored_turns
+from spatialbench.analysis.stored import turn_texts
 from spatialbench.errors import SpatialBenchError
 from spatialbench.prompting.templates import read_json
 from spatialbench.records.item import AnswerKind, Item
+from spatialbench.runs.folder import RunFolder
 
 SCHEMA = "spatialbench.error-annotations"
 VERSION = 1
@@ -68,9 +68,9 @@ def taxonomy(name: str) -> dict[str, Any]:
     return dict(known[name])
 
 
-def explanations(run_dir: Path) -> dict[str, str]:
+def explanations(run: RunFolder) -> dict[str, str]:
     """Item id -> its stored self-explanation (the last ``ok`` ``explain`` turn); {} when there is none."""
-    return stored_turns(run_dir, EXPLAIN_TURN)
+    return turn_texts(run, EXPLAIN_TURN)
 
 
 def paper_sample(rows: pd.DataFrame, kinds: Mapping[str, AnswerKind]) -> list[str]:
@@ -180,7 +180,7 @@ def sample_document(
     rows = {str(r["id"]): r for r in run.rows.to_dict("records")}
     if per_task is not None:
         ids = thin(ids, {i: str(rows[i]["task"]) for i in ids}, per_task, seed)
-    said = explanations(run.path)
+    said = explanations(run)
     entries = _keep_annotations([_entry(rows[i], by_id.get(i), said.get(i)) for i in ids], previous)
     return {
         "schema": SCHEMA,

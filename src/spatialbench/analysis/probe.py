@@ -75,7 +75,7 @@ class ProbeAnalysis(Analysis):
         assert isinstance(params, ProbeParams)
         check_options(params.probe, params.test_size)
         folder = trace_folder(run, params.traces)
-        per_phase, counts = collect(run, run.items(), stored_answers(run.path), folder,
+        per_phase, counts = collect(run, run.items(), stored_answers(run), folder,
                                     data_root(str(run.data_path)), params.features, params.max_features)
         check_traced(folder, counts)
         results = {k: probe_phase(d, params.probe, params.seed, params.test_size)
@@ -100,7 +100,7 @@ class ProbeAnalysis(Analysis):
 
     def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
         """Accuracy curves over the phases with the chance line (``folder/probe.png``, ``.svg``)."""
-        from spatialbench.analysis import charts  # matplotlib only when drawing
+        from spatialbench import charts  # matplotlib only when drawing
 
         _, series = _series(doc)
         title = f"{doc.get('probe', 'probe')} probe on {doc.get('features', 'features')}"

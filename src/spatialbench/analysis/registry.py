@@ -8,12 +8,15 @@ An analysis declares its ``name``, a one-line ``description``, a document ``vers
   e.g. a judge) and returns a versioned document;
 * :meth:`Analysis.tables` ``(doc) -> [Grid]``: its tables, rendered by the one table renderer
   (:mod:`spatialbench.scoring.render`: Markdown, CSV, JSON, LaTeX);
-* :meth:`Analysis.figures` ``(doc, folder) -> [DrawnFigure]``: its figures, drawn into ``folder``.
+* :meth:`Analysis.figures` ``(doc, folder) -> [DrawnFigure]``: its figures, drawn into ``folder`` (one
+  folder per document; the generic charts are in :mod:`spatialbench.charts`);
+* :meth:`Analysis.heading` ``(doc) -> str``: the report's heading of the document (``title`` by default).
 
-The document is written to ``RUN/analysis/<name>.json`` (:func:`write_document`); the report and the UI
-iterate :data:`ANALYSES` and draw every document they find, so a new analysis with a figure is one module
-plus one registry line (``ANALYSES.lazy("name", "package.module:ANALYSIS")``, or an entry point of group
-``spatialbench.analyses`` in another package).
+The document is written to ``RUN/analysis/<file>.json`` (:func:`write_document`; ``file`` defaults to the
+name); the report reads every ``RUN/analysis/*.json`` and draws each document whose ``analysis`` is
+registered and whose ``version`` is the analysis's (others are listed, not drawn), so a new analysis
+with a figure is one module plus one registry line (``ANALYSES.lazy("name", "package.module:ANALYSIS")``,
+or an entry point of group ``spatialbench.analyses`` in another package).
 """
 
 from __future__ import annotations
@@ -60,13 +63,15 @@ class Analysis:
 
     Class attributes: ``name`` (registered name, also the document's ``analysis``), ``description``
     (one line for ``spatialbench list analyses``), ``version`` (of the document), ``Params`` (a frozen
-    pydantic model of the parameters, :class:`NoParams` by default), ``title`` (the report's heading).
+    pydantic model of the parameters, :class:`NoParams` by default), ``title`` (the report's heading),
+    ``file`` (stem of the document in ``RUN/analysis/``, the name by default).
     """
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
     title: ClassVar[str] = ""
     version: ClassVar[int] = 1
+    file: ClassVar[str] = ""
     Params: ClassVar[type[BaseModel]] = NoParams
 
     def compute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
@@ -80,10 +85,6 @@ class Analysis:
         """Compute the analysis of ``run`` as a coroutine (default: :meth:`compute`)."""
         return self.compute(run, params)
 
-    def heading(self, doc: dict[str, Any]) -> str:
-        """Return the report's heading of ``doc`` (default: :attr:`title`)."""
-        return self.title
-
     def tables(self, doc: dict[str, Any]) -> list[Grid]:
         """Return the document's tables (none by default)."""
         return []
@@ -91,6 +92,10 @@ class Analysis:
     def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
         """Draw the document's figures into ``folder`` (none by default)."""
         return []
+
+    def heading(self, doc: dict[str, Any]) -> str:
+        """Return the report's heading of ``doc`` (:attr:`title`, else the name, by default)."""
+        return self.title or self.name
 
     def document(self, **fields: Any) -> AnalysisDocument:
         """Return the document of ``fields`` under this analysis's name and version."""
@@ -125,23 +130,38 @@ ANALYSES: Registry[Analysis] = Registry("analysis", check=_check_analysis,
                                         entry_points="spatialbench.analyses")
 
 
-def document_path(run_dir: Path, name: str, variant: str | None = None) -> Path:
-    """``RUN/analysis/<name>.json``, or ``<name>-<variant>.json`` (one file per variant: ``probe-mlp``)."""
-    return run_dir / ANALYSIS_DIR / (f"{name}.json" if variant is None else f"{name}-{variant}.json")
+def document_path(run_dir: Path, name: str) -> Path:
+    """``RUN/analysis/<name>.json``."""
+    return run_dir / ANALYSIS_DIR / f"{name}.json"
 
 
-def write_document(run_dir: Path, doc: AnalysisDocument, variant: str | None = None) -> Path:
-    """Write ``doc`` to :func:`document_path` of its ``analysis`` (and ``variant``) atomically; return it."""
-    path = document_path(run_dir, doc.analysis, variant)
+def save_json(path: Path, data: dict[str, Any]) -> Path:
+    """Write ``data`` as JSON (indented, UTF-8) to ``path`` atomically (folders created); return the path."""
     path.parent.mkdir(parents=True, exist_ok=True)
     part = path.with_name(path.name + ".part")
-    part.write_text(json.dumps(doc.model_dump(mode="json"), indent=2) + "\n", encoding="utf-8")
+    part.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     part.replace(path)
     return path
 
 
+def save_document(path: Path, doc: AnalysisDocument) -> Path:
+    """Write ``doc`` to ``path`` (:func:`save_json`); return the path."""
+    return save_json(path, doc.model_dump(mode="json"))
+
+
+def write_document(run_dir: Path, doc: AnalysisDocument, stem: str | None = None) -> Path:
+    """Write ``doc`` to ``RUN/analysis/<stem>.json`` (default: ``doc.analysis``) atomically; return it."""
+    return save_document(document_path(run_dir, stem or doc.analysis), doc)
+
+
 __all__ = ["ANALYSES", "Analysis", "AnalysisDocument", "DrawnFigure", "NoParams", "document_path",
-           "write_document"]
+           "save_document", "save_json", "write_document"]
+
+# built-in analyses
+ANALYSES.lazy("compare", "spatialbench.analysis.compare:ANALYSIS")
+ANALYSES.lazy("sweep", "spatialbench.analysis.sweep:ANALYSIS")
+ANALYSES.lazy("error-table", "spatialbench.analysis.error_table:ANALYSIS")
+ANALYSES.lazy("cogmap-locality", "spatialbench.analysis.cogmap:ANALYSIS")
 
 # built-in analyses (phase)
 ANALYSES.lazy("judge", "spatialbench.analysis.judge.study:ANALYSIS")

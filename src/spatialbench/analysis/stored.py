@@ -1,60 +1,77 @@
-"""A run's stored answers with their back-end metadata, and which scored items were answered correctly.
+"""What analyses read of a run beyond its scores, through :class:`~spatialbench.runs.folder.RunFolder`.
 
-Shared by the phase analyses (judge, consistency, entropy, probes; ReMindView-Bench Sec. 5–6). Answers are
-the latest ``ok`` row per item of ``run.sqlite`` (read-only): the ``results`` row, or with ``turn`` the
-strategy turn of that name (``cot``, ``answer``: the turn holding a chain-of-thought run's reasoning).
-Analysis documents go to ``RUN/analysis/<name>.json`` with ``analysis`` and ``version`` fields.
+Shared by the analyses: a run's stored answers with their back-end metadata (:func:`stored_answers`: the
+latest ``ok`` answer per item, of the final request or of a strategy turn such as ``cot``, ``explain`` or
+``map``), a run's settings flattened for comparing (:func:`settings`), which scored items were answered
+correctly (:func:`correct_items`), and writing an analysis
+document only when something was scored (:func:`write_if_scored`). Documents go to
+``RUN/analysis/<name>.json`` with ``analysis`` and ``version`` fields. Nothing here queries the store
+itself: :mod:`spatialbench.runs.store` does.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spatialbench.analysis.run_folder import STORE_FILE, RunFolder, RunFolderError
+from spatialbench.analysis.registry import ANALYSIS_DIR, document_path, save_json
 from spatialbench.records.item import Item
-
-ANALYSIS_DIR = "analysis"
+from spatialbench.runs.checks import RunFolderError
+from spatialbench.runs.folder import ITEMS_NAME, RunFolder
 
 
 @dataclass(frozen=True)
 class StoredAnswer:
-    """One item's stored answer: its ``text`` and ``raw`` metadata (``{}`` when none or unreadable)."""
+    """One item's stored answer: its ``text`` and ``raw`` back-end metadata (``{}``: none or unreadable)."""
 
     text: str
     raw: dict[str, Any]
 
 
-def _raw(text: str | None) -> dict[str, Any]:
-    try:
-        value = json.loads(text or "{}")
-    except ValueError:
-        return {}
-    return value if isinstance(value, dict) else {}
-
-
-def stored_answers(run_dir: Path, turn: str | None = None) -> dict[str, StoredAnswer]:
-    """Return item id → latest ``ok`` answer (of turn ``turn`` when given).
+def stored_answers(run: RunFolder, turn: str | None = None) -> dict[str, StoredAnswer]:
+    """Return item id → its latest ``ok`` answer: the final request's, or of strategy turn ``turn``.
 
     Raises:
         RunFolderError: no ``run.sqlite`` or not a readable store (the message names it).
     """
-    import sqlite3
+    if not run.has_store:
+        raise RunFolderError(f"{run.path}: no run.sqlite (is it the --out folder of spatialbench run?)")
+    if turn is not None:
+        return {i: StoredAnswer(str(t.response), t.raw) for i, t in run.turn_answers(turn).items()}
+    return {i: StoredAnswer(row.response, row.raw) for i, row in run.answers().items()
+            if row.status == "ok" and row.response is not None}
 
-    path = run_dir / STORE_FILE
-    if not path.is_file():
-        raise RunFolderError(f"{run_dir}: no {STORE_FILE} (is it the --out folder of spatialbench run?)")
-    table, where = ("results", "") if turn is None else ("turns", " AND turn = ?")
-    query = f"SELECT item_id, response, raw FROM {table} WHERE status = 'ok'{where} ORDER BY finished_at"
-    args = () if turn is None else (turn,)
-    try:
-        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
-            rows = conn.execute(query, args).fetchall()
-    except sqlite3.Error as exc:
-        raise RunFolderError(f"{path}: not a readable run store ({exc})") from None
-    return {str(i): StoredAnswer(str(text), _raw(raw)) for i, text, raw in rows if text is not None}
+
+def turn_texts(run: RunFolder, turn: str) -> dict[str, str]:
+    """Item id → the text of its latest ``ok`` turn ``turn``; {} when the run has no store or no such turn.
+
+    Raises:
+        RunFolderError: the store is not readable.
+    """
+    if not run.has_store:
+        return {}
+    return {i: str(t.response) for i, t in run.turn_answers(turn).items()}
+
+
+def _flatten(value: Any, prefix: str) -> Iterator[tuple[str, Any]]:
+    if isinstance(value, Mapping) and value:
+        for key, inner in value.items():
+            yield from _flatten(inner, f"{prefix}.{key}" if prefix else str(key))
+    else:
+        yield prefix, json.dumps(value, sort_keys=True) if isinstance(value, list | dict) else value
+
+
+def settings(config: Mapping[str, Any], ignored: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """Flatten a run configuration to ``{"media.frames": "uniform:32", ...}``, leaving out ``ignored`` keys.
+
+    ``config``: the run's configuration as JSON (:attr:`RunFolder.raw_config`). A key is ignored when it
+    or one of its dotted prefixes is in ``ignored``.
+    """
+    flat = dict(_flatten(config, ""))
+    return {k: v for k, v in flat.items() if not any(k == i or k.startswith(i + ".") for i in ignored)}
 
 
 def correct_items(run: RunFolder) -> dict[str, bool]:
@@ -68,7 +85,7 @@ def correct_items(run: RunFolder) -> dict[str, bool]:
         try:
             out[str(item)] = bool(float(score) >= 0.5)
         except (TypeError, ValueError):
-            where = f"{run.path / 'items.csv'}: line {line} (item {item})"
+            where = f"{run.path / ITEMS_NAME}: line {line} (item {item})"
             raise RunFolderError(f"{where}: score {score!r} is not a number") from None
     return out
 
@@ -86,13 +103,7 @@ def answered_items(
 
 def write_analysis(run_dir: Path, name: str, doc: dict[str, Any]) -> Path:
     """Write ``doc`` to ``run_dir/analysis/<name>.json`` atomically and return the path."""
-    folder = run_dir / ANALYSIS_DIR
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.json"
-    part = path.with_name(path.name + ".part")
-    part.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-    part.replace(path)
-    return path
+    return save_json(document_path(run_dir, name), doc)
 
 
 def write_if_scored(run_dir: Path, name: str, doc: dict[str, Any], scored: int) -> tuple[bool, str]:

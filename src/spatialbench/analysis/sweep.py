@@ -10,20 +10,33 @@ C.3 / Fig. 12 (``frames=uniform:8,uniform:16,uniform:32``), MMSI-Video-Bench Fig
 (``frames=uniform:50,consecutive:50@0``), input order and repetition (App. D, Table 7), strategies
 (Fig. 9: ``strategy=direct,zero-shot-cot``).
 
-``OUT/sweep.json`` (``schema`` ``spatialbench.sweep``, ``version`` 1): ``setting``, ``values``, ``runs``
-(``value``, ``path``, ``exit_code``) and ``comparison`` (the ``compare.json`` document, null when no run
-could be scored).
+``OUT/sweep.json`` (``analysis`` ``sweep``, ``schema`` ``spatialbench.sweep``, ``version`` 1):
+``setting``, ``values``, ``runs`` (``value``, ``path``, ``exit_code``) and ``comparison`` (the
+``compare.json`` document, null when no run could be scored). The report draws it for the runs inside
+``OUT``: Avg. against the swept value, a curve over the frame count when every value is a frame strategy
+with a count (``uniform:16``), else bars.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
 
+from pydantic import BaseModel, ConfigDict
+
+from spatialbench import charts
+from spatialbench.analysis import compare
+from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.errors import SpatialBenchError
+from spatialbench.runs.folder import ITEMS_NAME, RunFolder, open_run
+from spatialbench.scoring.render import Grid, Value
 
+NAME = "sweep"
 SCHEMA = "spatialbench.sweep"
 VERSION = 1
+FILE = "sweep.json"
 #: sweepable settings -> the ``spatialbench run`` option that sets them
 OPTIONS = {
     "frames": "--frames",
@@ -109,3 +122,106 @@ def out_of(args: Sequence[str]) -> str | None:
         if arg.startswith("--out="):
             return arg.split("=", 1)[1]
     return None
+
+
+class SweptRun(BaseModel):
+    """One value's run: the value, its folder and the ``spatialbench run`` exit status."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    value: str
+    path: str
+    exit_code: int
+
+
+class SweepParams(BaseModel):
+    """Parameters of ``sweep``: the swept ``setting``, its ``values``, the ``runs`` made (value order)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    setting: str
+    values: tuple[str, ...]
+    runs: tuple[SweptRun, ...]
+
+
+def sweep_document(params: SweepParams, comparison: dict[str, Any] | None) -> AnalysisDocument:
+    """Return the ``sweep.json`` document of ``params`` and the runs' comparison (None: none was scored)."""
+    runs = [r.model_dump() for r in params.runs]
+    return AnalysisDocument.model_validate({
+        "analysis": NAME, "version": VERSION, "schema": SCHEMA, "setting": params.setting,
+        "values": list(params.values), "runs": runs, "comparison": comparison})
+
+
+_COUNT = re.compile(r"^[a-z]+:(\d+)")
+
+
+class SweepAnalysis(Analysis):
+    """``sweep``: the swept runs compared against the first scored one (module docstring)."""
+
+    name: ClassVar[str] = NAME
+    description: ClassVar[str] = "one run per value of a setting, compared against the first value"
+    title: ClassVar[str] = "Sweep"
+    version: ClassVar[int] = VERSION
+    Params: ClassVar[type[BaseModel]] = SweepParams
+
+    def compute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
+        """Compare ``run`` (the first scored value's) with the other scored runs of ``params.runs``.
+
+        Raises:
+            RunFolderError / CompareError: see :mod:`spatialbench.analysis.compare`.
+        """
+        assert isinstance(params, SweepParams)
+        others = [Path(r.path) for r in params.runs if (Path(r.path) / ITEMS_NAME).is_file()
+                  and Path(r.path).resolve() != run.path.resolve()]
+        comparison = compare.ANALYSIS.run(run, others=tuple(others), against=run.name)
+        return sweep_document(params, comparison.model_dump(mode="json"))
+
+    def heading(self, doc: dict[str, Any]) -> str:
+        """``Sweep: <setting>``."""
+        return f"Sweep: {doc['setting']}"
+
+    def _averages(self, doc: dict[str, Any]) -> list[Value]:
+        compared = (doc.get("comparison") or {}).get("runs", [])
+        scores = {r["name"]: r["scores"].get("overall") for r in compared}
+        return [scores.get(Path(r["path"]).name) for r in doc["runs"]]
+
+    def tables(self, doc: dict[str, Any]) -> list[Grid]:
+        """Avg. per value; none when no run was scored."""
+        averages = self._averages(doc)
+        if all(a is None for a in averages):
+            return []
+        return [Grid(tuple(str(v) for v in doc["values"]), (("Avg.", tuple(averages)),),
+                     f"Sweep over {doc['setting']}")]
+
+    def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
+        """Avg. against the value: a curve over frame counts (Fig. 12), else bars; none without scores."""
+        averages = self._averages(doc)
+        if all(a is None for a in averages):
+            return []
+        values = [str(v) for v in doc["values"]]
+        counts = [_COUNT.match(v) for v in values]
+        if doc["setting"] == "frames" and all(counts):
+            x = [float(m.group(1)) for m in counts if m]
+            paths = charts.curves([("Avg.", x, averages, "o-")], "accuracy vs frames", folder / "sweep",
+                                  "frames sent", "Avg. (%)")
+        else:
+            paths = charts.grouped_bars(values, [("Avg.", averages)], [], f"sweep over {doc['setting']}",
+                                        folder / "sweep")
+        return [DrawnFigure("Avg. per value (Fig. 12)", tuple(paths))]
+
+
+ANALYSIS = SweepAnalysis()
+
+
+def study(params: SweepParams) -> AnalysisDocument:
+    """Return the sweep's document: :class:`SweepAnalysis` of its first scored run, else no comparison.
+
+    A scored run is one with ``items.csv``; with none, ``comparison`` is null.
+
+    Raises:
+        RunFolderError / CompareError: see :meth:`SweepAnalysis.compute`.
+    """
+    scored = [r.path for r in params.runs if (Path(r.path) / ITEMS_NAME).is_file()]
+    if not scored:
+        return sweep_document(params, None)
+    return ANALYSIS.run(open_run(scored[0], scored=True), **params.model_dump())

@@ -37,7 +37,9 @@ def write(run: Path, doc: dict[str, Any], variant: str | None = None) -> None:
     """Write ``RUN/analysis/<analysis>[-<variant>].json`` and print its path."""
     from spatialbench.analysis.registry import AnalysisDocument, write_document
 
-    typer.echo(f"written: {write_document(run, AnalysisDocument.model_validate(doc), variant)}")
+    document = AnalysisDocument.model_validate(doc)
+    stem = document.analysis if variant is None else f"{document.analysis}-{variant}"
+    typer.echo(f"written: {write_document(run, document, stem)}")
 
 
 def finish(run: Path, doc: dict[str, Any], scored: int) -> None:

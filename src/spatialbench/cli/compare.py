@@ -70,10 +70,10 @@ def compare(
     ] = False,
 ) -> None:
     """Compare scored runs: a row per run, Enabled−Disabled / Disabled−Chance or RUN − REF rows."""
-    from spatialbench.analysis.compare import CompareError, compare_runs
+    from spatialbench.analysis.compare import ANALYSIS
     from spatialbench.analysis.compare_render import FORMATS, render, write_all
-    from spatialbench.analysis.run_folder import RunFolderError, read_run
-    from spatialbench.registry import UnknownNameError
+    from spatialbench.errors import SpatialBenchError
+    from spatialbench.runs.folder import open_run
 
     if fmt not in FORMATS:
         typer.echo(f"error: --format {fmt!r}: choose from {', '.join(FORMATS)}", err=True)
@@ -86,10 +86,11 @@ def compare(
         raise typer.Exit(2) from None
     target = prepare_out_dir(out if out is not None else runs[0] / "analysis")
     try:
-        folders = [read_run(path, name) for path, name in zip(runs, names, strict=True)]
-        comparison = compare_runs(folders, against=reference, subset=subset, relative=relative)
-    except (RunFolderError, CompareError, UnknownNameError) as exc:
+        first = open_run(runs[0], names[0], scored=True)
+        doc = ANALYSIS.run(first, others=tuple(runs[1:]), labels=tuple(names[1:]), against=reference,
+                           subset=subset, relative=relative).model_dump(mode="json")
+    except SpatialBenchError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    write_all(comparison, target)
-    typer.echo(render(comparison, fmt), nl=False)
+    write_all(doc, target)
+    typer.echo(render(doc, fmt), nl=False)

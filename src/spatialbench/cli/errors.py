@@ -57,24 +57,21 @@ def sample(
 ) -> None:
     """Write all wrong MCA answers and the worse half of NA answers per task (App. B.2) to annotate."""
     from spatialbench.analysis.error_table import read_annotations
-    from spatialbench.analysis.errors import TAXONOMY_BY_BENCHMARK, AnnotationError, sample_document
-    from spatialbench.analysis.run_folder import RunFolderError, read_run
-    from spatialbench.benchmarks import get_benchmark
-    from spatialbench.registry import UnknownNameError
+    from spatialbench.analysis.errors import TAXONOMY_BY_BENCHMARK, sample_document
+    from spatialbench.errors import SpatialBenchError
+    from spatialbench.runs.folder import open_run
 
     target = out if out is not None else run / "analysis" / "errors.json"
     prepare_out_dir(target.parent)
     try:
-        folder = read_run(run)
-        data = folder.config["data"]
-        options = with_subset(data.get("options", {}), subset)
-        items = get_benchmark(folder.benchmark).load_items(data["path"], **options)
+        folder = open_run(run, scored=True)
+        items = folder.load(**with_subset({}, subset))
         previous = read_annotations(target) if target.exists() else None
         name = taxonomy_name or TAXONOMY_BY_BENCHMARK.get(folder.benchmark, "vsi-bench")
         doc = sample_document(folder, items, name, per_task, seed, previous, only_items=subset is not None)
     except KeyError as exc:
         raise _fail(exc.args[0]) from None
-    except (RunFolderError, AnnotationError, UnknownNameError, ValueError, OSError) as exc:
+    except (SpatialBenchError, ValueError, OSError) as exc:
         raise _fail(exc) from None
     _write(target, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     _summary(doc, target)
@@ -105,7 +102,9 @@ def table(
     fmt: Annotated[str, typer.Option("--format", help="Printed format: markdown, csv or json.")] = "markdown",
 ) -> None:
     """Aggregate annotated errors per task; a multi-cause error counts 1/n to each category (App. B.2)."""
-    from spatialbench.analysis.error_table import error_table, read_annotations
+    from dataclasses import replace
+
+    from spatialbench.analysis.error_table import ANALYSIS, table_document
     from spatialbench.analysis.errors import AnnotationError
     from spatialbench.scoring.render import to_csv, to_markdown
 
@@ -113,19 +112,18 @@ def table(
         raise _fail(f"--format {fmt!r}: choose from markdown, csv, json")
     target = prepare_out_dir(out if out is not None else files[0].parent)
     try:
-        result = error_table([(str(f), read_annotations(f)) for f in files])
+        doc = table_document(files).model_dump(mode="json")
     except (AnnotationError, OSError) as exc:
         raise _fail(exc) from None
-    missing = result.not_annotated["all"]
+    grid = replace(ANALYSIS.tables(doc)[0], title=None)
+    missing = doc["not_annotated"]["all"]
     note = f"\n{missing} sampled error(s) not annotated yet (empty 'errors').\n" if missing else ""
     texts = {
-        "json": json.dumps(result.to_json(), indent=2) + "\n",
-        "csv": to_csv(result.grid()),
-        "markdown": f"**error types ({result.taxonomy}), % of annotated errors**\n\n"
-        + "\n".join(to_markdown(result.grid()))
-        + "\n"
-        + note,
+        "json": json.dumps(doc, indent=2) + "\n",
+        "csv": to_csv(grid),
+        "markdown": f"**error types ({doc['taxonomy']}), % of annotated errors**\n\n"
+        + "\n".join(to_markdown(grid)) + "\n" + note,
     }
     for name, suffix in (("json", "json"), ("markdown", "md"), ("csv", "csv")):
-        _write(target / f"errors_table.{suffix}", texts[name])
+        _write(target / f"{ANALYSIS.file}.{suffix}", texts[name])
     typer.echo(texts[fmt], nl=False)

@@ -8,7 +8,6 @@ runs' (0 all answered, 1 some items unanswered, 2 a run could not start), 2 for 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -47,20 +46,6 @@ def _run_all(args: list[str], key: str, values: tuple[str, ...], out: Path) -> l
     return runs
 
 
-def _compare(folders: list[Path], out: Path) -> dict[str, Any] | None:
-    from spatialbench.analysis.compare import compare_runs
-    from spatialbench.analysis.compare_render import render, write_all
-    from spatialbench.analysis.run_folder import read_run
-
-    scored = [read_run(p) for p in folders if (p / "items.csv").is_file()]
-    if not scored:
-        return None
-    comparison = compare_runs(scored, against=scored[0].name)
-    write_all(comparison, out)
-    typer.echo(render(comparison, "markdown"), nl=False)
-    return comparison.to_json()
-
-
 @app.command(
     "sweep",
     context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
@@ -72,9 +57,10 @@ def sweep(
     ],
 ) -> None:
     """Run once per value of one setting (other options as for ``run``), then compare the runs."""
-    from spatialbench.analysis.compare import CompareError
-    from spatialbench.analysis.run_folder import RunFolderError
-    from spatialbench.analysis.sweep import SCHEMA, VERSION, SweepError, out_of, parse_sweep
+    from spatialbench.analysis.compare_render import render, write_all
+    from spatialbench.analysis.registry import save_document
+    from spatialbench.analysis.sweep import FILE, SweepError, SweepParams, out_of, parse_sweep, study
+    from spatialbench.errors import SpatialBenchError
 
     args = list(ctx.args)
     try:
@@ -88,13 +74,15 @@ def sweep(
     out = prepare_out_dir(Path(out_text))
     runs = _run_all(args, key, values, out)
     try:
-        comparison = _compare([Path(r["path"]) for r in runs], out)
-    except (RunFolderError, CompareError) as exc:
+        doc = study(SweepParams.model_validate({"setting": key, "values": values, "runs": runs}))
+    except SpatialBenchError as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    doc = {"schema": SCHEMA, "version": VERSION, "setting": key, "values": list(values), "runs": runs,
-           "comparison": comparison}
-    (out / "sweep.json").write_text(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    comparison = doc.model_dump(mode="json")["comparison"]
+    if comparison is not None:
+        write_all(comparison, out)
+        typer.echo(render(comparison, "markdown"), nl=False)
+    save_document(out / FILE, doc)
     worst = max(int(r["exit_code"]) for r in runs)
     if worst:
         raise typer.Exit(worst)

@@ -25,9 +25,9 @@ from spatialbench.report import analyses, pages, plots
 from spatialbench.report.items import ItemView, item_views, worst_first
 from spatialbench.report.runs import RunData, check_benchmarks, load_run
 from spatialbench.report.sheets import SheetMaker
-from spatialbench.report.tables import Leaderboard, breakdown_grids, leaderboard, to_latex
+from spatialbench.report.tables import Leaderboard, breakdown_grids, leaderboard
 from spatialbench.runs.plan import data_root
-from spatialbench.scoring.render import Grid, to_csv, to_markdown
+from spatialbench.scoring.render import Grid, to_csv, to_latex, to_markdown
 
 
 @dataclass
@@ -46,7 +46,7 @@ def write_tables(out: Path, name: str, grids: Sequence[Grid]) -> list[str]:
     folder.mkdir(parents=True, exist_ok=True)
     md = "\n\n".join("\n".join(to_markdown(g)) for g in grids) + "\n"
     csv = "\n".join((f"# {g.title}\n" if g.title else "") + to_csv(g) for g in grids)
-    tex = "\n".join((f"% {g.title}\n" if g.title else "") + to_latex(g) for g in grids)
+    tex = "\n".join((f"% {g.title}\n" if g.title else "") + to_latex(g, corner="Method") for g in grids)
     for suffix, text in (("md", md), ("csv", csv), ("tex", tex)):
         (folder / f"{name}.{suffix}").write_text(text, encoding="utf-8")
     return [f"tables/{name}.{suffix}" for suffix in ("md", "csv", "tex")]

@@ -1,14 +1,13 @@
-"""The report's figures (matplotlib, Agg back end), each written as PNG and SVG.
+"""The report's own figures (matplotlib through :mod:`spatialbench.charts`), each written as PNG and SVG.
 
-* :func:`grouped_bars` and :func:`curves` — the generic charts of :mod:`spatialbench.analysis.charts`
-  (per-task bars, VSI-Bench Fig. 1 right / Fig. 6; per-dataset and per-difficulty breakdowns; curves);
-* :func:`radar` — one run's column scores on a polar chart (Fig. 1 left), the frequency chance level
-  dashed behind it when given;
+* :func:`radar` — one run's column scores on a polar chart (VSI-Bench Fig. 1 left), the frequency chance
+  level dashed behind it when given;
 * :func:`gap_bars` — enabled − disabled and disabled − chance per task, tasks sorted by the first
   (VSI-Bench Fig. 13).
 
-Scores are percentages (0–100). Missing values (None) draw nothing. SVGs carry no date, so the same
-inputs give the same files.
+The generic charts (grouped and stacked bars, curves, cognitive maps) are in :mod:`spatialbench.charts`,
+where analyses draw them too; the report's modules still reach ``grouped_bars`` and ``curves`` here.
+Scores are percentages (0–100); missing values (None) draw nothing.
 """
 
 from __future__ import annotations
@@ -16,17 +15,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
 
-matplotlib.use("Agg")  # headless: no display is ever opened
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-from numpy.typing import NDArray  # noqa: E402
+from spatialbench.charts import PALETTE, Value, curves, grouped_bars, number, save
 
-from spatialbench.analysis.charts import PALETTE, curves, grouped_bars, number, save  # noqa: E402
-from spatialbench.scoring.render import Value  # noqa: E402
-
-__all__ = ["curves", "gap_bars", "grouped_bars", "map_pair", "radar", "stacked_bars"]
+__all__ = ["curves", "gap_bars", "grouped_bars", "radar"]
 
 
 def radar(columns: Sequence[str], values: Sequence[Value], title: str, stem: Path,
@@ -75,48 +69,3 @@ def gap_bars(columns: Sequence[str], enabled: Sequence[Value], disabled: Sequenc
     axes.legend(fontsize=7)
     axes.grid(axis="y", alpha=0.3)
     return save(figure, stem), [columns[i] for i in order]
-
-
-def stacked_bars(columns: Sequence[str], stacks: Sequence[tuple[str, Sequence[Value]]], title: str,
-                 stem: Path, ylabel: str = "share of errors (%)") -> list[Path]:
-    """One stacked bar per column, one segment per ``(name, values)`` (VSI-Bench Fig. 8 error types)."""
-    x = np.arange(len(columns), dtype=float)
-    bottom = np.zeros(len(columns))
-    figure, axes = plt.subplots(figsize=(max(6.0, 0.9 * len(columns) + 3), 4.2))
-    for k, (name, values) in enumerate(stacks):
-        heights = np.nan_to_num([number(v) for v in values])
-        axes.bar(x, heights, 0.7, bottom=bottom, label=name, color=PALETTE[k % len(PALETTE)])
-        bottom += heights
-    axes.set_xticks(x, list(columns), rotation=20, ha="right")
-    axes.set_ylabel(ylabel)
-    axes.set_title(title)
-    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    axes.grid(axis="y", alpha=0.3)
-    return save(figure, stem)
-
-
-def map_pair(predicted: dict[str, NDArray[np.float64]], truth: dict[str, NDArray[np.float64]], grid: int,
-             title: str, stem: Path) -> list[Path]:
-    """Two grid maps side by side: the model's points and the ground truth, ``(n, 2)`` cells per category.
-
-    A category keeps its colour in both panels; each point is labelled with its category (Fig. 10).
-    """
-    names = list(dict.fromkeys([*truth, *predicted]))
-    palette = plt.get_cmap("tab20")
-    colours = {name: palette(k % 20) for k, name in enumerate(names)}
-    figure, panels = plt.subplots(1, 2, figsize=(9.0, 4.6))
-    for axes, points, label in ((panels[0], predicted, "predicted"), (panels[1], truth, "ground truth")):
-        for name, xy in points.items():
-            xy = np.asarray(xy, dtype=float).reshape(-1, 2)
-            axes.scatter(xy[:, 0], xy[:, 1], s=40, color=colours[name], label=name)
-            for x, y in xy:
-                axes.annotate(name, (x, y), fontsize=6, xytext=(3, 3), textcoords="offset points")
-        axes.set_xlim(-0.5, grid - 0.5)
-        axes.set_ylim(-0.5, grid - 0.5)
-        axes.set_xticks(range(grid))
-        axes.set_yticks(range(grid))
-        axes.grid(alpha=0.3)
-        axes.set_aspect("equal")
-        axes.set_title(label)
-    figure.suptitle(title)
-    return save(figure, stem)

@@ -1,4 +1,6 @@
-"""The leaderboard (VSI-Bench Fig. 6 layout) and breakdowns across runs, as Markdown, CSV and LaTeX.
+"""The leaderboard (VSI-Bench Fig. 6 layout) and breakdowns across runs, as grids for the one renderer.
+
+The grids are rendered by :mod:`spatialbench.scoring.render` (Markdown, CSV, LaTeX).
 
 Fig. 6 prints one row per method in sections — Baseline (the chance levels), Human Level, then the
 models — with a Rank among the models, Avg. and one column per table cell, the columns grouped by answer
@@ -138,24 +140,3 @@ def _breakdowns(run: RunData) -> list[Table]:
     except (KeyError, FileNotFoundError, ValueError):
         return []
 
-
-def _latex_cell(value: Value) -> str:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    text = f"{value:.1f}" if isinstance(value, float) else str(value)
-    return text.replace("\\", r"\textbackslash{}").replace("&", r"\&").replace("%", r"\%").replace(
-        "_", r"\_").replace("#", r"\#")
-
-
-def to_latex(grid: Grid) -> str:
-    """Return a ``tabular`` (booktabs rules) of ``grid``; a row of empty values is a section row."""
-    lines = [r"\begin{tabular}{l" + "r" * len(grid.header) + "}", r"\toprule"]
-    lines.append(" & ".join(["Method", *(_latex_cell(h) for h in grid.header)]) + r" \\")
-    lines.append(r"\midrule")
-    for name, values in grid.rows:
-        if all(v == "" for v in values):
-            lines.append(rf"\multicolumn{{{len(grid.header) + 1}}}{{l}}{{\textit{{{_latex_cell(name)}}}}} \\")
-            continue
-        lines.append(" & ".join([_latex_cell(name), *(_latex_cell(v) for v in values)]) + r" \\")
-    lines += [r"\bottomrule", r"\end{tabular}"]
-    return "\n".join(lines) + "\n"

@@ -1,6 +1,10 @@
-"""The one renderer of tables: Markdown, CSV and JSON of :class:`~spatialbench.scoring.grouped.Table`.
+"""The one renderer of tables: Markdown, CSV, LaTeX and JSON of a :class:`Grid` (rows of values).
 
-Two layouts of the same cells:
+Every table spatialbench prints or writes — the leaderboard and breakdowns, each analysis's tables
+(``Analysis.tables``), the commands' printed tables — is a :class:`Grid` rendered here, so a new table
+needs no writer of its own. Grids of :class:`~spatialbench.scoring.grouped.Table` come in
+
+two layouts of the same cells:
 
 * score layout (:func:`score_grid`) — one row per named table (``all``, ``debiased``, one per dataset),
   columns ``Avg.`` then the cells (VSI-Bench Fig. 6, MMSI-Video-Bench Table 2 as registered tables);
@@ -9,7 +13,8 @@ Two layouts of the same cells:
 
 Scores print with one decimal; a missing value prints ``-``. CSV text cells that a spreadsheet would run
 as a formula (starting ``=``, ``+``, ``-``, ``@``, tab or carriage return) get a leading ``'``
-(:func:`spreadsheet_safe`); numbers are written as numbers.
+(:func:`spreadsheet_safe`); numbers are written as numbers. LaTeX (:func:`to_latex`) is a booktabs
+``tabular`` with the special characters escaped and minus signs typeset as ``$-$``.
 """
 
 from __future__ import annotations
@@ -71,6 +76,44 @@ def to_csv(grid: Grid) -> str:
     for name, values in grid.rows:
         writer.writerow([spreadsheet_safe(name), *("" if v is None else spreadsheet_safe(v) for v in values)])
     return buffer.getvalue()
+
+
+_LATEX_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}",
+                  "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "\\": r"\textbackslash{}",
+                  "\u2212": "$-$"}
+
+
+def latex_text(text: str, minus: bool = False) -> str:
+    """Escape ``text`` for LaTeX; ``−`` (U+2212) becomes ``$-$``, and so does ``-`` when ``minus``."""
+    special = {**_LATEX_SPECIAL, "-": "$-$"} if minus else _LATEX_SPECIAL
+    return "".join(special.get(ch, ch) for ch in text)
+
+
+def _latex_value(value: Value) -> str:
+    text = _text(value)
+    return text if text == "-" else latex_text(text, minus=True)
+
+
+def to_latex(grid: Grid, corner: str = "", rules: Sequence[int] = (), comments: Sequence[str] = ()) -> str:
+    r"""Return ``grid`` as a ``tabular`` with booktabs rules.
+
+    ``corner`` fills the header's first cell (the leaderboard's ``Method``); a row whose values are all
+    ``""`` is a section row (its name in italics across the table); ``rules`` are row indices before
+    which a ``\midrule`` goes (between runs and their differences); ``comments`` follow as ``% ...``
+    lines. Values print as in Markdown (one decimal, ``-`` when missing), minus signs as ``$-$``.
+    """
+    width = len(grid.header) + 1
+    lines = [r"\begin{tabular}{l" + "r" * len(grid.header) + "}", r"\toprule",
+             " & ".join([latex_text(corner), *(latex_text(h) for h in grid.header)]) + r" \\", r"\midrule"]
+    for index, (name, values) in enumerate(grid.rows):
+        if index in rules:
+            lines.append(r"\midrule")
+        if values and all(v == "" for v in values):
+            lines.append(rf"\multicolumn{{{width}}}{{l}}{{\textit{{{latex_text(name)}}}}} \\")
+            continue
+        lines.append(" & ".join([latex_text(name), *(_latex_value(v) for v in values)]) + r" \\")
+    lines += [r"\bottomrule", r"\end{tabular}", *(f"% {latex_text(c)}" for c in comments)]
+    return "\n".join(lines) + "\n"
 
 
 def score_grid(named: Sequence[tuple[str, Table]]) -> Grid:

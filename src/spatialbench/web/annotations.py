@@ -19,8 +19,8 @@ from typing import Any
 
 from spatialbench.analysis.error_table import read_annotations
 from spatialbench.analysis.errors import TAXONOMY_BY_BENCHMARK, AnnotationError, sample_document
-from spatialbench.analysis.run_folder import read_run
 from spatialbench.records.item import Item
+from spatialbench.runs.folder import open_run
 from spatialbench.web.locks import lock_for, replace_text
 
 FILE = Path("analysis") / "errors.json"
@@ -42,7 +42,7 @@ def create_sample(run: Path, items: list[Item]) -> dict[str, Any]:
         RunFolderError: the run is not scored. AnnotationError: an earlier file that does not follow the
             schema.
     """
-    folder = read_run(run)
+    folder = open_run(run, scored=True)
     path = annotation_file(run)
     with lock_for(path):
         previous = read_annotations(path) if path.exists() else None

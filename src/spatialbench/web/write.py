@@ -12,10 +12,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse
 
 from spatialbench.analysis.error_table import read_annotations
 from spatialbench.analysis.errors import AnnotationError
-from spatialbench.analysis.run_folder import RunFolderError
 from spatialbench.records.flags import append_flag, latest_flags
 from spatialbench.records.item import AnswerKind
 from spatialbench.runs import RunConfig
+from spatialbench.runs.checks import RunFolderError
 from spatialbench.web import human
 from spatialbench.web.annotations import annotation_file, create_sample, save_annotation
 from spatialbench.web.app import page

@@ -234,7 +234,7 @@ class JudgeAnalysis(JudgeViews):
         """
         assert isinstance(params, JudgeParams)
         items = run.items()
-        answers = stored_answers(run.path, params.turn)
+        answers = stored_answers(run, params.turn)
         if len(set(params.judges)) < len(params.judges):
             raise ValueError("the same --judge is given twice: " + ", ".join(params.judges))
         api = ApiSettings(concurrency=params.concurrency, timeout_s=params.timeout_s)

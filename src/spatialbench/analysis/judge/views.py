@@ -45,7 +45,7 @@ class JudgeViews(Analysis):
 
     def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
         """Bars of the mean judge score per phase, correct vs incorrect (``folder/judge.png``, ``.svg``)."""
-        from spatialbench.analysis import charts  # matplotlib only when drawing
+        from spatialbench import charts  # matplotlib only when drawing
 
         table = doc["table"]
         phases = _phases(table)

@@ -1,13 +1,13 @@
-"""Generic charts (matplotlib, Agg back end), each written as PNG and SVG: bars and curves.
+"""Generic charts (matplotlib, Agg back end), each written as PNG and SVG.
 
-* :func:`grouped_bars` — one group of bars per column, one bar per row of a grid, chance rows drawn as
-  dashed ticks over their columns instead of bars (VSI-Bench Fig. 1 right / Fig. 6; the phase analyses'
-  Table 2 / Table 3 / Fig. 9 bars);
-* :func:`curves` — line plots on one axes (locality Fig. 11, accuracy vs frames Fig. 12, entropy curves
-  Fig. 9, probe accuracy Fig. 8).
+* :func:`grouped_bars` — one group of bars per column, one bar per row (per-task bars, VSI-Bench Fig. 1
+  right / Fig. 6; breakdowns; differences of runs), chance rows drawn as dashed ticks over their columns;
+* :func:`stacked_bars` — one stacked bar per column (error types, VSI-Bench Fig. 8);
+* :func:`curves` — line plots on one axes (locality, Fig. 11; accuracy against frames, Fig. 12);
+* :func:`map_pair` — a predicted and a ground-truth cognitive map side by side (Fig. 10).
 
-Missing values (None) draw nothing. SVGs carry no date and stable element ids, so the same inputs give
-the same files. The report's own charts (:mod:`spatialbench.report.figures`) build on :func:`save`.
+Scores are percentages (0–100) unless a ``scale`` says otherwise. Missing values (None, NaN) draw
+nothing. SVGs carry no date and stable element ids, so the same inputs give the same files.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ import matplotlib
 matplotlib.use("Agg")  # headless: no display is ever opened
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from numpy.typing import NDArray  # noqa: E402
 
-from spatialbench.scoring.render import Value  # noqa: E402
-
+Value = float | int | str | None
+"""A table or chart value: a number, a text cell, or None (missing)."""
 PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
 FORMATS = ("png", "svg")
 
@@ -50,7 +51,7 @@ def save(figure: plt.Figure, stem: Path) -> list[Path]:
     return paths
 
 
-def value_axis(axes: Any, values: Sequence[Value], label: str, scale: float) -> None:
+def _value_axis(axes: Any, values: Sequence[Value], label: str, scale: float) -> None:
     """Set the value axis: 0 to 1.05 × ``scale`` or the highest value (``scale`` 0: the data's range).
 
     It extends below 0, with a zero line, when a value is negative.
@@ -102,7 +103,25 @@ def grouped_bars(
         axes.hlines(heights, x - 0.45, x + 0.45, colors="black", linestyles=("--", ":")[k % 2], linewidth=1.2,
                     label=name)
     axes.set_xticks(x, list(columns), rotation=20, ha="right")
-    value_axis(axes, [v for _, values in [*bars, *chance] for v in values], ylabel, scale)
+    _value_axis(axes, [v for _, values in [*bars, *chance] for v in values], ylabel, scale)
+    axes.set_title(title)
+    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    axes.grid(axis="y", alpha=0.3)
+    return save(figure, stem)
+
+
+def stacked_bars(columns: Sequence[str], stacks: Sequence[tuple[str, Sequence[Value]]], title: str,
+                 stem: Path, ylabel: str = "share of errors (%)") -> list[Path]:
+    """One stacked bar per column, one segment per ``(name, values)`` (VSI-Bench Fig. 8 error types)."""
+    x = np.arange(len(columns), dtype=float)
+    bottom = np.zeros(len(columns))
+    figure, axes = plt.subplots(figsize=(max(6.0, 0.9 * len(columns) + 3), 4.2))
+    for k, (name, values) in enumerate(stacks):
+        heights = np.nan_to_num([number(v) for v in values])
+        axes.bar(x, heights, 0.7, bottom=bottom, label=name, color=PALETTE[k % len(PALETTE)])
+        bottom += heights
+    axes.set_xticks(x, list(columns), rotation=20, ha="right")
+    axes.set_ylabel(ylabel)
     axes.set_title(title)
     axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes.grid(axis="y", alpha=0.3)
@@ -123,4 +142,31 @@ def curves(series: Sequence[tuple[str, Sequence[float], Sequence[Value], str]], 
     axes.set_title(title)
     axes.legend(fontsize=7)
     axes.grid(alpha=0.3)
+    return save(figure, stem)
+
+
+def map_pair(predicted: dict[str, NDArray[np.float64]], truth: dict[str, NDArray[np.float64]], grid: int,
+             title: str, stem: Path) -> list[Path]:
+    """Two grid maps side by side: the model's points and the ground truth, ``(n, 2)`` cells per category.
+
+    A category keeps its colour in both panels; each point is labelled with its category (Fig. 10).
+    """
+    names = list(dict.fromkeys([*truth, *predicted]))
+    palette = plt.get_cmap("tab20")
+    colours = {name: palette(k % 20) for k, name in enumerate(names)}
+    figure, panels = plt.subplots(1, 2, figsize=(9.0, 4.6))
+    for axes, points, label in ((panels[0], predicted, "predicted"), (panels[1], truth, "ground truth")):
+        for name, xy in points.items():
+            xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+            axes.scatter(xy[:, 0], xy[:, 1], s=40, color=colours[name], label=name)
+            for x, y in xy:
+                axes.annotate(name, (x, y), fontsize=6, xytext=(3, 3), textcoords="offset points")
+        axes.set_xlim(-0.5, grid - 0.5)
+        axes.set_ylim(-0.5, grid - 0.5)
+        axes.set_xticks(range(grid))
+        axes.set_yticks(range(grid))
+        axes.grid(alpha=0.3)
+        axes.set_aspect("equal")
+        axes.set_title(label)
+    figure.suptitle(title)
     return save(figure, stem)
