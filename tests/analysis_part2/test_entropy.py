@@ -58,7 +58,7 @@ def traced_run(tmp_path_factory) -> Path:
 
 
 def test_tiny_model_trace_on_remindview_items(traced_run: Path) -> None:
-    answers = stored_answers(traced_run)
+    answers = stored_answers(open_run(traced_run))
     record = json.loads((traced_run / "config.json").read_text())
     folder = Path(record["backend"]["trace_dir"])
     assert len(answers) == 2

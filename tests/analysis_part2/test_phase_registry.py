@@ -43,8 +43,8 @@ def test_a_sync_analysis_gives_the_same_document_through_arun(tmp_path: Path) ->
 
 def test_a_document_variant_has_its_own_file(tmp_path: Path) -> None:
     doc = AnalysisDocument(analysis="probe", version=1, probe="linear")
-    path = write_document(tmp_path, doc, variant="linear")
-    assert path == document_path(tmp_path, "probe", "linear") == tmp_path / "analysis" / "probe-linear.json"
+    path = write_document(tmp_path, doc, "probe-linear")
+    assert path == document_path(tmp_path, "probe-linear") == tmp_path / "analysis" / "probe-linear.json"
     assert json.loads(path.read_text()) == {"analysis": "probe", "version": 1, "probe": "linear"}
 
 

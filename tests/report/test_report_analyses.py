@@ -12,10 +12,11 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
+from spatialbench.api import run
 from spatialbench.cli.main import app
 from spatialbench.report import build_report
 from spatialbench.report.analyses import draw_document
-from spatialbench.runs import RunConfig, run
+from spatialbench.runs import RunConfig
 from support.openai_server import OpenAIServer, ServerScript
 
 
