@@ -94,8 +94,8 @@ def test_report_of_a_shard_is_the_shard(shard: tuple[Path, Path], tmp_path: Path
     assert code == 0, output
     pages = sorted(p.stem for p in (tmp_path / "r" / "items").glob("*.html") if p.name != "index.html")
     assert pages == sorted(SHARD_IDS)
-    board = (tmp_path / "r" / "tables" / "leaderboard.csv").read_text()
-    assert re.search(rf"Chance Level \(Frequency\),[^,]*,{AVG},", board), board
+    board = (tmp_path / "r" / "tables" / "leaderboard.md").read_text()
+    assert f"| Chance Level (Frequency) | - | {AVG} | 75.0 |" in board, board
 
 
 def test_serve_shows_the_shards_items_and_avg(shard: tuple[Path, Path], tmp_path: Path) -> None:
