@@ -26,7 +26,6 @@ from spatialbench.report.items import ItemView, item_views, worst_first
 from spatialbench.report.runs import RunData, check_benchmarks, load_run
 from spatialbench.report.sheets import SheetMaker
 from spatialbench.report.tables import Leaderboard, breakdown_grids, leaderboard, to_latex
-from spatialbench.runs.folder import open_run
 from spatialbench.runs.plan import data_root
 from spatialbench.scoring.render import Grid, to_csv, to_markdown
 
@@ -104,8 +103,7 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     """
     laps: dict[str, float] = {}
     started = time.perf_counter()
-    folders = [open_run(p) for p in run_paths]
-    check_benchmarks(folders)
+    folders = check_benchmarks(run_paths)
     runs = [load_run(f, data, exclude) for f in folders]
     _check_labels(runs)
     laps["load_and_score"] = time.perf_counter() - started

@@ -74,18 +74,20 @@ class RunData:
         return self.folder.kind
 
 
-def check_benchmarks(runs: Sequence[RunFolder]) -> None:
-    """Check, from each ``config.json`` alone, that the runs name one registered benchmark.
+def check_benchmarks(run_paths: Sequence[str | Path]) -> list[RunFolder]:
+    """Open the runs and check, from each ``config.json`` alone, that they name one registered benchmark.
 
     Raises:
-        RunFolderError: a run naming an unregistered benchmark, or runs of different benchmarks (one line
-            naming every run and its benchmark).
+        RunFolderError: a run that is not a run folder or names an unregistered benchmark, or runs of
+            different benchmarks (one line naming every run and its benchmark).
     """
+    runs = [open_run(path) for path in run_paths]
     for run in runs:
         run.spec  # noqa: B018  (an unregistered benchmark: RunFolderError naming the folder)
     if len({run.benchmark for run in runs}) > 1:
         listing = ", ".join(f"{run.path} ({run.benchmark})" for run in runs)
         raise RunFolderError(f"runs of different benchmarks: {listing}; report one benchmark at a time")
+    return runs
 
 
 def load_run(run: str | Path | RunFolder, data: str | Path | None = None,
