@@ -35,10 +35,13 @@ def _truth(k: int) -> str:
     return {31: "A", 38: "A", 40: "B"}.get(k, "B")
 
 
+OPTIONS = ["A. chair", "B. table", "C. lamp", "D. bed"]
+
+
 def _annotations(path: Path) -> Path:
     records = [{"id": k, "dataset": "scannet", "scene_name": f"s{k % 3}",
                 "question_type": "object_counting" if k <= 20 else "object_rel_distance",
-                "question": f"q{k}?", "options": None if k <= 20 else ["A. chair", "B. table", "C. lamp", "D. bed"],
+                "question": f"q{k}?", "options": None if k <= 20 else OPTIONS,
                 "ground_truth": _truth(k)} for k in range(1, 41)]
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     return path

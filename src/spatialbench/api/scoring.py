@@ -262,18 +262,23 @@ def score(
                  default_benchmark)
     result = _with_inputs(read.result, read.loaded.errors, read.items, pruned,
                           read.predictions.errors, notes)
-    unmatched = [i for i in result.unmatched_predictions if i not in read.flagged]  # excluded, not unknown
-    result = replace(result, warnings=[*read.predictions.warnings, *result.warnings],
-                     unmatched_predictions=unmatched)
-    if unmatched:
-        more = " ..." if len(unmatched) > SHOWN_ERRORS else ""
-        shown = ", ".join(unmatched[:SHOWN_ERRORS])
-        notes.add(f"{len(unmatched)} prediction id(s) match no item: {shown}{more}")
+    result = _unmatched(result, read, notes)
     outcome = ScoreOutcome(result, read.spec, read.items, read.data, read.run, list(notes))
     failure = _nothing_scored(read.predictions, result, _path(run) or _path(predictions), read.data)
     if failure is not None:
         raise NothingScoredError(f"{failure}; nothing was scored", outcome)
     return outcome
+
+
+def _unmatched(result: ScoreResult, read: _Read, notes: _Notes) -> ScoreResult:
+    """Add the predictions' warnings; note the prediction ids that match no item (flagged ones left out)."""
+    unmatched = [i for i in result.unmatched_predictions if i not in read.flagged]  # excluded, not unknown
+    if unmatched:
+        more = " ..." if len(unmatched) > SHOWN_ERRORS else ""
+        shown = ", ".join(unmatched[:SHOWN_ERRORS])
+        notes.add(f"{len(unmatched)} prediction id(s) match no item: {shown}{more}")
+    return replace(result, warnings=[*read.predictions.warnings, *result.warnings],
+                   unmatched_predictions=unmatched)
 
 
 def with_inputs(
