@@ -142,11 +142,11 @@ def score(
     With ``--run`` the benchmark, annotations, item selection (shard included) and modes default to the
     run's own (:func:`spatialbench.api.scoring.score`).
     """
-    from spatialbench.api.scoring import score as score_files
+    from spatialbench.api.scoring import score as score_saved
 
     check_out(out)
     with _exit_on_error():
-        outcome = score_files(benchmark, annotations, predictions, run, extract=extract, mra=mra,
+        outcome = score_saved(benchmark, annotations, predictions, run, extract=extract, mra=mra,
                               pruned_ids=pruned_ids, subset=subset, exclude=exclude,
                               predictions_format=predictions_format, response_field=response_field,
                               notify=note)
