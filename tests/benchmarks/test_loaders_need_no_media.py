@@ -12,7 +12,7 @@ from mmsi_remindview_fixtures import build_mmsi, build_remindview, mmsi_response
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
-from spatialbench.runs.results import run_predictions
+from spatialbench.runs.folder import open_run
 from support.openai_server import OpenAIServer, ServerScript
 
 VSI_ROWS = [  # no video exists for any of them
@@ -79,7 +79,7 @@ def test_breakdown_of_a_run_folder_takes_its_benchmark_and_data(tmp_path: Path) 
     assert code == 0 and len(script.log) == 5, output
     code, output = _invoke("breakdown", "--run", out)  # benchmark and annotations from config.json
     assert code == 0 and "items: 5" in output, output
-    assert run_predictions(out).responses == {str(k): row[4] for k, row in enumerate(VSI_ROWS, 1)}
+    assert open_run(out).responses() == {str(k): row[4] for k, row in enumerate(VSI_ROWS, 1)}
     assert "| accuracy | 75.0 | 100.0 | - | - | - | - | 50.0 |" in output.split("**vsibench: scannet**")[1]
     (out / "run.sqlite").write_bytes(b"garbage" * 100)
     code, output = _invoke("breakdown", "--run", out)

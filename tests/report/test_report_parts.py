@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 
 from spatialbench.charts import grouped_bars
-from spatialbench.report import RunReadError, load_run
+from spatialbench.report import load_run
 from spatialbench.report.figures import gap_bars
 from spatialbench.report.items import page_name
 from spatialbench.runs import RunConfig
+from spatialbench.runs.checks import RunFolderError
 from spatialbench.scoring.render import Grid, to_latex
 
 
@@ -81,17 +82,17 @@ def _config(folder: Path) -> None:
 
 
 def test_unreadable_run_folders_are_one_error_naming_the_file(tmp_path: Path) -> None:
-    with pytest.raises(RunReadError, match="not a run folder \\(no config.json\\)"):
+    with pytest.raises(RunFolderError, match="not a run folder \\(no config.json\\)"):
         load_run(tmp_path / "empty")
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / "config.json").write_text("{oops")
-    with pytest.raises(RunReadError, match=f"{broken / 'config.json'}: unreadable run configuration"):
+    with pytest.raises(RunFolderError, match=f"{broken / 'config.json'}: not a run configuration"):
         load_run(broken)
     no_store = tmp_path / "no-store"
     _config(no_store)
-    with pytest.raises(RunReadError, match="no run.sqlite in"):
+    with pytest.raises(RunFolderError, match="no run.sqlite in"):
         load_run(no_store)
     (no_store / "run.sqlite").write_bytes(b"this is not sqlite" * 100)
-    with pytest.raises(RunReadError, match="run.sqlite: not a readable run store"):
+    with pytest.raises(RunFolderError, match="run.sqlite: not a readable run store"):
         load_run(no_store)

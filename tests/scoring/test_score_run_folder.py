@@ -55,7 +55,9 @@ def test_score_run_takes_answers_data_and_selection_from_the_folder(tmp_path: Pa
     code, output = _invoke("score", "-b", "vsibench")
     assert (code, output.strip()) == (2, "error: give exactly one of --predictions and --run")
     code, output = _invoke("score", "--run", tmp_path / "nowhere")
-    assert code == 2 and output.startswith(f"error: no config.json in {tmp_path / 'nowhere'}"), output
+    # the one message of every run-folder reader (runs.folder.open_run; was "no config.json in ...")
+    expected = f"error: {tmp_path / 'nowhere'}: not a run folder (no config.json)"
+    assert code == 2 and output.startswith(expected), output
 
 
 def test_breakdown_of_a_baseline_run_uses_its_mra_and_limit(tmp_path: Path) -> None:

@@ -16,15 +16,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from spatialbench.cli.apps import app
-from spatialbench.cli.score import (
-    RunAnnotationsOpt,
-    RunOpt,
-    load_annotations,
-    lookup,
-    out_errors,
-    run_inputs,
-    score_inputs,
-)
+from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note, out_errors
 from spatialbench.records.files import atomic_write_files
 from spatialbench.records.item import Item
 
@@ -158,14 +150,16 @@ def breakdown(
     ] = None,
 ) -> None:
     """Score predictions (or a run's answers) and print the breakdown tables with random-guess baselines."""
-    record = run_inputs(annotations, predictions, run, benchmark, "mmsi-video")
-    spec = lookup(record.benchmark)
-    items = load_annotations(spec, record.data, None, options=record.options)
+    from spatialbench.api.scoring import score_answers
+    from spatialbench.errors import SpatialBenchError
+
     try:
-        _check_sub_bench(spec, sub_bench)
-        result, _ = score_inputs(spec, items, record, run, predictions, extract)
-    except (FileNotFoundError, ValueError) as err:
+        outcome = score_answers(benchmark, annotations, predictions, run, extract=extract,
+                                default_benchmark="mmsi-video", notify=note)
+        _check_sub_bench(outcome.spec, sub_bench)
+    except (SpatialBenchError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from err
-    typer.echo(f"**{record.benchmark}** · extraction: {result.extract} · items: {len(items)}\n")
-    emit_breakdowns(spec, list(items), result.rows, record.data, sub_bench, out)
+        raise typer.Exit(2) from None
+    result = outcome.result
+    typer.echo(f"**{outcome.spec.name}** · extraction: {result.extract} · items: {len(outcome.items)}\n")
+    emit_breakdowns(outcome.spec, outcome.items, result.rows, outcome.data, sub_bench, out)

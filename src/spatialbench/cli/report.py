@@ -27,13 +27,14 @@ def report(
 ) -> None:
     """Write a self-contained HTML report: leaderboard, figures, breakdowns, analyses, items (worst first)."""
     from spatialbench.cli.out_dir import prepare_out_dir
-    from spatialbench.report import RunReadError, build_report
+    from spatialbench.report import build_report
+    from spatialbench.runs.checks import RunFolderError
 
     prepare_out_dir(out)
     try:
         dropped = _flagged(exclude) if exclude is not None else frozenset()
         result = build_report(runs, out, data=data, per_task=per_task, sheets=sheets, exclude=dropped)
-    except (RunReadError, ValueError, FileNotFoundError) as err:
+    except (RunFolderError, ValueError, FileNotFoundError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
     for warning in result.warnings:

@@ -97,14 +97,14 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     every run (items flagged wrong or ambiguous).
 
     Raises:
-        RunReadError: a run folder cannot be read, names an unregistered benchmark, or runs of different
+        RunFolderError: a run folder cannot be read, names an unregistered benchmark, or runs of different
             benchmarks (checked from the configurations before any is loaded). ValueError: two runs with
             the same folder name.
     """
     laps: dict[str, float] = {}
     started = time.perf_counter()
-    check_benchmarks(run_paths)
-    runs = [load_run(p, data, exclude) for p in run_paths]
+    folders = check_benchmarks(run_paths)
+    runs = [load_run(f, data, exclude) for f in folders]
     _check_labels(runs)
     laps["load_and_score"] = time.perf_counter() - started
     target = Path(out)

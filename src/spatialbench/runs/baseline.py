@@ -17,6 +17,7 @@ from spatialbench.records.messages import Response
 from spatialbench.records.redaction import secret_values
 from spatialbench.registry import unknown_name
 from spatialbench.runs.config import RunConfig
+from spatialbench.runs.folder import baseline_name
 from spatialbench.runs.keys import request_key
 from spatialbench.runs.lock import run_lock
 from spatialbench.runs.record import record_run
@@ -32,12 +33,6 @@ if TYPE_CHECKING:  # prepare imports this module (baseline_name)
 #: the provider of a bare hosted model name, by how the name starts (``gpt-4o`` → ``openai:gpt-4o``)
 PROVIDER_OF_PREFIX = {"gpt-": "openai", "o1": "openai", "o3": "openai", "o4": "openai",
                       "claude-": "anthropic", "gemini-": "gemini"}
-
-
-def baseline_name(model: str) -> str | None:
-    """Return the baseline a model name names (``chance-random:demo`` → ``chance-random``), else None."""
-    provider = model.partition(":")[0]
-    return provider if provider in BASELINES else None
 
 
 def check_model_name(model: str) -> None:

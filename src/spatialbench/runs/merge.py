@@ -15,53 +15,31 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sqlite3
 import tempfile
 from collections.abc import Sequence
-from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks import get_benchmark
-from spatialbench.records.item import Item
-from spatialbench.runs.baseline import baseline_name
-from spatialbench.runs.checks import RunSetupError
+from spatialbench.records.rows import LoadedItems
+from spatialbench.runs.checks import RunFolderError, RunSetupError
 from spatialbench.runs.config import RunConfig
+from spatialbench.runs.folder import CONFIG_NAME, RunFolder, open_run
 from spatialbench.runs.keys import model_identity
-from spatialbench.runs.plan import select_items
 from spatialbench.runs.record import load_run_items
-from spatialbench.runs.results import CONFIG_NAME, run_responses
-from spatialbench.runs.shard import Shard, parse_shard, shard_ids
+from spatialbench.runs.shard import Shard
 from spatialbench.runs.store import RunStore
+from spatialbench.runs.store.copy import StoreCopyError, checkpoint, copy_stores
 from spatialbench.runs.summary import STORE_NAME
 from spatialbench.scoring.output import write_scores
-from spatialbench.scoring.scorer import ScoreResult, score_items
+from spatialbench.scoring.scorer import ScoreResult
 
 #: configuration fields that may differ between shards (where the shard ran, not what it asked)
 TRANSPORT = (("model", "concurrency"), ("model", "timeout_s"), ("media", "frame_cache_mb"))
-_TABLES = {"results": None, "turns": None, "invocations": "started_at, config, environment, backend"}
 
 
 class MergeError(RunSetupError):
     """Shards that cannot be merged; the message names the folder and the field or shard."""
-
-
-@dataclass(frozen=True)
-class ShardRun:
-    """One shard folder: its recorded configuration (``config.json``'s ``config``) and record."""
-
-    folder: Path
-    config: dict[str, Any]
-    record: dict[str, Any]
-
-    @property
-    def shard(self) -> Shard:
-        """The shard this folder ran (MergeError when it ran none)."""
-        text = self.config["data"].get("shard")
-        if text is None:
-            raise MergeError(f"{self.folder}: not a shard run (config.json has no data.shard)")
-        return parse_shard(text)
 
 
 @dataclass(frozen=True)
@@ -73,22 +51,29 @@ class MergeResult:
     score: ScoreResult
 
 
-def read_shard(folder: Path) -> ShardRun:
-    """Read a shard folder's ``config.json``.
+def read_shard(folder: Path) -> RunFolder:
+    """Open a shard folder (:func:`~spatialbench.runs.folder.open_run`).
 
     Raises:
-        MergeError: no ``run.sqlite`` / ``config.json``, or a file that is not a run configuration.
+        MergeError: no ``run.sqlite`` / ``config.json``, a file that is not a run configuration, or a
+            run of no shard.
     """
-    path = folder / CONFIG_NAME
-    if not (folder / STORE_NAME).is_file() or not path.is_file():
+    if not (folder / STORE_NAME).is_file() or not (folder / CONFIG_NAME).is_file():
         raise MergeError(f"{folder}: no {STORE_NAME} and {CONFIG_NAME} (is it the --out folder of a run?)")
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-        config = record["config"]
-        config["data"]["benchmark"]  # noqa: B018  (a run configuration has one)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise MergeError(f"{path}: not a run configuration ({type(exc).__name__}: {exc})") from None
-    return ShardRun(folder, config, record)
+        run = open_run(folder)
+    except RunFolderError as exc:
+        raise MergeError(str(exc)) from None
+    _shard(run)
+    return run
+
+
+def _shard(run: RunFolder) -> Shard:
+    """Return the shard ``run`` ran (MergeError when it ran none)."""
+    shard = run.selection.shard
+    if shard is None:
+        raise MergeError(f"{run.path}: not a shard run (config.json has no data.shard)")
+    return shard
 
 
 def _comparable(config: dict[str, Any]) -> dict[str, Any]:
@@ -109,7 +94,7 @@ def _differences(a: Any, b: Any, path: str = "") -> list[str]:
     return [] if a == b else [f"{path}: {a!r} vs {b!r}"]
 
 
-def check_shards(runs: Sequence[ShardRun]) -> None:
+def check_shards(runs: Sequence[RunFolder]) -> None:
     """Refuse shards of different configurations, counts, or a set that is not exactly 1..N, and baselines.
 
     Raises:
@@ -118,21 +103,22 @@ def check_shards(runs: Sequence[ShardRun]) -> None:
     if not runs:
         raise MergeError("no shard folders given")
     first = runs[0]
-    if baseline_name(str(first.config["model"]["name"])) is not None:
+    if first.baseline is not None:
         raise MergeError(
-            f"{first.folder}: a chance baseline is scored whole (spatialbench baseline), not merged"
+            f"{first.path}: a chance baseline is scored whole (spatialbench baseline), not merged"
         )
     for other in runs[1:]:
-        diffs = _differences(_comparable(first.config), _comparable(other.config))
+        diffs = _differences(_comparable(first.raw_config), _comparable(other.raw_config))
         if diffs:
             raise MergeError(
-                f"{other.folder}: configuration differs from {first.folder}: {'; '.join(diffs[:5])}"
+                f"{other.path}: configuration differs from {first.path}: {'; '.join(diffs[:5])}"
             )
-    counts = {r.shard.count for r in runs}
+    shards = [_shard(r) for r in runs]
+    counts = {s.count for s in shards}
     if len(counts) != 1:
-        raise MergeError(f"shards of different counts: {', '.join(str(r.shard) for r in runs)}")
+        raise MergeError(f"shards of different counts: {', '.join(str(s) for s in shards)}")
     (count,) = counts
-    seen = [r.shard.index for r in runs]
+    seen = [s.index for s in shards]
     repeated = sorted({i for i in seen if seen.count(i) > 1})
     missing = sorted(set(range(1, count + 1)) - set(seen))
     if repeated or missing:
@@ -142,49 +128,24 @@ def check_shards(runs: Sequence[ShardRun]) -> None:
         )
 
 
-def _copy_rows(store_path: Path, runs: Sequence[ShardRun]) -> int:
+def _copy_rows(store_path: Path, runs: Sequence[RunFolder]) -> int:
     """Copy every shard's rows into the new store; a request key in two shards is a MergeError."""
-    copied = 0
-    with closing(sqlite3.connect(store_path)) as conn:
-        for run in runs:
-            conn.execute("ATTACH DATABASE ? AS shard", (f"file:{run.folder / STORE_NAME}?mode=ro",))
-            try:
-                for table, columns in _TABLES.items():
-                    cols = columns or "*"
-                    copied += conn.execute(
-                        f"INSERT INTO main.{table} {f'({cols})' if columns else ''} "
-                        f"SELECT {cols} FROM shard.{table}"
-                    ).rowcount
-            except sqlite3.IntegrityError as exc:
-                raise MergeError(f"{run.folder}: a row already merged from another shard ({exc})") from None
-            except sqlite3.Error as exc:
-                raise MergeError(f"{run.folder / STORE_NAME}: not a readable run store ({exc})") from None
-            finally:
-                conn.commit()
-                conn.execute("DETACH DATABASE shard")
-    return copied
+    try:
+        return copy_stores(store_path, [run.path / STORE_NAME for run in runs])
+    except StoreCopyError as exc:
+        if exc.duplicate:
+            why = f"a row already merged from another shard ({exc})"
+            raise MergeError(f"{exc.source.parent}: {why}") from None
+        raise MergeError(f"{exc.source}: not a readable run store ({exc})") from None
 
 
-def merged_config(runs: Sequence[ShardRun], out: Path) -> RunConfig:
+def merged_config(runs: Sequence[RunFolder], out: Path) -> RunConfig:
     """Return the whole run's configuration: the first shard's, no shard, every shard's ids together."""
-    data = dict(runs[0].config["data"], shard=None, path=str(Path(runs[0].config["data"]["path"]).resolve()))
+    first = runs[0].raw_config
+    data = dict(first["data"], shard=None, path=str(Path(first["data"]["path"]).resolve()))
     if data.get("ids") is not None:
-        data["ids"] = sorted({i for r in runs for i in r.config["data"]["ids"] or ()})
-    return RunConfig.model_validate({**runs[0].config, "data": data, "out": str(out)})
-
-
-def _selected(config: RunConfig, runs: Sequence[ShardRun]) -> list[Item]:
-    """Return the union of the shards' selected items in benchmark order (ids, limit apply per shard)."""
-    loaded = load_run_items(config, get_benchmark(config.data.benchmark))
-    chosen: set[str] = set()
-    for run in runs:
-        shard = run.shard
-        ids = run.config["data"].get("ids")
-        part = [it for it in loaded if shard.holds(it.id)]
-        chosen |= {
-            it.id for it in select_items(part, shard_ids(ids, shard) if ids else None, config.data.limit)
-        }
-    return [it for it in loaded if it.id in chosen]
+        data["ids"] = sorted({i for r in runs for i in r.raw_config["data"]["ids"] or ()})
+    return RunConfig.model_validate({**first, "data": data, "out": str(out)})
 
 
 def merge_runs(folders: Sequence[Path], out: Path) -> MergeResult:
@@ -192,51 +153,49 @@ def merge_runs(folders: Sequence[Path], out: Path) -> MergeResult:
 
     Everything is checked (shards, ``out``, the benchmark data) before anything is written; the files
     are written in a temporary folder inside ``out`` and renamed into place when all are complete
-    (``run.sqlite`` last), so a failed merge leaves ``out`` as it was and a retry is not refused.
+    (``run.sqlite`` last), so a failed merge leaves ``out`` as it was and a retry is not refused. The
+    merged folder's items are its selection read back (:attr:`RunFolder.selection`: each shard's slice,
+    its ids and limit), so ``score --run OUT`` scores what the merge scored.
 
     Raises:
         MergeError: see :func:`check_shards`, :func:`read_shard`; ``out`` already holds a store.
         RunSetupError: the benchmark data of the run cannot be read (the message names ``data.path``).
     """
-    runs = sorted((read_shard(Path(f)) for f in folders), key=lambda r: (r.shard.count, r.shard.index))
+    runs = sorted((read_shard(Path(f)) for f in folders), key=lambda r: (_shard(r).count, _shard(r).index))
     check_shards(runs)
     if (out / STORE_NAME).exists():
         raise MergeError(f"{out / STORE_NAME} exists: merge into a new --out folder")
     config = merged_config(runs, out)
     try:
-        selected = _selected(config, runs)
+        loaded = load_run_items(config, runs[0].spec)
     except RunSetupError as exc:
-        raise RunSetupError(f"data.path {config.data.path} (from {runs[0].folder}): {exc}") from None
+        raise RunSetupError(f"data.path {config.data.path} (from {runs[0].path}): {exc}") from None
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".merging-", dir=out))
     try:
-        rows, score = _write_merged(work, runs, config, selected)
-        with closing(sqlite3.connect(work / STORE_NAME)) as conn:  # every row in run.sqlite itself
-            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        rows, score = _write_merged(work, runs, config, loaded)
+        checkpoint(work / STORE_NAME)  # every row in run.sqlite itself
         names = sorted(p.name for p in work.iterdir() if not p.name.startswith(STORE_NAME))
         for name in [*names, STORE_NAME]:
             os.replace(work / name, out / name)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    return MergeResult([str(r.shard) for r in runs], rows, score)
+    return MergeResult([str(_shard(r)) for r in runs], rows, score)
 
 
 def _write_merged(
-    work: Path, runs: Sequence[ShardRun], config: RunConfig, selected: list[Item]
+    work: Path, runs: Sequence[RunFolder], config: RunConfig, loaded: LoadedItems
 ) -> tuple[int, ScoreResult]:
     """Write the merged store, ``config.json`` and the scores into ``work``; return rows copied, score."""
     store_path = work / STORE_NAME
     RunStore(store_path).close()  # the schema
     rows = _copy_rows(store_path, runs)
-    record = {
+    record: dict[str, Any] = {
         **runs[0].record,
         "config": config.model_dump(mode="json"),
-        "merged_from": [{"folder": str(r.folder), "shard": str(r.shard)} for r in runs],
+        "merged_from": [{"folder": str(r.path), "shard": str(_shard(r))} for r in runs],
     }
     (work / CONFIG_NAME).write_text(json.dumps(record, indent=2) + "\n")
-    spec = get_benchmark(config.data.benchmark)
-    score = score_items(
-        selected, run_responses(work), spec.scoring, extract=config.scoring.extract, mra=config.scoring.mra
-    )
+    score = open_run(work).score(list(loaded))
     write_scores(score, work)
     return rows, score

@@ -12,6 +12,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from spatialbench.records.flags import EXCLUDED, latest_flags
 from spatialbench.records.item import Item, MediaKind, MediaRef
+from spatialbench.runs.store.reader import StoredRow
 from spatialbench.web.app import STATIC, page
 from spatialbench.web.runs import ServedRun
 from spatialbench.web.security import UnsafePathError, safe_file
@@ -79,8 +80,8 @@ def media_views(state: ServeState, item: Item) -> list[dict[str, Any]]:
 
 
 def _answer(run: ServedRun, item_id: str) -> dict[str, Any]:
-    stored = run.stored(item_id) or {"status": None, "response": None, "prompt": {}}
-    prompt = stored.get("prompt", {})
+    stored = run.stored(item_id) or StoredRow(item_id, "", None)
+    prompt = stored.prompt
     parts = [p if isinstance(p, str) else f"[image {p.get('image')}]" for p in prompt.get("parts", [])]
     return {"run": run, "stored": stored, "score": run.scores.get(item_id), "media": prompt.get("media", []),
             "prompt_text": "\n".join(str(p) for p in parts), "system": prompt.get("system")}

@@ -24,6 +24,7 @@ from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.records.item import Item
 from spatialbench.records.messages import Response
 from spatialbench.runs import STORE_NAME, RunConfig, RunStore
+from spatialbench.runs.folder import HUMAN_PREFIX
 from spatialbench.runs.record import record_run
 from spatialbench.scoring.output import write_scores
 from spatialbench.scoring.scorer import score_items
@@ -78,7 +79,7 @@ def start(workdir: Path, name: str, spec: BenchmarkSpec, data: Path, ids: list[s
         return RunConfig.model_validate_json(_config_json(existing))
     config = RunConfig.model_validate({
         "data": {"benchmark": spec.name, "path": str(data), "ids": ids},
-        "model": {"name": f"human:{name}"},
+        "model": {"name": f"{HUMAN_PREFIX}{name}"},
         "out": str(folder),
     })
     store = RunStore(folder / STORE_NAME, [])

@@ -19,7 +19,8 @@ from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.records.flags import FILE_NAME as FLAGS
 from spatialbench.records.item import Item
-from spatialbench.web.runs import RunFolderError, ServedRun, load_served_run
+from spatialbench.runs.checks import RunFolderError
+from spatialbench.web.runs import ServedRun, load_served_run
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,340 @@
+"""Scoring saved answers: a predictions file against a benchmark, or a run folder's stored answers.
+
+:func:`score` is ``spatialbench score`` without the printing (``spatialbench.score``): it loads the
+annotations, reads the predictions (or opens the run, :func:`~spatialbench.runs.folder.open_run`), scores
+them and records the inputs' bookkeeping on the result (skipped rows, pruned-id matches, unmatched ids).
+:func:`score_answers` is the same without the bookkeeping (``spatialbench breakdown``). A run folder is
+scored as it scored itself (:meth:`~spatialbench.runs.folder.RunFolder.score`: its selection, shard
+included, its modes; a baseline run as ``baseline`` scores it). Each unusable input is one
+:class:`ScoreInputError` (or the :class:`~spatialbench.errors.SpatialBenchError` raised below) with a
+one-line message; notes for the user (skipped rows, excluded flags, pruning) go to ``notify`` as they
+arise and are kept in :attr:`ScoreOutcome.notes`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from spatialbench.benchmarks import get_benchmark
+from spatialbench.benchmarks.spec import BenchmarkSpec
+from spatialbench.errors import SpatialBenchError
+from spatialbench.records.item import Item
+from spatialbench.records.rows import LoadedItems, RowError
+from spatialbench.runs.folder import RunFolder, open_run
+from spatialbench.scoring.predictions import Predictions
+from spatialbench.scoring.scorer import ScoreResult
+
+SHOWN_ERRORS = 10
+"""Bad rows and unmatched ids named in a note (the rest are counted)."""
+
+
+class ScoreInputError(SpatialBenchError, ValueError):
+    """Inputs that cannot be scored: a missing or unreadable file, a bad option or mode (exit 2)."""
+
+
+class NothingScoredError(SpatialBenchError, ValueError):
+    """No prediction was read, or none matches an item (exit 1); ``outcome`` holds the all-zero result."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, outcome: ScoreOutcome) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+
+
+@dataclass(frozen=True)
+class ScoreOutcome:
+    """What :func:`score` scored.
+
+    Attributes:
+        result: the scores (``scores.json`` / ``items.csv`` of :func:`~spatialbench.scoring.output.
+            write_scores`). spec: the benchmark. items: the items scored (a run's selection; flagged
+            items left out). data: the annotation file or folder read. run: the run folder (None for a
+            predictions file). notes: the lines given to ``notify``, in order.
+    """
+
+    result: ScoreResult
+    spec: BenchmarkSpec
+    items: list[Item]
+    data: Path
+    run: RunFolder | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Read:
+    """The inputs as read: loaded annotations, items to score, predictions, flagged ids."""
+
+    spec: BenchmarkSpec
+    data: Path
+    loaded: LoadedItems
+    items: list[Item]
+    predictions: Predictions
+    result: ScoreResult
+    flagged: set[str]
+    run: RunFolder | None
+
+
+class _Notes(list[str]):
+    """The notes of one call, each also handed to ``notify`` at once."""
+
+    def __init__(self, notify: Callable[[str], None] | None) -> None:
+        super().__init__()
+        self.notify = notify
+
+    def add(self, line: str) -> None:
+        self.append(line)
+        if self.notify is not None:
+            self.notify(line)
+
+    def rows(self, kind: str, errors: Sequence[RowError]) -> None:
+        """Note how many rows of ``kind`` were skipped and the first few, naming file, line and field."""
+        if not errors:
+            return
+        self.add(f"{len(errors)} {kind} row(s) skipped:")
+        for error in errors[:SHOWN_ERRORS]:
+            self.add(f"  {error}")
+        if len(errors) > SHOWN_ERRORS:
+            self.add(f"  ... and {len(errors) - SHOWN_ERRORS} more")
+
+
+@contextmanager
+def _as_input_error() -> Iterator[None]:
+    """Re-raise a FileNotFoundError / ValueError from below as one :class:`ScoreInputError` line."""
+    try:
+        yield
+    except SpatialBenchError:
+        raise
+    except (FileNotFoundError, ValueError) as err:
+        raise ScoreInputError(str(err)) from None
+
+
+def load_annotations(
+    spec: BenchmarkSpec, annotations: str | Path, pruned_ids: str | Path | None = None,
+    subset: str | None = None, options: Mapping[str, Any] | None = None,
+    notify: Callable[[str], None] | None = None,
+) -> LoadedItems:
+    """Load the benchmark's items (``options``, then ``pruned_ids`` and ``subset`` when given).
+
+    Bad rows are skipped and noted (``notify``).
+
+    Raises:
+        ScoreInputError: an unreadable file, an option the benchmark does not take, no usable item.
+    """
+    return _load(spec, Path(annotations), _path(pruned_ids), subset, _Notes(notify), options)
+
+
+def _load(
+    spec: BenchmarkSpec, annotations: Path, pruned_ids: Path | None, subset: str | None, notes: _Notes,
+    options: Mapping[str, Any] | None = None,
+) -> LoadedItems:
+    loader = {**(options or {}), **({"pruned_ids": pruned_ids} if pruned_ids is not None else {})}
+    loader = {**loader, "subset": subset} if subset else loader
+    with _as_input_error():
+        if subset is not None:
+            spec.check_options(loader)  # a benchmark without subsets: one line naming the option
+        items = spec.load_items(annotations, **loader)
+    notes.rows("annotation", items.errors)
+    if not items:
+        raise ScoreInputError(f"no usable items in {annotations}")
+    return items
+
+
+def _flagged(items: LoadedItems, flags: Path | None, benchmark: str, notes: _Notes) -> set[str]:
+    """Return the ids whose latest review flag in ``flags`` is wrong or ambiguous; note how many items."""
+    if flags is None:
+        return set()
+    from spatialbench.records.flags import FlagFileError, excluded_ids
+
+    try:
+        dropped = excluded_ids(flags, benchmark)
+    except (FileNotFoundError, FlagFileError) as err:
+        raise ScoreInputError(f"--exclude {flags}: {err}") from None
+    notes.add(f"excluded {sum(i.id in dropped for i in items)} flagged item(s) ({flags})")
+    return dropped
+
+
+def _lookup(benchmark: str) -> BenchmarkSpec:
+    return get_benchmark(benchmark)  # UnknownNameError: a SpatialBenchError naming near misses
+
+
+def _read(
+    benchmark: str | None, annotations: Path | None, predictions: Path | None, run: Path | None,
+    options: dict[str, Any], notes: _Notes, default_benchmark: str,
+) -> _Read:
+    """Open the run or the predictions file, load, select and score (``options``: this module's knobs)."""
+    if (predictions is None) == (run is None):
+        raise ScoreInputError("give exactly one of --predictions and --run")
+    folder = open_run(run) if run is not None else None
+    if folder is None and annotations is None:
+        raise ScoreInputError("--predictions needs --annotations")
+    spec = _lookup(benchmark or (folder.benchmark if folder is not None else default_benchmark))
+    data = annotations if annotations is not None else folder.data_path  # type: ignore[union-attr]
+    loaded = _load(spec, data, options["pruned_ids"], options["subset"], notes,
+                   folder.options if folder is not None else None)
+    flagged = _flagged(loaded, options["exclude"], spec.name, notes)
+    extract, mra = options["extract"], options["mra"]
+    with _as_input_error():
+        if folder is not None:
+            result = folder.score(loaded, extract=extract, mra=mra, exclude=flagged)
+            items = folder.items(loaded, exclude=flagged)
+            read = Predictions(format="baseline") if folder.baseline else Predictions(
+                responses=folder.responses(), format="run")
+            return _Read(spec, data, loaded, items, read, result, flagged, folder)
+        from spatialbench.scoring.predictions import read_predictions
+        from spatialbench.scoring.scorer import score_items
+
+        items = [i for i in loaded if i.id not in flagged]
+        read = read_predictions(predictions, items, options["predictions_format"],  # type: ignore[arg-type]
+                                options["response_field"])
+        notes.rows("prediction", read.errors)
+        result = score_items(items, read.responses, spec.scoring, extract=extract, mra=mra or "official")
+    return _Read(spec, data, loaded, items, read, result, flagged, None)
+
+
+def score_answers(
+    benchmark: str | None = None, annotations: str | Path | None = None,
+    predictions: str | Path | None = None, run: str | Path | None = None, *,
+    extract: str | None = None, mra: str | None = None,
+    default_benchmark: str = "vsibench", notify: Callable[[str], None] | None = None,
+) -> ScoreOutcome:
+    """Score a predictions file or a run folder's answers, without :func:`score`'s bookkeeping.
+
+    Arguments as :func:`score`; the result carries no skipped rows or pruning counts and an input that
+    matched nothing is scored (all zeros) rather than refused.
+
+    Raises:
+        ScoreInputError, RunFolderError, UnknownNameError: as :func:`score`.
+    """
+    notes = _Notes(notify)
+    knobs = {"extract": extract, "mra": mra, "pruned_ids": None, "subset": None, "exclude": None,
+             "predictions_format": None, "response_field": None}
+    read = _read(benchmark, _path(annotations), _path(predictions), _path(run), knobs, notes,
+                 default_benchmark)
+    return ScoreOutcome(read.result, read.spec, read.items, read.data, read.run, list(notes))
+
+
+def _path(value: str | Path | None) -> Path | None:
+    return None if value is None else Path(value)
+
+
+def score(
+    benchmark: str | None = None, annotations: str | Path | None = None,
+    predictions: str | Path | None = None, run: str | Path | None = None, *,
+    extract: str | None = None, mra: str | None = None,
+    pruned_ids: str | Path | None = None, subset: str | None = None, exclude: str | Path | None = None,
+    predictions_format: str | None = None, response_field: str | None = None,
+    default_benchmark: str = "vsibench", notify: Callable[[str], None] | None = None,
+) -> ScoreOutcome:
+    """Score saved predictions, or a run folder's stored answers, against the benchmark's annotations.
+
+    Give exactly one of ``predictions`` (a JSONL, lmms-eval samples, export or CSV/TSV/XLSX file; needs
+    ``annotations``) and ``run`` (a run folder: its benchmark, annotations, loader options, selection,
+    shard and modes are the defaults). ``benchmark``: registered name (default: the run's, else
+    ``default_benchmark``). ``extract``: ``official`` / ``robust`` (default: the run's, else the
+    benchmark's). ``mra``: ``official`` (<=) / ``paper`` (<). ``pruned_ids``: a bias-pruned id list (one
+    per line; its match count goes into the result, no debiased row when none matches). ``subset``:
+    the ``subset`` loader option (``tiny``). ``exclude``: a review flags file; items flagged wrong or
+    ambiguous are left out. ``predictions_format``, ``response_field``: see
+    :func:`~spatialbench.scoring.predictions.read_predictions`. ``notify``: called with each note line
+    (skipped rows, excluded items, pruning, unmatched ids) as it arises.
+
+    Returns:
+        :class:`ScoreOutcome`; ``result.warnings`` includes the predictions' and the pruning's warnings,
+        ``result.skipped_rows`` the bad annotation and prediction rows.
+
+    Raises:
+        ScoreInputError: both or neither of ``predictions`` and ``run``; ``predictions`` without
+            ``annotations``; an unreadable file, bad option or mode. RunFolderError: not a (readable) run
+            folder. UnknownNameError: an unknown benchmark or mode. NothingScoredError: no prediction
+            read, or none matches an item (wrong annotation file?).
+    """
+    notes = _Notes(notify)
+    pruned = _path(pruned_ids)
+    knobs = {"extract": extract, "mra": mra, "pruned_ids": pruned, "subset": subset,
+             "exclude": _path(exclude), "predictions_format": predictions_format,
+             "response_field": response_field}
+    read = _read(benchmark, _path(annotations), _path(predictions), _path(run), knobs, notes,
+                 default_benchmark)
+    result = _with_inputs(read.result, read.loaded.errors, read.items, pruned,
+                          read.predictions.errors, notes)
+    result = _unmatched(result, read, notes)
+    outcome = ScoreOutcome(result, read.spec, read.items, read.data, read.run, list(notes))
+    failure = _nothing_scored(read.predictions, result, _path(run) or _path(predictions), read.data)
+    if failure is not None:
+        raise NothingScoredError(f"{failure}; nothing was scored", outcome)
+    return outcome
+
+
+def _unmatched(result: ScoreResult, read: _Read, notes: _Notes) -> ScoreResult:
+    """Add the predictions' warnings; note the prediction ids that match no item (flagged ones left out)."""
+    unmatched = [i for i in result.unmatched_predictions if i not in read.flagged]  # excluded, not unknown
+    if unmatched:
+        more = " ..." if len(unmatched) > SHOWN_ERRORS else ""
+        shown = ", ".join(unmatched[:SHOWN_ERRORS])
+        notes.add(f"{len(unmatched)} prediction id(s) match no item: {shown}{more}")
+    return replace(result, warnings=[*read.predictions.warnings, *result.warnings],
+                   unmatched_predictions=unmatched)
+
+
+def with_inputs(
+    result: ScoreResult, items: LoadedItems, pruned_ids: str | Path | None,
+    prediction_errors: Sequence[RowError] = (), notify: Callable[[str], None] | None = None,
+) -> ScoreResult:
+    """Record the skipped input rows and the pruned-id match count on ``result`` (for scores.json).
+
+    ``items``: the loaded annotations (their bad rows are recorded; their ids matched against the
+    pruned ids). The pruning line goes to ``notify``.
+    """
+    return _with_inputs(result, items.errors, list(items), _path(pruned_ids), prediction_errors,
+                        _Notes(notify))
+
+
+def _with_inputs(
+    result: ScoreResult, annotation_errors: Sequence[RowError], items: Sequence[Item],
+    pruned_ids: Path | None, prediction_errors: Sequence[RowError], notes: _Notes,
+) -> ScoreResult:
+    result = replace(result, skipped_rows=[str(e) for e in [*annotation_errors, *prediction_errors]])
+    return _pruning(result, items, pruned_ids, notes) if pruned_ids is not None else result
+
+
+def _pruning(result: ScoreResult, items: Sequence[Item], pruned_ids: Path, notes: _Notes) -> ScoreResult:
+    """Note how many pruned ids matched (and record it for scores.json); no debiased row when none did."""
+    from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
+
+    ids = read_pruned_ids(pruned_ids)
+    matched = len(ids & {item.id for item in items})
+    line = (f"pruned ids: {matched} of {len(ids)} in {pruned_ids} match an item; "
+            f"debiased: {len(items) - matched} of {len(items)} items")
+    warnings = []
+    if matched == 0:
+        line = (f"none of the {len(ids)} pruned ids in {pruned_ids} matches an item id (id-less annotations "
+                "get derived ids <scene>-<12 hex>): the debiased row is not available")
+        warnings.append(line)
+        result = replace(result, debiased=None)
+    elif matched < len(ids):
+        warnings.append(line)
+    notes.add(("warning: " if warnings else "") + line)
+    return replace(result, pruning={"ids": len(ids), "matched": matched},
+                   warnings=[*result.warnings, *warnings])
+
+
+def _nothing_scored(
+    read: Predictions, result: ScoreResult, predictions: Path | None, annotations: Path
+) -> str | None:
+    """Return the error when no prediction was read or none matched an item, else None."""
+    if read.format == "baseline":
+        return None  # a baseline run's answers come from the items
+    if not read.responses and not read.errors:
+        return f"no usable prediction in {predictions}: the file has no rows"
+    if not read.responses:
+        return f"no usable prediction in {predictions} ({len(read.errors)} rows skipped, listed above)"
+    if len(read.responses) == len(result.unmatched_predictions):
+        shown = ", ".join(result.unmatched_predictions[:5])
+        return (f"none of the {len(read.responses)} predictions in {predictions} matches an item of "
+                f"{annotations} (ids such as {shown}); wrong annotation file?")
+    return None
