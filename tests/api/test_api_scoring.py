@@ -44,3 +44,18 @@ def test_score_errors_are_one_line_spatialbench_errors(tmp_path: Path) -> None:
     with pytest.raises(NothingScoredError, match="none of the 1 predictions") as caught:
         score(annotations=annotations, predictions=other)
     assert caught.value.exit_code == 1 and caught.value.outcome.result.rows["score"].sum() == 0
+
+
+def test_the_top_level_score_takes_a_predictions_file_or_a_run(tmp_path: Path) -> None:
+    import spatialbench
+
+    annotations = _annotations(tmp_path / "test.jsonl")
+    predictions = tmp_path / "p.jsonl"
+    predictions.write_text('{"id": "1", "response": "4"}\n{"id": "2", "response": "B"}\n')
+    result = spatialbench.score(predictions=predictions, annotations=annotations)
+    # counting 4 vs 4: MRA 1; rel. distance B = B: 1; Avg. of the two tasks
+    assert (result.table.average, len(result.rows)) == (100.0, 2)
+    with pytest.raises(ScoreInputError, match="exactly one of a run folder and predictions="):
+        spatialbench.score(tmp_path, predictions=predictions)
+    with pytest.raises(ScoreInputError, match="its own benchmark and data"):
+        spatialbench.score(tmp_path, annotations=annotations)

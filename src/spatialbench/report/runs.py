@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.spec import BenchmarkSpec
-from spatialbench.errors import SpatialBenchError
 from spatialbench.records.item import Item
 from spatialbench.runs import RunConfig
 from spatialbench.runs.checks import RunFolderError

@@ -17,7 +17,6 @@ from spatialbench.records.messages import Response
 from spatialbench.records.redaction import secret_values
 from spatialbench.registry import unknown_name
 from spatialbench.runs.config import RunConfig
-from spatialbench.runs.folder import baseline_name
 from spatialbench.runs.keys import request_key
 from spatialbench.runs.lock import run_lock
 from spatialbench.runs.record import record_run

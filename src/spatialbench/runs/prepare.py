@@ -26,11 +26,12 @@ from spatialbench.prompting.config import ModelFamily
 from spatialbench.prompting.strategies import Strategy, build_strategy
 from spatialbench.records.item import Item
 from spatialbench.records.rows import LoadedItems
-from spatialbench.runs.baseline import baseline_name, check_model_name
+from spatialbench.runs.baseline import check_model_name
 from spatialbench.runs.checks import ConfigValueError, check_config
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.defaults import apply_benchmark_defaults
 from spatialbench.runs.dialogue import prepare_strategy
+from spatialbench.runs.folder import baseline_name
 from spatialbench.runs.plan import data_root, select_items
 from spatialbench.runs.preflight import check_media
 from spatialbench.runs.record import load_run_items
