@@ -54,4 +54,4 @@ def baseline(
     except (UnknownNameError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
-    emit(with_inputs(result, items, pruned_ids), out)
+    emit(with_inputs(result, items, pruned_ids, spec), out)

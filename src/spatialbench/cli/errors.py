@@ -57,7 +57,7 @@ def sample(
 ) -> None:
     """Write all wrong MCA answers and the worse half of NA answers per task (App. B.2) to annotate."""
     from spatialbench.analysis.error_table import read_annotations
-    from spatialbench.analysis.errors import TAXONOMY_BY_BENCHMARK, AnnotationError, sample_document
+    from spatialbench.analysis.errors import AnnotationError, default_taxonomy, sample_document
     from spatialbench.analysis.run_folder import RunFolderError, read_run
     from spatialbench.benchmarks import get_benchmark
     from spatialbench.registry import UnknownNameError
@@ -70,7 +70,7 @@ def sample(
         options = with_subset(data.get("options", {}), subset)
         items = get_benchmark(folder.benchmark).load_items(data["path"], **options)
         previous = read_annotations(target) if target.exists() else None
-        name = taxonomy_name or TAXONOMY_BY_BENCHMARK.get(folder.benchmark, "vsi-bench")
+        name = taxonomy_name or default_taxonomy(folder.benchmark)
         doc = sample_document(folder, items, name, per_task, seed, previous, only_items=subset is not None)
     except KeyError as exc:
         raise _fail(exc.args[0]) from None

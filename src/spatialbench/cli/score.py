@@ -13,6 +13,7 @@ import typer
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.cli.apps import app
+from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, breakdown_options
 from spatialbench.cli.subset_option import SubsetOpt
 from spatialbench.records.rows import LoadedItems, RowError
 from spatialbench.registry import UnknownNameError
@@ -33,7 +34,7 @@ OutOpt = Annotated[
 ]
 PrunedOpt = Annotated[
     Path | None,
-    typer.Option("--pruned-ids", help="Bias-pruned id list (VSI-Bench-Debiased), one id per line."),
+    typer.Option("--pruned-ids", help="Bias-pruned id list (a debiased subset's), one id per line."),
 ]
 PredictionsOpt = Annotated[
     Path | None,
@@ -67,10 +68,6 @@ ExcludeOpt = Annotated[
 ]
 ResponseFieldOpt = Annotated[
     str | None, typer.Option("--response-field", help="Column holding the response (exports, tables).")
-]
-SubBenchOpt = Annotated[
-    str | None,
-    typer.Option("--sub-bench", help="MMSI-Video-Bench sub-benchmark: robot|indoor|grounding|difficulty"),
 ]
 
 
@@ -108,7 +105,7 @@ def load_annotations(
     given = {**(options or {}), **({"pruned_ids": pruned_ids} if pruned_ids is not None else {})}
     options = with_subset(given, subset)
     try:
-        if subset is not None:
+        if subset is not None or pruned_ids is not None:
             spec.check_options(options)  # a benchmark without subsets: one line naming the option
         items = spec.load_items(annotations, **options)
     except (FileNotFoundError, ValueError) as err:
@@ -129,11 +126,12 @@ def check_out(out: Path | None) -> None:
         prepare_out_dir(out)
 
 
-def _pruning(result: ScoreResult, items: LoadedItems, pruned_ids: Path) -> ScoreResult:
+def _pruning(result: ScoreResult, items: LoadedItems, pruned_ids: Path, spec: BenchmarkSpec) -> ScoreResult:
     """Say how many pruned ids matched (stderr + scores.json); no debiased row when none did."""
-    from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
-
-    ids = read_pruned_ids(pruned_ids)
+    if spec.pruned_ids is None:
+        typer.echo(f"error: --pruned-ids does not apply to {spec.name} (it has no pruned-id list)", err=True)
+        raise typer.Exit(2)
+    ids = spec.pruned_ids(pruned_ids)
     matched = len(ids & {item.id for item in items})
     line = (f"pruned ids: {matched} of {len(ids)} in {pruned_ids} match an item; "
             f"debiased: {len(items) - matched} of {len(items)} items")
@@ -150,17 +148,17 @@ def _pruning(result: ScoreResult, items: LoadedItems, pruned_ids: Path) -> Score
                    warnings=[*result.warnings, *warnings])
 
 
-def with_inputs(result: ScoreResult, items: LoadedItems, pruned_ids: Path | None,
+def with_inputs(result: ScoreResult, items: LoadedItems, pruned_ids: Path | None, spec: BenchmarkSpec,
                 prediction_errors: Sequence[RowError] = ()) -> ScoreResult:
     """Record the skipped input rows and the pruned-id match count on ``result`` (for scores.json)."""
     result = replace(result, skipped_rows=[str(e) for e in [*items.errors, *prediction_errors]])
-    return _pruning(result, items, pruned_ids) if pruned_ids is not None else result
+    return _pruning(result, items, pruned_ids, spec) if pruned_ids is not None else result
 
 
 def emit(result: ScoreResult, out: Path | None, show: bool = True, write: bool = True) -> None:
     """Print the Markdown report (unless ``show`` is False) and, with ``out`` and ``write``, write files.
 
-    ``write=False``: the caller writes the score files in one set with others (``--sub-bench``).
+    ``write=False``: the caller writes the score files in one set with others (breakdown options).
     """
     if show:
         typer.echo(render_markdown(result, scores_file=out is not None))
@@ -281,6 +279,7 @@ def score(
     pruned_ids: PrunedOpt = None,
     predictions_format: FormatOpt = None,
     response_field: ResponseFieldOpt = None,
+    breakdown_option: BreakdownOpt = None,
     sub_bench: SubBenchOpt = None,
     subset: SubsetOpt = None,
     exclude: ExcludeOpt = None,
@@ -292,6 +291,7 @@ def score(
     check_out(out)
     record = run_inputs(annotations, predictions, run, benchmark, "vsibench")
     spec = lookup(record.benchmark)
+    breakdown = breakdown_options(spec, breakdown_option, sub_bench)
     items = load_annotations(spec, record.data, pruned_ids, subset, record.options)
     items, flagged = drop_flagged(items, exclude, spec.name)
     try:
@@ -300,7 +300,7 @@ def score(
     except (FileNotFoundError, ValueError, UnknownNameError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from err
-    result = with_inputs(result, items, pruned_ids, read.errors)
+    result = with_inputs(result, items, pruned_ids, spec, read.errors)
     unmatched = [i for i in result.unmatched_predictions if i not in flagged]  # excluded, not unknown
     result = replace(result, warnings=[*read.warnings, *result.warnings], unmatched_predictions=unmatched)
     if result.unmatched_predictions:
@@ -310,12 +310,12 @@ def score(
         typer.echo(f"{count} prediction id(s) match no item: {shown}{more}", err=True)
     failure = _nothing_scored(read, result, run or predictions, record.data)
     del read  # the responses are in result.rows now: free them (a million: ~150 MB) before writing
-    # no files of zeros; with --sub-bench the score files are written with the breakdown files, as one set
-    emit(result, out if failure is None else None, show=failure is None, write=sub_bench is None)
+    # no files of zeros; with breakdown options the score files are written with the breakdown files (one set)
+    emit(result, out if failure is None else None, show=failure is None, write=not breakdown)
     if failure is not None:
         typer.echo(f"error: {failure}; nothing was scored", err=True)
         raise typer.Exit(1)
-    if sub_bench is not None:  # the sub-benchmark's table, from the official id lists (cli/breakdown.py)
+    if breakdown:  # the tables the options choose, e.g. a sub-benchmark's (cli/breakdown.py)
         from spatialbench.cli.breakdown import emit_breakdowns
 
-        emit_breakdowns(spec, list(items), result.rows, record.data, sub_bench, out, scores=result)
+        emit_breakdowns(spec, list(items), result.rows, record.data, breakdown, out, scores=result)

@@ -178,7 +178,7 @@ class Runner:
         selected = select_items(loaded, self.config.data.ids, self.config.data.limit)
         if not self.uses_media or not selected:
             return
-        await asyncio.to_thread(check_media, selected, data_root(self.config.data.path), self.spec.name,
+        await asyncio.to_thread(check_media, selected, data_root(self.config.data.path), self.spec.media,
                                 self.strategy)
         first = min(selected, key=lambda item: tuple(ref.path for ref in item.media))  # sent first
         try:
