@@ -310,12 +310,11 @@ def score(
         typer.echo(f"{count} prediction id(s) match no item: {shown}{more}", err=True)
     failure = _nothing_scored(read, result, run or predictions, record.data)
     del read  # the responses are in result.rows now: free them (a million: ~150 MB) before writing
-    # no files of zeros; with breakdown options the score files are written with the breakdown files (one set)
     emit(result, out if failure is None else None, show=failure is None, write=not breakdown)
     if failure is not None:
         typer.echo(f"error: {failure}; nothing was scored", err=True)
         raise typer.Exit(1)
-    if breakdown:  # the tables the options choose, e.g. a sub-benchmark's (cli/breakdown.py)
+    if breakdown:  # no files of zeros above; with -B the score files are written with the breakdown ones
         from spatialbench.cli.breakdown import emit_breakdowns
 
         emit_breakdowns(spec, list(items), result.rows, record.data, breakdown, out, scores=result)
