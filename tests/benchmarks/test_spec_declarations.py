@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from mmsi_remindview_fixtures import build_mmsi, mmsi_responses
 from typer.testing import CliRunner
@@ -61,6 +62,8 @@ def test_declarations_default_for_a_benchmark_that_makes_none() -> None:
     with pytest.raises(BreakdownOptionError) as raised:
         spec.check_breakdown_options({"sub_bench": "robot"})
     assert raised.value.option == "sub_bench"
+    with pytest.raises(BreakdownOptionError, match="'sub_bench' does not apply to remindview"):
+        spec.breakdown_tables([], pd.DataFrame(), sub_bench="robot")  # the library refuses it too
 
 
 def test_vsibench_subsets_and_their_ids() -> None:

@@ -355,16 +355,15 @@ class BenchmarkSpec:
         taken by the function, collects lines about tables left out or items outside a table.
 
         Raises:
-            ValueError: an option (not None) the breakdown does not take; whatever the benchmark's
-                function raises for bad options (e.g. an unknown sub-benchmark).
+            BreakdownOptionError (a ValueError): an option (not None) the breakdown does not take;
+                whatever the benchmark's function raises for bad options (e.g. an unknown sub-benchmark).
         """
         if self.breakdowns is None:
             return []
         taken = set(inspect.signature(self.breakdowns).parameters)
         refused = [name for name, value in options.items() if name not in taken and value is not None]
         if refused:
-            names = ", ".join("--" + name.replace("_", "-") for name in refused)
-            raise ValueError(f"{names} does not apply to {self.name} (its breakdown takes no such option)")
+            raise BreakdownOptionError(refused[0], self.name, self.breakdown_options)
         kept = {name: value for name, value in options.items() if name in taken}
         if warnings is not None and "warnings" in taken:
             kept["warnings"] = warnings
