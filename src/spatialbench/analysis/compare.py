@@ -16,7 +16,8 @@ so are runs scored on different items. A setting is a configuration key such as 
 answers (``out``, concurrency, timeout, attempts, retry delay, frame cache) are never compared, nor the
 media settings of a blind run (it sends no media) or the model, media, prompt and strategy of a chance
 baseline.
-``subset="tiny"`` scores every run on its VSI-Bench (tiny) items only (ids it lacks are noted);
+``subset="tiny"`` scores every run on the items of a subset of fixed ids the benchmark declares only
+(``BenchmarkSpec.subsets``: VSI-Bench (tiny)); ids a run lacks are noted;
 ``relative=True`` gives differences in percent of the subtracted run's score (Fig. 9 plots "relative
 improvements"; the paper does not say whether relative to the score or in points, so both are offered).
 
@@ -38,7 +39,7 @@ from spatialbench.analysis import compare_render
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.analysis.stored import settings
 from spatialbench.benchmarks import get_benchmark
-from spatialbench.benchmarks.vsibench.tiny import tiny_ids
+from spatialbench.benchmarks.spec import BenchmarkSpec, Subset
 from spatialbench.errors import SpatialBenchError
 from spatialbench.runs.folder import RunFolder, open_run
 from spatialbench.scoring.grouped import Table
@@ -51,7 +52,6 @@ IGNORED = frozenset({"out", "model.concurrency", "model.timeout_s", "model.max_a
                      "model.retry_base_delay_s", "media.frame_cache_mb"})
 NOT_COMPARED = {"vision": (), "blind": ("media",), "chance": ("media", "prompt", "model", "strategy")}
 WHOLE_SETTINGS = ("strategy",)  # compared as one setting with all its parameters
-SUBSETS = ("tiny",)
 
 
 class CompareError(SpatialBenchError, ValueError):
@@ -141,11 +141,11 @@ class Comparison:
         }
 
 
-def _selected_rows(run: RunFolder, subset: str | None) -> tuple[Any, tuple[str, ...]]:
+def _selected_rows(run: RunFolder, subset: Subset | None) -> tuple[Any, tuple[str, ...]]:
     scored = run.rows[run.rows["score"].notna()]
-    if subset is None:
+    if subset is None or subset.ids is None:
         return scored, ()
-    wanted = tiny_ids()
+    wanted = subset.ids()
     kept = scored[scored["id"].isin(set(wanted))]
     present = set(kept["id"])
     return kept, tuple(i for i in wanted if i not in present)
@@ -245,7 +245,7 @@ def _means(differences: Sequence[Difference]) -> list[Difference]:
     return means
 
 
-def _check(runs: Sequence[RunFolder], against: str | None, subset: str | None) -> str:
+def _check(runs: Sequence[RunFolder], against: str | None) -> str:
     if not runs:
         raise CompareError("no run to compare")
     benchmarks = sorted({r.benchmark for r in runs})
@@ -257,12 +257,23 @@ def _check(runs: Sequence[RunFolder], against: str | None, subset: str | None) -
         raise CompareError(f"two runs share a name: {', '.join(names)}")
     if against is not None and against not in names:
         raise CompareError(f"--against {against!r} is not one of the runs ({', '.join(names)})")
-    if subset is not None and (subset not in SUBSETS or benchmarks[0] != "vsibench"):
-        raise CompareError(f"subset {subset!r}: only 'tiny' of VSI-Bench is known")
     return benchmarks[0]
 
 
-def _notes(differences: Sequence[Difference], rows: Sequence[RunRow], subset: str | None) -> list[str]:
+def _id_subset(spec: BenchmarkSpec, subset: str | None) -> Subset | None:
+    """Return the declared subset of fixed ids named ``subset`` (None for None); CompareError otherwise."""
+    if subset is None:
+        return None
+    known = [s for s in spec.subsets if s.ids is not None]
+    chosen = [s for s in known if s.name == subset]
+    if not chosen:
+        names = ", ".join(repr(s.name) for s in known)
+        said = f"only {names} of {spec.display_name} is known" if known else f"{spec.display_name} has none"
+        raise CompareError(f"subset {subset!r}: {said}")
+    return chosen[0]
+
+
+def _notes(differences: Sequence[Difference], rows: Sequence[RunRow], subset: Subset | None) -> list[str]:
     notes = []
     for diff in differences:
         if not diff.flagged:
@@ -279,7 +290,7 @@ def _notes(differences: Sequence[Difference], rows: Sequence[RunRow], subset: st
         if subset and row.subset_missing:
             shown = ", ".join(row.subset_missing[:10]) + (" ..." if len(row.subset_missing) > 10 else "")
             count = len(row.subset_missing)
-            notes.append(f"{row.name}: {count} VSI-Bench ({subset}) ids not scored: {shown}")
+            notes.append(f"{row.name}: {count} {subset.title} ids not scored: {shown}")
     return notes
 
 
@@ -292,7 +303,8 @@ def compare_runs(
         runs: scored runs, each with a unique ``name``.
         against: name of the reference run: every other run minus it; None: the automatic
             Enabled−Disabled and Disabled−Chance rows.
-        subset: ``"tiny"`` to score every run on its VSI-Bench (tiny) items only.
+        subset: the name of a subset of fixed ids the benchmark declares (``"tiny"``): every run is scored
+            on its items of the subset only.
         relative: differences in percent of the subtracted run's score (Fig. 9 "relative improvements");
             None where that score is 0 or missing.
 
@@ -300,14 +312,15 @@ def compare_runs(
         CompareError: no run, runs of different benchmarks, duplicate names, unknown ``against`` or
             subset. UnknownNameError: the runs' benchmark is not registered.
     """
-    benchmark = _check(runs, against, subset)
+    benchmark = _check(runs, against)
     spec = get_benchmark(benchmark)
+    chosen = _id_subset(spec, subset)
     scores: dict[str, dict[str, float | None]] = {}
     ids: dict[str, set[str]] = {}
     rows: list[RunRow] = []
     columns: tuple[Column, ...] = ()
     for run in runs:
-        selected, missing = _selected_rows(run, subset)
+        selected, missing = _selected_rows(run, chosen)
         table = spec.scoring.table(selected)
         columns = columns or (Column("overall", "Avg."), *(Column(c.key, c.group) for c in table.cells))
         scores[run.name], ids[run.name] = _scores(table), set(selected["id"])
@@ -327,7 +340,7 @@ def compare_runs(
         tuple(columns),
         tuple(rows),
         tuple(differences),
-        tuple(_notes(differences, rows, subset)),
+        tuple(_notes(differences, rows, chosen)),
         relative,
     )
 

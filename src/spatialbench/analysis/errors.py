@@ -32,14 +32,14 @@ import numpy as np
 import pandas as pd
 
 from spatialbench.analysis.stored import turn_texts
+from spatialbench.benchmarks import BENCHMARKS, get_benchmark
 from spatialbench.errors import SpatialBenchError
-from spatialbench.prompting.templates import read_json
 from spatialbench.records.item import AnswerKind, Item
 from spatialbench.runs.folder import RunFolder
 
 SCHEMA = "spatialbench.error-annotations"
 VERSION = 1
-TAXONOMY_BY_BENCHMARK = {"vsibench": "vsi-bench", "mmsi-video": "mmsi-video"}
+FALLBACK_TAXONOMY = "vsi-bench"  # VSI-Bench's four general types, for a benchmark that declares none
 EXPLAIN_TURN = "explain"  # the self-explanation turn of prompting.strategies (App. B.2)
 RULE = (
     "all wrong multiple-choice answers and the worse half (n // 2 lowest MRA) of each numerical task's "
@@ -52,8 +52,24 @@ class AnnotationError(SpatialBenchError, ValueError):
 
 
 def taxonomies() -> dict[str, Any]:
-    """Return the error taxonomies (``analysis/data/error_taxonomies.json``): name -> categories, groups."""
-    return {k: v for k, v in read_json(__package__, "data/error_taxonomies.json").items() if k[0] != "_"}
+    """Return the error taxonomies the benchmarks declare (``BenchmarkSpec.error_taxonomy``).
+
+    name -> ``paper``, ``categories``, ``groups`` (``benchmarks.spec.ErrorTaxonomy``); the general
+    :data:`FALLBACK_TAXONOMY` first, then by name.
+    """
+    declared = [t for name in BENCHMARKS.names() if (t := get_benchmark(name).error_taxonomy) is not None]
+    found = sorted(declared, key=lambda t: (t.name != FALLBACK_TAXONOMY, t.name))
+    return {t.name: t.read() for t in found}
+
+
+def default_taxonomy(benchmark: str) -> str:
+    """Return the taxonomy name of ``benchmark``: the one it declares, else :data:`FALLBACK_TAXONOMY`.
+
+    Raises:
+        UnknownNameError: ``benchmark`` is not registered.
+    """
+    declared = get_benchmark(benchmark).error_taxonomy
+    return declared.name if declared is not None else FALLBACK_TAXONOMY
 
 
 def taxonomy(name: str) -> dict[str, Any]:
@@ -160,7 +176,7 @@ def sample_document(
     Args:
         run: the scored run.
         items: its benchmark items (question text, options, answer kind).
-        taxonomy_name: ``vsi-bench`` or ``mmsi-video``.
+        taxonomy_name: a taxonomy's name (:func:`taxonomies`), e.g. ``vsi-bench``.
         per_task: keep at most this many per task (:func:`thin`); None keeps the whole sample.
         seed: seed of ``per_task``.
         previous: an earlier annotation document of the same run; its ``errors`` and ``note`` are kept.

@@ -135,8 +135,8 @@ def _load(
     loader = {**(options or {}), **({"pruned_ids": pruned_ids} if pruned_ids is not None else {})}
     loader = {**loader, "subset": subset} if subset else loader
     with _as_input_error():
-        if subset is not None:
-            spec.check_options(loader)  # a benchmark without subsets: one line naming the option
+        if subset is not None or pruned_ids is not None:
+            spec.check_options(loader)  # a benchmark without subsets or pruned ids: one line naming it
         items = spec.load_items(annotations, **loader)
     notes.rows("annotation", items.errors)
     if not items:
@@ -260,7 +260,7 @@ def score(
              "response_field": response_field}
     read = _read(benchmark, _path(annotations), _path(predictions), _path(run), knobs, notes,
                  default_benchmark)
-    result = _with_inputs(read.result, read.loaded.errors, read.items, pruned,
+    result = _with_inputs(read.spec, read.result, read.loaded.errors, read.items, pruned,
                           read.predictions.errors, notes)
     result = _unmatched(result, read, notes)
     outcome = ScoreOutcome(result, read.spec, read.items, read.data, read.run, list(notes))
@@ -282,31 +282,32 @@ def _unmatched(result: ScoreResult, read: _Read, notes: _Notes) -> ScoreResult:
 
 
 def with_inputs(
-    result: ScoreResult, items: LoadedItems, pruned_ids: str | Path | None,
+    spec: BenchmarkSpec, result: ScoreResult, items: LoadedItems, pruned_ids: str | Path | None,
     prediction_errors: Sequence[RowError] = (), notify: Callable[[str], None] | None = None,
 ) -> ScoreResult:
     """Record the skipped input rows and the pruned-id match count on ``result`` (for scores.json).
 
     ``items``: the loaded annotations (their bad rows are recorded; their ids matched against the
-    pruned ids). The pruning line goes to ``notify``.
+    pruned ids, read by ``spec.pruned_ids``). The pruning line goes to ``notify``.
     """
-    return _with_inputs(result, items.errors, list(items), _path(pruned_ids), prediction_errors,
+    return _with_inputs(spec, result, items.errors, list(items), _path(pruned_ids), prediction_errors,
                         _Notes(notify))
 
 
 def _with_inputs(
-    result: ScoreResult, annotation_errors: Sequence[RowError], items: Sequence[Item],
+    spec: BenchmarkSpec, result: ScoreResult, annotation_errors: Sequence[RowError], items: Sequence[Item],
     pruned_ids: Path | None, prediction_errors: Sequence[RowError], notes: _Notes,
 ) -> ScoreResult:
     result = replace(result, skipped_rows=[str(e) for e in [*annotation_errors, *prediction_errors]])
-    return _pruning(result, items, pruned_ids, notes) if pruned_ids is not None else result
+    return _pruning(spec, result, items, pruned_ids, notes) if pruned_ids is not None else result
 
 
-def _pruning(result: ScoreResult, items: Sequence[Item], pruned_ids: Path, notes: _Notes) -> ScoreResult:
+def _pruning(spec: BenchmarkSpec, result: ScoreResult, items: Sequence[Item], pruned_ids: Path,
+             notes: _Notes) -> ScoreResult:
     """Note how many pruned ids matched (and record it for scores.json); no debiased row when none did."""
-    from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
-
-    ids = read_pruned_ids(pruned_ids)
+    if spec.pruned_ids is None:
+        raise ScoreInputError(f"--pruned-ids does not apply to {spec.name} (it has no pruned-id list)")
+    ids = spec.pruned_ids(pruned_ids)
     matched = len(ids & {item.id for item in items})
     line = (f"pruned ids: {matched} of {len(ids)} in {pruned_ids} match an item; "
             f"debiased: {len(items) - matched} of {len(items)} items")

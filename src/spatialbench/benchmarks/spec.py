@@ -5,14 +5,21 @@ official files, a prompt builder (:mod:`spatialbench.prompting`), scoring rules 
 (:mod:`spatialbench.scoring`) — into one frozen :class:`BenchmarkSpec` named ``SPEC``; the registry in
 :mod:`spatialbench.benchmarks` lists it lazily. The runner and the CLI look a spec up once per command and
 pass it down.
+
+Besides loading, prompting and scoring, a spec declares (each with a default, so a new benchmark declares
+none of them): its media layout (:class:`MediaLayout`, checked before a run sends anything), its subsets
+(:class:`Subset`, ``--subset``), its breakdown options (:class:`BreakdownOption`, ``-B KEY=VALUE``), its
+error taxonomy (:class:`ErrorTaxonomy`, ``spatialbench errors``) and a writer of its file format (the
+``format`` module of its package, which generators write through).
 """
 
 from __future__ import annotations
 
 import inspect
+import os
 import types
 import typing
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,9 +27,11 @@ from typing import Any
 import pandas as pd
 
 from spatialbench.errors import SpatialBenchError
+from spatialbench.media.cache import resolve_path
 from spatialbench.prompting.builders import BuilderFactory
+from spatialbench.prompting.templates import read_json
 from spatialbench.records.errors import unreadable
-from spatialbench.records.item import Item
+from spatialbench.records.item import Item, MediaKind
 from spatialbench.records.rows import LoadedItems
 from spatialbench.registry import near_misses
 from spatialbench.scoring.grouped import Table
@@ -33,6 +42,8 @@ Loader = Callable[..., LoadedItems]
 """``load(path, **options) -> LoadedItems``; path is a data folder or an annotation file."""
 BreakdownFn = Callable[..., list[Table]]
 """``fn(items, rows, **options) -> tables``: the breakdowns of ``spatialbench breakdown`` / ``score``."""
+Writer = Callable[[Sequence[Item], Path], list[Path]]
+"""``write(items, folder) -> paths written``: items as the benchmark's files, which ``load(folder)`` reads."""
 _KIND_NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
 
 
@@ -87,6 +98,114 @@ def _check_kind(name: str, value: object, annotation: Any) -> None:
         raise OptionError(name, f"no such file: {value}")
 
 
+def media_files(item: Item, root: Path) -> list[str]:
+    """Return every media file ``item`` points at: relative paths joined to ``root``, frames to their folder.
+
+    A frame folder without frame names (none found when loading) is returned itself, so it counts as
+    missing.
+    """
+    files = []
+    for ref in item.media:
+        path = resolve_path(ref, root)
+        if ref.kind is MediaKind.FRAMES and ref.frames:
+            files += [os.path.join(path, name) for name in ref.frames]
+        else:
+            files.append(path)
+    return files
+
+
+@dataclass(frozen=True)
+class MediaLayout:
+    """Where a benchmark's media lies under its data folder ``<data>``.
+
+    Attributes:
+        expected: the layout, as a missing-media error says it (``<data>/<dataset>/<scene_name>.mp4``).
+        files: ``files(item, root) -> paths``: every media file of an item under the data folder ``root``
+            (default :func:`media_files`: the item's media references).
+    """
+
+    expected: str = "the media paths of the annotation file, relative to <data>"
+    files: Callable[[Item, Path], list[str]] = media_files
+
+
+@dataclass(frozen=True)
+class Subset:
+    """A named part of a benchmark, selected by its loader's ``subset`` option (``--subset NAME``).
+
+    Attributes:
+        name: the option value (``tiny``). description: one line for listings and help.
+        label: how messages name it (``VSI-Bench (tiny)``; default: the name).
+        select: ``select(items) -> items``: the subset of all loaded items; ids it lacks become row errors.
+        ids: the subset's fixed ids in list order, when it is an id list (tiny); lets scored rows be cut
+            to the subset without the items (``spatialbench compare --subset``). None: the subset depends
+            on the items (debiased: their pruning flag).
+    """
+
+    name: str
+    description: str
+    select: Callable[[LoadedItems], LoadedItems]
+    label: str = ""
+    ids: Callable[[], Sequence[str]] | None = None
+
+    @property
+    def title(self) -> str:
+        """The label, else the name."""
+        return self.label or self.name
+
+
+@dataclass(frozen=True)
+class BreakdownOption:
+    """An option of a benchmark's breakdown function (a keyword argument it takes).
+
+    Attributes:
+        name: the keyword (``sub_bench``), given as ``-B sub_bench=robot``.
+        values: the allowed values (empty: any text). help: one line.
+        label: what a value is, in the message refusing an unknown one (``MMSI-Video-Bench
+            sub-benchmark``; default: the name).
+    """
+
+    name: str
+    values: tuple[str, ...] = ()
+    help: str = ""
+    label: str = ""
+
+    def check(self, value: str) -> None:
+        """Refuse a value outside :attr:`values` (ValueError: ``unknown LABEL 'x'; known: a, b``)."""
+        if self.values and value not in self.values:
+            raise ValueError(f"unknown {self.label or self.name} {value!r}; known: {', '.join(self.values)}")
+
+
+class BreakdownOptionError(SpatialBenchError, ValueError):
+    """A breakdown option the benchmark does not declare: ``option`` names it, ``benchmark`` the benchmark."""
+
+    def __init__(self, option: str, benchmark: str, known: Sequence[BreakdownOption]) -> None:
+        listed = "; ".join(f"{o.name} ({' | '.join(o.values) or 'text'})" for o in known) or "none"
+        super().__init__(f"breakdown option {option!r} does not apply to {benchmark} (its options: {listed})")
+        self.option, self.benchmark, self.known = option, benchmark, tuple(known)
+
+
+@dataclass(frozen=True)
+class ErrorTaxonomy:
+    """A benchmark's error taxonomy: its name in annotation files and the package data file of its categories.
+
+    The file (JSON) holds ``paper`` (where the taxonomy comes from), ``categories`` (``key``, ``label``,
+    ``description``) and ``groups`` (``key``, ``label``, ``members``: category keys summed in tables);
+    keys starting with ``_`` are notes.
+    """
+
+    name: str
+    package: str
+    file: str = "error_taxonomy.json"
+
+    def read(self) -> dict[str, Any]:
+        """Return the taxonomy: ``paper``, ``categories``, ``groups`` (a new dict; notes left out).
+
+        Raises:
+            FileNotFoundError: the package lacks the file. ValueError: the file is not JSON.
+        """
+        return {k: v for k, v in read_json(self.package, self.file).items() if not k.startswith("_")}
+
+
 @dataclass(frozen=True)
 class RunDefaults:
     """What a run of the benchmark uses for settings it leaves unset.
@@ -120,6 +239,16 @@ class BenchmarkSpec:
         defaults: run defaults (:class:`RunDefaults`).
         option_checks: loader option name → a function raising ValueError for a bad value, called before
             any work (an unknown MMSI-Video-Bench setting fails before the output folder is made).
+        title: the name as its paper writes it (``VSI-Bench``), for messages; default: ``name``.
+        media: where an item's media lies, checked before a run sends anything (:class:`MediaLayout`).
+        subsets: the values of the loader's ``subset`` option besides the whole benchmark (:class:`Subset`).
+        breakdown_options: the options ``breakdowns`` takes from the user, ``-B KEY=VALUE``
+            (:class:`BreakdownOption`).
+        error_taxonomy: the error categories of the benchmark's paper (None: ``spatialbench errors``
+            uses VSI-Bench's general ones).
+        pruned_ids: reads a bias-pruned id list (``score --pruned-ids``; None: the benchmark has none).
+        write: ``write(items, folder) -> paths``: the items as the benchmark's files, which ``load(folder)``
+            reads back (the benchmark's ``format`` module; None: no writer).
     """
 
     name: str
@@ -130,6 +259,43 @@ class BenchmarkSpec:
     breakdowns: BreakdownFn | None = None
     defaults: RunDefaults = field(default_factory=RunDefaults)
     option_checks: Mapping[str, Callable[[Any], object]] = field(default_factory=dict)
+    title: str = ""
+    media: MediaLayout = field(default_factory=MediaLayout)
+    subsets: tuple[Subset, ...] = ()
+    breakdown_options: tuple[BreakdownOption, ...] = ()
+    error_taxonomy: ErrorTaxonomy | None = None
+    pruned_ids: Callable[[Any], set[str]] | None = None
+    write: Writer | None = None
+
+    @property
+    def display_name(self) -> str:
+        """The title, else the registered name."""
+        return self.title or self.name
+
+    def subset(self, name: str) -> Subset:
+        """Return the declared subset ``name``.
+
+        Raises:
+            ValueError: the benchmark declares no such subset (the message lists the ones it declares).
+        """
+        for subset in self.subsets:
+            if subset.name == name:
+                return subset
+        known = ", ".join(s.name for s in self.subsets) or "none"
+        raise ValueError(f"{self.name} has no subset {name!r}; its subsets: {known}")
+
+    def check_breakdown_options(self, options: Mapping[str, str]) -> None:
+        """Refuse breakdown options the benchmark does not declare, or values they do not allow.
+
+        Raises:
+            BreakdownOptionError (a ValueError): an undeclared option (``.option`` names it).
+            ValueError: a value outside the option's values (``unknown LABEL 'x'; known: ...``).
+        """
+        declared = {option.name: option for option in self.breakdown_options}
+        for name, value in options.items():
+            if name not in declared:
+                raise BreakdownOptionError(name, self.name, self.breakdown_options)
+            declared[name].check(value)
 
     def load_items(self, path: str | Path, **options: Any) -> LoadedItems:
         """Load the benchmark from ``path`` (a folder or an annotation file).
@@ -191,16 +357,15 @@ class BenchmarkSpec:
         taken by the function, collects lines about tables left out or items outside a table.
 
         Raises:
-            ValueError: an option (not None) the breakdown does not take; whatever the benchmark's
-                function raises for bad options (e.g. an unknown sub-benchmark).
+            BreakdownOptionError (a ValueError): an option (not None) the breakdown does not take;
+                whatever the benchmark's function raises for bad options (e.g. an unknown sub-benchmark).
         """
         if self.breakdowns is None:
             return []
         taken = set(inspect.signature(self.breakdowns).parameters)
         refused = [name for name, value in options.items() if name not in taken and value is not None]
         if refused:
-            names = ", ".join("--" + name.replace("_", "-") for name in refused)
-            raise ValueError(f"{names} does not apply to {self.name} (its breakdown takes no such option)")
+            raise BreakdownOptionError(refused[0], self.name, self.breakdown_options)
         kept = {name: value for name, value in options.items() if name in taken}
         if warnings is not None and "warnings" in taken:
             kept["warnings"] = warnings

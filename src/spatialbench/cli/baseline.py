@@ -52,4 +52,4 @@ def baseline(
         result = BASELINES.get(model)(items, spec.scoring, mra=mra)
     except ValueError as err:  # a baseline undefined for these items (no options, no positive truth)
         raise CommandError(str(err)) from err
-    emit(with_inputs(result, items, pruned_ids), out)
+    emit(with_inputs(result, items, pruned_ids, spec), out)

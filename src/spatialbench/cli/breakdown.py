@@ -1,7 +1,9 @@
 """``spatialbench breakdown``: a benchmark's breakdown tables (per-group accuracy, random guess, failures).
 
-MMSI-Video-Bench: Tables 2 and 3 and the difficulty levels, or one sub-benchmark with ``--sub-bench``
-(robot, indoor, grounding, difficulty; id lists from ``<data>/meta_data``). ReMindView-Bench: Table 1 and
+MMSI-Video-Bench: Tables 2 and 3 and the difficulty levels, or one sub-benchmark with
+``-B sub_bench=NAME`` (robot, indoor, grounding, difficulty; id lists from ``<data>/meta_data``;
+``--sub-bench`` is the deprecated spelling). Options are the ones the benchmark declares
+(``BenchmarkSpec.breakdown_options``), checked before any work. ReMindView-Bench: Table 1 and
 accuracy by object count and distance level. A benchmark without breakdowns of its own (VSI-Bench) gets
 :func:`default_breakdowns`: its score table over all items and per source dataset (with Avg.), and one
 cell per question type (VSI-Bench's three relative-direction sub-types among them). No media is read.
@@ -10,12 +12,14 @@ cell per question type (VSI-Bench's three relative-direction sub-types among the
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from spatialbench.cli.apps import app
+from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, breakdown_options
 from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note, out_errors
 from spatialbench.records.files import atomic_write_files
 from spatialbench.records.item import Item
@@ -26,14 +30,6 @@ if TYPE_CHECKING:
     from spatialbench.benchmarks.spec import BenchmarkSpec
     from spatialbench.scoring.grouped import Table
     from spatialbench.scoring.scorer import ScoreResult
-
-SubBenchOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--sub-bench", help="MMSI-Video-Bench sub-benchmark: robot | indoor | grounding | difficulty."
-    ),
-]
-
 
 def data_folder(annotations: Path) -> Path:
     """Return the data folder: ``annotations`` itself, or the folder of an annotation file."""
@@ -68,23 +64,17 @@ def default_breakdowns(spec: BenchmarkSpec, rows: pd.DataFrame) -> list[Table]:
     return [*tables, per_type]
 
 
-def _check_sub_bench(spec: BenchmarkSpec, sub_bench: str | None) -> None:
-    """Refuse ``--sub-bench`` for a benchmark without breakdowns of its own (ValueError)."""
-    if spec.breakdowns is None and sub_bench is not None:
-        raise ValueError(f"--sub-bench does not apply to {spec.name} (it has no sub-benchmarks)")
-
-
 def _tables(
-    spec: BenchmarkSpec, items: list[Item], rows: pd.DataFrame, annotations: Path, sub_bench: str | None
+    spec: BenchmarkSpec, items: list[Item], rows: pd.DataFrame, annotations: Path, options: Mapping[str, str]
 ) -> tuple[list[Table], list[str]]:
-    """Return the benchmark's breakdown tables (or :func:`default_breakdowns`) and their warnings."""
+    """Return the benchmark's breakdown tables (or :func:`default_breakdowns`) and their warnings.
+
+    ``options``: checked breakdown options (:func:`~spatialbench.cli.breakdown_option.breakdown_options`).
+    """
     warnings: list[str] = []
     if spec.breakdowns is None:
-        _check_sub_bench(spec, sub_bench)
         return default_breakdowns(spec, rows), warnings
-    tables = spec.breakdown_tables(
-        items, rows, warnings, data_dir=data_folder(annotations), sub_bench=sub_bench
-    )
+    tables = spec.breakdown_tables(items, rows, warnings, data_dir=data_folder(annotations), **options)
     return tables, warnings
 
 
@@ -93,24 +83,24 @@ def emit_breakdowns(
     items: list[Item],
     rows: pd.DataFrame,
     annotations: Path,
-    sub_bench: str | None,
+    options: Mapping[str, str],
     out: Path | None,
     scores: ScoreResult | None = None,
 ) -> None:
     """Print the breakdown tables; with ``out``, also write ``breakdown.md``, ``.csv`` and ``.json``.
 
     The three files (with ``scores``, also that result's ``scores.json``, ``items.csv`` and
-    ``scores.md``: ``score --sub-bench``) are written as one set, temporaries renamed only when all were
+    ``scores.md``: ``score -B ...``) are written as one set, temporaries renamed only when all were
     written; a failed write (a full disk) is one line naming the file and exit 2, the earlier files whole.
-    Exits with code 2 (message on stderr) for an unknown sub-benchmark, missing id lists or an option the
-    benchmark does not take (``--sub-bench`` for ReMindView-Bench or VSI-Bench); warnings (a table left
-    out, items outside the table) go to stderr.
+    ``options``: the checked breakdown options. Exits with code 2 (message on stderr) for missing id lists
+    or a bad option value the benchmark's function refuses; warnings (a table left out, items outside the
+    table) go to stderr.
     """
     from spatialbench.scoring.output import score_files
     from spatialbench.scoring.render import breakdown_grid, cells_json, to_csv, to_markdown
 
     try:
-        tables, warnings = _tables(spec, items, rows, annotations, sub_bench)
+        tables, warnings = _tables(spec, items, rows, annotations, options)
     except (KeyError, FileNotFoundError, ValueError) as err:
         typer.echo(f"error: {err.args[0] if isinstance(err, KeyError) else err}", err=True)
         raise typer.Exit(2) from err
@@ -144,6 +134,7 @@ def breakdown(
                                  "else mmsi-video).")
     ] = None,
     extract: Annotated[str | None, typer.Option("--extract", help="Answer extraction mode.")] = None,
+    breakdown_option: BreakdownOpt = None,
     sub_bench: SubBenchOpt = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Write breakdown.md and .json here.")
@@ -156,10 +147,10 @@ def breakdown(
     try:
         outcome = score_answers(benchmark, annotations, predictions, run, extract=extract,
                                 default_benchmark="mmsi-video", notify=note)
-        _check_sub_bench(outcome.spec, sub_bench)
     except (SpatialBenchError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
+    options = breakdown_options(outcome.spec, breakdown_option, sub_bench)
     result = outcome.result
     typer.echo(f"**{outcome.spec.name}** · extraction: {result.extract} · items: {len(outcome.items)}\n")
-    emit_breakdowns(outcome.spec, outcome.items, result.rows, outcome.data, sub_bench, out)
+    emit_breakdowns(outcome.spec, outcome.items, result.rows, outcome.data, options, out)

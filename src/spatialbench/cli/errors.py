@@ -57,7 +57,10 @@ def sample(
 ) -> None:
     """Write all wrong MCA answers and the worse half of NA answers per task (App. B.2) to annotate."""
     from spatialbench.analysis.error_table import read_annotations
-    from spatialbench.analysis.errors import TAXONOMY_BY_BENCHMARK, sample_document
+    from spatialbench.analysis.errors import (
+        default_taxonomy,
+        sample_document,
+    )
     from spatialbench.errors import SpatialBenchError
     from spatialbench.runs.folder import open_run
 
@@ -67,7 +70,7 @@ def sample(
         folder = open_run(run, scored=True)
         items = folder.load(**with_subset({}, subset))
         previous = read_annotations(target) if target.exists() else None
-        name = taxonomy_name or TAXONOMY_BY_BENCHMARK.get(folder.benchmark, "vsi-bench")
+        name = taxonomy_name or default_taxonomy(folder.benchmark)
         doc = sample_document(folder, items, name, per_task, seed, previous, only_items=subset is not None)
     except KeyError as exc:
         raise _fail(exc.args[0]) from None

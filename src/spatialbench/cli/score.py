@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -12,9 +11,9 @@ import typer
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.cli.apps import app
+from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, breakdown_options
 from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note, out_errors
 from spatialbench.cli.subset_option import SubsetOpt
-from spatialbench.errors import SpatialBenchError
 from spatialbench.records.rows import LoadedItems
 from spatialbench.registry import UnknownNameError
 from spatialbench.scoring.output import render_markdown, write_scores
@@ -57,10 +56,6 @@ ExcludeOpt = Annotated[
 ResponseFieldOpt = Annotated[
     str | None, typer.Option("--response-field", help="Column holding the response (exports, tables).")
 ]
-SubBenchOpt = Annotated[
-    str | None,
-    typer.Option("--sub-bench", help="MMSI-Video-Bench sub-benchmark: robot|indoor|grounding|difficulty"),
-]
 
 
 def lookup(benchmark: str) -> BenchmarkSpec:
@@ -79,15 +74,15 @@ def load_annotations(
     """Load items (:func:`spatialbench.api.scoring.load_annotations`); bad rows on stderr, exit 2 on none."""
     from spatialbench.api.scoring import load_annotations as load
 
-    with _exit_on_error():
-        return load(spec, annotations, pruned_ids, subset, options, notify=note)
+    return load(spec, annotations, pruned_ids, subset, options, notify=note)
 
 
-def with_inputs(result: ScoreResult, items: LoadedItems, pruned_ids: Path | None) -> ScoreResult:
+def with_inputs(result: ScoreResult, items: LoadedItems, pruned_ids: Path | None,
+                spec: BenchmarkSpec) -> ScoreResult:
     """Record skipped rows and the pruned-id match count on ``result`` (the pruning line on stderr)."""
     from spatialbench.api.scoring import with_inputs as record
 
-    return record(result, items, pruned_ids, notify=note)
+    return record(spec, result, items, pruned_ids, notify=note)
 
 
 def check_out(out: Path | None) -> None:
@@ -111,16 +106,6 @@ def emit(result: ScoreResult, out: Path | None, show: bool = True, write: bool =
         typer.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
 
 
-@contextmanager
-def _exit_on_error() -> Iterator[None]:
-    """Turn a SpatialBenchError into ``error: <message>`` on stderr and its exit code."""
-    try:
-        yield
-    except SpatialBenchError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(err.exit_code) from None
-
-
 @app.command()
 def score(
     annotations: RunAnnotationsOpt = None,
@@ -133,6 +118,7 @@ def score(
     pruned_ids: PrunedOpt = None,
     predictions_format: FormatOpt = None,
     response_field: ResponseFieldOpt = None,
+    breakdown_option: BreakdownOpt = None,
     sub_bench: SubBenchOpt = None,
     subset: SubsetOpt = None,
     exclude: ExcludeOpt = None,
@@ -145,15 +131,15 @@ def score(
     from spatialbench.api.scoring import score as score_saved
 
     check_out(out)
-    with _exit_on_error():
-        outcome = score_saved(benchmark, annotations, predictions, run, extract=extract, mra=mra,
-                              pruned_ids=pruned_ids, subset=subset, exclude=exclude,
-                              predictions_format=predictions_format, response_field=response_field,
-                              notify=note)
-    # with --sub-bench the score files are written with the breakdown files, as one set
-    emit(outcome.result, out, write=sub_bench is None)
-    if sub_bench is not None:  # the sub-benchmark's table, from the official id lists (cli/breakdown.py)
+    outcome = score_saved(benchmark, annotations, predictions, run, extract=extract, mra=mra,
+                          pruned_ids=pruned_ids, subset=subset, exclude=exclude,
+                          predictions_format=predictions_format, response_field=response_field,
+                          notify=note)  # its SpatialBenchErrors: one line and their exit code (cli/apps.py)
+    breakdown = breakdown_options(outcome.spec, breakdown_option, sub_bench)
+    # with -B the score files are written with the breakdown files, as one set
+    emit(outcome.result, out, write=not breakdown)
+    if breakdown:  # the breakdown's tables, e.g. an MMSI sub-benchmark from its id lists (cli/breakdown.py)
         from spatialbench.cli.breakdown import emit_breakdowns
 
-        emit_breakdowns(outcome.spec, outcome.items, outcome.result.rows, outcome.data, sub_bench, out,
+        emit_breakdowns(outcome.spec, outcome.items, outcome.result.rows, outcome.data, breakdown, out,
                         scores=outcome.result)

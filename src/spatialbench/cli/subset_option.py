@@ -1,8 +1,9 @@
-"""The ``--subset`` option shared by ``run``, ``score``, ``baseline`` and ``compare`` (VSI-Bench (tiny)).
+"""The ``--subset`` option shared by ``run``, ``score``, ``baseline``, ``compare`` and ``errors sample``.
 
-``--subset tiny`` keeps the 400 ids of VSI-Bench (tiny), the subset behind the paper's human-level row and
-analyses (:mod:`spatialbench.benchmarks.vsibench.tiny`); ids the annotations lack are listed, not fatal.
-For the loaders it is the ``subset`` loader option (``-o subset=tiny``).
+``--subset NAME`` selects one of the subsets the benchmark declares (``BenchmarkSpec.subsets``, e.g.
+VSI-Bench's ``tiny`` and ``debiased``); ids a subset names that the annotations lack are listed, not
+fatal. For the loaders it is the ``subset`` loader option (``-o subset=NAME``): a benchmark without subsets
+refuses it as an unknown option.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import typer
 
 SubsetOpt = Annotated[
     str | None,
-    typer.Option("--subset", help="tiny: only the VSI-Bench (tiny) ids (missing ids are listed)."),
+    typer.Option("--subset", help="A subset the benchmark declares (ids it lacks are listed)."),
 ]
 
 

@@ -1,8 +1,9 @@
 """Set-up checks on a run's media, before anything is sent: a problem every item shares is one error.
 
-- Missing media (:func:`check_media_present`): every file an item points at must exist under the data
-  folder; otherwise the run stops with exit 2 naming the first missing files and the layout the
-  benchmark expects, instead of failing each item and printing a table of zeros.
+- Missing media (:func:`check_media_present`): every file an item points at (the benchmark's
+  :class:`~spatialbench.benchmarks.spec.MediaLayout`) must exist under the data folder; otherwise
+  the run stops with exit 2 naming the first missing files and the layout the benchmark expects, instead
+  of failing each item and printing a table of zeros.
 - Media that leads out of the data folder through a symbolic link, or an empty (0-byte) file
   (:func:`check_media_usable`): exit 2 naming the files, like missing media.
 - ``consecutive:N@START`` past the end of every video (:func:`check_consecutive`): no item could get a
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from spatialbench.benchmarks.spec import MediaLayout
 from spatialbench.media.cache import resolve_path
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import FrameStrategy, within_segment
@@ -33,59 +35,44 @@ from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.config import ModelConfig
 
 SHOWN = 5
-MEDIA_LAYOUTS = {
-    "vsibench": "<data>/<dataset>/<scene_name>.mp4",
-    "mmsi-video": "<data>/frames/... and <data>/ref_images/... (the unzipped frames.zip, ref_images.zip)",
-    "remindview": "<data>/<folder_path>/frame<k>.png",
-}
-"""The media layout each benchmark's annotations point into, said when media is missing."""
 
 
 class MissingMediaError(RunSetupError):
     """Media files the items point at do not exist."""
 
 
-def _files(ref: MediaRef, root: Path) -> list[str]:
-    path = resolve_path(ref, root)
-    if ref.kind is MediaKind.FRAMES and ref.frames:
-        return [os.path.join(path, name) for name in ref.frames]
-    return [path]  # a frame folder without frames (none found when loading) counts as missing
+def missing_files(items: Sequence[Item], root: Path, layout: MediaLayout) -> list[str]:
+    """Return every media file of ``items`` (``layout.files``) that is not a file, sorted, each once."""
+    return [path for path in _files_of(items, root, layout) if not os.path.isfile(path)]
 
 
-def missing_files(items: Sequence[Item], root: Path) -> list[str]:
-    """Return every media file of ``items`` that is not a file, sorted, each once."""
-    paths = {path for item in items for ref in item.media for path in _files(ref, root)}
-    return sorted(path for path in paths if not os.path.isfile(path))
-
-
-def check_media_present(items: Sequence[Item], root: Path, benchmark: str) -> None:
-    """Refuse the run when a media file of ``items`` is missing under ``root``.
+def check_media_present(items: Sequence[Item], root: Path, layout: MediaLayout) -> None:
+    """Refuse the run when a media file of ``items`` (``layout.files``) is missing under ``root``.
 
     Raises:
         MissingMediaError: the message counts the missing files, names the first ``SHOWN`` and the
-            expected layout (``<data>/<dataset>/<scene_name>.mp4`` for VSI-Bench).
+            expected layout (``layout.expected``: ``<data>/<dataset>/<scene_name>.mp4`` for VSI-Bench).
     """
-    missing = missing_files(items, root)
+    missing = missing_files(items, root, layout)
     if not missing:
         return
-    users = _users(items, root, set(missing))
-    layout = MEDIA_LAYOUTS.get(benchmark, "the media paths of the annotation file, relative to <data>")
+    users = _users(items, root, set(missing), layout)
     raise MissingMediaError(
         f"{len(missing)} media file(s) or frame folder(s) missing under {root} "
         f"({users} of {len(items)} items use them): {', '.join(missing[:SHOWN])}{_more(missing)}; "
-        f"expected layout {layout}; nothing was sent"
+        f"expected layout {layout.expected}; nothing was sent"
     )
 
 
-def _users(items: Sequence[Item], root: Path, paths: set[str]) -> int:
-    return sum(any(p in paths for ref in it.media for p in _files(ref, root)) for it in items)
+def _users(items: Sequence[Item], root: Path, paths: set[str], layout: MediaLayout) -> int:
+    return sum(any(p in paths for p in layout.files(it, root)) for it in items)
 
 
-def _files_of(items: Sequence[Item], root: Path) -> list[str]:
-    return sorted({path for item in items for ref in item.media for path in _files(ref, root)})
+def _files_of(items: Sequence[Item], root: Path, layout: MediaLayout) -> list[str]:
+    return sorted({path for item in items for path in layout.files(item, root)})
 
 
-def check_media_usable(items: Sequence[Item], root: Path) -> None:
+def check_media_usable(items: Sequence[Item], root: Path, layout: MediaLayout) -> None:
     """Refuse media that resolves (symlinks followed) outside ``root``, or an empty (0-byte) file.
 
     Run after :func:`check_media_present` (issue 10, section 5: a run never reads a file outside its data
@@ -95,20 +82,21 @@ def check_media_usable(items: Sequence[Item], root: Path) -> None:
         RunSetupError: the message counts the files and the items that use them and names the first
             ``SHOWN`` (a link with its target; an empty file with the reason).
     """
-    files = _files_of(items, root)
+    files = _files_of(items, root, layout)
     inside = os.path.realpath(root)
     outside = [(p, os.path.realpath(p)) for p in files
                if os.path.commonpath([inside, os.path.realpath(p)]) != inside]
     if outside:
         shown = ", ".join(f"{path} -> {target}" for path, target in outside[:SHOWN])
+        users = _users(items, root, {p for p, _ in outside}, layout)
         raise RunSetupError(
             f"{len(outside)} media file(s) lead outside the data folder {inside} through a symbolic link "
-            f"({_users(items, root, {p for p, _ in outside})} of {len(items)} items use them): {shown}"
+            f"({users} of {len(items)} items use them): {shown}"
             f"{_more(outside)}; nothing was sent"
         )
     unusable = [e for e in (_empty(path) for path in files) if e is not None]
     if unusable:
-        users = _users(items, root, {e.path for e in unusable})
+        users = _users(items, root, {e.path for e in unusable}, layout)
         shown = "; ".join(str(e) for e in unusable[:SHOWN])
         raise RunSetupError(
             f"{len(unusable)} media file(s) cannot be used under {root} ({users} of {len(items)} items use "
@@ -124,10 +112,13 @@ def _empty(path: str) -> MediaError | None:
     return MediaError(path, "empty file (0 bytes)") if os.path.getsize(path) == 0 else None
 
 
-def check_media(items: Sequence[Item], root: Path, benchmark: str, strategy: FrameStrategy) -> None:
-    """Run :func:`check_media_present`, :func:`check_media_usable`, then :func:`check_consecutive`."""
-    check_media_present(items, root, benchmark)
-    check_media_usable(items, root)
+def check_media(items: Sequence[Item], root: Path, layout: MediaLayout, strategy: FrameStrategy) -> None:
+    """Run :func:`check_media_present`, :func:`check_media_usable`, then :func:`check_consecutive`.
+
+    ``layout``: the benchmark's media layout (``BenchmarkSpec.media``).
+    """
+    check_media_present(items, root, layout)
+    check_media_usable(items, root, layout)
     check_consecutive(items, root, strategy)
 
 

@@ -120,7 +120,7 @@ def prepare(config: RunConfig, backend: Backend | None = None) -> PreparedRun:
     loaded = load_run_items(config, spec)
     selected = tuple(select_items(loaded, config.data.ids, config.data.limit))
     if baseline is None and not config.prompt.blind and selected:
-        check_media(selected, data_root(config.data.path), spec.name, parse_strategy(config.frame_strategy))
+        check_media(selected, data_root(config.data.path), spec.media, parse_strategy(config.frame_strategy))
     return PreparedRun(config, spec, tuple(notes), builder, strategy, factory, baseline, loaded, selected)
 
 

@@ -122,7 +122,7 @@ def score_files(result: ScoreResult, out_dir: Path) -> dict[Path, str]:
     """Return ``{path: text}`` of ``scores.json``, ``items.csv`` and ``scores.md`` in ``out_dir``.
 
     For callers that write them in one set with other files (:func:`~spatialbench.records.files.
-    atomic_write_files`), e.g. ``score --sub-bench`` with its breakdown files.
+    atomic_write_files`), e.g. ``score -B sub_bench=NAME`` with its breakdown files.
     """
     return {out_dir / "scores.json": json.dumps(scores_json(result), indent=2) + "\n",
             out_dir / "items.csv": items_csv(result), out_dir / "scores.md": render_markdown(result)}

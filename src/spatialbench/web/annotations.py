@@ -18,7 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.analysis.error_table import read_annotations
-from spatialbench.analysis.errors import TAXONOMY_BY_BENCHMARK, AnnotationError, sample_document
+from spatialbench.analysis.errors import (
+    AnnotationError,
+    default_taxonomy,
+    sample_document,
+)
 from spatialbench.records.item import Item
 from spatialbench.runs.folder import open_run
 from spatialbench.web.locks import lock_for, replace_text
@@ -46,7 +50,7 @@ def create_sample(run: Path, items: list[Item]) -> dict[str, Any]:
     path = annotation_file(run)
     with lock_for(path):
         previous = read_annotations(path) if path.exists() else None
-        name = TAXONOMY_BY_BENCHMARK.get(folder.benchmark, "vsi-bench")
+        name = default_taxonomy(folder.benchmark)
         doc = sample_document(folder, items, name, previous=previous)
         _write(path, doc)
     return doc

@@ -1,10 +1,11 @@
-"""MMSI-Video-Bench: loader, frame settings, prompts, the official extractor and the paper's tables.
+"""MMSI-Video-Bench: format, loader, frame settings, prompts, the official extractor and the paper's tables.
 
-Modules: ``loader`` (``mmsivideo.json`` → items; folder layout), ``frames`` (Uniform-50 / Sufficient-Coverage,
-proportional multi-video allocation, frame timestamps), ``options`` (lettered options in the user prompt),
-``prompt`` (input text and interleaved request), ``extraction`` (official general extractor), ``breakdown``
-(Tables 2, 3, 6 and difficulty levels). ``SPEC`` is benchmark ``mmsi-video``, extraction modes ``official``
-(the paper's extractor) and ``robust`` (default).
+Modules: ``format`` (samples ⇄ items), ``loader`` (``mmsivideo.json`` → items; folder layout), ``frames``
+(Uniform-50 / Sufficient-Coverage, proportional multi-video allocation, frame timestamps), ``options``
+(lettered options in the user prompt), ``prompt`` (input text and interleaved request), ``extraction``
+(official general extractor), ``breakdown`` (Tables 2, 3, 6 and difficulty levels; ``-B sub_bench=NAME``
+for one sub-benchmark); ``error_taxonomy.json`` (Sec. 6.1). ``SPEC`` is benchmark ``mmsi-video``,
+extraction modes ``official`` (the paper's extractor) and ``robust`` (default).
 """
 
 from __future__ import annotations
@@ -14,17 +15,24 @@ from pathlib import Path
 
 import pandas as pd
 
-from spatialbench.benchmarks.mmsi_video.breakdown import mmsi_tables, registered_table
+from spatialbench.benchmarks.mmsi_video.breakdown import SUB_BENCHMARKS, mmsi_tables, registered_table
 from spatialbench.benchmarks.mmsi_video.extraction import extract_official, official_choice
+from spatialbench.benchmarks.mmsi_video.format import BENCHMARK_NAME, item_to_sample, write_items
 from spatialbench.benchmarks.mmsi_video.frames import FrameSetting, allocate_frames, frame_budget
-from spatialbench.benchmarks.mmsi_video.loader import BENCHMARK_NAME, load_mmsi_video
+from spatialbench.benchmarks.mmsi_video.loader import load_mmsi_video
 from spatialbench.benchmarks.mmsi_video.prompt import (
     MMSIVideoBuilder,
     apply_setting,
     build_request,
     input_text,
 )
-from spatialbench.benchmarks.spec import BenchmarkSpec, RunDefaults
+from spatialbench.benchmarks.spec import (
+    BenchmarkSpec,
+    BreakdownOption,
+    ErrorTaxonomy,
+    MediaLayout,
+    RunDefaults,
+)
 from spatialbench.records.item import Item
 from spatialbench.scoring.grouped import Table, with_items
 from spatialbench.scoring.rules import STANDARD_MODES, Extractors, ScoringRules
@@ -53,6 +61,13 @@ def mmsi_video_breakdowns(
 MAX_NEW_TOKENS = 10_000
 #: the setting of a run that names none: Uniform-50, the paper's main track (Sec. 4.1, Tables 3 and 5)
 DEFAULT_SETTING = "uniform-50"
+#: ``-B sub_bench=NAME``: one sub-benchmark's table (Sec. 8, Table 6) or the difficulty levels
+SUB_BENCH = BreakdownOption(
+    "sub_bench",
+    tuple(SUB_BENCHMARKS),
+    help="one sub-benchmark's table (id lists from <data>/meta_data)",
+    label="MMSI-Video-Bench sub-benchmark",
+)
 
 SPEC = BenchmarkSpec(
     name=BENCHMARK_NAME,
@@ -75,6 +90,13 @@ SPEC = BenchmarkSpec(
         frame_options=("setting",),
     ),
     option_checks={"setting": frame_budget},
+    title="MMSI-Video-Bench",
+    media=MediaLayout(
+        "<data>/frames/... and <data>/ref_images/... (the unzipped frames.zip, ref_images.zip)"
+    ),
+    breakdown_options=(SUB_BENCH,),
+    error_taxonomy=ErrorTaxonomy("mmsi-video", __name__),
+    write=write_items,
 )
 
 __all__ = [
@@ -85,6 +107,7 @@ __all__ = [
     "extract_official",
     "frame_budget",
     "input_text",
+    "item_to_sample",
     "load_mmsi_video",
     "mmsi_video_breakdowns",
     "apply_setting",

@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 
+from spatialbench.benchmarks.mmsi_video.format import IMAGE_PLACEHOLDER, PROMPT_FIELDS, VIDEO_PLACEHOLDER
 from spatialbench.benchmarks.mmsi_video.frames import apply_setting, format_timestamp
-from spatialbench.benchmarks.mmsi_video.loader import IMAGE_PLACEHOLDER, PROMPT_FIELDS, VIDEO_PLACEHOLDER
 from spatialbench.media.cache import load_media
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy

@@ -1,6 +1,7 @@
-"""ReMindView-Bench: QA-table loader, Table 7 prompts, 4-phase answer parsing and the paper's tables.
+"""ReMindView-Bench: QA-table format and loader, Table 7 prompts, 4-phase answer parsing, the paper's tables.
 
-Modules: ``loader`` (CSV / Parquet QA tables → items; folder layout), ``query`` (relation, query type,
+Modules: ``format`` (QA rows ⇄ items; the tables ``generate remindview`` writes), ``loader`` (CSV / Parquet
+QA tables → items; folder layout), ``query`` (relation, query type,
 perspective taking, pattern, distance level), ``prompt`` (system prompts, named multi-image input), ``phases``
 (phase (1)–(4) parsing; extraction modes ``remindview-phases`` and ``remindview-official``), ``breakdown``
 (Table 1, accuracy by object count and distance level). ``SPEC`` is benchmark ``remindview``; its
@@ -15,7 +16,8 @@ from pathlib import Path
 import pandas as pd
 
 from spatialbench.benchmarks.remindview.breakdown import remindview_tables
-from spatialbench.benchmarks.remindview.loader import BENCHMARK_NAME, load_remindview
+from spatialbench.benchmarks.remindview.format import BENCHMARK_NAME, item_to_row, write_items
+from spatialbench.benchmarks.remindview.loader import load_remindview
 from spatialbench.benchmarks.remindview.phases import (
     official_choice,
     parse_response,
@@ -29,7 +31,7 @@ from spatialbench.benchmarks.remindview.prompt import (
     system_prompt,
     user_text,
 )
-from spatialbench.benchmarks.spec import BenchmarkSpec, RunDefaults
+from spatialbench.benchmarks.spec import BenchmarkSpec, MediaLayout, RunDefaults
 from spatialbench.records.item import Item
 from spatialbench.scoring.grouped import Group, Table, grouped, with_items
 from spatialbench.scoring.rules import STANDARD_MODES, Extractors, ScoringRules
@@ -93,12 +95,16 @@ SPEC = BenchmarkSpec(
     breakdowns=remindview_breakdowns,
     # items are still images: every frame of the frame set is sent
     defaults=RunDefaults(frames="all", max_new_tokens=MAX_NEW_TOKENS),
+    title="ReMindView-Bench",
+    media=MediaLayout("<data>/<folder_path>/frame<k>.png"),
+    write=write_items,
 )
 
 __all__ = [
     "SPEC",
     "ReMindViewBuilder",
     "build_request",
+    "item_to_row",
     "layout",
     "load_remindview",
     "parse_response",

@@ -1,24 +1,28 @@
-"""VSI-Bench (Thinking in Space): loader, pruned-id list, Table 9 prompts and the Fig. 6 table.
+"""VSI-Bench (Thinking in Space): record format, loader, subsets, Table 9 prompts and the Fig. 6 table.
 
-Modules: ``loader`` (official annotation files → items), ``pruned_ids`` (VSI-Bench-Debiased id lists),
-``prompt`` (``prompt.json`` layout and post-prompts), ``table`` (the paper's 8 columns and Avg.).
-Extraction modes ``official`` (the official lmms-eval rules) and ``robust`` (default).
+Modules: ``format`` (official records ⇄ items; the files generators write), ``loader`` (official annotation
+files → items), ``subsets`` (VSI-Bench (tiny) and VSI-Bench-Debiased), ``pruned_ids`` (VSI-Bench-Debiased
+id lists), ``prompt`` (``prompt.json`` layout and post-prompts), ``table`` (the paper's 8 columns and
+Avg.); ``error_taxonomy.json`` (Sec. 5.1). Extraction modes ``official`` (the official lmms-eval rules)
+and ``robust`` (default).
 """
 
 from __future__ import annotations
 
-from spatialbench.benchmarks.spec import BenchmarkSpec
-from spatialbench.benchmarks.vsibench.loader import (
+from spatialbench.benchmarks.spec import BenchmarkSpec, ErrorTaxonomy, MediaLayout
+from spatialbench.benchmarks.vsibench.format import (
     MCA_TASKS,
     NA_TASKS,
     NAME,
     REL_DIRECTION_TASKS,
-    derived_id,
-    load_vsibench,
+    item_to_record,
     record_to_item,
+    write_items,
 )
+from spatialbench.benchmarks.vsibench.loader import derived_id, load_vsibench
 from spatialbench.benchmarks.vsibench.prompt import VideoQABuilder
 from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
+from spatialbench.benchmarks.vsibench.subsets import SUBSETS
 from spatialbench.benchmarks.vsibench.table import COLUMNS, vsibench_table
 from spatialbench.scoring.rules import STANDARD_MODES, ScoringRules
 
@@ -28,6 +32,12 @@ SPEC = BenchmarkSpec(
     load=load_vsibench,
     prompt_builder=VideoQABuilder,
     scoring=ScoringRules(name=NAME, table=vsibench_table, modes=STANDARD_MODES, default_mode="robust"),
+    title="VSI-Bench",
+    media=MediaLayout("<data>/<dataset>/<scene_name>.mp4"),
+    subsets=SUBSETS,
+    error_taxonomy=ErrorTaxonomy("vsi-bench", __name__),
+    pruned_ids=read_pruned_ids,
+    write=write_items,
 )
 
 __all__ = [
@@ -38,6 +48,7 @@ __all__ = [
     "SPEC",
     "VideoQABuilder",
     "derived_id",
+    "item_to_record",
     "load_vsibench",
     "read_pruned_ids",
     "record_to_item",

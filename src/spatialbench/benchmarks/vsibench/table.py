@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from spatialbench.benchmarks.vsibench.loader import REL_DIRECTION_TASKS
+from spatialbench.benchmarks.vsibench.format import REL_DIRECTION_TASKS
 from spatialbench.scoring.grouped import Group, Table, grouped
 
 #: paper column order; keys are the official task names (``object_rel_direction`` for the three sub-types)

@@ -19,7 +19,6 @@ from spatialbench.records.item import Item
 from spatialbench.records.rows import LoadedItems, RowError
 
 IDS_FILE = "tiny_ids.txt"
-SUBSETS = ("full", "debiased", "tiny")  # the loader's ``subset`` values
 
 
 @cache

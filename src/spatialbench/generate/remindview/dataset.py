@@ -1,9 +1,10 @@
-"""Questions of all frame sets → QA rows (the official CSV columns), balanced subsets and lettered choices.
+"""Questions of all frame sets → QA rows (the official CSV columns), balanced subsets, lettered choices.
 
-Columns: ``folder_path, query_type, query, ground_truth, choices, cross_frame, perspective_changing,
-object_num`` (the release's), then ``template``, ``bindings`` (JSON: placeholder → frame index, instance id,
-direction or turn) and ``answer_index`` for checking. ``choices`` are joined with ", " (the loader splits
-on commas; no name contains one). View–view templates are not asked on the view-centric pattern (App. C).
+Columns: the release's (``benchmarks.remindview.format.COLUMNS``: ``folder_path, query_type, query,
+ground_truth, choices, cross_frame, perspective_changing, object_num``), then ``template``, ``bindings``
+(JSON: placeholder → frame index, instance id, direction or turn) and ``answer_index`` for checking.
+``choices`` are joined with ", " (the loader splits on commas; no name contains one). View–view templates
+are not asked on the view-centric pattern (App. C).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from spatialbench.benchmarks.remindview.format import COLUMNS as RELEASE_COLUMNS
 from spatialbench.generate.remindview.choices import LetterBalancer, PatternBalancer
 from spatialbench.generate.remindview.frameset import FrameSet
 from spatialbench.generate.remindview.instantiate import instantiate
@@ -22,19 +24,7 @@ from spatialbench.generate.remindview.questions import Question, QuestionSetting
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.synth.rigs import Rig
 
-COLUMNS = (
-    "folder_path",
-    "query_type",
-    "query",
-    "ground_truth",
-    "choices",
-    "cross_frame",
-    "perspective_changing",
-    "object_num",
-    "template",
-    "bindings",
-    "answer_index",
-)
+COLUMNS = (*RELEASE_COLUMNS, "template", "bindings", "answer_index")
 
 
 @dataclass(frozen=True)

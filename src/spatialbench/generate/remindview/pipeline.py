@@ -26,8 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
+from spatialbench.benchmarks.remindview.format import write_table
 from spatialbench.generate.remindview.choices import PatternBalancer
 from spatialbench.generate.remindview.dataset import COLUMNS, Asked, ask, per_template, rows
 from spatialbench.generate.remindview.render import SceneRenderer, rig_folder, write_json
@@ -137,10 +136,11 @@ def qa_table_name(rig: Rig) -> str:
 
 
 def _write_tables(out: Path, config: RemindViewConfig, table: list[dict[str, Any]]) -> None:
+    """One QA table per rig, in ReMindView-Bench's own CSV layout (``benchmarks.remindview.format``)."""
     for rig in config.rigs:
         prefix = rig_folder(rig) + "/"
-        frame = pd.DataFrame([r for r in table if r["folder_path"].startswith(prefix)], columns=list(COLUMNS))
-        frame.to_csv(out / qa_table_name(rig), index=False, lineterminator="\n")
+        rows_of_rig = [r for r in table if r["folder_path"].startswith(prefix)]
+        write_table(rows_of_rig, out / qa_table_name(rig), COLUMNS)
 
 
 def _per_template_counts(table: list[dict[str, Any]]) -> dict[str, int]:

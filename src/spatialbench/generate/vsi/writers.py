@@ -1,10 +1,9 @@
-"""Write a generated benchmark in the official VSI-Bench schema (JSONL, Parquet) plus its manifest.
+"""Write a generated benchmark in VSI-Bench's own format (JSONL, Parquet) plus its manifest.
 
-Row fields, as in the official ``test.jsonl``: ``id`` (int), ``dataset``, ``scene_name``,
-``question_type``, ``question``, ``options`` (list of ``"A. ..."`` or null for numerical questions),
-``ground_truth`` (letter, or the number as text). Two extra columns carry the generated multiple-choice
-version of numerical questions (App. B.1): ``mc_options`` and ``mc_ground_truth`` (null for
-multiple-choice questions). Both files load with ``datasets.load_dataset("json"|"parquet", ...)``.
+The rows are VSI-Bench's official records, written by the benchmark's format module
+(:mod:`spatialbench.benchmarks.vsibench.format`: ``test.jsonl`` and ``test.parquet``, with the generated
+multiple-choice version of numerical questions, App. B.1, in ``mc_options`` / ``mc_ground_truth``), so
+the loader reads back what is written here.
 """
 
 from __future__ import annotations
@@ -15,51 +14,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import pyarrow as pa
-import pyarrow.parquet as pq
-
+from spatialbench.benchmarks.vsibench.format import write_jsonl, write_parquet
 from spatialbench.records.item import Item
 
-SCHEMA = pa.schema(
-    [
-        ("id", pa.int64()),
-        ("dataset", pa.string()),
-        ("scene_name", pa.string()),
-        ("question_type", pa.string()),
-        ("question", pa.string()),
-        ("options", pa.list_(pa.string())),
-        ("ground_truth", pa.string()),
-        ("mc_options", pa.list_(pa.string())),
-        ("mc_ground_truth", pa.string()),
-    ]
-)
-
-
-def official_row(item: Item) -> dict[str, Any]:
-    """Return the official-schema row of a generated item (see module docstring)."""
-    return {
-        "id": int(item.id),
-        "dataset": item.dataset,
-        "scene_name": item.scene_id,
-        "question_type": item.task,
-        "question": item.question,
-        "options": list(item.options) or None,
-        "ground_truth": item.ground_truth,
-        "mc_options": item.metadata.get("mc_options"),
-        "mc_ground_truth": item.metadata.get("mc_ground_truth"),
-    }
-
-
-def write_jsonl(items: Sequence[Item], path: Path | str) -> None:
-    """One official row per line, UTF-8, keys in schema order."""
-    lines = (json.dumps(official_row(it), ensure_ascii=False) for it in items)
-    Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-
-
-def write_parquet(items: Sequence[Item], path: Path | str) -> None:
-    """Write the same rows as a Parquet table with a fixed schema (``SCHEMA``)."""
-    table = pa.Table.from_pylist([official_row(it) for it in items], schema=SCHEMA)
-    pq.write_table(table, path)
+__all__ = ["write_benchmark", "write_jsonl", "write_manifest", "write_parquet", "write_together"]
 
 
 def write_manifest(manifest: dict[str, Any], path: Path | str) -> None:
