@@ -246,10 +246,6 @@ def test_report_uses_the_plugin_benchmark(toy_report: Path) -> None:
     assert sorted(p.name for p in (toy_report / "items").glob("q*.html")) == ["q1.html", "q2.html", "q3.html"]
 
 
-# The report drawing every registered analysis whose RUN/analysis/<name>.json exists (its tables() and
-# figures()) is built by another helper of issue 20. Strict: once that lands this XPASSes and fails, and the
-# marker is to be removed.
-@pytest.mark.xfail(strict=True, reason="the report does not iterate ANALYSES yet (issue 20, Build item 3)")
 def test_report_draws_the_plugin_analysis(toy_report: Path) -> None:
     page = (toy_report / "index.html").read_text()
     assert "Toy statistic table" in page and "Toy share of answered items" in page

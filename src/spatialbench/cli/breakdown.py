@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from spatialbench.cli.apps import app
-from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, breakdown_options
+from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, checked_options
 from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note, out_errors
 from spatialbench.records.files import atomic_write_files
 from spatialbench.records.item import Item
@@ -144,13 +144,13 @@ def breakdown(
     from spatialbench.api.scoring import score_answers
     from spatialbench.errors import SpatialBenchError
 
+    options = checked_options(benchmark, run, "mmsi-video", breakdown_option, sub_bench)  # before any work
     try:
         outcome = score_answers(benchmark, annotations, predictions, run, extract=extract,
                                 default_benchmark="mmsi-video", notify=note)
     except (SpatialBenchError, ValueError) as err:
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
-    options = breakdown_options(outcome.spec, breakdown_option, sub_bench)
     result = outcome.result
     typer.echo(f"**{outcome.spec.name}** · extraction: {result.extract} · items: {len(outcome.items)}\n")
     emit_breakdowns(outcome.spec, outcome.items, result.rows, outcome.data, options, out)

@@ -7,6 +7,7 @@ module offers them all through one repeatable option, checked against the declar
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -52,3 +53,22 @@ def breakdown_options(spec: BenchmarkSpec, pairs: list[str] | None, sub_bench: s
         typer.echo(f"error: {err}", err=True)
         raise typer.Exit(2) from None
     return options
+
+
+def checked_options(
+    benchmark: str | None, run: Path | None, default: str, pairs: list[str] | None, sub_bench: str | None
+) -> dict[str, str]:
+    """Check the breakdown options against the benchmark named (or the run's, else ``default``) first.
+
+    So a bad ``-B`` is one line before any file is read (:func:`breakdown_options`); none given: ``{}``.
+
+    Raises:
+        UnknownNameError: an unknown benchmark. RunFolderError: ``run`` is not a run folder.
+    """
+    if not pairs and sub_bench is None:
+        return {}
+    from spatialbench.benchmarks import get_benchmark
+    from spatialbench.runs.folder import open_run
+
+    spec = get_benchmark(benchmark) if benchmark else open_run(run).spec if run else get_benchmark(default)
+    return breakdown_options(spec, pairs, sub_bench)

@@ -11,7 +11,7 @@ import typer
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.cli.apps import app
-from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, breakdown_options
+from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, checked_options
 from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note, out_errors
 from spatialbench.cli.subset_option import SubsetOpt
 from spatialbench.records.rows import LoadedItems
@@ -131,11 +131,11 @@ def score(
     from spatialbench.api.scoring import score as score_saved
 
     check_out(out)
+    breakdown = checked_options(benchmark, run, "vsibench", breakdown_option, sub_bench)  # before any work
     outcome = score_saved(benchmark, annotations, predictions, run, extract=extract, mra=mra,
                           pruned_ids=pruned_ids, subset=subset, exclude=exclude,
                           predictions_format=predictions_format, response_field=response_field,
                           notify=note)  # its SpatialBenchErrors: one line and their exit code (cli/apps.py)
-    breakdown = breakdown_options(outcome.spec, breakdown_option, sub_bench)
     # with -B the score files are written with the breakdown files, as one set
     emit(outcome.result, out, write=not breakdown)
     if breakdown:  # the breakdown's tables, e.g. an MMSI sub-benchmark from its id lists (cli/breakdown.py)

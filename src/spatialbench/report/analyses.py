@@ -79,7 +79,9 @@ def draw_document(out: Path, doc: dict[str, Any], stem: str) -> Analysis | None:
     part, _ = analysis_of(doc)
     if part is None:
         return None
-    drawn = part.figures(doc, out / "figures" / stem)
+    folder = out / "figures" / stem
+    folder.mkdir(parents=True, exist_ok=True)  # an analysis draws into a folder that exists
+    drawn = part.figures(doc, folder)
     grids = part.tables(doc)
     if not drawn and not grids:
         return None

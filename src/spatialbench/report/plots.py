@@ -24,10 +24,10 @@ from spatialbench.scoring.render import Grid, Value
 
 @dataclass(frozen=True)
 class Figure:
-    """A drawn figure: paths relative to the report folder, and its caption."""
+    """A drawn figure: paths relative to the report folder (``svg`` None: drawn as PNG only), its caption."""
 
     png: str
-    svg: str
+    svg: str | None
     caption: str
 
 
@@ -37,9 +37,15 @@ def slug(text: str) -> str:
 
 
 def figure_of(out: Path, paths: list[Path], caption: str) -> Figure:
-    """Return the :class:`Figure` of written ``paths`` (PNG, SVG), relative to the report folder ``out``."""
-    png, svg = (p.relative_to(out).as_posix() for p in paths)
-    return Figure(png, svg, caption)
+    """Return the :class:`Figure` of written ``paths`` (PNG, then SVG if any), relative to the report ``out``.
+
+    Raises:
+        ValueError: no path, or more than two (a figure is one PNG and at most one SVG).
+    """
+    if not 1 <= len(paths) <= 2:
+        raise ValueError(f"a figure is a PNG and at most one SVG, got {len(paths)} file(s): {caption}")
+    png, *svg = (p.relative_to(out).as_posix() for p in paths)
+    return Figure(png, svg[0] if svg else None, caption)
 
 
 def _values(board: Leaderboard, run: RunData) -> tuple[Value, ...]:
