@@ -11,7 +11,11 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from spatialbench.cli.apps import CommandError
+
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from spatialbench.benchmarks.spec import BenchmarkSpec
 
 BreakdownOpt = Annotated[
@@ -29,10 +33,12 @@ SUB_BENCH = "sub_bench"  # the option --sub-bench stands for
 
 
 def breakdown_options(spec: BenchmarkSpec, pairs: list[str] | None, sub_bench: str | None) -> dict[str, str]:
-    """Return the checked breakdown options (``-B`` pairs, then ``--sub-bench``); bad ones: one line, exit 2.
+    """Return the checked breakdown options (``-B`` pairs, then ``--sub-bench``).
 
-    Refused: a pair without ``=``, an option the benchmark does not declare (``--sub-bench`` for a
-    benchmark without sub-benchmarks says so), a value the option does not allow.
+    Raises:
+        BreakdownOptionError: an option the benchmark does not declare.
+        CommandError: a pair without ``=``, a value the option does not allow; ``--sub-bench`` for a
+            benchmark without sub-benchmarks.
     """
     from spatialbench.benchmarks.spec import BreakdownOptionError
     from spatialbench.cli.run_options import parse_assignments
@@ -43,12 +49,35 @@ def breakdown_options(spec: BenchmarkSpec, pairs: list[str] | None, sub_bench: s
             options[SUB_BENCH] = sub_bench
         spec.check_breakdown_options(options)
     except BreakdownOptionError as err:
-        message = str(err)
         if sub_bench is not None and err.option == SUB_BENCH:
-            message = f"--sub-bench does not apply to {spec.name} (it has no sub-benchmarks)"
-        typer.echo(f"error: {message}", err=True)
-        raise typer.Exit(2) from None
-    except ValueError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+            raise CommandError(
+                f"--sub-bench does not apply to {spec.name} (it has no sub-benchmarks)"
+            ) from None
+        raise
+    except ValueError as err:  # a pair without "=", a value outside the option's values
+        raise CommandError(str(err)) from None
     return options
+
+
+def checked_before_work(
+    benchmark: str | None, run: Path | None, predictions: Path | None, default: str,
+    pairs: list[str] | None, sub_bench: str | None,
+) -> dict[str, str]:
+    """Check the breakdown options before anything is read or scored (:func:`breakdown_options`).
+
+    The benchmark is ``benchmark``, else the run's (``--run`` without ``-p``: its ``config.json`` is
+    read), else ``default``; with no option given nothing is looked up.
+
+    Raises:
+        UnknownNameError, RunFolderError: an unknown benchmark, an unreadable run folder.
+        BreakdownOptionError, CommandError: as :func:`breakdown_options`.
+    """
+    if not pairs and sub_bench is None:
+        return {}
+    from spatialbench.benchmarks import get_benchmark
+
+    if benchmark is None and run is not None and predictions is None:
+        from spatialbench.runs.folder import open_run
+
+        benchmark = open_run(run).benchmark
+    return breakdown_options(get_benchmark(benchmark or default), pairs, sub_bench)

@@ -9,6 +9,9 @@ from typing import Annotated
 
 import typer
 
+from spatialbench.cli.apps import CommandError
+from spatialbench.errors import SpatialBenchError
+
 RunOpt = Annotated[
     Path | None, typer.Option("--run", help="A spatialbench run folder: its stored answers instead of -p.")
 ]
@@ -19,12 +22,17 @@ RunAnnotationsOpt = Annotated[
 
 @contextmanager
 def out_errors() -> Iterator[None]:
-    """Turn an OSError while writing output files (a full disk) into one line naming the file and exit 2."""
+    """Re-raise an OSError while writing output files (a full disk) as a CommandError naming the file.
+
+    Raises:
+        CommandError: (exit 2) the OSError's message; a SpatialBenchError passes unchanged.
+    """
     try:
         yield
+    except SpatialBenchError:
+        raise
     except OSError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+        raise CommandError(str(err)) from None
 
 
 def note(line: str) -> None:
