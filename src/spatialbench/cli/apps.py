@@ -10,6 +10,8 @@ print it: a library's own SpatialBenchError as it is, its own checks (and a buil
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import typer
@@ -29,6 +31,26 @@ class CommandError(SpatialBenchError):
     An option value it refuses, or a built-in or library error given the command's wording or hint
     (``--labels FILE: ...``).
     """
+
+
+@contextmanager
+def command_errors(*builtins: type[Exception]) -> Iterator[None]:
+    """Re-raise the block's built-in errors of the ``builtins`` classes as :class:`CommandError`.
+
+    For library calls whose code paths raise a built-in error (a ``ValueError``, ``OSError``,
+    ``KeyError``) as well as spatialbench's own: the message is kept (a KeyError's without quotes); a
+    :class:`~spatialbench.errors.SpatialBenchError` passes unchanged, with its own exit code.
+
+    Raises:
+        CommandError: an error of ``builtins`` raised in the block.
+    """
+    try:
+        yield
+    except SpatialBenchError:
+        raise
+    except builtins as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        raise CommandError(str(message)) from None
 
 
 class ErrorBoundary(TyperGroup):

@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from spatialbench.cli.apps import CommandError, app
+from spatialbench.cli.apps import app, command_errors
 from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, checked_before_work
-from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note, out_errors
-from spatialbench.errors import SpatialBenchError
+from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note
 from spatialbench.records.files import atomic_write_files
 from spatialbench.records.item import Item
 
@@ -80,14 +79,9 @@ def _tables(
     warnings: list[str] = []
     if spec.breakdowns is None:
         return default_breakdowns(spec, rows), warnings
-    try:
+    # an unknown sub-benchmark (KeyError), missing or malformed id lists
+    with command_errors(KeyError, FileNotFoundError, ValueError):
         tables = spec.breakdown_tables(items, rows, warnings, data_dir=data_folder(annotations), **options)
-    except SpatialBenchError:
-        raise
-    except KeyError as err:  # an unknown sub-benchmark (the benchmark's function)
-        raise CommandError(str(err.args[0])) from None
-    except (FileNotFoundError, ValueError) as err:  # missing or malformed id lists
-        raise CommandError(str(err)) from None
     return tables, warnings
 
 
@@ -126,7 +120,7 @@ def emit_breakdowns(
         files = score_files(scores, out) if scores is not None else {}
         files |= {out / "breakdown.md": text + "\n", out / "breakdown.csv": csv_text,
                   out / "breakdown.json": json.dumps(payload, indent=2) + "\n"}
-        with out_errors():  # one set: every file renamed only when all were written
+        with command_errors(OSError):  # one set: every file renamed only when all were written
             out.mkdir(parents=True, exist_ok=True)
             atomic_write_files(files)
         if scores is not None:

@@ -10,9 +10,9 @@ import typer
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
-from spatialbench.cli.apps import app
+from spatialbench.cli.apps import app, command_errors
 from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, checked_before_work
-from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note, out_errors
+from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note
 from spatialbench.cli.subset_option import SubsetOpt
 from spatialbench.records.rows import LoadedItems
 from spatialbench.scoring.output import render_markdown, write_scores
@@ -100,7 +100,7 @@ def emit(result: ScoreResult, out: Path | None, show: bool = True, write: bool =
     if show:
         typer.echo(render_markdown(result, scores_file=out is not None))
     if out is not None and write:
-        with out_errors():
+        with command_errors(OSError):  # a full disk: one line naming the file
             paths = write_scores(result, out)
         typer.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
 
