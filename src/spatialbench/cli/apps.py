@@ -5,7 +5,8 @@ prints ``error: <message>`` as one line on stderr, without a traceback, and exit
 ``exit_code`` (2: bad input or set-up, 1: work ran but did not finish, 130: interrupted). Any other
 exception is a bug and is not caught here. A command therefore raises its error and lets the boundary
 print it: a library's own SpatialBenchError as it is, its own checks (and a built-in error it words) as
-:class:`CommandError`; it catches only to add to the message or to clean up.
+:class:`CommandError` (a library call's ``ValueError`` / ``OSError`` / ``KeyError``: :func:`command_errors`);
+it catches only to add to the message or to clean up.
 """
 
 from __future__ import annotations
