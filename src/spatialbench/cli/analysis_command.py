@@ -12,25 +12,24 @@ from typing import Any
 
 import typer
 
+from spatialbench.cli.apps import command_errors
+
 
 def analysed(run: Path, name: str, **params: Any) -> dict[str, Any]:
     """Run the registered analysis ``name`` on the scored run folder ``run``; its document as JSON.
 
-    Exit 2 (one ``error:`` line, nothing written): not a scored run, unreadable data or store, bad
-    parameters, an unknown or unusable model, no usable traces.
+    Raises:
+        SpatialBenchError: (exit 2, one ``error:`` line at the boundary, nothing written) not a scored
+            run, unreadable store, an unknown or unusable model, no usable traces.
+        CommandError: a ValueError or OSError below (unreadable data, bad parameters), its message kept.
     """
     from spatialbench.analysis.registry import ANALYSES
     from spatialbench.api.sync import run_sync
-    from spatialbench.errors import SpatialBenchError
-    from spatialbench.models.errors import BackendError
     from spatialbench.runs.folder import open_run
 
     analysis = ANALYSES.get(name)
-    try:
+    with command_errors(ValueError, OSError):
         return run_sync(analysis.arun(open_run(run, scored=True), **params)).model_dump(mode="json")
-    except (SpatialBenchError, BackendError, ValueError, OSError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
 
 
 def write(run: Path, doc: dict[str, Any], variant: str | None = None) -> None:

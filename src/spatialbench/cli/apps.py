@@ -5,11 +5,14 @@ prints ``error: <message>`` as one line on stderr, without a traceback, and exit
 ``exit_code`` (2: bad input or set-up, 1: work ran but did not finish, 130: interrupted). Any other
 exception is a bug and is not caught here. A command therefore raises its error and lets the boundary
 print it: a library's own SpatialBenchError as it is, its own checks (and a built-in error it words) as
-:class:`CommandError`; it catches only to add to the message or to clean up.
+:class:`CommandError` (a library call's ``ValueError`` / ``OSError`` / ``KeyError``: :func:`command_errors`);
+it catches only to add to the message or to clean up.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import typer
@@ -29,6 +32,26 @@ class CommandError(SpatialBenchError):
     An option value it refuses, or a built-in or library error given the command's wording or hint
     (``--labels FILE: ...``).
     """
+
+
+@contextmanager
+def command_errors(*builtins: type[Exception]) -> Iterator[None]:
+    """Re-raise the block's built-in errors of the ``builtins`` classes as :class:`CommandError`.
+
+    For library calls whose code paths raise a built-in error (a ``ValueError``, ``OSError``,
+    ``KeyError``) as well as spatialbench's own: the message is kept (a KeyError's without quotes); a
+    :class:`~spatialbench.errors.SpatialBenchError` passes unchanged, with its own exit code.
+
+    Raises:
+        CommandError: an error of ``builtins`` raised in the block.
+    """
+    try:
+        yield
+    except SpatialBenchError:
+        raise
+    except builtins as exc:
+        message = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+        raise CommandError(str(message)) from None
 
 
 class ErrorBoundary(TyperGroup):

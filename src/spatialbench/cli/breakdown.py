@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from spatialbench.cli.apps import app
-from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, checked_options
-from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note, out_errors
+from spatialbench.cli.apps import app, command_errors
+from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, checked_before_work
+from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note
 from spatialbench.records.files import atomic_write_files
 from spatialbench.records.item import Item
 
@@ -70,11 +70,18 @@ def _tables(
     """Return the benchmark's breakdown tables (or :func:`default_breakdowns`) and their warnings.
 
     ``options``: checked breakdown options (:func:`~spatialbench.cli.breakdown_option.breakdown_options`).
+
+    Raises:
+        CommandError: the benchmark's function refused an option value or found no id lists (its
+            KeyError, FileNotFoundError or ValueError, worded as it words them); its SpatialBenchError
+            passes unchanged.
     """
     warnings: list[str] = []
     if spec.breakdowns is None:
         return default_breakdowns(spec, rows), warnings
-    tables = spec.breakdown_tables(items, rows, warnings, data_dir=data_folder(annotations), **options)
+    # an unknown sub-benchmark (KeyError), missing or malformed id lists
+    with command_errors(KeyError, FileNotFoundError, ValueError):
+        tables = spec.breakdown_tables(items, rows, warnings, data_dir=data_folder(annotations), **options)
     return tables, warnings
 
 
@@ -91,19 +98,17 @@ def emit_breakdowns(
 
     The three files (with ``scores``, also that result's ``scores.json``, ``items.csv`` and
     ``scores.md``: ``score -B ...``) are written as one set, temporaries renamed only when all were
-    written; a failed write (a full disk) is one line naming the file and exit 2, the earlier files whole.
-    ``options``: the checked breakdown options. Exits with code 2 (message on stderr) for missing id lists
-    or a bad option value the benchmark's function refuses; warnings (a table left out, items outside the
-    table) go to stderr.
+    written; the earlier files stay whole when one fails. ``options``: the checked breakdown options.
+    Warnings (a table left out, items outside the table) go to stderr.
+
+    Raises:
+        CommandError: missing id lists or a bad option value the benchmark's function refuses
+            (:func:`_tables`); a failed write (a full disk), naming the file.
     """
     from spatialbench.scoring.output import score_files
     from spatialbench.scoring.render import breakdown_grid, cells_json, to_csv, to_markdown
 
-    try:
-        tables, warnings = _tables(spec, items, rows, annotations, options)
-    except (KeyError, FileNotFoundError, ValueError) as err:
-        typer.echo(f"error: {err.args[0] if isinstance(err, KeyError) else err}", err=True)
-        raise typer.Exit(2) from err
+    tables, warnings = _tables(spec, items, rows, annotations, options)
     for warning in warnings:
         typer.echo(f"warning: {warning}", err=True)
     grids = [breakdown_grid(t) for t in tables]
@@ -115,7 +120,7 @@ def emit_breakdowns(
         files = score_files(scores, out) if scores is not None else {}
         files |= {out / "breakdown.md": text + "\n", out / "breakdown.csv": csv_text,
                   out / "breakdown.json": json.dumps(payload, indent=2) + "\n"}
-        with out_errors():  # one set: every file renamed only when all were written
+        with command_errors(OSError):  # one set: every file renamed only when all were written
             out.mkdir(parents=True, exist_ok=True)
             atomic_write_files(files)
         if scores is not None:
@@ -142,15 +147,10 @@ def breakdown(
 ) -> None:
     """Score predictions (or a run's answers) and print the breakdown tables with random-guess baselines."""
     from spatialbench.api.scoring import score_answers
-    from spatialbench.errors import SpatialBenchError
 
-    options = checked_options(benchmark, run, "mmsi-video", breakdown_option, sub_bench)  # before any work
-    try:
-        outcome = score_answers(benchmark, annotations, predictions, run, extract=extract,
-                                default_benchmark="mmsi-video", notify=note)
-    except (SpatialBenchError, ValueError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+    options = checked_before_work(benchmark, run, predictions, "mmsi-video", breakdown_option, sub_bench)
+    outcome = score_answers(benchmark, annotations, predictions, run, extract=extract,
+                            default_benchmark="mmsi-video", notify=note)  # errors: cli/apps.py's boundary
     result = outcome.result
     typer.echo(f"**{outcome.spec.name}** · extraction: {result.extract} · items: {len(outcome.items)}\n")
     emit_breakdowns(outcome.spec, outcome.items, result.rows, outcome.data, options, out)

@@ -7,12 +7,15 @@ module offers them all through one repeatable option, checked against the declar
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from spatialbench.cli.apps import CommandError
+
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from spatialbench.benchmarks.spec import BenchmarkSpec
 
 BreakdownOpt = Annotated[
@@ -30,10 +33,12 @@ SUB_BENCH = "sub_bench"  # the option --sub-bench stands for
 
 
 def breakdown_options(spec: BenchmarkSpec, pairs: list[str] | None, sub_bench: str | None) -> dict[str, str]:
-    """Return the checked breakdown options (``-B`` pairs, then ``--sub-bench``); bad ones: one line, exit 2.
+    """Return the checked breakdown options (``-B`` pairs, then ``--sub-bench``).
 
-    Refused: a pair without ``=``, an option the benchmark does not declare (``--sub-bench`` for a
-    benchmark without sub-benchmarks says so), a value the option does not allow.
+    Raises:
+        BreakdownOptionError: an option the benchmark does not declare.
+        CommandError: a pair without ``=``, a value the option does not allow; ``--sub-bench`` for a
+            benchmark without sub-benchmarks.
     """
     from spatialbench.benchmarks.spec import BreakdownOptionError
     from spatialbench.cli.run_options import parse_assignments
@@ -44,31 +49,35 @@ def breakdown_options(spec: BenchmarkSpec, pairs: list[str] | None, sub_bench: s
             options[SUB_BENCH] = sub_bench
         spec.check_breakdown_options(options)
     except BreakdownOptionError as err:
-        message = str(err)
         if sub_bench is not None and err.option == SUB_BENCH:
-            message = f"--sub-bench does not apply to {spec.name} (it has no sub-benchmarks)"
-        typer.echo(f"error: {message}", err=True)
-        raise typer.Exit(2) from None
-    except ValueError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
+            raise CommandError(
+                f"--sub-bench does not apply to {spec.name} (it has no sub-benchmarks)"
+            ) from None
+        raise
+    except ValueError as err:  # a pair without "=", a value outside the option's values
+        raise CommandError(str(err)) from None
     return options
 
 
-def checked_options(
-    benchmark: str | None, run: Path | None, default: str, pairs: list[str] | None, sub_bench: str | None
+def checked_before_work(
+    benchmark: str | None, run: Path | None, predictions: Path | None, default: str,
+    pairs: list[str] | None, sub_bench: str | None,
 ) -> dict[str, str]:
-    """Check the breakdown options against the benchmark named (or the run's, else ``default``) first.
+    """Check the breakdown options before anything is read or scored (:func:`breakdown_options`).
 
-    So a bad ``-B`` is one line before any file is read (:func:`breakdown_options`); none given: ``{}``.
+    The benchmark is ``benchmark``, else the run's (``--run`` without ``-p``: its ``config.json`` is
+    read), else ``default``; with no option given nothing is looked up.
 
     Raises:
-        UnknownNameError: an unknown benchmark. RunFolderError: ``run`` is not a run folder.
+        UnknownNameError, RunFolderError: an unknown benchmark, an unreadable run folder.
+        BreakdownOptionError, CommandError: as :func:`breakdown_options`.
     """
     if not pairs and sub_bench is None:
         return {}
     from spatialbench.benchmarks import get_benchmark
-    from spatialbench.runs.folder import open_run
 
-    spec = get_benchmark(benchmark) if benchmark else open_run(run).spec if run else get_benchmark(default)
-    return breakdown_options(spec, pairs, sub_bench)
+    if benchmark is None and run is not None and predictions is None:
+        from spatialbench.runs.folder import open_run
+
+        benchmark = open_run(run).benchmark
+    return breakdown_options(get_benchmark(benchmark or default), pairs, sub_bench)

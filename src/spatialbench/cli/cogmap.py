@@ -15,7 +15,7 @@ from typing import Annotated
 
 import typer
 
-from spatialbench.cli.apps import app
+from spatialbench.cli.apps import app, command_errors
 from spatialbench.cli.out_dir import prepare_out_dir
 
 
@@ -34,15 +34,11 @@ def cogmap(
     """Score the locality of a run's cognitive maps (8 distance bins, App. B.4) without re-sending."""
     from spatialbench.analysis.cogmap import ANALYSIS, locality_text
     from spatialbench.analysis.registry import write_document
-    from spatialbench.errors import SpatialBenchError
     from spatialbench.runs.folder import open_run
 
-    try:
+    with command_errors(ValueError, OSError):  # unreadable data, bad options
         folder = open_run(run, scored=True)
         doc = ANALYSIS.run(folder, meta_info=meta_info, extent=extent, aspect=aspect, origin=origin)
-    except (SpatialBenchError, ValueError, OSError) as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
     prepare_out_dir(run / "analysis")
     write_document(run, doc, ANALYSIS.file)
     typer.echo(locality_text(doc.model_dump(mode="json"), folder.name), nl=False)

@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from spatialbench.cli.apps import app
+from spatialbench.cli.apps import CommandError, app
 from spatialbench.cli.out_dir import prepare_out_dir
 from spatialbench.cli.subset_option import SubsetOpt
 
@@ -41,7 +41,7 @@ def _reference(against: str, runs: list[Path], names: list[str]) -> str:
     """Return the name of the run ``against`` names: a run's name, or a path to one of the run folders.
 
     Raises:
-        ValueError: ``against`` is a folder that is not one of ``runs``, or names one run and is the
+        CommandError: ``against`` is a folder that is not one of ``runs``, or names one run and is the
             folder of another (the message names both and asks for a folder).
     """
     folder = Path(against)
@@ -50,10 +50,10 @@ def _reference(against: str, runs: list[Path], names: list[str]) -> str:
     by_name = [n for n in names if n == against]
     if by_path and by_name and by_path != by_name:
         folders = " or ".join(str(p) for p, n in zip(runs, names, strict=True) if n in by_path + by_name)
-        raise ValueError(f"--against {against!r} is ambiguous: the run named {by_name[0]}, and the folder "
+        raise CommandError(f"--against {against!r} is ambiguous: the run named {by_name[0]}, and the folder "
                          f"of the run {by_path[0]}; give that run's folder ({folders})")
     if not by_path and not by_name and folder.is_dir():
-        raise ValueError(f"--against {against}: a folder, but not one of the runs compared "
+        raise CommandError(f"--against {against}: a folder, but not one of the runs compared "
                          f"({', '.join(names)}); give it as a RUN too")
     return (by_path or by_name or [against])[0]
 
@@ -72,25 +72,16 @@ def compare(
     """Compare scored runs: a row per run, Enabled−Disabled / Disabled−Chance or RUN − REF rows."""
     from spatialbench.analysis.compare import ANALYSIS
     from spatialbench.analysis.compare_render import FORMATS, render, write_all
-    from spatialbench.errors import SpatialBenchError
     from spatialbench.runs.folder import open_run
 
     if fmt not in FORMATS:
-        typer.echo(f"error: --format {fmt!r}: choose from {', '.join(FORMATS)}", err=True)
-        raise typer.Exit(2)
+        raise CommandError(f"--format {fmt!r}: choose from {', '.join(FORMATS)}")
     names = _names(runs)
-    try:
-        reference = None if against is None else _reference(against, runs, names)
-    except ValueError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    reference = None if against is None else _reference(against, runs, names)
     target = prepare_out_dir(out if out is not None else runs[0] / "analysis")
-    try:
-        first = open_run(runs[0], names[0], scored=True)
-        doc = ANALYSIS.run(first, others=tuple(runs[1:]), labels=tuple(names[1:]), against=reference,
-                           subset=subset, relative=relative).model_dump(mode="json")
-    except SpatialBenchError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    # not a scored run, runs of different benchmarks, an unknown subset: one line, exit 2 (cli/apps.py)
+    first = open_run(runs[0], names[0], scored=True)
+    doc = ANALYSIS.run(first, others=tuple(runs[1:]), labels=tuple(names[1:]), against=reference,
+                       subset=subset, relative=relative).model_dump(mode="json")
     write_all(doc, target)
     typer.echo(render(doc, fmt), nl=False)

@@ -16,12 +16,13 @@ from typing import Annotated, Any
 
 import typer
 
-from spatialbench.cli.apps import app
+from spatialbench.cli.apps import CommandError, ErrorBoundary, app, command_errors
 from spatialbench.cli.out_dir import prepare_out_dir
 from spatialbench.cli.subset_option import SubsetOpt, with_subset
 
 errors_app = typer.Typer(
-    help="Error taxonomy: sample a run's errors to annotate; aggregate annotations.", no_args_is_help=True
+    help="Error taxonomy: sample a run's errors to annotate; aggregate annotations.", cls=ErrorBoundary,
+    no_args_is_help=True,
 )
 app.add_typer(errors_app, name="errors")
 
@@ -29,11 +30,6 @@ TaxonomyOpt = Annotated[
     str | None,
     typer.Option("--taxonomy", help="vsi-bench (4 types) or mmsi-video (5); default by benchmark."),
 ]
-
-
-def _fail(message: object) -> typer.Exit:
-    typer.echo(f"error: {message}", err=True)
-    return typer.Exit(2)
 
 
 def _write(path: Path, text: str) -> None:
@@ -61,21 +57,16 @@ def sample(
         default_taxonomy,
         sample_document,
     )
-    from spatialbench.errors import SpatialBenchError
     from spatialbench.runs.folder import open_run
 
     target = out if out is not None else run / "analysis" / "errors.json"
     prepare_out_dir(target.parent)
-    try:
+    with command_errors(KeyError, ValueError, OSError):  # unreadable benchmark data or annotations
         folder = open_run(run, scored=True)
         items = folder.load(**with_subset({}, subset))
         previous = read_annotations(target) if target.exists() else None
         name = taxonomy_name or default_taxonomy(folder.benchmark)
         doc = sample_document(folder, items, name, per_task, seed, previous, only_items=subset is not None)
-    except KeyError as exc:
-        raise _fail(exc.args[0]) from None
-    except (SpatialBenchError, ValueError, OSError) as exc:
-        raise _fail(exc) from None
     _write(target, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
     _summary(doc, target)
 
@@ -108,16 +99,13 @@ def table(
     from dataclasses import replace
 
     from spatialbench.analysis.error_table import ANALYSIS, table_document
-    from spatialbench.analysis.errors import AnnotationError
     from spatialbench.scoring.render import to_csv, to_markdown
 
     if fmt not in ("markdown", "csv", "json"):
-        raise _fail(f"--format {fmt!r}: choose from markdown, csv, json")
+        raise CommandError(f"--format {fmt!r}: choose from markdown, csv, json")
     target = prepare_out_dir(out if out is not None else files[0].parent)
-    try:
+    with command_errors(OSError):  # an AnnotationError (a malformed file): one line, exit 2 (cli/apps.py)
         doc = table_document(files).model_dump(mode="json")
-    except (AnnotationError, OSError) as exc:
-        raise _fail(exc) from None
     grid = replace(ANALYSIS.tables(doc)[0], title=None)
     missing = doc["not_annotated"]["all"]
     note = f"\n{missing} sampled error(s) not annotated yet (empty 'errors').\n" if missing else ""

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from spatialbench.cli.apps import app
-from spatialbench.registry import BrokenEntryError, Registry, UnknownNameError, unknown_name
+from spatialbench.registry import BrokenEntryError, Registry, unknown_name
 
 
 def _benchmarks() -> Registry[Any]:
@@ -91,12 +91,8 @@ def list_(
     kind: Annotated[str | None, typer.Argument(help=f"One of: {', '.join(KINDS)}; all when omitted.")] = None,
 ) -> None:
     """Print every registered name with a one-line description (plugins of installed packages included)."""
-    try:
-        if kind is not None:
-            typer.echo("\n".join(describe_kind(kind)))
-            return
-    except UnknownNameError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from err
+    if kind is not None:  # an unknown kind: UnknownNameError, one line and exit 2 (cli/apps.py)
+        typer.echo("\n".join(describe_kind(kind)))
+        return
     blocks = [f"{name}\n" + "\n".join(f"  {line}" for line in describe_kind(name)) for name in KINDS]
     typer.echo("\n\n".join(blocks))

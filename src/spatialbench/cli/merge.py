@@ -22,17 +22,13 @@ def merge_command(runs: RunsArg, out: OutOpt) -> None:
     store are one line and exit 2; nothing is written then. Items of the merged run without an answer
     (a shard's failed or never-run items) are a warning naming the first ones and exit 1, as ``run``.
     """
-    from spatialbench.runs.checks import RunSetupError
     from spatialbench.runs.merge import check_shards, merge_runs, read_shard
     from spatialbench.scoring import render_markdown
 
-    try:
-        check_shards([read_shard(r) for r in runs])  # before --out is created
-        prepare_out_dir(out)
-        result = merge_runs(runs, out)
-    except RunSetupError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    # a RunSetupError (shards that do not fit, a store in --out): one line and exit 2 (cli/apps.py)
+    check_shards([read_shard(r) for r in runs])  # before --out is created
+    prepare_out_dir(out)
+    result = merge_runs(runs, out)
     typer.echo(f"merged shards {', '.join(result.shards)}: {result.rows} rows into {out}")
     typer.echo(render_markdown(result.score))
     missing = result.score.missing_predictions

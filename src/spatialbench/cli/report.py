@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from spatialbench.cli.apps import app
+from spatialbench.cli.apps import app, command_errors
 
 
 @app.command()
@@ -28,15 +28,11 @@ def report(
     """Write a self-contained HTML report: leaderboard, figures, breakdowns, analyses, items (worst first)."""
     from spatialbench.cli.out_dir import prepare_out_dir
     from spatialbench.report import build_report
-    from spatialbench.runs.checks import RunFolderError
 
     prepare_out_dir(out)
-    try:
+    with command_errors(ValueError, FileNotFoundError):  # a RunFolderError: one line, exit 2 (cli/apps.py)
         dropped = _flagged(exclude) if exclude is not None else frozenset()
         result = build_report(runs, out, data=data, per_task=per_task, sheets=sheets, exclude=dropped)
-    except (RunFolderError, ValueError, FileNotFoundError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
     for warning in result.warnings:
         typer.echo(f"warning: {warning}", err=True)
     took = sum(result.timings_s.values())

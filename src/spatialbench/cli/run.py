@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
-from spatialbench.cli.apps import app
+from spatialbench.cli.apps import CommandError, app
 from spatialbench.cli.out_dir import missing_folders, prepare_out_dir, remove_empty
 from spatialbench.cli.run_options import (
     AttemptsOpt,
@@ -51,6 +51,7 @@ from spatialbench.cli.run_options import (
     option_of,
 )
 from spatialbench.cli.subset_option import SubsetOpt
+from spatialbench.errors import SpatialBenchError
 
 if TYPE_CHECKING:  # imported inside the command, as every command's heavy modules are
     from spatialbench.runs import RunConfig, RunSummary
@@ -127,9 +128,12 @@ def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
 
     A bad value or set-up problem is one line and exit 2, before any folder is made; a value from the run
     file is named as the file's field, one from a flag by the flag.
+
+    Raises:
+        SpatialBenchError: a set-up problem (RunSetupError, SelectionError, UnknownNameError,
+            BackendError), printed by the boundary. CommandError: an OSError, or a refused option value
+            worded by the flag. typer.Exit: (2) a bad value, worded as click words one (``Error: ...``).
     """
-    from spatialbench.models.errors import BackendError
-    from spatialbench.registry import UnknownNameError
     from spatialbench.runs.checks import ConfigValueError, RunSetupError
     from spatialbench.runs.plan import SelectionError
     from spatialbench.runs.prepare import prepare
@@ -138,9 +142,12 @@ def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
     try:
         return prepare(config)
     except ConfigValueError as exc:
-        _fail(_refused(exc, config_file, given))
-    except (RunSetupError, SelectionError, UnknownNameError, BackendError, OSError) as exc:
-        _fail(f"error: {exc}")
+        _reword(exc, config_file, given)
+        raise
+    except (RunSetupError, SelectionError):  # ValueErrors, but set-up problems: as they are
+        raise
+    except OSError as exc:
+        raise CommandError(str(exc)) from None
     except ValueError as exc:  # pydantic's ValidationError (a prompt field, a strategy parameter)
         _fail(_invalid(exc, config_file, given))
 
@@ -158,19 +165,27 @@ def _validated(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConf
         _fail(_invalid(exc, config_file, given))
 
 
-def _refused(exc: ConfigValueError, config_file: Path | None, given: dict[str, Any]) -> str:
-    """Word a refused ``model.options`` / ``data.options`` value by where it came from (file or flag)."""
+def _reword(exc: ConfigValueError, config_file: Path | None, given: dict[str, Any]) -> None:
+    """Word a refused ``model.options`` / ``data.options`` value by where it came from (file or flag).
+
+    Returns when ``exc`` says it as it is (a flag's ``data.options`` value).
+
+    Raises:
+        CommandError: a ``model.options`` value, named by the run file's field or ``--model-option``.
+        typer.Exit: (2) an option the loader does not take, a run file's ``data.options`` value.
+    """
     loc = exc.field
     if loc == ("model", "options"):
         where = f"{config_file}: model.options" if _from_file(loc, config_file, given) else "--model-option"
-        return f"error: {where}: {exc.reason}"
+        raise CommandError(f"{where}: {exc.reason}") from None
     if len(loc) < 3:  # an option the loader does not take
-        return f"Error: Invalid value: {exc.reason}"
-    return f"Error: {_field(loc, exc.reason, config_file, given)}" if _from_file(loc, config_file, given) \
-        else f"error: {exc}"
+        _fail(f"Error: Invalid value: {exc.reason}")
+    if _from_file(loc, config_file, given):
+        _fail(f"Error: {_field(loc, exc.reason, config_file, given)}")
 
 
 def _fail(line: str) -> NoReturn:
+    """Print a bad value as click prints one (``Error: Invalid value ...``, not the boundary's ``error:``)."""
     typer.echo(line, err=True)
     raise typer.Exit(2)
 
@@ -209,15 +224,15 @@ def _field(loc: tuple[Any, ...], reason: str, config_file: Path | None, given: d
 def _execute(prepared: PreparedRun, progress: bool, created: list[Path]) -> RunSummary:
     """Run through the library (:func:`spatialbench.api.running.execute`).
 
-    Set-up problems are one line and exit 2; Ctrl-C says what was kept and exits 130.
+    Ctrl-C says what was kept and exits 130. After a set-up problem the folders this invocation
+    ``created`` are removed while still empty.
 
-    After a set-up problem the folders this invocation ``created`` are removed while still empty.
+    Raises:
+        SpatialBenchError: a set-up problem (locked folder, a store of another run, an image limit),
+            printed by the boundary. CommandError: an OSError. typer.Exit: (130) interrupted.
     """
     from spatialbench.api.running import execute
-    from spatialbench.models.errors import BackendError
-    from spatialbench.registry import UnknownNameError
-    from spatialbench.runs import RunInterrupted, RunSetupError
-    from spatialbench.runs.plan import SelectionError
+    from spatialbench.runs import RunInterrupted
 
     try:
         return execute(prepared, progress=progress)
@@ -226,11 +241,12 @@ def _execute(prepared: PreparedRun, progress: bool, created: list[Path]) -> RunS
             f"interrupted; {exc.answered} answered and stored; re-run the same command to resume", err=True
         )
         raise typer.Exit(130) from None
-    except (BackendError, UnknownNameError, SelectionError, RunSetupError, OSError) as exc:
-        # set-up problems (locked folder, a store of another run, an image limit): no traceback
+    except SpatialBenchError:
         remove_empty(created)
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+        raise
+    except OSError as exc:
+        remove_empty(created)
+        raise CommandError(str(exc)) from None
 
 
 def _report(summary: RunSummary) -> None:

@@ -10,12 +10,11 @@ import typer
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
-from spatialbench.cli.apps import app
-from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, checked_options
-from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note, out_errors
+from spatialbench.cli.apps import app, command_errors
+from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, checked_before_work
+from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note
 from spatialbench.cli.subset_option import SubsetOpt
 from spatialbench.records.rows import LoadedItems
-from spatialbench.registry import UnknownNameError
 from spatialbench.scoring.output import render_markdown, write_scores
 from spatialbench.scoring.scorer import ScoreResult
 
@@ -59,12 +58,12 @@ ResponseFieldOpt = Annotated[
 
 
 def lookup(benchmark: str) -> BenchmarkSpec:
-    """Return the benchmark registered as ``benchmark``; an unknown name is one line and exit 2."""
-    try:
-        return get_benchmark(benchmark)
-    except UnknownNameError as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from err
+    """Return the benchmark registered as ``benchmark``.
+
+    Raises:
+        UnknownNameError: an unknown name (one line and exit 2 at the CLI's boundary).
+    """
+    return get_benchmark(benchmark)
 
 
 def load_annotations(
@@ -101,7 +100,7 @@ def emit(result: ScoreResult, out: Path | None, show: bool = True, write: bool =
     if show:
         typer.echo(render_markdown(result, scores_file=out is not None))
     if out is not None and write:
-        with out_errors():
+        with command_errors(OSError):  # a full disk: one line naming the file
             paths = write_scores(result, out)
         typer.echo(f"wrote {', '.join(str(p) for p in paths.values())}")
 
@@ -131,7 +130,7 @@ def score(
     from spatialbench.api.scoring import score as score_saved
 
     check_out(out)
-    breakdown = checked_options(benchmark, run, "vsibench", breakdown_option, sub_bench)  # before any work
+    breakdown = checked_before_work(benchmark, run, predictions, "vsibench", breakdown_option, sub_bench)
     outcome = score_saved(benchmark, annotations, predictions, run, extract=extract, mra=mra,
                           pruned_ids=pruned_ids, subset=subset, exclude=exclude,
                           predictions_format=predictions_format, response_field=response_field,

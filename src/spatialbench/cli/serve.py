@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from spatialbench.cli.apps import app
+from spatialbench.cli.apps import app, command_errors
 
 if TYPE_CHECKING:
     from spatialbench.web.state import ServeState
@@ -36,11 +36,8 @@ def serve(
     token = new_token()
     config = ServeConfig(data=data, workdir=workdir, token=token, benchmark=benchmark,
                          runs=tuple(runs or ()), audit=audit)
-    try:
+    with command_errors(ValueError, OSError, KeyError):  # the benchmark data cannot be loaded
         application = create_app(config)
-    except (ValueError, OSError, KeyError) as err:
-        typer.echo(f"error: {err}", err=True)
-        raise typer.Exit(2) from None
     _notice_other_runs(application.state.serve)
     if host not in ("127.0.0.1", "localhost", "::1"):
         typer.echo(f"warning: listening on {host}: whoever reaches it with the token can use it", err=True)

@@ -60,24 +60,15 @@ def sweep(
     from spatialbench.analysis.compare_render import render, write_all
     from spatialbench.analysis.registry import save_document
     from spatialbench.analysis.sweep import FILE, SweepError, SweepParams, out_of, parse_sweep, study
-    from spatialbench.errors import SpatialBenchError
 
     args = list(ctx.args)
-    try:
-        key, values = parse_sweep(spec)
-        out_text = out_of(args)
-        if out_text is None:
-            raise SweepError("sweep needs --out DIR (the runs go to DIR/<setting>-<value>)")
-    except SweepError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    key, values = parse_sweep(spec)  # a SweepError: one line and exit 2 (cli/apps.py)
+    out_text = out_of(args)
+    if out_text is None:
+        raise SweepError("sweep needs --out DIR (the runs go to DIR/<setting>-<value>)")
     out = prepare_out_dir(Path(out_text))
     runs = _run_all(args, key, values, out)
-    try:
-        doc = study(SweepParams.model_validate({"setting": key, "values": values, "runs": runs}))
-    except SpatialBenchError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        raise typer.Exit(2) from None
+    doc = study(SweepParams.model_validate({"setting": key, "values": values, "runs": runs}))
     comparison = doc.model_dump(mode="json")["comparison"]
     if comparison is not None:
         write_all(comparison, out)
