@@ -4,11 +4,11 @@ import json
 from pathlib import Path
 
 import pytest
-from analysis_support import run, scene_of
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
 from spatialbench.scene import write_meta_info
+from support.analysis_runs import run, scene_of
 from support.cot_server import CoTModel, CoTServer
 from support.vsi_data import make_vsibench
 

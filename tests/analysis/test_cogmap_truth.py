@@ -2,11 +2,11 @@
 
 import numpy as np
 import pytest
-from analysis_support import scene_of
 
 from spatialbench.scene import Scene, load_meta_info, write_meta_info
 from spatialbench.scene.cogmap import GridSpec, ground_truth_map
 from spatialbench.scoring.cogmap_locality import LOCALITY_EDGES, PairDistance, locality, map_pairs
+from support.analysis_runs import scene_of
 from support.shared_data import require_file, shared_data_dir
 
 

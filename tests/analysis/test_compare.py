@@ -5,10 +5,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from analysis_support import mra, run
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
+from support.analysis_runs import mra, run
 from support.openai_server import OpenAIServer, ServerScript
 from support.vsi_data import answer_script, make_vsibench, question_tag
 

@@ -4,11 +4,11 @@ import json
 from pathlib import Path
 
 import pytest
-from analysis_support import mra, run
 from typer.testing import CliRunner
 
 from spatialbench.analysis.errors import taxonomy
 from spatialbench.cli.main import app
+from support.analysis_runs import mra, run
 from support.cot_server import CoTModel, CoTServer
 from support.vsi_data import make_vsibench
 

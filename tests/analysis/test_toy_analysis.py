@@ -14,12 +14,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from analysis_support import run
 from typer.testing import CliRunner
 
 from spatialbench.analysis.registry import ANALYSES, write_document
 from spatialbench.cli.main import app
 from spatialbench.runs.folder import open_run
+from support.analysis_runs import run
 from support.vsi_data import make_vsibench
 
 TOY_MODULE = '''

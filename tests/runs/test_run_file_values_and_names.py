@@ -1,4 +1,4 @@
-"""Newcomer findings after the architecture refactor (issue 9): run files, option values, names."""
+"""Run files, option values and model names: each bad value named with its file, key or flag."""
 
 from pathlib import Path
 

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scan_writers import write_arkitscenes, write_scannet, write_scannetpp
 
 from spatialbench.scene import scene_to_meta
 from spatialbench.scene.ingest import IngestOptions, ingest
 from spatialbench.synth import SceneConfig, generate_scene
 from spatialbench.synth.plan import PlanKind
+from support.scan_writers import write_arkitscenes, write_scannet, write_scannetpp
 
 # Synthetic categories outside the VSI-Bench vocabulary, mapped through the user's extra table.
 EXTRA = {"book": "book", "cabinet": "cabinet", "sink": "sink"}

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-from scan_writers import write_arkitscenes, write_scannet
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
@@ -14,6 +13,7 @@ from spatialbench.scene import load_meta_info
 from spatialbench.scene.ingest import IngestError, ingest
 from spatialbench.synth import SceneConfig, generate_scene
 from spatialbench.synth.plan import PlanKind
+from support.scan_writers import write_arkitscenes, write_scannet
 
 
 @pytest.fixture(scope="module")

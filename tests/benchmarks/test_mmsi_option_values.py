@@ -1,4 +1,4 @@
-"""Newcomer findings after the architecture refactor (issue 9) on MMSI-Video-Bench runs."""
+"""MMSI-Video-Bench option values: settings on the command line and in run files, aliases, misspellings."""
 
 from pathlib import Path
 
