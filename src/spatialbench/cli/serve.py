@@ -32,6 +32,7 @@ def serve(
     from spatialbench.cli.out_dir import prepare_out_dir
     from spatialbench.web import ServeConfig, create_app, new_token
 
+    _check_runs(runs or [])  # before the work folder is made
     prepare_out_dir(workdir, "--workdir")
     token = new_token()
     config = ServeConfig(data=data, workdir=workdir, token=token, benchmark=benchmark,
@@ -43,6 +44,21 @@ def serve(
         typer.echo(f"warning: listening on {host}: whoever reaches it with the token can use it", err=True)
     typer.echo(f"spatialbench serve: open http://{host}:{port}/?token={token}", err=True)
     uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
+def _check_runs(runs: list[Path]) -> None:
+    """Refuse a ``--runs`` that is neither a readable run folder nor a folder holding run folders.
+
+    Raises:
+        RunFolderError: the folder does not exist or holds no run (``not a run folder (no config.json)``),
+            or its ``config.json`` is not a run configuration (the message names the file).
+    """
+    from spatialbench.runs.folder import open_run
+
+    for folder in runs:
+        inside = sorted(folder.glob("*/config.json")) if folder.is_dir() else []
+        if not inside or (folder / "config.json").is_file():
+            open_run(folder)  # the folder itself must be a run
 
 
 def _notice_other_runs(state: ServeState) -> None:

@@ -188,9 +188,13 @@ class RunFolder:
         data = self.raw_config["data"]
         ids = data.get("ids")
         shard = data.get("shard")
-        merged = tuple(parse_shard(str(part["shard"])) for part in self.record.get("merged_from") or ())
-        return Selection(None if ids is None else tuple(map(str, ids)), data.get("limit"),
-                         None if shard is None else parse_shard(str(shard)), merged)
+        try:
+            merged = tuple(parse_shard(str(part["shard"])) for part in self.record.get("merged_from") or ())
+            own = None if shard is None else parse_shard(str(shard))
+        except (ValueError, KeyError, TypeError) as exc:
+            field = "merged_from" if shard is None or self.record.get("merged_from") else "data.shard"
+            raise RunFolderError(f"{self.path / CONFIG_NAME}: {field}: {exc}") from None
+        return Selection(None if ids is None else tuple(map(str, ids)), data.get("limit"), own, merged)
 
     # --- its items -----------------------------------------------------------------------------------
     def load(self, data: str | Path | None = None, **options: Any) -> LoadedItems:

@@ -62,9 +62,10 @@ def read_shard(folder: Path) -> RunFolder:
         raise MergeError(f"{folder}: no {STORE_NAME} and {CONFIG_NAME} (is it the --out folder of a run?)")
     try:
         run = open_run(folder)
+        run.store.check()  # a damaged store is refused before --out is made
+        _shard(run)
     except RunFolderError as exc:
         raise MergeError(str(exc)) from None
-    _shard(run)
     return run
 
 

@@ -79,6 +79,15 @@ class StoreReader:
         except sqlite3.Error as exc:
             raise RunFolderError(f"{self.path}: not a readable run store ({exc})") from None
 
+    def check(self) -> None:
+        """Raise RunFolderError (``not a readable run store (damaged: ...)``) unless the file is intact.
+
+        SQLite's ``quick_check``: one pass over the pages, no rows read into memory.
+        """
+        findings = [str(row[0]) for row in self._query("PRAGMA quick_check(1)")]
+        if findings != ["ok"]:
+            raise RunFolderError(f"{self.path}: not a readable run store (damaged: {' '.join(findings)})")
+
     def rows(self, status: str | None = None) -> list[StoredRow]:
         """Every ``results`` row (only ``status`` rows when given), oldest answer first."""
         where, args = ("WHERE status = ? ", (status,)) if status is not None else ("", ())
