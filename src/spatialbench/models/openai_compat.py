@@ -111,7 +111,7 @@ class OpenAIChatBackend(ProviderBackend):
         # from the schema (missing usage, null content).
         # The body goes piece by piece (cached data URLs, never joined) with its Content-Length: see
         # request_pieces for what a joined copy per request cost at concurrency 16.
-        body = await self._prepared(self._body, request, "url")  # off the event loop when images are large
+        body = await self._prepared(self._body, request)  # off the event loop when images are large
         length = {"Content-Length": str(sum(map(len, body)))}
         try:
             completion = await self._client.post(
