@@ -9,7 +9,8 @@ share, the mean number in flight, the time with fewer than ``concurrency`` in fl
 (one figure per 10 % of the span) and the client's CPU seconds. Several ``--src`` folders (e.g. the
 ``src`` of a checkout of another commit) run side by side, alternated ``--repeats`` times, in one session.
 
-Usage: .venv/bin/python bench/inflight.py [--src src --src ../old/src] [--data DEMO/benchmark --frames uniform:8]
+Usage: .venv/bin/python bench/inflight.py [--src src --src ../old/src]
+       [--data DEMO/benchmark --frames uniform:8]
 Goal (issue 25): >= 95 % of the ideal at 200 ms and concurrency 16.
 """
 
@@ -49,7 +50,8 @@ def one_run(src: Path, data: Path, tmp: Path, args: argparse.Namespace) -> dict[
     server = subprocess.Popen(
         [sys.executable, str(TESTS / "support" / "openai_server.py"), "--latency", str(args.latency),
          "--timeline", str(timeline)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(TESTS)},
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(TESTS)},
     )
     assert server.stdout is not None
     url = server.stdout.readline().strip()
@@ -104,7 +106,7 @@ def main() -> None:
         for repeat in range(args.repeats):
             for src in sources:
                 f = one_run(src, data, tmp, args)
-                print(f"[{repeat + 1}] {src}: {f['ok']}/{f['n']} answered; span {f['span_s']:.2f} s vs ideal "
+                print(f"[{repeat + 1}] {src}: {f['ok']}/{f['n']} answered; span {f['span_s']:.2f} s, ideal "
                       f"{f['ideal_s']:.2f} s = {100 * f['share']:.1f} % of ideal; mean in flight "
                       f"{f['mean_in_flight']:.1f}, below {args.concurrency} for {100 * f['below_bound']:.0f} % "
                       f"of the span; client CPU {f['cpu_s']:.1f} s; in flight per tenth: "
