@@ -105,3 +105,22 @@ def test_query_of_the_base_url_is_sent_with_every_request_to_the_endpoint_path()
     assert out.text == "B"
     assert paths == ["/v1/chat/completions?api_key=SEKRIT123&x-api-key=SEKRIT456"]
     assert "SEKRIT" not in repr(backend.describe())
+
+
+def test_body_chunks_join_small_pieces_and_pass_large_ones_uncopied() -> None:
+    """Small pieces go out joined (one socket write each chunk); a piece >= SEND_CHUNK goes alone, as is."""
+    import asyncio
+
+    from spatialbench.models.openai_compat import SEND_CHUNK, _streamed
+
+    large = b"u" * SEND_CHUNK
+    pieces = [b'{"a":', b"x" * 10, b',"b":"', large, b'","c":', b"y" * (SEND_CHUNK - 3), b"zzzz", b"}"]
+
+    async def collect() -> list[bytes]:
+        return [chunk async for chunk in _streamed(pieces)]
+
+    chunks = asyncio.run(collect())
+    assert b"".join(chunks) == b"".join(pieces)
+    # [3 small] [large, uncopied] [',"c":' + y-run reaches the size] ['zzzz}']
+    assert [len(c) for c in chunks] == [5 + 10 + 6, SEND_CHUNK, 6 + SEND_CHUNK - 3, 5]
+    assert chunks[1] is large

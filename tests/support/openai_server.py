@@ -88,6 +88,7 @@ class ServerScript:
     hold_after: int | None = None
     keep_bodies: bool = True
     log: list[LoggedRequest] = field(default_factory=list)
+    timeline: list[tuple[float, float]] = field(default_factory=list)  # (arrived, replied), monotonic s
     seen: dict[str, int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     release: threading.Event = field(default_factory=threading.Event)
@@ -135,6 +136,12 @@ def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
             return dict(json.loads(without_data_urls(buffer, got) or b"{}"))
 
         def do_POST(self) -> None:
+            arrived = time.monotonic()  # headers read: the request is in flight from here
+            self._answer()
+            with script.lock:
+                script.timeline.append((arrived, time.monotonic()))
+
+        def _answer(self) -> None:
             body = self._body()
             text, n_images = user_text(body)
             with script.lock:
@@ -251,6 +258,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.0)
     parser.add_argument("--failure-rate", type=float, default=0.0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--timeline", help="write [arrived, replied] monotonic seconds per request (JSON)")
     args = parser.parse_args()
     script = ServerScript(
         latency_s=args.latency, fault=random_faults(args.failure_rate, args.seed), keep_bodies=False
@@ -258,6 +266,9 @@ def main() -> None:
     with OpenAIServer(script) as server:
         print(server.url, flush=True)
         sys.stdin.read()
+    if args.timeline:
+        with open(args.timeline, "w") as f:
+            json.dump(script.timeline, f)
     print(json.dumps(Counter(r.outcome for r in script.log)), flush=True)
 
 

@@ -50,6 +50,7 @@ class AnthropicBackend(ProviderBackend):
     label = "Anthropic"
     sdk = "anthropic"
     sdk_package = "anthropic"
+    image_form = "b64"
     key_variables = (KEY_VARIABLE,)
     notes = {"sampling": SAMPLING}
     default_max_images = ANTHROPIC_MAX_IMAGES
@@ -77,7 +78,7 @@ class AnthropicBackend(ProviderBackend):
         kwargs: dict[str, Any] = {
             "model": self.model,
             "max_tokens": s.max_new_tokens,
-            "messages": await self._prepared(self._messages, request, "b64"),  # off the loop when large
+            "messages": await self._prepared(self._messages, request),  # off the loop when large
         }
         if request.system:
             kwargs["system"] = request.system

@@ -24,7 +24,7 @@ import re
 from abc import abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
@@ -118,6 +118,9 @@ class ApiBackend(Backend):
     """
 
     default_max_images: int | None = None
+    #: how the back end's wire format reads encoded images (``encode_image`` "bytes", ``image_base64``
+    #: "b64", ``image_data_url`` "url"): every back end encodes through :meth:`generate`'s one path
+    image_form: ClassVar[Literal["bytes", "b64", "url"]] = "url"
 
     def __init__(self, settings: ApiSettings | None = None, seed: int | None = None) -> None:
         settings = settings or ApiSettings()
@@ -131,6 +134,9 @@ class ApiBackend(Backend):
     async def generate(self, request: Request) -> Response:
         """Answer one request with limits, concurrency bound, timeout and retries applied."""
         request = limit_images(request, self.settings.max_images, self.settings.image_overflow)
+        # Encoded before a concurrency slot is taken: requests waiting for the encodings of a new video
+        # would otherwise hold the slots of requests ready to send.
+        await self._off_loop(request, lambda: None)
 
         async def attempt() -> Response:
             # The timeout covers the call only, not the wait for a concurrency slot.
@@ -146,21 +152,25 @@ class ApiBackend(Backend):
             breaker=self.breaker,
         )
 
-    async def _prepared(
-        self, build: Callable[[Request], T], request: Request, form: Literal["bytes", "b64", "url"]
-    ) -> T:
-        """Encode the request's images, then return ``build(request)``; off the event loop when large.
+    async def _prepared(self, build: Callable[[Request], T], request: Request) -> T:
+        """Return ``build(request)`` with the request's images encoded; off the event loop when large.
 
-        Each distinct frame is encoded once per run and shared with concurrent requests; both steps run in
-        a worker thread when the images are large (:func:`~spatialbench.models.images.encode_off_loop`).
-        ``form`` is how ``build`` reads them (:func:`~spatialbench.models.images.encode_image` "bytes",
-        ``image_base64`` "b64", ``image_data_url`` "url"): every back end encodes through this one path.
+        :meth:`generate` encoded them before the attempt (each distinct frame once per run, shared with
+        concurrent requests), so this only builds the payload from the cached encodings.
+        """
+        return await self._off_loop(request, lambda: build(request))
+
+    async def _off_loop(self, request: Request, then: Callable[[], T]) -> T:
+        """Encode the images of ``request`` (cached ones are not encoded again), then return ``then()``.
+
+        Both run in a worker thread when the images are large
+        (:func:`~spatialbench.models.images.encode_off_loop`).
         """
         images = request_images(request)
 
         def work() -> T:
-            encode_together(images, self.settings.image_format, self.settings.jpeg_quality, form)
-            return build(request)
+            encode_together(images, self.settings.image_format, self.settings.jpeg_quality, self.image_form)
+            return then()
 
         return await asyncio.to_thread(work) if encode_off_loop(images) else work()
 

@@ -45,6 +45,7 @@ class GeminiBackend(ProviderBackend):
     label = "Gemini"
     sdk = "google.genai"
     sdk_package = "google-genai"
+    image_form = "bytes"
     key_variables = KEY_VARIABLES
     default_max_images = GEMINI_MAX_IMAGES
 
@@ -98,7 +99,7 @@ class GeminiBackend(ProviderBackend):
             "response_logprobs": s.logprobs or None,
         }
         config = self._sdk.types.GenerateContentConfig(**{**fields, **dict(s.extra)})  # extra wins
-        contents = await self._prepared(self._contents, request, "bytes")  # off the loop when large
+        contents = await self._prepared(self._contents, request)  # off the loop when large
         reply = await self._client.models.generate_content(model=self.model, contents=contents, config=config)
         return _to_response(reply)
 

@@ -111,7 +111,7 @@ class OpenAIChatBackend(ProviderBackend):
         # from the schema (missing usage, null content).
         # The body goes piece by piece (cached data URLs, never joined) with its Content-Length: see
         # request_pieces for what a joined copy per request cost at concurrency 16.
-        body = await self._prepared(self._body, request, "url")  # off the event loop when images are large
+        body = await self._prepared(self._body, request)  # off the event loop when images are large
         length = {"Content-Length": str(sum(map(len, body)))}
         try:
             completion = await self._client.post(
@@ -132,10 +132,35 @@ class OpenAIChatBackend(ProviderBackend):
         return {**super().describe(), "top_k": top_k}
 
 
+#: body pieces shorter than this are joined with their neighbours before they are sent
+SEND_CHUNK = 256 * 1024
+
+
 async def _streamed(pieces: list[bytes]) -> AsyncIterator[bytes]:
-    """Yield a request body's pieces (an async iterable, as the SDK's async client sends content)."""
+    """Yield a request body in chunks (an async iterable, as the SDK's async client sends content).
+
+    Small pieces (text, small images' data URLs) are joined up to :data:`SEND_CHUNK` bytes; a piece that
+    large goes alone, uncopied. Each chunk is one socket write through httpx and anyio (~0.1 ms of
+    event-loop time): sent piece by piece, a request with 8 small images took ~18 writes, ~2 ms of loop
+    time, and 16 answers arriving together then waited their turn (86 % of the ideal throughput at 200 ms
+    and concurrency 16; ``bench/inflight.py``).
+    """
+    run: list[bytes] = []
+    size = 0
     for piece in pieces:
-        yield piece
+        if len(piece) >= SEND_CHUNK:
+            if run:
+                yield b"".join(run)
+                run, size = [], 0
+            yield piece
+            continue
+        run.append(piece)
+        size += len(piece)
+        if size >= SEND_CHUNK:
+            yield b"".join(run)
+            run, size = [], 0
+    if run:
+        yield b"".join(run)
 
 
 def _split_query(url: str | None) -> tuple[str | None, dict[str, str] | None]:

@@ -1,0 +1,118 @@
+"""Requests in flight against a slow API: share of the ideal throughput, server-timed (issue 25).
+
+A loopback OpenAI-compatible server answering every request in ``--latency`` s (200 ms) in its own
+process records when each request arrived and when it was answered. The client is ``spatialbench.run``
+at ``--concurrency`` (16) on a benchmark of many short videos (``--videos`` × ``--per-video`` questions;
+the case where in-flight drops showed most), or on ``--data`` (e.g. a demo's ``benchmark`` folder). The
+ideal is ``n × latency / concurrency`` seconds from the first arrival to the last answer; printed: that
+share, the mean number in flight, the time with fewer than ``concurrency`` in flight, in-flight over time
+(one figure per 10 % of the span) and the client's CPU seconds. Several ``--src`` folders (e.g. the
+``src`` of a checkout of another commit) run side by side, alternated ``--repeats`` times, in one session.
+
+Usage: .venv/bin/python bench/inflight.py [--src src --src ../old/src]
+       [--data DEMO/benchmark --frames uniform:8]
+Goal (issue 25): >= 95 % of the ideal at 200 ms and concurrency 16.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+
+CLIENT = """
+import json, resource, sys
+from spatialbench.api import run
+from spatialbench.runs import RunConfig
+data, out, url, frames, concurrency = sys.argv[1:6]
+config = RunConfig.model_validate({
+    "data": {"benchmark": "vsibench", "path": data},
+    "model": {"name": f"openai-compatible:{url}#m", "concurrency": int(concurrency)},
+    "media": {"frames": frames}, "out": out})
+summary = run(config, progress=False)
+usage = resource.getrusage(resource.RUSAGE_SELF)
+print(json.dumps({"ok": summary.counts.get("ok", 0), "cpu_s": usage.ru_utime + usage.ru_stime}))
+"""
+
+
+def one_run(src: Path, data: Path, tmp: Path, args: argparse.Namespace) -> dict[str, float]:
+    """Run the benchmark once with the client code of ``src``; return the server-timed figures."""
+    timeline = tmp / "timeline.json"
+    server = subprocess.Popen(
+        [sys.executable, str(TESTS / "support" / "openai_server.py"), "--latency", str(args.latency),
+         "--timeline", str(timeline)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        env={**os.environ, "PYTHONPATH": str(TESTS)},
+    )
+    assert server.stdout is not None
+    url = server.stdout.readline().strip()
+    out = tmp / f"run-{len(list(tmp.glob('run-*')))}"
+    client = subprocess.run(
+        [sys.executable, "-c", CLIENT, str(data), str(out), url, args.frames, str(args.concurrency)],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(src.resolve())}, check=True,
+    )
+    server.communicate("")
+    figures = json.loads(client.stdout.strip().splitlines()[-1])
+    return {**figures, **in_flight(np.array(json.loads(timeline.read_text())), args)}
+
+
+def in_flight(spans: np.ndarray, args: argparse.Namespace) -> dict[str, float]:
+    """Share of the ideal, mean in flight, time below the bound, and in flight per tenth of the span."""
+    start, end = spans[:, 0].min(), spans[:, 1].max()
+    grid = np.linspace(start, end, 2000)
+    flying = ((spans[:, :1] <= grid) & (grid < spans[:, 1:])).sum(axis=0)
+    ideal = len(spans) * args.latency / args.concurrency
+    tenths = [float(chunk.mean()) for chunk in np.array_split(flying, 10)]
+    return {
+        "n": len(spans), "span_s": end - start, "ideal_s": ideal, "share": ideal / (end - start),
+        "mean_in_flight": float(flying.mean()), "below_bound": float((flying < args.concurrency).mean()),
+        "tenths": tenths,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--src", action="append", type=Path, help="client source folder (default: src)")
+    parser.add_argument("--data", type=Path, help="a VSI-Bench-format folder (default: many short videos)")
+    parser.add_argument("--videos", type=int, default=40)
+    parser.add_argument("--per-video", type=int, default=8)
+    parser.add_argument("--frames", default="uniform:8")
+    parser.add_argument("--latency", type=float, default=0.2)
+    parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--repeats", type=int, default=2)
+    args = parser.parse_args()
+    sources = args.src or [ROOT / "src"]
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.latency * 1000:.0f} ms, "
+          f"concurrency {args.concurrency}, {args.frames}")
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        data = args.data
+        if data is None:
+            sys.path.insert(0, str(TESTS))
+            from support.vsi_data import make_vsibench
+
+            data = tmp / "data"
+            make_vsibench(data, n_videos=args.videos, per_video=args.per_video, n_frames=32)
+            print(f"{args.videos} videos x {args.per_video} questions (64x64 px, 32 frames each)")
+        for repeat in range(args.repeats):
+            for src in sources:
+                f = one_run(src, data, tmp, args)
+                print(f"[{repeat + 1}] {src}: {f['ok']}/{f['n']} answered; span {f['span_s']:.2f} s, ideal "
+                      f"{f['ideal_s']:.2f} s = {100 * f['share']:.1f} % of ideal; mean in flight "
+                      f"{f['mean_in_flight']:.1f}, below {args.concurrency} for {100 * f['below_bound']:.0f} % "
+                      f"of the span; client CPU {f['cpu_s']:.1f} s; in flight per tenth: "
+                      + " ".join(f"{t:.1f}" for t in f["tenths"]))
+        print(f"load average {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
