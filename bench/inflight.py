@@ -109,7 +109,8 @@ def main() -> None:
                 print(f"[{repeat + 1}] {src}: {f['ok']}/{f['n']} answered; span {f['span_s']:.2f} s, ideal "
                       f"{f['ideal_s']:.2f} s = {100 * f['share']:.1f} % of ideal; mean in flight "
                       f"{f['mean_in_flight']:.1f}, below {args.concurrency} for "
-                      f"{100 * f['below_bound']:.0f} % of the span; client CPU {f['cpu_s']:.1f} s; in flight per tenth: "
+                      f"{100 * f['below_bound']:.0f} % of the span; client CPU {f['cpu_s']:.1f} s; "
+                      "in flight per tenth: "
                       + " ".join(f"{t:.1f}" for t in f["tenths"]))
         print(f"load average {os.getloadavg()[0]:.2f}")
 
