@@ -12,10 +12,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from spatialbench.analysis.shortcuts.forest import StressTest
+from spatialbench.analysis.shortcuts.forest import StressTest, TaskScore
 from spatialbench.charts import grouped_bars
+from spatialbench.scoring.render import Grid, to_csv, to_markdown
 
 VERSION = 1
 
@@ -36,20 +35,19 @@ def stress_document(random: StressTest, grouped: StressTest, source: dict[str, s
             "order_digest": random.digest, **_part(random), "grouped": _part(grouped)}
 
 
-def stress_table(random: StressTest, grouped: StressTest) -> pd.DataFrame:
-    """One row per question type (and ``overall``): n, chance, TsT random and grouped with 95 % intervals."""
+def stress_table(random: StressTest, grouped: StressTest) -> Grid:
+    """One row per question type (and ``overall``): n, chance, TsT random and grouped (percent, 95 % intervals)."""
+    def ci(task: TaskScore | None) -> str:
+        return f"{task.interval[0]:.1f}-{task.interval[1]:.1f}" if task else ""
+
     rows = []
     for name, task in random.tasks.items():
         other = grouped.tasks.get(name)
-        rows.append({"task": name, "n": task.n, "chance": round(task.chance, 2), "tst_random": round(task.score, 2),
-                     "random_95ci": f"{task.interval[0]:.1f}-{task.interval[1]:.1f}",
-                     "tst_grouped": round(other.score, 2) if other else None,
-                     "grouped_95ci": f"{other.interval[0]:.1f}-{other.interval[1]:.1f}" if other else ""})
+        rows.append((name, (task.n, task.chance, task.score, ci(task), other.score if other else None, ci(other))))
     score, chance = random.overall
-    rows.append({"task": "overall", "n": len(random.items), "chance": round(chance, 2),
-                 "tst_random": round(score, 2), "random_95ci": "",
-                 "tst_grouped": round(grouped.overall[0], 2), "grouped_95ci": ""})
-    return pd.DataFrame(rows)
+    rows.append(("overall", (len(random.items), chance, score, "", grouped.overall[0], "")))
+    return Grid(("n", "chance", "TsT random", "95% CI", "TsT grouped", "95% CI"), tuple(rows),
+                "TsT-RF (text-only random forest, k-fold on the test set)")
 
 
 def write_stress_test(out: Path, random: StressTest, grouped: StressTest, source: dict[str, str]) -> list[Path]:
@@ -61,8 +59,8 @@ def write_stress_test(out: Path, random: StressTest, grouped: StressTest, source
     doc = out / "stress_test.json"
     doc.write_text(json.dumps(stress_document(random, grouped, source), indent=2, sort_keys=True) + "\n")
     table = stress_table(random, grouped)
-    (out / "stress_test.md").write_text(table.to_markdown(index=False) + "\n")
-    table.to_csv(out / "stress_test.csv", index=False)
+    (out / "stress_test.md").write_text("\n".join(to_markdown(table)) + "\n")
+    (out / "stress_test.csv").write_text(to_csv(table))
     names = list(random.tasks)
     figure = grouped_bars(
         names, [("TsT-RF random folds", [random.tasks[n].score for n in names]),
