@@ -117,9 +117,11 @@ CHOICE_SETS = [
 GENERIC_CHOICE = FeatureSet("*", "mc", ("num_choices", *_OPT_FREQ, *_OPTS), _with_keys(None, []),
                             _gold_counts, _option_frequencies)
 
-#: The official relative-distance set including its two label-reading pair frequencies.
+#: The official relative-distance set including its label-reading pair frequencies, in the official order
+#: (the order matters: a forest draws features by column index).
 LEAKY_REL_DISTANCE = FeatureSet(
     "object_rel_distance", "mc",
-    (*_DIST_COLS, "max_tgt_option_pair_freq", "max_tgt_option_ord_pair_freq",
-     *(f"opt_{i}_{s}" for i in range(_N_OPTIONS) for s in ("tgt_option_pair_freq", "tgt_option_ord_pair_freq"))),
+    (*_DIST_KEYS, "max_option_freq", "max_tgt_option_pair_freq", "max_tgt_option_ord_pair_freq",
+     *(f"opt_{i}_{s}" for i in range(_N_OPTIONS)
+       for s in ("option_freq", "tgt_option_pair_freq", "tgt_option_ord_pair_freq"))),
     _with_keys(_REL_DISTANCE, _DIST_KEYS), _rel_distance_pairs, _rel_distance_leaky)
