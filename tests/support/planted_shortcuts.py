@@ -15,7 +15,7 @@ def _mc(identifier: int, scene: str, options: list[str], gold: int, target: str)
                f"is the closest to the {target}?"
     return Item(id=str(identifier), benchmark="vsibench", task="object_rel_distance", question=question,
                 options=tuple(f"{'ABCD'[i]}. {o}" for i, o in enumerate(options)), ground_truth="ABCD"[gold],
-                answer_kind=AnswerKind.MULTIPLE_CHOICE, scene_id=scene)
+                answer_kind=AnswerKind.MULTIPLE_CHOICE, scene_id=scene, dataset="synthetic")
 
 
 def planted_choices(n: int, planted: bool, seed: int = 0) -> tuple[list[Item], set[str]]:
@@ -47,5 +47,5 @@ def planted_sizes(n: int, planted: bool, seed: int = 0) -> list[Item]:
                    "measured in centimeters?"
         items.append(Item(id=str(1000 + i), benchmark="vsibench", task="object_size_estimation",
                           question=question, ground_truth=f"{size:.0f}", answer_kind=AnswerKind.NUMERICAL,
-                          scene_id=f"scene{i % 40}"))
+                          scene_id=f"scene{i % 40}", dataset="synthetic"))
     return items
