@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
-from support.planted_shortcuts import planted_choices
 from typer.testing import CliRunner
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.cli.main import app
+from support.planted_shortcuts import planted_choices
 
 
 def _data(tmp_path):
@@ -33,7 +33,17 @@ def test_stress_test_writes_the_document_table_and_figure(tmp_path):
 
 def test_debias_writes_ids_in_order_and_the_control(tmp_path):
     out = tmp_path / "db"
-    args = ["debias", "--data", str(_data(tmp_path)), "--out", str(out), "--budget", "40", "--batch-size", "20"]
+    args = [
+        "debias",
+        "--data",
+        str(_data(tmp_path)),
+        "--out",
+        str(out),
+        "--budget",
+        "40",
+        "--batch-size",
+        "20",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     removed = (out / "removed_ids.txt").read_text().split()

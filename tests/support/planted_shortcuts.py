@@ -6,16 +6,39 @@ import numpy as np
 
 from spatialbench.records import AnswerKind, Item
 
-OBJECTS = ["chair", "table", "sofa", "bed", "desk", "stool", "shelf", "tv", "sink", "door", "window", "toilet"]
+OBJECTS = [
+    "chair",
+    "table",
+    "sofa",
+    "bed",
+    "desk",
+    "stool",
+    "shelf",
+    "tv",
+    "sink",
+    "door",
+    "window",
+    "toilet",
+]
 SIZES = {name: 20.0 + 15.0 * i for i, name in enumerate(OBJECTS)}  # centimetres, one per category
 
 
 def _mc(identifier: int, scene: str, options: list[str], gold: int, target: str) -> Item:
-    question = f"Measuring from the closest point of each object, which of these objects ({', '.join(options)}) " \
-               f"is the closest to the {target}?"
-    return Item(id=str(identifier), benchmark="vsibench", task="object_rel_distance", question=question,
-                options=tuple(f"{'ABCD'[i]}. {o}" for i, o in enumerate(options)), ground_truth="ABCD"[gold],
-                answer_kind=AnswerKind.MULTIPLE_CHOICE, scene_id=scene, dataset="synthetic")
+    question = (
+        f"Measuring from the closest point of each object, which of these objects ({', '.join(options)}) "
+        f"is the closest to the {target}?"
+    )
+    return Item(
+        id=str(identifier),
+        benchmark="vsibench",
+        task="object_rel_distance",
+        question=question,
+        options=tuple(f"{'ABCD'[i]}. {o}" for i, o in enumerate(options)),
+        ground_truth="ABCD"[gold],
+        answer_kind=AnswerKind.MULTIPLE_CHOICE,
+        scene_id=scene,
+        dataset="synthetic",
+    )
 
 
 def planted_choices(n: int, planted: bool, seed: int = 0) -> tuple[list[Item], set[str]]:
@@ -37,15 +60,30 @@ def planted_choices(n: int, planted: bool, seed: int = 0) -> tuple[list[Item], s
 
 
 def planted_sizes(n: int, planted: bool, seed: int = 0) -> list[Item]:
-    """Object-size items; when ``planted`` the size is the object category's (±3 %), else log-uniform 20–200 cm."""
+    """Object-size items; ``planted``: the category's size (±3 %), else log-uniform in 20–200 cm."""
     rng = np.random.default_rng(seed)
     items = []
     for i in range(n):
         name = OBJECTS[int(rng.integers(len(OBJECTS)))]
-        size = SIZES[name] * rng.uniform(0.97, 1.03) if planted else float(np.exp(rng.uniform(np.log(20), np.log(200))))
-        question = f"What is the length of the longest dimension (length, width, or height) of the {name}, " \
-                   "measured in centimeters?"
-        items.append(Item(id=str(1000 + i), benchmark="vsibench", task="object_size_estimation",
-                          question=question, ground_truth=f"{size:.0f}", answer_kind=AnswerKind.NUMERICAL,
-                          scene_id=f"scene{i % 40}", dataset="synthetic"))
+        size = (
+            SIZES[name] * rng.uniform(0.97, 1.03)
+            if planted
+            else float(np.exp(rng.uniform(np.log(20), np.log(200))))
+        )
+        question = (
+            f"What is the length of the longest dimension (length, width, or height) of the {name}, "
+            "measured in centimeters?"
+        )
+        items.append(
+            Item(
+                id=str(1000 + i),
+                benchmark="vsibench",
+                task="object_size_estimation",
+                question=question,
+                ground_truth=f"{size:.0f}",
+                answer_kind=AnswerKind.NUMERICAL,
+                scene_id=f"scene{i % 40}",
+                dataset="synthetic",
+            )
+        )
     return items

@@ -12,7 +12,9 @@ from spatialbench.cli.out_dir import prepare_out_dir
 from spatialbench.cli.score import BenchmarkOpt, load_annotations, lookup
 
 DataOpt = Annotated[Path, typer.Option("--data", "-d", help="The benchmark's annotation file or folder.")]
-OutDirOpt = Annotated[Path, typer.Option("--out", "-o", help="Write stress_test.json, .md, .csv, .png/.svg here.")]
+OutDirOpt = Annotated[
+    Path, typer.Option("--out", "-o", help="Write stress_test.json, .md, .csv, .png/.svg here.")
+]
 
 
 @app.command("stress-test")
@@ -23,8 +25,11 @@ def stress_test_command(
     k: Annotated[int, typer.Option("--k", help="Folds (official: 5).", min=2)] = 5,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the fold splitters and forests.")] = 42,
 ) -> None:
-    """Train a text-only random forest per question type on the test set itself (random and scene-grouped
-    folds); print TsT accuracy beside chance. Refuses to report when a feature reads a held-out answer."""
+    """Train a text-only random forest per question type on the test set itself.
+
+    Random and scene-grouped folds; print TsT accuracy beside chance. Refuses to report when a
+    feature reads a held-out answer.
+    """
     from spatialbench.analysis.shortcuts import stress_test, write_stress_test
     from spatialbench.analysis.shortcuts.document import stress_table
     from spatialbench.scoring.render import to_markdown

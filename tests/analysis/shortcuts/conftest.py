@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from support.shared_data import require_file, shared_data_dir
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.records.rows import LoadedItems
+from support.shared_data import require_file, shared_data_dir
 
 
 @pytest.fixture(scope="session")

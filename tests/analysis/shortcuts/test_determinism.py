@@ -1,13 +1,13 @@
-"""Same input, any row order -> the same stress-test (scores, s(x), order digest); grouped folds split scenes."""
+"""Same input, any row order: the same stress-test (scores, s(x), digest); grouped folds split scenes."""
 
 from __future__ import annotations
 
 import pytest
-from support.planted_shortcuts import planted_choices
 
 from spatialbench.analysis.shortcuts import question_table, stress_test
 from spatialbench.analysis.shortcuts.folds import fold_plan
 from spatialbench.analysis.shortcuts.forest import StressTestError
+from support.planted_shortcuts import planted_choices
 
 
 @pytest.mark.parametrize("kind", ["random", "grouped"])

@@ -1,20 +1,20 @@
-"""check_label_invariance: every default feature set is leak-free; a feature that reads the answer is refused."""
+"""check_label_invariance: every default set is leak-free; a feature that reads the answer is refused."""
 
 from __future__ import annotations
 
 import dataclasses
 
 import pytest
-from support.planted_shortcuts import planted_choices, planted_sizes
 
 from spatialbench.analysis.shortcuts import LeakError, check_label_invariance, question_table, stress_test
-from spatialbench.analysis.shortcuts.sets import FEATURE_SETS, GENERIC_NUMBER, LEAKY_FEATURE_SETS, feature_set
 from spatialbench.analysis.shortcuts.choices import GENERIC_CHOICE
+from spatialbench.analysis.shortcuts.sets import FEATURE_SETS, GENERIC_NUMBER, LEAKY_FEATURE_SETS, feature_set
+from support.planted_shortcuts import planted_choices, planted_sizes
 
 
 def _split(table, task, fs):
     rows = fs.keys(table[table["task"] == task]).reset_index(drop=True)
-    return rows.iloc[: len(rows) // 2], rows.iloc[len(rows) // 2:]
+    return rows.iloc[: len(rows) // 2], rows.iloc[len(rows) // 2 :]
 
 
 @pytest.mark.parametrize("task", sorted(FEATURE_SETS))
@@ -34,8 +34,11 @@ def test_the_official_relative_distance_set_reads_the_answer(subset_300):
     table = question_table(subset_300)
     fs = LEAKY_FEATURE_SETS["object_rel_distance"]
     leaked = check_label_invariance(fs, *_split(table, "object_rel_distance", fs))
-    assert leaked == ["max_tgt_option_pair_freq", "max_tgt_option_ord_pair_freq",
-                      *(f"opt_{i}_{s}" for i in range(4) for s in ("tgt_option_pair_freq", "tgt_option_ord_pair_freq"))]
+    assert leaked == [
+        "max_tgt_option_pair_freq",
+        "max_tgt_option_ord_pair_freq",
+        *(f"opt_{i}_{s}" for i in range(4) for s in ("tgt_option_pair_freq", "tgt_option_ord_pair_freq")),
+    ]
 
 
 def test_stress_test_refuses_a_leaking_set():

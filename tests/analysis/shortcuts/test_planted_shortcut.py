@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from support.planted_shortcuts import planted_choices, planted_sizes
 
 from spatialbench.analysis.shortcuts import stress_test
+from support.planted_shortcuts import planted_choices, planted_sizes
 
 
 def test_planted_answer_object_is_far_above_chance_and_ranked_first():

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from support.planted_shortcuts import planted_choices
-
 from spatialbench.analysis.shortcuts.pruning import iterative_bias_pruning
+from support.planted_shortcuts import planted_choices
 
 
 def test_ibp_removes_the_planted_items_and_beats_random_removal():
@@ -21,5 +20,7 @@ def test_ibp_removes_the_planted_items_and_beats_random_removal():
 def test_floor_keeps_each_type_and_is_deterministic():
     items, _ = planted_choices(60, planted=True)
     first = iterative_bias_pruning(items, budget=100, batch_size=20, floor=40, control_seeds=1)
-    again = iterative_bias_pruning(list(reversed(items)), budget=100, batch_size=20, floor=40, control_seeds=1)
+    again = iterative_bias_pruning(
+        list(reversed(items)), budget=100, batch_size=20, floor=40, control_seeds=1
+    )
     assert len(first.kept) == 40 and first.removed == again.removed

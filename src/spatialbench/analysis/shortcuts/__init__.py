@@ -10,9 +10,9 @@ Public names: :func:`stress_test`, :class:`StressTest`, :func:`check_label_invar
 """
 
 from spatialbench.analysis.shortcuts.document import write_stress_test
-from spatialbench.analysis.shortcuts.sets import FEATURE_SETS
 from spatialbench.analysis.shortcuts.forest import StressTest, stress_test
 from spatialbench.analysis.shortcuts.leak import LeakError, check_label_invariance
+from spatialbench.analysis.shortcuts.sets import FEATURE_SETS
 from spatialbench.analysis.shortcuts.table import question_table
 
 __all__ = [

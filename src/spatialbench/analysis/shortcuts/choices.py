@@ -13,9 +13,11 @@ from spatialbench.analysis.shortcuts.features import FeatureSet, Maps, _extract
 _N_OPTIONS = 4
 _REL_DISTANCE = r"which of these objects \((.*?), (.*?), (.*?), (.*?)\) is the closest to the (.*?)\?$"
 _REL_DIRECTION = r"(?:standing by|at) the (.*?) and facing the (.*?), is the (.*?) to"
-_ROUTE = (r"You are a robot beginning (?:at|by) the (.*?) "
-          r"(?:facing the|facing to|facing towards the|facing|with your back to the) "
-          r"(.*?)\. You want to navigate to the (.*?)\.")
+_ROUTE = (
+    r"You are a robot beginning (?:at|by) the (.*?) "
+    r"(?:facing the|facing to|facing towards the|facing|with your back to the) "
+    r"(.*?)\. You want to navigate to the (.*?)\."
+)
 
 
 def _gold_counts(train: pd.DataFrame) -> Maps:
@@ -34,6 +36,7 @@ def _with_keys(pattern: str | None, names: list[str]):  # type: ignore[no-untype
     def keys(frame: pd.DataFrame) -> pd.DataFrame:
         out = _option_columns(frame)
         return _extract(pattern, names)(out) if pattern else out
+
     return keys
 
 
@@ -49,6 +52,7 @@ def _objects_fit(names: list[str]):  # type: ignore[no-untyped-def]
     def fit(train: pd.DataFrame) -> Maps:
         objects = pd.concat([train[name] for name in names]).dropna()
         return {**_gold_counts(train), "objects": objects.value_counts(normalize=True)}
+
     return fit
 
 
@@ -57,6 +61,7 @@ def _objects_transform(names: list[str]):  # type: ignore[no-untyped-def]
         out = _option_frequencies(maps, frame)
         out["obj_freq_score"] = sum(out[name].map(maps["objects"]).fillna(0.0) for name in names)
         return out
+
     return transform
 
 
@@ -80,7 +85,7 @@ def _target_gold_pairs(frame: pd.DataFrame) -> tuple[pd.Series, pd.Series]:
 
 
 def _rel_distance_leaky(maps: Maps, frame: pd.DataFrame) -> pd.DataFrame:
-    """The official set: its pair frequencies look up the *row's own* gold object (a leak)."""
+    """Add the official set's columns: its pair frequencies read the *row's own* gold object (a leak)."""
     out = _rel_distance(maps, frame)
     pair, ordered = _target_gold_pairs(out)
     for i in range(_N_OPTIONS):
@@ -100,28 +105,59 @@ _DIST_COLS = (*_DIST_KEYS, "max_option_freq", *(f"opt_{i}_option_freq" for i in 
 
 
 def _objects_set(name: str, pattern: str, keys: list[str], lead: tuple[str, ...]) -> FeatureSet:
-    return FeatureSet(name, "mc", (*lead, *keys, "num_choices", "obj_freq_score", *_OPT_FREQ, *_OPTS),
-                      _with_keys(pattern, keys), _objects_fit(keys), _objects_transform(keys))
+    return FeatureSet(
+        name,
+        "mc",
+        (*lead, *keys, "num_choices", "obj_freq_score", *_OPT_FREQ, *_OPTS),
+        _with_keys(pattern, keys),
+        _objects_fit(keys),
+        _objects_transform(keys),
+    )
 
 
 CHOICE_SETS = [
-    FeatureSet("object_rel_distance", "mc", _DIST_COLS, _with_keys(_REL_DISTANCE, _DIST_KEYS),
-               _gold_counts, _rel_distance),
+    FeatureSet(
+        "object_rel_distance",
+        "mc",
+        _DIST_COLS,
+        _with_keys(_REL_DISTANCE, _DIST_KEYS),
+        _gold_counts,
+        _rel_distance,
+    ),
     _objects_set("object_rel_direction", _REL_DIRECTION, _DIR_KEYS, ("difficulty",)),
     _objects_set("route_planning", _ROUTE, _ROUTE_KEYS, ()),
-    FeatureSet("obj_appearance_order", "mc", ("num_choices", *_OPT_FREQ, *_OPTS), _with_keys(None, []),
-               _gold_counts, _option_frequencies),
+    FeatureSet(
+        "obj_appearance_order",
+        "mc",
+        ("num_choices", *_OPT_FREQ, *_OPTS),
+        _with_keys(None, []),
+        _gold_counts,
+        _option_frequencies,
+    ),
 ]
 
 #: The generic multiple-choice set (option texts and their gold frequencies) for any other question type.
-GENERIC_CHOICE = FeatureSet("*", "mc", ("num_choices", *_OPT_FREQ, *_OPTS), _with_keys(None, []),
-                            _gold_counts, _option_frequencies)
+GENERIC_CHOICE = FeatureSet(
+    "*", "mc", ("num_choices", *_OPT_FREQ, *_OPTS), _with_keys(None, []), _gold_counts, _option_frequencies
+)
 
 #: The official relative-distance set including its label-reading pair frequencies, in the official order
 #: (the order matters: a forest draws features by column index).
 LEAKY_REL_DISTANCE = FeatureSet(
-    "object_rel_distance", "mc",
-    (*_DIST_KEYS, "max_option_freq", "max_tgt_option_pair_freq", "max_tgt_option_ord_pair_freq",
-     *(f"opt_{i}_{s}" for i in range(_N_OPTIONS)
-       for s in ("option_freq", "tgt_option_pair_freq", "tgt_option_ord_pair_freq"))),
-    _with_keys(_REL_DISTANCE, _DIST_KEYS), _rel_distance_pairs, _rel_distance_leaky)
+    "object_rel_distance",
+    "mc",
+    (
+        *_DIST_KEYS,
+        "max_option_freq",
+        "max_tgt_option_pair_freq",
+        "max_tgt_option_ord_pair_freq",
+        *(
+            f"opt_{i}_{s}"
+            for i in range(_N_OPTIONS)
+            for s in ("option_freq", "tgt_option_pair_freq", "tgt_option_ord_pair_freq")
+        ),
+    ),
+    _with_keys(_REL_DISTANCE, _DIST_KEYS),
+    _rel_distance_pairs,
+    _rel_distance_leaky,
+)

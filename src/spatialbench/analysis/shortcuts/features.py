@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
 import pandas as pd
 from sklearn.preprocessing import minmax_scale
 
@@ -50,6 +49,7 @@ def _extract(pattern: str, names: list[str]) -> Callable[[pd.DataFrame], pd.Data
         for i, name in enumerate(names):
             out[name] = found[i].str.strip()
         return out
+
     return keys
 
 
@@ -73,8 +73,11 @@ def _value_stats(train: pd.DataFrame, key: str, prefix: str, raw: bool) -> pd.Da
         stats[f"{prefix}_val_mean"] = grouped["gt_num"].mean()
         stats[f"{prefix}_val_std"] = grouped["gt_num"].std().fillna(0)
     name = "val_log" if prefix == "obj" else "val"
-    log_mean, log_std = (f"{prefix}_{name}_mean", f"{prefix}_{name}_std") if prefix == "obj" else (
-        f"{prefix}_val_mean_log", f"{prefix}_val_std_log")
+    log_mean, log_std = (
+        (f"{prefix}_{name}_mean", f"{prefix}_{name}_std")
+        if prefix == "obj"
+        else (f"{prefix}_val_mean_log", f"{prefix}_val_std_log")
+    )
     stats[log_mean] = grouped["log_gt"].mean()
     stats[log_std] = grouped["log_gt"].std().fillna(0)
     return stats
@@ -125,16 +128,52 @@ def _size(maps: Maps, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 NUMBER_SETS = [
-    FeatureSet("object_counting", "num", (
-        "global_mean_log", "global_std_log", "object", "obj_count", "obj_val_mean", "obj_val_std",
-        "obj_val_log_mean", "obj_val_log_std"),
-        _extract(r"How many (.*?)\(s\) are in this room", ["object"]), _counting_fit, _counting),
-    FeatureSet("object_abs_distance", "num", (
-        "object_pair", "pair_freq_score", "pair_inv_var_score", "pair_count", "pair_val_mean_log",
-        "pair_val_std_log"), _pair_keys, _distance_fit, _distance),
-    FeatureSet("object_size_estimation", "num", (
-        "object", "obj_count", "obj_freq_score", "obj_val_log_mean", "obj_val_log_std", "obj_val_log_ratio"),
-        _extract(r"height\) of the (.*?), measured", ["object"]), _size_fit, _size),
-    FeatureSet("room_size_estimation", "num", ("global_mean_log", "global_std_log"),
-               lambda frame: frame.copy(), _global, _with_global),
+    FeatureSet(
+        "object_counting",
+        "num",
+        (
+            "global_mean_log",
+            "global_std_log",
+            "object",
+            "obj_count",
+            "obj_val_mean",
+            "obj_val_std",
+            "obj_val_log_mean",
+            "obj_val_log_std",
+        ),
+        _extract(r"How many (.*?)\(s\) are in this room", ["object"]),
+        _counting_fit,
+        _counting,
+    ),
+    FeatureSet(
+        "object_abs_distance",
+        "num",
+        (
+            "object_pair",
+            "pair_freq_score",
+            "pair_inv_var_score",
+            "pair_count",
+            "pair_val_mean_log",
+            "pair_val_std_log",
+        ),
+        _pair_keys,
+        _distance_fit,
+        _distance,
+    ),
+    FeatureSet(
+        "object_size_estimation",
+        "num",
+        ("object", "obj_count", "obj_freq_score", "obj_val_log_mean", "obj_val_log_std", "obj_val_log_ratio"),
+        _extract(r"height\) of the (.*?), measured", ["object"]),
+        _size_fit,
+        _size,
+    ),
+    FeatureSet(
+        "room_size_estimation",
+        "num",
+        ("global_mean_log", "global_std_log"),
+        lambda frame: frame.copy(),
+        _global,
+        _with_global,
+    ),
 ]

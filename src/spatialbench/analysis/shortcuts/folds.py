@@ -1,5 +1,8 @@
-"""Fold plans and per-fold random forests of the stress-test (official ``UnifiedCrossValidator`` /
-``RandomForestEvaluator``): label encoding fitted on the training fold, unseen categories -> -1."""
+"""Fold plans and per-fold random forests of the stress-test.
+
+As the official ``UnifiedCrossValidator`` / ``RandomForestEvaluator``: label encoding fitted on the
+training fold, unseen categories -> -1.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +19,9 @@ from spatialbench.scoring.metrics import mra_array
 FOLD_KINDS = ("random", "grouped")
 
 
-def fold_plan(frame: pd.DataFrame, kind: str, k: int, seed: int, format: str) -> Iterator[tuple[NDArray, NDArray]]:
+def fold_plan(
+    frame: pd.DataFrame, kind: str, k: int, seed: int, format: str
+) -> Iterator[tuple[NDArray, NDArray]]:
     """``(train, test)`` positional indices of ``frame``'s rows for each of ``k`` folds.
 
     ``random``: the official splitters (``StratifiedKFold`` on ``gt_idx`` for multiple choice, ``KFold``
@@ -30,7 +35,7 @@ def fold_plan(frame: pd.DataFrame, kind: str, k: int, seed: int, format: str) ->
 
 
 def encode(train: pd.DataFrame, test: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Text columns -> integer codes of the training fold's sorted classes (``LabelEncoder``); unseen -> -1."""
+    """Encode text columns as codes of the training fold's sorted classes (``LabelEncoder``); unseen: -1."""
     train, test = train.copy(), test.copy()
     for column in train.columns:
         if not pd.api.types.is_numeric_dtype(train[column]):
@@ -42,8 +47,15 @@ def encode(train: pd.DataFrame, test: pd.DataFrame) -> tuple[pd.DataFrame, pd.Da
     return train, test
 
 
-def forest_scores(x_train: pd.DataFrame, train: pd.DataFrame, x_test: pd.DataFrame, test: pd.DataFrame,
-                  format: str, seed: int, n_jobs: int) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+def forest_scores(
+    x_train: pd.DataFrame,
+    train: pd.DataFrame,
+    x_test: pd.DataFrame,
+    test: pd.DataFrame,
+    format: str,
+    seed: int,
+    n_jobs: int,
+) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
     """Fit one forest; return (hit per test row, s(x) per test row), both shape (n_test,), in [0, 1].
 
     Multiple choice: hit = predicted index equals ``gt_idx``; s(x) = the forest's P(gold) (0 when the gold

@@ -28,8 +28,11 @@ class StressTestError(SpatialBenchError, ValueError):
 
 @dataclass(frozen=True)
 class TaskScore:
-    """One question type: ``score`` and ``chance`` in percent (mean over folds, as the official code),
-    ``interval`` the 95 % normal interval of the per-item hits (percent), ``n`` items, ``folds`` per-fold scores."""
+    """One question type's result.
+
+    ``score`` and ``chance`` in percent (mean over folds, as the official code), ``interval`` the 95 %
+    normal interval of the per-item hits (percent), ``n`` items, ``folds`` the per-fold scores.
+    """
 
     task: str
     format: str
@@ -57,8 +60,11 @@ class StressTest:
     def overall(self) -> tuple[float, float]:
         """(mean TsT score, mean chance) over question types, percent (VSI-Bench's Avg convention)."""
         tasks = list(self.tasks.values())
-        return (float(np.mean([t.score for t in tasks])), float(np.mean([t.chance for t in tasks]))) \
-            if tasks else (float("nan"), float("nan"))
+        return (
+            (float(np.mean([t.score for t in tasks])), float(np.mean([t.chance for t in tasks])))
+            if tasks
+            else (float("nan"), float("nan"))
+        )
 
 
 def _interval(hits: np.ndarray) -> tuple[float, float]:
@@ -66,8 +72,9 @@ def _interval(hits: np.ndarray) -> tuple[float, float]:
     return (100.0 * max(mean - half, 0.0), 100.0 * min(mean + half, 1.0))
 
 
-def _task(frame: pd.DataFrame, fs: FeatureSet, kind: str, k: int, seed: int, n_jobs: int,
-          leak_check: bool) -> tuple[TaskScore, dict[str, float]]:
+def _task(
+    frame: pd.DataFrame, fs: FeatureSet, kind: str, k: int, seed: int, n_jobs: int, leak_check: bool
+) -> tuple[TaskScore, dict[str, float]]:
     cols = list(fs.columns)
     hits, scores, chance, per_fold = np.zeros(len(frame)), np.zeros(len(frame)), np.zeros(len(frame)), []
     for number, (tr, te) in enumerate(fold_plan(frame, kind, k, seed, fs.format)):
@@ -82,20 +89,36 @@ def _task(frame: pd.DataFrame, fs: FeatureSet, kind: str, k: int, seed: int, n_j
         chance[te] = constant_baseline(train, test, fs.format)
         per_fold.append(100.0 * float(hits[te].mean()))
     task = str(frame["task"].iloc[0])
-    score = TaskScore(task, fs.format, len(frame), float(np.mean(per_fold)), 100.0 * float(chance.mean()),
-                      _interval(hits), per_fold, cols)
+    score = TaskScore(
+        task,
+        fs.format,
+        len(frame),
+        float(np.mean(per_fold)),
+        100.0 * float(chance.mean()),
+        _interval(hits),
+        per_fold,
+        cols,
+    )
     return score, dict(zip(frame["id"], scores.tolist(), strict=True))
 
 
-def stress_test(items: Iterable[Item] | pd.DataFrame, folds: str = "random", k: int = 5, seed: int = 42,
-                sets: dict[str, FeatureSet] | None = None, n_jobs: int = 1,
-                leak_check: bool = True) -> StressTest:
+def stress_test(
+    items: Iterable[Item] | pd.DataFrame,
+    folds: str = "random",
+    k: int = 5,
+    seed: int = 42,
+    sets: dict[str, FeatureSet] | None = None,
+    n_jobs: int = 1,
+    leak_check: bool = True,
+) -> StressTest:
     """Run TsT-RF on every question type of ``items``.
 
     Args:
         items: benchmark items, or a :func:`question_table` frame.
         folds: ``"random"`` (the official splitters) or ``"grouped"`` (by scene).
-        k, seed: folds and the seed of splitters and forests (official: 5, 42).
+        k: number of folds (official: 5).
+        seed: seed of the splitters and forests (official: 42).
+        n_jobs: forest threads (the result does not depend on it).
         sets: question type -> feature set (default the leak-free official sets).
         leak_check: run :func:`check_label_invariance` on each type's first fold first.
 
@@ -113,7 +136,9 @@ def stress_test(items: Iterable[Item] | pd.DataFrame, folds: str = "random", k: 
         rows = fs.keys(rows.dropna(subset=["gt_num"]) if fs.format == "num" else rows).reset_index(drop=True)
         groups = rows["scene"].nunique() if folds == "grouped" else len(rows)
         if min(len(rows), groups) < k:
-            skipped[task] = f"{len(rows)} items in {groups} {'scenes' if folds == 'grouped' else 'rows'} < k={k}"
+            skipped[task] = (
+                f"{len(rows)} items in {groups} {'scenes' if folds == 'grouped' else 'rows'} < k={k}"
+            )
             continue
         tasks[task], found = _task(rows, fs, folds, k, seed, n_jobs, leak_check)
         scores.update(found)

@@ -1,4 +1,4 @@
-"""The leak check (official TsT ``check_label_invariance``): a feature of a held-out row may not read its answer.
+"""The leak check (official TsT ``check_label_invariance``): features may not read the held-out answer.
 
 Only the held-out rows' label columns are changed (multiple choice: the gold index moves to the next
 option; numbers: ``x -> 1.7 x + 1``), the features are recomputed from the same training-fold statistics,
@@ -18,8 +18,10 @@ class LeakError(SpatialBenchError, ValueError):
     """A feature set reads the held-out answer; the stress-test refuses to report."""
 
     def __init__(self, task: str, columns: list[str]) -> None:
-        super().__init__(f"feature leak in {task!r}: columns {', '.join(columns)} change when only the "
-                         "held-out answers change (check_label_invariance); nothing reported")
+        super().__init__(
+            f"feature leak in {task!r}: columns {', '.join(columns)} change when only the "
+            "held-out answers change (check_label_invariance); nothing reported"
+        )
         self.task = task
         self.columns = columns
 
@@ -42,7 +44,8 @@ def check_label_invariance(features: FeatureSet, train: pd.DataFrame, test: pd.D
 
     Args:
         features: the feature set; ``train`` and ``test`` already carry its key columns.
-        train, test: question tables (:func:`~spatialbench.analysis.shortcuts.table.question_table` rows).
+        train: training-fold rows, a question table.
+        test: held-out rows, a question table (:func:`.table.question_table` rows).
     """
     maps = features.fit(train)
     cols = list(features.columns)

@@ -23,9 +23,12 @@ from spatialbench.analysis.shortcuts.table import order_digest, question_table
 
 @dataclass(frozen=True)
 class Pruning:
-    """``removed`` in removal order, ``kept`` sorted as the table, ``iterations``: per-iteration
+    """The result of IBP.
+
+    ``removed`` in removal order, ``kept`` sorted as the table, ``iterations``: per-iteration
     ``{removed, max_bias, mean_bias}``; ``before``/``after`` overall TsT score (percent); ``control``:
-    the random-removal scores per seed."""
+    the random-removal scores per seed.
+    """
 
     removed: list[str]
     kept: list[str]
@@ -44,7 +47,7 @@ def _bias(table: pd.DataFrame, scores: dict[str, float]) -> pd.Series:
 
 def _batch(table: pd.DataFrame, bias: pd.Series, size: int, floor: int) -> list[str]:
     ranked = table.assign(_key=-bias.round(12)).dropna(subset=["_key"]).sort_values(["_key", "id"])
-    left, chosen = Counter(table["task"]), []
+    left, chosen = Counter(table["task"]), list[str]()
     for identifier, task in zip(ranked["id"], ranked["task"], strict=True):
         if len(chosen) == size:
             break
@@ -71,16 +74,23 @@ def _control(table: pd.DataFrame, removed: list[str], folds: str, seed: int, see
     return scores
 
 
-def iterative_bias_pruning(items: Any, budget: int, batch_size: int = 50, floor: int = 10,
-                           stop_below: float | None = None, folds: str = "random", seed: int = 42,
-                           control_seeds: int = 10) -> Pruning:
+def iterative_bias_pruning(
+    items: Any,
+    budget: int,
+    batch_size: int = 50,
+    floor: int = 10,
+    stop_below: float | None = None,
+    folds: str = "random",
+    seed: int = 42,
+    control_seeds: int = 10,
+) -> Pruning:
     """Run IBP on ``items`` (benchmark items or a question table) with a global ``budget`` of removals.
 
     Raises:
         StressTestError / LeakError: from :func:`~spatialbench.analysis.shortcuts.forest.stress_test`.
     """
     full = items if isinstance(items, pd.DataFrame) else question_table(items)
-    table, removed, iterations = full, [], []
+    table, removed, iterations = full, list[str](), list[dict[str, float]]()
     while len(removed) < budget:
         result = stress_test(table, folds, seed=seed)
         bias = _bias(table, result.items)
@@ -93,8 +103,22 @@ def iterative_bias_pruning(items: Any, budget: int, batch_size: int = 50, floor:
         iterations.append({"removed": len(batch), "max_bias": top, "mean_bias": float(bias.mean())})
         removed += batch
         table = table[~table["id"].isin(batch)].reset_index(drop=True)
-    settings = {"budget": budget, "batch_size": batch_size, "floor": floor, "stop_below": stop_below,
-                "folds": folds, "seed": seed, "control_seeds": control_seeds,
-                "fingerprint": order_digest(full["id"].astype(str))}
-    return Pruning(removed, list(table["id"]), iterations, _score(full, folds, seed), _score(table, folds, seed),
-                   _control(full, removed, folds, seed, control_seeds), settings)
+    settings = {
+        "budget": budget,
+        "batch_size": batch_size,
+        "floor": floor,
+        "stop_below": stop_below,
+        "folds": folds,
+        "seed": seed,
+        "control_seeds": control_seeds,
+        "fingerprint": order_digest(full["id"].astype(str)),
+    }
+    return Pruning(
+        removed,
+        list(table["id"]),
+        iterations,
+        _score(full, folds, seed),
+        _score(table, folds, seed),
+        _control(full, removed, folds, seed, control_seeds),
+        settings,
+    )

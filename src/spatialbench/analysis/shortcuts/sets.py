@@ -1,4 +1,4 @@
-"""The feature-set catalogue: question type -> :class:`~spatialbench.analysis.shortcuts.features.FeatureSet`."""
+"""The feature-set catalogue: question type -> :class:`.features.FeatureSet`."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ FEATURE_SETS: dict[str, FeatureSet] = {fs.name: fs for fs in [*NUMBER_SETS, *CHO
 LEAKY_FEATURE_SETS: dict[str, FeatureSet] = {"object_rel_distance": LEAKY_REL_DISTANCE}
 
 #: The generic numerical set (training-fold log-value mean and spread) for any other question type.
-GENERIC_NUMBER = FeatureSet("*", "num", ("global_mean_log", "global_std_log"), lambda f: f.copy(),
-                            _global, _with_global)
+GENERIC_NUMBER = FeatureSet(
+    "*", "num", ("global_mean_log", "global_std_log"), lambda f: f.copy(), _global, _with_global
+)
 
 
 def feature_set(task: str, format: str, sets: dict[str, FeatureSet] | None = None) -> FeatureSet:
-    """The set for ``task`` from ``sets`` (default :data:`FEATURE_SETS`), else the generic set of ``format``."""
+    """Return ``task``'s set from ``sets`` (default :data:`FEATURE_SETS`), else the generic one."""
     chosen = (sets or FEATURE_SETS).get(task)
     if chosen is not None and chosen.format == format:
         return chosen

@@ -27,7 +27,7 @@ _TASK_ALIASES = {
 
 
 def option_text(option: str) -> str:
-    """``"A. sofa"`` -> ``"sofa"`` (the official ``split(". ")[-1]``)."""
+    """Return an option's text: ``"A. sofa"`` -> ``"sofa"`` (the official ``split(". ")[-1]``)."""
     return option.split(". ")[-1].strip()
 
 
@@ -39,7 +39,7 @@ def _id_key(identifier: str) -> tuple[int, float, str]:
 
 
 def order_digest(ids: Iterable[str]) -> str:
-    """SHA-256 (hex) of the ids joined by newlines, in the order given: pins the row order of a stress-test."""
+    """Hash (SHA-256, hex) the ids joined by newlines, in order: pins a stress-test's row order."""
     return hashlib.sha256("\n".join(ids).encode()).hexdigest()
 
 
@@ -57,14 +57,20 @@ def question_table(items: Iterable[Item]) -> pd.DataFrame:
         mc = item.answer_kind == AnswerKind.MULTIPLE_CHOICE
         gt_idx = "ABCDEFGH".find(item.ground_truth.strip()[:1]) if mc else -1
         number = float("nan") if mc else _number(item.ground_truth)
-        rows.append({
-            "id": item.id, "task": _TASK_ALIASES.get(item.task, item.task),
-            "difficulty": item.task.rsplit("_", 1)[-1] if item.task in _TASK_ALIASES else "",
-            "question": item.question, "options": texts, "scene": item.scene_id or item.id,
-            "format": "mc" if mc else "num", "gt_idx": gt_idx,
-            "gt_val": texts[gt_idx] if mc and 0 <= gt_idx < len(texts) else item.ground_truth,
-            "gt_num": number,
-        })
+        rows.append(
+            {
+                "id": item.id,
+                "task": _TASK_ALIASES.get(item.task, item.task),
+                "difficulty": item.task.rsplit("_", 1)[-1] if item.task in _TASK_ALIASES else "",
+                "question": item.question,
+                "options": texts,
+                "scene": item.scene_id or item.id,
+                "format": "mc" if mc else "num",
+                "gt_idx": gt_idx,
+                "gt_val": texts[gt_idx] if mc and 0 <= gt_idx < len(texts) else item.ground_truth,
+                "gt_num": number,
+            }
+        )
     frame = pd.DataFrame(rows)
     if frame.empty:
         return frame
