@@ -23,3 +23,5 @@ from spatialbench.cli import judge  # noqa: F401
 from spatialbench.cli import consistency  # noqa: F401
 from spatialbench.cli import probe  # noqa: F401
 from spatialbench.cli import list  # noqa: F401
+from spatialbench.cli import stress_test  # noqa: F401
+from spatialbench.cli import debias  # noqa: F401

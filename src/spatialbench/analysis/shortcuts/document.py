@@ -1,0 +1,98 @@
+"""``stress_test.json``, its table (Markdown, CSV) and its figure (TsT-RF score beside chance per type).
+
+Document (version 1): ``tasks: {task: {score, chance, n, interval, folds, format, features}}`` and
+``items: {id: s}`` of the random folds at the top level (the official protocol), the same for the
+scene-grouped folds under ``grouped``, plus ``k``, ``seed``, ``order_digest`` and ``overall``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from spatialbench.analysis.shortcuts.forest import StressTest, TaskScore
+from spatialbench.charts import grouped_bars
+from spatialbench.scoring.render import Grid, to_csv, to_markdown
+
+VERSION = 1
+
+
+def _part(result: StressTest) -> dict[str, Any]:
+    score, chance = result.overall
+    return {
+        "tasks": {
+            name: {key: value for key, value in asdict(task).items() if key != "task"}
+            for name, task in result.tasks.items()
+        },
+        "items": result.items,
+        "overall": {"score": score, "chance": chance, "n": len(result.items)},
+        "skipped": result.skipped,
+    }
+
+
+def stress_document(random: StressTest, grouped: StressTest, source: dict[str, str]) -> dict[str, Any]:
+    """Build the versioned document of both fold kinds (shapes in the module docstring)."""
+    return {
+        "version": VERSION,
+        "analysis": "stress-test",
+        **source,
+        "k": random.k,
+        "seed": random.seed,
+        "order_digest": random.digest,
+        **_part(random),
+        "grouped": _part(grouped),
+    }
+
+
+def stress_table(random: StressTest, grouped: StressTest) -> Grid:
+    """Tabulate each question type and ``overall``: n, chance, TsT random and grouped (percent, 95 % CI)."""
+
+    def ci(task: TaskScore | None) -> str:
+        return f"{task.interval[0]:.1f}-{task.interval[1]:.1f}" if task else ""
+
+    rows = []
+    for name, task in random.tasks.items():
+        other = grouped.tasks.get(name)
+        rows.append(
+            (name, (task.n, task.chance, task.score, ci(task), other.score if other else None, ci(other)))
+        )
+    score, chance = random.overall
+    rows.append(("overall", (len(random.items), chance, score, "", grouped.overall[0], "")))
+    return Grid(
+        ("n", "chance", "TsT random", "95% CI", "TsT grouped", "95% CI"),
+        tuple(rows),
+        "TsT-RF (text-only random forest, k-fold on the test set)",
+    )
+
+
+def write_stress_test(
+    out: Path, random: StressTest, grouped: StressTest, source: dict[str, str]
+) -> list[Path]:
+    """Write ``stress_test.json``, ``stress_test.md``, ``stress_test.csv`` and the figure into ``out``.
+
+    Returns the paths written. Raises OSError when ``out`` cannot be written.
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    doc = out / "stress_test.json"
+    doc.write_text(json.dumps(stress_document(random, grouped, source), indent=2, sort_keys=True) + "\n")
+    table = stress_table(random, grouped)
+    (out / "stress_test.md").write_text("\n".join(to_markdown(table)) + "\n")
+    (out / "stress_test.csv").write_text(to_csv(table))
+    names = list(random.tasks)
+    figure = grouped_bars(
+        names,
+        [
+            ("TsT-RF random folds", [random.tasks[n].score for n in names]),
+            (
+                "TsT-RF grouped by scene",
+                [grouped.tasks[n].score if n in grouped.tasks else None for n in names],
+            ),
+        ],
+        [("chance", [random.tasks[n].chance for n in names])],
+        "Text-only random forest trained on the test set (TsT-RF)",
+        out / "stress_test",
+        scale=1.0,
+    )
+    return [doc, out / "stress_test.md", out / "stress_test.csv", *figure]

@@ -1,0 +1,147 @@
+"""TsT-RF: one random forest per question type, k-fold on the test set itself (Brown et al., Sec. 3.2).
+
+Deterministic: rows sorted by id (the order's SHA-256 recorded and re-checked), fixed seeds and
+``n_jobs`` (a forest's output does not depend on it), fold plans from seeded splitters.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from spatialbench.analysis.shortcuts.features import FeatureSet
+from spatialbench.analysis.shortcuts.folds import constant_baseline, encode, fold_plan, forest_scores
+from spatialbench.analysis.shortcuts.leak import LeakError, check_label_invariance
+from spatialbench.analysis.shortcuts.sets import feature_set
+from spatialbench.analysis.shortcuts.table import order_digest, question_table
+from spatialbench.errors import SpatialBenchError
+from spatialbench.records import Item
+
+
+class StressTestError(SpatialBenchError, ValueError):
+    """A stress-test that cannot run as asked (unknown fold kind, a row order that moved)."""
+
+
+@dataclass(frozen=True)
+class TaskScore:
+    """One question type's result.
+
+    ``score`` and ``chance`` in percent (mean over folds, as the official code), ``interval`` the 95 %
+    normal interval of the per-item hits (percent), ``n`` items, ``folds`` the per-fold scores.
+    """
+
+    task: str
+    format: str
+    n: int
+    score: float
+    chance: float
+    interval: tuple[float, float]
+    folds: list[float]
+    features: list[str]
+
+
+@dataclass(frozen=True)
+class StressTest:
+    """Result of one fold kind: per-type scores, per-item bias score s(x) in [0, 1], the row-order digest."""
+
+    folds: str
+    k: int
+    seed: int
+    tasks: dict[str, TaskScore]
+    items: dict[str, float]
+    digest: str
+    skipped: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def overall(self) -> tuple[float, float]:
+        """(mean TsT score, mean chance) over question types, percent (VSI-Bench's Avg convention)."""
+        tasks = list(self.tasks.values())
+        return (
+            (float(np.mean([t.score for t in tasks])), float(np.mean([t.chance for t in tasks])))
+            if tasks
+            else (float("nan"), float("nan"))
+        )
+
+
+def _interval(hits: np.ndarray) -> tuple[float, float]:
+    mean, half = hits.mean(), 1.96 * hits.std(ddof=1) / np.sqrt(len(hits)) if len(hits) > 1 else 0.0
+    return (100.0 * max(mean - half, 0.0), 100.0 * min(mean + half, 1.0))
+
+
+def _task(
+    frame: pd.DataFrame, fs: FeatureSet, kind: str, k: int, seed: int, n_jobs: int, leak_check: bool
+) -> tuple[TaskScore, dict[str, float]]:
+    cols = list(fs.columns)
+    hits, scores, chance, per_fold = np.zeros(len(frame)), np.zeros(len(frame)), np.zeros(len(frame)), []
+    for number, (tr, te) in enumerate(fold_plan(frame, kind, k, seed, fs.format)):
+        train, test = frame.iloc[tr], frame.iloc[te]
+        with warnings.catch_warnings():  # min-max of a fold whose keys are all unseen: all-NaN, kept NaN
+            warnings.simplefilter("ignore", RuntimeWarning)
+            if leak_check and number == 0 and (leaked := check_label_invariance(fs, train, test)):
+                raise LeakError(fs.name if fs.name != "*" else str(frame["task"].iloc[0]), leaked)
+            maps = fs.fit(train)
+            x_train, x_test = encode(fs.transform(maps, train)[cols], fs.transform(maps, test)[cols])
+        hits[te], scores[te] = forest_scores(x_train, train, x_test, test, fs.format, seed, n_jobs)
+        chance[te] = constant_baseline(train, test, fs.format)
+        per_fold.append(100.0 * float(hits[te].mean()))
+    task = str(frame["task"].iloc[0])
+    score = TaskScore(
+        task,
+        fs.format,
+        len(frame),
+        float(np.mean(per_fold)),
+        100.0 * float(chance.mean()),
+        _interval(hits),
+        per_fold,
+        cols,
+    )
+    return score, dict(zip(frame["id"], scores.tolist(), strict=True))
+
+
+def stress_test(
+    items: Iterable[Item] | pd.DataFrame,
+    folds: str = "random",
+    k: int = 5,
+    seed: int = 42,
+    sets: dict[str, FeatureSet] | None = None,
+    n_jobs: int = 1,
+    leak_check: bool = True,
+) -> StressTest:
+    """Run TsT-RF on every question type of ``items``.
+
+    Args:
+        items: benchmark items, or a :func:`question_table` frame.
+        folds: ``"random"`` (the official splitters) or ``"grouped"`` (by scene).
+        k: number of folds (official: 5).
+        seed: seed of the splitters and forests (official: 42).
+        n_jobs: forest threads (the result does not depend on it).
+        sets: question type -> feature set (default the leak-free official sets).
+        leak_check: run :func:`check_label_invariance` on each type's first fold first.
+
+    Raises:
+        StressTestError: an unknown ``folds``. LeakError: a feature reads a held-out answer.
+    """
+    if folds not in ("random", "grouped"):
+        raise StressTestError(f"unknown fold kind {folds!r}; use random or grouped")
+    table = items if isinstance(items, pd.DataFrame) else question_table(items)
+    digest = order_digest(table["id"].astype(str)) if len(table) else order_digest([])
+    tasks, scores, skipped = {}, {}, {}
+    for task in sorted(table["task"].unique()) if len(table) else []:
+        rows = table[table["task"] == task]
+        fs = feature_set(task, str(rows["format"].iloc[0]), sets)
+        rows = fs.keys(rows.dropna(subset=["gt_num"]) if fs.format == "num" else rows).reset_index(drop=True)
+        groups = rows["scene"].nunique() if folds == "grouped" else len(rows)
+        if min(len(rows), groups) < k:
+            skipped[task] = (
+                f"{len(rows)} items in {groups} {'scenes' if folds == 'grouped' else 'rows'} < k={k}"
+            )
+            continue
+        tasks[task], found = _task(rows, fs, folds, k, seed, n_jobs, leak_check)
+        scores.update(found)
+    if order_digest(table["id"].astype(str)) != digest:
+        raise StressTestError("the row order changed during the stress-test")
+    return StressTest(folds, k, seed, tasks, dict(sorted(scores.items())), digest, skipped)
