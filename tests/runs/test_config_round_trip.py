@@ -22,8 +22,8 @@ def _first_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Run a 2-item baseline with relative ``--out`` and ``--data`` from ``tmp_path``; return the folder."""
     make_vsibench(tmp_path / "data", n_videos=1, per_video=4)
     monkeypatch.chdir(tmp_path)
-    result = CliRunner().invoke(app, ["run", "--benchmark", "vsibench", "--data", "data", "--model", "chance-frequency", "--limit", "2",
-                                      "--out", "runs/a", "--no-progress"])
+    result = CliRunner().invoke(app, ["run", "--benchmark", "vsibench", "--data", "data", "--model",
+                                      "chance-frequency", "--limit", "2", "--out", "runs/a", "--no-progress"])
     assert result.exit_code == 0, result.output
     return tmp_path / "runs" / "a"
 

@@ -23,3 +23,4 @@ from spatialbench.cli import judge  # noqa: F401
 from spatialbench.cli import consistency  # noqa: F401
 from spatialbench.cli import probe  # noqa: F401
 from spatialbench.cli import list  # noqa: F401
+from spatialbench.cli import import_command  # noqa: F401
