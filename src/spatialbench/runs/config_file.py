@@ -10,11 +10,12 @@ with the field names of :mod:`spatialbench.runs.config`::
 
 Relative ``out`` and ``data.path`` resolve against the file's folder (a run file and its data travel
 together), not the working folder; absolute ones stay as written. A run's own ``RUN/config.json``
-(``{"config": {...}, "environment": ...}``, :func:`~spatialbench.runs.record.record_run`) is a run file
-too: its ``config`` section is read, and a relative ``out`` recorded there (by runs recorded before
-``out`` was made absolute) is the run folder itself, so ``--config RUN/config.json`` resumes that run.
-It is validated by ``RunConfig`` itself (:func:`validated`: unknown keys are errors; types are strict, as the file writes them: ``true`` is no number, ``"5"`` no integer); settings
-given on the command line override the file's (:func:`merged`).
+(``{"config": {...}, "environment": ...}``, :func:`~spatialbench.runs.record.record_run`) is a run file too:
+its ``config`` section is read, and a relative ``out`` recorded there (by runs recorded before ``out`` was
+made absolute) is the run folder itself, so ``--config RUN/config.json`` resumes that run. It is validated
+by ``RunConfig`` itself (:func:`validated`: unknown keys are errors; types are strict, as the file writes
+them: ``true`` is no number, ``"5"`` no integer); settings given on the command line override the file's
+(:func:`merged`).
 
 :func:`run_config` is the library's way in (``spatialbench.run(config, **overrides)``): a ``RunConfig``, a
 mapping of sections or a run file, with overrides laid over it section by section; every refusal is one
