@@ -41,9 +41,9 @@ SKIPPED = {
     ("docs/workflows/scale-out.md", "# one GPU per replica, two replicas (data parallel by hand; the pool "
                                     "spreads the requests):"),
 }
-#: blocks run but needing files no page makes (a run file of four shards)
-PARSE_ONLY = {("docs/workflows/scale-out.md", "spatialbench run --config run.yaml --shard 1/4 --out runs/q7b-1"
-                                               "     # ... 2/4, 3/4, 4/4 anywhere")}
+#: blocks parsed but not run: they need files no page makes (a run file of four shards)
+PARSE_ONLY = {("docs/workflows/scale-out.md",
+               "spatialbench run --config run.yaml --shard 1/4 --out runs/q7b-1     # ... 2/4, 3/4, 4/4 anywhere")}
 
 
 def _pages() -> list[Path]:
@@ -74,7 +74,8 @@ def _blocks() -> list[tuple[str, str, str]]:
 def _commands(body: str) -> list[str]:
     """The block's command lines: continuations joined, comments and blank lines dropped."""
     joined = re.sub(r"\\\n\s*", " ", body)
-    return [line.strip() for line in joined.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    lines = (line.strip() for line in joined.splitlines())
+    return [line for line in lines if line and not line.startswith("#")]
 
 
 def _parse(args: list[str]) -> None:
@@ -91,7 +92,8 @@ def _parse(args: list[str]) -> None:
 def test_the_readme_is_short_and_starts_with_the_two_commands() -> None:
     lines = README.read_text().splitlines()
     assert len(lines) <= 150
-    assert lines[:2] == ["bash scripts/venv.sh spatialbench demo --out demo-out", "bash scripts/venv.sh pytest"]
+    two = ["bash scripts/venv.sh spatialbench demo --out demo-out", "bash scripts/venv.sh pytest"]
+    assert lines[:2] == two
     for link in re.findall(r"\]\((docs/[^)#]+)", README.read_text()):
         assert (REPO_ROOT / link).is_file(), link
 

@@ -8,7 +8,8 @@ same on every machine.
 
 from __future__ import annotations
 
-import click
+from typing import Any
+
 import typer
 
 WIDTH = 100
@@ -21,9 +22,10 @@ hand (a test fails while it is stale). Each workflow page explains its command.
 """
 
 
-def _help(command: click.Command, ctx: click.Context) -> str:
+# typer 0.29 brings its own click (typer._click), so commands and contexts are typed Any here
+def _help(command: Any, ctx: Any) -> str:
     """Return click's plain help of ``command`` (typer's ``format_help`` draws rich boxes instead)."""
-    formatter = click.HelpFormatter(width=WIDTH, max_width=WIDTH)
+    formatter = ctx.make_formatter()
     for part in ("format_usage", "format_help_text", "format_arguments", "format_options", "format_epilog"):
         method = getattr(command, part, None)  # a group has no format_arguments in click 8.5
         if method is not None:
@@ -31,7 +33,12 @@ def _help(command: click.Command, ctx: click.Context) -> str:
     return formatter.getvalue().rstrip()
 
 
-def _sections(command: click.Command, ctx: click.Context, level: int) -> list[str]:
+def _context(command: Any, name: str, parent: Any = None) -> Any:
+    return command.context_class(command, info_name=name, parent=parent, terminal_width=WIDTH,
+                                 max_content_width=WIDTH)
+
+
+def _sections(command: Any, ctx: Any, level: int) -> list[str]:
     """Return the Markdown sections of ``command`` and of its sub-commands, depth first, sorted by name."""
     title = "#" * level + f" `{ctx.command_path}`"
     parts = [f"{title}\n\n```text\n{_help(command, ctx)}\n```\n"]
@@ -40,12 +47,11 @@ def _sections(command: click.Command, ctx: click.Context, level: int) -> list[st
             sub = command.get_command(ctx, name)
             if sub is None or sub.hidden:
                 continue
-            parts += _sections(sub, click.Context(sub, info_name=name, parent=ctx), min(level + 1, 4))
+            parts += _sections(sub, _context(sub, name, ctx), min(level + 1, 4))
     return parts
 
 
 def render_reference(app: typer.Typer) -> str:
     """Return the whole reference page of ``app`` (Markdown: one section per command)."""
     root = typer.main.get_command(app)
-    ctx = click.Context(root, info_name="spatialbench")
-    return HEADER + "\n" + "\n".join(_sections(root, ctx, 2))
+    return HEADER + "\n" + "\n".join(_sections(root, _context(root, "spatialbench"), 2))
