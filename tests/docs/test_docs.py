@@ -43,7 +43,8 @@ SKIPPED = {
 }
 #: blocks parsed but not run: they need files no page makes (a run file of four shards)
 PARSE_ONLY = {("docs/workflows/scale-out.md",
-               "spatialbench run --config run.yaml --shard 1/4 --out runs/q7b-1     # ... 2/4, 3/4, 4/4 anywhere")}
+               "spatialbench run --config run.yaml --shard 1/4 --out runs/q7b-1     "
+               "# ... 2/4, 3/4, 4/4 anywhere")}
 
 
 def _pages() -> list[Path]:
