@@ -109,22 +109,24 @@ def import_run(
         read = read_predictions(path, loaded, format, response_field)
     except (FileNotFoundError, ValueError) as err:
         raise ImportInputError(str(err)) from None
-    skipped = [str(e) for e in read.errors]
-    for line in skipped:
-        if notify is not None:
-            notify(line)
+    skipped = _noted([str(e) for e in read.errors], notify)
     items = [i for i in loaded if i.id in read.responses]
     if not items:
         raise ImportInputError(f"{path}: no response matches an item of {annotations}")
     found_tool = tool or _tool(path, read.format)
     found_version = version or tool_version(path)
-    config = config.updated("data", ids=tuple(i.id for i in items))
-    config = config.model_copy(update={"model": config.model.model_copy(
-        update={"name": f"{found_tool}:{model or path.stem}"})})
+    config = config.updated("data", ids=tuple(i.id for i in items)).updated(
+        "model", name=f"{found_tool}:{model or path.stem}")
     backend = {"imported": True, "tool": found_tool, "version": found_version, "format": read.format,
                "file": str(path.absolute())}
     _write(config, backend, items, read.responses, target)
     return ImportOutcome(open_run(target, scored=True), found_tool, found_version, len(items), skipped)
+
+
+def _noted(lines: list[str], notify: Callable[[str], None] | None) -> list[str]:
+    for line in lines if notify is not None else ():
+        notify(line)  # type: ignore[misc]
+    return lines
 
 
 def _config(benchmark: str, annotations: str | Path, out: Path, model: str, extract: str | None) -> RunConfig:

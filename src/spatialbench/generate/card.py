@@ -60,10 +60,13 @@ def write_card(
     """Write ``out/README.md``: the YAML header ``load_dataset`` reads and a few lines of prose.
 
     Args:
-        out: the benchmark folder. pretty_name: its title. data_file: the questions' file, relative to
-            ``out`` (the ``test`` split). features: ``dataset_info.features`` entries (``{"name", "dtype"}``,
-            ``{"name", "list": "image"}``...). how: one paragraph on how the set was generated.
-        seed: the generator's seed (recorded as given). rows: the number of questions.
+        out: the benchmark folder.
+        pretty_name: its title.
+        data_file: the questions' file, relative to ``out`` (the ``test`` split).
+        features: ``dataset_info.features`` entries (``{"name", "dtype"}``, ``{"name", "list": "image"}``).
+        how: one paragraph on how the set was generated.
+        seed: the generator's seed (recorded as given).
+        rows: the number of questions.
 
     Returns:
         The card's path.
@@ -103,7 +106,7 @@ def write_image_rows(out: Path, rows: Iterable[Mapping[str, Any]], columns: Sequ
     Image paths are relative to ``out``; the bytes are embedded, so the rows load without the folder.
     """
     rows = list(rows)
-    table = {c: [None if r.get(c) is None else str(r[c]) for r in rows] for c in columns}
+    table: dict[str, list[Any]] = {c: [None if r.get(c) is None else str(r[c]) for r in rows] for c in columns}
     table["images"] = [[{"bytes": p.read_bytes(), "path": p.relative_to(out).as_posix()} for p in frames]
                        for frames in images]
     image = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
