@@ -106,7 +106,8 @@ def write_image_rows(out: Path, rows: Iterable[Mapping[str, Any]], columns: Sequ
     Image paths are relative to ``out``; the bytes are embedded, so the rows load without the folder.
     """
     rows = list(rows)
-    table: dict[str, list[Any]] = {c: [None if r.get(c) is None else str(r[c]) for r in rows] for c in columns}
+    table: dict[str, list[Any]] = {c: [None if r.get(c) is None else str(r[c]) for r in rows]
+                                   for c in columns}
     table["images"] = [[{"bytes": p.read_bytes(), "path": p.relative_to(out).as_posix()} for p in frames]
                        for frames in images]
     image = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
