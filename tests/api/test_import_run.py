@@ -90,3 +90,17 @@ def test_a_file_that_matches_nothing_leaves_no_folder(shared_data: Path, tmp_pat
 def test_the_version_comes_from_the_file_name() -> None:
     assert tool_version(Path("lmms_eval_0.6.1_samples_vsibench.jsonl")) == "0.6.1"
     assert tool_version(Path("20250101_samples_vsibench.jsonl")) == "unknown"
+
+
+def test_serve_lists_it_beside_the_native_run(runs: tuple[Path, Path], tmp_path: Path,
+                                              shared_data: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from spatialbench.web.app import create_app
+    from spatialbench.web.state import ServeConfig
+
+    app = create_app(ServeConfig(data=shared_data / ANNOTATIONS, workdir=tmp_path / "work", token="t",
+                                 runs=(tmp_path,)))
+    page = TestClient(app, headers={"X-Spatialbench-Token": "t"}).get("/scores")
+    assert page.status_code == 200
+    assert "lmms" in page.text and "native" in page.text and "63.5" in page.text
