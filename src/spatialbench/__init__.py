@@ -9,7 +9,7 @@ itself imports nothing else)::
     run = spatialbench.open_run("runs/qwen")                    # a finished run, read-only
     spatialbench.score(run)                                      # scored as it scored itself
 
-``run``, ``arun``, ``prepare``, ``open_run``, ``score``, ``generate`` and ``analyze``: see
+``run``, ``arun``, ``prepare``, ``open_run``, ``score``, ``generate``, ``analyze`` and ``import_run``: see
 :mod:`spatialbench.api`. The synchronous forms work inside a running event loop (Jupyter).
 
 Packages are layers (see DESIGN.md; checked by import-linter, contracts in pyproject.toml): ``records`` /
@@ -24,10 +24,10 @@ import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from spatialbench.api import analyze, arun, generate, open_run, prepare, run, score
+    from spatialbench.api import analyze, arun, generate, import_run, open_run, prepare, run, score
 
 __version__ = "0.1.0"
-__all__ = ["__version__", "analyze", "arun", "generate", "open_run", "prepare", "run", "score"]
+__all__ = ["__version__", "analyze", "arun", "generate", "import_run", "open_run", "prepare", "run", "score"]
 _ENTRY_POINTS = frozenset(__all__) - {"__version__"}
 
 

@@ -92,7 +92,8 @@ def test_breakdown_of_a_baseline_run_is_the_baseline_score(mmsi: Path, tmp_path:
     assert _run(mmsi, out).exit_code == 0
     result = _invoke("breakdown", "--run", out)
     assert result.exit_code == 0, result.output
-    # the fixture's 14 questions, scored 1 / (number of options): (9/4 + 3/5 + 2/6) / 14 = 22.7 (README)
+    # the fixture's 14 questions, scored 1 / (number of options): (9/4 + 3/5 + 2/6) / 14 = 22.7
+    # (docs/benchmarks/mmsi-video.md)
     assert _row(result.output, "accuracy")[-1] == "22.7"
     assert _row(result.output, "accuracy") == _row(result.output, "random guess")
     assert "extraction: n/a" in result.output

@@ -31,7 +31,8 @@ def test_mmsi_video_report_has_table_3_and_difficulty_with_random_guess(tmp_path
     runs = runs_of("mmsi-video", build_mmsi(tmp_path / "data"), tmp_path)
     result = build_report(runs, tmp_path / "report")
     md = (tmp_path / "report" / "tables" / "breakdowns.md").read_text()
-    # the 14-question fixture's random-guess mean: (9/4 + 3/5 + 2/6) / 14 = 22.7 (README)
+    # the 14-question fixture's random-guess mean: (9/4 + 3/5 + 2/6) / 14 = 22.7
+    # (docs/benchmarks/mmsi-video.md)
     table3 = md.split("main categories (Table 3")[1].split("\n\n")[1]
     assert "| Chance Level (Random) | 22.7 |" in table3 and "| random guess | 22.7 |" in table3
     assert "Difficulty levels" in md

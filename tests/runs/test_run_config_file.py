@@ -57,8 +57,8 @@ def test_unknown_keys_and_unreadable_files_are_one_line(tmp_path: Path) -> None:
     broken.write_text("data = [")
     result = CliRunner().invoke(app, ["run", "--config", str(broken)])
     assert result.exit_code == 2 and f"Invalid value for --config {broken}" in result.output
-    with pytest.raises(ValueError, match="expected a .yaml / .yml / .toml file"):
-        read_config_file(tmp_path / "run.json")
+    with pytest.raises(ValueError, match="expected a .yaml / .yml / .toml / .json file"):
+        read_config_file(tmp_path / "run.ini")
 
 
 def test_merged_lays_flags_over_the_file() -> None:

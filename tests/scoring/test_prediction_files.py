@@ -130,7 +130,8 @@ def test_vlmevalkit_prediction_xlsx_is_read(shared_data):
 
 def test_robust_mode_equals_vlmevalkit_but_for_the_two_unit_conversions(shared_data):
     # VLMEvalKit's rule-based scorer strips <think> and reads numbers out of sentences, but converts no
-    # unit (README): "It is approximately 50 cm." for 0.5 m and "1.67 meters" for 167 cm score 0 there.
+    # unit (docs/workflows/score.md): "It is approximately 50 cm." for 0.5 m and "1.67 meters" for 167 cm
+    # score 0 there.
     root, items, xlsx = _vlmevalkit(shared_data)
     result = score_items(items, read_predictions(xlsx, items).responses, SPEC.scoring, extract="robust")
     scored = root / "noisy_loopback_VSI-Bench_32frame_extract_matching.xlsx"

@@ -10,7 +10,8 @@ inside a running event loop: Jupyter); the command line is a shell over it. Name
 - :func:`~spatialbench.api.folders.open_run` (a finished run, read-only) and
   :func:`~spatialbench.api.folders.score` (a run folder scored as it scored itself);
 - :func:`~spatialbench.api.generating.generate` (write a benchmark folder);
-- :func:`~spatialbench.api.analyses.analyze` (one registered analysis of a run, its document written).
+- :func:`~spatialbench.api.analyses.analyze` (one registered analysis of a run, its document written);
+- :func:`~spatialbench.api.importing.import_run` (another tool's results file as a scored run folder).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from spatialbench.api.analyses import analyze
     from spatialbench.api.folders import open_run, score
     from spatialbench.api.generating import generate
+    from spatialbench.api.importing import import_run
     from spatialbench.api.running import arun, prepare, run
 
 #: public name → the module that defines it
@@ -33,8 +35,9 @@ ENTRY_POINTS = {
     "score": "spatialbench.api.folders",
     "generate": "spatialbench.api.generating",
     "analyze": "spatialbench.api.analyses",
+    "import_run": "spatialbench.api.importing",
 }
-__all__ = ["analyze", "arun", "generate", "open_run", "prepare", "run", "score"]
+__all__ = ["analyze", "arun", "generate", "import_run", "open_run", "prepare", "run", "score"]
 
 
 def __getattr__(name: str) -> Any:

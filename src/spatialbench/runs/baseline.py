@@ -9,7 +9,7 @@ chance level for, e.g. chance-random on numerical items), so the folder reads li
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from spatialbench.models.base import BACKENDS
 from spatialbench.records.item import Item
@@ -69,14 +69,32 @@ def run_baseline(prepared: PreparedRun) -> RunSummary:
 
 def _store(config: RunConfig, name: str, items: list[Item], result: ScoreResult) -> dict[str, int]:
     """Store one row per item not yet stored; count ``ok``, ``not_applicable`` and ``already``."""
+    prompt = {"baseline": name}
+    answers = {str(r.id): str(r.prediction or r.extracted) for r in result.rows.itertuples()}
+    return store_answers(config, prompt, prompt, items, answers)
+
+
+def store_answers(
+    config: RunConfig, backend: dict[str, Any], prompt: dict[str, Any], items: list[Item],
+    answers: dict[str, str],
+) -> dict[str, int]:
+    """Record the run (``config.json``) and store ``answers`` (item id → text) as its responses.
+
+    Answers that need no model: a baseline's, or those another tool wrote (``spatialbench import``). One
+    row per item not yet stored; an item without an answer gets an empty ``not_applicable`` row.
+
+    Returns:
+        counts of ``ok``, ``empty``, ``failed``, ``already`` and (when any) ``not_applicable``.
+
+    Raises:
+        RunStoreError: a store of another run. OSError: ``config.json`` cannot be written.
+    """
     secrets = secret_values()
     store = RunStore(Path(config.out) / STORE_NAME, secrets)
-    prompt = {"baseline": name}
     counts = {"ok": 0, "empty": 0, "failed": 0, "already": 0}
     try:
-        record_run(store, config, prompt, prompt, secrets)
+        record_run(store, config, backend, prompt, secrets)
         done = store.done_keys()
-        answers = {str(r.id): str(r.prediction or r.extracted) for r in result.rows.itertuples()}
         settings = config.model.generation(None)
         for item in items:
             key = request_key(item, [], frames="", max_pixels=None, prompt=prompt, settings=settings,

@@ -9,9 +9,13 @@ with the field names of :mod:`spatialbench.runs.config`::
     model: {name: "openai-compatible:http://127.0.0.1:8000/v1#Qwen2.5-VL-7B", concurrency: 16}
 
 Relative ``out`` and ``data.path`` resolve against the file's folder (a run file and its data travel
-together), not the working folder. It is validated by ``RunConfig`` itself (:func:`validated`: unknown keys
-are errors; types are strict, as the file writes them: ``true`` is no number, ``"5"`` no integer); settings
-given on the command line override the file's (:func:`merged`).
+together), not the working folder; absolute ones stay as written. A run's own ``RUN/config.json``
+(``{"config": {...}, "environment": ...}``, :func:`~spatialbench.runs.record.record_run`) is a run file too:
+its ``config`` section is read, and a relative ``out`` recorded there (by runs recorded before ``out`` was
+made absolute) is the run folder itself, so ``--config RUN/config.json`` resumes that run. It is validated
+by ``RunConfig`` itself (:func:`validated`: unknown keys are errors; types are strict, as the file writes
+them: ``true`` is no number, ``"5"`` no integer); settings given on the command line override the file's
+(:func:`merged`).
 
 :func:`run_config` is the library's way in (``spatialbench.run(config, **overrides)``): a ``RunConfig``, a
 mapping of sections or a run file, with overrides laid over it section by section; every refusal is one
@@ -35,7 +39,9 @@ from spatialbench.records.files import NotUtf8Error, read_text
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.config import RunConfig
 
-SUFFIXES = (".yaml", ".yml", ".toml")
+SUFFIXES = (".yaml", ".yml", ".toml", ".json")
+RUN_RECORD = "config.json"
+"""The name of the record a run writes in its folder (read back by ``--config RUN/config.json``)."""
 _TOML_AT = re.compile(r"^(?P<problem>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)$")
 _SCALAR_TAGS = {"str", "int", "float", "bool"}  # pydantic's locations of a scalar union's members
 #: the keys of ``spatialbench.run(config, **overrides)``: ``out`` and the config's sections
@@ -53,9 +59,10 @@ class RunConfigError(RunSetupError):
 
 
 def read_config_file(path: Path) -> dict[str, Any]:
-    """Read a run file (``.yaml`` / ``.yml`` / ``.toml``) into nested dicts; nothing is validated yet.
+    """Read a run file (``.yaml`` / ``.yml`` / ``.toml``, or a run's ``config.json``) into nested dicts.
 
-    A relative ``out`` or ``data.path`` is joined to the file's folder.
+    Nothing is validated yet. A relative ``out`` or ``data.path`` is joined to the file's folder; a run
+    record's ``config`` section is taken, its relative ``out`` being the record's own folder.
 
     Raises:
         RunConfigError: the file cannot be read, is not YAML / TOML, has another suffix or is not a mapping
@@ -67,17 +74,28 @@ def read_config_file(path: Path) -> dict[str, Any]:
         raise RunConfigError(f"--config {path}: expected a {' / '.join(SUFFIXES)} file", where)
     try:
         text = read_text(path)  # a byte-order mark is dropped
-        data = tomllib.loads(text) if path.suffix == ".toml" else yaml.safe_load(text)
+        data = _parsed(text, path.suffix)
     except NotUtf8Error as exc:  # names the file and the line of the first bad byte
         raise RunConfigError(f"--config {exc}", where) from None
-    except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
+    except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError, json.JSONDecodeError) as exc:
         raise RunConfigError(f"--config {path}: {_syntax_error(exc)}", where) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
         raise RunConfigError(f"--config {path}: expected a mapping of sections, got {type(data).__name__}",
                              where)
+    if path.suffix == ".json" and isinstance(data.get("config"), dict):  # a run's own record
+        data = dict(data["config"])
+        if isinstance(data.get("out"), str) and not Path(data["out"]).is_absolute():
+            data["out"] = str(path.parent.absolute())
     return _paths_resolved(data, path.parent)
+
+
+def _parsed(text: str, suffix: str) -> Any:
+    """Parse a run file's text by its suffix (TOML, JSON, else YAML)."""
+    if suffix == ".toml":
+        return tomllib.loads(text)
+    return json.loads(text) if suffix == ".json" else yaml.safe_load(text)
 
 
 def _syntax_error(exc: Exception) -> str:
@@ -87,6 +105,8 @@ def _syntax_error(exc: Exception) -> str:
         if exc.context and exc.context_mark is not None:
             context = f" ({exc.context} from line {exc.context_mark.line + 1})"
         return f"line {mark.line + 1}, column {mark.column + 1}: {exc.problem}{context}"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"line {exc.lineno}, column {exc.colno}: {exc.msg}"
     match = _TOML_AT.match(str(exc)) if isinstance(exc, tomllib.TOMLDecodeError) else None
     if match:
         return f"line {match['line']}, column {match['column']}: {match['problem']}"

@@ -36,11 +36,14 @@ def load_run_items(config: RunConfig, spec: BenchmarkSpec) -> LoadedItems:
 
 
 def recorded_config(config: RunConfig) -> dict[str, Any]:
-    """Return ``config`` as recorded: JSON, with ``data.path`` and a given ``meta_info`` made absolute.
+    """Return ``config`` as recorded: JSON, with ``out``, ``data.path`` and a given ``meta_info`` absolute.
 
-    So the analyses of a run (``errors``, ``cogmap``, ``score --run``) find its data from any folder.
+    So the analyses of a run (``errors``, ``cogmap``, ``score --run``) find its data from any folder, and
+    ``run --config RUN/config.json`` (or a YAML file made from the record) resumes the same folder from
+    anywhere (:mod:`spatialbench.runs.config_file`).
     """
     record = config.model_dump(mode="json")
+    record["out"] = str(Path(config.out).absolute())
     record["data"]["path"] = str(Path(config.data.path).absolute())
     params = record["strategy"]["params"]
     if isinstance(params.get("meta_info"), str) and params["meta_info"]:

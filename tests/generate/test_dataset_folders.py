@@ -1,0 +1,66 @@
+"""Generated benchmarks are Hugging Face dataset folders (issue 22 item 7).
+
+``datasets.load_dataset(folder)`` returns the questions (VSI-style: one row per ``test.jsonl`` record;
+ReMindView-style: one row per question with its frames as ``Image`` features), and the card's YAML header
+parses and names configs, data files, features, license, generator version and seed.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from spatialbench.api.generating import generate
+from spatialbench.benchmarks import load_items
+from spatialbench.cli.main import app
+from spatialbench.generate.card import generator_version
+
+datasets = pytest.importorskip("datasets")
+
+
+def _card(folder: Path) -> tuple[dict, str]:
+    text = (folder / "README.md").read_text()
+    _, header, body = text.split("---\n", 2)
+    return yaml.safe_load(header), body
+
+
+def test_a_remindview_folder_loads_as_its_questions_with_images(tmp_path: Path) -> None:
+    out = tmp_path / "rv"
+    generate("remindview", out, scenes=1, levels=[0, 5], max_targets=2, width=160, height=120, seed=4)
+    manifest = json.loads((out / "manifest.json").read_text())
+    rows = datasets.load_dataset(str(out), split="test", cache_dir=str(tmp_path / "cache"))
+    assert rows.num_rows == manifest["questions"]
+    assert isinstance(rows.features["images"].feature, datasets.Image)
+    first = rows[0]
+    frames = sorted((out / first["folder_path"]).glob("*.png"))
+    assert len(first["images"]) == len(frames) and first["images"][0].size == (160, 120)
+    assert "frame" in first["query"] and first["ground_truth"]  # a question, not an image labelled level_*
+    header, body = _card(out)
+    assert header["license"] == "apache-2.0"
+    assert header["configs"][0]["data_files"] == [{"split": "test", "path": "hf/test.arrow"}]
+    assert {"name": "images", "list": "image"} in header["dataset_info"]["features"]
+    assert f"spatialbench {generator_version()}" in body and "- seed: 4" in body
+    # the ReMindView loader still reads only its QA tables (the card's data is no .csv / .parquet)
+    assert len(load_items("remindview", out)) == manifest["questions"]
+
+
+def test_a_vsi_folder_loads_as_its_questions(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["demo", "--out", str(tmp_path / "demo"), "--scenes", "1",
+                                      "--seconds", "4", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    bench = tmp_path / "demo" / "benchmark"
+    records = [json.loads(line) for line in (bench / "test.jsonl").read_text().splitlines()]
+    rows = datasets.load_dataset(str(bench), split="test", cache_dir=str(tmp_path / "cache"))
+    assert rows.num_rows == len(records)
+    by_id = {int(r["id"]): (r["question"], r["question_type"], r["ground_truth"]) for r in records}
+    assert {r["id"]: (r["question"], r["question_type"], r["ground_truth"]) for r in rows} == by_id
+    header, body = _card(bench)
+    assert header["configs"][0]["data_files"] == [{"split": "test", "path": "test.parquet"}]
+    names = [f["name"] for f in header["dataset_info"]["features"]]
+    assert {"id", "question", "ground_truth", "scene_name"} <= set(names)
+    assert header["dataset_info"]["splits"] == [{"name": "test", "num_examples": len(records)}]
+    assert "- seed: 2" in body
