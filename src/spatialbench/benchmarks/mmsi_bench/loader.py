@@ -17,7 +17,7 @@ from typing import Any
 import pandas as pd
 
 from spatialbench.benchmarks.shared.images import image_folder, write_images
-from spatialbench.benchmarks.shared.tsv import image_index, read_tsv, tsv_images
+from spatialbench.benchmarks.shared.tsv import data_files, image_index, read_tsv, tsv_images
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -41,24 +41,13 @@ def load_mmsi_bench(path: Path | str) -> LoadedItems:
         AnnotationFileError (a ValueError): a file that cannot be read as a table.
     """
     loaded = LoadedItems()
-    for table in _tables(Path(path).resolve()):
+    for table in data_files(Path(path).resolve(), SUFFIXES, "MMSI-Bench"):
         for number, sample_id, fields in _rows(table):
             try:
                 loaded.append(_item(sample_id, fields))
             except MalformedSampleError as error:
                 loaded.errors.append(error.row_error(str(table), number))
     return loaded
-
-
-def _tables(path: Path) -> list[Path]:
-    if path.is_file():
-        return [path]
-    if not path.is_dir():
-        raise FileNotFoundError(f"MMSI-Bench data not found: {path}")
-    tables = sorted(p for p in path.iterdir() if p.suffix in SUFFIXES)
-    if not tables:
-        raise FileNotFoundError(f"no MMSI_Bench.parquet or .tsv in {path}")
-    return tables
 
 
 def _rows(table: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:

@@ -87,3 +87,19 @@ def option_columns(row: Mapping[str, Any]) -> tuple[str, ...]:
             break
         options.append(f"{letter}. {text}")
     return tuple(options)
+
+
+def data_files(path: Path, suffixes: tuple[str, ...], title: str) -> list[Path]:
+    """Return ``path`` itself, or the files of folder ``path`` ending in one of ``suffixes`` (sorted).
+
+    Raises:
+        FileNotFoundError: ``path`` does not exist, or the folder holds no such file (named by ``title``).
+    """
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise FileNotFoundError(f"{title} data not found: {path}")
+    found = sorted(p for p in path.iterdir() if p.suffix in suffixes and p.is_file())
+    if not found:
+        raise FileNotFoundError(f"no {title} file ({', '.join('*' + s for s in suffixes)}) in {path}")
+    return found
