@@ -5,8 +5,8 @@ The release (``nyu-visionx/CV-Bench``, dataset card "Files" and fields): ``test_
 ``test_2d.jsonl`` / ``test_3d.jsonl`` naming ``filename`` under ``img/``. Each row: ``idx``, ``type``
 (2D/3D), ``task`` (Count, Relation, Depth, Distance), ``question``, ``choices``, ``answer`` (``"(A)"``),
 ``prompt`` (the question with its choices pre-formatted), ``source`` (ADE20K, COCO, Omni3D). A
-VLMEvalKit-style TSV row has ``index``, ``image`` (base64), ``question``, option columns ``A``..., ``answer`` (a letter), ``category``
-(the task) and ``source``.
+VLMEvalKit-style TSV row has ``index``, ``image`` (base64), ``question``, option columns ``A``...,
+``answer`` (a letter), ``category`` (the task) and ``source``.
 """
 
 from __future__ import annotations
