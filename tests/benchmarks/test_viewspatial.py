@@ -63,7 +63,8 @@ def test_the_article_a_is_not_option_a() -> None:
     letters = [c[1][0] for c in CASES]
     assert [float(official_choice(r).value == g) for (_, _, r), g in zip(CASES, letters, strict=True)] \
         == [float(_official_correct(r, a)) for _, a, r in CASES] == OFFICIAL
-    assert [float(viewspatial_choice(r).value == g) for (_, _, r), g in zip(CASES, letters, strict=True)] == OURS
+    ours = [float(viewspatial_choice(r).value == g) for (_, _, r), g in zip(CASES, letters, strict=True)]
+    assert ours == OURS
 
 
 def test_release_json_loads(tmp_path: Path) -> None:
