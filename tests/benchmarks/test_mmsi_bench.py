@@ -109,8 +109,13 @@ def test_loopback_run_scores_and_reports(tmp_path: Path, monkeypatch: pytest.Mon
         args = ["run", "--benchmark", "mmsi-bench", "--data", str(parquet), "--out", str(out),
                 "--no-progress", "--model", f"openai-compatible:{server.url}#m"]
         result = CliRunner().invoke(app, args)
+        again = CliRunner().invoke(app, [*args[:-4], str(tmp_path / "run2"), *args[-3:]])
     assert result.exit_code == 0, result.output
-    assert sorted(r.n_images for r in script.answered()) == sorted(n for _, _, n, _ in CASES)
+    assert again.exit_code == 0, again.output
+    compared = CliRunner().invoke(app, ["compare", str(out), str(tmp_path / "run2")])
+    assert compared.exit_code == 0, compared.output
+    assert "66.7" in compared.output
+    assert sorted(r.n_images for r in script.answered()) == sorted(2 * [n for _, _, n, _ in CASES])
     scores = json.loads((out / "scores.json").read_text())
     official = [_official_score(r, a) for _, a, _, r in CASES]
     assert scores["overall"] == pytest.approx(100 * sum(official) / len(official))  # 66.7, Δ 0
