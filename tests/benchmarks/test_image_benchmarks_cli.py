@@ -1,5 +1,5 @@
-"""The generic commands work for the image benchmarks of issue 24: baseline (random and frequency) and serve's
-data loading go through the spec alone."""
+"""The generic commands work for the image benchmarks of issue 24 through their specs alone: baseline
+(random and frequency, values by hand) and serve (an item page shows the question)."""
 
 from __future__ import annotations
 
@@ -7,12 +7,15 @@ import json
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 from test_cvbench import write_release as write_cvbench
 from test_mmsi_bench import _write_both as write_mmsi
 from test_viewspatial import write_release as write_viewspatial
 from typer.testing import CliRunner
 
+from spatialbench.benchmarks import get_benchmark
 from spatialbench.cli.main import app
+from spatialbench.web import ServeConfig, create_app
 
 
 def _data(name: str, folder: Path) -> Path:
@@ -40,3 +43,13 @@ def test_baselines_score(tmp_path: Path, name: str, model: str) -> None:
     assert result.exit_code == 0, result.output
     scores = json.loads((tmp_path / "out" / "scores.json").read_text())
     assert scores["overall"] == pytest.approx(EXPECTED[name, model])
+
+
+@pytest.mark.parametrize("name", ["mmsi-bench", "cvbench", "viewspatial"])
+def test_serve_shows_an_item(tmp_path: Path, name: str) -> None:
+    data = _data(name, tmp_path / "data")
+    config = ServeConfig(data=data, workdir=tmp_path / "work", token="t", benchmark=name)
+    client = TestClient(create_app(config), headers={"X-Spatialbench-Token": "t"})
+    first = get_benchmark(name).load_items(data)[0]
+    page = client.get(f"/item/{first.id}")
+    assert page.status_code == 200 and first.question.split("?")[0] in page.text
