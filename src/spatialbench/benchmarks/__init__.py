@@ -33,6 +33,9 @@ BENCHMARKS: Registry[BenchmarkSpec] = Registry(
 BENCHMARKS.lazy("vsibench", "spatialbench.benchmarks.vsibench:SPEC")
 BENCHMARKS.lazy("mmsi-video", "spatialbench.benchmarks.mmsi_video:SPEC")
 BENCHMARKS.lazy("remindview", "spatialbench.benchmarks.remindview:SPEC")
+BENCHMARKS.lazy("mmsi-bench", "spatialbench.benchmarks.mmsi_bench:SPEC")
+BENCHMARKS.lazy("cvbench", "spatialbench.benchmarks.cvbench:SPEC")
+BENCHMARKS.lazy("viewspatial", "spatialbench.benchmarks.viewspatial:SPEC")
 
 
 def get_benchmark(name: str) -> BenchmarkSpec:

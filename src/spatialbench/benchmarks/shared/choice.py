@@ -1,0 +1,54 @@
+"""Multiple-choice helpers of image benchmarks: the images-then-text request and accuracy by one column.
+
+Most image benchmarks evaluated through VLMEvalKit send every image first and then one text (question,
+options, the benchmark's post-prompt); :class:`ImagesThenText` lays that out from the item's images and a
+``text(item)`` function the benchmark gives. :func:`column_table` is a table of accuracy per value of an
+item column (``task`` or a metadata field), Avg. over all questions, the layout these benchmarks report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
+
+import pandas as pd
+
+from spatialbench.prompting.builders import PromptBuilder
+from spatialbench.records.item import Item
+from spatialbench.records.messages import ImagePart, Part, Request, TextPart
+from spatialbench.scoring.grouped import Group, Table, grouped
+
+TextFn = Callable[[Item], str]
+
+
+class ImagesThenText(PromptBuilder):
+    """Every image of the item in order, then ``text(item)``; a blind run sends the text alone.
+
+    Subclasses set ``text`` (a static function ``Item -> str``).
+    """
+
+    text: ClassVar[TextFn]
+
+    def build(self, item: Item, media: Sequence[Any]) -> Request:
+        """Build the request for one item (``media``: one sample per image, empty when blind)."""
+        parts: list[Part] = []
+        if not self.config.blind:
+            for sample in media:
+                parts.extend(ImagePart(pixels) for pixels in sample.pixels)
+        parts.append(TextPart(type(self).text(item)))
+        return Request(parts=tuple(parts))
+
+
+def images_then_text(text: TextFn, name: str) -> type[ImagesThenText]:
+    """Return an :class:`ImagesThenText` builder class named ``name`` whose text is ``text(item)``."""
+    return type(name, (ImagesThenText,), {"text": staticmethod(text)})
+
+
+def column_table(rows: pd.DataFrame, column: str = "task", order: Sequence[str] = ()) -> Table:
+    """Accuracy per value of ``column`` (``order`` first, then the rest sorted); Avg. over all questions.
+
+    ``rows`` are scored rows; a metadata field must already be a column (``scoring.grouped.with_items``).
+    """
+    present = [str(v) for v in pd.unique(rows[column])] if column in rows else []
+    values = [v for v in order if v in present] + sorted(v for v in present if v not in order)
+    return grouped(rows, [Group.of(v, **{column: v}) for v in values], weighting="questions")

@@ -1,0 +1,105 @@
+"""The one reader of the TSV files VLMEvalKit and EASI distribute (``MMSI_Bench.tsv``, ``CV-Bench.tsv``...).
+
+The format (VLMEvalKit ``vlmeval/smp/file.py`` ``load`` and ``ImageBaseDataset.dump_image``): a
+tab-separated table with a header, one question per row, an ``index`` column, the question, lettered option
+columns ``A``, ``B``, ... (empty where a question has fewer), ``answer`` (a letter) and either ``image``
+or ``image_path``. ``image`` holds one base64 image, or a JSON list of them for a multi-image question;
+a short value equal to another row's ``index`` means "the same image as that row" (how the kit saves
+space). ``image_path`` names files instead.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from spatialbench.benchmarks.shared.images import from_base64, image_folder, write_images
+from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.item import MediaKind, MediaRef
+
+#: a value of the ``image`` column this short is the index of the row holding the image (VLMEvalKit)
+_REFERENCE_LENGTH = 64
+
+
+def read_tsv(path: Path) -> pd.DataFrame:
+    """Read a VLMEvalKit TSV file as text columns (empty cells as ``""``), in file order.
+
+    Raises:
+        AnnotationFileError (a ValueError): the file is not UTF-8 or not a table.
+    """
+    try:  # as VLMEvalKit's ``load`` reads it: pandas' default quoting
+        frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
+    except (UnicodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
+        raise unreadable(path, error) from None
+    frame.columns = [str(c).strip() for c in frame.columns]
+    return frame
+
+
+def tsv_images(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) -> tuple[MediaRef, ...]:
+    """Return the image references of one TSV row, writing base64 images beside the table (once).
+
+    ``by_index`` maps each row's ``index`` to its ``image`` value (for rows that refer to another's).
+
+    Raises:
+        MalformedSampleError: the row has no image, an unreadable JSON list or base64 text.
+    """
+    sample_id = str(row.get("index", ""))
+    if row.get("image_path"):
+        return tuple(MediaRef(kind=MediaKind.IMAGE, path=p) for p in _listed(row["image_path"], sample_id))
+    value = str(row.get("image", ""))
+    if len(value) <= _REFERENCE_LENGTH and value in by_index:
+        value = by_index[value]
+    if not value:
+        raise MalformedSampleError(sample_id, "image", "no image and no image_path")
+    encoded = _listed(value, sample_id)
+    images = [from_base64(text, sample_id) for text in encoded]
+    return write_images(images, image_folder(table), sample_id)
+
+
+def _listed(value: str, sample_id: str) -> list[str]:
+    """Return a JSON list of strings (``["a", "b"]``) as a list, anything else as one value."""
+    if not value.startswith("["):
+        return [value]
+    try:
+        listed = json.loads(value)
+    except json.JSONDecodeError as error:
+        raise MalformedSampleError(sample_id, "image", f"not a JSON list ({error.msg})") from None
+    return [str(v) for v in listed]
+
+
+def image_index(frame: pd.DataFrame) -> dict[str, str]:
+    """Map each row's ``index`` to its ``image`` value (empty when the table has no ``image`` column)."""
+    if "image" not in frame.columns or "index" not in frame.columns:
+        return {}
+    return dict(zip(frame["index"], frame["image"], strict=True))
+
+
+def option_columns(row: Mapping[str, Any]) -> tuple[str, ...]:
+    """Return the lettered options of a TSV row (``"A. text"``) from its non-empty ``A``, ``B``... columns."""
+    options = []
+    for letter in "ABCDEFGHIJ":
+        text = str(row.get(letter, "") or "").strip()
+        if not text:
+            break
+        options.append(f"{letter}. {text}")
+    return tuple(options)
+
+
+def data_files(path: Path, suffixes: tuple[str, ...], title: str) -> list[Path]:
+    """Return ``path`` itself, or the files of folder ``path`` ending in one of ``suffixes`` (sorted).
+
+    Raises:
+        FileNotFoundError: ``path`` does not exist, or the folder holds no such file (named by ``title``).
+    """
+    if path.is_file():
+        return [path]
+    if not path.is_dir():
+        raise FileNotFoundError(f"{title} data not found: {path}")
+    found = sorted(p for p in path.iterdir() if p.suffix in suffixes and p.is_file())
+    if not found:
+        raise FileNotFoundError(f"no {title} file ({', '.join('*' + s for s in suffixes)}) in {path}")
+    return found

@@ -1,0 +1,93 @@
+r"""Load ViewSpatial-Bench's ``ViewSpatial-Bench.json`` (the release's evaluation file) into items.
+
+Each entry (github ZJU-REAL/ViewSpatial-Bench ``eval/ViewSpatial-Bench.json``, the Hugging Face release
+``lidingm/ViewSpatial-Bench``): ``question_type`` (``"Camera perspective - Relative Direction"``, ``"Person
+perspective - ..."``), ``image_path`` (a list of paths relative to the data folder), ``question``,
+``answer`` (``"A. right"``) and ``choices`` (``"A. right\nB. front-up\n..."``). A VLMEvalKit-style TSV
+(``index``, ``image``, ``question``, ``A``..., ``answer``, ``category``) is read by the shared TSV reader.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from spatialbench.benchmarks.shared.tsv import data_files, image_index, option_columns, read_tsv, tsv_images
+from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
+from spatialbench.records.rows import EntryIndex, LoadedItems
+
+BENCHMARK_NAME = "viewspatial"
+
+
+def load_viewspatial(path: Path | str) -> LoadedItems:
+    """Load ``ViewSpatial-Bench.json`` (or a ``.tsv``, or the folder holding one).
+
+    Returns:
+        Items (id: the entry's position; task: ``question_type``; metadata ``perspective``: camera/person);
+        ``.errors`` names each malformed entry. Image paths resolve against the file's folder.
+
+    Raises:
+        FileNotFoundError: no such file. AnnotationFileError: not JSON / not a table.
+    """
+    table = data_files(Path(path).resolve(), (".json", ".tsv"), "ViewSpatial-Bench")[0]
+    loaded = LoadedItems()
+    if table.suffix == ".tsv":
+        frame = read_tsv(table)
+        by_index = image_index(frame)
+        for number, row in enumerate(frame.to_dict(orient="records"), start=2):
+            _add(loaded, str(row.get("index")), lambda r=row: _tsv_item(r, table, by_index), table, number)
+        return loaded
+    try:
+        entries = json.loads(table.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise unreadable(table, error) from None
+    for k, entry in enumerate(entries):
+        make = lambda e=entry, i=k: _json_item(e, str(i), table.parent)  # noqa: E731
+        _add(loaded, str(k), make, table, EntryIndex(k + 1))
+    return loaded
+
+
+def _add(loaded: LoadedItems, sample_id: str, make: Any, table: Path, line: int) -> None:
+    try:
+        loaded.append(make())
+    except MalformedSampleError as error:
+        loaded.errors.append(error.row_error(str(table), line))
+    except (KeyError, TypeError, AttributeError) as error:
+        loaded.errors.append(MalformedSampleError(sample_id, str(error), "missing or malformed").row_error(
+            str(table), line))
+
+
+def _json_item(entry: Mapping[str, Any], sample_id: str, root: Path) -> Item:
+    options = tuple(line.strip() for line in str(entry["choices"]).split("\n") if line.strip())
+    media = tuple(MediaRef(kind=MediaKind.IMAGE, path=str(root / p)) for p in entry["image_path"])
+    return _item(sample_id, entry["question_type"], entry["question"], options, entry["answer"], media)
+
+
+def _tsv_item(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) -> Item:
+    sample_id = str(row.get("index"))
+    media = tsv_images(row, table, by_index)
+    return _item(sample_id, row["category"], row["question"], option_columns(row), row["answer"], media)
+
+
+def _item(sample_id: str, kind: Any, question: Any, options: tuple[str, ...], answer: Any,
+          media: tuple[MediaRef, ...]) -> Item:
+    letter = str(answer).strip()[:1].upper()
+    if letter not in "ABCD" or not letter or ord(letter) - 65 >= len(options):
+        raise MalformedSampleError(sample_id, "answer", f"{answer!r} is not one of the options")
+    if not media:
+        raise MalformedSampleError(sample_id, "image_path", "no image")
+    kind = str(kind)
+    return Item(
+        id=sample_id,
+        benchmark=BENCHMARK_NAME,
+        task=kind,
+        question=str(question),
+        options=options,
+        ground_truth=letter,
+        answer_kind=AnswerKind.MULTIPLE_CHOICE,
+        media=media,
+        metadata={"perspective": kind.split(" - ")[0].strip()},
+    )

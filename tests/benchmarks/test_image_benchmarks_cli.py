@@ -1,0 +1,55 @@
+"""The generic commands work for the image benchmarks of issue 24 through their specs alone: baseline
+(random and frequency, values by hand) and serve (an item page shows the question)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+from test_cvbench import write_release as write_cvbench
+from test_mmsi_bench import _write_both as write_mmsi
+from test_viewspatial import write_release as write_viewspatial
+from typer.testing import CliRunner
+
+from spatialbench.benchmarks import get_benchmark
+from spatialbench.cli.main import app
+from spatialbench.web import ServeConfig, create_app
+
+
+def _data(name: str, folder: Path) -> Path:
+    if name == "mmsi-bench":
+        return write_mmsi(folder)[1]  # the TSV
+    return write_cvbench(folder) if name == "cvbench" else write_viewspatial(folder)
+
+
+# by hand: random = mean of 1/n options (MMSI and ViewSpatial 4, CV-Bench 3); frequency = the most frequent
+# answer of each task: MMSI 1/2 + 1/3 + 1/1 tasks -> 3 of 6; ViewSpatial 1 of 3 per type -> 2 of 6; CV-Bench
+# card formula, ties to the first letter: Count A (ADE right, COCO wrong), Relation B, Depth A, Distance A:
+# ADE 2/2, COCO 0/1 -> 2D 1/2; Omni3D 2/4 -> 3D 1/2; overall 50.
+EXPECTED = {
+    ("mmsi-bench", "chance-random"): 25.0, ("mmsi-bench", "chance-frequency"): 50.0,
+    ("cvbench", "chance-random"): 100 / 3, ("cvbench", "chance-frequency"): 50.0,
+    ("viewspatial", "chance-random"): 25.0, ("viewspatial", "chance-frequency"): 100 / 3,
+}
+
+
+@pytest.mark.parametrize(("name", "model"), sorted(EXPECTED))
+def test_baselines_score(tmp_path: Path, name: str, model: str) -> None:
+    data = _data(name, tmp_path / "data")
+    result = CliRunner().invoke(app, ["baseline", "-b", name, "-a", str(data), "-m", model,
+                                      "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    scores = json.loads((tmp_path / "out" / "scores.json").read_text())
+    assert scores["overall"] == pytest.approx(EXPECTED[name, model])
+
+
+@pytest.mark.parametrize("name", ["mmsi-bench", "cvbench", "viewspatial"])
+def test_serve_shows_an_item(tmp_path: Path, name: str) -> None:
+    data = _data(name, tmp_path / "data")
+    config = ServeConfig(data=data, workdir=tmp_path / "work", token="t", benchmark=name)
+    client = TestClient(create_app(config), headers={"X-Spatialbench-Token": "t"})
+    first = get_benchmark(name).load_items(data)[0]
+    page = client.get(f"/item/{first.id}")
+    assert page.status_code == 200 and first.question.split("?")[0] in page.text
