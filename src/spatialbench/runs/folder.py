@@ -103,7 +103,7 @@ class RunFolder:
     """
 
     path: Path
-    record: dict[str, Any]
+    record: dict[str, Any] = field(repr=False)  # the whole config.json: repr names the folder only
     name: str = ""
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
