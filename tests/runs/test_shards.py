@@ -208,3 +208,10 @@ def test_merge_with_unanswered_items_warns_and_exits_1(data, tmp_path: Path) -> 
     assert result.exit_code == 1, result.output
     assert "warning: 2 of 12 items have no answer" in result.output
     assert (tmp_path / "m" / "scores.json").is_file()  # the merge itself is kept
+
+
+@pytest.mark.parametrize("text", ["1 /4", "1/ 4", "+1/4", "1_0/20", "\u0661/4", "1/4/2"])
+def test_shard_forms_with_spaces_signs_or_other_digits_are_refused(text: str) -> None:
+    # newcomer finding: --shard "1 /4" was accepted (int() strips spaces inside each half)
+    with pytest.raises(ValueError, match="K/N"):
+        parse_shard(text)

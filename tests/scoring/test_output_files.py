@@ -56,3 +56,25 @@ def test_a_failed_write_leaves_the_earlier_file_and_no_partial_one(tmp_path, mon
     assert sorted(p.name for p in tmp_path.iterdir()) == ["items.csv", "scores.json", "scores.md"]
     # "+1" is 1.0 for the official rule: (0 + MRA(1 for 2) 0.1 + 0 + 0 + 1) / 5
     assert json.loads(paths["scores"].read_text())["overall"] == pytest.approx(22.0)
+
+
+CONTROL = {"1": "\r", "2": "2 \r3", "3": "a\r\nb", "4": "x\ny", "5": "nul\x00here"}
+
+
+def test_answers_with_cr_lf_crlf_nul_keep_one_row_per_item(tmp_path):
+    # issue 26 item 2: a field holding only "\r" was written unquoted; readers saw 28 rows for 20 items
+    import pandas as pd
+
+    result = score_items(_items(), CONTROL, RULES, extract="official")
+    paths = write_scores(result, tmp_path)
+    with paths["items"].open(newline="", encoding="utf-8") as handle:
+        rows = {r["id"]: r["prediction"] for r in csv.DictReader(handle)}
+    assert rows == {**CONTROL, "1": "'\r"}  # a cell starting with "\r" is spreadsheet-escaped as well
+    frame = pd.read_csv(paths["items"], dtype=str, keep_default_na=False)
+    assert list(frame["id"]) == list(CONTROL)
+    assert list(frame["prediction"])[1:4] == list(CONTROL.values())[1:4]
+
+
+def test_grid_csv_quotes_a_bare_carriage_return():
+    text = to_csv(Grid(("a",), (("r\r", ("\r",)),)))
+    assert list(csv.reader(text.splitlines(keepends=True))) == [["", "a"], ["r\r", "'\r"]]

@@ -40,7 +40,8 @@ def browser(demo_served) -> Iterator[Any]:  # type: ignore[no-untyped-def]
 
 @pytest.fixture
 def page(browser, demo_served) -> Iterator[Any]:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    # bypass_csp: wait_for_function evaluates strings, which the UI's CSP (no unsafe-eval) refuses
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, bypass_csp=True)
     tab = context.new_page()
     tab.goto(f"{demo_served.url}/?token={demo_served.token}")  # sets the cookie
     yield tab

@@ -103,7 +103,7 @@ class RunFolder:
     """
 
     path: Path
-    record: dict[str, Any]
+    record: dict[str, Any] = field(repr=False)  # the whole config.json: repr names the folder only
     name: str = ""
     _cache: dict[str, Any] = field(default_factory=dict, repr=False)
 
@@ -336,6 +336,8 @@ def open_run(path: str | Path, name: str | None = None, *, scored: bool = False)
         raise RunFolderError(f"{folder}: not a {kind} (no {CONFIG_NAME})")
     try:
         record = json.loads(read_text(config_path))
+        if not isinstance(record, dict):  # "[]" gave a raw "list indices must be integers" TypeError
+            raise TypeError(f"it holds a JSON {type(record).__name__}, not an object with a 'config' field")
         config = record["config"]
         if not (isinstance(config["data"]["benchmark"], str) and isinstance(config["model"]["name"], str)):
             raise TypeError("benchmark and model name must be text")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -45,12 +46,10 @@ def parse_shard(text: str) -> Shard:
     Raises:
         ValueError: another form, or K outside 1..N (the message shows the form).
     """
-    index, sep, count = text.strip().partition("/")
-    try:
-        shard = Shard(int(index), int(count))
-    except ValueError:
-        shard = None
-    if not sep or shard is None or not 1 <= shard.index <= shard.count:
+    # ASCII digits only: int() alone accepts "1 /4", "+1/4", "1_0/20" and other scripts' digits
+    match = re.fullmatch(r"([0-9]+)/([0-9]+)", text.strip())
+    shard = None if match is None else Shard(int(match[1]), int(match[2]))
+    if shard is None or not 1 <= shard.index <= shard.count:
         raise ValueError(f"a shard is K/N with 1 <= K <= N (e.g. 1/4), got {text!r}")
     return shard
 

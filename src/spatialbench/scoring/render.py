@@ -70,11 +70,14 @@ def to_markdown(grid: Grid) -> list[str]:
 
 def to_csv(grid: Grid) -> str:
     """CSV text: a header row (first cell empty), then one row per grid row; missing values are empty."""
+    rows = [[spreadsheet_safe(h) for h in ("", *grid.header)]]
+    rows += [[spreadsheet_safe(name), *("" if v is None else spreadsheet_safe(v) for v in values)]
+             for name, values in grid.rows]
+    # minimal quoting leaves a bare "\r" unquoted under a "\n" line end (issue 26 item 2): quote all then
+    has_cr = any(isinstance(cell, str) and "\r" in cell for row in rows for cell in row)
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([spreadsheet_safe(h) for h in ("", *grid.header)])
-    for name, values in grid.rows:
-        writer.writerow([spreadsheet_safe(name), *("" if v is None else spreadsheet_safe(v) for v in values)])
+    writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL if has_cr else csv.QUOTE_MINIMAL)
+    writer.writerows(rows)
     return buffer.getvalue()
 
 

@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
+from spatialbench.web.csrf import csrf_middleware
 from spatialbench.web.security import token_middleware
 from spatialbench.web.state import ServeConfig, ServeState
 
@@ -81,6 +82,7 @@ def create_app(config: ServeConfig) -> FastAPI:
     app = FastAPI(title="spatialbench", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.serve = ServeState(config)
     app.middleware("http")(token_middleware(config.token))
+    app.middleware("http")(csrf_middleware)  # added last, so it runs first: a forged write never runs
     app.exception_handler(HTTPException)(_http_error)
     app.exception_handler(RequestValidationError)(_invalid_request)
     app.include_router(browse.router)

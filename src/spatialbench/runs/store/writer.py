@@ -326,7 +326,7 @@ class RunStore:
         return sorted(item for key, item, raw in rows if key in wanted and _finish_reason(raw) in TRUNCATED)
 
     def _redact(self, text: str | None) -> str | None:
-        return None if text is None else redact(text, self._secrets)
+        return None if text is None else _encodable(redact(text, self._secrets))
 
     def results(self, keys: list[str] | None = None) -> list[StoredResult]:
         """Rows for ``keys`` (all rows when None)."""
@@ -378,3 +378,16 @@ def _status(response: Response | None, error: str | None) -> str:
     if response.text.strip() or (response.raw or {}).get("no_answer_expected"):
         return "ok"
     return "empty"
+
+
+def _encodable(text: str) -> str:
+    r"""``text`` with each lone UTF-16 surrogate written as its ``\uXXXX`` escape (issue 26 item 3).
+
+    SQLite stores UTF-8, which cannot hold a lone surrogate (a model's ``"2 \ud83d"`` crashed every
+    re-run); the escape keeps the code point readable and the rest of the text unchanged.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return text
