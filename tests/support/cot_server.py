@@ -7,7 +7,8 @@ asks, the way a reasoning model would:
 - the extraction turn → only X, read from its own earlier reply (or, for tags in ``garbled``, a sentence
   with no answer in it);
 - "Please explain your answer step by step." → an explanation;
-- Tree-of-Thought turns → "Plan: ...", votes "The best choice is N", answers following the plan;
+- Tree-of-Thought turns → three plans "Plan K: ..." in one reply, votes "The best choice is N",
+  answers following the plan;
 - the cognitive-map prompt → a fenced JSON map; a truncated one when the prompt holds one of
   ``malformed_maps`` (e.g. its category list);
 - MMSI's three-step prompt → three steps, then ``\\boxed{X}``;
@@ -55,7 +56,7 @@ class CoTModel:
         self.markers = [
             (t["extract"]["numerical"][:28], self._extract),
             (t["explain"], lambda tag, i, body: f"Explanation: I counted what I saw for {tag}."),
-            (t["tot_plan"][:30], lambda tag, i, body: f"Plan: plan {i + 1} for {tag}: look, then compare."),
+            (t["tot_plan"][:30], lambda tag, i, body: self._plans(tag)),
             ("plans for answering", lambda tag, i, body: self._vote(tag, "plan_vote", i)),
             ("candidate answers", lambda tag, i, body: self._vote(tag, "answer_vote", i)),
             ("Follow this plan", lambda tag, i, body: self._cot(tag, "tot_answer", i)),
@@ -77,6 +78,10 @@ class CoTModel:
     def _cot(self, tag: str, phase: str, sample: int) -> str:
         x = self.choose(tag, phase, sample)
         return f"Step 1: I look at every frame.\nStep 2: I compare them.\nTherefore, the answer is {x}."
+
+    def _plans(self, tag: str) -> str:
+        plans = (f"Plan {k}: plan {k} for {tag}: look, then compare." for k in (1, 2, 3))
+        return "Here are my plans.\n" + "\n".join(plans)
 
     def _vote(self, tag: str, phase: str, sample: int) -> str:
         return f"Choice 1 is vague.\nThe best choice is {self.choose(tag, phase, sample)}"

@@ -20,7 +20,7 @@ REQUESTS = {
     "direct": 1,
     "zero-shot-cot": 2,
     "self-consistency": 10,
-    "tree-of-thought": 15,
+    "tree-of-thought": 13,
     "self-explanation": 2,
     "mmsi-three-step": 1,
 }
