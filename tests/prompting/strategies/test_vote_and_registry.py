@@ -101,7 +101,8 @@ def test_extraction_prompt_names_the_letters_or_asks_for_a_number() -> None:
 def test_split_plans_reads_the_plans_of_one_reply() -> None:
     from spatialbench.prompting.strategies.tot import split_plans
 
-    reply = "Sure.\nPlan 1: count chairs.\n**Plan 2:** look twice.\nmore of plan 2\nPlan 3) compare.\nPlan 4: extra"
+    reply = "Sure.\nPlan 1: count chairs.\n**Plan 2:** look twice.\nmore of plan 2\n"
+    reply += "Plan 3) compare.\nPlan 4: extra"
     assert split_plans(reply, 3) == [
         "Plan 1: count chairs.",
         "**Plan 2:** look twice.\nmore of plan 2",
