@@ -52,7 +52,7 @@ def probe(
     features: Annotated[str, typer.Option("--features", help="logits or hidden:J.")] = "logits",
     seed: Annotated[int, typer.Option("--seed", help="Split and probe seed.")] = 0,
     test_size: Annotated[float, typer.Option("--test-size", help="Share of scenes held out.")] = 0.25,
-    max_features: Annotated[int, typer.Option("--max-features", min=1, help="Logit columns kept (most often in the top 32).")] = 4096,
+    max_features: Annotated[int, typer.Option("--max-features", min=1, help="Logit columns kept.")] = 4096,
 ) -> None:
     """Probe the phase-end representations for the model's answer (Sec. 6.1, Fig. 8).
 
