@@ -11,7 +11,8 @@ asks, the way a reasoning model would:
   answers following the plan;
 - the cognitive-map prompt → a fenced JSON map; a truncated one when the prompt holds one of
   ``malformed_maps`` (e.g. its category list);
-- MMSI's three-step prompt → three steps, then ``\\boxed{X}``;
+- MMSI's three-step prompt → three steps, then ``\\boxed{X}``; the answer-and-reason prompt → a reason,
+  then ``\\boxed{X}``;
 - anything else → X directly.
 
 X and N come from the test's ``choose(tag, phase, sample)``: ``tag`` is the question's ``[qK]`` tag,
@@ -61,6 +62,7 @@ class CoTModel:
             ("candidate answers", lambda tag, i, body: self._vote(tag, "answer_vote", i)),
             ("Follow this plan", lambda tag, i, body: self._cot(tag, "tot_answer", i)),
             ("Answer in three steps", self._three_step),
+            ("both an answer and a reason", lambda tag, i, body: self._reasoned(tag)),
             ("estimate the center point of each object", self._map),
             (t["cot_trigger"], lambda tag, i, body: self._cot(tag, "cot", i)),
         ]
@@ -78,6 +80,9 @@ class CoTModel:
     def _cot(self, tag: str, phase: str, sample: int) -> str:
         x = self.choose(tag, phase, sample)
         return f"Step 1: I look at every frame.\nStep 2: I compare them.\nTherefore, the answer is {x}."
+
+    def _reasoned(self, tag: str) -> str:
+        return f"Reason: I counted what I saw for {tag}.\n\\boxed{{{self.choose(tag, 'reasoned', 0)}}}"
 
     def _plans(self, tag: str) -> str:
         plans = (f"Plan {k}: plan {k} for {tag}: look, then compare." for k in (1, 2, 3))

@@ -18,6 +18,7 @@ from support.cot_server import CoTModel, CoTServer
 #: strategy → requests per item with the default parameters
 REQUESTS = {
     "direct": 1,
+    "answer-and-reason": 1,
     "zero-shot-cot": 2,
     "self-consistency": 10,
     "tree-of-thought": 13,

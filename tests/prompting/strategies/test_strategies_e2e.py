@@ -144,7 +144,7 @@ def test_tree_of_thought_votes_plans_then_answers_and_scores_by_hand(data, tmp_p
     for tag, requests in _by_tag(log).items():
         texts = [_last_text(r) for r in requests]
         (plan,) = [t for t in texts if "distinct plans" in t]  # App. B.3: "generate 3 distinct plans"
-        assert 'First write 3 distinct plans' in plan and '"Plan K:" (K = 1 to 3)' in plan
+        assert "First write 3 distinct plans" in plan and '"Plan K:" (K = 1 to 3)' in plan
         assert not any(post in t for t in texts for post in POST_PROMPTS)  # no turn says "answer directly"
         plan_votes = [t for t in texts if "plans for answering" in t]
         assert len(plan_votes) == 3 and all(f"Choice 3:\nPlan 3: plan 3 for {tag}" in t for t in plan_votes)
@@ -180,6 +180,24 @@ def test_mmsi_three_step_asks_the_steps_in_one_turn(data, tmp_path) -> None:
     log, scores = _run(data, tmp_path / "three", "mmsi-three-step", model)
     assert len(log) == 4 and all("Step 3: Reason and Solve." in _last_text(r) for r in log)
     assert scores["overall"] == 100.0  # \boxed{X} read by the robust extractor
+
+
+def test_answer_and_reason_asks_for_both_in_one_output(data, tmp_path) -> None:
+    # MMSI-Video-Bench App. B: for error analysis the model gives "both an answer and a reason" in its output
+    model = CoTModel(lambda tag, phase, i: TRUTH[tag])
+    log, scores = _run(data, tmp_path / "reason", "answer-and-reason", model)
+    assert len(log) == 4 and all(len(r.body["messages"]) == 1 for r in log)  # one turn, no explain turn
+    assert all(
+        _last_text(r).endswith("then give your final answer in the format asked for above.") for r in log
+    )
+    assert all("In your output, give both an answer and a reason" in _last_text(r) for r in log)
+    raw = _raw(tmp_path / "reason")
+    assert raw["q1"]["answer"] == "Reason: I counted what I saw for q1.\n\\boxed{C}"
+    assert scores["overall"] == 100.0
+    with sqlite3.connect(tmp_path / "reason" / STORE_NAME) as conn:  # errors sample reads it as explanation
+        assert conn.execute(
+            "SELECT COUNT(*) FROM turns WHERE turn = 'explain' AND status = 'ok'"
+        ).fetchone() == (4,)
 
 
 def test_a_failed_turn_fails_its_item_and_only_that_turn_is_sent_again(data, tmp_path) -> None:

@@ -32,6 +32,7 @@ def test_read_vote_takes_the_last_best_choice_within_range() -> None:
 
 def test_registry_lists_every_strategy_and_records_defaults() -> None:
     assert STRATEGIES.names() == [
+        "answer-and-reason",
         "cognitive-map",
         "direct",
         "map-then-answer",
