@@ -54,7 +54,8 @@ def test_consistency_table_3_percentages(tmp_path: Path) -> None:
 
 def test_entropy_bars_and_curves(tmp_path: Path) -> None:
     def cell(mean: float) -> dict:
-        return {"tokens": 10, "items": 2, "mean": mean, "variance": 0.1, "curve": [mean - 0.1, mean + 0.1]}
+        variance = mean / 10  # Fig. 9 shows the variance beside the mean
+        return {"tokens": 10, "items": 2, "mean": mean, "variance": variance, "curve": [mean - 0.1, mean + 0.1]}
 
     phases = {
         g: {str(k): cell(k * (1.0 if g == "correct" else 1.5)) for k in (1, 2, 3, 4)}
@@ -62,8 +63,12 @@ def test_entropy_bars_and_curves(tmp_path: Path) -> None:
     }
     doc = {"analysis": "entropy", "version": 1, "unit": "nats", "bins": 2, "phases": phases}
     drawn = draw_document(tmp_path, doc, "entropy")
-    assert drawn is not None and len(drawn.figures) == 2
-    assert drawn.grids[0].rows == (("correct", (1.0, 2.0, 3.0, 4.0)), ("incorrect", (1.5, 3.0, 4.5, 6.0)))
+    assert drawn is not None and len(drawn.figures) == 3
+    rows = dict(drawn.grids[0].rows)
+    assert rows["correct mean"] == (1.0, 2.0, 3.0, 4.0) and rows["incorrect mean"] == (1.5, 3.0, 4.5, 6.0)
+    assert rows["correct variance"] == pytest.approx((0.1, 0.2, 0.3, 0.4))
+    assert rows["incorrect variance"] == pytest.approx((0.15, 0.3, 0.45, 0.6))
+    _drawn(tmp_path / "figures" / "entropy" / "entropy-variance.png")
     _drawn(tmp_path / "figures" / "entropy" / "entropy-curve.png")
 
 
