@@ -55,7 +55,8 @@ def test_consistency_table_3_percentages(tmp_path: Path) -> None:
 def test_entropy_bars_and_curves(tmp_path: Path) -> None:
     def cell(mean: float) -> dict:
         variance = mean / 10  # Fig. 9 shows the variance beside the mean
-        return {"tokens": 10, "items": 2, "mean": mean, "variance": variance, "curve": [mean - 0.1, mean + 0.1]}
+        curve = [mean - 0.1, mean + 0.1]
+        return {"tokens": 10, "items": 2, "mean": mean, "variance": variance, "curve": curve}
 
     phases = {
         g: {str(k): cell(k * (1.0 if g == "correct" else 1.5)) for k in (1, 2, 3, 4)}
