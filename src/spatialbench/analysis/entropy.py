@@ -237,7 +237,8 @@ class EntropyAnalysis(Analysis):
                                "phase (1)–(4), relative position within it", unit)
         _, spread = _bars(doc, "variance")
         variances = charts.grouped_bars([f"({k})" for k in keys], spread, [], "variance of token entropy",
-                                        folder / f"{self.name}-variance", ylabel=unit, scale=0.0)
+                                        folder / f"{self.name}-variance",
+                                        ylabel=f"variance ({doc.get('unit', 'nats')}²)", scale=0.0)
         return [DrawnFigure("Mean entropy per phase (Fig. 9)", tuple(means)),
                 DrawnFigure("Entropy variance per phase (Fig. 9)", tuple(variances)),
                 DrawnFigure("Entropy curves (Fig. 9)", tuple(curves))]

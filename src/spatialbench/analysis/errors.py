@@ -142,6 +142,24 @@ def _entry(row: Mapping[str, Any], item: Item | None, explanation: str | None) -
     }
 
 
+def _entries(
+    run: RunFolder,
+    rows: Mapping[str, Mapping[str, Any]],
+    ids: list[str],
+    by_id: Mapping[str, Item],
+    column_of: Mapping[str, str],
+    per_task: int | None,
+    seed: int,
+) -> list[dict[str, Any]]:
+    """The sample's entries; thinned per task, or per column group when the taxonomy has them (MMSI)."""
+    column = {i: str(column_of.get(str(r["task"]), r["task"])) for i, r in rows.items()}
+    if per_task is not None:  # a taxonomy with column groups samples per group (MMSI Sec. 6.2)
+        ids = thin(ids, {i: column[i] for i in ids}, per_task, seed)
+    said = explanations(run)
+    entries = [_entry(rows[i], by_id.get(i), said.get(i)) for i in ids]
+    return [{**e, "category": column[e["id"]]} for e in entries] if column_of else entries
+
+
 def _keep_annotations(
     entries: list[dict[str, Any]], previous: Mapping[str, Any] | None
 ) -> list[dict[str, Any]]:
@@ -198,14 +216,7 @@ def sample_document(
     kinds = {item.id: item.answer_kind for item in items}
     ids = paper_sample(run.rows[run.rows["id"].isin(set(by_id))] if only_items else run.rows, kinds)
     rows = {str(r["id"]): r for r in run.rows.to_dict("records")}
-    column = {i: str(column_of.get(str(r["task"]), r["task"])) for i, r in rows.items()}
-    if per_task is not None:  # a taxonomy with column groups samples per group (MMSI Sec. 6.2)
-        ids = thin(ids, {i: column[i] for i in ids}, per_task, seed)
-    said = explanations(run)
-    entries = [_entry(rows[i], by_id.get(i), said.get(i)) for i in ids]
-    if column_of:
-        entries = [{**e, "category": column[e["id"]]} for e in entries]
-    entries = _keep_annotations(entries, previous)
+    entries = _keep_annotations(_entries(run, rows, ids, by_id, column_of, per_task, seed), previous)
     return {
         "schema": SCHEMA,
         "version": VERSION,
