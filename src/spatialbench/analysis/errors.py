@@ -151,7 +151,7 @@ def _entries(
     per_task: int | None,
     seed: int,
 ) -> list[dict[str, Any]]:
-    """The sample's entries; thinned per task, or per column group when the taxonomy has them (MMSI)."""
+    """Return the sample's entries, thinned per task or per column group (MMSI main categories)."""
     column = {i: str(column_of.get(str(r["task"]), r["task"])) for i, r in rows.items()}
     if per_task is not None:  # a taxonomy with column groups samples per group (MMSI Sec. 6.2)
         ids = thin(ids, {i: column[i] for i in ids}, per_task, seed)
