@@ -176,8 +176,10 @@ def test_a_category_listed_twice_names_file_item_and_key(explained_run, tmp_path
     path.write_text(json.dumps(doc))
     result = CliRunner().invoke(app, ["errors", "table", str(path)])
     assert result.exit_code == 2
-    assert (f"{path}: item {doc['items'][0]['id']!r} field 'errors': category {key!r} listed twice"
-            in result.output)
+    assert (
+        f"{path}: item {doc['items'][0]['id']!r} field 'errors': category {key!r} listed twice"
+        in result.output
+    )
 
 
 def test_run_without_explanations_says_so(tmp_path):
@@ -236,3 +238,58 @@ def test_a_bad_annotation_file_is_named(tmp_path, text, message):
     path.write_text(text)
     result = CliRunner().invoke(app, ["errors", "table", str(path)])
     assert result.exit_code == 2 and f"{path}: " in result.output and message in result.output
+
+
+def _mmsi_doc(items: list[dict]) -> dict:
+    return {
+        "schema": "spatialbench.error-annotations",
+        "version": 1,
+        "taxonomy": "mmsi-video",
+        "items": items,
+    }
+
+
+def test_mmsi_error_table_columns_are_the_main_categories(tmp_path):
+    from spatialbench.analysis.error_table import error_table, read_annotations
+
+    # MMSI Sec. 6.2 / Fig. 7: error types per main category (SC., MU., Plan.&Pred., CV.), not per subtype
+    items = [
+        {
+            "id": "1",
+            "task": "(Spatial Construction) Instance/Scene Attribute",
+            "errors": ["geometric_reasoning"],
+        },
+        {
+            "id": "2",
+            "task": "(Spatial Construction) Scene-Scene Spatial Relationship",
+            "errors": ["id_mapping"],
+        },
+        {"id": "3", "task": "Planning", "errors": ["prompt_alignment"]},
+        {"id": "4", "task": "Prediction", "errors": ["prompt_alignment"]},
+        {"id": "5", "task": "(Cross-Video) Memory Update", "errors": ["detailed_grounding"]},  # the alias
+    ]
+    path = tmp_path / "mmsi.json"
+    path.write_text(json.dumps(_mmsi_doc(items)))
+    table = error_table([(str(path), read_annotations(path))])
+    assert table.columns == ("SC.", "Plan.&Pred.", "CV.", "all")
+    assert table.counts["geometric_reasoning"]["SC."] == 1.0 and table.counts["id_mapping"]["SC."] == 1.0
+    assert table.counts["prompt_alignment"]["Plan.&Pred."] == 2.0 and table.annotated["CV."] == 1
+
+
+def test_mmsi_refuses_two_categories_for_one_error(tmp_path):
+    # Sec. 6.1: "non-overlapping" types: one category per error (VSI's 1/n sharing does not apply)
+    path = tmp_path / "mmsi.json"
+    items = [{"id": "7", "task": "Planning", "errors": ["prompt_alignment", "id_mapping"]}]
+    path.write_text(json.dumps(_mmsi_doc(items)))
+    result = CliRunner().invoke(app, ["errors", "table", str(path)])
+    assert result.exit_code == 2
+    assert f"{path}: item '7' field 'errors'" in result.output and "one category per error" in result.output
+
+
+def test_mmsi_sample_is_thinned_per_main_category() -> None:
+    from spatialbench.analysis.errors import thin
+
+    mapping = taxonomy("mmsi-video")["columns"]
+    tasks = {"a": "Planning", "b": "Prediction", "c": "(Motion Understanding) Camera Motion", "d": "Planning"}
+    kept = thin(list(tasks), {i: mapping[t] for i, t in tasks.items()}, 1, 0)
+    assert len(kept) == 2 and sorted(mapping[tasks[i]] for i in kept) == ["MU.", "Plan.&Pred."]

@@ -18,7 +18,9 @@ def test_the_phase_analyses_are_registered_by_name() -> None:
     assert set(PHASE) <= set(ANALYSES.names())
     for name in PHASE:
         part = ANALYSES.get(name)
-        assert part.name == name and part.version == 1 and part.description and part.title
+        # probe 2: Fig. 8's cross-entropy against the answer logits (issue 21)
+        assert part.name == name and part.version == (2 if name == "probe" else 1)
+        assert part.description and part.title
 
 
 def test_parameters_are_typed_and_frozen() -> None:

@@ -14,7 +14,13 @@ import pytest
 from typer.testing import CliRunner
 
 from benchmarks.mmsi_remindview_fixtures import build_remindview
-from spatialbench.analysis.probing import ProbeData, probe_phase, scene_split
+from spatialbench.analysis.probing import (
+    ProbeData,
+    answer_logit_ce,
+    probe_phase,
+    scene_split,
+    soft_cross_entropy,
+)
 from spatialbench.cli.main import app
 from support.traced_runs import char_trace, write_traced_run
 
@@ -93,10 +99,13 @@ def test_probe_command_on_a_traced_run(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["probe", str(run_dir), "--probe", "linear", "--test-size", "0.5"])
     assert result.exit_code == 0, result.output
     doc = json.loads((run_dir / "analysis" / "probe-linear.json").read_text())
-    assert doc["analysis"] == "probe" and doc["version"] == 1 and doc["items"]["traced"] == 11
+    assert doc["analysis"] == "probe" and doc["version"] == 2 and doc["items"]["traced"] == 11
     assert set(doc["phases"]) == {"1", "2", "3", "4"}
     assert all(p["train"] + p["test"] == 11 for p in doc["phases"].values())
-    assert "phase (4): all acc" in result.output
+    for p in doc["phases"].values():  # Fig. 8: CE against the answer logits, per phase, on the test items
+        soft = p["answer_logits"]["all"]
+        assert soft["items"] == p["test"] and soft["cross_entropy"] >= 0
+    assert "letter probe: all acc" in result.output and "CE vs answer logits: all" in result.output
 
 
 def test_an_unusable_trace_folder_is_an_error_and_keeps_probe_json(tmp_path: Path) -> None:
@@ -137,3 +146,31 @@ def test_traces_of_different_logit_widths_are_a_one_line_error(tmp_path: Path) -
     result = CliRunner().invoke(app, ["probe", str(run_dir), "--probe", "linear"])
     assert result.exit_code == 2, result.output
     assert "logit columns" in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_soft_cross_entropy_against_the_answer_logits_by_hand() -> None:
+    # answer logits [0, ln 3] → p = (1/4, 3/4); probe logits [0, 0] → q = (1/2, 1/2): H = ln 2 = 0.693147
+    # second row: answer [ln 2, 0, 0] → p = (1/2, 1/4, 1/4); probe [0, ln 2, ln 5] → q = (1/8, 2/8, 5/8):
+    # H = -(1/2 ln 1/8 + 1/4 ln 1/4 + 1/4 ln 5/8) = 1.5 ln 2 + 0.5 ln 2 + 0.25 ln 1.6 = 1.386294 + 0.117501
+    ce = soft_cross_entropy(np.array([[0.0, 0.0]]), np.array([[0.0, np.log(3)]]))
+    assert ce == pytest.approx([0.693147], abs=1e-6)
+    ce = soft_cross_entropy(np.array([[0.0, np.log(2), np.log(5)]]), np.array([[np.log(2), 0.0, 0.0]]))
+    assert ce == pytest.approx([1.503795], abs=1e-6)
+
+
+def test_answer_logit_ce_of_a_probe_that_predicts_the_targets_exactly() -> None:
+    # features are the answer logits themselves; a ridge probe with a tiny penalty predicts them almost
+    # exactly, so its CE is the entropy of the answer distribution: targets (0, ln 3) → H(1/4, 3/4) = 0.562335
+    n = 40
+    answers = np.tile([0.0, np.log(3)], (n, 1)) + np.random.default_rng(0).normal(0, 1e-4, (n, 2))
+    data = ProbeData(
+        answers.astype(np.float32),
+        np.array(["A"] * n),
+        np.array([f"s{i // 4}" for i in range(n)]),
+        np.arange(n) % 2 == 0,
+        answers.astype(np.float32),
+    )
+    train, test = scene_split(data.groups, 0.25, 0)
+    result = answer_logit_ce(data, train, test, "linear", 0)
+    assert result is not None and result["all"]["items"] == len(test) == 12
+    assert result["all"]["cross_entropy"] == pytest.approx(0.562335, abs=1e-3)

@@ -80,6 +80,52 @@ def test_labels_are_read_strictly() -> None:
     assert read_label("It follows.") is None
 
 
+def test_a_negated_label_reads_as_its_opposite() -> None:
+    # the failing input: a word-set match read "Not consistent" as consistent
+    assert read_label("Not consistent.") == "inconsistent"
+    assert read_label("The answer isn't consistent") == "inconsistent"
+    assert read_label("**Not inconsistent**") == "consistent"
+    assert read_label("Not consistent; inconsistent") == "inconsistent"
+
+
+def test_the_request_is_table_9_only_and_answers_without_phases_are_counted(tmp_path: Path) -> None:
+    data = build_remindview(tmp_path / "data")
+    items = {i.question: i for i in get_benchmark("remindview").load_items(str(data))}
+    bare = sorted(items)[0]  # this item's answer has no phases: nothing to check (as judge)
+    model = ServerScript(answer=lambda text: "A. left" if bare in text else FOUR_PHASES)
+    with OpenAIServer(model) as server:
+        config = RunConfig.model_validate(
+            {
+                "data": {"benchmark": "remindview", "path": str(data)},
+                "model": {"name": f"openai-compatible:{server.url}#vlm", "timeout_s": 10},
+                "out": str(tmp_path / "run"),
+            }
+        )
+        assert run(config, progress=False).counts["ok"] == 11
+    run_requests = {_question(r.text, items): r for r in model.answered()}
+    checker = ServerScript(answer=lambda text: "Not consistent")
+    with OpenAIServer(checker) as server:
+        args = ["consistency", str(tmp_path / "run"), "--model", f"openai-compatible:{server.url}#vlm"]
+        result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    log = checker.answered()
+    assert len(log) == 10 and all(bare not in r.text for r in log)
+    for request in log:
+        item = items[_question(request.text, items)]
+        sent = run_requests[item.question]
+        assert [m["role"] for m in request.body["messages"]] == ["user"]  # no 4-phase system prompt
+        assert "Your last line must match" not in request.text and "Reasoning Path" not in request.text
+        assert request.n_images == sent.n_images >= 2 and "frame0:" in request.text
+        query = "\n".join([item.question, *item.options])
+        assert f"### The original spatial reasoning query ###\n{query}\n" in request.text
+        assert "### The model's final answer choice ###\nA. left\n" in request.text
+        assert request.text.rstrip().endswith("Do NOT provide chain-of-thought or explanations.")
+        assert request.body["max_tokens"] == 64 and request.body["temperature"] == 0.0
+    doc = json.loads((tmp_path / "run" / "analysis" / "consistency.json").read_text())
+    assert doc["items"]["no_phases"] == 1 and doc["items"]["checked"] == 10
+    assert doc["table"]["all"] == {"percent": 0.0, "consistent": 0, "items": 10}  # "Not consistent" read
+
+
 def test_nothing_checked_keeps_the_previous_consistency_json(tmp_path: Path) -> None:
     data = build_remindview(tmp_path / "data")
     with OpenAIServer(ServerScript(answer=lambda text: FOUR_PHASES)) as server:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from spatialbench.analysis.consistency import TABLE_3, consistency_table
@@ -19,9 +20,13 @@ def _drawn(path: Path) -> None:
 
 def test_judge_table_2_bars_and_paper_rows(tmp_path: Path) -> None:
     means = {"a": {1: 80.0, 2: 60.0, 3: 40.0}, "b": {1: 60.0, 2: 20.0, 3: None}}
-    doc = {"analysis": "judge", "version": 1, "judges": ["j1", "j2"],
-           "table": phase_table(means, {"a": True, "b": False}),
-           "reference": {"table": "ReMindView-Bench Table 2", "rows": TABLE_2}}
+    doc = {
+        "analysis": "judge",
+        "version": 1,
+        "judges": ["j1", "j2"],
+        "table": phase_table(means, {"a": True, "b": False}),
+        "reference": {"table": "ReMindView-Bench Table 2", "rows": TABLE_2},
+    }
     drawn = draw_document(tmp_path, doc, "judge")
     assert drawn is not None and drawn.title == "Judged reasoning phases"
     grid = drawn.grids[0]
@@ -34,8 +39,12 @@ def test_judge_table_2_bars_and_paper_rows(tmp_path: Path) -> None:
 def test_consistency_table_3_percentages(tmp_path: Path) -> None:
     labels = {"1": "consistent", "2": "inconsistent", "3": "consistent", "4": None}
     correct = {"1": True, "2": True, "3": False, "4": False}
-    doc = {"analysis": "consistency", "version": 1, "table": consistency_table(labels, correct),
-           "reference": {"columns": ["correct", "incorrect", "all"], "rows": TABLE_3}}
+    doc = {
+        "analysis": "consistency",
+        "version": 1,
+        "table": consistency_table(labels, correct),
+        "reference": {"columns": ["correct", "incorrect", "all"], "rows": TABLE_3},
+    }
     drawn = draw_document(tmp_path, doc, "consistency")
     assert drawn is not None
     # correct: 1 of 2 consistent; incorrect: 1 of 1 labelled; all: 2 of 3
@@ -45,27 +54,58 @@ def test_consistency_table_3_percentages(tmp_path: Path) -> None:
 
 def test_entropy_bars_and_curves(tmp_path: Path) -> None:
     def cell(mean: float) -> dict:
-        return {"tokens": 10, "items": 2, "mean": mean, "variance": 0.1, "curve": [mean - 0.1, mean + 0.1]}
+        variance = mean / 10  # Fig. 9 shows the variance beside the mean
+        curve = [mean - 0.1, mean + 0.1]
+        return {"tokens": 10, "items": 2, "mean": mean, "variance": variance, "curve": curve}
 
-    phases = {g: {str(k): cell(k * (1.0 if g == "correct" else 1.5)) for k in (1, 2, 3, 4)}
-              for g in ("correct", "incorrect", "all")}
+    phases = {
+        g: {str(k): cell(k * (1.0 if g == "correct" else 1.5)) for k in (1, 2, 3, 4)}
+        for g in ("correct", "incorrect", "all")
+    }
     doc = {"analysis": "entropy", "version": 1, "unit": "nats", "bins": 2, "phases": phases}
     drawn = draw_document(tmp_path, doc, "entropy")
-    assert drawn is not None and len(drawn.figures) == 2
-    assert drawn.grids[0].rows == (("correct", (1.0, 2.0, 3.0, 4.0)), ("incorrect", (1.5, 3.0, 4.5, 6.0)))
+    assert drawn is not None and len(drawn.figures) == 3
+    rows = dict(drawn.grids[0].rows)
+    assert rows["correct mean"] == (1.0, 2.0, 3.0, 4.0) and rows["incorrect mean"] == (1.5, 3.0, 4.5, 6.0)
+    assert rows["correct variance"] == pytest.approx((0.1, 0.2, 0.3, 0.4))
+    assert rows["incorrect variance"] == pytest.approx((0.15, 0.3, 0.45, 0.6))
+    _drawn(tmp_path / "figures" / "entropy" / "entropy-variance.png")
     _drawn(tmp_path / "figures" / "entropy" / "entropy-curve.png")
 
 
-def test_probe_accuracy_per_phase_with_chance(tmp_path: Path) -> None:
-    phases = {str(k): {"train": 30, "test": 10, "chance": 0.4, "all": {"items": 10, "accuracy": 0.5 + k / 10},
-                       "correct": {"items": 6, "accuracy": 0.6}, "incorrect": {"items": 4, "accuracy": None}}
-              for k in (1, 2, 3, 4)}
-    doc = {"analysis": "probe", "version": 1, "probe": "mlp", "features": "logits", "phases": phases}
+def test_probe_cross_entropy_per_phase_beside_accuracy_with_chance(tmp_path: Path) -> None:
+    soft = {
+        k: {
+            "all": {"items": 10, "cross_entropy": 0.2 * k},
+            "correct": {"items": 6, "cross_entropy": 0.1 * k},
+            "incorrect": {"items": 4, "cross_entropy": 0.3 * k},
+        }
+        for k in (1, 2, 3, 4)
+    }
+    phases = {
+        str(k): {
+            "train": 30,
+            "test": 10,
+            "chance": 0.4,
+            "all": {"items": 10, "accuracy": 0.5 + k / 10},
+            "correct": {"items": 6, "accuracy": 0.6},
+            "incorrect": {"items": 4, "accuracy": None},
+            "answer_logits": soft[k],
+        }
+        for k in (1, 2, 3, 4)
+    }
+    doc = {"analysis": "probe", "version": 2, "probe": "mlp", "features": "logits", "phases": phases}
     drawn = draw_document(tmp_path, doc, "probe")
     assert drawn is not None and drawn.title == "Probe: mlp"
-    rows = dict(drawn.grids[0].rows)
+    ce = dict(drawn.grids[0].rows)  # Fig. 8: CE against the answer logits, first
+    assert ce["all"] == pytest.approx((0.2, 0.4, 0.6, 0.8)) and ce["incorrect"] == pytest.approx(
+        (0.3, 0.6, 0.9, 1.2)
+    )
+    rows = dict(drawn.grids[1].rows)
     assert rows["all"] == (0.6, 0.7, 0.8, 0.9) and rows["chance (majority class)"] == (0.4,) * 4
     assert rows["incorrect"] == (None,) * 4
+    _drawn(tmp_path / "figures" / "probe" / "probe-ce.png")
+    _drawn(tmp_path / "figures" / "probe" / "probe.png")
 
 
 def test_other_documents_are_not_drawn(tmp_path: Path) -> None:

@@ -7,10 +7,12 @@ asks, the way a reasoning model would:
 - the extraction turn → only X, read from its own earlier reply (or, for tags in ``garbled``, a sentence
   with no answer in it);
 - "Please explain your answer step by step." → an explanation;
-- Tree-of-Thought turns → "Plan: ...", votes "The best choice is N", answers following the plan;
+- Tree-of-Thought turns → three plans "Plan K: ..." in one reply, votes "The best choice is N",
+  answers following the plan;
 - the cognitive-map prompt → a fenced JSON map; a truncated one when the prompt holds one of
   ``malformed_maps`` (e.g. its category list);
-- MMSI's three-step prompt → three steps, then ``\\boxed{X}``;
+- MMSI's three-step prompt → three steps, then ``\\boxed{X}``; the answer-and-reason prompt → a reason,
+  then ``\\boxed{X}``;
 - anything else → X directly.
 
 X and N come from the test's ``choose(tag, phase, sample)``: ``tag`` is the question's ``[qK]`` tag,
@@ -55,11 +57,12 @@ class CoTModel:
         self.markers = [
             (t["extract"]["numerical"][:28], self._extract),
             (t["explain"], lambda tag, i, body: f"Explanation: I counted what I saw for {tag}."),
-            (t["tot_plan"][:30], lambda tag, i, body: f"Plan: plan {i + 1} for {tag}: look, then compare."),
+            (t["tot_plan"][:30], lambda tag, i, body: self._plans(tag)),
             ("plans for answering", lambda tag, i, body: self._vote(tag, "plan_vote", i)),
             ("candidate answers", lambda tag, i, body: self._vote(tag, "answer_vote", i)),
             ("Follow this plan", lambda tag, i, body: self._cot(tag, "tot_answer", i)),
             ("Answer in three steps", self._three_step),
+            ("both an answer and a reason", lambda tag, i, body: self._reasoned(tag)),
             ("estimate the center point of each object", self._map),
             (t["cot_trigger"], lambda tag, i, body: self._cot(tag, "cot", i)),
         ]
@@ -77,6 +80,13 @@ class CoTModel:
     def _cot(self, tag: str, phase: str, sample: int) -> str:
         x = self.choose(tag, phase, sample)
         return f"Step 1: I look at every frame.\nStep 2: I compare them.\nTherefore, the answer is {x}."
+
+    def _reasoned(self, tag: str) -> str:
+        return f"Reason: I counted what I saw for {tag}.\n\\boxed{{{self.choose(tag, 'reasoned', 0)}}}"
+
+    def _plans(self, tag: str) -> str:
+        plans = (f"Plan {k}: plan {k} for {tag}: look, then compare." for k in (1, 2, 3))
+        return "Here are my plans.\n" + "\n".join(plans)
 
     def _vote(self, tag: str, phase: str, sample: int) -> str:
         return f"Choice 1 is vague.\nThe best choice is {self.choose(tag, phase, sample)}"

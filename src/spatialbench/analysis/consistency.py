@@ -1,11 +1,16 @@
 """``spatialbench consistency``: whether a final answer follows from the model's own reasoning (App. D.3).
 
-ReMindView-Bench Sec. 5.2 / Table 9: the same model gets the item's images and question (the run's own
-request, rebuilt from its recorded configuration: prompt builder, frames, size limit), then its phases
-1–3 (:mod:`spatialbench.analysis.phases`) and its final answer (phase (4), else the option it chose, else
-"(no answer)") with the Table 9 instruction (``judge/data/texts.json`` ``consistency``). The reply must
-be one label: ``Consistent`` or ``Inconsistent`` (case, punctuation and Markdown ignored; a reply with
-both or neither is invalid and asked once more). Greedy, resumable (:mod:`spatialbench.analysis.asking`).
+ReMindView-Bench Sec. 5.2 / App. D.3 / Table 9: the same model is sent the paper's request only: the query
+images (the run's own frames, rebuilt from its recorded configuration: prompt builder, frames, size limit,
+each with its frame name), then one text with the query (question and choices), its phases 1–3
+(:mod:`spatialbench.analysis.phases`), its final answer (phase (4), else the option it chose, else
+"(no answer)") and the Table 9 instruction (``judge/data/texts.json`` ``consistency``). Not sent: the
+run's 4-phase system prompt and its "Your last line must match ^[ABCD]…" line, which would ask a model
+that follows them for a reasoning path instead of a label. An answer with none of phases 1–3 is not sent
+(counted ``no_phases``, as ``judge`` does). The reply must be one label, ``Consistent`` or
+``Inconsistent`` (:func:`read_label`: case, punctuation and Markdown ignored, "not consistent" reads as
+inconsistent; a reply with both or neither is invalid and asked once more). Greedy, resumable
+(:mod:`spatialbench.analysis.asking`).
 
 Table 3 layout: % of items labelled consistent among answers correct, incorrect and all; the document
 is ``RUN/analysis/consistency.json`` (registered as analysis ``consistency``: :data:`ANALYSIS`), drawn as
@@ -15,13 +20,13 @@ bars beside the paper's rows.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from spatialbench.analysis.asking import Question, ask_all, failures, open_store, outcome_counts
+from spatialbench.analysis.judge.schema import JUDGED_PHASES
 from spatialbench.analysis.judge.study import phase_texts, texts
 from spatialbench.analysis.phases import split
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
@@ -35,7 +40,7 @@ from spatialbench.models.base import Backend
 from spatialbench.models.resolve import load_backend
 from spatialbench.prompting.templates import fill
 from spatialbench.records.item import Item
-from spatialbench.records.messages import GenerationSettings, Request, TextPart
+from spatialbench.records.messages import GenerationSettings, ImagePart, Part, Request, TextPart
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.folder import RunFolder
 from spatialbench.runs.plan import data_root
@@ -50,10 +55,21 @@ TABLE_3 = {
 }
 
 
+_NEGATIONS = frozenset({"not", "no", "never", "isn", "isnt", "t"})
+
+
 def read_label(text: str) -> str | None:
-    """Return ``consistent`` / ``inconsistent`` when the reply holds exactly one label; never raises."""
-    words = set(re.sub(r"[^a-z]+", " ", text.lower()).split()) if isinstance(text, str) else set()
-    found = {"consistent", "inconsistent"} & words
+    """Return ``consistent`` / ``inconsistent`` when the reply holds exactly one label; never raises.
+
+    A negated label reads as its opposite ("Not consistent", "isn't consistent" → inconsistent;
+    "not inconsistent" → consistent); a reply naming both labels, or none, is None (invalid).
+    """
+    words = re.sub(r"[^a-z]+", " ", text.lower()).split() if isinstance(text, str) else []
+    found = set()
+    for k, word in enumerate(words):
+        if word in ("consistent", "inconsistent"):
+            negated = k > 0 and words[k - 1] in _NEGATIONS
+            found.add(word if not negated else ({"consistent", "inconsistent"} - {word}).pop())
     return found.pop() if len(found) == 1 else None
 
 
@@ -70,6 +86,11 @@ def final_answer(answer: str, item: Item, extracted: object) -> str:
     return chosen[0] if chosen else "(no answer)"
 
 
+def query_text(item: Item) -> str:
+    """Return the query as Table 9 shows it: the question, then its lettered choices one per line."""
+    return "\n".join([item.question, *item.options])
+
+
 class RunRequests:
     """The run's own requests, rebuilt from its recorded configuration (prompt builder, frames, sizes)."""
 
@@ -78,6 +99,19 @@ class RunRequests:
         self.builder = get_benchmark(config.data.benchmark).prompt_builder(config.prompt)
         self.cache = FrameCache(data_root(config.data.path), max_bytes=config.media.frame_cache_mb * 2**20)
         self.strategy = parse_strategy(config.frame_strategy)
+
+    def query_images(self, item: Item) -> tuple[Part, ...]:
+        """Return the media parts of the run's request for ``item``: each image with its name label.
+
+        Every part up to the last image (frame names and images; none in blind mode); the run's system
+        prompt and the question text after the images are left out (Table 9 sends the query itself).
+
+        Raises:
+            MediaError: the item's media cannot be read. ValueError: the builder refuses the item.
+        """
+        parts = self.build(item).parts
+        last = max((k for k, p in enumerate(parts) if isinstance(p, ImagePart)), default=-1)
+        return parts[: last + 1]
 
     def build(self, item: Item) -> Request:
         """Return the request the run sent for ``item`` (no media in blind mode).
@@ -97,27 +131,36 @@ class RunRequests:
 def consistency_questions(
     run: RunFolder, items: list[Item], answers: dict[str, StoredAnswer], max_new_tokens: int = 64
 ) -> tuple[list[Question], dict[str, int]]:
-    """Return one consistency question per scored, answered item and the counts of items left out."""
+    """Return one consistency question per scored, answered item and the counts of items left out.
+
+    Each request is Table 9's only (see the module docstring): no system prompt, the query images, then
+    the filled instruction; greedy, ``max_new_tokens`` for the label. Counts: ``not_answered``,
+    ``no_phases`` (none of phases 1–3: nothing to check, as ``judge``), ``unusable_media``, ``checked``.
+    """
     requests = RunRequests(run.config)
     extracted = dict(zip(run.rows["id"], run.rows.get("extracted", [None] * len(run.rows)), strict=True))
     scored = correct_items(run)
     settings = GenerationSettings(temperature=0.0, max_new_tokens=max_new_tokens, seed=run.config.model.seed)
     pairs, unanswered = answered_items(items, answers, scored)
-    counts = {"not_answered": unanswered, "unusable_media": 0}
+    counts = {"not_answered": unanswered, "no_phases": 0, "unusable_media": 0}
     questions = []
     for item, answer in pairs:
+        phases, absent = phase_texts(answer.text)
+        if len(absent) == len(JUDGED_PHASES):
+            counts["no_phases"] += 1
+            continue
         try:
-            request = requests.build(item)
+            images = requests.query_images(item)
         except (MediaError, ValueError):
             counts["unusable_media"] += 1
             continue
         values = {
-            **phase_texts(answer.text)[0],
+            **phases,
+            "query": query_text(item),
             "answer": final_answer(answer.text, item, extracted.get(item.id)),
         }
         text = fill(texts()["consistency"], values)
-        request = replace(request, parts=(*request.parts, TextPart("\n" + text)), settings=settings)
-        questions.append(Question(item.id, request))
+        questions.append(Question(item.id, Request(parts=(*images, TextPart(text)), settings=settings)))
     counts["checked"] = len(questions)
     return questions, counts
 
@@ -156,7 +199,7 @@ async def consistency_study(
     questions, counts = consistency_questions(run, items, answers)
     store = open_store(run.path, "consistency", model, backend, run.benchmark)
     try:
-        retry = texts()["judge_retry"]
+        retry = texts()["consistency_retry"]
         outcomes = await ask_all(backend, store, model, questions, _validate, retry, concurrency)
     finally:
         store.close()

@@ -173,10 +173,11 @@ class EntropyParams(BaseModel):
 PHASE_KEYS = ("1", "2", "3", "4")
 
 
-def _bars(doc: dict[str, Any]) -> tuple[list[str], list[tuple[str, list[Value]]]]:
+def _bars(doc: dict[str, Any], field: str = "mean") -> tuple[list[str], list[tuple[str, list[Value]]]]:
+    """Phase keys and, per group (correct, incorrect), the phases' ``field`` (``mean`` or ``variance``)."""
     phases = doc["phases"]
     keys = [k for k in PHASE_KEYS if k in phases.get("correct", {})]
-    return keys, [(g, [phases[g][k]["mean"] for k in keys]) for g in GROUPS[:2] if g in phases]
+    return keys, [(g, [phases[g][k][field] for k in keys]) for g in GROUPS[:2] if g in phases]
 
 
 class EntropyAnalysis(Analysis):
@@ -203,13 +204,20 @@ class EntropyAnalysis(Analysis):
         return self.document(**fields)
 
     def tables(self, doc: dict[str, Any]) -> list[Grid]:
-        """One grid: mean token entropy per phase, correct and incorrect answers."""
-        keys, bars = _bars(doc)
-        rows = tuple((g, tuple(v)) for g, v in bars)
-        return [Grid(tuple(f"({k})" for k in keys), rows, "Mean token entropy")]
+        """One grid: mean and variance of the token entropy per phase, correct and incorrect (Fig. 9)."""
+        keys, means = _bars(doc)
+        _, variances = _bars(doc, "variance")
+        rows = tuple(
+            (f"{g} {what}", tuple(v)) for (g, m), (_, var) in zip(means, variances, strict=True)
+            for what, v in (("mean", m), ("variance", var))
+        )
+        return [Grid(tuple(f"({k})" for k in keys), rows, "Token entropy: mean and variance (Fig. 9)")]
 
     def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
-        """Bars of the mean per phase (``folder/entropy``), curves over the phases (``entropy-curve``)."""
+        """Bars of the mean and of the variance per phase (Fig. 9 shows both), curves over the phases.
+
+        Files: ``folder/entropy``, ``entropy-variance``, ``entropy-curve`` (PNG and SVG).
+        """
         from spatialbench import charts  # matplotlib only when drawing
 
         keys, bars = _bars(doc)
@@ -227,7 +235,12 @@ class EntropyAnalysis(Analysis):
             series.append((group, xs, ys, style))
         curves = charts.curves(series, "entropy over the phases", folder / f"{self.name}-curve",
                                "phase (1)–(4), relative position within it", unit)
+        _, spread = _bars(doc, "variance")
+        variances = charts.grouped_bars([f"({k})" for k in keys], spread, [], "variance of token entropy",
+                                        folder / f"{self.name}-variance",
+                                        ylabel=f"variance ({doc.get('unit', 'nats')}²)", scale=0.0)
         return [DrawnFigure("Mean entropy per phase (Fig. 9)", tuple(means)),
+                DrawnFigure("Entropy variance per phase (Fig. 9)", tuple(variances)),
                 DrawnFigure("Entropy curves (Fig. 9)", tuple(curves))]
 
 

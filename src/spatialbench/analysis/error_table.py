@@ -39,7 +39,9 @@ def _fail(path: Path, where: str, message: str) -> AnnotationError:
     return AnnotationError(f"{path}: {where}: {message}")
 
 
-def _check_item(path: Path, index: int, item: Any, keys: set[str], seen: set[str]) -> None:
+def _check_item(
+    path: Path, index: int, item: Any, keys: set[str], seen: set[str], single: bool = False
+) -> None:
     where = f"items[{index}]"
     if (
         not isinstance(item, dict)
@@ -62,6 +64,9 @@ def _check_item(path: Path, index: int, item: Any, keys: set[str], seen: set[str
             f"unknown categor{'y' if len(unknown) == 1 else 'ies'} "
             f"{', '.join(map(repr, unknown))}; known: {', '.join(sorted(keys))}",
         )
+    if single and len(set(errors)) > 1:
+        raise _fail(path, f"{where} field 'errors'", f"{errors!r}: this taxonomy's categories do not "
+                    "overlap (MMSI-Video-Bench Sec. 6.1): give one category per error")
     twice = sorted({e for e in errors if errors.count(e) > 1})
     if twice:
         raise _fail(path, f"{where} field 'errors'", f"category {twice[0]!r} listed twice (list each once)")
@@ -84,14 +89,15 @@ def read_annotations(path: Path | str) -> dict[str, Any]:
     if not isinstance(doc, dict) or doc.get("schema") != SCHEMA or doc.get("version") != VERSION:
         raise AnnotationError(f"{path}: not a {SCHEMA} version {VERSION} file")
     try:
-        keys = {c["key"] for c in taxonomy(str(doc.get("taxonomy")))["categories"]}
+        spec = taxonomy(str(doc.get("taxonomy")))
+        keys = {c["key"] for c in spec["categories"]}
     except KeyError as exc:
         raise _fail(path, "field 'taxonomy'", str(exc.args[0])) from None
     if not isinstance(doc.get("items"), list):
         raise _fail(path, "field 'items'", "expected a list")
     seen: set[str] = set()
     for index, item in enumerate(doc["items"]):
-        _check_item(path, index, item, keys, seen)
+        _check_item(path, index, item, keys, seen, bool(spec.get("single_cause")))
     return doc
 
 
@@ -140,15 +146,22 @@ def error_table(docs: Sequence[tuple[str, dict[str, Any]]]) -> ErrorTable:
         raise AnnotationError(f"annotation files must share one taxonomy, got {names or 'none'}")
     spec = taxonomy(names[0])
     items = [item for _, doc in docs for item in doc["items"]]
-    columns = (*dict.fromkeys(str(i["task"]) for i in items), ALL)
+    column_of = spec.get("columns") or {}  # task → its column group (MMSI: main categories, Fig. 7)
+
+    def column(item: dict[str, Any]) -> str:
+        return str(item.get("category") or column_of.get(str(item["task"]), item["task"]))
+
+    groups = [g for g in dict.fromkeys(column_of.values())]
+    present = dict.fromkeys(column(i) for i in items)
+    columns = (*[g for g in groups if g in present], *[c for c in present if c not in groups], ALL)
     counts = {c["key"]: dict.fromkeys(columns, 0.0) for c in spec["categories"]}
     annotated, not_annotated = dict.fromkeys(columns, 0), dict.fromkeys(columns, 0)
     for item in items:
         causes = sorted(set(item.get("errors", [])))
-        for column in (str(item["task"]), ALL):
-            (annotated if causes else not_annotated)[column] += 1
+        for key in (column(item), ALL):
+            (annotated if causes else not_annotated)[key] += 1
             for cause in causes:
-                counts[cause][column] += 1.0 / len(causes)
+                counts[cause][key] += 1.0 / len(causes)
     for group in spec.get("groups", []):
         counts[group["key"]] = {c: sum(counts[m][c] for m in group["members"]) for c in columns}
     return ErrorTable(names[0], tuple(s for s, _ in docs), columns, annotated, not_annotated, counts)

@@ -19,7 +19,10 @@ Annotation file (JSON, UTF-8; written by ``errors sample``, edited by hand or in
          "explanation": "..." | null, "errors": [], "note": ""}, ...]}
 
 An annotator puts one or more category keys in ``errors`` (an error with n causes counts 1/n to each,
-App. B.2) and any remark in ``note``. Re-sampling into an existing file keeps every item's ``errors`` and
+App. B.2) and any remark in ``note``; a taxonomy with ``single_cause`` (MMSI-Video-Bench: "non-overlapping"
+types, Sec. 6.1) takes one key per item. A taxonomy with column groups (MMSI: the main categories of
+Fig. 7) gives each entry its ``category``, and ``per_task`` then samples per main category.
+Re-sampling into an existing file keeps every item's ``errors`` and
 ``note`` (annotated items no longer in the sample are kept at the end with ``"sampled": false``).
 """
 
@@ -139,6 +142,24 @@ def _entry(row: Mapping[str, Any], item: Item | None, explanation: str | None) -
     }
 
 
+def _entries(
+    run: RunFolder,
+    rows: Mapping[str, Mapping[str, Any]],
+    ids: list[str],
+    by_id: Mapping[str, Item],
+    column_of: Mapping[str, str],
+    per_task: int | None,
+    seed: int,
+) -> list[dict[str, Any]]:
+    """Return the sample's entries, thinned per task or per column group (MMSI main categories)."""
+    column = {i: str(column_of.get(str(r["task"]), r["task"])) for i, r in rows.items()}
+    if per_task is not None:  # a taxonomy with column groups samples per group (MMSI Sec. 6.2)
+        ids = thin(ids, {i: column[i] for i in ids}, per_task, seed)
+    said = explanations(run)
+    entries = [_entry(rows[i], by_id.get(i), said.get(i)) for i in ids]
+    return [{**e, "category": column[e["id"]]} for e in entries] if column_of else entries
+
+
 def _keep_annotations(
     entries: list[dict[str, Any]], previous: Mapping[str, Any] | None
 ) -> list[dict[str, Any]]:
@@ -188,16 +209,14 @@ def sample_document(
         AnnotationError: ``previous`` holds annotations of another taxonomy (its keys would be kept
             under this one's categories).
     """
-    categories = taxonomy(taxonomy_name)["categories"]
+    spec = taxonomy(taxonomy_name)
+    categories, column_of = spec["categories"], spec.get("columns") or {}
     _same_taxonomy(previous, taxonomy_name)
     by_id = {item.id: item for item in items}
     kinds = {item.id: item.answer_kind for item in items}
     ids = paper_sample(run.rows[run.rows["id"].isin(set(by_id))] if only_items else run.rows, kinds)
     rows = {str(r["id"]): r for r in run.rows.to_dict("records")}
-    if per_task is not None:
-        ids = thin(ids, {i: str(rows[i]["task"]) for i in ids}, per_task, seed)
-    said = explanations(run)
-    entries = _keep_annotations([_entry(rows[i], by_id.get(i), said.get(i)) for i in ids], previous)
+    entries = _keep_annotations(_entries(run, rows, ids, by_id, column_of, per_task, seed), previous)
     return {
         "schema": SCHEMA,
         "version": VERSION,
@@ -208,6 +227,7 @@ def sample_document(
         "categories": categories,
         "rule": RULE
         + ("; among the given items only" if only_items else "")
-        + (f"; then {per_task} per task (seed {seed})" if per_task is not None else ""),
+        + (f"; then {per_task} per {'main category' if column_of else 'task'} (seed {seed})"
+           if per_task is not None else ""),
         "items": entries,
     }

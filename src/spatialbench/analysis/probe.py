@@ -3,8 +3,11 @@
 Composes :mod:`~spatialbench.analysis.probe_features` (one row per traced item and phase) and
 :mod:`~spatialbench.analysis.probing` (a probe per phase, split by scene). The document, one per probe
 kind, is ``RUN/analysis/probe-<kind>.json`` (``analysis`` ``probe``; :data:`ANALYSIS`): per phase the
-split sizes, the majority-class chance and the test accuracy / cross-entropy overall, correct and
-incorrect; drawn as accuracy curves over the phases with the chance line.
+split sizes, the Fig. 8 cross-entropy between the probe's predicted logits and the VLM's answer logits
+(``answer_logits``, soft target; :func:`~spatialbench.analysis.probing.answer_logit_ce`), the
+majority-class chance and the hard-label probe's test accuracy / cross-entropy, overall, correct and
+incorrect; drawn as Fig. 8 (answer-logit cross-entropy over the phases) with the accuracy curves beside.
+Items are split by scene; the train / test item counts are printed per phase.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from spatialbench.runs.folder import RunFolder
 from spatialbench.runs.plan import data_root
 from spatialbench.scoring.render import Grid, Value
 
-VERSION = 1
+VERSION = 2  # 2: answer_logits (Fig. 8's soft-target cross-entropy)
 SERIES = (("all", "o-"), ("correct", "s-"), ("incorrect", "^-"))
 CHANCE = "chance (majority class)"
 
@@ -53,6 +56,19 @@ def _series(doc: dict[str, Any]) -> tuple[list[str], list[tuple[str, list[float]
     series = [(g, x, [phases[k].get(g, {}).get("accuracy") for k in keys], style) for g, style in SERIES]
     series.append((CHANCE, x, [phases[k].get("chance") for k in keys], "k--"))
     return keys, series
+
+
+def _ce_series(doc: dict[str, Any]) -> list[tuple[str, list[float], list[Value], str]]:
+    phases = doc["phases"]
+    keys = sorted(phases, key=int)
+    x = [float(k) for k in keys]
+    return [(g, x, [_soft(phases[k], g) for k in keys], style) for g, style in SERIES]
+
+
+def _soft(phase: dict[str, Any], group: str) -> float | None:
+    """Return the phase's answer-logit cross-entropy of ``group`` (None where not computed)."""
+    value = ((phase.get("answer_logits") or {}).get(group) or {}).get("cross_entropy")
+    return None if value is None else float(value)
 
 
 class ProbeAnalysis(Analysis):
@@ -95,8 +111,12 @@ class ProbeAnalysis(Analysis):
     def tables(self, doc: dict[str, Any]) -> list[Grid]:
         """One grid: test accuracy per phase, all / correct / incorrect, and the chance line."""
         keys, series = _series(doc)
-        return [Grid(tuple(f"({k})" for k in keys), tuple((n, tuple(y)) for n, _, y, _ in series),
-                     "Probe accuracy")]
+        columns = tuple(f"({k})" for k in keys)
+        return [
+            Grid(columns, tuple((n, tuple(y)) for n, _, y, _ in _ce_series(doc)),
+                 "Probe cross-entropy against the answer logits (nats, Fig. 8)"),
+            Grid(columns, tuple((n, tuple(y)) for n, _, y, _ in series), "Probe accuracy"),
+        ]
 
     def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
         """Accuracy curves over the phases with the chance line (``folder/probe.png``, ``.svg``)."""
@@ -104,8 +124,11 @@ class ProbeAnalysis(Analysis):
 
         _, series = _series(doc)
         title = f"{doc.get('probe', 'probe')} probe on {doc.get('features', 'features')}"
+        ce = charts.curves(_ce_series(doc), f"{title}: CE vs answer logits", folder / f"{self.name}-ce",
+                           "reasoning phase", "test cross-entropy (nats)")
         paths = charts.curves(series, title, folder / self.name, "reasoning phase", "test accuracy")
-        return [DrawnFigure("Probe accuracy per phase (Fig. 8)", tuple(paths))]
+        return [DrawnFigure("Probe cross-entropy against the answer logits per phase (Fig. 8)", tuple(ce)),
+                DrawnFigure("Probe accuracy per phase", tuple(paths))]
 
 
 def summary_text(doc: dict[str, Any]) -> str:
@@ -116,8 +139,19 @@ def summary_text(doc: dict[str, Any]) -> str:
             return "-"
         return f"acc {part['accuracy']:.3f} CE {part['cross_entropy']:.3f} (n {part['items']})"
 
+    def soft(r: dict[str, Any]) -> str:
+        parts = r.get("answer_logits") or {}
+        values = {g: _soft(r, g) for g, _ in SERIES}
+        return "; ".join(
+            f"{g} {'-' if v is None else round(v, 3)} (n {(parts.get(g) or {}).get('items', 0)})"
+            for g, v in values.items()
+        )
+
     return "".join(
-        f"phase ({k}): all {cell(r['all'])}; correct {cell(r['correct'])}; incorrect {cell(r['incorrect'])}; "
+        f"phase ({k}): train {r['train']} / test {r['test']} items (by scene); "
+        f"CE vs answer logits: {soft(r)}\n"
+        f"  letter probe: all {cell(r['all'])}; correct {cell(r['correct'])}; "
+        f"incorrect {cell(r['incorrect'])}; "
         f"chance {r['chance'] if r['chance'] is None else round(r['chance'], 3)}\n"
         for k, r in doc["phases"].items()
     )

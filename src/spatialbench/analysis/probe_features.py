@@ -25,6 +25,9 @@ from spatialbench.models.hf_trace import read_trace
 from spatialbench.records.item import Item
 from spatialbench.runs.folder import RunFolder
 
+Row = tuple[np.ndarray, str, str, bool, np.ndarray | None]
+"""One item's row for one phase: features, label, scene, correct, answer logits (None without phase 4)."""
+
 
 def scene_of(item: Item, data_root: Path) -> str:
     """Return the item's scene for the split (module docstring)."""
@@ -95,16 +98,17 @@ def collect(
     by_id = {item.id: item for item in items}
     wanted = set(labels) & set(by_id)
     counts: Counter[str] = Counter(no_answer=len(set(extracted) - set(labels)))
-    columns = np.zeros(0, dtype=np.int_)
-    if features == "logits":
-        columns = select_columns(
-            (t["anchor_logits"] for _, t in _traced(answers, folder, wanted, Counter())), max_features
-        )
+    # the kept columns give the logit features and the answer logits (the Fig. 8 target) alike
+    columns = select_columns(
+        (t["anchor_logits"] for _, t in _traced(answers, folder, wanted, Counter())), max_features
+    )
     correct = correct_items(run)
-    rows: dict[int, list[tuple[np.ndarray, str, str, bool]]] = {k: [] for k in PHASES}
+    rows: dict[int, list[Row]] = {k: [] for k in PHASES}
     for item_id, trace in _traced(answers, folder, wanted, counts):
         counts["traced"] += 1
         phases = split("".join(str(p) for p in trace["pieces"]))
+        answer_index = phase_anchor(trace, phases, 4)
+        answer = None if answer_index is None else _row(trace, answer_index, "logits", columns)
         for k in PHASES:
             index = phase_anchor(trace, phases, k)
             if index is None:
@@ -116,11 +120,16 @@ def collect(
                     labels[item_id],
                     scene_of(by_id[item_id], data_root),
                     correct.get(item_id, False),
+                    answer,
                 )
             )
     return {k: _stack(r) for k, r in rows.items() if r}, dict(counts)
 
 
-def _stack(rows: list[tuple[np.ndarray, str, str, bool]]) -> ProbeData:
-    features, labels, groups, correct = zip(*rows, strict=True)
-    return ProbeData(np.stack(features), np.array(labels), np.array(groups), np.array(correct, dtype=bool))
+def _stack(rows: list[Row]) -> ProbeData:
+    """Stack rows; answer logits only when every row has them (an item without phase (4) has none)."""
+    features, labels, groups, correct, answers = zip(*rows, strict=True)
+    targets = None if any(a is None for a in answers) else np.stack(answers)
+    return ProbeData(
+        np.stack(features), np.array(labels), np.array(groups), np.array(correct, dtype=bool), targets
+    )

@@ -8,7 +8,15 @@ content token), or with ``features="hidden:J"`` the hidden state of the trace's 
 regression baseline; features are standardised on the training split. Items are split by scene
 (``GroupShuffleSplit``: no scene in both splits; seeded), so a probe cannot pass by recognising a scene.
 
-Reported per phase on the test split: accuracy and cross-entropy (nats; a class the training split never
+Fig. 8's own analysis (``answer_logits``): "the cross-entropy loss between the probe's predicted logits and
+the VLM's answer logits on the test set". The target is soft: the VLM's logits at the answer (phase (4)'s
+anchor) over the kept logit columns; a probe of the same depth (``MLPRegressor``; ridge for ``linear``)
+predicts them from each phase's representation and the test cross-entropy ``-sum softmax(answer) ·
+log softmax(predicted)`` is reported per phase, all / correct / incorrect (:func:`soft_cross_entropy`).
+"4-layer MLP" is read as four hidden layers (256, 128, 64, 32).
+
+Also reported per phase on the test split (the hard-label probe of the extracted letter): accuracy and
+cross-entropy (nats; a class the training split never
 saw has probability 1e-15), overall and for items the model answered correctly / incorrectly, and the
 majority-class accuracy of the test split as the chance line.
 
@@ -32,12 +40,30 @@ EPSILON = 1e-15
 
 @dataclass(frozen=True)
 class ProbeData:
-    """One phase's probe inputs: ``features`` (N, D), ``labels`` (N,), ``groups`` (N,) scenes, ``correct``."""
+    """One phase's probe inputs: ``features`` (N, D), ``labels`` (N,), ``groups`` (N,) scenes, ``correct``.
+
+    ``answers`` (N, K): the VLM's answer logits of each item (phase (4)'s anchor, the kept logit columns),
+    the soft target of the Fig. 8 cross-entropy; None when the traces give none.
+    """
 
     features: NDArray[np.float32]
     labels: NDArray[np.str_]
     groups: NDArray[np.str_]
     correct: NDArray[np.bool_]
+    answers: NDArray[np.float32] | None = None
+
+
+def soft_cross_entropy(predicted: NDArray[np.floating], target: NDArray[np.floating]) -> NDArray[np.float64]:
+    """Per-row cross-entropy (nats) of the probe's predicted logits against the VLM's answer logits.
+
+    ``H(p, q) = -sum_j p_j log q_j`` with ``p = softmax(target)`` (the VLM's answer distribution over the
+    kept columns) and ``q = softmax(predicted)`` (ReMindView-Bench Sec. 6.1: "the cross-entropy loss between
+    the probe's predicted logits and the VLM's answer logits"). Both (N, K); returns (N,).
+    """
+    from scipy.special import log_softmax, softmax
+
+    p = softmax(np.asarray(target, dtype=np.float64), axis=1)
+    return -(p * log_softmax(np.asarray(predicted, dtype=np.float64), axis=1)).sum(axis=1)
 
 
 PROBE_KINDS = ("mlp", "linear")
@@ -104,7 +130,8 @@ def _scores(
 def probe_phase(data: ProbeData, kind: str = "mlp", seed: int = 0, test_size: float = 0.25) -> dict[str, Any]:
     """Train a probe on the training scenes and score it on the test scenes (module docstring).
 
-    Returns ``{"train", "test", "chance", "test_index", "all", "correct", "incorrect"}``: split sizes,
+    Returns ``{"train", "test", "chance", "test_index", "answer_logits", "all", "correct", "incorrect"}``:
+    the Fig. 8 cross-entropy against the answer logits (:func:`answer_logit_ce`), split sizes,
     majority-class test accuracy, the test indices, and accuracy / cross-entropy per group. With one class
     only in the training split the probe is not trained (scores None).
     """
@@ -112,6 +139,7 @@ def probe_phase(data: ProbeData, kind: str = "mlp", seed: int = 0, test_size: fl
     out: dict[str, Any] = {"train": int(len(train)), "test": int(len(test)), "test_index": test.tolist()}
     counts = Counter(data.labels[test].tolist())
     out["chance"] = max(counts.values()) / len(test) if len(test) else None
+    out["answer_logits"] = answer_logit_ce(data, train, test, kind, seed)
     if len(set(data.labels[train].tolist())) < 2:
         empty = {"items": int(len(test)), "accuracy": None, "cross_entropy": None}
         return {**out, "all": empty, "correct": empty, "incorrect": empty, "note": "one class in training"}
@@ -123,6 +151,42 @@ def probe_phase(data: ProbeData, kind: str = "mlp", seed: int = 0, test_size: fl
     out["correct"] = _scores(probabilities[correct], classes, labels[correct])
     out["incorrect"] = _scores(probabilities[~correct], classes, labels[~correct])
     return out
+
+
+def make_regressor(kind: str, seed: int, hidden: tuple[int, ...] = (256, 128, 64, 32)) -> Any:
+    """Return an unfitted pipeline from features to answer logits: standardise, then ``mlp`` or ``linear``.
+
+    ``mlp``: ``MLPRegressor`` with the 4 hidden layers of :func:`make_probe` (the paper's "4-layer MLP"
+    read as four hidden layers); ``linear``: ridge regression.
+    """
+    from sklearn.linear_model import Ridge
+    from sklearn.neural_network import MLPRegressor
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    model: Any = MLPRegressor(hidden_layer_sizes=hidden, max_iter=500, random_state=seed) if kind == "mlp" \
+        else Ridge(alpha=1.0)
+    return make_pipeline(StandardScaler(), model)
+
+
+def answer_logit_ce(
+    data: ProbeData, train: NDArray[np.int_], test: NDArray[np.int_], kind: str, seed: int
+) -> dict[str, Any] | None:
+    """Fig. 8's analysis: a probe predicts the VLM's answer logits; test CE (:func:`soft_cross_entropy`).
+
+    Returns {group: {"items", "cross_entropy"}} for ``all`` / ``correct`` / ``incorrect``, or None without
+    answer logits or with fewer than 2 training items.
+    """
+    if data.answers is None or len(train) < 2 or not len(test):
+        return None
+    regressor = make_regressor(kind, seed).fit(data.features[train], data.answers[train])
+    ce = soft_cross_entropy(regressor.predict(data.features[test]), data.answers[test])
+    correct = data.correct[test]
+    groups = {"all": np.ones(len(test), dtype=bool), "correct": correct, "incorrect": ~correct}
+    return {
+        g: {"items": int(m.sum()), "cross_entropy": float(ce[m].mean()) if m.any() else None}
+        for g, m in groups.items()
+    }
 
 
 def select_columns(anchor_rows: Iterable[NDArray[np.float16]], max_features: int) -> NDArray[np.int_]:

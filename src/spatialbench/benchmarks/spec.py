@@ -196,14 +196,22 @@ class ErrorTaxonomy:
     name: str
     package: str
     file: str = "error_taxonomy.json"
+    #: error-table columns and per-column sampling by these groups of tasks (group, tasks); () = by task
+    columns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: one category per error: an annotation with two categories for one item is refused
+    single_cause: bool = False
 
     def read(self) -> dict[str, Any]:
         """Return the taxonomy: ``paper``, ``categories``, ``groups`` (a new dict; notes left out).
 
+        Also ``single_cause`` and ``columns`` (task → its column group; {} = columns by task).
+
         Raises:
             FileNotFoundError: the package lacks the file. ValueError: the file is not JSON.
         """
-        return {k: v for k, v in read_json(self.package, self.file).items() if not k.startswith("_")}
+        data = {k: v for k, v in read_json(self.package, self.file).items() if not k.startswith("_")}
+        columns = {task: group for group, tasks in self.columns for task in tasks}
+        return {**data, "single_cause": self.single_cause, "columns": columns}
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """``spatialbench consistency RUN``: the self-consistency check of a run (ReMindView-Bench App. D.3).
 
-The run's model (or ``--model``, e.g. the same model served elsewhere) gets each item's images and
-question, its own phases 1–3 and final answer, and the Table 9 instruction
+The run's model (or ``--model``, e.g. the same model served elsewhere) gets Table 9's request only: each
+item's images, its question and choices, its own phases 1–3 and final answer, and the Table 9 instruction
+(no system prompt; answers without phases skipped and counted)
 (:mod:`spatialbench.analysis.consistency`); prints the Table 3 layout (% consistent among correct,
 incorrect and all answers, beside the paper's rows) and writes ``RUN/analysis/consistency.json``.
 Requests are stored in ``RUN/analysis/consistency/<model>/run.sqlite`` (a killed check resumes). Exit 1:
@@ -32,7 +33,12 @@ def consistency(
     concurrency: Annotated[int, typer.Option("--concurrency", min=1, help="Requests in flight.")] = 8,
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds per request attempt.")] = 120.0,
 ) -> None:
-    """Ask the model whether each final answer follows from its own reasoning (App. D.3, Table 3)."""
+    """Ask the model whether each final answer follows from its own reasoning (App. D.3, Table 3).
+
+    Sent: Table 9's request only — the query images, the question and choices, phases 1-3, the final
+    answer and the instruction; not the run's system prompt or answer-format line. Answers with no phases
+    are skipped and counted (no_phases); "Not consistent" reads as inconsistent.
+    """
     from spatialbench.analysis.consistency import summary_text
 
     doc = analysed(run, "consistency", model=model, turn=turn, concurrency=concurrency, timeout_s=timeout)

@@ -54,7 +54,12 @@ def probe(
     test_size: Annotated[float, typer.Option("--test-size", help="Share of scenes held out.")] = 0.25,
     max_features: Annotated[int, typer.Option("--max-features", min=1, help="Logit columns kept.")] = 4096,
 ) -> None:
-    """Probe the phase-end representations for the model's answer (Sec. 6.1, Fig. 8)."""
+    """Probe the phase-end representations for the model's answer (Sec. 6.1, Fig. 8).
+
+    Fig. 8: cross-entropy between the probe's predicted logits and the VLM's answer logits (soft target:
+    phase (4)'s logits over the kept columns), per phase, correct vs incorrect, with the letter probe's
+    accuracy beside it. "4-layer MLP" is read as 4 hidden layers (256, 128, 64, 32). Split by scene.
+    """
     from spatialbench.analysis.probe import summary_text
 
     doc = analysed(run, "probe", traces=traces, probe=kind, features=features, seed=seed, test_size=test_size,

@@ -58,6 +58,15 @@ class PromptBuilder(ABC):
         In blind mode ``media`` is empty and the request must hold no image part.
         """
 
+    def build_reasoning(self, item: Item, media: Sequence[Any]) -> Request:
+        """Build the request a reasoning strategy starts from: :meth:`build` without answer-format text.
+
+        A chain of thought must not follow an instruction to answer directly (VSI-Bench App. B.3 appends
+        "Let's think step by step." to the question; the answer format comes from the extraction turn).
+        Builders whose layout ends in such an instruction override this; the default is :meth:`build`.
+        """
+        return self.build(item, media)
+
     def max_new_tokens(self, item: Item) -> int | None:
         """Answer length the benchmark's official config uses (None = the run's default)."""
         return None

@@ -260,7 +260,9 @@ class Runner:
         prompt: dict[str, Any] = {}
         try:
             media = await feed.frames(planned.item) if self.uses_media else []
-            request = replace(self.builder.build(planned.item, media), settings=planned.settings)
+            # a reasoning strategy starts from the request without its answer-directly post-prompt (B.3)
+            build = self.builder.build_reasoning if self.answer_strategy.reasons else self.builder.build
+            request = replace(build(planned.item, media), settings=planned.settings)
             prompt = _prompt_record(request, media)
             if self.config.strategy.name == "direct":
                 return prompt, await self.backend.generate(request), None

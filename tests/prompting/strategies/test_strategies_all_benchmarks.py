@@ -18,9 +18,10 @@ from support.cot_server import CoTModel, CoTServer
 #: strategy → requests per item with the default parameters
 REQUESTS = {
     "direct": 1,
+    "answer-and-reason": 1,
     "zero-shot-cot": 2,
     "self-consistency": 10,
-    "tree-of-thought": 15,
+    "tree-of-thought": 13,
     "self-explanation": 2,
     "mmsi-three-step": 1,
 }

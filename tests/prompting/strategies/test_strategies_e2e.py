@@ -20,6 +20,11 @@ from support.cot_server import CoTModel, CoTServer
 from support.openai_server import Fault, LoggedRequest, ServerScript
 from support.vsi_data import make_vsibench, question_tag
 
+POST_PROMPTS = (
+    "Answer with the option's letter from the given choices directly.",
+    "Please answer the question using a single word or phrase.",
+    "Do not respond with anything other than a single number!",
+)
 TRUTH = {"q0": "7", "q1": "C", "q2": "5", "q3": "B"}
 
 
@@ -75,11 +80,14 @@ def test_zero_shot_cot_reasons_then_extracts_and_scores_by_hand(data, tmp_path) 
     assert len(log) == 8
     for tag, (first, second) in _by_tag(log).items():
         assert _last_text(first).endswith("\nLet's think step by step.") and first.n_images == 4
+        # App. B.3: the trigger follows the question, with no Table 9 answer-directly post-prompt before it
+        assert not any(post in _last_text(first) for post in POST_PROMPTS)
         assert [m["role"] for m in second.body["messages"]] == ["user", "assistant", "user"]
         assert second.n_images == 4  # the frames once, in the first user turn
         assert second.body["messages"][1]["content"].endswith(f"the answer is {choose[tag]}.")
         assert first.body["temperature"] == second.body["temperature"] == 0.0
         assert "top_k" not in first.body  # greedy (App. B.3: temperature 0, top-p 1, top-k 1)
+    assert _last_text(_by_tag(log)["q1"][0]).endswith("\nD. bed\nLet's think step by step.")
     assert "(A, B, C or D)" in _last_text(_by_tag(log)["q1"][1])
     assert "single number" in _last_text(_by_tag(log)["q0"][1])
     # counting (0.8 + 1.0) / 2 = 90; rel. distance: q1 right, q3 no answer → 50; overall 70
@@ -105,6 +113,9 @@ def test_self_consistency_samples_five_votes_and_scores_by_hand(data, tmp_path) 
         assert sorted(b["seed"] for b in cots) == [0, 1, 2, 3, 4]
         assert {(b["temperature"], b["top_p"], b["top_k"]) for b in cots} == {(0.7, 1.0, 40)}
         assert len(extracts) == 5 and {b["temperature"] for b in extracts} == {0.0}
+        cot_texts = [_last_text(r) for r in requests if len(r.body["messages"]) == 1]
+        assert all(t.endswith("\nLet's think step by step.") for t in cot_texts)
+        assert not any(post in t for t in cot_texts for post in POST_PROMPTS)
     raw = _raw(tmp_path / "sc")
     assert (
         raw["q0"]["trace"] == {"votes": [8.0, 7.0, 8.0, 7.0, 9.0], "winner": 8.0}
@@ -129,18 +140,23 @@ PHASE = {"plan_vote": 0, "tot_answer": 1, "answer_vote": 2}
 def test_tree_of_thought_votes_plans_then_answers_and_scores_by_hand(data, tmp_path) -> None:
     model = CoTModel(lambda tag, phase, i: TOT[tag][PHASE[phase]][i])
     log, scores = _run(data, tmp_path / "tot", "tree-of-thought", model)
-    assert len(log) == 60  # 3 plans + 3 plan votes + 3 × (answer + extraction) + 3 answer votes, × 4
+    assert len(log) == 52  # 1 request for 3 plans + 3 plan votes + 3 × (answer + extraction) + 3 votes, × 4
     for tag, requests in _by_tag(log).items():
         texts = [_last_text(r) for r in requests]
+        (plan,) = [t for t in texts if "distinct plans" in t]  # App. B.3: "generate 3 distinct plans"
+        assert "First write 3 distinct plans" in plan and '"Plan K:" (K = 1 to 3)' in plan
+        assert not any(post in t for t in texts for post in POST_PROMPTS)  # no turn says "answer directly"
         plan_votes = [t for t in texts if "plans for answering" in t]
-        assert len(plan_votes) == 3 and all(f"Choice 3:\nPlan: plan 3 for {tag}" in t for t in plan_votes)
+        assert len(plan_votes) == 3 and all(f"Choice 3:\nPlan 3: plan 3 for {tag}" in t for t in plan_votes)
+        assert all("Here are 3 plans" in t and "Here are my plans" not in t for t in plan_votes)
         answers = [t for t in texts if "Follow this plan" in t]
         assert len(answers) == 3 and all(f"plan 2 for {tag}" in t for t in answers)  # plan 2 won 2-1
         assert sum("candidate answers" in t for t in texts) == 3
     raw = _raw(tmp_path / "tot")
     assert [raw[t]["trace"]["chosen_answer"] for t in TRUTH] == [0, 1, 0, 0]
     assert raw["q3"]["trace"]["answer_votes"] == [None, None, None]
-    assert {r["requests"] for r in raw.values()} == {15}
+    assert {r["requests"] for r in raw.values()} == {13}
+    assert {r["trace"]["plans"] for r in raw.values()} == {3}
     assert (scores["object_counting"], scores["object_rel_distance"], scores["overall"]) == (90.0, 50.0, 70.0)
 
 
@@ -164,6 +180,24 @@ def test_mmsi_three_step_asks_the_steps_in_one_turn(data, tmp_path) -> None:
     log, scores = _run(data, tmp_path / "three", "mmsi-three-step", model)
     assert len(log) == 4 and all("Step 3: Reason and Solve." in _last_text(r) for r in log)
     assert scores["overall"] == 100.0  # \boxed{X} read by the robust extractor
+
+
+def test_answer_and_reason_asks_for_both_in_one_output(data, tmp_path) -> None:
+    # MMSI-Video-Bench App. B: for error analysis the model gives "both an answer and a reason" in its output
+    model = CoTModel(lambda tag, phase, i: TRUTH[tag])
+    log, scores = _run(data, tmp_path / "reason", "answer-and-reason", model)
+    assert len(log) == 4 and all(len(r.body["messages"]) == 1 for r in log)  # one turn, no explain turn
+    assert all(
+        _last_text(r).endswith("then give your final answer in the format asked for above.") for r in log
+    )
+    assert all("In your output, give both an answer and a reason" in _last_text(r) for r in log)
+    raw = _raw(tmp_path / "reason")
+    assert raw["q1"]["answer"] == "Reason: I counted what I saw for q1.\n\\boxed{C}"
+    assert scores["overall"] == 100.0
+    with sqlite3.connect(tmp_path / "reason" / STORE_NAME) as conn:  # errors sample reads it as explanation
+        assert conn.execute(
+            "SELECT COUNT(*) FROM turns WHERE turn = 'explain' AND status = 'ok'"
+        ).fetchone() == (4,)
 
 
 def test_a_failed_turn_fails_its_item_and_only_that_turn_is_sent_again(data, tmp_path) -> None:

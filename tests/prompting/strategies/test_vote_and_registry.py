@@ -32,6 +32,7 @@ def test_read_vote_takes_the_last_best_choice_within_range() -> None:
 
 def test_registry_lists_every_strategy_and_records_defaults() -> None:
     assert STRATEGIES.names() == [
+        "answer-and-reason",
         "cognitive-map",
         "direct",
         "map-then-answer",
@@ -96,3 +97,17 @@ def test_extraction_prompt_names_the_letters_or_asks_for_a_number() -> None:
     assert "single number" in extraction_prompt(_item(AnswerKind.NUMERICAL))
     assert "letter of the correct option and" in extraction_prompt(_item(AnswerKind.MULTIPLE_CHOICE))
     assert (format_value("B"), format_value(3.0), format_value(0.35)) == ("B", "3.0", "0.35")
+
+
+def test_split_plans_reads_the_plans_of_one_reply() -> None:
+    from spatialbench.prompting.strategies.tot import split_plans
+
+    reply = "Sure.\nPlan 1: count chairs.\n**Plan 2:** look twice.\nmore of plan 2\n"
+    reply += "Plan 3) compare.\nPlan 4: extra"
+    assert split_plans(reply, 3) == [
+        "Plan 1: count chairs.",
+        "**Plan 2:** look twice.\nmore of plan 2",
+        "Plan 3) compare.",
+    ]
+    assert split_plans("just one idea", 3) == ["just one idea"]  # no marker: the whole reply, one plan
+    assert split_plans(None, 3) == [""]  # type: ignore[arg-type]  # model output is untrusted

@@ -15,7 +15,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from spatialbench.benchmarks.mmsi_video.breakdown import SUB_BENCHMARKS, mmsi_tables, registered_table
+from spatialbench.benchmarks.mmsi_video.breakdown import (
+    MAIN_CATEGORIES,
+    SUB_BENCHMARKS,
+    TYPE_ALIASES,
+    mmsi_tables,
+    registered_table,
+)
 from spatialbench.benchmarks.mmsi_video.extraction import extract_official, official_choice
 from spatialbench.benchmarks.mmsi_video.format import BENCHMARK_NAME, item_to_sample, write_items
 from spatialbench.benchmarks.mmsi_video.frames import FrameSetting, allocate_frames, frame_budget
@@ -95,7 +101,10 @@ SPEC = BenchmarkSpec(
         "<data>/frames/... and <data>/ref_images/... (the unzipped frames.zip, ref_images.zip)"
     ),
     breakdown_options=(SUB_BENCH,),
-    error_taxonomy=ErrorTaxonomy("mmsi-video", __name__),
+    # Sec. 6.1: "non-overlapping" types; Sec. 6.2 / Fig. 7: sampled and shown by the main categories
+    error_taxonomy=ErrorTaxonomy(
+        "mmsi-video", __name__, columns=(*MAIN_CATEGORIES, ("CV.", tuple(TYPE_ALIASES))), single_cause=True
+    ),
     write=write_items,
 )
 

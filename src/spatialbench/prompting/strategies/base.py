@@ -106,9 +106,13 @@ class Strategy(ABC):
     Subclasses set ``name`` and implement :meth:`answer`. Sampling parameters, where a strategy samples,
     are ``temperature``, ``top_p``, ``top_k``; ``reasoning_tokens`` is the answer budget of turns that
     reason at length (a chain of thought, a plan), the run's budget applying to short answers.
+    ``reasons`` marks a strategy whose turns reason before the answer format is asked.
     """
 
     name: ClassVar[str] = ""
+    #: True for strategies whose first turn reasons (a chain of thought, a plan): the run then builds the
+    #: item's request with the builder's ``build_reasoning`` (no answer-directly post-prompt, App. B.3)
+    reasons: ClassVar[bool] = False
 
     def parameters(self) -> dict[str, Scalar]:
         """Return the parameters as recorded in the run config (every field, defaults filled)."""

@@ -29,12 +29,17 @@ from spatialbench.records.messages import Request
 class ZeroShotCoT(Strategy):
     """Append "Let's think step by step." to the question (greedy), then ask an extraction turn (B.3).
 
+    The question is sent without the benchmark's answer-directly post-prompt (VSI-Bench Table 9's "Answer
+    with the option's letter from the given choices directly." would tell the model not to reason): the
+    run builds it with the builder's ``build_reasoning``; the answer format is asked by the extraction turn.
+
     App. B.3 sets temperature 0, top-p 1, top-k 1 (greedy: the run's decoding, greedy by default). The
     extraction turn asks for only the letter or the number (our text, ``texts.json`` ``extract``); its
     reply is the answer scored.
     """
 
     name = "zero-shot-cot"
+    reasons = True
     reasoning_tokens: int = 2048
 
     async def answer(self, request: Request, item: Item, ask: Ask, read: Reader) -> Outcome:
@@ -57,6 +62,7 @@ class SelfConsistency(Strategy):
     """
 
     name = "self-consistency"
+    reasons = True
     samples: int = 5
     temperature: float = 0.7
     top_p: float = 1.0

@@ -1,8 +1,8 @@
-"""Strategies that answer at once: ``direct`` (the benchmark's own prompt) and ``self-explanation``."""
+"""Strategies that answer at once: ``direct``, ``self-explanation``, ``answer-and-reason``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from spatialbench.prompting.strategies.base import (
     Ask,
@@ -11,6 +11,7 @@ from spatialbench.prompting.strategies.base import (
     Strategy,
     reasoning_settings,
     texts,
+    with_text,
 )
 from spatialbench.records.item import Item
 from spatialbench.records.messages import Request, TextPart
@@ -50,3 +51,25 @@ class SelfExplanation(Strategy):
         follow = request.followup(answer, (TextPart(str(texts()["explain"])),), settings)
         explanation = await ask("explain", follow)
         return Outcome(answer, {"explanation": explanation.text})
+
+
+@dataclass(frozen=True)
+class AnswerAndReason(Strategy):
+    """One turn whose output holds both an answer and a reason (MMSI-Video-Bench App. B, error analysis).
+
+    App. B: "During error analysis we require models to produce both an answer and a reason to facilitate
+    failure localization" — in the same output, unlike VSI-Bench's explanation turn after the answer
+    (``self-explanation``). The request is the benchmark's, with ``texts.json`` ``answer_and_reason`` (ours)
+    appended; the benchmark's extractor reads the answer from the reply. The turn is named ``explain`` so
+    that ``errors sample`` shows the reply (reason and answer) as the item's explanation.
+    """
+
+    name = "answer-and-reason"
+    reasoning_tokens: int = 2048
+
+    async def answer(self, request: Request, item: Item, ask: Ask, read: Reader) -> Outcome:
+        """Ask once for the reason and the answer; the reply is scored and kept as the explanation."""
+        prompt = with_text(request, str(texts()["answer_and_reason"]))
+        settings = reasoning_settings(request.settings, self.reasoning_tokens)
+        reply = await ask("explain", replace(prompt, settings=settings))
+        return Outcome(reply.text, {"extracted": read(reply.text)})

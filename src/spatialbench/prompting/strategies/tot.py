@@ -1,18 +1,25 @@
 """``tree-of-thought``: plans, a vote on the plans, answers from the chosen plan, a vote on the answers.
 
-VSI-Bench App. B.3 (after the "Creative Writing" practice of Yao et al. 2023): the model writes ``plans``
-plans (3); in new dialogues (the video, the question, the numbered plans) it picks the most promising plan
-``plan_votes`` times (3) and the majority plan is kept; from it ``answers`` answers (3) are written, each
-with the extraction turn of ``zero-shot-cot``; ``answer_votes`` new dialogues (3) pick the best answer
-and the majority answer's extracted value is the prediction. Every turn except the extraction samples
-with the self-consistency settings (temperature 0.7, top-p 1, top-k 40); sample ``i`` of a step is
-sent with seed ``run seed + i``. Votes read "The best choice is N" (:func:`~.vote.read_vote`); a vote
-naming no valid choice abstains; ties and an all-abstaining vote go to the lowest-numbered choice.
-Requests per item: plans + plan votes + 2 × answers + answer votes (15 with the defaults).
+VSI-Bench App. B.3 (after the "Creative Writing" practice of Yao et al. 2023): in one request the model
+writes ``plans`` distinct plans (3; "we ask the model to generate 3 distinct plans"), each starting
+"Plan K:" (:func:`split_plans`; a reply with fewer marked plans gives fewer choices, one with none is one
+plan); in new dialogues (the video, the question, the numbered plans) it picks the most promising plan
+``plan_votes`` times (3) and the majority plan is kept; from it ``answers`` independent answers (3) are
+written, each with the extraction turn of ``zero-shot-cot``; ``answer_votes`` new dialogues (3) pick the
+best answer and the majority of those votes names the answer whose extracted value is the prediction
+("the model votes 3 times to determine the most confident answer. A majority vote determines the final
+prediction"). No turn carries the benchmark's answer-directly post-prompt (the run builds the request
+with ``build_reasoning``); the answer format comes from the extraction turns. Every turn except the
+extraction samples with the self-consistency settings (temperature 0.7, top-p 1, top-k 40); sample
+``i`` of a step is sent with seed ``run seed + i``. Votes read "The best choice is N"
+(:func:`~.vote.read_vote`); a vote naming no valid choice abstains; ties and an all-abstaining vote go
+to the lowest-numbered choice. Requests per item: 1 + plan votes + 2 × answers + answer votes (13 with
+the defaults).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
 from spatialbench.prompting.strategies.base import (
@@ -31,6 +38,22 @@ from spatialbench.prompting.templates import fill
 from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings, Request
 
+_PLAN = re.compile(r"^[\s*#]*plan\s*(\d+)\s*\**\s*[:.)-]", re.IGNORECASE | re.MULTILINE)
+
+
+def split_plans(text: str, limit: int) -> list[str]:
+    """Return the plans of one reply, split at lines starting "Plan K:" (at most ``limit``; never raises).
+
+    Text before the first marker is dropped; a reply with no marker is one plan (the whole reply, so a
+    vote still has a choice); empty plans are dropped.
+    """
+    text = text if isinstance(text, str) else ""
+    starts = [m.start() for m in _PLAN.finditer(text)]
+    if not starts:
+        return [text.strip()]
+    pieces = [text[a:b].strip() for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
+    return [p for p in pieces if p][:limit] or [text.strip()]
+
 
 def numbered(choices: list[str]) -> str:
     """Write the choices as ``Choice 1:`` + text blocks, separated by blank lines."""
@@ -43,6 +66,7 @@ class TreeOfThought(Strategy):
     """Tree-of-Thought with plan and answer votes (App. B.3); see the module docstring."""
 
     name = "tree-of-thought"
+    reasons = True
     plans: int = 3
     plan_votes: int = 3
     answers: int = 3
@@ -82,7 +106,9 @@ class TreeOfThought(Strategy):
 
     async def answer(self, request: Request, item: Item, ask: Ask, read: Reader) -> Outcome:
         """Plans, plan votes, answers with extraction, answer votes."""
-        plans = await self._sampled(ask, "plan", self.plans, with_text(request, str(texts()["tot_plan"])))
+        plan_prompt = with_text(request, fill(str(texts()["tot_plan"]), {"n": str(self.plans)}))
+        (reply,) = await self._sampled(ask, "plan", 1, plan_prompt)
+        plans = split_plans(reply, self.plans)
         chosen, plan_votes = await self._vote(
             ask, "plan-vote", self.plan_votes, request, "tot_plan_vote", plans
         )
@@ -97,6 +123,7 @@ class TreeOfThought(Strategy):
         )
         extracted = candidates[best][1]
         trace = {
+            "plans": len(plans),
             "plan_votes": plan_votes,
             "chosen_plan": chosen,
             "answer_votes": answer_votes,
