@@ -197,8 +197,14 @@ def test_frequency_baseline_by_hand():
             answer_kind=AnswerKind.NUMERICAL,
         )
 
-    # mode 2; MRA(2 vs 3) = 0.4 (relative error 1/3 <= 1 - theta for theta 0.50..0.65): (1 + 1 + 0.4) / 3
-    assert frequency_baseline([na(0, "2"), na(1, "2"), na(2, "3")]) == 80.0
+    # restricted to ground truths: 2; MRA(2 vs 3) = 0.4 (relative error 1/3 <= 1 - theta for theta
+    # 0.50..0.65): (1 + 1 + 0.4) / 3; the continuous optimum 2.1 (= 2 * 1.05, the end of 2's widest
+    # interval): 1 + 1 + 0.5 (relative error 0.3 <= 1 - theta for theta 0.50..0.70), / 3
+    from spatialbench.scoring.baselines import chance_frequency_restricted
+
+    three = [na(0, "2"), na(1, "2"), na(2, "3")]
+    assert round(chance_frequency_restricted(three).table.task_scores["t"], 1) == 80.0
+    assert frequency_baseline(three) == 83.3
 
     def mc(i, options, gt):
         return Item(

@@ -163,8 +163,8 @@ def test_misspelt_baseline_is_suggested_among_model_names(vsi: Path, tmp_path: P
     assert result.exit_code == 2
     assert _lines(result) == [
         "error: unknown model (back end or baseline) 'chance-randon'; did you mean 'chance-random'? Known: "
-        "anthropic, chance-frequency, chance-frequency-string, chance-random, gemini, hf, openai, "
-        "openai-compatible"
+        "anthropic, chance-frequency, chance-frequency-restricted, chance-frequency-string, chance-random, "
+        "gemini, hf, openai, openai-compatible"
     ]
     assert not (tmp_path / "run").exists()
 

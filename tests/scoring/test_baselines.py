@@ -55,7 +55,7 @@ def test_baseline_reports_say_what_was_scored(subset):
     assert scores_json(frequency)["n_items"] == 300
     text = render_markdown(BASELINES.get("chance-frequency")(subset, SPEC.scoring))
     assert (
-        "numerical tasks answer the ground-truth value with the best mean MRA; tasks with fixed option"
+        "numerical tasks answer the constant with the best mean MRA (continuous optimum); tasks with fixed"
         in text
     )
 
@@ -132,13 +132,16 @@ def test_frequency_row_on_the_official_samples(subset, shared_data):
     five = load_vsibench(
         require_file(shared_data / "vsibench" / "official_samples" / "gemini3flash_5scenes" / "questions")
     )
-    expected = {
-        "subset_300": [61.0, 35.7, 36.0, 30.7, 30.0, 60.0, 40.0, 30.0],
-        "5 scenes": [85.8, 45.6, 36.2, 56.0, 26.8, 51.1, 50.0, 26.6],
+    expected = {  # continuous optimum (default) and the constant restricted to ground-truth values
+        ("chance-frequency", "subset_300"): [62.7, 36.7, 36.3, 31.3, 30.0, 60.0, 40.0, 30.0],
+        ("chance-frequency", "5 scenes"): [87.5, 46.8, 36.2, 58.0, 26.8, 51.1, 50.0, 26.6],
+        ("chance-frequency-restricted", "subset_300"): [61.0, 35.7, 36.0, 30.7, 30.0, 60.0, 40.0, 30.0],
+        ("chance-frequency-restricted", "5 scenes"): [85.8, 45.6, 36.2, 56.0, 26.8, 51.1, 50.0, 26.6],
     }
-    for name, items in (("subset_300", subset), ("5 scenes", five)):
-        scores = BASELINES.get("chance-frequency")(items, SPEC.scoring).table.scores
-        assert [round(v, 1) for v in scores.values()] == expected[name], name
+    for (baseline, name), row in expected.items():
+        items = subset if name == "subset_300" else five
+        scores = BASELINES.get(baseline)(items, SPEC.scoring).table.scores
+        assert [round(v, 1) for v in scores.values()] == row, (baseline, name)
     # Rel. Dir. on subset_300 by hand: per sub-type the share of its most frequent answer text
     shares = []
     for task in REL_DIRECTION_TASKS:
@@ -146,3 +149,19 @@ def test_frequency_row_on_the_official_samples(subset, shared_data):
         shares.append(max(texts.count(t) for t in set(texts)) / len(texts))
     scores = BASELINES.get("chance-frequency")(subset, SPEC.scoring).table.scores
     assert scores["object_rel_direction"] == pytest.approx(100 * np.mean(shares))
+
+
+def test_continuous_constant_is_not_beaten_by_a_dense_grid(subset):
+    # independent check: 40,000 constants spread over the task's range never beat the sweep's optimum
+    from spatialbench.scoring.chance_constant import continuous_best_constant
+    from spatialbench.scoring.metrics import mra_array
+
+    for task in ("object_abs_distance", "object_size_estimation", "room_size_estimation", "object_counting"):
+        truths = np.array([float(i.ground_truth) for i in subset if i.task == task])
+        best = continuous_best_constant(truths)
+        top = float(np.mean(mra_array(np.full(truths.size, best), truths)))
+        grid = np.linspace(truths.min() * 0.5, truths.max() * 1.5, 40_000)
+        scores = mra_array(np.repeat(grid, truths.size), np.tile(truths, grid.size)).reshape(grid.size, -1)
+        assert scores.mean(axis=1).max() <= top + 1e-12, task
+        restricted = max(float(np.mean(mra_array(np.full(truths.size, t), truths))) for t in truths)
+        assert top >= restricted, task

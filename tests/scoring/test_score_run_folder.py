@@ -66,11 +66,12 @@ def test_breakdown_of_a_baseline_run_uses_its_mra_and_limit(tmp_path: Path) -> N
     run_file = tmp_path / "run.yaml"
     run_file.write_text(f"out: {tmp_path / 'run'}\n"
                         f"data: {{benchmark: vsibench, path: {annotations}, limit: 3}}\n"
-                        "model: {name: chance-frequency}\nscoring: {mra: paper}\n")
+                        "model: {name: chance-frequency-restricted}\nscoring: {mra: paper}\n")
     code, output = _invoke("run", "--config", run_file, "--no-progress")
     assert code == 0, output
     own = json.loads((tmp_path / "run" / "scores.json").read_text())
-    # best constant of 13, 13, 10: 13 (MRA 1, 1 and, for 10 at relative error exactly 0.3, paper (<) 0.4),
+    # best ground-truth constant (restricted) of 13, 13, 10: 13 (MRA 1, 1 and, for 10 at relative error
+    # exactly 0.3, paper (<) 0.4),
     # mean 80.0; 10 gives (0.6 + 0.6 + 1) / 3 = 73.3. Over all four items with official MRA: 62.5.
     assert round(own["object_counting"], 6) == 80.0
     code, output = _invoke("breakdown", "--run", tmp_path / "run")

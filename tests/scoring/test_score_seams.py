@@ -26,7 +26,7 @@ def test_unknown_extraction_mode_lists_the_modes_plainly(tmp_path: Path) -> None
     code, output = _invoke("score", "-a", _annotations(tmp_path), "-p", predictions, "--extract", "fancy")
     assert code == 2
     assert output.strip() == ("error: benchmark 'vsibench' has no extraction mode 'fancy'; "
-                              "allowed: official, robust")
+                              "allowed: lmms-eval-0.7.2, lmms-eval-0.7.3, official, robust, vlmevalkit")
 
 
 def test_nothing_scored_writes_no_score_files(tmp_path: Path) -> None:

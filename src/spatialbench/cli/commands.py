@@ -2,6 +2,7 @@
 # ruff: noqa: I001  (one line per sub-command, appended by different people; order does not matter)
 
 from spatialbench.cli import version  # noqa: F401
+from spatialbench.cli import reconcile  # noqa: F401
 from spatialbench.cli import score  # noqa: F401
 from spatialbench.cli import baseline  # noqa: F401
 from spatialbench.cli import demo  # noqa: F401

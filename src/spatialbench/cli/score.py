@@ -39,7 +39,9 @@ RunMraOpt = Annotated[
     str | None, typer.Option("--mra", help="MRA comparison: official (<=) or paper (<); default: the run's.")
 ]
 ExtractOpt = Annotated[
-    str | None, typer.Option("--extract", help="Answer extraction: official or robust (default robust).")
+    str | None, typer.Option("--extract", help=(
+        "Answer extraction: official, robust (default), lmms-eval-0.7.2, lmms-eval-0.7.3, vlmevalkit."
+    ))
 ]
 FormatOpt = Annotated[
     str | None, typer.Option("--format", help="jsonl | lmms-eval | export | table (default: detected).")

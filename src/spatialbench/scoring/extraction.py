@@ -6,6 +6,8 @@ lazy entry, so both registries are complete at import):
 * ``official`` — exactly the official VSI-Bench scoring code (lmms-eval ``tasks/vsibench/utils.py``):
   the first token of ``text.split(" ")`` with trailing ``.`` stripped, then ``.strip()``; a letter is
   compared case-insensitively, a number is Python ``float()`` of that token (a failure scores 0).
+* ``lmms-eval-0.7.2`` (= ``official``), ``lmms-eval-0.7.3`` and ``vlmevalkit`` — the peer toolkits' own
+  rules, by version (:mod:`spatialbench.scoring.peer_lmms_eval`, :mod:`spatialbench.scoring.peer_vlmevalkit`);
 * ``robust`` — documented rule by rule in :mod:`spatialbench.scoring.robust_choice` and
   :mod:`spatialbench.scoring.robust_number`; the default for new runs.
 
@@ -52,6 +54,13 @@ CHOICE_EXTRACTORS: Registry[ChoiceExtractor] = Registry("choice extraction mode"
 NUMBER_EXTRACTORS: Registry[NumberExtractor] = Registry("number extraction mode")
 CHOICE_EXTRACTORS.lazy("robust", "spatialbench.scoring.robust_choice:robust_choice")
 NUMBER_EXTRACTORS.lazy("robust", "spatialbench.scoring.robust_number:robust_number")
+# Peer toolkits' rules, by version (spatialbench.scoring.peer_lmms_eval, .peer_vlmevalkit).
+CHOICE_EXTRACTORS.lazy("lmms-eval-0.7.2", "spatialbench.scoring.extraction:official_choice")
+NUMBER_EXTRACTORS.lazy("lmms-eval-0.7.2", "spatialbench.scoring.extraction:official_number")
+CHOICE_EXTRACTORS.lazy("lmms-eval-0.7.3", "spatialbench.scoring.peer_lmms_eval:lmms_eval_073_choice")
+NUMBER_EXTRACTORS.lazy("lmms-eval-0.7.3", "spatialbench.scoring.peer_lmms_eval:lmms_eval_073_number")
+CHOICE_EXTRACTORS.lazy("vlmevalkit", "spatialbench.scoring.peer_vlmevalkit:vlmevalkit_choice")
+NUMBER_EXTRACTORS.lazy("vlmevalkit", "spatialbench.scoring.peer_vlmevalkit:vlmevalkit_number")
 
 
 def option_letters(options: Sequence[str]) -> str:

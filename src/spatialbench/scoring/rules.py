@@ -15,6 +15,8 @@ import pandas as pd
 
 from spatialbench.scoring.extraction import ChoiceExtractor, NumberExtractor, official_choice, official_number
 from spatialbench.scoring.grouped import Group, Table, grouped
+from spatialbench.scoring.peer_lmms_eval import lmms_eval_073_choice, lmms_eval_073_number
+from spatialbench.scoring.peer_vlmevalkit import vlmevalkit_choice, vlmevalkit_number
 from spatialbench.scoring.robust_choice import robust_choice
 from spatialbench.scoring.robust_number import question_unit, robust_number
 
@@ -79,6 +81,14 @@ STANDARD_MODES: Mapping[str, Extractors] = {
     "official": Extractors(official_choice, official_number, no_question),
     "robust": Extractors(robust_choice, robust_number, question_unit),
 }
+
+
+PEER_MODES: Mapping[str, Extractors] = {
+    "lmms-eval-0.7.2": STANDARD_MODES["official"],
+    "lmms-eval-0.7.3": Extractors(lmms_eval_073_choice, lmms_eval_073_number, no_question),
+    "vlmevalkit": Extractors(vlmevalkit_choice, vlmevalkit_number, no_question),
+}
+"""VSI-Bench as the peer toolkits score it, by version (lmms-eval v0.6–v0.7.2 read like ``official``)."""
 
 
 def task_table(rows: pd.DataFrame) -> Table:

@@ -4,7 +4,8 @@ Modules: ``format`` (official records ⇄ items; the files generators write), ``
 files → items), ``subsets`` (VSI-Bench (tiny) and VSI-Bench-Debiased), ``pruned_ids`` (VSI-Bench-Debiased
 id lists), ``prompt`` (``prompt.json`` layout and post-prompts), ``table`` (the paper's 8 columns and
 Avg.); ``error_taxonomy.json`` (Sec. 5.1). Extraction modes ``official`` (the official lmms-eval rules)
-and ``robust`` (default).
+and ``robust`` (default), and the peer toolkits' modes ``lmms-eval-0.7.2``, ``lmms-eval-0.7.3``,
+``vlmevalkit``.
 """
 
 from __future__ import annotations
@@ -24,14 +25,16 @@ from spatialbench.benchmarks.vsibench.prompt import VideoQABuilder
 from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
 from spatialbench.benchmarks.vsibench.subsets import SUBSETS
 from spatialbench.benchmarks.vsibench.table import COLUMNS, vsibench_table
-from spatialbench.scoring.rules import STANDARD_MODES, ScoringRules
+from spatialbench.scoring.rules import PEER_MODES, STANDARD_MODES, ScoringRules
 
 SPEC = BenchmarkSpec(
     name=NAME,
     description="VSI-Bench (Thinking in Space): 8 tasks over ARKitScenes, ScanNet, ScanNet++ videos",
     load=load_vsibench,
     prompt_builder=VideoQABuilder,
-    scoring=ScoringRules(name=NAME, table=vsibench_table, modes=STANDARD_MODES, default_mode="robust"),
+    scoring=ScoringRules(
+        name=NAME, table=vsibench_table, modes={**STANDARD_MODES, **PEER_MODES}, default_mode="robust"
+    ),
     title="VSI-Bench",
     media=MediaLayout("<data>/<dataset>/<scene_name>.mp4"),
     subsets=SUBSETS,

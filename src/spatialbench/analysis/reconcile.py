@@ -1,0 +1,160 @@
+"""Reconcile two scored folders item by item: attribute the whole gap A − B to causes, exactly.
+
+A and B are folders written by ``spatialbench score --out`` (``scores.json`` + ``items.csv``) on one
+benchmark. Items are joined on ``id``; B's item table is turned into A's one cause at a time, in a fixed
+order, and each cause's points are the change of B's aggregate (the benchmark's table, Avg.) that step
+makes, so the parts sum exactly to ``A.overall − B.overall`` (a telescoping sum):
+
+1. ``items only in one side`` — A's items absent from B are added, B's absent from A removed;
+2. ``dataset revision`` — same id, another ground truth;
+3. ``response text`` — another generation, or a filter such as ``<think>`` stripping;
+4. ``extraction rule`` — same text, another extracted answer;
+5. ``MRA rule`` — same extracted answer, another score (``<`` vs ``<=``, threshold grid);
+6. ``aggregation`` — A's reported overall against B's aggregation of A's item scores (micro vs macro,
+   task weighting, sub-task merging); it names no items.
+
+Each item is counted under the first cause that applies to it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from spatialbench.errors import SpatialBenchError
+
+CAUSES = ("items only in one side", "dataset revision", "response text", "extraction rule", "MRA rule")
+Aggregate = Callable[[pd.DataFrame], float]
+"""Item rows (``id``, ``task``, ``dataset``, ``score`` …) → overall score (points)."""
+
+
+class ReconcileInputError(SpatialBenchError, ValueError):
+    """A folder given to reconcile is not a scored folder."""
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One side: its reported overall (points), item rows (index ``id``, as text) and modes."""
+
+    overall: float
+    rows: pd.DataFrame
+    modes: dict[str, str]
+
+
+def read_scored(folder: Path) -> Scored:
+    """Read ``scores.json`` and ``items.csv`` of a ``score --out`` folder.
+
+    Raises:
+        ReconcileInputError: a file is missing or lacks ``overall``.
+    """
+    scores, items = folder / "scores.json", folder / "items.csv"
+    for path in (scores, items):
+        if not path.is_file():
+            raise ReconcileInputError(f"{path}: missing (reconcile reads `spatialbench score --out` folders)")
+    document = json.loads(scores.read_text(encoding="utf-8"))
+    if not isinstance(document.get("overall"), (int, float)):
+        raise ReconcileInputError(f"{scores}: no numeric 'overall'")
+    rows = pd.read_csv(items, dtype={"id": str, "prediction": str, "extracted": str, "ground_truth": str},
+                       keep_default_na=False)
+    modes = dict(document.get("modes", {}))
+    return Scored(float(document["overall"]), rows.set_index("id", drop=False), modes)
+
+
+def _differs(a: pd.Series, b: pd.Series) -> pd.Series:
+    return a.astype(str) != b.astype(str)
+
+
+def _cause_ids(a: pd.DataFrame, b: pd.DataFrame) -> list[list[str]]:
+    """Ids of the shared items per per-item cause 2–5 (first cause that applies).
+
+    A revision is named even when both scores agree; another text or reading only when it changes the
+    score (a reading such as ``30.0`` for nothing that scores 0 either way carries no points).
+    """
+    shared = a.index.intersection(b.index)
+    left, right = a.loc[shared], b.loc[shared]
+    scored = (left["score"] - right["score"]).abs() > 1e-12
+    tests = [_differs(left["ground_truth"], right["ground_truth"]),
+             _differs(left["prediction"], right["prediction"]) & scored,
+             _differs(left["extracted"], right["extracted"]) & scored,
+             scored]
+    taken = pd.Series(False, index=shared)
+    out = []
+    for test in tests:
+        chosen = test & ~taken
+        out.append([str(i) for i in shared[chosen.to_numpy()]])
+        taken |= chosen
+    return out
+
+
+def reconcile(a: Scored, b: Scored, aggregate: Aggregate) -> dict[str, object]:
+    """Attribute ``a.overall − b.overall`` to causes (see the module text); returns the reconcile document.
+
+    Returns:
+        ``{"total", "causes": [{"cause", "points", "items"}], "modes": {"A", "B"}}``; points in score
+        points (0–100), summing to ``total`` up to float rounding.
+    """
+    only_a = [str(i) for i in a.rows.index.difference(b.rows.index)]
+    only_b = [str(i) for i in b.rows.index.difference(a.rows.index)]
+    current = b.rows.drop(index=only_b)
+    current = pd.concat([current, a.rows.loc[only_a]])
+    level = aggregate(current)
+    causes = [{"cause": CAUSES[0], "points": level - b.overall, "items": only_a + only_b}]
+    for name, ids in zip(CAUSES[1:], _cause_ids(a.rows, b.rows), strict=True):
+        current = current.copy()
+        current.loc[ids, "score"] = a.rows.loc[ids, "score"].to_numpy()
+        new = aggregate(current)
+        causes.append({"cause": name, "points": new - level, "items": ids})
+        level = new
+    causes.append({"cause": "aggregation", "points": a.overall - level, "items": []})
+    return {"total": a.overall - b.overall, "causes": causes, "modes": {"A": a.modes, "B": b.modes}}
+
+
+def reconcile_markdown(document: dict[str, object]) -> str:
+    """Render the table of causes (points, item count) and the items of each cause, as Markdown."""
+    causes = document["causes"]
+    assert isinstance(causes, list)
+    lines = ["| cause | points | items |", "|---|---:|---:|"]
+    lines += [f"| {c['cause']} | {c['points']:+.4f} | {len(c['items'])} |" for c in causes]
+    lines.append(f"| **total A − B** | {document['total']:+.4f} | |")
+    lines += [f"\n{c['cause']}: {', '.join(c['items'])}" for c in causes if c["items"]]
+    return "\n".join(lines) + "\n"
+
+
+def benchmark_aggregate(name: str) -> Aggregate:
+    """Return the Avg. of benchmark ``name``'s own table over item rows (points).
+
+    Raises:
+        UnknownNameError: ``name`` is not a registered benchmark.
+    """
+    from spatialbench.benchmarks import BENCHMARKS
+
+    table = BENCHMARKS.get(name).scoring.table
+
+    def overall(rows: pd.DataFrame) -> float:
+        # the table counts failures from ``answered``; items.csv leaves ``extracted`` empty for no answer
+        frame = rows.reset_index(drop=True).assign(answered=rows["extracted"].astype(str).to_numpy() != "")
+        average = table(frame).average
+        return float("nan") if average is None else float(average)
+
+    return overall
+
+
+def reconcile_folders(a: Path, b: Path, out: Path) -> dict[str, object]:
+    """Reconcile two ``score --out`` folders on B's benchmark; write ``out/reconcile.json`` and ``.md``.
+
+    Raises:
+        ReconcileInputError: a folder is not a scored folder, or the two name other benchmarks.
+    """
+    left, right = read_scored(a), read_scored(b)
+    names = {json.loads((f / "scores.json").read_text(encoding="utf-8")).get("benchmark") for f in (a, b)}
+    if len(names) != 1:
+        raise ReconcileInputError(f"{a} and {b} score other benchmarks: {sorted(map(str, names))}")
+    document = reconcile(left, right, benchmark_aggregate(str(names.pop())))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "reconcile.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    (out / "reconcile.md").write_text(reconcile_markdown(document), encoding="utf-8")
+    return document
