@@ -108,10 +108,12 @@ class GeminiBackend(ProviderBackend):
             wait = retry_after_from_headers(getattr(exc.response, "headers", None))
             return RetryableError(f"HTTP {exc.code}: {exc.message}", retry_after=wait)
         names = {cls.__name__ for cls in type(exc).__mro__}
-        if "TransportError" in names:
-            # httpx / httpx2 connection, read and timeout failures (the SDK uses whichever is installed);
-            # ConnectError (refused, DNS) feeds the circuit breaker of api.py
-            return RetryableError(f"{type(exc).__name__}: {exc}", connection="ConnectError" in names)
+        if "TransportError" in names or "ClientConnectionError" in names:
+            # httpx / httpx2 connection, read and timeout failures, or aiohttp's when it is installed (the
+            # SDK's async client then uses it); a refused connection or DNS failure (httpx ConnectError,
+            # aiohttp ClientConnectorError) feeds the circuit breaker of api.py
+            unreachable = "ConnectError" in names or "ClientConnectorError" in names
+            return RetryableError(f"{type(exc).__name__}: {exc}", connection=unreachable)
         return None
 
 
