@@ -20,7 +20,7 @@ tables are one type, rendered by :mod:`spatialbench.scoring.render`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import pandas as pd
@@ -98,6 +98,8 @@ class Table:
         weighting: ``questions`` or ``columns`` (module docstring). average: percent, None when no cell has
             questions. task_scores / counts: percent and number of scored questions per value of the
             grouping key (the task). other_tasks: values of the grouping key no group names.
+        groups / by: the groups and grouping key the table was computed from (what
+            :mod:`spatialbench.scoring.uncertainty` resamples).
     """
 
     title: str
@@ -107,6 +109,8 @@ class Table:
     task_scores: dict[str, float]
     counts: dict[str, int]
     other_tasks: tuple[str, ...] = ()
+    groups: tuple[Group, ...] = field(default=(), compare=False, repr=False)
+    by: str = "task"
 
     @property
     def scores(self) -> dict[str, float | None]:
@@ -161,6 +165,8 @@ def grouped(
         task_scores={k: 100.0 * m for k, m in means.items()},
         counts={str(k): int(v) for k, v in per_part.size().items()},
         other_tasks=tuple(sorted(set(means) - covered)),
+        groups=tuple(groups),
+        by=by,
     )
 
 
