@@ -29,7 +29,7 @@ def _clustered_rows(seed: int = 3) -> pd.DataFrame:
 def test_bootstrap_interval_matches_hand_clustered_standard_error() -> None:
     rows = _clustered_rows()
     table = grouped(rows, [Group.of("t", task="t")])
-    low, high = table_ci(rows, table, Resampler.for_rows(rows, resamples=2000))["overall"]
+    low, high = table_ci(table, Resampler.for_rows(rows, resamples=2000))["overall"]
     # hand computation: clustered SE of a mean (Miller 2024 eq. 4), C/(C−1) small-sample factor
     y = rows["score"].to_numpy()
     sums = rows.groupby("scene_id")["score"].sum().to_numpy()
@@ -45,10 +45,10 @@ def test_bootstrap_interval_matches_hand_clustered_standard_error() -> None:
 def test_same_seed_same_interval_and_row_order_free() -> None:
     rows = _clustered_rows()
     table = task_table(rows)
-    first = table_ci(rows, table)
+    first = table_ci(table)
     shuffled = rows.sample(frac=1.0, random_state=1)
-    assert table_ci(shuffled, task_table(shuffled)) == first
-    other = table_ci(rows, table, Resampler.for_rows(rows, seed=1))
+    assert table_ci(task_table(shuffled)) == first
+    other = table_ci(table, Resampler.for_rows(rows, seed=1))
     assert other != first
 
 
@@ -58,7 +58,7 @@ def test_column_weighted_overall_is_bootstrapped_as_computed() -> None:
     b = _rows(np.zeros(4), 1, "b").assign(id=lambda f: "b" + f["id"], scene_id=lambda f: "x" + f["scene_id"])
     rows = pd.concat([a, b], ignore_index=True)
     table = task_table(rows)
-    draws = table_draws(rows, table, Resampler.for_rows(rows))
+    draws = table_draws(table, Resampler.for_rows(rows))
     assert table.average == pytest.approx(50.0)
     assert draws["overall"][0] == pytest.approx(50.0)  # row 0: the estimate, as the table computes it
     # a resample averages the task means it drew (100 and 0), never the pooled questions (40/44 = 90.9);
@@ -70,8 +70,8 @@ def test_column_weighted_overall_is_bootstrapped_as_computed() -> None:
 def _pair(a: np.ndarray, b: np.ndarray, per_scene: int) -> np.ndarray:
     ra, rb = _rows(a, per_scene), _rows(b, per_scene)
     res = Resampler.for_rows(ra, rb)
-    da = table_draws(ra, task_table(ra), res)["overall"]
-    db = table_draws(rb, task_table(rb), res)["overall"]
+    da = table_draws(task_table(ra), res)["overall"]
+    db = table_draws(task_table(rb), res)["overall"]
     assert da is not None and db is not None
     return da - db
 
@@ -113,3 +113,34 @@ def test_one_point_on_50_items_is_not_significant() -> None:
 
 def test_minimum_detectable_difference_is_2_8_standard_errors() -> None:
     assert minimum_detectable(1.0) == pytest.approx(1.959964 + 0.841621, abs=1e-5)
+
+
+def _vsi_result():
+    from spatialbench.benchmarks import get_benchmark
+    from spatialbench.records.item import AnswerKind, Item
+    from spatialbench.scoring import score_items
+
+    items = [Item(id=str(i), benchmark="vsibench", task="object_counting" if i < 40 else "room_size_estimation",
+                  question="How many chairs?", ground_truth="2", answer_kind=AnswerKind.NUMERICAL,
+                  dataset="scannet", scene_id=f"s{i % 10}") for i in range(45)]
+    responses = {str(i): "2" if i % 3 else "5" for i in range(45)}
+    return score_items(items, responses, get_benchmark("vsibench").scoring, extract="official")
+
+
+def test_scores_json_adds_ci95_last_keyed_like_the_scores() -> None:
+    from spatialbench.scoring.output import render_markdown, scores_json
+
+    result = _vsi_result()
+    doc = scores_json(result)
+    keys = list(doc)
+    assert keys[-3:] == ["ci95", "ci95_by_dataset", "ci95_debiased"]
+    ci = doc["ci95"]
+    scored = {k for k, v in doc.items() if isinstance(v, float) or (v is None and k in ci)}
+    assert set(ci) >= scored | {"overall"}
+    low, high = ci["overall"]
+    assert low <= doc["overall"] <= high
+    assert ci["obj_appearance_order"] is None  # no items, no interval
+    assert doc["ci95_by_dataset"]["scannet"] == ci
+    md = render_markdown(result)
+    assert "95 % intervals (scene-clustered bootstrap" in md
+    assert "Fewer than 30 items, too few to rank by: Room Size (n=5)" in md

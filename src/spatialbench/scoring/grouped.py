@@ -98,8 +98,9 @@ class Table:
         weighting: ``questions`` or ``columns`` (module docstring). average: percent, None when no cell has
             questions. task_scores / counts: percent and number of scored questions per value of the
             grouping key (the task). other_tasks: values of the grouping key no group names.
-        groups / by: the groups and grouping key the table was computed from (what
-            :mod:`spatialbench.scoring.uncertainty` resamples).
+        groups / by / source: the groups, grouping key and scored rows (only the columns they read, with
+            ``id``, ``scene_id`` and ``score``) the table was computed from: what
+            :mod:`spatialbench.scoring.uncertainty` resamples.
     """
 
     title: str
@@ -111,6 +112,7 @@ class Table:
     other_tasks: tuple[str, ...] = ()
     groups: tuple[Group, ...] = field(default=(), compare=False, repr=False)
     by: str = "task"
+    source: pd.DataFrame | None = field(default=None, compare=False, repr=False)
 
     @property
     def scores(self) -> dict[str, float | None]:
@@ -167,7 +169,14 @@ def grouped(
         other_tasks=tuple(sorted(set(means) - covered)),
         groups=tuple(groups),
         by=by,
+        source=_source(scored, groups, by),
     )
+
+
+def _source(scored: pd.DataFrame, groups: Sequence[Group], by: str) -> pd.DataFrame:
+    """The columns of ``scored`` a resample of the table reads (a frame of a few columns, not all)."""
+    wanted = ["id", "scene_id", "score", by, *(column for g in groups for column, _ in g.where)]
+    return scored[[c for c in dict.fromkeys(wanted) if c in scored]]
 
 
 def _cell(scored: pd.DataFrame, group: Group, weighting: Weighting, by: str, means: dict[str, float]) -> Cell:

@@ -105,13 +105,16 @@ def _nanmean(stack: list[np.ndarray]) -> np.ndarray:
         return np.where(present.any(axis=0), np.nansum(values, axis=0) / present.sum(axis=0), np.nan)
 
 
-def table_draws(rows: pd.DataFrame, table: Table, resampler: Resampler) -> dict[str, np.ndarray | None]:
+def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | None]:
     """Resampled values of every key of ``table``'s JSON (``overall``, cells, tasks), shape ``(1 + B,)``.
 
-    ``rows``: the score rows ``table`` was computed from (NaN scores are left out, as the table does).
-    Row 0 of each array is the table's own value. None for a key without questions.
+    Resamples the rows the table was computed from (``table.source``, as made by
+    :func:`~spatialbench.scoring.grouped.grouped`). Row 0 of each array is the table's own value; None for
+    a key without questions. Raises ValueError for a table made without its rows.
     """
-    scored = rows[rows["score"].notna()].reset_index(drop=True)
+    if table.source is None:
+        raise ValueError(f"table {table.title!r} keeps no rows to resample")
+    scored = table.source.reset_index(drop=True)
     sums = _Sums(scored, resampler)
     by = scored[table.by].astype(str).to_numpy() if len(scored) else np.array([], dtype=str)
     tasks = {t: sums.mean(by == t) for t in table.task_scores}
@@ -157,10 +160,12 @@ def interval(draws: np.ndarray | None) -> Interval:
     return (round(float(low), 4), round(float(high), 4))
 
 
-def table_ci(rows: pd.DataFrame, table: Table, resampler: Resampler | None = None) -> dict[str, Interval]:
-    """``{key: (low, high)}`` (percent) for every key of ``table``'s JSON; a new seeded resampler if none."""
-    resampler = resampler or Resampler.for_rows(rows)
-    return {key: interval(d) for key, d in table_draws(rows, table, resampler).items()}
+def table_ci(table: Table, resampler: Resampler | None = None) -> dict[str, Interval]:
+    """``{key: (low, high)}`` (percent) for every key of ``table``'s JSON; a seeded resampler of its rows
+    if none is given."""
+    if resampler is None and table.source is not None:
+        resampler = Resampler.for_rows(table.source)
+    return {key: interval(d) for key, d in table_draws(table, resampler or Resampler.of([])).items()}
 
 
 def small_cells(table: Table, threshold: int = SMALL) -> list[tuple[str, int]]:
