@@ -120,7 +120,8 @@ def _vsi_result():
     from spatialbench.records.item import AnswerKind, Item
     from spatialbench.scoring import score_items
 
-    items = [Item(id=str(i), benchmark="vsibench", task="object_counting" if i < 40 else "room_size_estimation",
+    tasks = ["object_counting"] * 40 + ["room_size_estimation"] * 5
+    items = [Item(id=str(i), benchmark="vsibench", task=tasks[i],
                   question="How many chairs?", ground_truth="2", answer_kind=AnswerKind.NUMERICAL,
                   dataset="scannet", scene_id=f"s{i % 10}") for i in range(45)]
     responses = {str(i): "2" if i % 3 else "5" for i in range(45)}

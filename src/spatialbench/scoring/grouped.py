@@ -20,7 +20,8 @@ tables are one type, rendered by :mod:`spatialbench.scoring.render`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any, Literal
 
 import pandas as pd
@@ -110,9 +111,9 @@ class Table:
     task_scores: dict[str, float]
     counts: dict[str, int]
     other_tasks: tuple[str, ...] = ()
-    groups: tuple[Group, ...] = field(default=(), compare=False, repr=False)
+    groups: tuple[Group, ...] = dataclass_field(default=(), compare=False, repr=False)
     by: str = "task"
-    source: pd.DataFrame | None = field(default=None, compare=False, repr=False)
+    source: pd.DataFrame | None = dataclass_field(default=None, compare=False, repr=False)
 
     @property
     def scores(self) -> dict[str, float | None]:
@@ -174,7 +175,7 @@ def grouped(
 
 
 def _source(scored: pd.DataFrame, groups: Sequence[Group], by: str) -> pd.DataFrame:
-    """The columns of ``scored`` a resample of the table reads (a frame of a few columns, not all)."""
+    """Return the columns of ``scored`` a resample of the table reads (a frame of a few columns, not all)."""
     wanted = ["id", "scene_id", "score", by, *(column for g in groups for column, _ in g.where)]
     return scored[[c for c in dict.fromkeys(wanted) if c in scored]]
 

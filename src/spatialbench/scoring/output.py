@@ -76,7 +76,7 @@ def _items_text(result: ScoreResult) -> str:
 
 
 def interval_line(table: Table) -> str:
-    """One line: ``n`` and the 95 % interval of Avg. and each cell, and the cells under :data:`SMALL` items."""
+    """Return one line: ``n`` and 95 % interval of Avg. and of each cell; cells under :data:`SMALL` items."""
     ci = table_ci(table)
     n = sum(table.counts.values())
     parts = [_interval_text("Avg.", n, ci.get("overall"))]

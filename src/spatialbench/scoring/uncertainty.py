@@ -41,7 +41,7 @@ Interval = tuple[float, float] | None
 
 
 def cluster_keys(rows: pd.DataFrame) -> pd.Series:
-    """The cluster of each row: its ``scene_id``, or ``item:<id>`` when it has none (its own cluster)."""
+    """Return the cluster of each row: its ``scene_id``, or ``item:<id>`` when it has none."""
     ids = "item:" + rows["id"].astype(str)
     if CLUSTER not in rows:
         return ids
@@ -75,7 +75,7 @@ class Resampler:
 
     @classmethod
     def for_rows(cls, *frames: pd.DataFrame, resamples: int = RESAMPLES, seed: int = SEED) -> Resampler:
-        """A resampler over the clusters of all ``frames`` (score rows with ``id`` and ``scene_id``)."""
+        """Return a resampler over the clusters of all ``frames``."""
         keys = [k for frame in frames for k in cluster_keys(frame)]
         return cls.of(keys, resamples, seed)
 
@@ -150,7 +150,7 @@ def _only_by(group: Any, by: str) -> bool:
 
 
 def interval(draws: np.ndarray | None) -> Interval:
-    """The 95 % percentile interval of resampled values (row 0, the estimate, left out); None if empty."""
+    """Return the 95 % interval of the resamples (row 0, the estimate, left out); None if empty."""
     if draws is None:
         return None
     values = draws[1:][~np.isnan(draws[1:])]
@@ -161,8 +161,10 @@ def interval(draws: np.ndarray | None) -> Interval:
 
 
 def table_ci(table: Table, resampler: Resampler | None = None) -> dict[str, Interval]:
-    """``{key: (low, high)}`` (percent) for every key of ``table``'s JSON; a seeded resampler of its rows
-    if none is given."""
+    """Return ``{key: (low, high)}`` (percent) for every key of ``table``'s JSON.
+
+    Without ``resampler``, a seeded one over the table's own rows.
+    """
     if resampler is None and table.source is not None:
         resampler = Resampler.for_rows(table.source)
     return {key: interval(d) for key, d in table_draws(table, resampler or Resampler.of([])).items()}
@@ -204,7 +206,9 @@ def paired(difference: np.ndarray) -> PairedTest | None:
 
 
 def minimum_detectable(se: float, power: float = 0.8, alpha: float = 0.05) -> float:
-    """Smallest true difference a two-sided test at ``alpha`` detects with ``power``: ``(z₁₋α/₂ + z_power)·SE``.
+    """Return the smallest true difference a two-sided test at ``alpha`` detects with ``power``.
+
+    ``(z₁₋α/₂ + z_power)·SE``.
 
     Miller (2024), Sec. 5 (power analysis); ``se`` in percent points, so is the result (≈ 2.80·SE).
     """
