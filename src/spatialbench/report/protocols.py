@@ -24,9 +24,8 @@ MAPS_SECTION = "Cognitive maps (map only, not ranked)"
 
 def protocol(run: RunData) -> str:
     """Return the run's protocol title (MMSI-Video-Bench setting), ``""`` for a benchmark without one."""
-    setting = run.folder.options.get("setting")
-    if setting is None and run.spec.name == "mmsi_video":
-        setting = "uniform-50"  # the setting of a run that names none (benchmarks/mmsi_video)
+    # a run that names no setting ran the benchmark's default one (MMSI-Video-Bench: uniform-50)
+    setting = {**run.spec.defaults.options, **run.folder.options}.get("setting")
     return SETTING_TITLES.get(str(setting), str(setting)) if setting else ""
 
 
