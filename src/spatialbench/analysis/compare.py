@@ -318,15 +318,8 @@ def compare_runs(
         differences = [_relative(d, scores[d.subtrahend]) for d in differences]
     differences += _means(differences)
     differences = compare_stats.with_intervals(differences, selection, spec.scoring.table, relative)
-    return Comparison(
-        benchmark,
-        subset,
-        tuple(columns),
-        tuple(rows),
-        tuple(differences),
-        tuple(_notes(differences, rows, chosen)),
-        relative,
-    )
+    notes = tuple(_notes(differences, rows, chosen))
+    return Comparison(benchmark, subset, tuple(columns), tuple(rows), tuple(differences), notes, relative)
 
 
 class CompareParams(BaseModel):

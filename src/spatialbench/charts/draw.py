@@ -109,7 +109,7 @@ def grouped_bars(
         axes.hlines(heights, x - 0.45, x + 0.45, colors="black", linestyles=("--", ":")[k % 2], linewidth=1.2,
                     label=name)
     axes.set_xticks(x, list(columns), rotation=20, ha="right")
-    ends = [e for row in intervals for ci in row if ci is not None for e in ci]
+    ends: list[Value] = [e for row in intervals for ci in row if ci is not None for e in ci]
     _value_axis(axes, [v for _, values in [*bars, *chance] for v in values] + ends, ylabel, scale)
     axes.set_title(title)
     axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))

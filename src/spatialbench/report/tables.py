@@ -119,7 +119,7 @@ def _protocol_sections(runs: list[RunData], values: dict[int, tuple[Value, ...]]
     parts: dict[str, list[RunData]] = {}
     for run in runs:
         parts.setdefault(protocols.section_title(run), []).append(run)
-    out = []
+    out: list[tuple[str, list, dict]] = []
     for title, rows in sorted(parts.items(), key=lambda p: p[0] == protocols.MAPS_SECTION):
         if title == protocols.MAPS_SECTION:
             out.append((title, rows, {}))
