@@ -48,7 +48,8 @@ def item_marks(runs: Sequence[RunData]) -> dict[int, str]:
     first: dict[str, set[str]] = {}
     for run in runs:
         ids = set(run.result.rows["id"].astype(str))
-        reference = first.setdefault(section_title(run), ids)
+        section = section_title(run) if run.kind in ("model", "blind") else run.kind
+        reference = first.setdefault(section, ids)
         if ids != reference:
             marks[id(run)] = f" [other items: {len(ids)}]"
     return marks
