@@ -4,8 +4,8 @@
   tracks (Table 2 reports them separately): each is its own "Models" section, ranked apart.
 * **Map-only cognitive-map runs** (strategy ``cognitive-map``) answer with a map, not an answer: they sit
   in their own unranked section.
-* **Item sets** — a run scored on other items than the first run of its section is marked in its label
-  (``[other items: n]``), so rows computed on different questions are never read as one ranking.
+* **Item sets** — a model run scored on other items than the first run of its section is marked: its
+  rank reads ``1 [other items: n]``, so rows on different questions are never read as one ranking.
 * Every cell carries its n and its scene-clustered bootstrap 95 % interval
   (:mod:`spatialbench.scoring.uncertainty`); cells with fewer than 30 items are marked.
 """
@@ -48,8 +48,9 @@ def item_marks(runs: Sequence[RunData]) -> dict[int, str]:
     first: dict[str, set[str]] = {}
     for run in runs:
         ids = set(run.result.rows["id"].astype(str))
-        section = section_title(run) if run.kind in ("model", "blind") else run.kind
-        reference = first.setdefault(section, ids)
+        if run.kind not in ("model", "blind"):
+            continue  # baselines and people answer what they can (chance-random: no numerical items)
+        reference = first.setdefault(section_title(run), ids)
         if ids != reference:
             marks[id(run)] = f" [other items: {len(ids)}]"
     return marks

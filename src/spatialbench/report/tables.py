@@ -100,17 +100,21 @@ def leaderboard(runs: Sequence[RunData]) -> Leaderboard:
               *(c.group for c in first.cells))
     values = {id(r): (_average(r), *(r.result.table.scores.get(k) for k in keys)) for r in runs}
     marks = protocols.item_marks(runs)
-    labels = {id(r): row_label(r) + marks.get(id(r), "") for r in runs}
+    labels = {id(r): row_label(r) for r in runs}
     sections = []
     for title in dict.fromkeys(t for _, t in SECTIONS):
         kinds = {k for k, t in SECTIONS if t == title}
         chosen = [r for r in runs if r.kind in kinds]
         parts = _protocol_sections(chosen, values) if title == "Models" else [(title, chosen, {})]
-        sections += [(name, tuple((labels[id(r)], ranks.get(id(r)), values[id(r)]) for r in rows))
-                     for name, rows, ranks in parts if rows]
+        sections += [(name, tuple((labels[id(r)], _rank(ranks.get(id(r)), marks.get(id(r))), values[id(r)])
+                                  for r in rows)) for name, rows, ranks in parts if rows]
     kind_row = tuple(_kind(runs[0], first, k) for k in keys)
     intervals = {labels[id(r)]: protocols.cell_intervals(r, keys) for r in runs}
     return Leaderboard(header, keys, kind_row, tuple(sections), intervals)
+
+
+def _rank(rank: int | None, mark: str | None) -> Any:
+    return rank if mark is None else f"{'-' if rank is None else rank}{mark}"
 
 
 def _protocol_sections(runs: list[RunData], values: dict[int, tuple[Value, ...]]) -> list[tuple[str, list,
