@@ -101,11 +101,14 @@ def test_all_four_formats_are_written_next_to_the_first_run(runs):
     assert "| Enabled−Disabled (vision − blind) | " in result.output
     folder = base / "vision" / "analysis"
     written = sorted(p.name for p in folder.iterdir())
-    assert written == ["compare.csv", "compare.json", "compare.md", "compare.tex"]
-    csv_lines = (folder / "compare.csv").read_text().splitlines()
+    stem = "compare_vision_vs_blind"
+    # named by the runs compared: the earlier comparison of three runs in this folder is still there
+    assert {f"{stem}.csv", f"{stem}.json", f"{stem}.md", f"{stem}.tex"} <= set(written)
+    assert "compare_vision_vs_blind_vs_chance.json" in written
+    csv_lines = (folder / f"{stem}.csv").read_text().splitlines()
     assert csv_lines[0].startswith(",Avg.,Obj. Count,Abs. Dist.")
     assert csv_lines[3].startswith("Enabled−Disabled (vision − blind),")
-    tex = (folder / "compare.tex").read_text()
+    tex = (folder / f"{stem}.tex").read_text()
     assert tex.startswith("\\begin{tabular}{lrrrrrrrrr}") and "Enabled$-$Disabled (vision $-$ blind)" in tex
 
 
@@ -236,7 +239,8 @@ def test_compare_on_the_demo_benchmark(tmp_path):
     assert result.exit_code == 0, result.output
     assert "| Enabled−Disabled (vision − blind) |" in result.output
     assert "| Disabled−Chance (blind − chance) |" in result.output
-    doc = json.loads((tmp_path / "vision" / "analysis" / "compare.json").read_text())
+    stem = "compare_vision_vs_blind_vs_chance"
+    doc = json.loads((tmp_path / "vision" / "analysis" / f"{stem}.json").read_text())
     # by hand from test.jsonl: blind answers A to every multiple-choice question and 4 to every number
     for task in ("object_rel_distance", "route_planning", "obj_appearance_order"):
         rows = [r for r in records if r["question_type"] == task]

@@ -44,7 +44,8 @@ def test_compare_and_error_table_are_drawn_when_written(demo_runs, tmp_path) -> 
     index = (out / "index.html").read_text()
     assert "<h3>Comparison of runs</h3>" in index and "<h3>Error taxonomy</h3>" in index
     assert "Enabled−Disabled (vision − blind)" in index
-    for name in ("analysis-1-compare/differences", "analysis-3-errors-table/error-types"):
+    compare = "analysis-1-compare-vision-vs-blind-vs-frequency"  # figures named by the runs compared
+    for name in (f"{compare}/differences", "analysis-3-errors-table/error-types"):
         _png_ok(out / "figures" / f"{name}.png")
     # every annotated error is visual perception: its share is 100 % in the table's "all" column
     assert "<td>Visual perception</td>" in index

@@ -18,8 +18,11 @@ media settings of a blind run (it sends no media) or the model, media, prompt an
 baseline.
 ``subset="tiny"`` scores every run on the items of a subset of fixed ids the benchmark declares only
 (``BenchmarkSpec.subsets``: VSI-Bench (tiny)); ids a run lacks are noted;
-``relative=True`` gives differences in percent of the subtracted run's score (Fig. 9 plots "relative
-improvements"; the paper does not say whether relative to the score or in points, so both are offered).
+``relative=True`` gives differences in percent of the subtracted run's score, labelled "% of baseline"
+(Fig. 9 plots "relative improvements"; the paper does not say whether relative to the score or in points,
+so both are offered). Every difference carries its paired 95 % interval and p-value
+(:mod:`spatialbench.analysis.compare_stats`); a mean row that includes a pair of two different models (a
+vision run paired with another model's blind run) is flagged too.
 
 Registered as the ``compare`` analysis (:data:`ANALYSIS`: the first run, ``others=`` the rest); its
 document is ``compare.json`` (``analysis`` ``compare``, ``schema`` ``spatialbench.compare``, ``version``
@@ -29,18 +32,18 @@ document is ``compare.json`` (``analysis`` ``compare``, ``schema`` ``spatialbenc
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-from spatialbench.analysis import compare_render
+from spatialbench.analysis import compare_render, compare_stats
+from spatialbench.analysis.compare_checks import check_runs, id_subset
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.analysis.stored import settings
 from spatialbench.benchmarks import get_benchmark
-from spatialbench.benchmarks.spec import BenchmarkSpec, Subset
-from spatialbench.errors import SpatialBenchError
+from spatialbench.benchmarks.spec import Subset
 from spatialbench.runs.folder import RunFolder, open_run
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.render import Grid
@@ -52,10 +55,6 @@ IGNORED = frozenset({"out", "model.concurrency", "model.timeout_s", "model.max_a
                      "model.retry_base_delay_s", "media.frame_cache_mb"})
 NOT_COMPARED = {"vision": (), "blind": ("media",), "chance": ("media", "prompt", "model", "strategy")}
 WHOLE_SETTINGS = ("strategy",)  # compared as one setting with all its parameters
-
-
-class CompareError(SpatialBenchError, ValueError):
-    """Runs that cannot be compared (different benchmarks, unknown reference or subset)."""
 
 
 @dataclass(frozen=True)
@@ -88,6 +87,9 @@ class Difference:
         compared: the setting(s) the difference is about.
         other: further settings that differ, ``(key, minuend value, subtrahend value)``.
         items_only: items scored only in the minuend, only in the subtrahend.
+        ci95, p_value, includes_zero, minimum_detectable: the paired scene-clustered bootstrap per column
+            (:mod:`~spatialbench.analysis.compare_stats`). other_models: a mean row's rows whose two runs
+            are of different models (a vision run paired with another model's blind run), marked.
     """
 
     kind: str
@@ -98,11 +100,16 @@ class Difference:
     other: tuple[tuple[str, Any, Any], ...]
     items_only: tuple[int, int]
     scores: dict[str, float | None]
+    ci95: dict[str, list[float] | None] = field(default_factory=dict)
+    p_value: dict[str, float | None] = field(default_factory=dict)
+    includes_zero: tuple[str, ...] = ()
+    minimum_detectable: float | None = None
+    other_models: tuple[str, ...] = ()
 
     @property
     def flagged(self) -> bool:
-        """True when the runs differ in more than the compared setting or in their items."""
-        return bool(self.other) or any(self.items_only)
+        """Return True when the runs differ in more than the compared setting or items (mean row: models)."""
+        return bool(self.other) or any(self.items_only) or bool(self.other_models)
 
 
 @dataclass(frozen=True)
@@ -237,40 +244,10 @@ def _means(differences: Sequence[Difference]) -> list[Difference]:
         for key in rows[0].scores:
             present = [v for d in rows if (v := d.scores.get(key)) is not None]
             values[key] = sum(present) / len(present) if present else None
-        means.append(
-            Difference(
-                f"{kind}-mean", f"{title} (mean of {len(rows)})", "", "", rows[0].compared, (), (0, 0), values
-            )
-        )
+        mixed = tuple(d.label for d in rows if any(k == "model.name" for k, _, _ in d.other))
+        means.append(Difference(f"{kind}-mean", f"{title} (mean of {len(rows)})", "", "", rows[0].compared,
+                                (), (0, 0), values, other_models=mixed))
     return means
-
-
-def _check(runs: Sequence[RunFolder], against: str | None) -> str:
-    if not runs:
-        raise CompareError("no run to compare")
-    benchmarks = sorted({r.benchmark for r in runs})
-    if len(benchmarks) > 1:
-        listed = ", ".join(f"{r.name}: {r.benchmark}" for r in runs)
-        raise CompareError(f"runs of different benchmarks cannot be compared ({listed})")
-    names = [r.name for r in runs]
-    if len(set(names)) < len(names):
-        raise CompareError(f"two runs share a name: {', '.join(names)}")
-    if against is not None and against not in names:
-        raise CompareError(f"--against {against!r} is not one of the runs ({', '.join(names)})")
-    return benchmarks[0]
-
-
-def _id_subset(spec: BenchmarkSpec, subset: str | None) -> Subset | None:
-    """Return the declared subset of fixed ids named ``subset`` (None for None); CompareError otherwise."""
-    if subset is None:
-        return None
-    known = [s for s in spec.subsets if s.ids is not None]
-    chosen = [s for s in known if s.name == subset]
-    if not chosen:
-        names = ", ".join(repr(s.name) for s in known)
-        said = f"only {names} of {spec.display_name} is known" if known else f"{spec.display_name} has none"
-        raise CompareError(f"subset {subset!r}: {said}")
-    return chosen[0]
 
 
 def _notes(differences: Sequence[Difference], rows: Sequence[RunRow], subset: Subset | None) -> list[str]:
@@ -284,6 +261,10 @@ def _notes(differences: Sequence[Difference], rows: Sequence[RunRow], subset: Su
                 f"items: {diff.items_only[0]} only in {diff.minuend}, "
                 f"{diff.items_only[1]} only in {diff.subtrahend}"
             )
+        if diff.other_models:
+            mixed = "; ".join(diff.other_models)
+            notes.append(f"* {diff.label}: includes rows of two different models: {mixed}")
+            continue
         compared = ", ".join(diff.compared) or "one setting"
         notes.append(f"* {diff.label}: differs in more than {compared}: {'; '.join(parts)}")
     for row in rows:
@@ -312,15 +293,17 @@ def compare_runs(
         CompareError: no run, runs of different benchmarks, duplicate names, unknown ``against`` or
             subset. UnknownNameError: the runs' benchmark is not registered.
     """
-    benchmark = _check(runs, against)
+    benchmark = check_runs(runs, against)
     spec = get_benchmark(benchmark)
-    chosen = _id_subset(spec, subset)
+    chosen = id_subset(spec, subset)
     scores: dict[str, dict[str, float | None]] = {}
     ids: dict[str, set[str]] = {}
+    selection: dict[str, Any] = {}
     rows: list[RunRow] = []
     columns: tuple[Column, ...] = ()
     for run in runs:
         selected, missing = _selected_rows(run, chosen)
+        selection[run.name] = selected
         table = spec.scoring.table(selected)
         columns = columns or (Column("overall", "Avg."), *(Column(c.key, c.group) for c in table.cells))
         scores[run.name], ids[run.name] = _scores(table), set(selected["id"])
@@ -334,15 +317,9 @@ def compare_runs(
     if relative:
         differences = [_relative(d, scores[d.subtrahend]) for d in differences]
     differences += _means(differences)
-    return Comparison(
-        benchmark,
-        subset,
-        tuple(columns),
-        tuple(rows),
-        tuple(differences),
-        tuple(_notes(differences, rows, chosen)),
-        relative,
-    )
+    differences = compare_stats.with_intervals(differences, selection, spec.scoring.table, relative)
+    notes = tuple(_notes(differences, rows, chosen))
+    return Comparison(benchmark, subset, tuple(columns), tuple(rows), tuple(differences), notes, relative)
 
 
 class CompareParams(BaseModel):
@@ -387,7 +364,8 @@ class CompareAnalysis(Analysis):
 
     def tables(self, doc: dict[str, Any]) -> list[Grid]:
         """Return the runs and their differences (printed values, flagged rows marked `` *``)."""
-        return [replace(compare_render.display_grid(doc), title="Runs and differences")]
+        return [replace(compare_render.display_grid(doc), title="Runs and differences"),
+                *compare_render.mean_grids(doc)]
 
     def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
         """Bars of the difference rows per column (Fig. 13 / Fig. 9)."""

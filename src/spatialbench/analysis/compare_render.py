@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -33,22 +34,68 @@ def _label(diff: dict[str, Any]) -> str:
     return str(diff["label"]) + (" *" if diff.get("flagged") else "")
 
 
+UNSURE = "†"
+"""Marks a difference whose paired 95 % interval includes 0."""
+
+
+def _unit(doc: dict[str, Any]) -> str:
+    return "% of baseline" if doc.get("relative") else "points"
+
+
 def _grid(doc: dict[str, Any], run_cell: Any, diff_cell: Any) -> Grid:
     keys = [c["key"] for c in doc["columns"]]
+    suffix = " (% of baseline)" if doc.get("relative") else ""
     rows: list[tuple[str, tuple[Value, ...]]] = [
         (str(r["name"]), tuple(run_cell(r["scores"].get(k)) for k in keys)) for r in doc["runs"]]
-    rows += [(_label(d), tuple(diff_cell(d["scores"].get(k)) for k in keys)) for d in doc["differences"]]
+    rows += [(_label(d) + suffix, tuple(diff_cell(d, k) for k in keys)) for d in doc["differences"]]
     return Grid(tuple(str(c["label"]) for c in doc["columns"]), tuple(rows))
 
 
+def _marked(diff: dict[str, Any], key: str) -> str:
+    text = _signed(diff["scores"].get(key))
+    return text + UNSURE if text != "-" and key in diff.get("includes_zero", ()) else text
+
+
 def display_grid(doc: dict[str, Any]) -> Grid:
-    """Rows of printed values: one per run, then one per difference."""
-    return _grid(doc, _plain, _signed)
+    """Rows of printed values: one per run, then one per difference (``†``: its interval includes 0)."""
+    return _grid(doc, _plain, _marked)
 
 
 def numeric_grid(doc: dict[str, Any]) -> Grid:
     """Rows of numbers (None when empty), in the order of :func:`display_grid`."""
-    return _grid(doc, lambda v: v, lambda v: v)
+    return _grid(doc, lambda v: v, lambda d, k: d["scores"].get(k))
+
+
+def interval_notes(doc: dict[str, Any]) -> list[str]:
+    """Return one line per difference: Avg., its paired 95 % interval, p-value, detectable difference."""
+    lines = []
+    for diff in doc["differences"]:
+        ci, p = diff.get("ci95", {}).get("overall"), diff.get("p_value", {}).get("overall")
+        if ci is None:
+            continue
+        mdd = diff.get("minimum_detectable")
+        delta = _signed(diff["scores"].get("overall"))
+        lines.append(f"{diff['label']}: Avg. {delta} [{ci[0]:+.1f}, {ci[1]:+.1f}] p={p:.3f}"
+                     + (f"; detectable at 80 % power: {mdd:.1f} {_unit(doc)}" if mdd else ""))
+    if lines:
+        lines.append(f"{UNSURE}: the paired 95 % interval (scene-clustered bootstrap) includes 0.")
+    return lines
+
+
+def mean_grids(doc: dict[str, Any]) -> list[Grid]:
+    """Return each mean row (Fig. 13 averages) as its own table, columns sorted by value, highest first."""
+    grids = []
+    for diff in (d for d in doc["differences"] if str(d["kind"]).endswith("-mean")):
+        order = _sorted_columns(doc, diff)
+        values = tuple(_marked(diff, c["key"]) for c in order)
+        grids.append(Grid(tuple(str(c["label"]) for c in order), ((_label(diff), values),),
+                          f"{diff['label']}, sorted"))
+    return grids
+
+
+def _sorted_columns(doc: dict[str, Any], diff: dict[str, Any]) -> list[dict[str, Any]]:
+    present = [c for c in doc["columns"] if diff["scores"].get(c["key"]) is not None]
+    return sorted(present, key=lambda c: -float(diff["scores"][c["key"]]))
 
 
 def render(doc: dict[str, Any], fmt: str) -> str:
@@ -62,9 +109,11 @@ def render(doc: dict[str, Any], fmt: str) -> str:
     """
     if fmt == "markdown":
         subset = f" · subset {doc['subset']}" if doc.get("subset") else ""
-        relative = " · differences in % of the subtracted run" if doc.get("relative") else ""
-        notes = list(doc.get("notes", []))
+        relative = " · differences in % of baseline (the subtracted run)" if doc.get("relative") else ""
+        notes = [*doc.get("notes", []), *interval_notes(doc)]
         body = to_markdown(display_grid(doc))
+        for grid in mean_grids(doc):
+            body += ["", *to_markdown(grid)]
         return "\n".join([f"**{doc['benchmark']}**{subset}{relative}", "", *body, *([""] if notes else []),
                           *notes]) + "\n"
     if fmt == "csv":
@@ -77,11 +126,39 @@ def render(doc: dict[str, Any], fmt: str) -> str:
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
 
 
-def write_all(doc: dict[str, Any], out: Path) -> dict[str, Path]:
-    """Write ``compare.{md,csv,tex,json}`` into ``out`` (created); each file written whole, then renamed."""
+def comparison_stem(doc: dict[str, Any], out: Path) -> str:
+    """Return the file stem of a comparison: ``compare_<run>_vs_<run>...`` (names made file-safe).
+
+    A comparison of other runs already written under that stem (names that differ only in unsafe
+    characters) is never overwritten: ``-2``, ``-3``... is added. The same runs compared again reuse it.
+    """
+    names = [str(r["name"]) for r in doc["runs"]]
+    base = "compare_" + "_vs_".join(re.sub(r"[^A-Za-z0-9.+-]+", "-", n).strip("-") or "run" for n in names)
+    base = base[:150]
+    stem, k = base, 1
+    while (out / f"{stem}.json").is_file() and _runs_of(out / f"{stem}.json") != names:
+        k += 1
+        stem = f"{base}-{k}"
+    return stem
+
+
+def _runs_of(path: Path) -> list[str] | None:
+    try:
+        return [str(r["name"]) for r in json.loads(path.read_text(encoding="utf-8"))["runs"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def write_all(doc: dict[str, Any], out: Path, stem: str | None = None) -> dict[str, Path]:
+    """Write ``<stem>.{md,csv,tex,json}`` into ``out`` (created; default stem: :func:`comparison_stem`).
+
+    Each file is written whole, then renamed.
+    """
     out.mkdir(parents=True, exist_ok=True)
+    stem = stem or comparison_stem(doc, out)
     paths = {}
     for fmt, name in FILES.items():
+        name = stem + Path(name).suffix
         path = out / name
         part = path.with_name(name + ".part")
         part.write_text(render(doc, fmt), encoding="utf-8")
@@ -91,12 +168,26 @@ def write_all(doc: dict[str, Any], out: Path) -> dict[str, Path]:
 
 
 def difference_bars(doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
-    """Bars of the difference rows per column into ``folder/differences.{png,svg}``; none without rows."""
-    columns = doc["columns"]
+    """Draw bars of the difference rows per column, with their paired 95 % intervals as error bars.
+
+    Into ``folder/differences.{png,svg}``; each mean row sorted in its own figure (Fig. 13); none if no rows.
+    """
+    ylabel = f"difference ({_unit(doc)})"
+    drawn = [_bars(doc, doc["columns"], list(doc["differences"]), folder / "differences", ylabel,
+                   "Differences per column (Fig. 13 / Fig. 9)")]
+    for k, diff in enumerate(d for d in doc["differences"] if str(d["kind"]).endswith("-mean")):
+        drawn.append(_bars(doc, _sorted_columns(doc, diff), [diff], folder / f"mean_differences_{k}", ylabel,
+                           f"{diff['label']}, sorted (Fig. 13)"))
+    return [d for d in drawn if d is not None]
+
+
+def _bars(doc: dict[str, Any], columns: list[dict[str, Any]], diffs: list[dict[str, Any]], stem: Path,
+          ylabel: str, title: str) -> DrawnFigure | None:
+    if not diffs or not columns:
+        return None
     rows = [(d["label"] + (" (flagged)" if d.get("flagged") else ""),
-             [d["scores"].get(c["key"]) for c in columns]) for d in doc["differences"]]
-    if not rows:
-        return []
-    paths = charts.grouped_bars([c["label"] for c in columns], rows, [], "differences of runs",
-                                folder / "differences", ylabel="difference (points)")
-    return [DrawnFigure("Differences per column (Fig. 13 / Fig. 9)", tuple(paths))]
+             [d["scores"].get(c["key"]) for c in columns]) for d in diffs]
+    intervals = [[d.get("ci95", {}).get(c["key"]) for c in columns] for d in diffs]
+    paths = charts.grouped_bars([c["label"] for c in columns], rows, [], "differences (95 % intervals)", stem,
+                                ylabel=ylabel, intervals=intervals)
+    return DrawnFigure(title, tuple(paths))

@@ -25,6 +25,7 @@ import numpy as np  # noqa: E402
 from numpy.typing import NDArray  # noqa: E402
 
 Value = float | int | str | None
+Interval = tuple[float, float] | list[float] | None
 """A table or chart value: a number, a text cell, or None (missing)."""
 PALETTE = ("#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C")
 FORMATS = ("png", "svg")
@@ -75,8 +76,11 @@ def grouped_bars(
     stem: Path,
     ylabel: str = "score (%)",
     scale: float = 100.0,
+    intervals: Sequence[Sequence[Interval]] = (),
 ) -> list[Path]:
     """Bars ``bars`` = ``[(name, values per column)]``; ``chance`` rows as dashed ticks; written to ``stem``.
+
+    ``intervals``: per bar row, a ``(low, high)`` (or None) per column, drawn as error bars (95 % intervals).
 
     The value axis runs from 0 to 1.05 × ``scale`` (105 for percent scores; 0: the data's range) and
     extends below 0 (with a zero line) when a value is negative, e.g. differences of runs.
@@ -98,16 +102,26 @@ def grouped_bars(
             if not math.isnan(h):
                 axes.annotate(f"{h:.3g}", (rect.get_x() + rect.get_width() / 2, h), ha="center", va="bottom",
                               fontsize=6, xytext=(0, 1), textcoords="offset points")
+        if k < len(intervals):
+            _error_bars(axes, offsets, heights, intervals[k])
     for k, (name, values) in enumerate(chance):
         heights = np.array([number(v) for v in values])
         axes.hlines(heights, x - 0.45, x + 0.45, colors="black", linestyles=("--", ":")[k % 2], linewidth=1.2,
                     label=name)
     axes.set_xticks(x, list(columns), rotation=20, ha="right")
-    _value_axis(axes, [v for _, values in [*bars, *chance] for v in values], ylabel, scale)
+    ends: list[Value] = [e for row in intervals for ci in row if ci is not None for e in ci]
+    _value_axis(axes, [v for _, values in [*bars, *chance] for v in values] + ends, ylabel, scale)
     axes.set_title(title)
     axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes.grid(axis="y", alpha=0.3)
     return save(figure, stem)
+
+
+def _error_bars(axes: Any, offsets: np.ndarray, heights: np.ndarray, row: Sequence[Interval]) -> None:
+    for x, h, ci in zip(offsets, heights, row, strict=True):
+        if ci is not None and not math.isnan(h):
+            axes.errorbar([x], [h], yerr=[[h - ci[0]], [ci[1] - h]], fmt="none", ecolor="black", capsize=2,
+                          linewidth=0.8)
 
 
 def stacked_bars(columns: Sequence[str], stacks: Sequence[tuple[str, Sequence[Value]]], title: str,

@@ -71,7 +71,7 @@ def sweep(
     doc = study(SweepParams.model_validate({"setting": key, "values": values, "runs": runs}))
     comparison = doc.model_dump(mode="json")["comparison"]
     if comparison is not None:
-        write_all(comparison, out)
+        write_all(comparison, out, "compare")
         typer.echo(render(comparison, "markdown"), nl=False)
     save_document(out / FILE, doc)
     worst = max(int(r["exit_code"]) for r in runs)

@@ -112,6 +112,7 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     board = leaderboard(runs)
     grids = breakdown_grids(runs)
     downloads = write_tables(target, "leaderboard", [board.grid()])
+    downloads += write_tables(target, "leaderboard_intervals", [board.interval_grid()])
     downloads += write_tables(target, "breakdowns", grids) if grids else []
     laps["tables"] = time.perf_counter() - started - sum(laps.values())
     sections = [("Scores per task", plots.task_figures(target, board, runs)),

@@ -58,7 +58,8 @@ def kind_spans(board: Leaderboard) -> list[tuple[str, int]]:
 
 def best_values(board: Leaderboard) -> list[Any]:
     """Per value column, the highest value among the Models section (None when it has none)."""
-    models = [values for title, entries in board.sections if title == "Models" for _, _, values in entries]
+    models = [values for title, entries in board.sections if title.startswith("Models")
+              for _, _, values in entries]
     best = []
     for column in zip(*models, strict=True) if models else [() for _ in board.header]:
         numbers = [v for v in column if isinstance(v, (int, float)) and v == v]

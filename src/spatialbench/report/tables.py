@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
+from spatialbench.report import protocols
 from spatialbench.report.runs import RunData
 from spatialbench.runs.plan import data_root
 from spatialbench.scoring.grouped import Table
@@ -39,6 +41,8 @@ class Leaderboard:
     keys: tuple[str, ...]
     kinds: tuple[str, ...]
     sections: tuple[tuple[str, tuple[tuple[str, int | None, tuple[Value, ...]], ...]], ...]
+    intervals: dict[str, tuple[tuple[Any, int, bool], ...]] = field(default_factory=dict)
+    """Row label → ``(ci95, n, fewer than 30)`` for Avg. and each cell (:mod:`.protocols`)."""
 
     def grid(self) -> Grid:
         """Return the leaderboard as one :class:`Grid` (section titles as empty rows; Rank first)."""
@@ -47,6 +51,17 @@ class Leaderboard:
             rows.append((title, ("",) * (len(self.header) + 1)))
             rows += [(name, (rank if rank is not None else "-", *values)) for name, rank, values in entries]
         return Grid(("Rank", *self.header), tuple(rows))
+
+    def interval_grid(self) -> Grid:
+        """Return each row's 95 % interval and n per column (``[low, high] n=N``, ``*``: under 30 items)."""
+        rows = [(name, tuple(_interval_text(*c) for c in cells)) for name, cells in self.intervals.items()]
+        return Grid(self.header, tuple(rows), "95 % intervals (scene-clustered bootstrap) and n")
+
+
+def _interval_text(ci: Any, n: int, small: bool) -> str:
+    if not n:
+        return "-"
+    return (f"[{ci[0]:.1f}, {ci[1]:.1f}] " if ci else "") + f"n={n}" + ("*" if small else "")
 
 
 def row_label(run: RunData) -> str:
@@ -84,19 +99,38 @@ def leaderboard(runs: Sequence[RunData]) -> Leaderboard:
     header = ("Avg. (question-weighted)" if first.weighting == "questions" else "Avg.",
               *(c.group for c in first.cells))
     values = {id(r): (_average(r), *(r.result.table.scores.get(k) for k in keys)) for r in runs}
-    answering = [r for r in runs if r.kind in ("model", "blind")]
-    ranked = sorted(answering, key=lambda r: -_sortable(values[id(r)][0]))
-    ranks = {id(r): k + 1 for k, r in enumerate(ranked)}
+    marks = protocols.item_marks(runs)
+    labels = {id(r): row_label(r) for r in runs}
     sections = []
     for title in dict.fromkeys(t for _, t in SECTIONS):
         kinds = {k for k, t in SECTIONS if t == title}
         chosen = [r for r in runs if r.kind in kinds]
-        if title == "Models":
-            chosen.sort(key=lambda r: ranks[id(r)])
-        if chosen:
-            sections.append((title, tuple((row_label(r), ranks.get(id(r)), values[id(r)]) for r in chosen)))
+        parts = _protocol_sections(chosen, values) if title == "Models" else [(title, chosen, {})]
+        sections += [(name, tuple((labels[id(r)], _rank(ranks.get(id(r)), marks.get(id(r))), values[id(r)])
+                                  for r in rows)) for name, rows, ranks in parts if rows]
     kind_row = tuple(_kind(runs[0], first, k) for k in keys)
-    return Leaderboard(header, keys, kind_row, tuple(sections))
+    intervals = {labels[id(r)]: protocols.cell_intervals(r, keys) for r in runs}
+    return Leaderboard(header, keys, kind_row, tuple(sections), intervals)
+
+
+def _rank(rank: int | None, mark: str | None) -> Any:
+    return rank if mark is None else f"{'-' if rank is None else rank}{mark}"
+
+
+def _protocol_sections(runs: list[RunData], values: dict[int, tuple[Value, ...]]) -> list[tuple[str, list,
+                                                                                                 dict]]:
+    """Model runs per protocol section (:mod:`~spatialbench.report.protocols`), each ranked apart by Avg."""
+    parts: dict[str, list[RunData]] = {}
+    for run in runs:
+        parts.setdefault(protocols.section_title(run), []).append(run)
+    out: list[tuple[str, list, dict]] = []
+    for title, rows in sorted(parts.items(), key=lambda p: p[0] == protocols.MAPS_SECTION):
+        if title == protocols.MAPS_SECTION:
+            out.append((title, rows, {}))
+            continue
+        rows = sorted(rows, key=lambda r: -_sortable(values[id(r)][0]))
+        out.append((title, rows, {id(r): k + 1 for k, r in enumerate(rows)}))
+    return out
 
 
 def _average(run: RunData) -> Value:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Any, Literal
 
 import pandas as pd
@@ -98,6 +99,9 @@ class Table:
         weighting: ``questions`` or ``columns`` (module docstring). average: percent, None when no cell has
             questions. task_scores / counts: percent and number of scored questions per value of the
             grouping key (the task). other_tasks: values of the grouping key no group names.
+        groups / by / source: the groups, grouping key and scored rows (only the columns they read, with
+            ``id``, ``scene_id`` and ``score``) the table was computed from: what
+            :mod:`spatialbench.scoring.uncertainty` resamples.
     """
 
     title: str
@@ -107,6 +111,9 @@ class Table:
     task_scores: dict[str, float]
     counts: dict[str, int]
     other_tasks: tuple[str, ...] = ()
+    groups: tuple[Group, ...] = dataclass_field(default=(), compare=False, repr=False)
+    by: str = "task"
+    source: pd.DataFrame | None = dataclass_field(default=None, compare=False, repr=False)
 
     @property
     def scores(self) -> dict[str, float | None]:
@@ -161,7 +168,16 @@ def grouped(
         task_scores={k: 100.0 * m for k, m in means.items()},
         counts={str(k): int(v) for k, v in per_part.size().items()},
         other_tasks=tuple(sorted(set(means) - covered)),
+        groups=tuple(groups),
+        by=by,
+        source=_source(scored, groups, by),
     )
+
+
+def _source(scored: pd.DataFrame, groups: Sequence[Group], by: str) -> pd.DataFrame:
+    """Return the columns of ``scored`` a resample of the table reads (a frame of a few columns, not all)."""
+    wanted = ["id", "scene_id", "score", by, *(column for g in groups for column, _ in g.where)]
+    return scored[[c for c in dict.fromkeys(wanted) if c in scored]]
 
 
 def _cell(scored: pd.DataFrame, group: Group, weighting: Weighting, by: str, means: dict[str, float]) -> Cell:

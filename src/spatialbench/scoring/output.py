@@ -7,7 +7,10 @@ stores ``modes``, ``averaged_over``, ``missing_tasks``, ``no_answer``, ``missing
 ``unmatched_predictions`` (count) with ``unmatched_prediction_ids`` (the first ``LISTED``),
 ``skipped_rows`` (``{"count", "first"}``: input rows not used, as ``file:line: field: message``),
 ``warnings``, ``pruning`` (``{"ids", "matched"}`` or null), ``data_errors``, ``by_dataset`` and
-``debiased`` (same keys, or null).
+``debiased`` (same keys, or null), and last ``ci95``: ``{key: [low, high]}`` (percent; null for a key
+without items), keyed like the scores (``overall`` included), a scene-clustered bootstrap interval
+(:mod:`spatialbench.scoring.uncertainty`), then ``ci95_by_dataset`` and ``ci95_debiased`` (the same for
+those tables); the fields before them are written exactly as before. Item counts stay in ``counts``.
 
 ``items.csv`` text cells are escaped against spreadsheet formulas (:func:`~spatialbench.scoring.render.
 spreadsheet_safe`). The three files are written as one set (:func:`~spatialbench.records.files.
@@ -35,6 +38,7 @@ from spatialbench.scoring.render import (
     to_markdown,
 )
 from spatialbench.scoring.scorer import ScoreResult
+from spatialbench.scoring.uncertainty import RESAMPLES, SMALL, small_cells, table_ci
 
 LISTED = 100
 """At most this many skipped rows / unmatched ids are listed in ``scores.json`` (all are counted)."""
@@ -72,6 +76,25 @@ def _items_text(result: ScoreResult) -> str:
     return f"items: {result.item_count} ({scored} scored, {result.item_count - scored} not applicable)"
 
 
+def interval_line(table: Table) -> str:
+    """Return one line: ``n`` and 95 % interval of Avg. and of each cell; cells under :data:`SMALL` items."""
+    ci = table_ci(table)
+    n = sum(table.counts.values())
+    parts = [_interval_text("Avg.", n, ci.get("overall"))]
+    parts += [_interval_text(c.group, c.n, ci.get(c.key)) for c in table.cells if c.accuracy is not None]
+    line = (f"95 % intervals (scene-clustered bootstrap, {RESAMPLES} resamples, seeded): "
+            + "; ".join(parts) + ".")
+    small = small_cells(table)
+    if small:
+        shown = ", ".join(f"{label} (n={count})" for label, count in small)
+        line += f" Fewer than {SMALL} items, too few to rank by: {shown}."
+    return line
+
+
+def _interval_text(label: str, n: int, ci: tuple[float, float] | None) -> str:
+    return f"{label} n={n} " + (f"[{ci[0]:.1f}, {ci[1]:.1f}]" if ci else "-")
+
+
 def render_markdown(result: ScoreResult, scores_file: bool = True) -> str:
     """Render the terminal report: modes line, counts, table (all / debiased / per dataset) and notes.
 
@@ -85,7 +108,7 @@ def render_markdown(result: ScoreResult, scores_file: bool = True) -> str:
              f"no answer: {result.no_answer} · missing predictions: {len(result.missing_predictions)}", ""]
     lines += [f"WARNING: {w}" for w in result.warnings] + ([""] if result.warnings else [])
     lines += markdown_rows(named)
-    lines += ["", *_notes(result.table, result.not_applicable)]
+    lines += ["", interval_line(result.table), *_notes(result.table, result.not_applicable)]
     if result.skipped_rows:
         where = "listed in scores.json" if scores_file else "listed above; --out writes them to scores.json"
         lines.append(f"Input rows skipped: {len(result.skipped_rows)} ({where}).")
@@ -116,6 +139,9 @@ def scores_json(result: ScoreResult) -> dict[str, Any]:
         "data_errors": result.data_errors,
         "by_dataset": {name: summary_json(t) for name, t in result.by_dataset.items()},
         "debiased": summary_json(result.debiased) if result.debiased is not None else None,
+        "ci95": table_ci(result.table),
+        "ci95_by_dataset": {name: table_ci(t) for name, t in result.by_dataset.items()},
+        "ci95_debiased": table_ci(result.debiased) if result.debiased is not None else None,
     }
 
 

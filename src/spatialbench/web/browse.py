@@ -13,6 +13,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from spatialbench.records.flags import EXCLUDED, latest_flags
 from spatialbench.records.item import Item, MediaKind, MediaRef
 from spatialbench.runs.store.reader import StoredRow
+from spatialbench.scoring.uncertainty import table_ci
 from spatialbench.web.app import STATIC, page
 from spatialbench.web.runs import ServedRun
 from spatialbench.web.security import UnsafePathError, safe_file
@@ -136,14 +137,18 @@ def _file(root: Path, path: str) -> FileResponse:
 def score_rows(state: ServeState, run: ServedRun, excluded: set[str]) -> dict[str, Any]:
     """Return one row of the score table: Avg. and the benchmark's columns over the run's scored items."""
     frame = pd.DataFrame([{"id": i, "task": state.by_id[i].task, "dataset": state.by_id[i].dataset,
+                           "scene_id": state.by_id[i].scene_id,
                            "score": float(s["score"]) if s.get("score") is not None else float("nan"),
                            "answered": s.get("extracted") is not None}
                           for i, s in run.scores.items() if i in state.by_id and i not in excluded])
     if frame.empty:
-        return {"run": run, "n": 0, "average": None, "cells": {}}
+        return {"run": run, "n": 0, "average": None, "cells": {}, "ci": {}, "counts": {}}
     table = state.spec.scoring.table(frame)
+    ci = table_ci(table)  # scene-clustered bootstrap 95 % intervals (scoring/uncertainty.py)
     return {"run": run, "n": len(frame), "average": table.average,
-            "cells": {c.group: c.accuracy for c in table.cells}}
+            "cells": {c.group: c.accuracy for c in table.cells},
+            "ci": {"Avg.": ci.get("overall"), **{c.group: ci.get(c.key) for c in table.cells}},
+            "counts": {c.group: c.n for c in table.cells}}
 
 
 @router.get("/scores", response_class=HTMLResponse)

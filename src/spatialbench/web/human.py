@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -126,5 +127,10 @@ def _record(config: RunConfig, spec: BenchmarkSpec, items: Sequence[Item], item:
         store.close()
     wanted = set(config.data.ids or ())
     sample = [i for i in items if i.id in wanted]
-    write_scores(score_items(sample, responses, spec.scoring, extract=config.scoring.extract,
-                             mra=config.scoring.mra), config.out)
+    done = [i for i in sample if i.id in responses]  # in progress: unanswered items are not wrong answers
+    result = score_items(done, responses, spec.scoring, extract=config.scoring.extract,
+                         mra=config.scoring.mra)
+    if len(done) < len(sample):
+        note = f"in progress: {len(done)} of {len(sample)} items answered; only the answered ones are scored"
+        result = replace(result, warnings=[note, *result.warnings])
+    write_scores(result, config.out)

@@ -1,0 +1,48 @@
+"""The leaderboard keeps protocols apart and shows n and intervals (issue 21, protocol item 8)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from benchmarks.mmsi_remindview_fixtures import build_mmsi
+from spatialbench.api import run
+from spatialbench.report import build_report
+from spatialbench.runs import RunConfig
+from support.openai_server import OpenAIServer, ServerScript
+
+pytestmark = pytest.mark.slow  # three benchmark runs (about 15 s)
+
+
+def _run(data: Path, out: Path, model: str, setting: str) -> None:
+    run(RunConfig.model_validate({"data": {"benchmark": "mmsi-video", "path": str(data),
+                                           "options": {"setting": setting}},
+                                  "model": {"name": model}, "out": str(out)}), progress=False)
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("tracks")
+    data = build_mmsi(root / "data")
+    with OpenAIServer(ServerScript(answer=lambda text: "B")) as server:
+        model = f"openai-compatible:{server.url}#m"
+        _run(data, root / "uniform", model, "uniform-50")
+        _run(data, root / "coverage", model, "sufficient-coverage")
+    _run(data, root / "chance", "chance-random", "uniform-50")
+    build_report([root / "uniform", root / "coverage", root / "chance"], root / "report")
+    return root / "report"
+
+
+def test_mmsi_tracks_are_ranked_in_their_own_sections(report: Path) -> None:
+    md = (report / "tables" / "leaderboard.md").read_text()
+    uniform, coverage = md.index("Models · Uniform-50"), md.index("Models · Sufficient-Coverage")
+    assert uniform < md.index("| uniform | 1 |") < coverage < md.index("| coverage | 1 |")  # each ranked 1st
+
+
+def test_leaderboard_cells_show_n_and_interval(report: Path) -> None:
+    html = (report / "index.html").read_text()
+    assert re.search(r'<small class="ci"[^>]*>\[\d+\.\d, \d+\.\d\] n=14\*</small>', html)
+    intervals = (report / "tables" / "leaderboard_intervals.md").read_text()
+    assert "| uniform | [" in intervals and "n=14*" in intervals

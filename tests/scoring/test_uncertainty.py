@@ -1,0 +1,147 @@
+"""Scene-clustered bootstrap intervals (issue 21 "Interval check")."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from spatialbench.scoring.grouped import Group, grouped
+from spatialbench.scoring.rules import task_table
+from spatialbench.scoring.uncertainty import Resampler, minimum_detectable, paired, table_ci, table_draws
+
+
+def _rows(scores: np.ndarray, per_scene: int, task: str = "t") -> pd.DataFrame:
+    n = len(scores)
+    return pd.DataFrame({"id": [f"q{i}" for i in range(n)], "task": task,
+                         "scene_id": [f"s{i // per_scene}" for i in range(n)], "score": scores,
+                         "answered": True})
+
+
+def _clustered_rows(seed: int = 3) -> pd.DataFrame:
+    # 60 scenes of 8 questions; a scene effect makes questions of one scene agree (clustering matters)
+    rng = np.random.default_rng(seed)
+    scene_p = rng.uniform(0.1, 0.9, 60)
+    scores = (rng.uniform(size=(60, 8)) < scene_p[:, None]).astype(float).ravel()
+    return _rows(scores, 8)
+
+
+def test_bootstrap_interval_matches_hand_clustered_standard_error() -> None:
+    rows = _clustered_rows()
+    table = grouped(rows, [Group.of("t", task="t")])
+    low, high = table_ci(table, Resampler.for_rows(rows, resamples=2000))["overall"]
+    # hand computation: clustered SE of a mean (Miller 2024 eq. 4), C/(C−1) small-sample factor
+    y = rows["score"].to_numpy()
+    sums = rows.groupby("scene_id")["score"].sum().to_numpy()
+    sizes = rows.groupby("scene_id").size().to_numpy()
+    c, n, mean = len(sums), len(y), y.mean()
+    se = np.sqrt(c / (c - 1) * ((sums - mean * sizes) ** 2).sum()) / n * 100
+    naive_se = y.std(ddof=1) / np.sqrt(n) * 100
+    assert se > 1.3 * naive_se  # the clusters do matter here: an item-level interval would be too narrow
+    assert (high - low) / 2 == pytest.approx(1.96 * se, rel=0.10)
+    assert low < 100 * mean < high
+
+
+def test_same_seed_same_interval_and_row_order_free() -> None:
+    rows = _clustered_rows()
+    table = task_table(rows)
+    first = table_ci(table)
+    shuffled = rows.sample(frac=1.0, random_state=1)
+    assert table_ci(task_table(shuffled)) == first
+    other = table_ci(table, Resampler.for_rows(rows, seed=1))
+    assert other != first
+
+
+def test_column_weighted_overall_is_bootstrapped_as_computed() -> None:
+    # VSI-Bench Avg. = mean of task means: task b (few questions) weighs as much as task a
+    a = _rows(np.ones(40), 4, "a")
+    b = _rows(np.zeros(4), 1, "b").assign(id=lambda f: "b" + f["id"], scene_id=lambda f: "x" + f["scene_id"])
+    rows = pd.concat([a, b], ignore_index=True)
+    table = task_table(rows)
+    draws = table_draws(table, Resampler.for_rows(rows))
+    assert table.average == pytest.approx(50.0)
+    assert draws["overall"][0] == pytest.approx(50.0)  # row 0: the estimate, as the table computes it
+    # a resample averages the task means it drew (100 and 0), never the pooled questions (40/44 = 90.9);
+    # one that drew no scene of task b averages task a alone, as the table does for a missing task
+    values = set(np.round(draws["overall"][1:], 6))
+    assert values <= {50.0, 100.0} and 50.0 in values
+
+
+def _pair(a: np.ndarray, b: np.ndarray, per_scene: int) -> np.ndarray:
+    ra, rb = _rows(a, per_scene), _rows(b, per_scene)
+    res = Resampler.for_rows(ra, rb)
+    da = table_draws(task_table(ra), res)["overall"]
+    db = table_draws(task_table(rb), res)["overall"]
+    assert da is not None and db is not None
+    return da - db
+
+
+def test_identical_runs_delta_zero_p_one() -> None:
+    scores = _clustered_rows()["score"].to_numpy()
+    test = paired(_pair(scores, scores.copy(), 8))
+    assert test is not None
+    assert (test.delta, test.ci95, test.p_value) == (0.0, (0.0, 0.0), 1.0)
+    assert test.includes_zero
+
+
+def test_ten_points_on_500_items_is_significant() -> None:
+    rng = np.random.default_rng(5)
+    base = (rng.uniform(size=500) < 0.5).astype(float)
+    better = base.copy()
+    wrong, right = np.flatnonzero(base == 0), np.flatnonzero(base == 1)
+    better[wrong[:100]] = 1.0  # 100 items gained, 50 lost: +50 / 500 = +10 points
+    better[right[:50]] = 0.0
+    test = paired(_pair(better, base, 10))
+    assert test is not None
+    assert test.delta == pytest.approx(10.0)
+    assert test.p_value < 0.01 and not test.includes_zero
+
+
+def test_one_point_on_50_items_is_not_significant() -> None:
+    rng = np.random.default_rng(6)
+    base = rng.integers(0, 11, size=50) / 10.0  # MRA-like scores in steps of 0.1
+    other = base.copy()
+    up = np.flatnonzero(base <= 0.7)[:5]
+    down = np.setdiff1d(np.flatnonzero(base >= 0.1), up)[:10]
+    other[up] += 0.3  # +1.5 − 1.0 = +0.5 over 50 items = +1 point
+    other[down] -= 0.1
+    test = paired(_pair(other, base, 5))
+    assert test is not None
+    assert test.delta == pytest.approx(1.0)
+    assert test.p_value > 0.05 and test.includes_zero
+
+
+def test_minimum_detectable_difference_is_2_8_standard_errors() -> None:
+    assert minimum_detectable(1.0) == pytest.approx(1.959964 + 0.841621, abs=1e-5)
+
+
+def _vsi_result():
+    from spatialbench.benchmarks import get_benchmark
+    from spatialbench.records.item import AnswerKind, Item
+    from spatialbench.scoring import score_items
+
+    tasks = ["object_counting"] * 40 + ["room_size_estimation"] * 5
+    items = [Item(id=str(i), benchmark="vsibench", task=tasks[i],
+                  question="How many chairs?", ground_truth="2", answer_kind=AnswerKind.NUMERICAL,
+                  dataset="scannet", scene_id=f"s{i % 10}") for i in range(45)]
+    responses = {str(i): "2" if i % 3 else "5" for i in range(45)}
+    return score_items(items, responses, get_benchmark("vsibench").scoring, extract="official")
+
+
+def test_scores_json_adds_ci95_last_keyed_like_the_scores() -> None:
+    from spatialbench.scoring.output import render_markdown, scores_json
+
+    result = _vsi_result()
+    doc = scores_json(result)
+    keys = list(doc)
+    assert keys[-3:] == ["ci95", "ci95_by_dataset", "ci95_debiased"]
+    ci = doc["ci95"]
+    scored = {k for k, v in doc.items() if isinstance(v, float) or (v is None and k in ci)}
+    assert set(ci) >= scored | {"overall"}
+    low, high = ci["overall"]
+    assert low <= doc["overall"] <= high
+    assert ci["obj_appearance_order"] is None  # no items, no interval
+    assert doc["ci95_by_dataset"]["scannet"] == ci
+    md = render_markdown(result)
+    assert "95 % intervals (scene-clustered bootstrap" in md
+    assert "Fewer than 30 items, too few to rank by: Room Size (n=5)" in md
