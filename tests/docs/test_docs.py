@@ -36,8 +36,9 @@ SKIPPED = {
                   " frames per video"),
     ("docs/quickstart.md", "bash scripts/venv.sh spatialbench demo --out demo-out"),
     ("docs/workflows/run.md", "spatialbench run --benchmark vsibench --data demo-out/benchmark --limit 5 \\"),
-    ("docs/workflows/shortcuts.md", "spatialbench stress-test --benchmark vsibench --data VSI-Bench/ --out st/   "
-                                    "# st/stress_test.{json,md,csv,png,svg}"),
+    ("docs/workflows/shortcuts.md",
+     "spatialbench stress-test --benchmark vsibench --data VSI-Bench/ --out st/   "
+     "# st/stress_test.{json,md,csv,png,svg}"),
     ("docs/workflows/serve.md", "spatialbench serve --data demo-out/benchmark --runs runs --port 8765"),
     ("docs/workflows/scale-out.md", "pip install 'spatialbench[ray]'"),
     ("docs/workflows/scale-out.md", "# one GPU per replica, two replicas (data parallel by hand; the pool "
