@@ -45,3 +45,17 @@ def test_run_against_an_unreachable_endpoint_is_one_line(tmp_path: Path) -> None
     lines = [line for line in result.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith(f"error: openai-compatible:{url}#m answered none"), lines
     assert "Avg." not in result.output
+
+
+def test_judge_against_a_dead_judge_prints_the_first_reason_with_the_count(tmp_path: Path) -> None:
+    from spatialbench.analysis.judge.views import summary_text
+
+    failures = [{"item": "view_centric_qa:0", "error": "EndpointUnreachableError: endpoint unreachable"},
+                {"item": "view_centric_qa:1", "error": "EndpointUnreachableError: endpoint unreachable"}]
+    part = {"valid": 0, "failed": 2, "requests_sent": 0, "failures": failures,
+            "table": {g: {k: {"mean": None} for k in "123"} for g in ("correct", "incorrect")}}
+    doc = {"judges": ["j"], "table": part["table"], "per_judge": {"j": part}, "reference": {"rows": {}},
+           "agreement": {"pairwise": [], "krippendorff_alpha": None}, "items": {"judged": 2}}
+    last = summary_text(doc).splitlines()[-1]
+    assert last == ("j: 0 valid, 2 failed, 0 requests sent; first failure: item view_centric_qa:0: "
+                    "EndpointUnreachableError: endpoint unreachable")
