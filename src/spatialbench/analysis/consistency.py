@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from spatialbench.analysis.asking import Question, ask_all, failures, open_store, outcome_counts
 from spatialbench.analysis.judge.schema import JUDGED_PHASES
 from spatialbench.analysis.judge.study import phase_texts, texts
+from spatialbench.analysis.judge.views import first_failure
 from spatialbench.analysis.phases import split
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.analysis.stored import StoredAnswer, answered_items, correct_items, stored_answers
@@ -293,7 +294,8 @@ def summary_text(doc: dict[str, Any]) -> str:
         *((f"{model} (Table 3)", tuple(row)) for model, row in doc["reference"]["rows"].items()),
     ]
     lines = to_markdown(Grid(("correct (%)", "incorrect (%)", "overall (%)"), tuple(rows)))
-    lines += ["", "items: " + ", ".join(f"{k} {v}" for k, v in sorted(doc["items"].items()))]
+    counts = ", ".join(f"{k} {v}" for k, v in sorted(doc["items"].items()))
+    lines += ["", "items: " + counts + first_failure(doc.get("failures", []))]
     return "\n".join(lines) + "\n"
 
 

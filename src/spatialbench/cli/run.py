@@ -108,9 +108,25 @@ def run_command(
     created = missing_folders(Path(prepared.config.out))
     prepare_out_dir(Path(prepared.config.out))  # an existing file or unwritable folder: one line, exit 2
     summary = _execute(prepared, progress, created)
+    _answered_nothing(prepared, summary)  # a dead or broken endpoint: one line, not a table of zeros
     _report(summary)
     if summary.unanswered or summary.stopped:
         raise typer.Exit(1)
+
+
+def _answered_nothing(prepared: PreparedRun, summary: RunSummary) -> None:
+    """When the model answered none of the selected items: print that with the first reason; exit 1.
+
+    Raises:
+        typer.Exit: (1) nothing answered; what the run stored (its failed rows) is kept for the next run.
+    """
+    if not summary.answered_nothing:
+        return
+    from spatialbench.records.redaction import redact, secret_values
+
+    line = f"{prepared.config.model.name} answered none of {summary.selected} item(s): {summary.first_error}"
+    typer.echo(f"error: {redact(line, secret_values())}", err=True)
+    raise typer.Exit(1)
 
 
 def _notes(prepared: PreparedRun, jpeg_quality: int | None) -> None:

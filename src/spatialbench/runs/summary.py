@@ -32,6 +32,24 @@ class RunSummary:
     usage: dict[str, float] = field(default_factory=dict)  # requests and tokens per item (RunStore.usage)
     truncated: list[str] = field(default_factory=list)  # ids of answers cut off at the answer budget
 
+    @property
+    def answered_nothing(self) -> bool:
+        """Whether the model answered none of the selected items, now or before (every request failed).
+
+        Not true of an empty selection, or of a baseline whose items are all ``not_applicable``.
+        """
+        counts = self.counts
+        tried = counts.get("failed", 0) + counts.get("not_attempted", 0)
+        answered = self.already_done + counts.get("ok", 0) + counts.get("empty", 0)
+        return answered == 0 and tried > 0
+
+    @property
+    def first_error(self) -> str | None:
+        """The first reason an item was not answered: why the run stopped, else the first failed item's."""
+        if self.stopped:
+            return self.stopped
+        return next((error for _, _, error in self.unanswered if error), None)
+
 
 class RunInterrupted(SpatialBenchError):
     """Ctrl-C during a run; ``answered`` items were answered and stored by this invocation."""

@@ -64,6 +64,11 @@ def _number(value: float | None, digits: int) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def first_failure(failures: list[dict[str, str]]) -> str:
+    """Return ``"; first failure: item I: REASON"`` for a document's ``failures`` list, "" when empty."""
+    return f"; first failure: item {failures[0]['item']}: {failures[0]['error']}" if failures else ""
+
+
 def summary_text(doc: dict[str, Any]) -> str:
     """Return the Table 2 layout of a ``judge.json`` document, then agreement and counts."""
     rows = [_row(f"mean of {len(doc['judges'])} judge(s)", doc["table"]),
@@ -85,6 +90,7 @@ def summary_text(doc: dict[str, Any]) -> str:
     ]
     lines += [
         f"{judge}: {part['valid']} valid, {part['failed']} failed, {part['requests_sent']} requests sent"
+        + first_failure(part.get("failures", []))
         for judge, part in doc["per_judge"].items()
     ]
     return "\n".join(lines) + "\n"
