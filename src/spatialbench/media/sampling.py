@@ -67,7 +67,8 @@ class FrameStrategy:
         if self.kind == "coverage":
             if visible is None:
                 raise StrategyError(
-                    f"--frames {self.name} needs per-frame visibility (synthetic scenes only); this media has none"
+                    f"--frames {self.name} needs per-frame visibility (synthetic scenes only); "
+                    "this media has none"
                 )
             return greedy_coverage(visible, self.count)
         if n == 0:
@@ -108,7 +109,8 @@ def parse_strategy(name: str) -> FrameStrategy:
     match = _PATTERNS[kind].fullmatch(text) if kind in _PATTERNS else None
     if match is None:
         raise StrategyError(
-            f"bad frame strategy {name!r}; expected uniform:N, coverage:N, fps:F, consecutive:N@START[s] or all"
+            f"bad frame strategy {name!r}; expected uniform:N, coverage:N, fps:F, "
+            "consecutive:N@START[s] or all"
         )
     if kind == "fps":
         rate = float(match.group(1))
