@@ -6,11 +6,11 @@ import json
 from pathlib import Path
 
 import numpy as np
-from support.videos import encode_indexed_video
 
 from spatialbench.analysis.answerability import answerability_shares, item_answerability
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
+from support.videos import encode_indexed_video
 
 
 def _scene(root: Path) -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from spatialbench.media.sampling import FrameStrategy
 from spatialbench.media.video import probe_pts
@@ -62,7 +63,7 @@ def item_answerability(item: Item, root: Path, strategy: FrameStrategy) -> dict[
     return {"answerable": not missing, "missing": missing, "visible_count": count}
 
 
-def _seen(vis: FrameVisibility, sent: Sequence[int]) -> set[int]:
+def _seen(vis: FrameVisibility, sent: NDArray[np.int64]) -> set[int]:
     return set().union(*(vis.frames[int(i)] for i in sent)) if len(sent) else set()
 
 
