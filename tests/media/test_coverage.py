@@ -48,3 +48,14 @@ def test_visibility_read_beside_the_video(tmp_path: Path) -> None:
     assert found.frames == (frozenset({1}), frozenset({2}), frozenset({1}))
     assert found.categories == {1: "sofa", 2: "cup"}
     assert find_visibility(tmp_path / "synthetic" / "other.mp4") is None
+
+
+def test_a_video_without_visibility_is_refused_in_one_line(tmp_path: Path) -> None:
+    from support.videos import encode_indexed_video
+
+    from spatialbench.media.errors import MediaError
+    from spatialbench.media.video import sample_video
+
+    video = encode_indexed_video(tmp_path / "plain.mp4", 4, width=64, height=48)
+    with pytest.raises(MediaError, match=r"plain\.mp4: --frames coverage:2 needs per-frame visibility"):
+        sample_video(str(video), parse_strategy("coverage:2"))
