@@ -51,10 +51,9 @@ def test_visibility_read_beside_the_video(tmp_path: Path) -> None:
 
 
 def test_a_video_without_visibility_is_refused_in_one_line(tmp_path: Path) -> None:
-    from support.videos import encode_indexed_video
-
     from spatialbench.media.errors import MediaError
     from spatialbench.media.video import sample_video
+    from support.videos import encode_indexed_video
 
     video = encode_indexed_video(tmp_path / "plain.mp4", 4, width=64, height=48)
     with pytest.raises(MediaError, match=r"plain\.mp4: --frames coverage:2 needs per-frame visibility"):
