@@ -27,3 +27,4 @@ from spatialbench.cli import list  # noqa: F401
 from spatialbench.cli import stress_test  # noqa: F401
 from spatialbench.cli import debias  # noqa: F401
 from spatialbench.cli import import_command  # noqa: F401
+from spatialbench.cli import answerability  # noqa: F401

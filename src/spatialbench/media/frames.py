@@ -8,7 +8,7 @@ import numpy as np
 
 from spatialbench.media.errors import MediaError
 from spatialbench.media.image import load_image, resize_to_max_pixels
-from spatialbench.media.sampling import FrameStrategy, extent, within_segment
+from spatialbench.media.sampling import FrameStrategy, StrategyError, extent, within_segment
 from spatialbench.media.video import SampledFrames
 
 
@@ -39,7 +39,10 @@ def sample_frame_folder(
         raise MediaError(folder, f"strategy {strategy.name} needs frame timestamps")
     times = np.asarray(timestamps if timed else range(len(names)), dtype=np.float64)
     candidates = within_segment(times, start, end) if timed else np.arange(len(names), dtype=np.int64)
-    chosen = candidates[strategy.select(times[candidates])]
+    try:
+        chosen = candidates[strategy.select(times[candidates])]
+    except StrategyError as exc:  # coverage:N: a frame folder has no visibility information
+        raise MediaError(folder, str(exc)) from exc
     if len(chosen) == 0:
         raise MediaError(folder, f"no frames selected by {strategy.name}: {extent(times, start, end, timed)}")
     pixels = tuple(

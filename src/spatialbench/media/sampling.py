@@ -7,7 +7,9 @@ Names (see :func:`parse_strategy`):
 - ``fps:F`` — the first frame at or after each time ``t0 + k / F`` (duplicates dropped);
 - ``consecutive:N@S`` — N consecutive frames from frame index S, or from the first frame at or after
   S seconds when S ends in ``s`` (``consecutive:8@2.5s``);
-- ``all`` — every frame.
+- ``all`` — every frame;
+- ``coverage:N`` — the coverage oracle: greedily the N frames that add the most distinct visible objects
+  (ties: earliest frame); needs per-frame visibility (synthetic scenes, :mod:`spatialbench.media.visibility`).
 
 The same strategies apply to videos and to frame folders with timestamps.
 """
@@ -15,6 +17,7 @@ The same strategies apply to videos and to frame folders with timestamps.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,7 +34,7 @@ class StrategyError(SpatialBenchError, ValueError):
 class FrameStrategy:
     """A parsed strategy; ``name`` is the canonical text form (used in cache keys and run configs)."""
 
-    kind: str  # "uniform", "fps", "consecutive", "all"
+    kind: str  # "uniform", "fps", "consecutive", "all", "coverage"
     count: int = 0
     rate: float = 0.0
     start_index: int | None = None
@@ -40,8 +43,8 @@ class FrameStrategy:
     @property
     def name(self) -> str:
         """Canonical name, e.g. ``uniform:32``."""
-        if self.kind == "uniform":
-            return f"uniform:{self.count}"
+        if self.kind in ("uniform", "coverage"):
+            return f"{self.kind}:{self.count}"
         if self.kind == "fps":
             return f"fps:{self.rate:g}"
         if self.kind == "consecutive":
@@ -49,12 +52,25 @@ class FrameStrategy:
             return f"consecutive:{self.count}@{start}"
         return "all"
 
-    def select(self, timestamps: NDArray[np.float64]) -> NDArray[np.int64]:
+    def select(
+        self, timestamps: NDArray[np.float64], visible: Sequence[frozenset[int]] | None = None
+    ) -> NDArray[np.int64]:
         """Return increasing indices into frames with presentation ``timestamps`` (seconds, shape (n,)).
 
+        ``visible`` (one set of visible object ids per frame) is read by ``coverage:N`` only.
         Returns an empty array when there are no frames.
+
+        Raises:
+            StrategyError: ``coverage:N`` without ``visible`` (the media has no visibility information).
         """
         n = len(timestamps)
+        if self.kind == "coverage":
+            if visible is None:
+                raise StrategyError(
+                    f"--frames {self.name} needs per-frame visibility (synthetic scenes only); "
+                    "this media has none"
+                )
+            return greedy_coverage(visible, self.count)
         if n == 0:
             return np.zeros(0, dtype=np.int64)
         if self.kind == "uniform":
@@ -74,6 +90,7 @@ class FrameStrategy:
 
 _PATTERNS = {
     "uniform": re.compile(r"uniform:(\d+)"),
+    "coverage": re.compile(r"coverage:(\d+)"),
     "fps": re.compile(r"fps:(\d+(?:\.\d+)?)"),
     "consecutive": re.compile(r"consecutive:(\d+)@(\d+(?:\.\d+)?s|\d+)"),
 }
@@ -92,7 +109,8 @@ def parse_strategy(name: str) -> FrameStrategy:
     match = _PATTERNS[kind].fullmatch(text) if kind in _PATTERNS else None
     if match is None:
         raise StrategyError(
-            f"bad frame strategy {name!r}; expected uniform:N, fps:F, consecutive:N@START[s] or all"
+            f"bad frame strategy {name!r}; expected uniform:N, coverage:N, fps:F, "
+            "consecutive:N@START[s] or all"
         )
     if kind == "fps":
         rate = float(match.group(1))
@@ -102,8 +120,8 @@ def parse_strategy(name: str) -> FrameStrategy:
     count = int(match.group(1))
     if count <= 0:
         raise StrategyError(f"bad frame strategy {name!r}: frame count must be > 0")
-    if kind == "uniform":
-        return FrameStrategy("uniform", count=count)
+    if kind in ("uniform", "coverage"):
+        return FrameStrategy(kind, count=count)
     start = match.group(2)
     if start.endswith("s"):
         return FrameStrategy("consecutive", count=count, start_s=float(start[:-1]))
@@ -134,3 +152,21 @@ def extent(
     )
     segment = f"; segment [{start}, {end}] s" if start is not None or end is not None else ""
     return f"the video has only {n} frames ({seconds:.1f} s){segment}"
+
+
+def greedy_coverage(visible: Sequence[frozenset[int]], count: int) -> NDArray[np.int64]:
+    """Greedy maximum coverage: ``count`` frames (fewer when there are fewer) adding the most new objects.
+
+    Each step takes the frame with the most objects not yet seen in a chosen frame; ties (also a gain
+    of zero) go to the earliest frame. Returns the chosen indices sorted, shape (min(count, n),).
+    """
+    chosen: list[int] = []
+    seen: set[int] = set()
+    free = np.ones(len(visible), dtype=bool)
+    for _ in range(min(count, len(visible))):
+        gains = np.array([len(v - seen) if f else -1 for v, f in zip(visible, free, strict=True)])
+        best = int(np.argmax(gains))
+        chosen.append(best)
+        free[best] = False
+        seen |= visible[best]
+    return np.array(sorted(chosen), dtype=np.int64)

@@ -21,7 +21,8 @@ from numpy.typing import NDArray
 from spatialbench.errors import SpatialBenchError
 from spatialbench.media.errors import MediaError
 from spatialbench.media.image import resize_to_max_pixels
-from spatialbench.media.sampling import FrameStrategy, extent, within_segment
+from spatialbench.media.sampling import FrameStrategy, StrategyError, extent, within_segment
+from spatialbench.media.visibility import find_visibility
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,16 @@ def sample_video(
     pts, base = probe_pts(path)
     times = (pts - pts[0]).astype(np.float64) * base
     candidates = within_segment(times, start, end)
-    chosen = candidates[strategy.select(times[candidates])]
+    visible = None
+    if strategy.kind == "coverage":
+        found = find_visibility(path)
+        if found is not None and len(found.frames) != len(times):
+            raise MediaError(path, f"visibility has {len(found.frames)} frames, the video {len(times)}")
+        visible = None if found is None else [found.frames[i] for i in candidates]
+    try:
+        chosen = candidates[strategy.select(times[candidates], visible)]
+    except StrategyError as exc:
+        raise MediaError(path, str(exc)) from exc
     if len(chosen) == 0:
         raise MediaError(path, f"no frames selected by {strategy.name}: {extent(times, start, end)}")
     pixels = decode_indices(path, chosen, pts)

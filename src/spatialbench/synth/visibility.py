@@ -15,8 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-# Fraction of the frame an instance must cover in at least one frame to count as seen.
-VISIBLE_FRACTION = 1 / 1536
+from spatialbench.media.visibility import VISIBLE_FRACTION  # one threshold for meta-info and samplers
 
 
 def min_visible_pixels(width: int, height: int) -> int:

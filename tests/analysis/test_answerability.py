@@ -1,0 +1,71 @@
+"""Answerability under the frames sent, on a tiny synthetic scene whose visibility is known exactly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+
+from spatialbench.analysis.answerability import answerability_shares, item_answerability
+from spatialbench.media.sampling import parse_strategy
+from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
+from support.videos import encode_indexed_video
+
+
+def _scene(root: Path) -> None:
+    # 5 frames of 64x48: threshold ceil(3072 / 1536) = 2 pixels. sofa = 1, cups = 2 and 3.
+    masks = np.zeros((5, 48, 64), dtype=np.uint16)
+    masks[0, :4, :4] = 1
+    masks[2, 0, :4] = 2
+    masks[3, 0, 0] = 3  # 1 pixel: below the threshold, not visible
+    masks[4, 10, :4] = 3
+    masks[4, :4, :4] = 1
+    scene = root / "scenes" / "s0"
+    scene.mkdir(parents=True)
+    np.savez(scene / "frames.npz", instance=masks)
+    table = [
+        {"instance_id": 1, "category": "sofa"},
+        {"instance_id": 2, "category": "cup"},
+        {"instance_id": 3, "category": "cup"},
+    ]
+    (scene / "scene.json").write_text(json.dumps({"instances": table}))
+    (root / "synthetic").mkdir()
+    encode_indexed_video(root / "synthetic" / "s0.mp4", 5, width=64, height=48)
+
+
+def _item(task: str, question: str, truth: str) -> Item:
+    media = (MediaRef(kind=MediaKind.VIDEO, path="synthetic/s0.mp4"),)
+    return Item(
+        id=task,
+        benchmark="vsibench",
+        task=task,
+        question=question,
+        ground_truth=truth,
+        answer_kind=AnswerKind.NUMERICAL,
+        media=media,
+        scene_id="s0",
+    )
+
+
+def test_counting_and_named_objects_by_hand(tmp_path: Path) -> None:
+    _scene(tmp_path)
+    count = _item("object_counting", "How many cup(s) are in this room?", "2")
+    pair = _item("object_abs_distance", "What is the distance between the sofa and the cup?", "1.0")
+    # uniform:2 sends frames 0 and 4: sofa + cup 3 -> 1 cup of 2; both objects of the pair seen
+    two = parse_strategy("uniform:2")
+    assert item_answerability(count, tmp_path, two) == {
+        "answerable": False,
+        "missing": [],
+        "visible_count": 1,
+    }
+    assert item_answerability(pair, tmp_path, two)["answerable"] is True  # type: ignore[index]
+    # uniform:3 sends 0, 2, 4 -> both cups; coverage:2 takes frame 4 (2 new), then frame 2 (cup 2)
+    for name in ("uniform:3", "coverage:2"):
+        result = item_answerability(count, tmp_path, parse_strategy(name))
+        assert result == {"answerable": True, "missing": [], "visible_count": 2}
+    # uniform:1 sends frame 0 only: no cup
+    one = item_answerability(pair, tmp_path, parse_strategy("uniform:1"))
+    assert one == {"answerable": False, "missing": ["cup"], "visible_count": None}
+    shares = answerability_shares([count, pair], tmp_path, [two])
+    assert shares["uniform:2"]["overall"] == {"n": 2, "share": 0.5}
