@@ -44,6 +44,6 @@ def streaming_scores(text: str | None, answers: Sequence[float], mra: str = "off
 
 
 def streaming_score(text: str | None, answers: Sequence[float], mra: str = "official") -> float:
-    """Return the item's score: the mean of :func:`streaming_scores` over every expected answer (0.0 for none)."""
+    """Return the item's score: the mean of :func:`streaming_scores` over all expected answers (0.0: none)."""
     scores = streaming_scores(text, answers, mra)
     return float(np.nan_to_num(scores).mean()) if len(scores) else 0.0
