@@ -36,6 +36,8 @@ BENCHMARKS.lazy("remindview", "spatialbench.benchmarks.remindview:SPEC")
 BENCHMARKS.lazy("mmsi-bench", "spatialbench.benchmarks.mmsi_bench:SPEC")
 BENCHMARKS.lazy("cvbench", "spatialbench.benchmarks.cvbench:SPEC")
 BENCHMARKS.lazy("viewspatial", "spatialbench.benchmarks.viewspatial:SPEC")
+BENCHMARKS.lazy("vsi-super-recall", "spatialbench.benchmarks.vsi_super:SPEC_RECALL")
+BENCHMARKS.lazy("vsi-super-count", "spatialbench.benchmarks.vsi_super:SPEC_COUNT")
 
 
 def get_benchmark(name: str) -> BenchmarkSpec:

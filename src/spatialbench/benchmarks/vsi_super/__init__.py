@@ -1,0 +1,63 @@
+"""VSI-SUPER (Cambrian-S, Yang et al. 2025, arXiv 2511.04670): Recall and Count over long videos.
+
+Modules: ``loader`` (release tables → items), ``streaming`` (streaming Count: a count per query time, every
+expected one scored). Two benchmarks: ``vsi-super-recall`` (multiple choice, accuracy per video duration;
+``SPEC_RECALL``) and ``vsi-super-count`` (a count, MRA per duration; ``SPEC_COUNT``). Both send the sampled
+frames, then the question (VSI-Bench's video prompt layout, App. C.1 of Thinking in Space); the robust
+reader is the default, so "The answer is B." reads B.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from spatialbench.benchmarks.shared.choice import column_table
+from spatialbench.benchmarks.spec import BenchmarkSpec, MediaLayout
+from spatialbench.benchmarks.vsi_super.loader import COUNT, DURATIONS, RECALL, load_count, load_recall
+from spatialbench.benchmarks.vsi_super.streaming import read_counts, streaming_score, streaming_scores
+from spatialbench.benchmarks.vsibench.prompt import VideoQABuilder
+from spatialbench.scoring.grouped import Table
+from spatialbench.scoring.rules import STANDARD_MODES, ScoringRules
+
+
+def duration_table(rows: pd.DataFrame) -> Table:
+    """One column per video duration (10mins ... 240mins), Avg. over all questions (Cambrian-S Table 1).
+
+    ``rows``: scored rows, the duration in ``dataset``; Recall scores are 0/1, Count scores MRA.
+    """
+    return column_table(rows, "dataset", DURATIONS)
+
+
+_MEDIA = MediaLayout("<data>/<video_path>.mp4 (the release's video_path, relative to the table)")
+
+SPEC_RECALL = BenchmarkSpec(
+    name=RECALL,
+    description="VSI-SUPER-Recall (Cambrian-S): recall objects in 10-240 min videos, accuracy per duration",
+    load=load_recall,
+    prompt_builder=VideoQABuilder,
+    scoring=ScoringRules(name=RECALL, table=duration_table, modes=STANDARD_MODES),
+    title="VSI-SUPER-Recall",
+    media=_MEDIA,
+)
+
+SPEC_COUNT = BenchmarkSpec(
+    name=COUNT,
+    description="VSI-SUPER-Count (Cambrian-S): count objects across 10-240 min videos, MRA per duration",
+    load=load_count,
+    prompt_builder=VideoQABuilder,
+    scoring=ScoringRules(name=COUNT, table=duration_table, modes=STANDARD_MODES),
+    title="VSI-SUPER-Count",
+    media=_MEDIA,
+)
+
+__all__ = [
+    "DURATIONS",
+    "SPEC_COUNT",
+    "SPEC_RECALL",
+    "duration_table",
+    "load_count",
+    "load_recall",
+    "read_counts",
+    "streaming_score",
+    "streaming_scores",
+]

@@ -1,0 +1,131 @@
+"""Load VSI-SUPER (Cambrian-S, Yang et al. 2025, arXiv 2511.04670): Recall and Count over long videos.
+
+Layout read (the Hugging Face releases ``nyu-visionx/VSI-SUPER-Recall`` / ``-Count`` as this module assumes
+them; the cards could not be read here, see ``docs/benchmarks/vsi-super.md``): a ``.json`` (a list),
+``.jsonl`` or ``.parquet`` table, one row per question, with ``video_path`` (relative to the data folder),
+``question``, ``answer`` (Recall: a letter; Count: a number; streaming Count: a list of numbers, one per
+query time), Recall's ``options`` (a list, lettered or not) and the video length in ``split`` /
+``duration`` (``10mins``, ``30mins``, ``60mins``, ``120mins``, ``240mins``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from spatialbench.benchmarks.shared.tsv import data_files
+from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
+from spatialbench.records.rows import LoadedItems
+
+RECALL, COUNT = "vsi-super-recall", "vsi-super-count"
+DURATIONS = ("10mins", "30mins", "60mins", "120mins", "240mins")
+SUFFIXES = (".json", ".jsonl", ".parquet")
+
+
+def load_recall(path: Path | str) -> LoadedItems:
+    """Load VSI-SUPER-Recall rows (multiple choice) from ``path`` (a file or its folder).
+
+    Returns:
+        Items (id: ``id`` or the row number; task ``recall``; dataset: the duration); ``.errors`` per bad row.
+
+    Raises:
+        FileNotFoundError: no such file / no table in the folder. AnnotationFileError: unreadable table.
+    """
+    return _load(path, RECALL)
+
+
+def load_count(path: Path | str) -> LoadedItems:
+    """Load VSI-SUPER-Count rows (one number each, scored by MRA) from ``path`` (a file or its folder).
+
+    A streaming row (``answer`` a list) is a row error here: :mod:`.streaming` scores those.
+
+    Raises:
+        FileNotFoundError: no such file / no table in the folder. AnnotationFileError: unreadable table.
+    """
+    return _load(path, COUNT)
+
+
+def _load(path: Path | str, benchmark: str) -> LoadedItems:
+    root = Path(path).resolve()
+    tables = data_files(root, SUFFIXES, "VSI-SUPER")
+    loaded = LoadedItems()
+    for table in tables:
+        prefix = f"{table.stem}:" if len(tables) > 1 else ""
+        for number, row in _rows(table):
+            sample_id = prefix + str(row.get("id", row.get("idx", number)))
+            try:
+                loaded.append(_item(sample_id, row, table.parent, benchmark))
+            except MalformedSampleError as error:
+                loaded.errors.append(error.row_error(str(table), number))
+    return loaded
+
+
+def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        if table.suffix == ".parquet":
+            records = pd.read_parquet(table).to_dict(orient="records")
+        elif table.suffix == ".jsonl":
+            records = [json.loads(line) for line in table.read_text(encoding="utf-8").splitlines() if line]
+        else:
+            records = json.loads(table.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise unreadable(table, error) from None
+    if not isinstance(records, list):
+        raise unreadable(table, ValueError("not a list of rows"))
+    yield from enumerate((r if isinstance(r, dict) else {} for r in records), start=1)
+
+
+def _duration(sample_id: str, row: Mapping[str, Any]) -> str:
+    value = str(row.get("split") or row.get("duration") or "").strip()
+    if not value:
+        raise MalformedSampleError(sample_id, "split", "no video duration (split / duration)")
+    return value
+
+
+def _item(sample_id: str, row: Mapping[str, Any], root: Path, benchmark: str) -> Item:
+    video = str(row.get("video_path") or row.get("video") or "")
+    if not video:
+        raise MalformedSampleError(sample_id, "video_path", "missing")
+    common: dict[str, Any] = {
+        "id": sample_id, "benchmark": benchmark, "question": str(row.get("question") or ""),
+        "media": (MediaRef(kind=MediaKind.VIDEO, path=str(root / video)),),
+        "dataset": _duration(sample_id, row), "scene_id": Path(video).stem,
+    }
+    if benchmark == RECALL:
+        options = lettered(row.get("options"), sample_id)
+        answer = str(row.get("answer") or "").strip().strip("().").upper()
+        if len(answer) != 1 or not "A" <= answer < chr(65 + len(options)):
+            raise MalformedSampleError(sample_id, "answer", f"{row.get('answer')!r} is not an option")
+        return Item(task="recall", options=options, ground_truth=answer,
+                    answer_kind=AnswerKind.MULTIPLE_CHOICE, **common)
+    return Item(task="count", ground_truth=_count(sample_id, row.get("answer")),
+                answer_kind=AnswerKind.NUMERICAL, **common)
+
+
+def _count(sample_id: str, value: Any) -> str:
+    if isinstance(value, list | tuple | np.ndarray):
+        raise MalformedSampleError(sample_id, "answer", "a list of counts (streaming count)")
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise MalformedSampleError(sample_id, "answer", f"{value!r} is not a number") from None
+    if not math.isfinite(number) or number <= 0:
+        raise MalformedSampleError(sample_id, "answer", f"{value!r} is not a positive count")
+    return str(value)
+
+
+def lettered(options: Any, sample_id: str) -> tuple[str, ...]:
+    """Return options as ``"A. text"`` (kept as they are when the release letters them already)."""
+    if options is None or isinstance(options, str) or not len(options):
+        raise MalformedSampleError(sample_id, "options", "missing or not a list")
+    texts = [str(o).strip() for o in options]
+    if all(len(t) > 2 and t[0] == chr(65 + k) and t[1] in ".:)" for k, t in enumerate(texts)):
+        return tuple(f"{t[0]}. {t[2:].strip()}" for t in texts)
+    return tuple(f"{chr(65 + k)}. {t}" for k, t in enumerate(texts))
