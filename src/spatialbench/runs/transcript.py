@@ -176,3 +176,19 @@ def transcript(run: RunFolder, item_id: str) -> Transcript | None:
         strategy=str(row.raw.get("strategy") or "direct"), predicted_map=_map(trace.get("map")),
         truth_map=_map(trace.get("ground_truth")), grid=int(grid) if isinstance(grid, int) else 10,
         meta=raw_view(row.raw) if row.raw else "", images=images)
+
+
+def settings_line(run: RunFolder) -> str:
+    """Return a run's settings in one line: model, frames, strategy, extraction (blind when it sent none).
+
+    Raises:
+        RunFolderError: ``config.json``'s ``config`` does not validate.
+    """
+    if run.baseline is not None:
+        return f"{run.model} (chance baseline)"
+    if run.kind == "human":
+        return f"{run.model} (human evaluation)"
+    config = run.config
+    frames = "no frames (blind)" if run.blind else f"frames {config.frame_strategy}"
+    extract = config.scoring.extract or "benchmark default"
+    return f"{run.model} · {frames} · strategy {config.strategy.name} · extraction {extract}"
