@@ -119,7 +119,7 @@ def refusal(item: Item, answer: str) -> str | None:
         return None if math.isfinite(value) else f"{text!r} is not a finite number"
     letters = [o.split(".")[0].strip() for o in item.options or ()]
     if letters and text not in letters:
-        return f"choose one of the options ({', '.join(letters)})"
+        return f"{text!r} is not one of the options: choose {', '.join(letters)}"
     return None
 
 
