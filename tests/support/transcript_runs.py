@@ -19,7 +19,8 @@ from spatialbench.scene.model import ObjectInstance, Scene
 from support.cot_server import CoTModel, CoTServer
 from support.videos import encode_indexed_video
 
-CENTRES = {"sofa": (0.5, 0.5), "chair": (9.5, 0.5), "table": (0.5, 9.5), "lamp": (9.5, 9.5), "bed": (5.0, 5.0)}
+CENTRES = {"sofa": (0.5, 0.5), "chair": (9.5, 0.5), "table": (0.5, 9.5), "lamp": (9.5, 9.5),
+           "bed": (5.0, 5.0)}
 QUESTION = ("[q0] Measuring from the closest point of each object, which of these objects (chair, table, "
             "lamp, bed) is the closest to the sofa?")
 
@@ -57,7 +58,8 @@ def strategy_runs(root: Path) -> dict[str, Path]:
             out[name] = root / "runs" / name
             config = RunConfig.model_validate({
                 "data": {"benchmark": "vsibench", "path": str(data)},
-                "model": {"name": f"openai-compatible:{server.url}#cot-vlm", "concurrency": 2, "timeout_s": 10},
+                "model": {"name": f"openai-compatible:{server.url}#cot-vlm", "concurrency": 2,
+                          "timeout_s": 10},
                 "media": {"frames": "uniform:4"},
                 "strategy": {"name": strategy},
                 "out": str(out[name]),

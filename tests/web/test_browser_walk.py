@@ -24,7 +24,8 @@ def test_search_narrows_browse_as_you_type(page, demo_served, screens) -> None: 
     wanted = [str(r["id"]) for r in records(demo_served) if "closest" in r["question"].lower()]
     assert 0 < len(wanted) < every == len(records(demo_served))
     page.fill("#search", "closest")
-    page.wait_for_function(f"document.querySelectorAll('#items tbody tr:not([hidden])').length == {len(wanted)}")
+    visible = "document.querySelectorAll('#items tbody tr:not([hidden])').length"
+    page.wait_for_function(f"{visible} == {len(wanted)}")
     shown = page.locator("#items tbody tr:not([hidden]) td:first-child a").all_inner_texts()
     assert sorted(shown) == sorted(wanted)
     assert page.inner_text("#shown-count") == f"{len(wanted)} shown"

@@ -81,8 +81,8 @@ def test_serve_refuses_an_unreadable_audit_file(data: Path, tmp_path: Path) -> N
 def test_typed_answers_are_shown_escaped(client: TestClient) -> None:
     client.post("/human/start", data={"name": "xss", "ids": "1"})
     client.get("/human/xss")
-    refused = client.post("/human/xss/answer", data={"item_id": "1", "answer": "<img src=x onerror=alert(1)>"},
-                          headers={"accept": "text/html"})
+    typed = {"item_id": "1", "answer": "<img src=x onerror=alert(1)>"}
+    refused = client.post("/human/xss/answer", data=typed, headers={"accept": "text/html"})
     assert refused.status_code == 422  # not an option letter: refused, the typed text shown escaped
     assert "<img src=x" not in refused.text and "&lt;img src=x onerror=alert(1)&gt;" in refused.text
 

@@ -64,8 +64,9 @@ def test_twenty_parallel_human_answers_all_stored_and_scored(wrong_served: Any) 
         typed = {str(r["id"]): "A" if r["options"] else "3" for r in rows}  # answers of each item's kind
 
         def answer(k: int) -> int:
+            item = ids[k % len(ids)]
             return client.post("/human/race/answer", data={
-                "item_id": ids[k % len(ids)], "answer": typed[ids[k % len(ids)]], "shown_at": "0"}).status_code
+                "item_id": item, "answer": typed[item], "shown_at": "0"}).status_code
 
         with ThreadPoolExecutor(20) as pool:
             codes = list(pool.map(answer, range(20)))

@@ -74,7 +74,8 @@ def _bar_label(axes: Any, rect: Any, height: float) -> None:
     """
     axes.annotate(f"{height:.1f}", (rect.get_x() + rect.get_width() / 2, max(height, 0.0)), ha="center",
                   va="bottom", rotation=90, fontsize=7, xytext=(0, 2), textcoords="offset points", zorder=4,
-                  bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
+                  bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none",
+                        "alpha": 0.85})
 
 
 def grouped_bars(
@@ -99,7 +100,7 @@ def grouped_bars(
             raise ValueError(f"row {name!r} has {len(values)} values for {len(columns)} columns")
     x = np.arange(len(columns), dtype=float)
     width = 0.8 / max(len(bars), 1)
-    # every bar gets ~0.3 inch, so labels of 13 subtypes x several runs neither shrink nor collide
+    # every bar gets ~0.3 inch: labels of 13 subtypes x several runs neither shrink nor collide
     figure, axes = plt.subplots(figsize=(max(6.0, 0.3 * len(columns) * max(len(bars), 2) + 2), 4.6))
     for k, (name, values) in enumerate(bars):
         heights = np.array([number(v) for v in values])

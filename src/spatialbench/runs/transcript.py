@@ -26,9 +26,12 @@ _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp"}
 
 @dataclass(frozen=True)
 class SentImage:
-    """One image a request sent: ``source`` (the media path as stored), ``frame`` (index in the video, or
-    of the frame list), ``time_s`` (seconds into the video), ``label`` (what a reader calls it:
-    ``frame0`` for a frame file, the prompt's own label such as ``00:01.50``, else ``1.5 s``)."""
+    """One image a request sent.
+
+    ``source`` (the media path as stored), ``frame`` (index in the video, or of the frame list),
+    ``time_s`` (seconds into the video), ``label`` (what a reader calls it: ``frame0`` for a frame file,
+    the prompt's own label such as ``00:01.50``, else ``1.50 s``).
+    """
 
     source: str
     frame: int | None
@@ -116,7 +119,10 @@ def raw_view(record: dict[str, Any]) -> str:
 
 
 def _parts(parts: list[Any], images: list[SentImage], start: int) -> tuple[str, list[SentImage]]:
-    """The text of ``parts`` with image slots as ``[label]``, and the images they stand for (from ``start``)."""
+    """Return the text of ``parts`` (image slots as ``[label]``) and the images they stand for.
+
+    Images are taken in order from ``images[start]`` on (the history's images come first).
+    """
     texts: list[str] = []
     used: list[SentImage] = []
     for part in parts:
@@ -139,7 +145,8 @@ def _history_images(history: list[Any]) -> int:
 
 def _turn(name: str, row: StoredRow, images: list[SentImage], first: bool) -> TranscriptTurn:
     prompt = row.prompt
-    history = prompt.get("history") if isinstance(prompt.get("history"), list) else []
+    found = prompt.get("history")
+    history: list[Any] = found if isinstance(found, list) else []
     text, used = _parts(list(prompt.get("parts") or []), images, _history_images(history))
     return TranscriptTurn(
         name=name, text=text, images=used, reply=row.response, status=row.status,
@@ -169,7 +176,8 @@ def transcript(run: RunFolder, item_id: str) -> Transcript | None:
     turns = [_turn(t.turn, t, images, k == 0) for k, t in enumerate(stored)]
     if not turns:
         turns = [_turn("request", row, images, True)]
-    trace = row.raw.get("trace") if isinstance(row.raw.get("trace"), dict) else {}
+    found = row.raw.get("trace")
+    trace: dict[str, Any] = found if isinstance(found, dict) else {}
     grid = run.config.strategy.params.get("grid_size", 10) if run.config.strategy else 10
     return Transcript(
         item_id=item_id, turns=turns, answer=row.response, status=row.status,

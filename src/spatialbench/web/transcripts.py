@@ -20,7 +20,7 @@ _COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#
 
 
 def source_url(root: Path, source: str) -> str | None:
-    """Return the ``/media`` URL of a stored media path (None when it lies outside the data folder ``root``)."""
+    """Return the ``/media`` URL of a stored media path (None when outside the data folder ``root``)."""
     path = Path(source)
     if path.is_absolute():
         try:
