@@ -81,9 +81,10 @@ def test_serve_refuses_an_unreadable_audit_file(data: Path, tmp_path: Path) -> N
 def test_typed_answers_are_shown_escaped(client: TestClient) -> None:
     client.post("/human/start", data={"name": "xss", "ids": "1"})
     client.get("/human/xss")
-    client.post("/human/xss/answer", data={"item_id": "1", "answer": "<img src=x onerror=alert(1)>"})
-    item = client.get("/item/1").text
-    assert "<img src=x" not in item and "&lt;img src=x onerror=alert(1)&gt;" in item
+    typed = {"item_id": "1", "answer": "<img src=x onerror=alert(1)>"}
+    refused = client.post("/human/xss/answer", data=typed, headers={"accept": "text/html"})
+    assert refused.status_code == 422  # not an option letter: refused, the typed text shown escaped
+    assert "<img src=x" not in refused.text and "&lt;img src=x onerror=alert(1)&gt;" in refused.text
 
 
 def test_a_human_run_is_scored_by_score_run_like_a_model_run(client: TestClient, data: Path,
@@ -93,7 +94,9 @@ def test_a_human_run_is_scored_by_score_run_like_a_model_run(client: TestClient,
     for _ in range(2):
         page = client.get("/human/gus").text
         item_id = re.search(r'name="item_id" value="([^"]+)"', page).group(1)  # type: ignore[union-attr]
-        answer = records[item_id]["ground_truth"] if item_id == "1" else "Z"  # one right, one wrong
+        truth = records[item_id]["ground_truth"]
+        wrong = next(o[0] for o in records[item_id]["options"] if o[0] != truth)
+        answer = truth if item_id == "1" else wrong  # one right, one wrong
         client.post("/human/gus/answer", data={"item_id": item_id, "answer": answer})
     result = CliRunner().invoke(cli, ["score", "--run", str(tmp_path / "work" / "human-gus")])
     assert result.exit_code == 0, result.output

@@ -60,9 +60,13 @@ def test_twenty_parallel_human_answers_all_stored_and_scored(wrong_served: Any) 
         ids = config["data"]["ids"]
         assert len(ids) == 8
 
+        rows = [json.loads(line) for line in (wrong_served.data / "test.jsonl").read_text().splitlines()]
+        typed = {str(r["id"]): "A" if r["options"] else "3" for r in rows}  # answers of each item's kind
+
         def answer(k: int) -> int:
+            item = ids[k % len(ids)]
             return client.post("/human/race/answer", data={
-                "item_id": ids[k % len(ids)], "answer": "A", "shown_at": "0"}).status_code
+                "item_id": item, "answer": typed[item], "shown_at": "0"}).status_code
 
         with ThreadPoolExecutor(20) as pool:
             codes = list(pool.map(answer, range(20)))
@@ -82,7 +86,9 @@ def test_answer_time_is_measured_by_the_server_not_the_form(wrong_served: Any, f
         item_id = _shown(client, name)
         before = time.monotonic()
         time.sleep(0.3)
-        data: dict[str, Any] = {"item_id": item_id, "answer": "A", "shown_at": forged}
+        rows = [json.loads(line) for line in (wrong_served.data / "test.jsonl").read_text().splitlines()]
+        kind = next("A" if r["options"] else "3" for r in rows if str(r["id"]) == item_id)
+        data: dict[str, Any] = {"item_id": item_id, "answer": kind, "shown_at": forged}
         assert client.post(f"/human/{name}/answer", data=data).status_code == 303
         waited = time.monotonic() - before
     with sqlite3.connect(wrong_served.workdir / f"human-{name}" / "run.sqlite") as conn:

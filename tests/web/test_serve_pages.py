@@ -47,12 +47,15 @@ def test_item_page_shows_video_frames_sent_and_the_answer(client, tiny_served) -
 def test_human_run_is_stored_like_a_model_run(client, tiny_served) -> None:
     started = client.post("/human/start", data={"name": "ana", "size": "3", "seed": "1"})
     assert started.url.path == "/human/ana"
-    truths = {str(r["id"]): r["ground_truth"] for r in items(tiny_served)}
+    truths = {str(r["id"]): r for r in items(tiny_served)}
     seen = []
     for _ in range(3):
         page = client.get("/human/ana").text
         item_id = re.search(r'name="item_id" value="([^"]+)"', page).group(1)
-        answer = truths[item_id] if not seen else "0"  # first right, the others wrong (letters: none is "0")
+        record = truths[item_id]
+        wrong = next(o[0] for o in record["options"] if o[0] != record["ground_truth"]) if record["options"] \
+            else "1000000"  # answers of the item's kind: a letter, a number
+        answer = record["ground_truth"] if not seen else wrong  # first right, the others wrong
         client.post("/human/ana/answer", data={"item_id": item_id, "answer": answer})
         seen.append(item_id)
     assert "Done: 3 answer(s) from ana" in client.get("/human/ana").text
@@ -112,7 +115,7 @@ def test_item_page_of_an_item_a_run_never_answered(client, tiny_served) -> None:
     page = client.get("/item/5")
     assert page.status_code == 200
     card = page.text.split('id="run-human-cy"')[1].split('<div class="run"')[0]
-    assert "not scored" in card and "(none)" in card
+    assert "not scored" in card and "nothing stored for this item" in card
 
 
 def test_two_runs_side_by_side(client, tiny_served) -> None:

@@ -47,7 +47,8 @@ def test_form_post_errors_are_small_html_pages(client: httpx.Client) -> None:
     missing = client.post("/human/start", data={})  # a required field missing: 422
     assert missing.status_code == 422 and missing.headers["content-type"].startswith("text/html")
     assert "name" in missing.text
-    assert client.get("/item/nope").json()["detail"] == "no item 'nope'"  # an API caller still gets JSON
+    detail = client.get("/item/nope").json()["detail"]  # an API caller still gets JSON
+    assert detail == "no item 'nope' in vsibench: browse the items at /"
 
 
 def test_every_page_names_a_favicon_that_is_served(client: httpx.Client) -> None:

@@ -266,6 +266,14 @@ class RunFolder:
         """Return the item's row to show (``ok`` first, else the latest); None when none or no store."""
         return self.store.item_row(item_id) if self.has_store else None
 
+    def stored_turns(self, item_id: str) -> list[StoredTurn]:
+        """Return the turns (any status, oldest first) behind the item's shown row; [] when none or no store.
+
+        Raises:
+            RunFolderError: not a readable run store.
+        """
+        return self.store.item_turns(item_id) if self.has_store else []
+
     # --- how it scored -------------------------------------------------------------------------------
     def score(
         self, items: Sequence[Item] | None = None, *, extract: str | None = None, mra: str | None = None,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pandas as pd
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -13,14 +13,17 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from spatialbench.records.flags import EXCLUDED, latest_flags
 from spatialbench.records.item import Item, MediaKind, MediaRef
 from spatialbench.runs.store.reader import StoredRow
+from spatialbench.runs.transcript import settings_line
 from spatialbench.scoring.uncertainty import table_ci
 from spatialbench.web.app import STATIC, page
 from spatialbench.web.runs import ServedRun
 from spatialbench.web.security import UnsafePathError, safe_file
 from spatialbench.web.state import ServeState
+from spatialbench.web.transcripts import transcript_view
 
 router = APIRouter()
 PAGE_SIZE = 100
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 FILTERS = ("task", "scene", "dataset", "kind")
 ICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
         b'fill="#335"/><circle cx="8" cy="8" r="4" fill="#fc6"/></svg>')
@@ -40,22 +43,30 @@ def _matches(item: Item, chosen: dict[str, str]) -> bool:
     return all(_value(item, k) == v for k, v in chosen.items() if v)
 
 
+def searched(item: Item, query: str) -> bool:
+    """Whether every word of ``query`` is in the item's id, task, scene, question, options or truth."""
+    text = " ".join([item.id, item.task, item.scene_id or "", item.question, *(item.options or ()),
+                     str(item.ground_truth)]).lower()
+    return all(word in text for word in query.lower().split())
+
+
 @router.get("/", response_class=HTMLResponse)
 def browse(request: Request, task: str = "", scene: str = "", dataset: str = "", kind: str = "",
-           page_number: int = 0) -> HTMLResponse:
-    """List items filtered by task, scene, dataset and answer kind, 100 a page, with each run's score.
+           q: str = "", page_number: int = 0) -> HTMLResponse:
+    """List items filtered by task, scene, dataset, answer kind and the words of ``q``, 100 a page.
 
     ``page_number`` (0-based) is clamped to the pages there are.
     """
     state = serve_state(request)
     chosen = {"task": task, "scene": scene, "dataset": dataset, "kind": kind}
-    items = [i for i in state.items if _matches(i, chosen)]
+    items = [i for i in state.items if _matches(i, chosen) and searched(i, q)]
     pages = -(-len(items) // PAGE_SIZE)
     page_number = min(max(page_number, 0), max(pages - 1, 0))
     shown = items[page_number * PAGE_SIZE:(page_number + 1) * PAGE_SIZE]
     options = {name: sorted({_value(i, name) for i in state.items}) for name in FILTERS}
-    return page(request, "browse.html.j2", items=shown, total=len(items), chosen=chosen, options=options,
-                runs=state.runs(), page_number=page_number, pages=pages,
+    query = urlencode({**chosen, "q": q})
+    return page(request, "browse.html.j2", items=shown, total=len(items), chosen={**chosen, "q": q},
+                options=options, runs=state.runs(), page_number=page_number, pages=pages, query=query,
                 load_errors=state.load_errors)
 
 
@@ -71,21 +82,31 @@ def media_url(state: ServeState, ref: MediaRef, name: str | None = None) -> str 
 
 
 def media_views(state: ServeState, item: Item) -> list[dict[str, Any]]:
-    """Return each media's kind, path, name and ``/media`` URLs (16 frames at most) for a page."""
+    """Return each media's kind, path, name, ``/media`` URLs (16 frames at most) and labels for a page.
+
+    A frame is labelled by its file name without suffix (``frame0``), as ReMindView's questions name them.
+    """
     views = []
     for ref in item.media:
         names = list(ref.frames[:: max(1, len(ref.frames) // 16)]) if ref.kind is MediaKind.FRAMES else [None]
-        views.append({"kind": ref.kind.value, "path": ref.path, "name": ref.name,
+        labels = [Path(n).stem if n else Path(ref.path).stem for n in names]
+        views.append({"kind": ref.kind.value, "path": ref.path, "name": ref.name, "labels": labels,
                       "urls": [media_url(state, ref, n) for n in names]})
     return views
 
 
-def _answer(run: ServedRun, item_id: str) -> dict[str, Any]:
+def _answer(state: ServeState, run: ServedRun, item_id: str) -> dict[str, Any]:
     stored = run.stored(item_id) or StoredRow(item_id, "", None)
-    prompt = stored.prompt
-    parts = [p if isinstance(p, str) else f"[image {p.get('image')}]" for p in prompt.get("parts", [])]
-    return {"run": run, "stored": stored, "score": run.scores.get(item_id), "media": prompt.get("media", []),
-            "prompt_text": "\n".join(str(p) for p in parts), "system": prompt.get("system")}
+    media = [{**m, "video": not str(m.get("source", "")).lower().endswith(IMAGE_SUFFIXES)}
+             for m in stored.prompt.get("media", []) if isinstance(m, dict)]
+    return {"run": run, "stored": stored, "score": run.scores.get(item_id), "media": media,
+            "settings": settings_line(run.folder), "transcript": transcript_view(state.root, run, item_id)}
+
+
+def heading(item: Item) -> str:
+    """Return an item's heading in words: its task with spaces, scene and dataset when known."""
+    parts = [item.task.replace("_", " "), item.scene_id, item.dataset]
+    return " · ".join(str(p) for p in parts if p not in (None, "", "None"))
 
 
 @router.get("/item/{item_id}", response_class=HTMLResponse)
@@ -98,13 +119,18 @@ def item_page(request: Request, item_id: str,
     state = serve_state(request)
     item = state.by_id.get(item_id)
     if item is None:
-        raise HTTPException(404, f"no item {item_id!r}")
+        raise HTTPException(404, f"no item {item_id!r} in {state.spec.name}: browse the items at /")
     wanted = [name for value in runs or [] for name in value.split(",") if name]
-    chosen = [r for r in state.runs() if not wanted or r.name in wanted]
+    every = state.runs()
+    chosen = [r for r in every if not wanted or r.name in wanted]
     flags = latest_flags(state.flags_file, state.spec.name) if state.flags_file.is_file() else {}
-    return page(request, "item.html.j2", item=item, media=media_views(state, item),
-                answers=[_answer(r, item.id) for r in chosen], flag=flags.get(item.id),
-                all_runs=[r.name for r in state.runs()])
+    k = state.items.index(item)
+    query = "?" + "&".join(f"runs={quote(n)}" for n in wanted) if wanted else ""
+    return page(request, "item.html.j2", item=item, media=media_views(state, item), heading=heading(item),
+                answers=[_answer(state, r, item.id) for r in chosen], flag=flags.get(item.id),
+                all_runs=[r.name for r in every], shown_runs=wanted, position=k + 1, total=len(state.items),
+                prev_id=state.items[k - 1].id if k > 0 else None, query=query,
+                next_id=state.items[k + 1].id if k + 1 < len(state.items) else None)
 
 
 @router.get("/media/{path:path}")
@@ -142,13 +168,22 @@ def score_rows(state: ServeState, run: ServedRun, excluded: set[str]) -> dict[st
                            "answered": s.get("extracted") is not None}
                           for i, s in run.scores.items() if i in state.by_id and i not in excluded])
     if frame.empty:
-        return {"run": run, "n": 0, "average": None, "cells": {}, "ci": {}, "counts": {}}
+        return {"run": run, "n": 0, "average": None, "cells": {}, "ci": {}, "counts": {},
+                "progress": _progress(run, 0)}
     table = state.spec.scoring.table(frame)
     ci = table_ci(table)  # scene-clustered bootstrap 95 % intervals (scoring/uncertainty.py)
-    return {"run": run, "n": len(frame), "average": table.average,
+    return {"run": run, "n": len(frame), "average": table.average, "progress": _progress(run, len(frame)),
             "cells": {c.group: c.accuracy for c in table.cells},
             "ci": {"Avg.": ci.get("overall"), **{c.group: ci.get(c.key) for c in table.cells}},
             "counts": {c.group: c.n for c in table.cells}}
+
+
+def _progress(run: ServedRun, answered: int) -> str | None:
+    """``in progress: k of n`` for a human run that has not answered its whole sample, else None."""
+    sample = run.folder.selection.ids
+    if run.folder.kind != "human" or sample is None or answered >= len(sample):
+        return None
+    return f"in progress: {answered} of {len(sample)}"
 
 
 @router.get("/scores", response_class=HTMLResponse)

@@ -14,6 +14,7 @@ scored one at a time (the run folder's lock, :mod:`spatialbench.web.locks`): par
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -22,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from spatialbench.benchmarks.spec import BenchmarkSpec
-from spatialbench.records.item import Item
+from spatialbench.records.item import AnswerKind, Item
 from spatialbench.records.messages import Response
 from spatialbench.runs import STORE_NAME, RunConfig, RunStore
 from spatialbench.runs.folder import HUMAN_PREFIX
@@ -104,6 +105,25 @@ def answered(config: RunConfig) -> set[str]:
         store.close()
 
 
+def refusal(item: Item, answer: str) -> str | None:
+    """Return why ``answer`` is no answer of ``item``'s kind (None when it is one).
+
+    A numerical item takes a number (``2``, ``2.5``, ``-0.3``, ``1e3``; not ``about two``); a
+    multiple-choice item one of its option letters.
+    """
+    text = answer.strip()
+    if item.answer_kind is AnswerKind.NUMERICAL:
+        try:
+            value = float(text)
+        except ValueError:
+            return f"{text!r} is not a number: type digits only, e.g. 2 or 3.5"
+        return None if math.isfinite(value) else f"{text!r} is not a finite number"
+    letters = [o.split(".")[0].strip() for o in item.options or ()]
+    if letters and text not in letters:
+        return f"{text!r} is not one of the options: choose {', '.join(letters)}"
+    return None
+
+
 def record(config: RunConfig, spec: BenchmarkSpec, items: Sequence[Item], item: Item, answer: str,
            seconds: float | None) -> None:
     """Store one answer (an empty answer is stored ``empty``, shown again), then re-score the run.
@@ -125,9 +145,10 @@ def _record(config: RunConfig, spec: BenchmarkSpec, items: Sequence[Item], item:
         responses = {r.item_id: r.response for r in store.results() if r.status == "ok"}
     finally:
         store.close()
+    # only answered items are scored: an unanswered one is not wrong yet ("in progress: k of n")
     wanted = set(config.data.ids or ())
     sample = [i for i in items if i.id in wanted]
-    done = [i for i in sample if i.id in responses]  # in progress: unanswered items are not wrong answers
+    done = [i for i in sample if i.id in responses]
     result = score_items(done, responses, spec.scoring, extract=config.scoring.extract,
                          mra=config.scoring.mra)
     if len(done) < len(sample):

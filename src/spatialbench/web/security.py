@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path, PurePosixPath
 
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 
 from spatialbench.errors import SpatialBenchError
 
@@ -26,6 +26,16 @@ HEADER = "x-spatialbench-token"
 
 class UnsafePathError(SpatialBenchError, ValueError):
     """A requested file path outside its root (the message says why, never the resolved target)."""
+
+
+FORBIDDEN_PAGE = (
+    "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>spatialbench: token needed</title>"
+    "</head><body><main><h1>Error 403: this page needs the "
+    "access token</h1><p>The token is in the URL <code>spatialbench serve</code> printed when it started "
+    "(<code>http://127.0.0.1:PORT/?token=…</code>, also in the terminal that runs it). Open that URL once: "
+    "the browser keeps the token in a cookie for every later page. A server restarted without "
+    "<code>--token</code> has a new one.</p></main></body></html>")
+"""The 403 page a browser gets: where the token is (the terminal that runs ``serve``)."""
 
 
 def new_token() -> str:
@@ -45,6 +55,8 @@ def token_middleware(token: str) -> Callable[[Request, Callable[[Request], Await
     async def check(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         given = request_token(request)
         if given is None or not hmac.compare_digest(given.encode(), token.encode()):
+            if "text/html" in request.headers.get("accept", ""):
+                return HTMLResponse(FORBIDDEN_PAGE, status_code=403)
             return PlainTextResponse("403 forbidden: missing or wrong token", status_code=403)
         response = await call_next(request)
         if request.query_params.get("token"):

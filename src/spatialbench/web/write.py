@@ -22,6 +22,7 @@ from spatialbench.web.app import page
 from spatialbench.web.browse import media_views, serve_state
 
 router = APIRouter()
+REVIEW_PAGE = 100
 
 
 def _see(url: str) -> RedirectResponse:
@@ -68,6 +69,10 @@ def _human_config(request: Request, name: str) -> RunConfig:
 @router.get("/human/{name}", response_class=HTMLResponse)
 def human_next(request: Request, name: str) -> HTMLResponse:
     """Show the next unanswered item of the sample (video, question, options or a number), or done."""
+    return _human_item(request, name)
+
+
+def _human_item(request: Request, name: str, refused: str | None = None) -> HTMLResponse:
     state = serve_state(request)
     config = _human_config(request, name)
     done = human.answered(config)
@@ -76,24 +81,32 @@ def human_next(request: Request, name: str) -> HTMLResponse:
         return page(request, "human_done.html.j2", name=name, count=len(done))
     item = state.by_id[remaining[0]]
     state.shown.setdefault((name, item.id), time.monotonic())
-    return page(request, "human_item.html.j2", name=name, item=item, media=media_views(state, item),
-                position=len(done) + 1, total=len(config.data.ids or ()),
-                numerical=item.answer_kind is AnswerKind.NUMERICAL)
+    response = page(request, "human_item.html.j2", name=name, item=item, media=media_views(state, item),
+                    position=len(done) + 1, total=len(config.data.ids or ()), answered=len(done),
+                    numerical=item.answer_kind is AnswerKind.NUMERICAL, refused=refused)
+    if refused is not None:
+        response.status_code = 422
+    return response
 
 
-@router.post("/human/{name}/answer")
+@router.post("/human/{name}/answer", response_model=None)
 def human_answer(request: Request, name: str, item_id: Annotated[str, Form()],
-                 answer: Annotated[str, Form()]) -> RedirectResponse:
+                 answer: Annotated[str, Form()] = "") -> RedirectResponse | HTMLResponse:
     """Store one answer with the seconds since the server first showed the item, re-score, show the next.
 
-    The time is the server's (``time.monotonic``); an item this server never showed (e.g. after a
-    restart) is stored without a latency. No time sent by the browser is used.
+    An answer not of the item's kind (:func:`~spatialbench.web.human.refusal`: "about two" for a number)
+    is refused: the same item again, with the reason, status 422. The time is the server's
+    (``time.monotonic``); an item this server never showed (e.g. after a restart) is stored without a
+    latency. No time sent by the browser is used.
     """
     state = serve_state(request)
     config = _human_config(request, name)
     item = state.by_id.get(item_id)
     if item is None or item_id not in (config.data.ids or ()):
         raise HTTPException(400, f"item {item_id!r} is not in this human run's sample")
+    why = human.refusal(item, answer)
+    if why is not None:
+        return _human_item(request, name, why)
     shown = state.shown.pop((name, item_id), None)
     seconds = None if shown is None else time.monotonic() - shown
     human.record(config, state.spec, state.items, item, answer, seconds)
@@ -101,12 +114,18 @@ def human_answer(request: Request, name: str, item_id: Annotated[str, Form()],
 
 
 @router.post("/flag")
-def flag(request: Request, item_id: Annotated[str, Form()], flag: Annotated[str, Form()],
+def flag(request: Request, item_id: Annotated[str, Form()], flag: Annotated[str, Form()] = "",
          note: Annotated[str, Form()] = "", reviewer: Annotated[str, Form()] = "") -> RedirectResponse:
-    """Append a review flag (wrong / ambiguous / fine) for an item; back to its page."""
+    """Append a review flag (wrong / ambiguous / fine) for an item; back to its page.
+
+    No choice made: 422, a page saying to choose one (with a link back to the item).
+    """
     state = serve_state(request)
     if item_id not in state.by_id:
-        raise HTTPException(404, f"no item {item_id!r}")
+        raise HTTPException(404, f"no item {item_id!r}: browse the items at /")
+    if not flag:
+        raise HTTPException(422, f"choose wrong, ambiguous or fine before saving the flag of item "
+                                 f"{item_id!r} (back to /item/{quote(item_id)})")
     try:
         append_flag(state.flags_file, state.spec.name, item_id, flag, note, reviewer)
     except ValueError as exc:
@@ -115,13 +134,17 @@ def flag(request: Request, item_id: Annotated[str, Form()], flag: Annotated[str,
 
 
 @router.get("/review", response_class=HTMLResponse)
-def review(request: Request) -> HTMLResponse:
-    """Items to review: audit disagreements first, then flagged items, then the rest (first 200)."""
+def review(request: Request, page_number: int = 0) -> HTMLResponse:
+    """Items to review, 100 a page: audit disagreements first, then flagged items, then the rest."""
     state = serve_state(request)
     reasons = state.reasons
     flags = latest_flags(state.flags_file, state.spec.name) if state.flags_file.is_file() else {}
     ordered = sorted(state.items, key=lambda i: (i.id not in reasons, i.id not in flags))
-    return page(request, "review.html.j2", items=ordered[:200], reasons=reasons, flags=flags)
+    pages = max(1, -(-len(ordered) // REVIEW_PAGE))
+    page_number = min(max(page_number, 0), pages - 1)
+    shown = ordered[page_number * REVIEW_PAGE:(page_number + 1) * REVIEW_PAGE]
+    return page(request, "review.html.j2", items=shown, reasons=reasons, flags=flags,
+                page_number=page_number, pages=pages, total=len(ordered))
 
 
 def _annotated_run(request: Request, run: str) -> Path:

@@ -101,6 +101,20 @@ class StoreReader:
             "ORDER BY (status = 'ok') DESC, finished_at DESC LIMIT 1", (item_id,))
         return _row(*rows[0]) if rows else None
 
+    def item_turns(self, item_id: str) -> list[StoredTurn]:
+        """Return every turn (any status) of the item's shown row (:meth:`item_row`), oldest first.
+
+        Only turns of the shown row's request key: a store reused under another strategy keeps its
+        turns apart. No ``turns`` table or no row: no turns.
+        """
+        if not self._query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'turns'"):
+            return []
+        rows = self._query(
+            f"SELECT {_TURN_COLUMNS} FROM turns WHERE request_key = (SELECT request_key FROM results "
+            "WHERE item_id = ? ORDER BY (status = 'ok') DESC, finished_at DESC LIMIT 1) "
+            "ORDER BY finished_at, rowid", (item_id,))
+        return [_turn(*row) for row in rows]
+
     def turns(self, turn: str | None = None, status: str | None = "ok") -> list[StoredTurn]:
         """Return ``turns`` rows (of turn ``turn`` when given; of ``status``, None for all), as written.
 
@@ -112,9 +126,7 @@ class StoreReader:
             return []
         rows = self._query(f"SELECT {_TURN_COLUMNS} FROM turns {where}ORDER BY finished_at, rowid",
                            [v for _, v in clauses])
-        return [StoredTurn(str(i), status_, response, _json_object(prompt), error, latency, _json_object(raw),
-                           tin, tout, turn=str(name))
-                for i, name, status_, response, prompt, error, latency, raw, tin, tout in rows]
+        return [_turn(*row) for row in rows]
 
 
 def _row(item_id: Any, status: str, response: str | None, prompt: str | None, error: str | None,
@@ -122,3 +134,10 @@ def _row(item_id: Any, status: str, response: str | None, prompt: str | None, er
          output_tokens: int | None) -> StoredRow:
     return StoredRow(str(item_id), status, response, _json_object(prompt), error, latency_s,
                      _json_object(raw), input_tokens, output_tokens)
+
+
+def _turn(item_id: Any, name: Any, status: str, response: str | None, prompt: str | None, error: str | None,
+          latency_s: float | None, raw: str | None, input_tokens: int | None,
+          output_tokens: int | None) -> StoredTurn:
+    return StoredTurn(str(item_id), status, response, _json_object(prompt), error, latency_s,
+                      _json_object(raw), input_tokens, output_tokens, turn=str(name))

@@ -1,0 +1,202 @@
+"""One item's whole dialogue as a run sent and received it, read back from the store (the transcript view).
+
+A direct run sent one request (the ``results`` row's prompt); a multi-turn strategy (zero-shot CoT,
+map-then-answer, self-consistency...) sent named turns (the ``turns`` rows of the item's request key,
+:meth:`~spatialbench.runs.folder.RunFolder.stored_turns`). Each :class:`TranscriptTurn` holds the text it
+added to the dialogue (earlier turns are the turns before it), the images it sent as :class:`SentImage`
+(the frames actually sent, labelled by frame file name — ReMindView's ``frame0`` — or by time in seconds),
+the reply, status, error, token counts, latency and a redacted raw request (:func:`raw_view`). A map
+strategy's trace gives the predicted map beside the ground-truth map (VSI-Bench Sec. 6.1–6.2).
+Nothing here writes; model text is shown as stored (it is never parsed here, so nothing raises on it).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any
+
+from spatialbench.records.redaction import redact
+from spatialbench.runs.folder import RunFolder
+from spatialbench.runs.store.reader import StoredRow
+
+_IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp"}
+
+
+@dataclass(frozen=True)
+class SentImage:
+    """One image a request sent.
+
+    ``source`` (the media path as stored), ``frame`` (index in the video, or of the frame list),
+    ``time_s`` (seconds into the video), ``label`` (what a reader calls it: ``frame0`` for a frame file,
+    the prompt's own label such as ``00:01.50``, else ``1.50 s``).
+    """
+
+    source: str
+    frame: int | None
+    time_s: float | None
+    label: str
+
+    @property
+    def is_file(self) -> bool:
+        """Whether ``source`` is itself an image file (a frame of a frame folder), not a video."""
+        return PurePosixPath(self.source).suffix.lower() in _IMAGE_SUFFIXES
+
+
+@dataclass(frozen=True)
+class TranscriptTurn:
+    """One request of the dialogue and its reply.
+
+    Attributes:
+        name: the strategy's turn name (``cot``, ``extract``, ``map``, ``answer``; ``request`` for a direct
+            run). system: the system prompt (first turn only). text: the user text this turn added, images
+            standing as ``[frame0]`` / ``[1.5 s]``. images: the images it added. earlier: how many messages
+            of history it carried. reply, status, error, latency_s (seconds), input_tokens, output_tokens:
+            as stored. raw: the stored request, JSON, secrets redacted.
+    """
+
+    name: str
+    text: str
+    images: list[SentImage]
+    reply: str | None
+    status: str
+    system: str | None = None
+    earlier: int = 0
+    error: str | None = None
+    latency_s: float | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    raw: str = ""
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """An item's dialogue in one run: its turns, final answer, strategy and (map strategies) the maps.
+
+    ``predicted_map`` / ``truth_map``: category → list of ``[x, y]`` grid cells (None when the strategy
+    drew no map or the scenes were not known). ``grid``: the map's grid size (cells per side).
+    """
+
+    item_id: str
+    turns: list[TranscriptTurn]
+    answer: str | None
+    status: str
+    strategy: str = "direct"
+    predicted_map: dict[str, list[list[float]]] | None = None
+    truth_map: dict[str, list[list[float]]] | None = None
+    grid: int = 10
+    meta: str = ""
+    images: list[SentImage] = field(default_factory=list)
+
+
+def sent_images(prompt: dict[str, Any]) -> list[SentImage]:
+    """Every image of a stored request's ``media`` record, in the order sent (sources, then frames)."""
+    images = []
+    for media in prompt.get("media") or []:
+        if not isinstance(media, dict):
+            continue
+        source = str(media.get("source", ""))
+        frames = list(media.get("frames") or [])
+        times = list(media.get("timestamps") or [])
+        for k in range(max(len(frames), len(times))):
+            frame = frames[k] if k < len(frames) else None
+            time_s = float(times[k]) if k < len(times) and times[k] is not None else None
+            images.append(SentImage(source, frame, time_s, _label(source, time_s)))
+    return images
+
+
+def _label(source: str, time_s: float | None) -> str:
+    path = PurePosixPath(source)
+    if path.suffix.lower() in _IMAGE_SUFFIXES:
+        return path.stem
+    return f"{time_s:.2f} s" if time_s is not None else path.name
+
+
+def raw_view(record: dict[str, Any]) -> str:
+    """Return a stored request (or metadata) as indented JSON with every secret masked (``***``)."""
+    return redact(json.dumps(record, indent=2, sort_keys=True, default=str))
+
+
+def _parts(parts: list[Any], images: list[SentImage], start: int) -> tuple[str, list[SentImage]]:
+    """Return the text of ``parts`` (image slots as ``[label]``) and the images they stand for.
+
+    Images are taken in order from ``images[start]`` on (the history's images come first).
+    """
+    texts: list[str] = []
+    used: list[SentImage] = []
+    for part in parts:
+        if isinstance(part, dict) and "image" in part:
+            k = start + len(used)
+            image = images[k] if k < len(images) else SentImage("", None, None, f"image {k}")
+            if part.get("label"):
+                image = SentImage(image.source, image.frame, image.time_s, str(part["label"]))
+            used.append(image)
+            texts.append(f"[{image.label}]")
+        elif isinstance(part, str):
+            texts.append(part)
+    return "\n".join(texts), used
+
+
+def _history_images(history: list[Any]) -> int:
+    return sum(1 for message in history if isinstance(message, list) and len(message) == 2
+               for part in message[1] if isinstance(part, dict) and "image" in part)
+
+
+def _turn(name: str, row: StoredRow, images: list[SentImage], first: bool) -> TranscriptTurn:
+    prompt = row.prompt
+    found = prompt.get("history")
+    history: list[Any] = found if isinstance(found, list) else []
+    text, used = _parts(list(prompt.get("parts") or []), images, _history_images(history))
+    return TranscriptTurn(
+        name=name, text=text, images=used, reply=row.response, status=row.status,
+        system=prompt.get("system") if first or not history else None, earlier=len(history),
+        error=row.error, latency_s=row.latency_s, input_tokens=row.input_tokens,
+        output_tokens=row.output_tokens, raw=raw_view(prompt))
+
+
+def _map(value: Any) -> dict[str, list[list[float]]] | None:
+    if not isinstance(value, dict):
+        return None
+    return {str(k): [list(p) for p in v if isinstance(p, (list, tuple))] for k, v in value.items()
+            if isinstance(v, list)}
+
+
+def transcript(run: RunFolder, item_id: str) -> Transcript | None:
+    """Return the item's dialogue in ``run``; None when the run stored nothing for it.
+
+    Raises:
+        RunFolderError: ``run.sqlite`` is not a readable run store.
+    """
+    row = run.stored(item_id)
+    if row is None:
+        return None
+    images = sent_images(row.prompt)
+    stored = run.stored_turns(item_id)
+    turns = [_turn(t.turn, t, images, k == 0) for k, t in enumerate(stored)]
+    if not turns:
+        turns = [_turn("request", row, images, True)]
+    found = row.raw.get("trace")
+    trace: dict[str, Any] = found if isinstance(found, dict) else {}
+    grid = run.config.strategy.params.get("grid_size", 10) if run.config.strategy else 10
+    return Transcript(
+        item_id=item_id, turns=turns, answer=row.response, status=row.status,
+        strategy=str(row.raw.get("strategy") or "direct"), predicted_map=_map(trace.get("map")),
+        truth_map=_map(trace.get("ground_truth")), grid=int(grid) if isinstance(grid, int) else 10,
+        meta=raw_view(row.raw) if row.raw else "", images=images)
+
+
+def settings_line(run: RunFolder) -> str:
+    """Return a run's settings in one line: model, frames, strategy, extraction (blind when it sent none).
+
+    Raises:
+        RunFolderError: ``config.json``'s ``config`` does not validate.
+    """
+    if run.baseline is not None:
+        return f"{run.model} (chance baseline)"
+    if run.kind == "human":
+        return f"{run.model} (human evaluation)"
+    config = run.config
+    frames = "no frames (blind)" if run.blind else f"frames {config.frame_strategy}"
+    extract = config.scoring.extract or "benchmark default"
+    return f"{run.model} · {frames} · strategy {config.strategy.name} · extraction {extract}"
