@@ -103,8 +103,8 @@ def test_all_four_formats_are_written_next_to_the_first_run(runs):
     written = sorted(p.name for p in folder.iterdir())
     assert written == ["compare.csv", "compare.json", "compare.md", "compare.tex"]
     csv_lines = (folder / "compare.csv").read_text().splitlines()
-    assert csv_lines[0].startswith(",Avg.,Obj. Count,Abs. Dist.")
-    assert csv_lines[3].startswith("Enabled−Disabled (vision − blind),")
+    assert csv_lines[0].startswith('"","Avg.","Obj. Count","Abs. Dist."')  # text quoted (issue 26)
+    assert csv_lines[3].startswith('"Enabled−Disabled (vision − blind)",')
     tex = (folder / "compare.tex").read_text()
     assert tex.startswith("\\begin{tabular}{lrrrrrrrrr}") and "Enabled$-$Disabled (vision $-$ blind)" in tex
 

@@ -27,6 +27,7 @@ from pandas.api.types import is_bool_dtype, is_numeric_dtype, is_string_dtype
 from spatialbench.records.files import atomic_write_files
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.render import (
+    CSV_OPTIONS,
     FORMULA_STARTS,
     score_grid,
     spreadsheet_safe,
@@ -152,7 +153,7 @@ def items_csv(result: ScoreResult) -> str:
     for column in frame.columns:
         if not (is_numeric_dtype(frame[column]) or is_bool_dtype(frame[column])):
             frame[column] = _escaped(frame[column])
-    return str(frame.to_csv(index=False))
+    return str(frame.to_csv(index=False, **CSV_OPTIONS))
 
 
 def _escaped(column: pd.Series) -> pd.Series:
