@@ -32,6 +32,7 @@ from typing import Any
 
 from spatialbench.records.messages import Response
 from spatialbench.records.redaction import redact
+from spatialbench.records.surrogates import escape_lone_surrogates
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.identity import check_same_run
 
@@ -326,7 +327,8 @@ class RunStore:
         return sorted(item for key, item, raw in rows if key in wanted and _finish_reason(raw) in TRUNCATED)
 
     def _redact(self, text: str | None) -> str | None:
-        return None if text is None else redact(text, self._secrets)
+        """``text`` with secrets masked and lone surrogates escaped (SQLite cannot store them; issue 26)."""
+        return None if text is None else escape_lone_surrogates(redact(text, self._secrets))
 
     def results(self, keys: list[str] | None = None) -> list[StoredResult]:
         """Rows for ``keys`` (all rows when None)."""
