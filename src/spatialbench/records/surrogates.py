@@ -3,7 +3,7 @@ r"""Lone UTF-16 surrogates in untrusted text, written as ``\uXXXX`` escapes so t
 A JSON reply may carry half of a surrogate pair (``"2 \ud83d"``, a model cut mid-emoji); Python decodes
 it to a string that UTF-8 (SQLite, every file) cannot encode. :func:`escape_lone_surrogates` writes each
 such code point as the six characters of its JSON escape, so the text is stored, read and scored like any
-other (issue 26); the provider's raw JSON reply, stored beside it, keeps the exact original.
+other (issue 26). A literal backslash-u text in a reply reads back the same: the one ambiguity kept.
 """
 
 from __future__ import annotations
