@@ -106,8 +106,8 @@ def test_all_four_formats_are_written_next_to_the_first_run(runs):
     assert {f"{stem}.csv", f"{stem}.json", f"{stem}.md", f"{stem}.tex"} <= set(written)
     assert "compare_vision_vs_blind_vs_chance.json" in written
     csv_lines = (folder / f"{stem}.csv").read_text().splitlines()
-    assert csv_lines[0].startswith(",Avg.,Obj. Count,Abs. Dist.")
-    assert csv_lines[3].startswith("Enabled−Disabled (vision − blind),")
+    assert csv_lines[0].startswith('"","Avg.","Obj. Count","Abs. Dist."')  # text quoted (issue 26)
+    assert csv_lines[3].startswith('"Enabled−Disabled (vision − blind)",')
     tex = (folder / f"{stem}.tex").read_text()
     assert tex.startswith("\\begin{tabular}{lrrrrrrrrr}") and "Enabled$-$Disabled (vision $-$ blind)" in tex
 

@@ -68,3 +68,22 @@ def test_merged_lays_flags_over_the_file() -> None:
         "data": {"benchmark": "vsibench", "options": {"subset": "full", "pruned_ids": "p.txt"}},
         "out": "b",
     }
+
+
+@pytest.mark.parametrize("text", [
+    # 9 levels of 9 aliases: 9**9 (387 million) values once expanded, from a file of ~330 bytes
+    "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(
+        f"{n}: &{n} [{','.join(['*' + p] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi", strict=True))
+    + "data: {path: x, ids: *i}\n",
+    "model: &m {name: x, extra: *m}\n",  # an alias inside itself
+])
+def test_a_yaml_alias_bomb_is_one_line_in_bounded_memory(tmp_path: Path, text: str) -> None:
+    """Issue 26 item 8: the expansion (when unknown keys were reported with their values) ate all memory."""
+    config = tmp_path / "bomb.yaml"
+    config.write_text(text)
+    result = CliRunner().invoke(app, ["run", "--config", str(config), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2, result.output
+    assert result.output.splitlines() == [
+        f"Error: Invalid value for --config {config}: YAML aliases expand to over 100,000 values "
+        "(an alias bomb or an alias inside itself); write the values out"]
+    assert not (tmp_path / "out").exists()

@@ -112,7 +112,7 @@ def test_out_that_is_a_file_and_empty_annotations_are_errors(data, tmp_path) -> 
 def test_failed_items_exit_1_after_the_summary_and_list_how_many_more(tmp_path) -> None:
     root = tmp_path / "data"
     make_vsibench(root, n_videos=2, per_video=4, n_frames=6)
-    # every item but one fails (an endpoint that answered nothing is one line: tests/cli/test_dead_endpoints.py)
+    # every item but one fails (an endpoint that answered nothing is one line: tests/cli/test_dead_endpoints)
     script = ServerScript(fault=lambda seen, text: None if "[q0]" in text else Fault("500"))
     with OpenAIServer(script) as server:
         model = f"openai-compatible:{server.url}#m"

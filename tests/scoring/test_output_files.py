@@ -34,7 +34,7 @@ def test_items_csv_escapes_formula_cells_and_keeps_every_row(tmp_path):
 
 def test_breakdown_csv_escapes_formula_labels():
     grid = Grid(("=cmd", "ok"), (("@row", (1.5, "-x")),))
-    assert to_csv(grid) == ",'=cmd,ok\n'@row,1.5,'-x\n"
+    assert to_csv(grid) == '"","\'=cmd","ok"\n"\'@row",1.5,"\'-x"\n'
 
 
 def test_a_failed_write_leaves_the_earlier_file_and_no_partial_one(tmp_path, monkeypatch):

@@ -59,3 +59,14 @@ def test_an_empty_prediction_file_says_it_has_no_rows(tmp_path):
     assert result.exit_code == 1, result.output
     assert f"error: no usable prediction in {path}: the file has no rows" in result.output
     assert "listed above" not in result.output
+
+
+def test_a_line_with_a_lone_surrogate_is_named_and_the_rest_scored(tmp_path):
+    """Issue 26 item 3: ``"2 \\ud83d"`` (half an emoji) crashed writing items.csv; now its line is named."""
+    path = tmp_path / "p.jsonl"
+    path.write_text('{"id": 1, "response": "2 \\ud83d"}\n{"id": 2, "response": "2"}\n')
+    result = _score(tmp_path, path)
+    assert result.exit_code == 0, result.output
+    assert (f"{path}:1: field 'response': a lone UTF-16 surrogate (\\ud83d at character 3): not text"
+            in result.output), result.output
+    assert "missing predictions: 1" in result.output and "| all | 50.0 |" in result.output

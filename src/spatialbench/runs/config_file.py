@@ -58,6 +58,31 @@ class RunConfigError(RunSetupError):
         self.location = location
 
 
+MAX_VALUES = 100_000
+"""Most values (mapping keys and values, list entries) a run file may hold with every YAML alias written out.
+
+A real run file holds dozens; a 450-byte file of nested aliases holds billions once expanded (issue 26)."""
+
+
+def _expanded_beyond(data: Any, budget: int) -> bool:
+    """Whether ``data`` holds more than ``budget`` values counting each alias use anew (cycles: True).
+
+    Stops as soon as the budget is spent, so time and memory stay bounded whatever the nesting.
+    """
+    stack, seen = [data], 0
+    while stack:
+        value = stack.pop()
+        seen += 1
+        if seen > budget:
+            return True
+        if isinstance(value, dict):
+            stack.extend(value.keys())
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return False
+
+
 def read_config_file(path: Path) -> dict[str, Any]:
     """Read a run file (``.yaml`` / ``.yml`` / ``.toml``, or a run's ``config.json``) into nested dicts.
 
@@ -81,6 +106,9 @@ def read_config_file(path: Path) -> dict[str, Any]:
         raise RunConfigError(f"--config {path}: {_syntax_error(exc)}", where) from None
     if data is None:
         return {}
+    if _expanded_beyond(data, MAX_VALUES):  # before anything copies or prints it (json.dumps, errors)
+        raise RunConfigError(f"--config {path}: YAML aliases expand to over {MAX_VALUES:,} values (an alias "
+                             "bomb or an alias inside itself); write the values out", where)
     if not isinstance(data, dict):
         raise RunConfigError(f"--config {path}: expected a mapping of sections, got {type(data).__name__}",
                              where)

@@ -4,7 +4,9 @@ Whole numbers (``three``, ``twenty-one``, ``three hundred and five``, ``two thou
 (``four point five`` → 4.5, ``zero point seven five`` → 0.75, ``point five`` → 0.5) and fractions
 (``three and a half`` → 3.5, ``two and three quarters`` → 2.75, ``a quarter`` → 0.25, ``half`` → 0.5,
 ``three quarters`` → 0.75; a fraction without a numeral is flagged *bare*, so the caller can ask for
-a unit after it). The first run of number words in the text is read; the words come from
+a unit after it). Words join only as numerals do (``twenty one``, ``three hundred five``), so ``seven
+or eight``, ``one, two, three`` and ``seven and eight`` are separate readings, never a sum
+(:func:`word_values` lists every reading; issue 26). The words come from
 ``scoring/data/units.json`` (``number_words``, ``number_scales``, ``fraction_words``,
 ``decimal_point_words``).
 """
@@ -91,6 +93,18 @@ def _whole(result: tuple[float, int] | None) -> Reading | None:
     return None if result is None else (result[0], result[1], False)
 
 
+def _joins(current: int, word: int) -> bool:
+    """Whether a number word of value ``word`` continues a numeral now at ``current``.
+
+    ``twenty`` + ``one``, ``three hundred`` + ``five``, ``two thousand`` + ``six`` do; ``seven`` + ``eight``
+    (a list or a hedge) does not.
+    """
+    below_hundred = current % 100
+    if below_hundred == 0:
+        return word < 100 if current else True
+    return below_hundred >= 20 and below_hundred % 10 == 0 and word < 10
+
+
 def _read(tokens: Tokens, i: int, tables: WordTables) -> Reading | None:
     reading = _Reading()
     while i < len(tokens):
@@ -99,8 +113,9 @@ def _read(tokens: Tokens, i: int, tables: WordTables) -> Reading | None:
             found = (_decimals if token in tables.points else _fraction)(tokens, i + 1, tables)
             if found is not None:
                 return _whole(_finish(reading, tokens, found))
-            if token in tables.points:
-                break
+            following = tables.words.get(tokens[i + 1][0]) if i + 1 < len(tokens) else None
+            if token in tables.points or following is None or not _joins(reading.current, following):
+                break  # "seven and eight": two readings
             i += 1
             continue
         elif not reading.seen and (token == "half" or token == "a"):
@@ -111,6 +126,8 @@ def _read(tokens: Tokens, i: int, tables: WordTables) -> Reading | None:
             found = (reading.current / tables.fractions[token], i + 1)
             reading.current = 0
             return _whole(_finish(reading, tokens, found))
+        elif token in tables.words and reading.seen and not _joins(reading.current, tables.words[token]):
+            break  # "one, two, three" / "seven eight": the next reading starts here
         elif token in tables.words:
             reading.current, reading.seen = reading.current + tables.words[token], True
         elif token in tables.scales and reading.seen:
@@ -136,8 +153,25 @@ def word_value(text: str, tables: WordTables) -> Reading | None:
         caller may want a unit after it), or None when ``text`` holds no number word (or a value no
         float holds).
     """
+    found = word_values(text, tables)
+    return found[0][1:] if found else None
+
+
+def word_values(text: str, tables: WordTables) -> list[tuple[int, float, int, bool]]:
+    """Every run of number words in ``text``, in order: ``(start, value, end, bare)`` each.
+
+    ``start``/``end`` are character offsets of the run in ``text``; ``value`` and ``bare`` as in
+    :func:`word_value`. ``seven or eight`` gives two readings (7 and 8), ``one, two, three`` three.
+    """
     tokens = [(m.group().lower(), m.end()) for m in _WORD.finditer(text)]
-    for i in range(len(tokens)):
-        if _starts(tokens, i, tables):
-            return _read(tokens, i, tables)
-    return None
+    starts = [m.start() for m in _WORD.finditer(text)]
+    readings, i = [], 0
+    while i < len(tokens):
+        found = _read(tokens, i, tables) if _starts(tokens, i, tables) else None
+        if found is not None:
+            readings.append((starts[i], *found))
+            while i < len(tokens) and tokens[i][1] <= found[1]:
+                i += 1
+        else:
+            i += 1
+    return readings

@@ -20,7 +20,6 @@ full disk) leaves the earlier scoring whole (or nothing), never a mix of two sco
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from pandas.api.types import is_bool_dtype, is_numeric_dtype, is_string_dtype
 from spatialbench.records.files import atomic_write_files
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.render import (
+    CSV_OPTIONS,
     FORMULA_STARTS,
     score_grid,
     spreadsheet_safe,
@@ -179,11 +179,7 @@ def items_csv(result: ScoreResult) -> str:
     for column in frame.columns:
         if not (is_numeric_dtype(frame[column]) or is_bool_dtype(frame[column])):
             frame[column] = _escaped(frame[column])
-    # a bare "\r" is not quoted by csv's minimal quoting under a "\n" line end: readers split the row
-    # (issue 26 item 2), so a frame holding one is written with every text cell quoted
-    has_cr = frame.map(lambda v: isinstance(v, str) and "\r" in v).to_numpy().any()
-    return str(frame.to_csv(index=False, lineterminator="\n",
-                            quoting=csv.QUOTE_NONNUMERIC if has_cr else csv.QUOTE_MINIMAL))
+    return str(frame.to_csv(index=False, **CSV_OPTIONS))
 
 
 def _escaped(column: pd.Series) -> pd.Series:

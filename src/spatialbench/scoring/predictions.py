@@ -49,6 +49,7 @@ from spatialbench.records.bulk import paused_gc
 from spatialbench.records.files import UTF16_TEXT, NotUtf8Error, Record, read_records, read_text
 from spatialbench.records.item import Item
 from spatialbench.records.rows import EntryIndex, RowError
+from spatialbench.records.surrogates import LONE_SURROGATE
 from spatialbench.scoring.lmms_eval_log import (
     filter_changed,
     is_sample,
@@ -159,6 +160,10 @@ def _add(
         out.errors.append(RowError(file, line, name, "missing (each line needs 'id' and 'response')"))
     elif not isinstance(text, str):
         out.errors.append(RowError(file, line, name, f"response is not a string: {text!r}"))
+    elif (lone := LONE_SURROGATE.search(text)) is not None:  # UTF-8 cannot write it into items.csv
+        code = f"\\u{ord(lone.group()):04x}"
+        message = f"a lone UTF-16 surrogate ({code} at character {lone.start() + 1}): not text"
+        out.errors.append(RowError(file, line, name, message))
     elif item_id in out.responses:
         out.errors.append(RowError(file, line, "id", f"second prediction for item {item_id!r} (first kept)"))
     else:

@@ -68,16 +68,23 @@ def to_markdown(grid: Grid) -> list[str]:
     return lines
 
 
+CSV_OPTIONS: dict[str, Any] = {"quoting": csv.QUOTE_NONNUMERIC, "lineterminator": "\n"}
+"""How every CSV spatialbench writes is quoted: every text cell in double quotes, numbers bare, ``\n``
+line ends. Minimal quoting is not enough: with ``\n`` line ends the csv module leaves a cell holding a
+bare ``\r`` unquoted, and readers then split that row in two (issue 26). Pass as ``**CSV_OPTIONS`` to
+``csv.writer`` or ``DataFrame.to_csv``."""
+
+
 def to_csv(grid: Grid) -> str:
-    """CSV text: a header row (first cell empty), then one row per grid row; missing values are empty."""
-    rows = [[spreadsheet_safe(h) for h in ("", *grid.header)]]
-    rows += [[spreadsheet_safe(name), *("" if v is None else spreadsheet_safe(v) for v in values)]
-             for name, values in grid.rows]
-    # minimal quoting leaves a bare "\r" unquoted under a "\n" line end (issue 26 item 2): quote all then
-    has_cr = any(isinstance(cell, str) and "\r" in cell for row in rows for cell in row)
+    """CSV text: a header row (first cell empty), then one row per grid row; missing values are empty.
+
+    Quoted as :data:`CSV_OPTIONS`: text cells in double quotes, numbers bare.
+    """
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n", quoting=csv.QUOTE_ALL if has_cr else csv.QUOTE_MINIMAL)
-    writer.writerows(rows)
+    writer = csv.writer(buffer, **CSV_OPTIONS)
+    writer.writerow([spreadsheet_safe(h) for h in ("", *grid.header)])
+    for name, values in grid.rows:
+        writer.writerow([spreadsheet_safe(name), *("" if v is None else spreadsheet_safe(v) for v in values)])
     return buffer.getvalue()
 
 

@@ -24,7 +24,10 @@ N5 number words, only when there are no digits: ``three``, ``twenty-one``, ``thr
    quarters`` (:mod:`spatialbench.scoring.number_words`); a unit right after the words converts as in
    N4 (``two hundred centimeters`` → 2 for a question in metres). A fraction without a numeral
    (``half``, ``a quarter``) counts only before a unit (``half a meter``, ``a quarter of a meter``) or
-   alone: ``half of the room is hidden`` is no answer.
+   alone: ``half of the room is hidden`` is no answer. Words join only as numerals do, so hedged or
+   listed words (``seven or eight``, ``one, two, three``, ``between seven and eight``) are several
+   values (N6: no answer), while a measure in two units adds up (``three meters and fifty
+   centimeters`` → 3.5 m; only a smaller unit after a larger one).
 N6 one value per answer: a candidate holding one value (or several equal after conversion) gives it;
    one holding several different values (``1,2,3``, ``2 m and 3 m``, even after ``Answer:``) gives
    **no answer** — the response does not say which one it means. A candidate with no number passes to
@@ -43,7 +46,7 @@ from functools import cache, lru_cache
 from importlib import resources
 
 from spatialbench.scoring.extraction import NO_ANSWER, NUMBER_EXTRACTORS, Extraction
-from spatialbench.scoring.number_words import WordTables, word_value
+from spatialbench.scoring.number_words import WordTables, word_values
 from spatialbench.scoring.response_text import answer_texts
 
 _NUM = r"(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?(?!\.?\d)"
@@ -52,6 +55,7 @@ _SPACE_GROUPS = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![.,]?\d)")
 _FEET_INCHES = re.compile(r"(?<![\w.])(\d+)\s*['′]\s*(\d+(?:\.\d+)?)\s*[\"″]")
 _VULGAR = re.compile(r"(?<![\w.])(?:(\d+)[ \t]?)?([\u00bc-\u00be\u2150-\u215e])")  # 1½, 2 ¾, ⅓
 _IN_BEFORE = re.compile(r"(?:^|\W)in\W*$", re.IGNORECASE)  # "in" right before a unit of the question
+_COMPOUND_GAP = re.compile(r"\s*(?:,\s*)?(?:and\s+)?")  # "3 metres and 50 cm", "5 feet, 6 inches"
 _MIXED = re.compile(r"(?<![\w.,/^])(\d+)[ \t]+(\d+)\s*/\s*(\d+)(?![\w./^])")  # 1 1/2 (a proper fraction)
 
 
@@ -167,16 +171,29 @@ def _converted(value: float, unit: str | None, asked: tuple[str, float] | None, 
     return value * said[1] / asked[1] if said and asked and said[0] == asked[0] else value
 
 
-def _word_value(text: str, asked: tuple[str, float] | None) -> float | None:
+def _word_values(text: str, asked: tuple[str, float] | None) -> list[float]:
+    """N5: the values the number words of ``text`` say, compound measures added up, in the unit asked."""
     tables = _tables()
-    found = word_value(text, tables.words)
-    if found is None:
-        return None
-    value, end, bare = found
-    unit = tables.unit_after.match(text, end)
-    if bare and unit is None and text[end:].strip(" \t\r\n.!"):
-        return None  # "half of the room is hidden": a fraction of something else, not the answer
-    return _converted(value, unit.group("unit") if unit else None, asked, tables)
+    said: list[tuple[float, str | None, int]] = []  # (value, unit, where it ends)
+    for start, value, end, bare in word_values(text, tables.words):
+        unit = tables.unit_after.match(text, end)
+        if bare and unit is None and text[end:].strip(" \t\r\n.!"):
+            continue  # "half of the room is hidden": a fraction of something else, not the answer
+        if said and unit and said[-1][1] and _COMPOUND_GAP.fullmatch(text, said[-1][2], start):
+            total = _compound(said[-1][0], said[-1][1], value, unit.group("unit"), tables)
+            if total is not None:  # "three meters and fifty centimeters": one length, 3.5 m
+                said[-1] = (total, said[-1][1], unit.end())
+                continue
+        said.append((value, unit.group("unit") if unit else None, unit.end() if unit else end))
+    return [_converted(v, unit, asked, tables) for v, unit, _ in said]
+
+
+def _compound(first: float, unit: str, second: float, second_unit: str, tables: _Tables) -> float | None:
+    """``first unit`` + ``second second_unit`` in ``unit`` when both are one dimension, else None."""
+    a, b = _dimension(unit, tables), _dimension(second_unit, tables)
+    if a is None or b is None or a[0] != b[0] or b[1] >= a[1]:
+        return None  # only a smaller unit adds on: "3 m and 2 m" stays two values
+    return first + second * b[1] / a[1]
 
 
 def _choose(values: list[float]) -> tuple[float | None, str]:
@@ -194,9 +211,10 @@ def _read(text: str, asked: tuple[str, float] | None) -> tuple[float | None, str
         if values:
             value, rule = _choose(values)
             return value, f"{where}:{rule}"
-        word = _word_value(focus, asked)
-        if word is not None:
-            return word, f"{where}:number_words"
+        words = _word_values(focus, asked)
+        if words:
+            value, rule = _choose(words)
+            return value, f"{where}:{'number_words' if value is not None else rule}"
     return None, "not_found"
 
 

@@ -34,6 +34,7 @@ from spatialbench.benchmarks.remindview.query import (
 )
 from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
+from spatialbench.scoring.render import CSV_OPTIONS
 
 BENCHMARK_NAME = "remindview"
 #: the release's columns, in its order
@@ -203,9 +204,9 @@ def item_to_row(item: Item) -> dict[str, Any]:
 
 
 def write_table(rows: Iterable[Mapping[str, Any]], path: Path, columns: Sequence[str] = COLUMNS) -> None:
-    """Write QA rows as a CSV table (header, ``columns`` in order, newline line ends, UTF-8)."""
+    """Write QA rows as a CSV table (header, ``columns`` in order, text quoted, newline line ends, UTF-8)."""
     frame = pd.DataFrame(list(rows), columns=list(columns))
-    frame.to_csv(path, index=False, lineterminator="\n")
+    frame.to_csv(path, index=False, **CSV_OPTIONS)  # a \r in a question stays in its cell
 
 
 def write_items(items: Sequence[Item], folder: Path) -> list[Path]:

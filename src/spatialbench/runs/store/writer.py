@@ -32,6 +32,7 @@ from typing import Any
 
 from spatialbench.records.messages import Response
 from spatialbench.records.redaction import redact
+from spatialbench.records.surrogates import escape_lone_surrogates
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.identity import check_same_run
 
@@ -326,7 +327,8 @@ class RunStore:
         return sorted(item for key, item, raw in rows if key in wanted and _finish_reason(raw) in TRUNCATED)
 
     def _redact(self, text: str | None) -> str | None:
-        return None if text is None else _encodable(redact(text, self._secrets))
+        """``text`` with secrets masked and lone surrogates escaped (SQLite cannot store them; issue 26)."""
+        return None if text is None else escape_lone_surrogates(redact(text, self._secrets))
 
     def results(self, keys: list[str] | None = None) -> list[StoredResult]:
         """Rows for ``keys`` (all rows when None)."""
@@ -378,16 +380,3 @@ def _status(response: Response | None, error: str | None) -> str:
     if response.text.strip() or (response.raw or {}).get("no_answer_expected"):
         return "ok"
     return "empty"
-
-
-def _encodable(text: str) -> str:
-    r"""``text`` with each lone UTF-16 surrogate written as its ``\uXXXX`` escape (issue 26 item 3).
-
-    SQLite stores UTF-8, which cannot hold a lone surrogate (a model's ``"2 \ud83d"`` crashed every
-    re-run); the escape keeps the code point readable and the rest of the text unchanged.
-    """
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
