@@ -78,7 +78,7 @@ def test_every_figure_with_data_is_written_as_png_and_svg(report) -> None:
 def test_tables_in_markdown_csv_latex(report, demo_runs) -> None:
     vision = load_run(demo_runs["vision"]).result.table
     csv = (report / "tables" / "leaderboard.csv").read_text().splitlines()
-    row = next(line for line in csv if line.startswith("vision,"))
+    row = next(line for line in csv if line.startswith("\"vision\","))
     assert row.split(",")[1:3] == ["1", str(vision.average)]
     tex = (report / "tables" / "leaderboard.tex").read_text()
     assert r"\multicolumn{11}{l}{\textit{Baseline}} \\" in tex
