@@ -1,0 +1,82 @@
+"""``--frames aks:N`` end to end: refused without a scorer before any work; a loopback run with a tiny CLIP.
+
+MMSI-Video Table 5 compares Uniform-50 with AKS-50; the run samples each question's frames with AKS
+(its question text as the query) and scores each video's candidate frames once.
+"""
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+from typer.testing import CliRunner
+
+from spatialbench.api import run
+from spatialbench.cli.main import app
+from spatialbench.runs import RunConfig
+from spatialbench.runs.store.reader import StoreReader
+from support.openai_server import OpenAIServer, ServerScript
+from support.tiny_clip import save_tiny_clip
+from support.vsi_data import answer_script, make_vsibench
+
+
+def test_aks_without_a_scorer_model_is_one_line_and_exit_2_before_any_folder(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            "--benchmark",
+            "vsibench",
+            "--data",
+            str(tmp_path),
+            "--model",
+            "chance-random",
+            "--out",
+            str(out),
+            "--frames",
+            "aks:8",
+        ],
+    )
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        "Error: Invalid value for --aks-model: none given; --frames aks:8 needs an image-text scorer "
+        "(a CLIP checkpoint folder or Hugging Face name, e.g. openai/clip-vit-base-patch32)"
+    )
+    assert not out.exists()
+
+
+def test_a_run_file_without_a_scorer_is_refused_too() -> None:
+    with pytest.raises(ValidationError, match="needs an image-text scorer"):
+        RunConfig.model_validate(
+            {
+                "data": {"benchmark": "vsibench", "path": "."},
+                "model": {"name": "chance-random"},
+                "media": {"frames": "aks:50"},
+                "out": "run",
+            }
+        )
+
+
+def test_a_loopback_run_sends_each_question_its_aks_frames_scoring_each_video_once(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    answers = make_vsibench(data, n_videos=2, per_video=4, n_frames=300)  # 10 s at 30 fps each
+    clip = save_tiny_clip(tmp_path / "tiny-clip")
+    script = ServerScript(answer=answer_script(answers))
+    with OpenAIServer(script) as server:
+        config = RunConfig.model_validate(
+            {
+                "data": {"benchmark": "vsibench", "path": str(data)},
+                "model": {"name": f"openai-compatible:{server.url}#m"},
+                "media": {"frames": "aks:3", "aks_model": str(clip)},
+                "out": str(tmp_path / "run"),
+            }
+        )
+        summary = run(config, progress=False)
+    assert summary.counts["ok"] == 8 and summary.score.table.average == 100.0
+    assert [r.n_images for r in script.answered()] == [3] * 8
+    for row in StoreReader(tmp_path / "run" / "run.sqlite").rows():
+        (media,) = row.prompt["media"]
+        frames = media["frames"]  # 3 of the candidates 0, 30, ..., 270 (one per second), in order
+        assert len(set(frames)) == 3 and frames == sorted(frames) and all(f % 30 == 0 for f in frames)
+    # features are keyed by content: the two videos hold the same frames, so 8 questions share one file
+    assert len(list((tmp_path / "run" / "aks_features").rglob("*.npz"))) == 1
