@@ -103,3 +103,17 @@ def test_a_scorer_model_that_does_not_load_names_the_model_once_for_every_questi
             cache.get(VIDEO, AKS_6, None, question)
         errors.append(caught.value)
     assert errors[0] is errors[1]  # loading was tried once
+
+
+def test_a_scorer_failing_on_the_frames_is_a_media_error_naming_the_model(clip, video, monkeypatch) -> None:
+    from transformers import CLIPModel
+
+    def broken(self, **inputs):  # type: ignore[no-untyped-def]
+        raise RuntimeError("CUDA out of memory")
+
+    monkeypatch.setattr(CLIPModel, "get_image_features", broken)
+    cache = FrameCache(video, scorer=ImageTextScorer(str(clip)))
+    with pytest.raises(
+        MediaError, match=r"walk.mp4: the AKS scorer .*tiny-clip failed \(CUDA out of memory\)"
+    ):
+        cache.get(VIDEO, AKS_6, None, QUESTIONS[0])

@@ -57,26 +57,35 @@ def test_a_run_file_without_a_scorer_is_refused_too() -> None:
         )
 
 
+def _config(data: Path, url: str, out: Path, clip: Path) -> RunConfig:
+    return RunConfig.model_validate(
+        {
+            "data": {"benchmark": "vsibench", "path": str(data)},
+            "model": {"name": f"openai-compatible:{url}#m"},
+            "media": {"frames": "aks:3", "aks_model": str(clip)},
+            "out": str(out),
+        }
+    )
+
+
 def test_a_loopback_run_sends_each_question_its_aks_frames_scoring_each_video_once(tmp_path: Path) -> None:
-    data = tmp_path / "data"
+    data, out = tmp_path / "data", tmp_path / "run"
     answers = make_vsibench(data, n_videos=2, per_video=4, n_frames=300)  # 10 s at 30 fps each
     clip = save_tiny_clip(tmp_path / "tiny-clip")
     script = ServerScript(answer=answer_script(answers))
     with OpenAIServer(script) as server:
-        config = RunConfig.model_validate(
-            {
-                "data": {"benchmark": "vsibench", "path": str(data)},
-                "model": {"name": f"openai-compatible:{server.url}#m"},
-                "media": {"frames": "aks:3", "aks_model": str(clip)},
-                "out": str(tmp_path / "run"),
-            }
-        )
-        summary = run(config, progress=False)
-    assert summary.counts["ok"] == 8 and summary.score.table.average == 100.0
-    assert [r.n_images for r in script.answered()] == [3] * 8
-    for row in StoreReader(tmp_path / "run" / "run.sqlite").rows():
+        summary = run(_config(data, server.url, out, clip), progress=False)
+        assert summary.counts["ok"] == 8 and summary.score.table.average == 100.0
+        assert [r.n_images for r in script.answered()] == [3] * 8
+        again = run(_config(data, server.url, out, clip), progress=False)
+        assert again.already_done == 8 and len(script.log) == 8  # resumed: nothing re-sent
+        other = save_tiny_clip(tmp_path / "other-clip", seed=1)  # another scorer picks other frames
+        rescored = run(_config(data, server.url, out, other), progress=False)
+        assert rescored.counts["ok"] == 8 and len(script.log) == 16
+    for row in StoreReader(out / "run.sqlite").rows():
         (media,) = row.prompt["media"]
         frames = media["frames"]  # 3 of the candidates 0, 30, ..., 270 (one per second), in order
         assert len(set(frames)) == 3 and frames == sorted(frames) and all(f % 30 == 0 for f in frames)
     # features are keyed by content: the two videos hold the same frames, so 8 questions share one file
-    assert len(list((tmp_path / "run" / "aks_features").rglob("*.npz"))) == 1
+    # per scorer
+    assert len(list((out / "aks_features").rglob("*.npz"))) == 2

@@ -102,7 +102,9 @@ class FrameCache:
             if entry is None:
                 self.decodes[str(key[1])] += 1
                 try:
-                    entry = load_media(ref, self.root, strategy, max_pixels, self._scores(ref, key[-1]))
+                    entry = load_media(
+                        ref, self.root, strategy, max_pixels, self._scores(ref, strategy, query)
+                    )
                     self._warn_if_short(strategy, entry)
                 except MediaError as exc:
                     entry = exc
@@ -111,9 +113,9 @@ class FrameCache:
             raise entry
         return entry
 
-    def _scores(self, ref: MediaRef, query: str | None) -> FrameScores | None:
+    def _scores(self, ref: MediaRef, strategy: FrameStrategy, query: str | None) -> FrameScores | None:
         """Return the relevance of ``ref``'s frames to ``query`` (None unless ``aks:N`` has a scorer)."""
-        if self.scorer is None or query is None:
+        if strategy.kind != "aks" or self.scorer is None or query is None:
             return None
         digest = hashlib.sha256("".join(self._digests.of(ref)).encode()).hexdigest()
         return self.scorer.scores(resolve_path(ref, self.root), digest, query)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,8 @@ FrameLoader = Callable[[NDArray[np.int64]], Sequence[NDArray[np.uint8]]]
 FrameScores = Callable[[NDArray[np.int64], FrameLoader], NDArray[np.float64]]
 #: frames per image forward pass
 BATCH = 16
+#: videos whose features stay in memory (the runner asks about one video after another; the rest is on disk)
+KEPT = 8
 
 
 class ImageTextScorer:
@@ -52,15 +55,24 @@ class ImageTextScorer:
         self.model, self.cache_dir, self.device = model, cache_dir, device
         self.image_passes = 0
         self._loaded: tuple[Any, Any, Any] | MediaError | None = None  # torch, model, processor; or why not
-        self._features: dict[tuple[str, str], NDArray[np.float32]] = {}
+        self._features: OrderedDict[tuple[str, str], NDArray[np.float32]] = OrderedDict()
         self._lock = threading.RLock()  # one model: frames and questions of concurrent items take turns
 
     def scores(self, media: str, digest: str, query: str) -> FrameScores:
-        """Return the scoring function for ``query`` over the frames of ``media`` (content ``digest``)."""
+        """Return the scoring function for ``query`` over the frames of ``media`` (content ``digest``).
+
+        The function raises MediaError (naming the media and the model) when the model cannot be loaded
+        or fails on the frames.
+        """
 
         def score(frames: NDArray[np.int64], load: FrameLoader) -> NDArray[np.float64]:
-            images = self.image_features(media, digest, frames, load)
-            text = self.text_features(media, query)
+            try:
+                images = self.image_features(media, digest, frames, load)
+                text = self.text_features(media, query)
+            except MediaError:  # a RuntimeError too: the model did not load, said once
+                raise
+            except (RuntimeError, ValueError) as exc:  # torch's errors, a processor refusing an input
+                raise MediaError(media, f"the AKS scorer {self.model} failed ({exc})") from exc
             return (images @ text).astype(np.float64)
 
         return score
@@ -75,10 +87,14 @@ class ImageTextScorer:
         """
         key = (digest, hashlib.sha256(np.asarray(frames, np.int64).tobytes()).hexdigest()[:16])
         with self._lock:
-            if key not in self._features:
+            if key in self._features:
+                self._features.move_to_end(key)
+            else:
                 self._features[key] = (
                     self._read(key) if self._on_disk(key) else self._compute(media, key, frames, load)
                 )
+                if len(self._features) > KEPT:
+                    self._features.popitem(last=False)
             return self._features[key]
 
     def text_features(self, media: str, query: str) -> NDArray[np.float32]:
