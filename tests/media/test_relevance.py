@@ -13,10 +13,11 @@ from PIL import Image
 from spatialbench.media.cache import FrameCache
 from spatialbench.media.errors import MediaError
 from spatialbench.media.frames import sample_frame_folder
-from spatialbench.media.relevance import BATCH, ImageTextScorer
+from spatialbench.media.relevance import ImageTextScorer
 from spatialbench.media.sampling import parse_strategy
+from spatialbench.media.scorer_models import BATCH
 from spatialbench.records.item import MediaKind, MediaRef
-from support.tiny_clip import save_tiny_clip
+from support.tiny_scorers import save_tiny_blip_itm, save_tiny_clip
 from support.videos import encode_indexed_video, indexed_frame, read_index
 
 AKS_6 = parse_strategy("aks:6")
@@ -117,3 +118,37 @@ def test_a_scorer_failing_on_the_frames_is_a_media_error_naming_the_model(clip, 
         MediaError, match=r"walk.mp4: the AKS scorer .*tiny-clip failed \(CUDA out of memory\)"
     ):
         cache.get(VIDEO, AKS_6, None, QUESTIONS[0])
+
+
+@pytest.fixture(scope="module")
+def blip(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return save_tiny_blip_itm(tmp_path_factory.mktemp("blip") / "tiny-blip-itm")
+
+
+def test_blip_itm_scores_are_the_full_models_match_probability_with_vision_tokens_kept(blip, video) -> None:
+    # AKS's default scorer: softmax(itm)[:, 1]; the vision tokens are kept, the text encoder runs per question
+    import torch
+    from transformers import AutoProcessor, BlipForImageTextRetrieval
+
+    scorer = ImageTextScorer(str(blip), video / "features")
+    frames = np.array([0, 50, 120], dtype=np.int64)
+    pixels = [indexed_frame(int(i), 64, 64) for i in frames]
+    got = scorer.scores("walk.mp4", "digest", QUESTIONS[0])(frames, lambda ids: pixels)
+    model, processor = (
+        BlipForImageTextRetrieval.from_pretrained(blip).eval(),
+        AutoProcessor.from_pretrained(blip),
+    )
+    inputs = processor(images=pixels, text=[QUESTIONS[0]] * 3, return_tensors="pt", padding=True)
+    with torch.no_grad():
+        expected = model(**inputs, use_itm_head=True).itm_score.softmax(dim=-1)[:, 1].numpy()
+    np.testing.assert_allclose(got, expected, atol=2e-3)  # the tokens are kept as float16
+    kept = scorer.image_features("walk.mp4", "digest", frames, lambda ids: pixels)
+    assert kept.dtype == np.float16 and kept.shape == (3, 17, 16)  # 4×4 patches + CLS, width 16
+
+
+def test_aks_with_blip_itm_embeds_a_videos_frames_once_for_eight_questions(blip, video) -> None:
+    scorer = ImageTextScorer(str(blip), video / "features")
+    cache = FrameCache(video, scorer=scorer)
+    chosen = [cache.get(VIDEO, AKS_6, None, question).indices.tolist() for question in QUESTIONS]
+    assert all(len(c) == 6 == len(set(c)) and c == sorted(c) for c in chosen)
+    assert scorer.image_passes == 2

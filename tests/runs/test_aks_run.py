@@ -15,32 +15,18 @@ from spatialbench.cli.main import app
 from spatialbench.runs import RunConfig
 from spatialbench.runs.store.reader import StoreReader
 from support.openai_server import OpenAIServer, ServerScript
-from support.tiny_clip import save_tiny_clip
+from support.tiny_scorers import save_tiny_clip
 from support.vsi_data import answer_script, make_vsibench
 
 
 def test_aks_without_a_scorer_model_is_one_line_and_exit_2_before_any_folder(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    result = CliRunner().invoke(
-        app,
-        [
-            "run",
-            "--benchmark",
-            "vsibench",
-            "--data",
-            str(tmp_path),
-            "--model",
-            "chance-random",
-            "--out",
-            str(out),
-            "--frames",
-            "aks:8",
-        ],
-    )
+    flags = "run --benchmark vsibench --model chance-random --frames aks:8".split()
+    result = CliRunner().invoke(app, [*flags, "--data", str(tmp_path), "--out", str(out)])
     assert result.exit_code == 2
     assert result.output.strip() == (
         "Error: Invalid value for --aks-model: none given; --frames aks:8 needs an image-text scorer "
-        "(a CLIP checkpoint folder or Hugging Face name, e.g. openai/clip-vit-base-patch32)"
+        "(a CLIP or BLIP-ITM checkpoint folder or Hugging Face name, e.g. openai/clip-vit-base-patch32)"
     )
     assert not out.exists()
 

@@ -39,7 +39,7 @@ FramesOpt = Annotated[
 ]
 AksModelOpt = Annotated[
     str | None,
-    typer.Option(help="Image-text scorer of --frames aks:N: a CLIP checkpoint folder or Hugging Face name."),
+    typer.Option(help="Image-text scorer of --frames aks:N: a CLIP or BLIP-ITM checkpoint folder or name."),
 ]
 LimitOpt = Annotated[int | None, typer.Option(help="Only the first N selected items.")]
 IdsOpt = Annotated[Path | None, typer.Option(help="File of item ids to run, one per line.")]

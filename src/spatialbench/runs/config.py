@@ -79,7 +79,7 @@ class MediaConfig(BaseModel):
 
     ``frames`` (strategy name; None = the benchmark's default, else ``uniform:32``), ``max_pixels``
     (per-frame resize limit; None = original size), ``frame_cache_mb`` (frame cache memory),
-    ``aks_model`` (the image–text scorer of ``aks:N``: a CLIP checkpoint folder or Hugging Face name;
+    ``aks_model`` (the image–text scorer of ``aks:N``: a CLIP or BLIP-ITM checkpoint folder or name;
     required by ``aks:N``, MMSI-Video Table 5) and ``aks_cache`` (folder of its frame features; None =
     ``OUT/aks_features``).
     """
@@ -103,8 +103,8 @@ class MediaConfig(BaseModel):
         frames = info.data.get("frames") or ""
         if value is None and frames.startswith("aks:"):
             raise ValueError(
-                f"none given; --frames {frames} needs an image-text scorer (a CLIP checkpoint folder or "
-                "Hugging Face name, e.g. openai/clip-vit-base-patch32)"
+                f"none given; --frames {frames} needs an image-text scorer (a CLIP or BLIP-ITM checkpoint "
+                "folder or Hugging Face name, e.g. openai/clip-vit-base-patch32)"
             )
         return value
 
