@@ -75,3 +75,16 @@ def test_a_loopback_run_sends_each_question_its_aks_frames_scoring_each_video_on
     # features are keyed by content: the two videos hold the same frames, so 8 questions share one file
     # per scorer
     assert len(list((out / "aks_features").rglob("*.npz"))) == 2
+
+
+def test_a_scorer_named_for_a_uniform_run_changes_none_of_its_request_keys(tmp_path: Path) -> None:
+    # a sweep over frames=uniform:3,aks:3 names the scorer in the config of both runs
+    data, out = tmp_path / "data", tmp_path / "run"
+    answers = make_vsibench(data, n_videos=1, per_video=2)
+    script = ServerScript(answer=answer_script(answers))
+    with OpenAIServer(script) as server:
+        uniform = _config(data, server.url, out, tmp_path / "no-scorer-needed")
+        uniform = uniform.updated("media", frames="uniform:3")
+        run(uniform.updated("media", aks_model=None), progress=False)
+        again = run(uniform, progress=False)
+    assert again.already_done == 2 and len(script.log) == 2

@@ -95,8 +95,8 @@ def plan(
 
 def _frames(config: RunConfig) -> str:
     """Return the frame strategy as keyed: ``aks:N`` with its scorer (another scorer, other frames)."""
-    if config.media.aks_model is None:
-        return config.frame_strategy
+    if config.media.aks_model is None or not config.frame_strategy.startswith("aks:"):
+        return config.frame_strategy  # a scorer named for a sweep's other runs changes no uniform:N key
     return f"{config.frame_strategy} scored by {config.media.aks_model}"
 
 
