@@ -88,3 +88,17 @@ def test_a_scorer_named_for_a_uniform_run_changes_none_of_its_request_keys(tmp_p
         run(uniform.updated("media", aks_model=None), progress=False)
         again = run(uniform, progress=False)
     assert again.already_done == 2 and len(script.log) == 2
+
+
+def test_a_local_scorer_folder_is_recorded_absolute_and_a_hub_name_as_given(tmp_path, monkeypatch) -> None:
+    (tmp_path / "clip").mkdir()
+    monkeypatch.chdir(tmp_path)
+    base = {"data": {"benchmark": "vsibench", "path": "."}, "model": {"name": "chance-random"}, "out": "run"}
+    local = RunConfig.model_validate({**base, "media": {"frames": "aks:8", "aks_model": "clip"}})
+    hub = RunConfig.model_validate(
+        {**base, "media": {"frames": "aks:8", "aks_model": "openai/clip-vit-base-patch32"}}
+    )
+    assert (local.media.aks_model, hub.media.aks_model) == (
+        str(tmp_path / "clip"),
+        "openai/clip-vit-base-patch32",
+    )

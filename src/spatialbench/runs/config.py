@@ -79,9 +79,9 @@ class MediaConfig(BaseModel):
 
     ``frames`` (strategy name; None = the benchmark's default, else ``uniform:32``), ``max_pixels``
     (per-frame resize limit; None = original size), ``frame_cache_mb`` (frame cache memory),
-    ``aks_model`` (the image–text scorer of ``aks:N``: a CLIP or BLIP-ITM checkpoint folder or name;
-    required by ``aks:N``, MMSI-Video Table 5) and ``aks_cache`` (folder of its frame features; None =
-    ``OUT/aks_features``).
+    ``aks_model`` (the image–text scorer of ``aks:N``: a CLIP or BLIP-ITM checkpoint folder, made
+    absolute, or Hugging Face name; required by ``aks:N``, MMSI-Video Table 5) and ``aks_cache`` (folder
+    of its frame features; None = ``OUT/aks_features``).
     """
 
     model_config = _FROZEN
@@ -106,7 +106,8 @@ class MediaConfig(BaseModel):
                 f"none given; --frames {frames} needs an image-text scorer (a CLIP or BLIP-ITM checkpoint "
                 "folder or Hugging Face name, e.g. openai/clip-vit-base-patch32)"
             )
-        return value
+        # a local checkpoint is recorded absolute (a resumed run, its request keys); a hub name as given
+        return str(Path(value).absolute()) if value is not None and Path(value).is_dir() else value
 
 
 class ModelConfig(BaseModel):
