@@ -33,7 +33,6 @@ from spatialbench.analysis.phases import split
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.analysis.stored import StoredAnswer, answered_items, correct_items, stored_answers
 from spatialbench.benchmarks import get_benchmark
-from spatialbench.media.cache import FrameCache
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.models.api import ApiSettings
@@ -44,7 +43,7 @@ from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings, ImagePart, Part, Request, TextPart
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.folder import RunFolder
-from spatialbench.runs.plan import data_root
+from spatialbench.runs.runner import frame_cache
 from spatialbench.scoring.render import Grid, Value, to_markdown
 
 VERSION = 1
@@ -98,7 +97,7 @@ class RunRequests:
     def __init__(self, config: RunConfig) -> None:
         self.config = config
         self.builder = get_benchmark(config.data.benchmark).prompt_builder(config.prompt)
-        self.cache = FrameCache(data_root(config.data.path), max_bytes=config.media.frame_cache_mb * 2**20)
+        self.cache = frame_cache(config)  # with the run's AKS scorer when its frames are aks:N
         self.strategy = parse_strategy(config.frame_strategy)
 
     def query_images(self, item: Item) -> tuple[Part, ...]:
@@ -120,12 +119,8 @@ class RunRequests:
         Raises:
             MediaError: the item's media cannot be read. ValueError: the builder refuses the item.
         """
-        blind = self.config.prompt.blind
-        media = (
-            []
-            if blind
-            else [self.cache.get(r, self.strategy, self.config.media.max_pixels) for r in item.media]
-        )
+        size, blind = self.config.media.max_pixels, self.config.prompt.blind
+        media = [] if blind else [self.cache.get(r, self.strategy, size, item.question) for r in item.media]
         return self.builder.build(item, media)
 
 
