@@ -44,7 +44,7 @@ def generate_vsibench_command(
     out: OutOpt,
     tasks: TasksOpt = None,
     seed: SeedOpt = 0,
-    distance: DistanceOpt = "exact",
+    distance: DistanceOpt = "sampled",
     rel_distance_rule: GapRuleOpt = "data",
     rules: RulesOpt = "data",
     draw_allocation: DrawOpt = "fixed_total",
