@@ -12,6 +12,8 @@ class Progress:
 
     ``counts`` always holds ``ok``, ``empty`` and ``failed``; ``not_applicable`` (no answer expected, e.g.
     chance-random on numerical items) and ``not_attempted`` (run stopped before the item) appear once seen.
+    An item not attempted is counted but does not advance the bar, and a bar closed with such items ends
+    as ``stopped`` with their count: a run stopped by a full disk or a dead endpoint never reads n/n.
     """
 
     def __init__(
@@ -21,6 +23,7 @@ class Progress:
         self.input_tokens = 0
         self.output_tokens = 0
         self._bar: Any = None
+        self.description = description
         if enabled:
             from tqdm import tqdm
 
@@ -34,7 +37,7 @@ class Progress:
         if response is not None:
             self.input_tokens += response.input_tokens or 0
             self.output_tokens += response.output_tokens or 0
-        if self._bar is not None:
+        if self._bar is not None and status != "not_attempted":
             self._bar.set_postfix(
                 failed=self.counts["failed"],
                 empty=self.counts["empty"],
@@ -45,6 +48,11 @@ class Progress:
             self._bar.update(1)
 
     def close(self) -> None:
-        """Finish the bar."""
-        if self._bar is not None:
-            self._bar.close()
+        """Finish the bar (``stopped``, with the items not attempted, when the run stopped early)."""
+        if self._bar is None:
+            return
+        skipped = self.counts.get("not_attempted", 0)
+        if skipped:
+            self._bar.set_description_str(f"{self.description}: stopped", refresh=False)
+            self._bar.set_postfix(failed=self.counts["failed"], not_attempted=skipped, refresh=False)
+        self._bar.close()
