@@ -16,11 +16,11 @@ from spatialbench.cli.apps import command_errors
 from spatialbench.cli.progress_bar import progress_bar
 
 
-def analysed(run: Path, name: str, progress: str | None = None, **params: Any) -> dict[str, Any]:
+def analysed(run: Path, name: str, progress: bool = False, **params: Any) -> dict[str, Any]:
     """Run the registered analysis ``name`` on the scored run folder ``run``; its document as JSON.
 
-    ``progress``: the bar's description, for an analysis that reports progress (a bar on stderr while it
-    runs, :mod:`~spatialbench.cli.progress_bar`); None: no bar.
+    ``progress``: the analysis reports progress (``compute``/``acompute`` take ``progress``): a bar named
+    after it on stderr while it runs (:mod:`~spatialbench.cli.progress_bar`).
 
     Raises:
         SpatialBenchError: (exit 2, one ``error:`` line at the boundary, nothing written) not a scored
@@ -32,7 +32,7 @@ def analysed(run: Path, name: str, progress: str | None = None, **params: Any) -
     from spatialbench.runs.folder import open_run
 
     analysis = ANALYSES.get(name)
-    with command_errors(ValueError, OSError), progress_bar(progress or name) as bar:
+    with command_errors(ValueError, OSError), progress_bar(name) as bar:
         folder = open_run(run, scored=True)
         doc = run_sync(analysis.arun(folder, progress=bar if progress else None, **params))
     return doc.model_dump(mode="json")

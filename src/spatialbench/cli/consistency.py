@@ -46,7 +46,7 @@ def consistency(
     """
     from spatialbench.analysis.consistency import counts_line, summary_text
 
-    doc = analysed(run, "consistency", "consistency", model=model, turn=turn, concurrency=concurrency,
+    doc = analysed(run, "consistency", progress=True, model=model, turn=turn, concurrency=concurrency,
                    timeout_s=timeout, max_attempts=max_attempts)
     items = doc["items"]
     if items["valid"] == 0 and items["failed"]:  # nothing came back: the reason, no table of dashes

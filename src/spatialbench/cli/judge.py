@@ -43,7 +43,7 @@ def judge(
     """Score each answer's reasoning phases 1-3 with LLM judges (ReMindView-Bench App. D.1, Table 2)."""
     from spatialbench.analysis.judge.views import judge_lines, summary_text
 
-    doc = analysed(run, "judge", "judge", judges=tuple(judges), turn=turn, concurrency=concurrency,
+    doc = analysed(run, "judge", progress=True, judges=tuple(judges), turn=turn, concurrency=concurrency,
                    timeout_s=timeout, max_new_tokens=max_new_tokens, max_attempts=max_attempts)
     parts = doc["per_judge"].values()
     valid = sum(part["valid"] for part in parts)

@@ -12,37 +12,38 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from spatialbench.records.progress import Progress
+
+class Bar:
+    """A progress callback ``(done, total[, name])`` drawing one tqdm bar; ``name`` (a scene) is shown."""
+
+    def __init__(self, description: str, unit: str) -> None:
+        self.description, self.unit = description, unit
+        self._bar: Any = None
+
+    def __call__(self, done: int, total: int, name: str | None = None) -> None:
+        """Show ``done`` of ``total`` (the bar appears at the first call; another total resizes it)."""
+        if self._bar is None:
+            from tqdm import tqdm
+
+            self._bar = tqdm(total=total, desc=self.description, unit=self.unit, dynamic_ncols=True,
+                             smoothing=0.1, file=sys.stderr, disable=None)
+        bar = self._bar
+        bar.total = total
+        if name is not None:
+            bar.set_postfix_str(name, refresh=False)
+        bar.update(done - bar.n)
+
+    def close(self) -> None:
+        """Finish the bar (nothing when it never appeared)."""
+        if self._bar is not None:
+            self._bar.close()
 
 
 @contextmanager
-def progress_bar(description: str, unit: str = "item") -> Iterator[Progress]:
-    """Yield a progress callback drawing a bar on stderr; the bar is closed when the block ends.
-
-    The bar appears at the first call (when the total is known); a later call with another total resizes it.
-    """
-    bar: Any = None
-
-    def update(done: int, total: int) -> None:
-        nonlocal bar
-        if bar is None:
-            from tqdm import tqdm
-
-            bar = tqdm(
-                total=total,
-                desc=description,
-                unit=unit,
-                dynamic_ncols=True,
-                smoothing=0.1,
-                file=sys.stderr,
-                disable=None,
-            )
-        if bar.total != total:
-            bar.total = total
-        bar.update(done - bar.n)
-
+def progress_bar(description: str, unit: str = "item") -> Iterator[Bar]:
+    """Yield a :class:`Bar` on stderr, closed when the block ends (also on an error)."""
+    bar = Bar(description, unit)
     try:
-        yield update
+        yield bar
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()

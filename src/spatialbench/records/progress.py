@@ -8,7 +8,10 @@ at ``total`` only when every unit finished. The command line draws the bar
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
+
+T = TypeVar("T")
 
 Progress = Callable[[int, int], None]
 """Called with (units done, units in all); must not raise."""
@@ -27,3 +30,9 @@ class Tally:
         self.done += units
         if self.progress is not None:
             self.progress(self.done, self.total)
+
+    def each(self, values: Iterable[T]) -> Iterator[T]:
+        """Yield ``values``, counting one step as each one's work is done (when the next one is asked for)."""
+        for value in values:
+            yield value
+            self.step()
