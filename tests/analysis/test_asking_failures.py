@@ -13,43 +13,29 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks.mmsi_remindview_fixtures import build_remindview
 from spatialbench.analysis.asking import endpoint_label, model_slug
-from spatialbench.api import run
 from spatialbench.cli.main import app
-from spatialbench.runs import RunConfig
 from spatialbench.runs.lock import run_lock
-from support.judge_scripts import FOUR_PHASES, add_view_graphs, judge_reply
+from support.judge_scripts import FOUR_PHASES, answered_run, judge_reply
 from support.openai_server import Fault, OpenAIServer, ServerScript
 
 ITEMS = 11  # the ReMindView fixture's items, every one answered with phases 1-4 and a view graph
 
 
 @pytest.fixture()
-def answered_run(tmp_path: Path) -> Path:
-    data = build_remindview(tmp_path / "data")
-    add_view_graphs(data)
-    with OpenAIServer(ServerScript(answer=lambda text: FOUR_PHASES)) as server:
-        config = RunConfig.model_validate(
-            {
-                "data": {"benchmark": "remindview", "path": str(data)},
-                "model": {"name": f"openai-compatible:{server.url}#vlm", "timeout_s": 10},
-                "out": str(tmp_path / "run"),
-            }
-        )
-        assert run(config, progress=False).counts["ok"] == ITEMS
-    return tmp_path / "run"
+def answered(tmp_path: Path) -> Path:
+    return answered_run(tmp_path, FOUR_PHASES)
 
 
 def _failing() -> ServerScript:
     return ServerScript(fault=lambda seen, text: Fault("500"))
 
 
-def test_judge_against_http_500_names_the_reason_and_the_server_s_request_count(answered_run: Path) -> None:
+def test_judge_against_http_500_names_the_reason_and_the_server_s_request_count(answered: Path) -> None:
     script = _failing()
     with OpenAIServer(script) as server:
         name = f"openai-compatible:{server.url}#j"
-        result = CliRunner().invoke(app, ["judge", str(answered_run), "--judge", name, "--max-attempts", "2"])
+        result = CliRunner().invoke(app, ["judge", str(answered), "--judge", name, "--max-attempts", "2"])
     assert result.exit_code == 1, result.output
     assert len(script.log) == ITEMS * 2  # every item tried twice: the first attempt and one retry
     lines = result.output.splitlines()
@@ -62,19 +48,14 @@ def test_judge_against_http_500_names_the_reason_and_the_server_s_request_count(
 
 
 def test_consistency_against_http_500_names_the_reason_and_the_server_s_request_count(
-    answered_run: Path,
+    answered: Path,
 ) -> None:
     script = _failing()
     with OpenAIServer(script) as server:
-        args = [
-            "consistency",
-            str(answered_run),
-            "--model",
-            f"openai-compatible:{server.url}#vlm",
-            "--max-attempts",
-            "3",
-        ]
-        result = CliRunner().invoke(app, args)
+        model = f"openai-compatible:{server.url}#vlm"
+        result = CliRunner().invoke(
+            app, ["consistency", str(answered), "--model", model, "--max-attempts", "3"]
+        )
     assert result.exit_code == 1, result.output
     assert len(script.log) == ITEMS * 3
     first = result.output.splitlines()[0]
@@ -83,31 +64,31 @@ def test_consistency_against_http_500_names_the_reason_and_the_server_s_request_
     assert "| items |" not in result.output
 
 
-def test_a_second_judge_process_on_the_same_store_is_refused_before_sending(answered_run: Path) -> None:
+def test_a_second_judge_process_on_the_same_store_is_refused_before_sending(answered: Path) -> None:
     script = ServerScript(answer=lambda text: judge_reply((80, 60, 40)))
     with OpenAIServer(script) as server:
         name = f"openai-compatible:{server.url}#j"
-        folder = answered_run / "analysis" / "judge" / model_slug(endpoint_label(name))
+        folder = answered / "analysis" / "judge" / model_slug(endpoint_label(name))
         with run_lock(folder, "judge"):  # the first judge process, still running
-            result = CliRunner().invoke(app, ["judge", str(answered_run), "--judge", name])
+            result = CliRunner().invoke(app, ["judge", str(answered), "--judge", name])
         assert result.exit_code == 2, result.output
         assert script.log == []  # nothing was sent twice
         assert result.output.strip().splitlines() == [
             f"error: another judge process holds {folder / 'run.lock'} (pid {os.getpid()}); "
             "wait for it to finish"
         ]
-        again = CliRunner().invoke(app, ["judge", str(answered_run), "--judge", name])
+        again = CliRunner().invoke(app, ["judge", str(answered), "--judge", name])
     assert again.exit_code == 0, again.output  # the lock was released with its holder
     assert len(script.answered()) == ITEMS
 
 
-def test_a_second_consistency_process_on_the_same_store_is_refused(answered_run: Path) -> None:
+def test_a_second_consistency_process_on_the_same_store_is_refused(answered: Path) -> None:
     script = ServerScript(answer=lambda text: "Consistent")
     with OpenAIServer(script) as server:
         name = f"openai-compatible:{server.url}#vlm"
-        folder = answered_run / "analysis" / "consistency" / model_slug(name)
+        folder = answered / "analysis" / "consistency" / model_slug(name)
         with run_lock(folder, "consistency"):
-            result = CliRunner().invoke(app, ["consistency", str(answered_run), "--model", name])
+            result = CliRunner().invoke(app, ["consistency", str(answered), "--model", name])
     assert result.exit_code == 2 and script.log == [], result.output
     assert f"another consistency process holds {folder / 'run.lock'}" in result.output
 
@@ -123,21 +104,21 @@ def _calls(analysis: str, run_dir: Path, **params: object) -> list[tuple[int, in
     return calls
 
 
-def test_judge_reports_progress_per_judgement_up_to_items_times_judges(answered_run: Path) -> None:
+def test_judge_reports_progress_per_judgement_up_to_items_times_judges(answered: Path) -> None:
     with (
         OpenAIServer(ServerScript(answer=lambda text: judge_reply((80, 60, 40)))) as a,
         OpenAIServer(ServerScript(answer=lambda text: judge_reply((70, 40, 20)))) as b,
     ):
         judges = (f"openai-compatible:{a.url}#a", f"openai-compatible:{b.url}#b")
-        calls = _calls("judge", answered_run, judges=judges)
+        calls = _calls("judge", answered, judges=judges)
     assert calls[0] == (0, 2 * ITEMS) and calls[-1] == (2 * ITEMS, 2 * ITEMS)
     assert [d for d, _ in calls] == list(range(2 * ITEMS + 1))  # one step per judgement
 
 
-def test_consistency_reports_progress_per_item_resumed_ones_too(answered_run: Path) -> None:
+def test_consistency_reports_progress_per_item_resumed_ones_too(answered: Path) -> None:
     with OpenAIServer(ServerScript(answer=lambda text: "Consistent")) as server:
         name = f"openai-compatible:{server.url}#vlm"
-        first = _calls("consistency", answered_run, model=name)
-        second = _calls("consistency", answered_run, model=name)  # all stored: nothing sent, still counted
+        first = _calls("consistency", answered, model=name)
+        second = _calls("consistency", answered, model=name)  # all stored: nothing sent, still counted
     assert first[0] == (0, ITEMS) and first[-1] == (ITEMS, ITEMS) and len(first) == ITEMS + 1
     assert second == first

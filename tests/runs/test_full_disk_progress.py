@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from spatialbench.cli.main import app
 from spatialbench.runs import STORE_NAME
 from spatialbench.runs.store import RunStore
+from support.full_disk import small_disk
 from support.openai_server import OpenAIServer, ServerScript
 from support.vsi_data import make_vsibench
 
@@ -59,37 +60,14 @@ def _enospc_after(patch: pytest.MonkeyPatch, free: int) -> None:
     patch.setattr(RunStore, "__init__", full)
 
 
-def _small_disk(patch: pytest.MonkeyPatch, free_pages: int) -> None:
-    original = RunStore.__init__
-
-    def small(self: RunStore, *args: Any, **kwargs: Any) -> None:
-        original(self, *args, **kwargs)
-        pages = self._conn.execute("PRAGMA page_count").fetchone()[0]
-        self._conn.execute(f"PRAGMA max_page_count = {pages + free_pages}")
-
-    patch.setattr(RunStore, "__init__", small)
-
-
 def _run(tmp_path: Path, patch: pytest.MonkeyPatch, fill: Any) -> tuple[str, int, Path, int]:
     root, out = tmp_path / "data", tmp_path / "run"
     make_vsibench(root, n_videos=2, per_video=ITEMS // 2)
     with OpenAIServer(ServerScript(answer=lambda text: "7 " * 3000)) as server, patch.context() as p:
         fill(p)
-        args = [
-            "run",
-            "--benchmark",
-            "vsibench",
-            "--data",
-            str(root),
-            "--out",
-            str(out),
-            "--frames",
-            "uniform:4",
-            "--model",
-            f"openai-compatible:{server.url}#m",
-            "--concurrency",
-            "1",
-        ]
+        model = f"openai-compatible:{server.url}#m"
+        args = [*"run --benchmark vsibench --frames uniform:4 --concurrency 1".split(), "--model", model]
+        args += ["--data", str(root), "--out", str(out)]
         result = CliRunner().invoke(app, args)  # with the bar: CliRunner captures stderr too
     with sqlite3.connect(out / STORE_NAME) as conn:
         kept = conn.execute("SELECT COUNT(*) FROM results WHERE status = 'ok'").fetchone()[0]
@@ -119,7 +97,7 @@ def test_enospc_from_the_store_write_stops_the_run_with_one_line_naming_the_stor
 def test_sqlite_full_mid_run_ends_with_a_stopped_bar_not_n_of_n(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    output, code, out, kept = _run(tmp_path, monkeypatch, lambda p: _small_disk(p, free_pages=12))
+    output, code, out, kept = _run(tmp_path, monkeypatch, lambda p: small_disk(p, free_pages=12))
     assert code == 2 and "database or disk is full" in output.rstrip().splitlines()[-1], output
     bar = _final_bar(output)
     assert 0 < kept < ITEMS and f"{kept}/{ITEMS}" in bar and ": stopped" in bar, bar
