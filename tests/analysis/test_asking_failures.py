@@ -8,6 +8,9 @@ item 4 (progress on every long command). The server is the loopback OpenAI-compa
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -122,3 +125,26 @@ def test_consistency_reports_progress_per_item_resumed_ones_too(answered: Path) 
         second = _calls("consistency", answered, model=name)  # all stored: nothing sent, still counted
     assert first[0] == (0, ITEMS) and first[-1] == (ITEMS, ITEMS) and len(first) == ITEMS + 1
     assert second == first
+
+
+def test_a_second_judge_while_the_first_process_is_sending_is_refused(answered: Path) -> None:
+    script = ServerScript(answer=lambda text: judge_reply((80, 60, 40)), hold_after=0)  # hold every request
+    with OpenAIServer(script) as server:
+        name = f"openai-compatible:{server.url}#j"
+        command = [sys.executable, "-m", "spatialbench.cli.main", "judge", str(answered), "--judge", name]
+        first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 60
+            while not script.log:  # the first process is sending (its requests held by the server)
+                assert time.monotonic() < deadline and first.poll() is None, "the first judge never sent"
+                time.sleep(0.05)
+            held = len(script.log)
+            second = CliRunner().invoke(app, ["judge", str(answered), "--judge", name])
+            assert second.exit_code == 2, second.output
+            assert f"error: another judge process holds {answered / 'analysis' / 'judge'}" in second.output
+            assert f"(pid {first.pid})" in second.output
+            time.sleep(0.2)
+            assert len(script.log) == held  # the second sent nothing
+        finally:
+            first.kill()
+            first.wait()
