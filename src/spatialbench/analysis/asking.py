@@ -221,7 +221,7 @@ async def ask_all(
         answers = list(await asyncio.gather(*(one(q, k) for q, k in zip(questions, keys, strict=True))))
     finally:
         await backend.aclose()
-    after = backend.requests_sent()  # None: a back end that does not count (local), its turns are
+    after = backend.requests_sent()  # None: a back end that does not count (local): its turns sent
     sent = sum(a.requests for a in answers) if before is None or after is None else after - before
     return Asked(answers, sent)
 
