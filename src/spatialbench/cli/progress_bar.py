@@ -1,6 +1,6 @@
 """The commands' progress bar: the library's (done, total) callbacks drawn as ``run``'s tqdm bar on stderr.
 
-Same style as the run's bar (:mod:`spatialbench.runs.progress`): description, count, ETA and rate. It is
+The run's bar style (:func:`spatialbench.runs.progress.tqdm_bar`): description, count, ETA and rate. It is
 drawn only when stderr is a terminal (tqdm's ``disable=None``), so piped or captured output carries no bar
 and stdout never does.
 """
@@ -23,10 +23,9 @@ class Bar:
     def __call__(self, done: int, total: int, name: str | None = None) -> None:
         """Show ``done`` of ``total`` (the bar appears at the first call; another total resizes it)."""
         if self._bar is None:
-            from tqdm import tqdm
+            from spatialbench.runs.progress import tqdm_bar
 
-            self._bar = tqdm(total=total, desc=self.description, unit=self.unit, dynamic_ncols=True,
-                             smoothing=0.1, file=sys.stderr, disable=None)
+            self._bar = tqdm_bar(total, self.description, self.unit, sys.stderr, disable=None)
         bar = self._bar
         bar.total = total
         if name is not None:

@@ -7,6 +7,26 @@ from typing import Any
 from spatialbench.records.messages import Response
 
 
+def tqdm_bar(
+    total: int, description: str, unit: str, stream: Any = None, disable: bool | None = False
+) -> Any:
+    """Return the one bar style of every command: description, count, ETA and rate (tqdm).
+
+    ``stream``: where it is drawn (None: stderr); ``disable=None`` draws it only when that is a terminal.
+    """
+    from tqdm import tqdm
+
+    return tqdm(
+        total=total,
+        desc=description,
+        unit=unit,
+        dynamic_ncols=True,
+        smoothing=0.1,
+        file=stream,
+        disable=disable,
+    )
+
+
 class Progress:
     """Counts outcomes and shows them; ``enabled=False`` counts silently (tests, libraries).
 
@@ -25,11 +45,7 @@ class Progress:
         self._bar: Any = None
         self.description = description
         if enabled:
-            from tqdm import tqdm
-
-            self._bar = tqdm(
-                total=total, desc=description, unit="item", dynamic_ncols=True, smoothing=0.1, file=stream
-            )
+            self._bar = tqdm_bar(total, description, "item", stream)
 
     def update(self, status: str, response: Response | None) -> None:
         """Count one finished item."""
