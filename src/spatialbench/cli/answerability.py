@@ -21,6 +21,7 @@ def answerability_command(
 ) -> None:
     """Print, per task and frame strategy, the share of items whose named objects a sent frame shows."""
     from spatialbench.analysis.answerability import answerability_shares
+    from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.media.sampling import parse_strategy
 
     with command_errors(ValueError):
@@ -30,7 +31,8 @@ def answerability_command(
                            "uniform:N, coverage:N, fps:F, consecutive:N@S or all")
     items = load_annotations(lookup(benchmark), data, None)
     root = data if data.is_dir() else data.parent
-    shares = answerability_shares(items, root, strategies)
+    with progress_bar("answerability") as bar:  # stderr, on a terminal only
+        shares = answerability_shares(items, root, strategies, bar)
     tasks = sorted({t for s in shares.values() for t in s})
     typer.echo("| task | " + " | ".join(shares) + " |")
     typer.echo("|---|" + "---:|" * len(shares))
