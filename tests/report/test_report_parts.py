@@ -14,7 +14,7 @@ from spatialbench.report.figures import gap_bars
 from spatialbench.report.items import page_name
 from spatialbench.runs import RunConfig
 from spatialbench.runs.checks import RunFolderError
-from spatialbench.scoring.render import Grid, to_latex
+from spatialbench.scoring.render import Grid, to_latex, to_markdown
 
 
 def test_gap_bars_sort_tasks_by_enabled_minus_disabled(tmp_path: Path) -> None:
@@ -96,3 +96,21 @@ def test_unreadable_run_folders_are_one_error_naming_the_file(tmp_path: Path) ->
     (no_store / "run.sqlite").write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(RunFolderError, match="run.sqlite: not a readable run store"):
         load_run(no_store)
+
+
+def test_best_and_second_best_are_marked_among_model_rows_only() -> None:
+    from spatialbench.report.tables import Leaderboard
+
+    board = Leaderboard(
+        header=("Avg.", "x", "y"), keys=("x", "y"), groups=("G", "G"),
+        sections=(("Baseline", (("Chance", None, (99.0, 99.0, 99.0)),)),
+                  ("Models", (("a", 1, (50.0, 10.0, None)), ("b", 2, (40.0, 30.0, 5.0)),
+                              ("c", 3, (40.0, 20.0, None))))))
+    # Avg.: 50 best, both 40s second; x: 30 best, 20 second; y: one value only, not marked
+    assert board.marks() == {"a": ("best", None, None), "b": ("second", "best", None),
+                             "c": ("second", "second", None)}
+    md = "\n".join(to_markdown(board.marked_grid()))
+    assert "| a | 1 | **50.0** | 10.0 | - |" in md
+    assert "| b | 2 | <u>40.0</u> | **30.0** | 5.0 |" in md
+    assert "| Chance | - | 99.0 | 99.0 | 99.0 |" in md  # baselines are not ranked, not marked
+    assert board.group_spans() == [("G", 2)]
