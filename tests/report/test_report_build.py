@@ -14,17 +14,25 @@ from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
 from spatialbench.report import build_report, load_run
+from spatialbench.report import figures
 from spatialbench.report.tables import leaderboard
+from support.text_boxes import capture, overlaps
 
 pytestmark = pytest.mark.slow  # renders a demo scene (about 10 s)
 
 RUNS = ("vision", "blind", "random", "frequency")
 
 
+#: the report's charts as saved: file stem → texts measured (tests/support/text_boxes.py)
+DRAWN: dict = {}
+
+
 @pytest.fixture(scope="module")
 def report(demo_runs, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("report")
-    build_report([demo_runs[n] for n in RUNS], out)
+    with pytest.MonkeyPatch.context() as patch, capture(patch, figures) as drawn:
+        build_report([demo_runs[n] for n in RUNS], out)
+    DRAWN.update(drawn)
     return out
 
 
@@ -74,6 +82,13 @@ def test_every_figure_with_data_is_written_as_png_and_svg(report) -> None:
         assert colours > 20  # something is drawn, not a blank canvas
         assert svg.read_text().startswith("<?xml")
     assert not list((report / "figures").glob("breakdown-*"))  # one dataset, no breakdown: none drawn
+
+
+def test_report_charts_have_no_text_over_text_and_nothing_under_9_pt(report) -> None:
+    assert {"tasks", "radar", "gap-blind"} <= set(DRAWN)
+    for stem, chart in DRAWN.items():
+        assert overlaps(chart.labels) == [], stem
+        assert min(t.points for t in chart.labels) >= 9, stem
 
 
 def test_one_radar_overlays_every_answering_run(report) -> None:

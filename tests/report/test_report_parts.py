@@ -114,3 +114,23 @@ def test_best_and_second_best_are_marked_among_model_rows_only() -> None:
     assert "| b | 2 | <u>40.0</u> | **30.0** | 5.0 |" in md
     assert "| Chance | - | 99.0 | 99.0 | 99.0 |" in md  # baselines are not ranked, not marked
     assert board.group_spans() == [("G", 2)]
+
+
+def test_radar_of_thirteen_columns_overlays_runs_without_overlapping_text(tmp_path, monkeypatch) -> None:
+    from spatialbench.benchmarks.mmsi_video.breakdown import SUBTYPES
+    from spatialbench.report import figures
+    from support.text_boxes import capture, overlaps
+
+    columns = [label for _, label in SUBTYPES]
+    series = [("O3", [34.9, 34.2, 40.3, 36.2, 40.5, 43.8, 37.6, 37.8, 35.8, 41.2, 25.7, 41.1, 26.8]),
+              ("GPT-4o", [26.5, 26.3, 31.2, 26.1, 38.0, 38.8, 36.6, 35.6, 27.2, 30.4, 28.6, 33.1, 29.3]),
+              ("none", [None] * 13)]
+    with capture(monkeypatch, figures) as drawn:
+        figures.radar(columns, series, "MMSI-Video-Bench", tmp_path / "radar", ("chance", [24.1] * 13))
+    chart = drawn["radar"]
+    lines = [line.get_label() for line in chart.figure.axes[0].get_lines() if not line.get_label().startswith("_")]
+    assert lines == ["chance", "O3", "GPT-4o", "none"]  # one chart, every run a line
+    texts = [t.text for t in chart.labels]
+    assert all(texts.count(c) == 1 for c in columns) and texts.count("GPT-4o") == 1
+    assert min(t.points for t in chart.labels) >= 9
+    assert overlaps(chart.labels) == []

@@ -13,6 +13,7 @@ nothing. SVGs carry no date and stable element ids, so the same inputs give the 
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,7 @@ def save(figure: plt.Figure, stem: Path) -> list[Path]:
 HORIZONTAL_FROM = 24
 LABEL_POINTS = 9  # every text of a chart is at least 9 pt at the saved size
 BAR_INCHES = 0.24  # per bar, across: an upright or horizontal 9 pt label and its box fit in it
+COLUMN_INCHES = 0.8  # per column of vertical bars: a 9 pt name of 10 characters a line fits under it
 
 
 def _value_axis(axes: Any, values: Sequence[Value], label: str, scale: float, horizontal: bool) -> None:
@@ -103,7 +105,8 @@ def _bar_label(axes: Any, centre: float, height: float, ci: Interval, horizontal
 def _bar_figure(columns: int, bars: int, horizontal: bool) -> tuple[Any, Any]:
     """Return a figure sized for ``columns`` groups of ``bars`` bars: :data:`BAR_INCHES` across a bar."""
     across = BAR_INCHES * columns * max(bars, 1) / 0.8 + 1.2
-    size = (7.5, max(3.0, across)) if horizontal else (max(6.0, across + 1.0), 4.6)
+    named = COLUMN_INCHES * columns + 2.5  # each column's wrapped name fits under it
+    size = (7.5, max(3.0, across)) if horizontal else (max(6.0, across + 1.0, named), 4.6)
     return plt.subplots(figsize=size)
 
 
@@ -144,8 +147,8 @@ def grouped_bars(
     if horizontal:
         axes.set_yticks(x, list(columns))
         axes.invert_yaxis()  # the first column on top, as a table reads
-    else:
-        axes.set_xticks(x, list(columns), rotation=20, ha="right")
+    else:  # upright names, wrapped at spaces: rotated ones reach into their neighbours' space
+        axes.set_xticks(x, [textwrap.fill(c, 10, break_long_words=False) for c in columns])
     ends: list[Value] = [e for row in intervals for ci in row if ci is not None for e in ci]
     _value_axis(axes, [v for _, values in [*bars, *chance] for v in values] + ends, ylabel, scale, horizontal)
     axes.tick_params(labelsize=LABEL_POINTS)

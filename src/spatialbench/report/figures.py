@@ -43,14 +43,25 @@ def radar(columns: Sequence[str], series: Sequence[tuple[str, Sequence[Value]]],
         colour = PALETTE[k % len(PALETTE)]
         axes.plot(closed, np.append(scores, scores[0]), color=colour, linewidth=1.8, label=name, zorder=2)
         axes.fill(closed, np.append(scores, scores[0]), color=colour, alpha=0.08)
-    axes.set_xticks(angles, list(columns), fontsize=LABEL_POINTS)
-    axes.tick_params(axis="x", pad=8)
+    axes.set_xticks(angles, [""] * len(columns))  # the spokes; their names are placed below
+    for angle, name in zip(angles, columns, strict=True):
+        _spoke_label(axes, float(angle), name)
     axes.set_ylim(0, 100)
     axes.set_yticks([25, 50, 75, 100], ["25", "50", "75", "100"], fontsize=LABEL_POINTS, color="#666")
     axes.set_rlabel_position(180 / max(len(columns), 1))  # between the first two spokes, off every line end
-    axes.set_title(title, pad=24)
+    for label in axes.get_yticklabels():  # the runs' lines pass behind the scale, not through it
+        label.set_bbox({"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
+    axes.set_title(title, pad=40)  # above the top spoke's name
     axes.legend(fontsize=LABEL_POINTS, loc="upper left", bbox_to_anchor=(1.12, 1.0), frameon=False)
     return save(figure, stem)
+
+
+def _spoke_label(axes: plt.Axes, angle: float, name: str) -> None:
+    """Name a spoke just outside the rim, aligned away from the circle (tick labels there touch the rim)."""
+    across, up = np.cos(angle), np.sin(angle)
+    ha = "left" if across > 0.1 else "right" if across < -0.1 else "center"
+    va = "bottom" if up > 0.1 else "top" if up < -0.1 else "center"
+    axes.text(angle, 108, name, ha=ha, va=va, fontsize=LABEL_POINTS, clip_on=False)
 
 
 def gap_bars(columns: Sequence[str], enabled: Sequence[Value], disabled: Sequence[Value],
