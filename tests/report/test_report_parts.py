@@ -102,18 +102,18 @@ def test_best_and_second_best_are_marked_among_model_rows_only() -> None:
     from spatialbench.report.tables import Leaderboard
 
     board = Leaderboard(
-        header=("Avg.", "x", "y"), keys=("x", "y"), groups=("G", "G"),
-        sections=(("Baseline", (("Chance", None, (99.0, 99.0, 99.0)),)),
-                  ("Models", (("a", 1, (50.0, 10.0, None)), ("b", 2, (40.0, 30.0, 5.0)),
-                              ("c", 3, (40.0, 20.0, None))))))
-    # Avg.: 50 best, both 40s second; x: 30 best, 20 second; y: one value only, not marked
-    assert board.marks() == {"a": ("best", None, None), "b": ("second", "best", None),
-                             "c": ("second", "second", None)}
+        header=("Avg.", "x", "y", "z"), keys=("x", "y", "z"), groups=("G", "G", ""),
+        sections=(("Baseline", (("Chance", None, (99.0, 99.0, 99.0, 99.0)),)),
+                  ("Models", (("a", 1, (50.0, 10.0, None, 0.0)), ("b", 2, (40.0, 30.0, 5.0, 0.0)),
+                              ("c", 3, (40.0, 20.0, None, 0.0))))))
+    # Avg.: 50 best, both 40s second; x: 30 best, 20 second; y: one value only; z: all equal: not marked
+    assert board.marks() == {"a": ("best", None, None, None), "b": ("second", "best", None, None),
+                             "c": ("second", "second", None, None)}
     md = "\n".join(to_markdown(board.marked_grid()))
-    assert "| a | 1 | **50.0** | 10.0 | - |" in md
-    assert "| b | 2 | <u>40.0</u> | **30.0** | 5.0 |" in md
-    assert "| Chance | - | 99.0 | 99.0 | 99.0 |" in md  # baselines are not ranked, not marked
-    assert board.group_spans() == [("G", 2)]
+    assert "| a | 1 | **50.0** | 10.0 | - | 0.0 |" in md
+    assert "| b | 2 | <u>40.0</u> | **30.0** | 5.0 | 0.0 |" in md
+    assert "| Chance | - | 99.0 | 99.0 | 99.0 | 99.0 |" in md  # baselines are not ranked, not marked
+    assert board.group_spans() == [("G", 2), ("", 1)]
 
 
 def test_radar_of_thirteen_columns_overlays_runs_without_overlapping_text(tmp_path, monkeypatch) -> None:

@@ -75,7 +75,8 @@ class Leaderboard:
         """Row label → per value column :data:`BEST`, :data:`SECOND` or None, among the model runs.
 
         Best is a column's highest value over the Models sections, second the next lower value (ties share
-        a mark); a column with fewer than two model values is not marked. Other rows are never marked.
+        a mark); a column with fewer than two model values, or one value shared by all, is not marked.
+        Other rows are never marked.
         """
         entries = [(name, values) for title, rows in self.sections if title.startswith("Models")
                    for name, _, values in rows]
@@ -85,7 +86,9 @@ class Leaderboard:
             if len(numbers) < 2:
                 continue
             ranked = sorted(set(numbers.values()), reverse=True)
-            best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
+            if len(ranked) < 2:
+                continue  # all equal: nothing stands out
+            best, second = ranked[0], ranked[1]
             for name, number in numbers.items():
                 marked[name][column] = BEST if number == best else SECOND if number == second else None
         return {name: tuple(row) for name, row in marked.items()}
