@@ -13,8 +13,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
-from spatialbench.report import build_report, load_run
-from spatialbench.report import figures
+from spatialbench.report import build_report, figures, load_run
 from spatialbench.report.tables import leaderboard
 from support.text_boxes import capture, overlaps
 

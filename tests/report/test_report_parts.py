@@ -128,7 +128,8 @@ def test_radar_of_thirteen_columns_overlays_runs_without_overlapping_text(tmp_pa
     with capture(monkeypatch, figures) as drawn:
         figures.radar(columns, series, "MMSI-Video-Bench", tmp_path / "radar", ("chance", [24.1] * 13))
     chart = drawn["radar"]
-    lines = [line.get_label() for line in chart.figure.axes[0].get_lines() if not line.get_label().startswith("_")]
+    lines = [line.get_label() for line in chart.figure.axes[0].get_lines()
+             if not line.get_label().startswith("_")]
     assert lines == ["chance", "O3", "GPT-4o", "none"]  # one chart, every run a line
     texts = [t.text for t in chart.labels]
     assert all(texts.count(c) == 1 for c in columns) and texts.count("GPT-4o") == 1

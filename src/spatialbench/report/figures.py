@@ -50,7 +50,8 @@ def radar(columns: Sequence[str], series: Sequence[tuple[str, Sequence[Value]]],
     axes.set_yticks([25, 50, 75, 100], ["25", "50", "75", "100"], fontsize=LABEL_POINTS, color="#666")
     axes.set_rlabel_position(180 / max(len(columns), 1))  # between the first two spokes, off every line end
     for label in axes.get_yticklabels():  # the runs' lines pass behind the scale, not through it
-        label.set_bbox({"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
+        label.set_bbox({"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none",
+                        "alpha": 0.8})
     axes.set_title(title, pad=40)  # above the top spoke's name
     axes.legend(fontsize=LABEL_POINTS, loc="upper left", bbox_to_anchor=(1.12, 1.0), frameon=False)
     return save(figure, stem)
