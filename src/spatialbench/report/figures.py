@@ -14,9 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, cast
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.projections.polar import PolarAxes
 
 from spatialbench.charts import LABEL_POINTS, PALETTE, Value, curves, grouped_bars, number, save
 
@@ -34,7 +36,8 @@ def radar(columns: Sequence[str], series: Sequence[tuple[str, Sequence[Value]]],
     """
     angles = np.linspace(0, 2 * np.pi, len(columns), endpoint=False)
     closed = np.append(angles, angles[0])
-    figure, axes = plt.subplots(figsize=(6.4, 5.2), subplot_kw={"projection": "polar"})
+    figure, plain = plt.subplots(figsize=(6.4, 5.2), subplot_kw={"projection": "polar"})
+    axes = cast(PolarAxes, plain)
     if reference is not None:
         ref = np.nan_to_num([number(v) for v in reference[1]])
         axes.plot(closed, np.append(ref, ref[0]), "k--", linewidth=1, label=reference[0], zorder=3)
@@ -57,7 +60,7 @@ def radar(columns: Sequence[str], series: Sequence[tuple[str, Sequence[Value]]],
     return save(figure, stem)
 
 
-def _spoke_label(axes: plt.Axes, angle: float, name: str) -> None:
+def _spoke_label(axes: Any, angle: float, name: str) -> None:
     """Name a spoke just outside the rim, aligned away from the circle (tick labels there touch the rim)."""
     across, up = np.cos(angle), np.sin(angle)
     ha = "left" if across > 0.1 else "right" if across < -0.1 else "center"

@@ -82,7 +82,7 @@ class Leaderboard:
                    for name, _, values in rows]
         marked: dict[str, list[str | None]] = {name: [None] * len(self.header) for name, _ in entries}
         for column in range(len(self.header)):
-            numbers = {name: float(v[column]) for name, v in entries if _sortable(v[column]) > -math.inf}
+            numbers = {name: _sortable(v[column]) for name, v in entries if _sortable(v[column]) > -math.inf}
             if len(numbers) < 2:
                 continue
             ranked = sorted(set(numbers.values()), reverse=True)
