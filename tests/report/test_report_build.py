@@ -131,7 +131,8 @@ def test_tables_in_markdown_csv_latex(report, demo_runs) -> None:
     assert row.split(",")[1:3] == ["1", str(vision.average)]
     tex = (report / "tables" / "leaderboard.tex").read_text()
     assert r"\multicolumn{11}{l}{\textit{Baseline}} \\" in tex
-    assert f"vision & 1 & {vision.average:.1f} &" in tex
+    assert f"vision & 1 & \\textbf{{{vision.average:.1f}}} &" in tex  # the best Avg. in bold, as the papers
+    assert r"\multicolumn{4}{c}{Numerical Answer} & \multicolumn{4}{c}{Multiple-Choice Answer} \\" in tex
     assert "| Chance Level (Random) | - | - | - |" in (report / "tables" / "leaderboard.md").read_text()
 
 

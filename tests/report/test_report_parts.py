@@ -135,3 +135,18 @@ def test_radar_of_thirteen_columns_overlays_runs_without_overlapping_text(tmp_pa
     assert all(texts.count(c) == 1 for c in columns) and texts.count("GPT-4o") == 1
     assert min(t.points for t in chart.labels) >= 9
     assert overlaps(chart.labels) == []
+
+
+def test_leaderboard_latex_has_the_group_row_and_the_marks() -> None:
+    from spatialbench.report.tables import Leaderboard
+
+    board = Leaderboard(
+        header=("Avg.", "x", "y", "z"), keys=("x", "y", "z"), groups=("Spatial", "Spatial", "Motion"),
+        sections=(("Models", (("a", 1, (50.0, 10.0, 7.0, 1.0)), ("b", 2, (40.0, 30.0, 5.0, 2.0)))),))
+    tex = board.latex().splitlines()
+    # Method, Rank, Avg. blank; "Spatial" over x, y (columns 4-5), "Motion" over z (column 6)
+    assert tex[2] == r" &  &  & \multicolumn{2}{c}{Spatial} & \multicolumn{1}{c}{Motion} \\"
+    assert tex[3] == r"\cmidrule(lr){4-5} \cmidrule(lr){6-6}"
+    assert tex[4] == r"Method & Rank & Avg. & x & y & z \\"
+    assert r"a & 1 & \textbf{50.0} & \underline{10.0} & \textbf{7.0} & \underline{1.0} \\" in tex
+    assert r"b & 2 & \underline{40.0} & \textbf{30.0} & \underline{5.0} & \textbf{2.0} \\" in tex

@@ -40,18 +40,20 @@ class ReportResult:
     timings_s: dict[str, float] = field(default_factory=dict)
 
 
-def write_tables(out: Path, name: str, grids: Sequence[Grid], markdown: Sequence[Grid] | None = None
-                 ) -> list[str]:
+def write_tables(out: Path, name: str, grids: Sequence[Grid], markdown: Sequence[Grid] | None = None,
+                 latex: str | None = None) -> list[str]:
     """Write ``tables/<name>.md``, ``.csv`` and ``.tex`` (grids one after another); return relative paths.
 
     ``markdown``: the grids as the Markdown file shows them (the leaderboard with best values in bold and
-    second best underlined); default ``grids``. CSV and LaTeX keep plain numbers.
+    second best underlined); default ``grids``. ``latex``: the ``.tex`` text, default the grids rendered
+    plain. CSV keeps plain numbers.
     """
     folder = out / "tables"
     folder.mkdir(parents=True, exist_ok=True)
     md = "\n\n".join("\n".join(to_markdown(g)) for g in (grids if markdown is None else markdown)) + "\n"
     csv = "\n".join((f"# {g.title}\n" if g.title else "") + to_csv(g) for g in grids)
-    tex = "\n".join((f"% {g.title}\n" if g.title else "") + to_latex(g, corner="Method") for g in grids)
+    tex = latex or "\n".join((f"% {g.title}\n" if g.title else "") + to_latex(g, corner="Method")
+                              for g in grids)
     for suffix, text in (("md", md), ("csv", csv), ("tex", tex)):
         (folder / f"{name}.{suffix}").write_text(text, encoding="utf-8")
     return [f"tables/{name}.{suffix}" for suffix in ("md", "csv", "tex")]
@@ -116,7 +118,8 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     target.mkdir(parents=True, exist_ok=True)
     board = leaderboard(runs)
     grids = breakdown_grids(runs)
-    downloads = write_tables(target, "leaderboard", [board.grid()], markdown=[board.marked_grid()])
+    downloads = write_tables(target, "leaderboard", [board.grid()], markdown=[board.marked_grid()],
+                             latex=board.latex())
     downloads += write_tables(target, "leaderboard_intervals", [board.interval_grid()])
     downloads += write_tables(target, "breakdowns", grids) if grids else []
     laps["tables"] = time.perf_counter() - started - sum(laps.values())

@@ -26,7 +26,7 @@ from spatialbench.report import protocols
 from spatialbench.report.runs import RunData
 from spatialbench.runs.plan import data_root
 from spatialbench.scoring.grouped import Table
-from spatialbench.scoring.render import Grid, Value
+from spatialbench.scoring.render import Grid, Value, to_latex
 
 SECTIONS = (("baseline", "Baseline"), ("human", "Human Level"), ("model", "Models"), ("blind", "Models"))
 BEST, SECOND = "best", "second"
@@ -101,6 +101,13 @@ class Leaderboard:
             row = marks.get(name, (None,) * len(self.header))
             rows.append((name, (values[0], *(_marked(v, m) for v, m in zip(values[1:], row, strict=True)))))
         return Grid(plain.header, tuple(rows), plain.title)
+
+    def latex(self) -> str:
+        """Return the leaderboard as LaTeX: the group row over its columns, best bold, second underlined."""
+        groups = self.group_spans()
+        marks = {name: (None, *row) for name, row in self.marks().items()}  # Rank is never marked
+        over = [("", 2), *groups] if groups else []  # Rank and Avg. stand under no group
+        return to_latex(self.grid(), corner="Method", groups=over, marks=marks)
 
     def interval_grid(self) -> Grid:
         """Return each row's 95 % interval and n per column (``[low, high] n=N``, ``*``: under 30 items)."""
