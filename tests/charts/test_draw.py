@@ -87,3 +87,16 @@ def test_cognitive_map_of_twenty_categories_names_each_once_without_overlap(tmp_
     assert all(texts.count(n) == 1 for n in names)  # in the legend, not at the points
     assert min(t.points for t in chart.labels) >= 9
     assert overlaps(chart.labels) == []
+
+
+def test_official_task_names_wrap_under_their_columns(tmp_path, monkeypatch) -> None:
+    # the stress test draws the official task names (one token each) under 2 bars per column
+    names = ["object_counting", "object_abs_distance", "object_size_estimation", "room_size_estimation",
+             "object_rel_distance", "object_rel_direction_hard", "route_planning", "obj_appearance_order"]
+    with capture(monkeypatch) as drawn:
+        charts.grouped_bars(names, [("random folds", [50.0] * 8), ("by scene", [40.0] * 8)],
+                            [("chance", [25.0] * 8)], "TsT-RF", tmp_path / "s")
+    chart = drawn["s"]
+    ticks = [t.get_text() for t in chart.figure.axes[0].get_xticklabels()]
+    assert ticks[0] == "object_\ncounting" and ticks[5] == "object_\nrel_\ndirection_\nhard"
+    assert overlaps(chart.labels) == []

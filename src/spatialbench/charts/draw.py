@@ -147,8 +147,8 @@ def grouped_bars(
     if horizontal:
         axes.set_yticks(x, list(columns))
         axes.invert_yaxis()  # the first column on top, as a table reads
-    else:  # upright names, wrapped at spaces: rotated ones reach into their neighbours' space
-        axes.set_xticks(x, [textwrap.fill(c, 10, break_long_words=False) for c in columns])
+    else:  # upright names, wrapped: rotated ones reach into their neighbours' space
+        axes.set_xticks(x, [_column_name(c) for c in columns])
     ends: list[Value] = [e for row in intervals for ci in row if ci is not None for e in ci]
     _value_axis(axes, [v for _, values in [*bars, *chance] for v in values] + ends, ylabel, scale, horizontal)
     axes.tick_params(labelsize=LABEL_POINTS)
@@ -156,6 +156,15 @@ def grouped_bars(
     axes.legend(fontsize=LABEL_POINTS, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes.grid(axis="x" if horizontal else "y", alpha=0.3)
     return save(figure, stem)
+
+
+def _column_name(name: str, width: int = 10) -> str:
+    """Wrap a column name to lines of ``width`` characters at spaces, hyphens and underscores.
+
+    ``object_rel_distance`` (an official task name) becomes ``object_`` / ``rel_`` / ``distance``.
+    """
+    wrapped = textwrap.fill(name.replace("_", "_ "), width, break_long_words=False)
+    return wrapped.replace("_ ", "_")
 
 
 def _draw_bars(axes: Any, x: np.ndarray, bars: Sequence[tuple[str, Sequence[Value]]],
