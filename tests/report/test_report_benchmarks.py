@@ -50,6 +50,17 @@ def test_mmsi_video_report_has_table_3_and_difficulty_with_random_guess(tmp_path
         "Attr.", "Inst.-Inst.", "Inst.-Scen.", "Scen.-Scen.", "Cam.-Inst.", "Cam.-Scen.", "Cam.", "Inst.",
         "Inter.", "MU.", "MV.", "Plan.", "Pred."]
     assert "Multiple-Choice Answer" not in (tmp_path / "report" / "index.html").read_text()
+    # the Table 2 breakdown carries the same groups (Avg. last, under none); Table 3 has one header row
+    captions = {t.find("caption").text: t for t in tree.iter("table") if t.find("caption") is not None}
+    table2 = next(t for c, t in captions.items() if "subtypes (Table 2" in c)
+    row = table2.find("thead").findall("tr")[0]
+    assert [(th.text, th.get("colspan")) for th in row.findall("th")[1:]] == [
+        ("Spatial Construction", "6"), ("Motion Understanding", "3"), ("Cross-Video", "2"), ("Planning", "1"),
+        ("Prediction", "1"), (None, "1")]
+    table3 = next(t for c, t in captions.items() if "main categories (Table 3" in c)
+    assert len(table3.find("thead").findall("tr")) == 1
+    tex = (tmp_path / "report" / "tables" / "breakdowns.tex").read_text()
+    assert r"\multicolumn{6}{c}{Spatial Construction} & \multicolumn{3}{c}{Motion Understanding}" in tex
     stems = {Path(f.png).stem.split("-")[1] for f in result.figures if "breakdown" in f.png}
     assert stems == {"1", "2", "3"}
     assert result.warnings == []  # contact sheets of the frame lists sent were drawn

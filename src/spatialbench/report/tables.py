@@ -26,7 +26,7 @@ from spatialbench.report import protocols
 from spatialbench.report.runs import RunData
 from spatialbench.runs.plan import data_root
 from spatialbench.scoring.grouped import Table
-from spatialbench.scoring.render import Grid, Value, to_latex
+from spatialbench.scoring.render import Grid, Value, spans, to_latex
 
 SECTIONS = (("baseline", "Baseline"), ("human", "Human Level"), ("model", "Models"), ("blind", "Models"))
 BEST, SECOND = "best", "second"
@@ -53,7 +53,9 @@ class Leaderboard:
         for title, entries in self.sections:
             rows.append((title, ("",) * (len(self.header) + 1)))
             rows += [(name, (rank if rank is not None else "-", *values)) for name, rank, values in entries]
-        return Grid(("Rank", *self.header), tuple(rows))
+        groups = self.group_spans()
+        over = (("", 2), *groups) if groups else ()  # Rank and Avg. stand under no group
+        return Grid(("Rank", *self.header), tuple(rows), groups=over)
 
     def group_spans(self) -> list[tuple[str, int]]:
         """Return the top header row over the cell columns: ``[(group label, columns spanned)]``.
@@ -61,15 +63,7 @@ class Leaderboard:
         Adjacent columns of one group share a header; the spans add up to the number of cell columns.
         Empty when no column is in a group (the table has one header row).
         """
-        if not any(self.groups):
-            return []
-        spans: list[tuple[str, int]] = []
-        for group in self.groups:
-            if spans and spans[-1][0] == group:
-                spans[-1] = (group, spans[-1][1] + 1)
-            else:
-                spans.append((group, 1))
-        return spans
+        return list(spans(self.groups))
 
     def marks(self) -> dict[str, tuple[str | None, ...]]:
         """Row label → per value column :data:`BEST`, :data:`SECOND` or None, among the model runs.
@@ -100,14 +94,12 @@ class Leaderboard:
         for name, values in plain.rows:
             row = marks.get(name, (None,) * len(self.header))
             rows.append((name, (values[0], *(_marked(v, m) for v, m in zip(values[1:], row, strict=True)))))
-        return Grid(plain.header, tuple(rows), plain.title)
+        return Grid(plain.header, tuple(rows), plain.title, plain.groups)
 
     def latex(self) -> str:
         """Return the leaderboard as LaTeX: the group row over its columns, best bold, second underlined."""
-        groups = self.group_spans()
         marks = {name: (None, *row) for name, row in self.marks().items()}  # Rank is never marked
-        over = [("", 2), *groups] if groups else []  # Rank and Avg. stand under no group
-        return to_latex(self.grid(), corner="Method", groups=over, marks=marks)
+        return to_latex(self.grid(), corner="Method", marks=marks)
 
     def interval_grid(self) -> Grid:
         """Return each row's 95 % interval and n per column (``[low, high] n=N``, ``*``: under 30 items)."""
@@ -222,7 +214,8 @@ def breakdown_grids(runs: Sequence[RunData]) -> list[Grid]:
         if not random_run and any(c.chance is not None for c in cells):
             rows.append(("random guess", tuple(c.chance for c in cells)))
         rows.append(("n", tuple(c.n for c in cells)))
-        grids.append(Grid(tuple(c.group for c in cells), tuple(rows), title))
+        groups = spans([runs[0].spec.scoring.group_of(c.key) for c in cells])  # MMSI Table 2, per dataset
+        grids.append(Grid(tuple(c.group for c in cells), tuple(rows), title, groups))
     return grids
 
 

@@ -43,11 +43,30 @@ def spreadsheet_safe(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Grid:
-    """Rows of values under a header; ``title`` (bold above the Markdown) is optional."""
+    """Rows of values under a header; ``title`` (bold above the Markdown) is optional.
+
+    ``groups``: a header row above ``header``, ``(label, columns spanned)`` over its columns in order (""
+    leaves its columns blank; :func:`spans`), as a paper groups its columns; drawn in LaTeX and HTML.
+    """
 
     header: tuple[str, ...]
     rows: tuple[tuple[str, tuple[Value, ...]], ...]
     title: str | None = None
+    groups: tuple[tuple[str, int], ...] = ()
+
+
+def spans(labels: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """Return runs of equal adjacent ``labels`` as ``(label, count)``; () when every label is "".
+
+    ``spans(["A", "A", "", "B"]) == (("A", 2), ("", 1), ("B", 1))``; the counts add up to ``len(labels)``.
+    """
+    out: list[tuple[str, int]] = []
+    for label in labels:
+        if out and out[-1][0] == label:
+            out[-1] = (label, out[-1][1] + 1)
+        else:
+            out.append((label, 1))
+    return tuple(out) if any(labels) else ()
 
 
 def _text(value: Value, digits: int = 1) -> str:
@@ -122,20 +141,19 @@ def _marked_latex(value: Value, mark: str | None) -> str:
 
 
 def to_latex(grid: Grid, corner: str = "", rules: Sequence[int] = (), comments: Sequence[str] = (),
-             groups: Sequence[tuple[str, int]] = (), marks: Mapping[str, Sequence[str | None]] | None = None
-             ) -> str:
+             marks: Mapping[str, Sequence[str | None]] | None = None) -> str:
     r"""Return ``grid`` as a ``tabular`` with booktabs rules.
 
     ``corner`` fills the header's first cell (the leaderboard's ``Method``); a row whose values are all
     ``""`` is a section row (its name in italics across the table); ``rules`` are row indices before
     which a ``\midrule`` goes (between runs and their differences); ``comments`` follow as ``% ...``
     lines. Values print as in Markdown (one decimal, ``-`` when missing), minus signs as ``$-$``.
-    ``groups``: a header row above the column names, ``(label, columns spanned)`` over the value columns
-    in order ("" leaves its columns blank), each label with a ``\cmidrule``; ``marks``: row name → per
-    value ``"best"`` (``\textbf``), ``"second"`` (``\underline``) or None, as the papers mark them.
+    The grid's ``groups`` become a header row above the column names, each label with a ``\cmidrule``;
+    ``marks``: row name → per value ``"best"`` (``\textbf``), ``"second"`` (``\underline``) or None, as
+    the papers mark them.
     """
     width, marked = len(grid.header) + 1, marks or {}
-    lines = [r"\begin{tabular}{l" + "r" * len(grid.header) + "}", r"\toprule", *_latex_groups(groups),
+    lines = [r"\begin{tabular}{l" + "r" * len(grid.header) + "}", r"\toprule", *_latex_groups(grid.groups),
              " & ".join([latex_text(corner), *(latex_text(h) for h in grid.header)]) + r" \\", r"\midrule"]
     for index, (name, values) in enumerate(grid.rows):
         if index in rules:
