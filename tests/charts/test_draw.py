@@ -85,6 +85,11 @@ def test_cognitive_map_of_twenty_categories_names_each_once_without_overlap(tmp_
     chart = drawn["m"]
     texts = [t.text for t in chart.labels]
     assert all(texts.count(n) == 1 for n in names)  # in the legend, not at the points
+    # markers sharing a cell are spread around it: no two drawn on the same spot, none leaves its cell
+    drawn_at = np.concatenate([c.get_offsets() for c in chart.figure.axes[1].collections])
+    assert len({(round(x, 6), round(y, 6)) for x, y in drawn_at}) == len(drawn_at) == 40
+    cells = np.concatenate([truth[n] for n in names])
+    assert np.abs(np.sort(drawn_at, axis=0) - np.sort(cells, axis=0)).max() <= 0.25 + 1e-9
     assert min(t.points for t in chart.labels) >= 9
     assert overlaps(chart.labels) == []
 
