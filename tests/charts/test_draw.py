@@ -105,3 +105,15 @@ def test_official_task_names_wrap_under_their_columns(tmp_path, monkeypatch) -> 
     ticks = [t.get_text() for t in chart.figure.axes[0].get_xticklabels()]
     assert ticks[0] == "object_\ncounting" and ticks[5] == "object_\nrel_\ndirection_\nhard"
     assert overlaps(chart.labels) == []
+
+
+def test_an_interval_that_misses_its_value_is_drawn_as_it_is(tmp_path, monkeypatch) -> None:
+    # a compare of the 3-scene demo (scene-clustered percentile bootstrap, bounds rounded to 4 decimals)
+    # gave Obj. Count +0.0 with [0.00004, 8.3]: the error bar once raised "'yerr' must not contain
+    # negative values" and the whole comparison was "not drawn" in the report
+    with capture(monkeypatch) as drawn:
+        charts.grouped_bars(["Obj. Count", "Route Plan"], [("vision − blind", [0.0, -5.0])], [], "d",
+                            tmp_path / "d", scale=0, intervals=[[(0.00004, 8.3), (-9.0, -6.0)]])
+    bars = [c for c in drawn["d"].figure.axes[0].collections if len(c.get_segments())]
+    spans = sorted(tuple(np.round(sorted(s[:, 1]), 4)) for c in bars for s in c.get_segments())
+    assert spans == [(-9.0, -6.0), (0.0, 8.3)]  # each interval from its low to its high end

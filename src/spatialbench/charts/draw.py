@@ -187,10 +187,12 @@ def _error_bars(axes: Any, offsets: np.ndarray, heights: np.ndarray, row: Sequen
                 horizontal: bool) -> None:
     for x, h, ci in zip(offsets, heights, row, strict=True):
         if ci is not None and not math.isnan(h):
-            spread = [[h - ci[0]], [ci[1] - h]]
+            # drawn around the interval's own middle: a percentile interval need not hold the value
+            # (few scenes, or its bounds rounded to 4 decimals), and matplotlib refuses a negative spread
+            middle, spread = (ci[0] + ci[1]) / 2, (ci[1] - ci[0]) / 2
             where = {"xerr": spread} if horizontal else {"yerr": spread}
-            axes.errorbar(*(([h], [x]) if horizontal else ([x], [h])), fmt="none", ecolor="black", capsize=2,
-                          linewidth=0.8, zorder=3, **where)
+            axes.errorbar(*(([middle], [x]) if horizontal else ([x], [middle])), fmt="none", ecolor="black",
+                          capsize=2, linewidth=0.8, zorder=3, **where)
 
 
 def stacked_bars(columns: Sequence[str], stacks: Sequence[tuple[str, Sequence[Value]]], title: str,
