@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from spatialbench.cli.apps import CommandError, app
-from spatialbench.cli.out_dir import prepare_out_dir
+from spatialbench.cli.out_dir import new_out_dir
 
 DatasetArg = Annotated[str, typer.Argument(help="Scan format: scannet, arkitscenes or scannetpp.")]
 DirArg = Annotated[Path, typer.Argument(help="One scan folder, or a folder of scan folders.")]
@@ -54,8 +54,8 @@ def ingest_command(
     if not alpha > 0:
         raise CommandError(f"--alpha must be > 0, got {alpha}")
     options = IngestOptions(alpha=alpha, labels=_extra_labels(labels))
-    prepare_out_dir(out)
-    scans = ingest(dataset, folder, options)  # an unknown dataset, an unreadable scan: exit 2
+    with new_out_dir(out):  # an unknown dataset, an unreadable scan: exit 2, no new --out left behind
+        scans = ingest(dataset, folder, options)
     write_meta_info([s.scene for s in scans], out / f"{dataset}_meta_info.json")
     report = {s.scene.scene_id: {"dropped_labels": s.dropped, "skipped_instances": s.skipped} for s in scans}
     (out / "ingest.json").write_text(json.dumps(report, indent=2) + "\n")
