@@ -74,3 +74,51 @@ def test_score_exclude_that_is_a_folder_is_one_line(tmp_path: Path, scored_run: 
         2,
         [f"error: --exclude {tmp_path}: {tmp_path}: not a readable flags file (Is a directory)"],
     )
+
+
+def test_frames_as_outside_its_words_is_refused_before_the_run(tmp_path: Path) -> None:
+    """``-M frames_as=audio`` was a ValueError traceback after ``--out`` was made."""
+    make_vsibench(tmp_path / "data", n_videos=1, per_video=2)
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "config.json").write_text("{}")
+    out = tmp_path / "runs" / "hf"
+    code, lines = _invoke(
+        "run",
+        "--benchmark",
+        "vsibench",
+        "--data",
+        str(tmp_path / "data"),
+        "--model",
+        f"hf:{tmp_path / 'model'}",
+        "-M",
+        "frames_as=audio",
+        "--out",
+        str(out),
+        "--no-progress",
+    )
+    assert (code, lines) == (
+        2,
+        ["error: --model-option: model option 'frames_as': expected one of 'images', 'video', got 'audio'"],
+    )
+    assert not (tmp_path / "runs").exists()
+
+
+def test_frames_as_in_a_run_file_names_the_file_and_field(tmp_path: Path) -> None:
+    make_vsibench(tmp_path / "data", n_videos=1, per_video=2)
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "config.json").write_text("{}")
+    run_file = tmp_path / "run.yaml"
+    run_file.write_text(
+        f"data: {{benchmark: vsibench, path: {tmp_path / 'data'}}}\n"
+        f"model: {{name: 'hf:{tmp_path / 'model'}', options: {{frames_as: audio}}}}\n"
+        f"out: {tmp_path / 'runs' / 'hf'}\n"
+    )
+    code, lines = _invoke("run", "--config", str(run_file), "--no-progress")
+    assert (code, lines) == (
+        2,
+        [
+            f"error: {run_file}: model.options: model option 'frames_as': expected one "
+            "of 'images', 'video', got 'audio'"
+        ],
+    )
+    assert not (tmp_path / "runs").exists()
