@@ -131,7 +131,7 @@ def check_backend_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _as_type(value: Any, annotation: Any) -> Any:
-    """``value`` as ``annotation`` (str, bool, int, float, tuple[int, ...], dict, a Literal, their ``| None``).
+    """``value`` as ``annotation`` (str, bool, int, float, tuple[int, ...], dict, Literal, their ``| None``).
 
     Raises:
         TypeError: ``value`` is not of that type (no text-to-number conversion).
