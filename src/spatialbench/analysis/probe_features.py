@@ -88,8 +88,7 @@ def collect(
 ) -> tuple[dict[int, ProbeData], dict[str, int], list[str]]:
     """Return phase → probe data over the run's traced items, the item counts and the unreadable traces.
 
-    A trace that cannot be read (a missing array, arrays of different lengths) is counted ``unreadable``
-    and skipped; the first ones are named (:func:`~spatialbench.analysis.entropy.read_counted`).
+    An unreadable trace is counted and skipped (:func:`~spatialbench.analysis.entropy.read_counted`).
 
     Raises:
         ValueError: ``features`` is neither ``logits`` nor ``hidden:J``; traces differ in logit width.
