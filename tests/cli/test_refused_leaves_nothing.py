@@ -122,3 +122,17 @@ def test_frames_as_in_a_run_file_names_the_file_and_field(tmp_path: Path) -> Non
         ],
     )
     assert not (tmp_path / "runs").exists()
+
+
+def test_baseline_of_missing_annotations_leaves_no_out_folder(tmp_path: Path) -> None:
+    code, lines = _invoke(
+        "baseline",
+        "-a",
+        str(tmp_path / "none.jsonl"),
+        "-m",
+        "chance-random",
+        "-o",
+        str(tmp_path / "new" / "scores"),
+    )
+    assert (code, lines) == (2, [f"error: annotation path not found: {tmp_path / 'none.jsonl'}"])
+    assert sorted(tmp_path.iterdir()) == []

@@ -80,12 +80,12 @@ def test_a_log_without_question_text_gives_way_to_the_one_that_matches(
     assert scores["overall"] == pytest.approx(61.90029761904762, abs=1e-9)
 
 
-def test_two_vsibench_logs_are_refused_naming_both(shared_data: Path, folder: Path) -> None:
+def test_two_vsibench_logs_are_refused_naming_both(shared_data: Path, folder: Path, tmp_path: Path) -> None:
     model = folder / "model"
     shutil.copy(
         model / "20250101_120000_samples_vsibench.jsonl", model / "20250202_090000_samples_vsibench.jsonl"
     )
-    code, _, stderr = _score(shared_data, folder)
+    code, _, stderr = _score(shared_data, folder, tmp_path / "new" / "scores")
     assert code == 2
     both = "; ".join(
         f"{model / name} (task vsibench: 66 of 66 logged questions are the annotations')"
@@ -95,6 +95,7 @@ def test_two_vsibench_logs_are_refused_naming_both(shared_data: Path, folder: Pa
         f"error: {folder}: 2 lmms-eval logs could hold these annotations' answers: "
         f"{both}; give the log to score itself"
     ]
+    assert not (tmp_path / "new").exists()  # no --out folder left behind
 
 
 def test_a_folder_of_another_task_only_is_refused(shared_data: Path, folder: Path) -> None:
