@@ -116,3 +116,21 @@ def test_the_log_itself_is_read_as_before(shared_data: Path, folder: Path, tmp_p
     assert code == 0 and "read the lmms-eval log" not in stdout
     scores = json.loads((tmp_path / "scores" / "scores.json").read_text())
     assert scores["overall"] == pytest.approx(61.90029761904762, abs=1e-9)
+
+
+def test_import_of_the_folder_records_the_log_it_read(
+    shared_data: Path, folder: Path, tmp_path: Path
+) -> None:
+    from spatialbench.api.importing import import_run
+
+    model = folder / "model"
+    (model / "20250101_120000_samples_vsibench.jsonl").rename(
+        model / "lmms_eval_0.6.1_samples_vsibench.jsonl"
+    )
+    notes: list[str] = []
+    annotations = require_file(shared_data / "lmms_eval" / "demo_seed3_annotations.jsonl")
+    outcome = import_run(folder, "vsibench", annotations, tmp_path / "run", notify=notes.append)
+    assert (outcome.tool, outcome.version, outcome.answered) == ("lmms-eval", "0.6.1", 66)
+    recorded = json.loads((tmp_path / "run" / "config.json").read_text())["backend"]
+    assert recorded["file"] == str((model / "lmms_eval_0.6.1_samples_vsibench.jsonl").absolute())
+    assert notes[0].startswith(f"read the lmms-eval log {model / 'lmms_eval_0.6.1_samples_vsibench.jsonl'}")

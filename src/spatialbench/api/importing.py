@@ -109,6 +109,8 @@ def import_run(
         read = read_predictions(path, loaded, format, response_field)
     except (FileNotFoundError, ValueError) as err:
         raise ImportInputError(str(err)) from None
+    _noted(read.warnings[:1] if read.source != path else [], notify)  # the log chosen from a folder
+    path = read.source or path
     skipped = _noted([str(e) for e in read.errors], notify)
     items = [i for i in loaded if i.id in read.responses]
     if not items:

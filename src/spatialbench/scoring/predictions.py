@@ -69,12 +69,16 @@ _MISSING = object()
 
 @dataclass
 class Predictions:
-    """Responses by item id, the detected format, the rows that could not be used, and notes on the input."""
+    """Responses by item id, the detected format, the rows that could not be used, and notes on the input.
+
+    ``source``: what was read — the path given, or the log chosen from an lmms-eval output folder.
+    """
 
     responses: dict[str, str] = field(default_factory=dict)
     format: str = ""
     errors: list[RowError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    source: Path | None = None
 
 
 def _refusal(where: RowError, fields: list[str]) -> ValueError:
@@ -248,7 +252,7 @@ def read_predictions(
     readers = dict(zip(FORMATS, (_read_jsonl, _read_lmms, _read_export, _read_table), strict=True))
     if format not in readers:
         raise ValueError(f"unknown predictions format {format!r}; use one of {', '.join(FORMATS)}")
-    out = Predictions(format=format, warnings=notes)
+    out = Predictions(format=format, warnings=notes, source=path)
     with paused_gc():  # many new rows: no cycle scans while they are read (records.bulk)
         readers[format](path, _Joiner(items), out, response_field)
     return out
