@@ -134,3 +134,29 @@ def test_import_of_the_folder_records_the_log_it_read(
     recorded = json.loads((tmp_path / "run" / "config.json").read_text())["backend"]
     assert recorded["file"] == str((model / "lmms_eval_0.6.1_samples_vsibench.jsonl").absolute())
     assert notes[0].startswith(f"read the lmms-eval log {model / 'lmms_eval_0.6.1_samples_vsibench.jsonl'}")
+
+
+def test_without_question_text_the_task_name_tells(tmp_path: Path) -> None:
+    """Logs that log no question: the one whose task name holds the benchmark's name is read."""
+    from spatialbench.records.item import AnswerKind, Item
+    from spatialbench.scoring.predictions import read_predictions
+
+    items = [
+        Item(
+            id=str(i),
+            benchmark="vsibench",
+            task="object_counting",
+            question=f"How many chairs {i}?",
+            ground_truth="2",
+            answer_kind=AnswerKind.NUMERICAL,
+        )
+        for i in range(3)
+    ]
+    model = tmp_path / "model"
+    model.mkdir()
+    for task, answer in (("ai2d", "A"), ("vsibench_local", "2")):
+        lines = [{"doc_id": i, "filtered_resps": [answer], f"{task}_score": {"id": i}} for i in range(3)]
+        (model / f"20250101_samples_{task}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    read = read_predictions(tmp_path, items)
+    assert read.responses == {"0": "2", "1": "2", "2": "2"}
+    assert read.source == model / "20250101_samples_vsibench_local.jsonl"

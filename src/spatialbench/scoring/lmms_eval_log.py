@@ -123,12 +123,23 @@ def check_log(file: Path, expected: Callable[[dict[str, Any]], str | None]) -> L
     return LogCheck(file, checked, agreeing)
 
 
-def choose_log(folder: Path, expected: Callable[[dict[str, Any]], str | None]) -> tuple[Path, str]:
+def _named_for(benchmark: str, file: Path) -> bool:
+    """Say whether the log's task name holds the benchmark's name (``vsibench_local`` for ``vsibench``)."""
+    def bare(text: str) -> str:
+        return text.lower().replace("_", "").replace("-", "")
+
+    return bare(benchmark) in bare(task_name(file))
+
+
+def choose_log(
+    folder: Path, expected: Callable[[dict[str, Any]], str | None], benchmark: str | None = None
+) -> tuple[Path, str]:
     """Return the one log under ``folder`` that answers the annotations, and a note naming it.
 
-    A log answers them when most of its logged questions are their questions (:func:`check_log`); a
-    folder of logs without question text gives its only log. Another task's log (an ``mmbench`` run
-    beside a ``vsibench`` one, ids colliding) is left out and named in the note.
+    A log answers them when most of its logged questions are their questions (:func:`check_log`). Among
+    logs without question text, the one whose task name holds ``benchmark`` (``vsibench_local``), else
+    the only one. Another task's log (an ``mmbench`` run beside a ``vsibench`` one, ids colliding) is
+    left out and named in the note.
 
     Raises:
         ValueError: no log answers the annotations (each named with its task and count), or several do
@@ -136,6 +147,8 @@ def choose_log(folder: Path, expected: Callable[[dict[str, Any]], str | None]) -
     """
     checks = [check_log(file, expected) for file in sample_files(folder)]
     chosen = [c for c in checks if c.matches] or [c for c in checks if c.matches is None]
+    if len(chosen) > 1 and not chosen[0].checked and benchmark is not None:  # only the task names tell
+        chosen = [c for c in chosen if _named_for(benchmark, c.file)] or chosen
     if len(chosen) != 1:
         why = "no lmms-eval log here holds these annotations' questions" if not chosen else (
             f"{len(chosen)} lmms-eval logs could hold these annotations' answers")

@@ -246,7 +246,7 @@ def read_predictions(
     if path.is_dir():
         _check_folder(path)
         if format in (None, "lmms-eval") and sample_files(path):  # an lmms-eval output folder: one task
-            path, note = choose_log(path, _question_of(items))
+            path, note = choose_log(path, _question_of(items), items[0].benchmark if items else None)
             notes.append(note)
     format = format or detect_format(path)
     readers = dict(zip(FORMATS, (_read_jsonl, _read_lmms, _read_export, _read_table), strict=True))
