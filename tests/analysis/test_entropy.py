@@ -165,7 +165,8 @@ def test_a_trace_lacking_an_array_is_counted_and_skipped(tmp_path: Path) -> None
     assert doc["phases"]["correct"]["1"]["mean"] == pytest.approx(1.5)  # item a alone, as by hand above
     (skipped,) = doc["unreadable_traces"]
     assert skipped.startswith(str(tmp_path / "traces")) and skipped.endswith(
-        ": not a complete trace (no entropy array)")
+        ": not a complete trace (no entropy array)"
+    )
     assert f"skipped unreadable trace(s): {skipped}\n" in result.output
 
 
@@ -178,5 +179,7 @@ def test_arrays_of_different_lengths_name_the_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["entropy", str(run_dir)])
     assert result.exit_code == 0, result.output
     (skipped,) = json.loads((run_dir / "analysis" / "entropy.json").read_text())["unreadable_traces"]
-    assert skipped.endswith(": arrays of different lengths (tokens: token_ids 9, pieces 9, offsets 9, "
-                            "entropy 7, logsumexp 9, topk_ids 9, topk_logits 9)")
+    assert skipped.endswith(
+        ": arrays of different lengths (tokens: token_ids 9, pieces 9, offsets 9, "
+        "entropy 7, logsumexp 9, topk_ids 9, topk_logits 9)"
+    )

@@ -189,4 +189,5 @@ def test_a_trace_lacking_an_array_is_counted_and_skipped(tmp_path: Path) -> None
     assert doc["items"]["traced"] == 10 and doc["items"]["unreadable"] == 1  # 11 items, one skipped
     assert doc["unreadable_traces"] == [f"{first}: not a complete trace (no anchor_logits array)"]
     assert f"\nskipped unreadable trace(s): {first}: not a complete trace (no anchor_logits array)\n" in (
-        result.output)
+        result.output
+    )

@@ -49,7 +49,10 @@ def phase_anchor(trace: dict[str, np.ndarray], phases: PhaseSplit, k: int) -> in
 
 
 def _traced(
-    answers: dict[str, StoredAnswer], folder: Path, wanted: set[str], counts: Counter[str],
+    answers: dict[str, StoredAnswer],
+    folder: Path,
+    wanted: set[str],
+    counts: Counter[str],
     skipped: list[str],
 ) -> Iterator[tuple[str, dict[str, np.ndarray]]]:
     for item_id, answer in answers.items():

@@ -54,6 +54,7 @@ WorkersOpt = Annotated[
     int | None, typer.Option("--workers", min=1, help="CPUs of a local Ray (default: all).")
 ]
 
+
 @generate_app.command("synthetic")
 def generate_synthetic_command(
     out: OutOpt,

@@ -125,6 +125,7 @@ def check_log(file: Path, expected: Callable[[dict[str, Any]], str | None]) -> L
 
 def _named_for(benchmark: str, file: Path) -> bool:
     """Say whether the log's task name holds the benchmark's name (``vsibench_local`` for ``vsibench``)."""
+
     def bare(text: str) -> str:
         return text.lower().replace("_", "").replace("-", "")
 
@@ -150,8 +151,11 @@ def choose_log(
     if len(chosen) > 1 and not chosen[0].checked and benchmark is not None:  # only the task names tell
         chosen = [c for c in chosen if _named_for(benchmark, c.file)] or chosen
     if len(chosen) != 1:
-        why = "no lmms-eval log here holds these annotations' questions" if not chosen else (
-            f"{len(chosen)} lmms-eval logs could hold these annotations' answers")
+        why = (
+            "no lmms-eval log here holds these annotations' questions"
+            if not chosen
+            else (f"{len(chosen)} lmms-eval logs could hold these annotations' answers")
+        )
         logs = "; ".join(c.describe() for c in (chosen or checks))
         raise ValueError(f"{folder}: {why}: {logs}; give the log to score itself")
     others = [c.describe() for c in checks if c is not chosen[0]]

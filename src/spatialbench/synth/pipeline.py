@@ -315,8 +315,11 @@ def scene_ids(scenes: int, seed: int) -> list[str]:
 def scene_files(scene_id: str) -> list[str]:
     """Return every file (relative posix path, temporaries too) this module writes for ``scene_id``."""
     video = f"{SYNTHETIC_DATASET}/{scene_id}.mp4"
-    return [video, f"{SYNTHETIC_DATASET}/.{scene_id}.mp4.part",
-            *(f"scenes/{scene_id}/{name}" for name in sorted(SCENE_FILES))]
+    return [
+        video,
+        f"{SYNTHETIC_DATASET}/.{scene_id}.mp4.part",
+        *(f"scenes/{scene_id}/{name}" for name in sorted(SCENE_FILES)),
+    ]
 
 
 def recorded_scenes(out: Path) -> set[str]:

@@ -155,11 +155,25 @@ def test_image_size_out_of_bounds_is_refused_before_the_run(data: Path, tmp_path
     from spatialbench.cli.main import app
 
     out = tmp_path / "runs" / "cues"
-    args = ["run", "--benchmark", "vsibench", "--data", str(data), "--model",
-            "openai-compatible:http://127.0.0.1:9/v1#m", "--out", str(out), "--no-progress",
-            "--strategy", "with-3d-cues", "-S", f"image_size={size}"]
+    args = [
+        "run",
+        "--benchmark",
+        "vsibench",
+        "--data",
+        str(data),
+        "--model",
+        "openai-compatible:http://127.0.0.1:9/v1#m",
+        "--out",
+        str(out),
+        "--no-progress",
+        "--strategy",
+        "with-3d-cues",
+        "-S",
+        f"image_size={size}",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert result.stderr.splitlines() == [  # worded as click words a bad option value
-        f"Error: Invalid value: strategy parameter image_size: 32 to 2048 pixels, not {size}"]
+        f"Error: Invalid value: strategy parameter image_size: 32 to 2048 pixels, not {size}"
+    ]
     assert not (tmp_path / "runs").exists()

@@ -117,12 +117,17 @@ def _ingest_cli(scans: Path, out: Path) -> tuple[int, str]:
 
 def test_cli_nan_in_axis_alignment_names_the_line(tmp_path: Path, scene) -> None:  # type: ignore[no-untyped-def]
     folder = write_scannet(scene, tmp_path / "scans")
-    (folder / f"{scene.scene_id}.txt").write_text("colorHeight = 968\naxisAlignment = " + " ".join(
-        ["1", "0", "0", "nan", "0", "1", "0", "0", "0", "0", "1", "0", "0", "0", "0", "1"]) + "\n")
+    (folder / f"{scene.scene_id}.txt").write_text(
+        "colorHeight = 968\naxisAlignment = "
+        + " ".join(["1", "0", "0", "nan", "0", "1", "0", "0", "0", "0", "1", "0", "0", "0", "0", "1"])
+        + "\n"
+    )
     code, output = _ingest_cli(tmp_path / "scans", tmp_path / "out")
     assert code == 2
-    assert output == (f"error: {folder / f'{scene.scene_id}.txt'}:2: axisAlignment: expected 16 finite "
-                      "numbers, not NaN or inf")
+    assert output == (
+        f"error: {folder / f'{scene.scene_id}.txt'}:2: axisAlignment: expected 16 finite "
+        "numbers, not NaN or inf"
+    )
     assert not (tmp_path / "out").exists()
 
 

@@ -169,8 +169,10 @@ class With3DCues(Strategy):
         if unknown or not self.view_list():
             raise ValueError(f"strategy parameter views: names from {', '.join(AXES)}, got {self.views!r}")
         if self.image_size not in IMAGE_SIZES:  # 100000 px squared is a MemoryError in the middle of a run
-            raise ValueError(f"strategy parameter image_size: {IMAGE_SIZES.start} to {IMAGE_SIZES.stop - 1} "
-                             f"pixels, not {self.image_size!r}")
+            raise ValueError(
+                f"strategy parameter image_size: {IMAGE_SIZES.start} to {IMAGE_SIZES.stop - 1} "
+                f"pixels, not {self.image_size!r}"
+            )
         if self.placement not in ("after", "before"):
             raise ValueError(f"strategy parameter placement: 'after' or 'before', not {self.placement!r}")
 

@@ -86,8 +86,10 @@ def read_mesh(path: Path) -> Mesh:
     vertices = np.asarray(mesh.vertices, dtype=np.float64)
     bad = np.flatnonzero(~np.isfinite(vertices).all(axis=1))
     if bad.size:  # a NaN vertex would make its object's box, and every distance to it, NaN
-        raise IngestError(f"{path}: vertex {int(bad[0])} is not finite ({vertices[bad[0]].tolist()}); "
-                          f"{bad.size} such vertices")
+        raise IngestError(
+            f"{path}: vertex {int(bad[0])} is not finite ({vertices[bad[0]].tolist()}); "
+            f"{bad.size} such vertices"
+        )
     return Mesh(vertices, np.asarray(mesh.faces, dtype=np.int64))
 
 
