@@ -27,12 +27,15 @@ def report(
 ) -> None:
     """Write a self-contained HTML report: leaderboard, figures, breakdowns, analyses, items (worst first)."""
     from spatialbench.cli.out_dir import new_out_dir
+    from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.report import build_report
 
     dropped = _flagged(exclude) if exclude is not None else frozenset()
-    # a RunFolderError: one line, exit 2 (cli/apps.py), and no report folder left behind
-    with new_out_dir(out), command_errors(ValueError, OSError):
-        result = build_report(runs, out, data=data, per_task=per_task, sheets=sheets, exclude=dropped)
+    # a RunFolderError: one line, exit 2 (cli/apps.py), and no report folder left behind; the bar (stderr,
+    # terminal only) counts build steps
+    with new_out_dir(out), command_errors(ValueError, OSError), progress_bar("report", unit="step") as bar:
+        result = build_report(runs, out, data=data, per_task=per_task, sheets=sheets, exclude=dropped,
+                              progress=bar)
     for warning in result.warnings:
         typer.echo(f"warning: {warning}", err=True)
     took = sum(result.timings_s.values())

@@ -17,6 +17,7 @@ import typer
 from spatialbench.cli.apps import CommandError, app
 from spatialbench.cli.out_dir import new_out_dir
 from spatialbench.cli.run_options import (
+    AksModelOpt,
     AttemptsOpt,
     BenchmarkOpt,
     BlindOpt,
@@ -68,6 +69,7 @@ def run_command(
     model: ModelOpt = None,
     out: OutOpt = None,
     frames: FramesOpt = None,
+    aks_model: AksModelOpt = None,
     limit: LimitOpt = None,
     ids: IdsOpt = None,
     shard: ShardOpt = None,
@@ -109,8 +111,7 @@ def run_command(
         summary = _execute(prepared, progress)
     _answered_nothing(prepared, summary)  # a dead or broken endpoint: one line, not a table of zeros
     _report(summary)
-    if summary.unanswered or summary.stopped:
-        raise typer.Exit(1)
+    raise typer.Exit(1 if summary.unanswered or summary.stopped else 0)
 
 
 def _answered_nothing(prepared: PreparedRun, summary: RunSummary) -> None:
