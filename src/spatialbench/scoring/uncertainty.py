@@ -76,7 +76,7 @@ class Resampler:
     @classmethod
     def for_rows(cls, *frames: pd.DataFrame, resamples: int = RESAMPLES, seed: int = SEED) -> Resampler:
         """Return a resampler over the clusters of all ``frames``."""
-        keys = [k for frame in frames for k in cluster_keys(frame)]
+        keys = [k for frame in frames for k in cluster_keys(frame).tolist()]  # tolist: not cell by cell
         return cls.of(keys, resamples, seed)
 
 
@@ -85,7 +85,8 @@ class _Sums:
 
     def __init__(self, rows: pd.DataFrame, resampler: Resampler) -> None:
         self.scores = rows["score"].to_numpy(dtype=float)
-        self.codes = np.array([resampler.clusters[k] for k in cluster_keys(rows)], dtype=np.int64)
+        clusters = resampler.clusters  # tolist: one conversion, not a pandas iterator cell by cell
+        self.codes = np.array([clusters[k] for k in cluster_keys(rows).tolist()], dtype=np.int64)
         self.weights = resampler.weights
 
     def mean(self, mask: np.ndarray) -> np.ndarray:
