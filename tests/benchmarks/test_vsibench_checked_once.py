@@ -13,8 +13,8 @@ def _row(k, options, truth):
 def test_repeated_values_are_checked_as_the_first(tmp_path):
     good = ["A. left", "B. right"]
     rows = [_row(0, good, "b"), _row(1, ["A. left", 2], "A"), _row(2, [["A. left"]], "A"), _row(3, good, "C"),
-            _row(4, good, "C"), _row(5, ["options", ("A. left", "B. right")], "A"), _row(6, list(good), " a "),
-            _row(7, ["letter", "b", 2], "A")]
+            _row(4, good, "C"), _row(5, ["options", ("A. left", "B. right")], "A"),
+            _row(6, list(good), " a "), _row(7, ["letter", "b", 2], "A")]
     path = tmp_path / "test.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     items = load_vsibench(path)
