@@ -28,7 +28,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from spatialbench.scoring.grouped import Table
 
@@ -213,4 +212,6 @@ def minimum_detectable(se: float, power: float = 0.8, alpha: float = 0.05) -> fl
 
     Miller (2024), Sec. 5 (power analysis); ``se`` in percent points, so is the result (≈ 2.80·SE).
     """
+    from scipy.stats import norm  # here: importing scipy.stats costs every score command ~0.5 s of CPU
+
     return float((norm.ppf(1 - alpha / 2) + norm.ppf(power)) * se)
