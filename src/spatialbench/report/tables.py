@@ -9,7 +9,7 @@ kind ("Numerical Answer" / "Multiple-Choice Answer"). Here a section holds the r
 blind runs are ranked together by Avg. (1 = best). MMSI-Video-Bench (Table 2) and ReMindView-Bench (Table 1)
 use the same layout over their own score tables; a benchmark's breakdown tables (MMSI Table 3 and
 difficulty levels, ReMindView object count / distance) become one grid per breakdown with a row per run
-plus the random-guess row.
+plus the random-guess row; each run's row is followed by its 95 % intervals (``*``: under 30 items).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from spatialbench.report import protocols
 from spatialbench.report.runs import RunData
 from spatialbench.runs.plan import data_root
 from spatialbench.scoring.grouped import Table
-from spatialbench.scoring.render import Grid, Value
+from spatialbench.scoring.render import CI_ROW, Grid, Value, interval_cell
+from spatialbench.scoring.uncertainty import cell_intervals
 
 SECTIONS = (("baseline", "Baseline"), ("human", "Human Level"), ("model", "Models"), ("blind", "Models"))
 KIND_HEADERS = {"numerical": "Numerical Answer", "multiple_choice": "Multiple-Choice Answer"}
@@ -143,7 +144,7 @@ def _sortable(value: Value) -> float:
 
 
 def breakdown_grids(runs: Sequence[RunData]) -> list[Grid]:
-    """Per breakdown title, a grid with one accuracy row per run and the random-guess row (first run's).
+    """Per breakdown title, a grid with one accuracy and one interval row per run, random guess (first run's).
 
     The per-dataset tables (``ScoreResult.by_dataset``) come first, titled ``Dataset: NAME``, when the
     runs span more than one dataset; then the benchmark's own breakdowns (empty for VSI-Bench).
@@ -158,8 +159,12 @@ def breakdown_grids(runs: Sequence[RunData]) -> list[Grid]:
     grids = []
     for title, pairs in titled.items():
         cells = pairs[0][1].cells
-        rows: list[tuple[str, tuple[Value, ...]]] = [
-            (row_label(run), tuple(table.scores.get(c.key) for c in cells)) for run, table in pairs]
+        rows: list[tuple[str, tuple[Value, ...]]] = []
+        for run, table in pairs:  # each run's accuracy, then its n-marked 95 % intervals
+            own = {c.key: (ci, c.n) for c, ci in zip(table.cells, cell_intervals(table), strict=True)}
+            rows.append((row_label(run), tuple(table.scores.get(c.key) for c in cells)))
+            rows.append((f"{row_label(run)} {CI_ROW}",
+                         tuple(interval_cell(*own[c.key]) if c.key in own else None for c in cells)))
         if any(c.chance is not None for c in cells):
             rows.append(("random guess", tuple(c.chance for c in cells)))
         rows.append(("n", tuple(c.n for c in cells)))

@@ -143,7 +143,8 @@ CI_NOTE = (f"95 % CI: scene-clustered bootstrap ({RESAMPLES} resamples, seed {SE
            f"* fewer than {SMALL} items, too few to rank by.")
 
 
-def _interval_cell(ci: Interval, n: int) -> str | None:
+def interval_cell(ci: Interval, n: int) -> str | None:
+    """Write a cell's interval as ``[low, high]`` (one decimal), ``*`` after it under :data:`SMALL` items."""
     if ci is None:
         return None
     return f"[{ci[0]:.1f}, {ci[1]:.1f}]" + ("*" if 0 < n < SMALL else "")
@@ -159,7 +160,7 @@ def breakdown_grid(table: Table) -> Grid:
     intervals = cell_intervals(table)
     rows: tuple[tuple[str, tuple[Value, ...]], ...] = (
         ("accuracy", tuple(c.accuracy for c in cells)),
-        (CI_ROW, tuple(_interval_cell(ci, c.n) for ci, c in zip(intervals, cells, strict=True))),
+        (CI_ROW, tuple(interval_cell(ci, c.n) for ci, c in zip(intervals, cells, strict=True))),
         ("random guess", tuple(c.chance for c in cells)),
         ("n", tuple(c.n for c in cells)),
         ("extraction failures", tuple(c.failures for c in cells)),
