@@ -96,3 +96,37 @@ def test_unreadable_run_folders_are_one_error_naming_the_file(tmp_path: Path) ->
     (no_store / "run.sqlite").write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(RunFolderError, match="run.sqlite: not a readable run store"):
         load_run(no_store)
+
+
+def test_bar_labels_stand_beyond_their_error_bars(tmp_path: Path, monkeypatch) -> None:
+    # the compare difference figure's labels sat on the bars' ends, struck by the error bars (issue 21)
+    from spatialbench.charts import draw
+
+    figures = []
+    monkeypatch.setattr(draw, "save", lambda figure, stem: figures.append(figure) or [])
+    rows = [("a − b", [27.1, -64.3, 10.0]), ("b − c", [5.0, -1.0, None])]
+    intervals = [[(10.0, 45.0), (-100.0, -17.0), None], [(-20.0, 30.0), (-15.0, 16.0), None]]
+    grouped_bars(["x", "y", "z"], rows, [], "differences", tmp_path / "d", ylabel="points", scale=0.0,
+                 intervals=intervals)
+    (figure,) = figures
+    figure.canvas.draw()
+    axes = figure.axes[0]
+    to_display = axes.transData.transform
+    labelled = 0
+    for text in axes.texts:
+        x, _ = text.xy
+        box = text.get_window_extent()
+        for k, (_, values) in enumerate(rows):
+            for j, ci in enumerate(intervals[k]):
+                centre = j - 0.4 + 0.4 * (k + 0.5)
+                if ci is None or abs(centre - x) > 1e-9:
+                    continue
+                low, high = (to_display((centre, v))[1] for v in ci)
+                assert box.y0 >= high or box.y1 <= low, (text.get_text(), ci)  # clear of line and caps
+                labelled += 1
+    assert labelled == 4 and sorted(t.get_text() for t in axes.texts) == sorted(
+        ["27.1", "-64.3", "10.0", "5.0", "-1.0"])
+    # above the upper cap for a bar of 0 or more, below the lower cap for a negative one
+    anchors = {t.get_text(): t.xy[1] for t in axes.texts}
+    assert anchors["27.1"] == 45.0 and anchors["-64.3"] == -100.0 and anchors["5.0"] == 30.0
+    assert anchors["-1.0"] == -15.0 and anchors["10.0"] == 10.0

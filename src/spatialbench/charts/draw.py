@@ -62,19 +62,28 @@ def _value_axis(axes: Any, values: Sequence[Value], label: str, scale: float) ->
     margin = 0.05 * max(scale, high - low, 1e-9)
     if low < 0:
         axes.axhline(0, color="black", linewidth=0.8)
-        axes.set_ylim(low - margin, high + margin)
+        # room at both ends for upright labels beyond the bars and error bars (``_bar_label``)
+        axes.set_ylim(low - 2.5 * margin, high + 2.5 * margin)
     else:
         axes.set_ylim(0, max(1.05 * scale, high + margin) * 1.12)  # room for the upright labels
     axes.set_ylabel(label)
 
 
-def _bar_label(axes: Any, rect: Any, height: float) -> None:
+def _bar_label(axes: Any, rect: Any, height: float, ci: Interval = None) -> None:
     """Write ``height`` with one decimal above its bar, upright, on a white box (chance lines pass behind).
 
-    Upright (rotated 90°) text takes a bar's width, not a label's, so neighbours never overlap.
+    Upright (rotated 90°) text takes a bar's width, not a label's, so neighbours never overlap. A bar with
+    an error bar is labelled beyond it, so the bar's line and cap never strike the text: above the cap of a
+    bar of 0 or more, below the lower cap of a negative one. Without one, a negative bar's label stands
+    on the zero line.
     """
-    axes.annotate(f"{height:.1f}", (rect.get_x() + rect.get_width() / 2, max(height, 0.0)), ha="center",
-                  va="bottom", rotation=90, fontsize=7, xytext=(0, 2), textcoords="offset points", zorder=4,
+    anchor, above = max(height, 0.0), True
+    if ci is not None:
+        above = height >= 0
+        anchor = max(height, float(ci[1])) if above else min(height, float(ci[0]))
+    axes.annotate(f"{height:.1f}", (rect.get_x() + rect.get_width() / 2, anchor), ha="center",
+                  va="bottom" if above else "top", rotation=90, fontsize=7, xytext=(0, 2 if above else -2),
+                  textcoords="offset points", zorder=4,
                   bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none",
                         "alpha": 0.85})
 
@@ -111,11 +120,11 @@ def grouped_bars(
         offsets = x - 0.4 + width * (k + 0.5)
         drawn = axes.bar(offsets, np.nan_to_num(heights), width, label=name, color=PALETTE[k % len(PALETTE)],
                          zorder=2)
-        for rect, h in zip(drawn, heights, strict=True):
+        row: Sequence[Interval] = intervals[k] if k < len(intervals) else [None] * len(columns)
+        for rect, h, ci in zip(drawn, heights, row, strict=True):
             if not math.isnan(h):
-                _bar_label(axes, rect, h)
-        if k < len(intervals):
-            _error_bars(axes, offsets, heights, intervals[k])
+                _bar_label(axes, rect, h, ci)
+        _error_bars(axes, offsets, heights, row)
     for k, (name, values) in enumerate(chance):
         heights = np.array([number(v) for v in values])
         axes.hlines(heights, x - 0.45, x + 0.45, colors="black", linestyles=("--", ":")[k % 2], linewidth=1.2,
