@@ -36,7 +36,8 @@ def test_mmsi_video_report_has_table_3_and_difficulty_with_random_guess(tmp_path
     table3 = md.split("main categories (Table 3")[1].split("\n\n")[1]
     assert "| Chance Level (Random) | 22.7 |" in table3 and "| random guess | 22.7 |" in table3
     # each run's row is followed by its intervals; 14 questions: every cell is marked under 30 items
-    ci_row = next(line for line in table3.splitlines() if line.startswith("| Chance Level (Random) 95 % CI |"))
+    label = "| Chance Level (Random) 95 % CI |"
+    ci_row = next(line for line in table3.splitlines() if line.startswith(label))
     assert ci_row.count("[") == ci_row.count("]*") >= 1
     assert "Difficulty levels" in md
     stems = {Path(f.png).stem.split("-")[1] for f in result.figures if "breakdown" in f.png}

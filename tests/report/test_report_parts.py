@@ -116,8 +116,8 @@ def test_bar_labels_stand_beyond_their_error_bars(tmp_path: Path, monkeypatch) -
     for text in axes.texts:
         x, _ = text.xy
         box = text.get_window_extent()
-        for k, (_, values) in enumerate(rows):
-            for j, ci in enumerate(intervals[k]):
+        for k, row in enumerate(intervals):
+            for j, ci in enumerate(row):
                 centre = j - 0.4 + 0.4 * (k + 0.5)
                 if ci is None or abs(centre - x) > 1e-9:
                     continue
