@@ -46,3 +46,18 @@ def test_leaderboard_cells_show_n_and_interval(report: Path) -> None:
     assert re.search(r'<small class="ci"[^>]*>\[\d+\.\d, \d+\.\d\] n=14\*</small>', html)
     intervals = (report / "tables" / "leaderboard_intervals.md").read_text()
     assert "| uniform | [" in intervals and "n=14*" in intervals
+
+
+def test_a_baseline_without_avg_shows_no_avg_interval(tmp_path: Path) -> None:
+    from support.vsi_data import make_vsibench
+
+    # chance-random does not apply to numerical tasks: its Avg. is "-" (Fig. 6), and so is its interval
+    make_vsibench(tmp_path / "data", n_videos=2, per_video=4)
+    run(RunConfig.model_validate({"data": {"benchmark": "vsibench", "path": str(tmp_path / "data")},
+                                  "model": {"name": "chance-random"}, "out": str(tmp_path / "chance")}),
+        progress=False)
+    build_report([tmp_path / "chance"], tmp_path / "report")
+    rows = (tmp_path / "report" / "tables" / "leaderboard_intervals.md").read_text().splitlines()
+    row = next(r for r in rows if r.startswith("| Chance Level (Random) |"))
+    assert row.startswith("| Chance Level (Random) | - | - |")  # Avg., then Obj. Count (numerical)
+    assert "n=4*" in row  # the relative-distance cell keeps its interval and n

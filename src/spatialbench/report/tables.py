@@ -24,7 +24,7 @@ from spatialbench.report.runs import RunData
 from spatialbench.runs.plan import data_root
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.render import CI_ROW, Grid, Value, interval_cell
-from spatialbench.scoring.uncertainty import cell_intervals
+from spatialbench.scoring.uncertainty import cells_ci
 
 SECTIONS = (("baseline", "Baseline"), ("human", "Human Level"), ("model", "Models"), ("blind", "Models"))
 KIND_HEADERS = {"numerical": "Numerical Answer", "multiple_choice": "Multiple-Choice Answer"}
@@ -161,7 +161,7 @@ def breakdown_grids(runs: Sequence[RunData]) -> list[Grid]:
         cells = pairs[0][1].cells
         rows: list[tuple[str, tuple[Value, ...]]] = []
         for run, table in pairs:  # each run's accuracy, then its n-marked 95 % intervals
-            own = {c.key: (ci, c.n) for c, ci in zip(table.cells, cell_intervals(table), strict=True)}
+            own = {c.key: (ci, c.n) for c, ci in zip(table.cells, cells_ci(table), strict=True)}
             rows.append((row_label(run), tuple(table.scores.get(c.key) for c in cells)))
             rows.append((f"{row_label(run)} {CI_ROW}",
                          tuple(interval_cell(*own[c.key]) if c.key in own else None for c in cells)))

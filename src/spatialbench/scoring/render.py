@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialbench.scoring.grouped import Table
-from spatialbench.scoring.uncertainty import RESAMPLES, SEED, SMALL, Interval, cell_intervals, small_cells
+from spatialbench.scoring.uncertainty import RESAMPLES, SEED, SMALL, Interval, cells_ci, small_cells
 
 Value = float | int | str | None
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -153,11 +153,11 @@ def interval_cell(ci: Interval, n: int) -> str | None:
 def breakdown_grid(table: Table) -> Grid:
     """Breakdown layout: one column per cell; rows accuracy, 95 % CI, random guess, n, extraction failures.
 
-    The interval row reads ``[low, high]`` (percent, one decimal; :func:`cell_intervals`), ``*`` after it
+    The interval row reads ``[low, high]`` (percent, one decimal; :func:`cells_ci`), ``*`` after it
     for a cell of fewer than :data:`SMALL` items (:data:`CI_NOTE` says so), ``-`` for an empty cell.
     """
     cells = table.cells
-    intervals = cell_intervals(table)
+    intervals = cells_ci(table)
     rows: tuple[tuple[str, tuple[Value, ...]], ...] = (
         ("accuracy", tuple(c.accuracy for c in cells)),
         (CI_ROW, tuple(interval_cell(ci, c.n) for ci, c in zip(intervals, cells, strict=True))),
@@ -172,11 +172,11 @@ def cells_json(table: Table) -> dict[str, Any]:
     """Return a breakdown as JSON: ``title``, its cells, and ``small_cells``.
 
     Each cell: ``group``, ``n``, ``accuracy``, ``chance``, ``failures``, ``ci95`` (``[low, high]`` percent,
-    the scene-clustered bootstrap of :func:`cell_intervals`). ``small_cells``: ``{group, n}`` of the cells
+    the scene-clustered bootstrap of :func:`cells_ci`). ``small_cells``: ``{group, n}`` of the cells
     with fewer than :data:`SMALL` items. Percentages and intervals are None for an empty cell.
     """
     keys = ("group", "n", "accuracy", "chance", "failures")
-    intervals = cell_intervals(table)
+    intervals = cells_ci(table)
     cells = [{**{k: getattr(c, k) for k in keys}, "ci95": list(ci) if ci else None}
              for c, ci in zip(table.cells, intervals, strict=True)]
     small = [{"group": label, "n": n} for label, n in small_cells(table)]

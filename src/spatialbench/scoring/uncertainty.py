@@ -172,7 +172,7 @@ def table_ci(table: Table, resampler: Resampler | None = None) -> dict[str, Inte
     return {key: interval(d) for key, d in table_draws(table, resampler or Resampler.of([])).items()}
 
 
-def cell_intervals(table: Table) -> tuple[Interval, ...]:
+def cells_ci(table: Table) -> tuple[Interval, ...]:
     """Return the 95 % interval of each of ``table.cells``, in order (a cell keyed ``overall``: Avg.'s).
 
     Seeded over the table's own rows (:func:`table_ci`): the same table gives the same intervals.
