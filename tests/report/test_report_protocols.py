@@ -61,3 +61,15 @@ def test_a_baseline_without_avg_shows_no_avg_interval(tmp_path: Path) -> None:
     row = next(r for r in rows if r.startswith("| Chance Level (Random) |"))
     assert row.startswith("| Chance Level (Random) | - | - |")  # Avg., then Obj. Count (numerical)
     assert "n=4*" in row  # the relative-distance cell keeps its interval and n
+
+
+def test_the_best_run_of_a_column_is_marked_within_its_track() -> None:
+    from spatialbench.report.pages import best_values
+    from spatialbench.report.tables import Leaderboard
+
+    sections = (("Baseline", (("chance", "-", (90.0, 90.0)),)),
+                ("Models · Uniform-50", (("a", 1, (50.0, 10.0)), ("b", 2, (40.0, 30.0)))),
+                ("Models · Sufficient-Coverage", (("c", 1, (80.0, None)),)))  # fmt: skip
+    board = Leaderboard(("Avg.", "SC."), ("sc",), ("",), sections, {})
+    assert best_values(board) == {"Models · Uniform-50": [50.0, 30.0],
+                                  "Models · Sufficient-Coverage": [80.0, None]}

@@ -56,14 +56,19 @@ def kind_spans(board: Leaderboard) -> list[tuple[str, int]]:
     return spans
 
 
-def best_values(board: Leaderboard) -> list[Any]:
-    """Per value column, the highest value among the Models section (None when it has none)."""
-    models = [values for title, entries in board.sections if title.startswith("Models")
-              for _, _, values in entries]
-    best = []
-    for column in zip(*models, strict=True) if models else [() for _ in board.header]:
-        numbers = [v for v in column if isinstance(v, (int, float)) and v == v]
-        best.append(max(numbers) if numbers else None)
+def best_values(board: Leaderboard) -> dict[str, list[Any]]:
+    """Per Models section, per value column, its highest value (None when it has none).
+
+    Sections are ranked apart (MMSI-Video-Bench Uniform-50 and Sufficient-Coverage, Table 2), so the best
+    run of a column is marked within its section.
+    """
+    best: dict[str, list[Any]] = {}
+    for title, entries in board.sections:
+        if not title.startswith("Models"):
+            continue
+        columns = zip(*(values for _, _, values in entries), strict=True)
+        numbers = [[v for v in column if isinstance(v, (int, float)) and v == v] for column in columns]
+        best[title] = [max(found) if found else None for found in numbers]
     return best
 
 
