@@ -95,7 +95,7 @@ def resolve_config(
 
 def _strategy_pre_prompt(config: RunConfig, spec: BenchmarkSpec, text: str | None) -> RunConfig:
     """Record a strategy's own pre-prompt as the prompt field where the builder has one and none is given."""
-    known = getattr(spec.prompt_builder, "known_overrides", frozenset())
+    known: frozenset[str] = getattr(spec.prompt_builder, "known_overrides", frozenset())
     overrides = config.prompt.overrides
     if text is None or "pre_prompt" not in known or "pre_prompt" in overrides:
         return config
