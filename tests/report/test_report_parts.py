@@ -130,3 +130,19 @@ def test_bar_labels_stand_beyond_their_error_bars(tmp_path: Path, monkeypatch) -
     anchors = {t.get_text(): t.xy[1] for t in axes.texts}
     assert anchors["27.1"] == 45.0 and anchors["-64.3"] == -100.0 and anchors["5.0"] == 30.0
     assert anchors["-1.0"] == -15.0 and anchors["10.0"] == 10.0
+
+
+def test_an_interval_that_misses_its_bar_value_is_drawn_as_it_is(tmp_path: Path, monkeypatch) -> None:
+    # a percentile bootstrap interval need not contain the observed difference: matplotlib refused the
+    # negative error length ("'yerr' must not contain negative values") and the report dropped the figure
+    from spatialbench.charts import draw
+
+    figures = []
+    monkeypatch.setattr(draw, "save", lambda figure, stem: figures.append(figure) or [])
+    grouped_bars(["x"], [("a − b", [5.0])], [], "d", tmp_path / "d", scale=0.0, intervals=[[(6.0, 9.0)]])
+    (figure,) = figures
+    axes = figure.axes[0]
+    (bar,) = [c for c in axes.containers if hasattr(c, "lines") and c.lines[2]]
+    segment = bar.lines[2][0].get_segments()[0]
+    assert [float(y) for _, y in segment] == [6.0, 9.0]  # the interval as computed, not around the value
+    assert axes.texts[0].xy[1] == 9.0  # the label above it

@@ -141,8 +141,11 @@ def grouped_bars(
 def _error_bars(axes: Any, offsets: np.ndarray, heights: np.ndarray, row: Sequence[Interval]) -> None:
     for x, h, ci in zip(offsets, heights, row, strict=True):
         if ci is not None and not math.isnan(h):
-            axes.errorbar([x], [h], yerr=[[h - ci[0]], [ci[1] - h]], fmt="none", ecolor="black", capsize=2,
-                          linewidth=0.8)
+            # drawn from its own centre: a bootstrap interval need not contain the bar's value (a percentile
+            # interval of a skewed cell), and matplotlib refuses negative error lengths
+            low, high = float(ci[0]), float(ci[1])
+            axes.errorbar([x], [(low + high) / 2], yerr=[[(high - low) / 2]], fmt="none", ecolor="black",
+                          capsize=2, linewidth=0.8)
 
 
 def stacked_bars(columns: Sequence[str], stacks: Sequence[tuple[str, Sequence[Value]]], title: str,
