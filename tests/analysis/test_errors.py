@@ -83,10 +83,11 @@ def test_table_counts_a_multi_cause_error_one_nth_each(explained_run, tmp_path):
     assert result.exit_code == 0, result.output
     table = json.loads(result.output)
     # counting: perception 1 + 1/2 = 1.5, linguistic 0.5 of 2 annotated; distance: 1/3 each of 1 annotated
-    assert table["counts"]["visual_perception"]["object_counting"] == pytest.approx(1.5)
-    assert table["shares"]["visual_perception"]["object_counting"] == pytest.approx(75.0)
-    assert table["shares"]["linguistic_intelligence"]["object_counting"] == pytest.approx(25.0)
-    assert table["counts"]["relational_reasoning"]["object_rel_distance"] == pytest.approx(1 / 3)
+    assert table["tasks"] == ["Obj. Count", "Rel. Dist.", "all"]  # the paper's task columns
+    assert table["counts"]["visual_perception"]["Obj. Count"] == pytest.approx(1.5)
+    assert table["shares"]["visual_perception"]["Obj. Count"] == pytest.approx(75.0)
+    assert table["shares"]["linguistic_intelligence"]["Obj. Count"] == pytest.approx(25.0)
+    assert table["counts"]["relational_reasoning"]["Rel. Dist."] == pytest.approx(1 / 3)
     # all: perception 1.5 + 1/3 of 3 annotated; spatial reasoning group = relational + ego-allo = 2/3
     assert table["shares"]["visual_perception"]["all"] == pytest.approx(100 * (1.5 + 1 / 3) / 3)
     assert table["shares"]["spatial_reasoning"]["all"] == pytest.approx(100 * (2 / 3) / 3)
@@ -247,6 +248,29 @@ def _mmsi_doc(items: list[dict]) -> dict:
         "taxonomy": "mmsi-video",
         "items": items,
     }
+
+
+def test_vsi_error_table_columns_are_the_papers_8_tasks(tmp_path):
+    from spatialbench.analysis.error_table import error_table, read_annotations
+
+    # one annotated error per official question type, in reverse order; the 3 Rel. Dir. sub-types share
+    # one column (the paper's tables), and columns follow the paper's order (Obj. Count ... Appr. Order)
+    tasks = ["obj_appearance_order", "route_planning", "object_rel_direction_hard",
+             "object_rel_direction_medium", "object_rel_direction_easy", "object_rel_distance",
+             "room_size_estimation", "object_size_estimation", "object_abs_distance",
+             "object_counting"]  # fmt: skip
+    items = [{"id": str(k), "task": t, "errors": ["relational_reasoning"]} for k, t in enumerate(tasks)]
+    items[4]["errors"] = ["visual_perception", "relational_reasoning"]  # an easy Rel. Dir.: 1/2 each
+    path = tmp_path / "vsi.json"
+    doc = {"schema": "spatialbench.error-annotations", "version": 1, "taxonomy": "vsi-bench", "items": items}
+    path.write_text(json.dumps(doc))
+    table = error_table([(str(path), read_annotations(path))])
+    assert table.columns == ("Obj. Count", "Abs. Dist.", "Obj. Size", "Room Size", "Rel. Dist.",
+                             "Rel. Dir.", "Route Plan", "Appr. Order", "all")  # fmt: skip
+    assert table.annotated["Rel. Dir."] == 3 and table.annotated["Obj. Count"] == 1
+    assert table.counts["relational_reasoning"]["Rel. Dir."] == pytest.approx(2.5)  # 1 + 1 + 1/2
+    assert table.shares["visual_perception"]["Rel. Dir."] == pytest.approx(100 * 0.5 / 3)
+    assert table.counts["relational_reasoning"]["all"] == pytest.approx(9.5)
 
 
 def test_mmsi_error_table_columns_are_the_main_categories(tmp_path):

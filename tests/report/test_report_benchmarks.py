@@ -38,6 +38,10 @@ def test_mmsi_video_report_has_table_3_and_difficulty_with_random_guess(tmp_path
     # the chance-random run is the random-guess baseline: printed once (Table 2 "Random Guessing")
     assert "| Chance Level (Random) | 22.7 | 22.8 | 23.3 | 23.3 | 20.8 |" in table3
     assert "random guess" not in md
+    # each run's row is followed by its intervals; 14 questions: every cell is marked under 30 items
+    label = "| Chance Level (Random) 95 % CI |"
+    ci_row = next(line for line in table3.splitlines() if line.startswith(label))
+    assert ci_row.count("[") == ci_row.count("]*") >= 1
     assert "Difficulty levels" in md
     tree = html5lib.parse((tmp_path / "report" / "index.html").read_text(), namespaceHTMLElements=False)
     table = next(t for t in tree.iter("table") if t.get("id") == "main-table")
@@ -73,6 +77,7 @@ def test_remindview_report_has_table_1_rows(tmp_path: Path) -> None:
     assert "ReMindView-Bench overall (Table 1)" in md and "by distance level" in md
     overall = md.split("overall (Table 1)")[1].split("\n\n")[1].splitlines()
     # one random baseline row (Table 1 "Random Choice"): the chance-random run's, not a second computed one
-    assert [line.split(" | ")[0] for line in overall[2:]] == ["| vision", "| Chance Level (Random)", "| n"]
+    assert [line.split(" | ")[0] for line in overall[2:]] == [
+        "| vision", "| vision 95 % CI", "| Chance Level (Random)", "| Chance Level (Random) 95 % CI", "| n"]
     board = (tmp_path / "report" / "tables" / "leaderboard.md").read_text()
     assert "| Chance Level (Random) | - |" in board and "| vision | 1 |" in board

@@ -72,7 +72,7 @@ class PreparedRun:
 def resolve_config(
     config: RunConfig, spec: BenchmarkSpec, baseline: str | None = None
 ) -> tuple[RunConfig, list[str]]:
-    """Fill settings left to defaults: the benchmark's, the strategy's parameters and the model family.
+    """Fill settings left to defaults: the benchmark's, the strategy's parameters and pre-prompt, the family.
 
     The benchmark's frames, answer budget and loader options come from
     :func:`~spatialbench.runs.defaults.apply_benchmark_defaults` (its notes are returned, to print); a
@@ -84,11 +84,22 @@ def resolve_config(
         ValueError: a strategy parameter the strategy does not take, or of the wrong type.
     """
     config, notes = apply_benchmark_defaults(config, spec)
-    config = config.updated("strategy", params=build_strategy(config.strategy).parameters())
+    strategy = build_strategy(config.strategy)
+    config = config.updated("strategy", params=strategy.parameters())
+    config = _strategy_pre_prompt(config, spec, strategy.pre_prompt())
     if config.prompt.model_family is not None or baseline is not None:
         return config, notes
     family = ModelFamily(model_family(config.model.name))
     return config.updated("prompt", model_family=family), notes
+
+
+def _strategy_pre_prompt(config: RunConfig, spec: BenchmarkSpec, text: str | None) -> RunConfig:
+    """Record a strategy's own pre-prompt as the prompt field where the builder has one and none is given."""
+    known: frozenset[str] = getattr(spec.prompt_builder, "known_overrides", frozenset())
+    overrides = config.prompt.overrides
+    if text is None or "pre_prompt" not in known or "pre_prompt" in overrides:
+        return config
+    return config.updated("prompt", overrides={**overrides, "pre_prompt": text})
 
 
 def prepare(config: RunConfig, backend: Backend | None = None) -> PreparedRun:
