@@ -139,6 +139,16 @@ def _notes(prepared: PreparedRun, jpeg_quality: int | None) -> None:
                    f"frames are sent as {config.model.image_format}", err=True)
 
 
+def prepare_run(params: dict[str, Any]) -> PreparedRun:
+    """Check a ``run`` command's parsed ``params`` as the command does, sending nothing (``sweep``).
+
+    Raises:
+        as :func:`_prepare`.
+    """
+    flags = {name: value for name, value in params.items() if name not in ("config_file", "progress")}
+    return _prepare(params.get("config_file"), flags)
+
+
 def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
     """Build the run's config and check it once (:func:`~spatialbench.runs.prepare.prepare`).
 
@@ -194,6 +204,8 @@ def _reword(exc: ConfigValueError, config_file: Path | None, given: dict[str, An
     if loc == ("model", "options"):
         where = f"{config_file}: model.options" if _from_file(loc, config_file, given) else "--model-option"
         raise CommandError(f"{where}: {exc.reason}") from None
+    if loc[-1] != "options" and len(loc) < 3:  # a whole field (data.limit), by its flag or file field
+        _fail(f"Error: {_field(loc, exc.reason, config_file, given)}")
     if len(loc) < 3:  # an option the loader does not take
         _fail(f"Error: Invalid value: {exc.reason}")
     if _from_file(loc, config_file, given):

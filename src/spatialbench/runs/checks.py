@@ -48,3 +48,22 @@ def check_config(config: RunConfig, spec: BenchmarkSpec, baseline: str | None) -
         MRA_MODES.get(config.scoring.mra)
     except (ValueError, UnknownNameError) as exc:
         raise RunSetupError(str(exc).strip("'\"")) from None
+
+
+def check_selection(config: RunConfig) -> None:
+    """Refuse a selection of nothing and a blind run given frames, as the user gave them.
+
+    Checked before the shard narrows ``data.ids`` (a shard may hold none of the ids) and before the
+    benchmark's default frames are filled in.
+
+    Raises:
+        ConfigValueError: ``data.limit`` 0 or ``data.ids`` empty (nothing to run); ``media.frames`` set for
+            a ``prompt.blind`` run (a blind run sends no frames).
+    """
+    if config.data.limit == 0:
+        raise ConfigValueError(("data", "limit"), "0 selects no item: nothing to run")
+    if config.data.ids == ():
+        raise ConfigValueError(("data", "ids"), "lists no item id: nothing to run")
+    if config.prompt.blind and config.media.frames is not None:
+        raise ConfigValueError(("media", "frames"), f"{config.media.frames} given for a blind run, which "
+                               "sends no frames; give frames or blind, not both")
