@@ -19,7 +19,8 @@ def _tables(path: Path) -> list[tuple[str, str]]:
     ("schema", "found"),
     [("CREATE TABLE users (id INTEGER, name TEXT)", "tables: users"),
      ("CREATE TABLE results (id INTEGER, score REAL)",
-      "tables: results without attempts, error, finished_at, item_id, prompt, request_key, response, status")],
+      "tables: results without attempts, error, finished_at, item_id, prompt, request_key, response, "
+      "status")],
 )
 def test_a_foreign_sqlite_file_is_named_and_left_unchanged(tmp_path: Path, schema: str, found: str) -> None:
     root = tmp_path / "data"
@@ -30,8 +31,9 @@ def test_a_foreign_sqlite_file_is_named_and_left_unchanged(tmp_path: Path, schem
     with sqlite3.connect(store) as conn:
         conn.execute(schema)
     before = _tables(store)
-    result = CliRunner().invoke(app, ["run", "--benchmark", "vsibench", "--data", str(root), "--out", str(out),
-                                      "--no-progress", "--model", "chance-random"])
+    args = ["run", "--benchmark", "vsibench", "--data", str(root), "--out", str(out), "--no-progress",
+            "--model", "chance-random"]
+    result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
         f"error: {store}: an SQLite file that is not a spatialbench run store ({found}); nothing in it was "

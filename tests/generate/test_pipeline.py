@@ -334,9 +334,8 @@ def test_cli_refuses_a_meta_info_without_scenes(tmp_path):
     from spatialbench.cli.main import app
 
     (tmp_path / "empty.json").write_text("{}")
-    result = CliRunner().invoke(
-        app, ["generate", "vsibench", "--meta-info", str(tmp_path / "empty.json"), "--out", str(tmp_path / "o")]
-    )
+    args = ["generate", "vsibench", "--meta-info", str(tmp_path / "empty.json"), "--out", str(tmp_path / "o")]
+    result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
     assert result.stderr.splitlines() == [
         f"error: {tmp_path / 'empty.json'}: no scenes in the meta-info (expected an object mapping "

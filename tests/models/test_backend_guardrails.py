@@ -122,8 +122,8 @@ def test_unreachable_endpoint_trips_the_breaker_of_every_sdk_back_end(name, key,
 
 
 def test_an_html_page_is_named_with_its_first_bytes_and_a_base_url_hint() -> None:
-    """Issue 26: a web page served at the base URL (text/html, 200) was called "JSON that is not an object"."""
-    page = b"<!DOCTYPE html>\n<html><head><title>Open WebUI</title></head><body>" + b"x" * 200 + b"</body></html>"
+    """Issue 26: a web page at the base URL (text/html, 200) was called "JSON that is not an object"."""
+    page = b"<!DOCTYPE html>\n<html><head><title>Open WebUI</title></head><body>" + b"x" * 200 + b"</body>"
     script = ServerScript(answer=lambda text: page, raw_type="text/html; charset=utf-8")
     with OpenAIServer(script) as server:
         [outcome] = _ask(server.url)

@@ -119,7 +119,7 @@ class OpenAIChatBackend(ProviderBackend):
             )
         except json.JSONDecodeError as exc:  # a proxy's HTML page, a broken server: permanent, say so
             raise _unreadable_reply("non-JSON", exc.doc) from None
-        if isinstance(completion, str) and completion.lstrip()[:1] == "<":  # the SDK's text of a text/html reply
+        if isinstance(completion, str) and completion.lstrip()[:1] == "<":  # the SDK's text of text/html
             raise _html_reply(completion, self.base_url)
         if not isinstance(completion, dict):
             raise _unreadable_reply("JSON that is not an object", str(completion))

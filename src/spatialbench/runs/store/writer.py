@@ -141,7 +141,8 @@ class RunStore:
         RunStoreError: at construction, ``path`` is not a readable SQLite store (not a database, or
             damaged inside: SQLite's ``PRAGMA quick_check`` runs before anything is written, a pass over
             the file's pages) or another program's database (tables other than a run store's, or a
-            ``results`` table without its columns); from any method, SQLite fails to read or write (e.g. the disk is full).
+            ``results`` table without its columns); from any method, SQLite fails to read or write (e.g.
+            the disk is full).
     """
 
     def __init__(self, path: Path, secrets: list[str] | None = None) -> None:
