@@ -36,6 +36,7 @@ from spatialbench.records.redaction import redact
 from spatialbench.records.surrogates import escape_lone_surrogates
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.identity import check_same_run
+from spatialbench.runs.store.marker import foreign_tables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS invocations (
@@ -102,9 +103,6 @@ ON CONFLICT (request_key) DO UPDATE SET
     latency_s = excluded.latency_s, finished_at = excluded.finished_at,
     attempts = results.attempts + excluded.attempts
 """
-_RESULT_COLUMNS = frozenset(
-    ("request_key", "item_id", "status", "response", "error", "prompt", "attempts", "finished_at")
-)
 _GAVE_UP = re.compile(r"gave up after (\d+) attempts")
 
 
@@ -153,7 +151,11 @@ class RunStore:
             self._conn = sqlite3.connect(path)
             try:
                 _check_intact(self._conn)  # before the first write: a damaged file is left as it is
-                _check_ours(self._conn, path)  # nor is another program's database adopted
+                if (found := foreign_tables(self._conn)) is not None:  # nor another program's adopted
+                    self._conn.close()
+                    raise RunStoreError(f"{path}: an SQLite file that is not a spatialbench run store "
+                                        f"({found}); nothing in it was changed; choose another --out or "
+                                        "move the file away")
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("PRAGMA synchronous=NORMAL")
                 self._conn.executescript(SCHEMA)
@@ -364,26 +366,6 @@ def attempts_made(response: Response | None, error: str | None) -> int:
         return count
     match = _GAVE_UP.search(error or "")
     return int(match.group(1)) if match else 1
-
-
-def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
-    return {str(row[1]) for row in conn.execute(f"PRAGMA table_info({table})")}
-
-
-def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
-    """Raise RunStoreError for an SQLite file that is not (the start of) a run store; nothing written.
-
-    A run store holds only the tables of :data:`SCHEMA` (``sqlite_sequence`` is SQLite's own); an older
-    store may lack ``turns`` (created on open), never the columns of ``results``.
-    """
-    tables = {str(row[0]) for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    foreign = sorted(tables - {"invocations", "results", "turns", "sqlite_sequence"})
-    missing = _RESULT_COLUMNS - _columns(conn, "results") if "results" in tables else set()
-    if foreign or missing:
-        found = f"results without {', '.join(sorted(missing))}" if missing else ", ".join(sorted(tables))
-        conn.close()
-        raise RunStoreError(f"{path}: an SQLite file that is not a spatialbench run store (tables: {found}); "
-                            "nothing in it was changed; choose another --out or move the file away")
 
 
 def _check_intact(conn: sqlite3.Connection) -> None:
