@@ -160,12 +160,13 @@ def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
             BackendError), printed by the boundary. CommandError: an OSError, or a refused option value
             worded by the flag. typer.Exit: (2) a bad value, worded as click words one (``Error: ...``).
     """
-    from spatialbench.runs.checks import ConfigValueError, RunSetupError
+    from spatialbench.runs.checks import ConfigValueError, RunSetupError, check_blind_frames
     from spatialbench.runs.plan import SelectionError
     from spatialbench.runs.prepare import prepare
 
     config, given = _validated(config_file, flags)
     try:
+        check_blind_frames(config)
         return prepare(config)
     except ConfigValueError as exc:
         _reword(exc, config_file, given)

@@ -107,7 +107,7 @@ def prepare(config: RunConfig, backend: Backend | None = None) -> PreparedRun:
             benchmark lacks, a strategy that does not apply to a baseline, unreadable meta-info, data
             that cannot be read or holds no item, missing or unusable media.
         SelectionError: ``data.ids`` the benchmark lacks.
-        ConfigValueError: also a selection of nothing, or frames for a blind run (runs/checks.py).
+        ConfigValueError: also a selection of nothing (runs/checks.py).
     """
     baseline = baseline_name(config.model.name) if backend is None else None
     factory = _backend_factory(config, baseline) if backend is None else functools.partial(_given, backend)

@@ -115,7 +115,7 @@ def _header(path: Path) -> tuple[list[str], int, str]:
     import pandas as pd
 
     book = pd.ExcelFile(path)
-    frame = book.parse(book.sheet_names[0], dtype=str, keep_default_na=False)
+    frame = pd.read_excel(book, sheet_name=0, dtype=str, keep_default_na=False)
     names = [str(name) for name in book.sheet_names]
     others = f" (other sheets: {', '.join(names[1:])})" if len(names) > 1 else ""
     return [str(c) for c in frame.columns], len(frame), f"{path.name} sheet {names[0]!r}{others}"
