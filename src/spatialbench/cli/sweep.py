@@ -38,24 +38,24 @@ def _check_all(args: list[str], key: str, values: tuple[str, ...], out: Path) ->
         SweepError: the first value refused (named with the run's one-line reason); nothing has run.
         typer.Exit: (2) a value refused by a run check that printed its own line (it names the option).
     """
-    import click
     import typer.main
 
     from spatialbench.analysis.sweep import SweepError, folder_name, run_arguments
     from spatialbench.cli.run import prepare_run
     from spatialbench.errors import SpatialBenchError
 
-    group = typer.main.get_command(app)
+    # typer 0.29 brings its own click (typer._click): its commands and errors, typed Any, no pip click
+    group: Any = typer.main.get_command(app)
     for value in values:
         run_args = run_arguments(args, key, value, str(out / folder_name(key, value)))
         try:
-            with click.Context(group) as parent:
+            with group.make_context("spatialbench", ["run"], resilient_parsing=True) as parent:
                 command = group.get_command(parent, "run")
-                assert command is not None  # registered by cli/run.py, imported with the app
                 with command.make_context("run", run_args[1:], parent=parent) as ctx:
                     prepare_run(dict(ctx.params))
-        except click.ClickException as exc:
-            raise SweepError(f"sweep {key}={value}: {exc.format_message()}; no run started") from None
+        except typer.TyperException as exc:  # typer's ClickException: a parse error of the run options
+            message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+            raise SweepError(f"sweep {key}={value}: {message}; no run started") from None
         except SpatialBenchError as exc:
             raise SweepError(f"sweep {key}={value}: {exc}; no run started") from None
 
