@@ -155,3 +155,13 @@ def test_a_blind_value_leaves_the_frames_out():
     assert run_arguments(args, "blind", "true", "X/b") == ["run", "--data", "D", "--blind", "--out", "X/b"]
     assert run_arguments(args, "blind", "false", "X/b") == [
         "run", "--data", "D", "--frames", "uniform:8", "--no-blind", "--out", "X/b"]
+
+
+def test_a_value_the_run_options_cannot_parse_is_one_sweep_line(tmp_path):
+    make_vsibench(tmp_path / "data", n_videos=1, per_video=2)
+    result = CliRunner().invoke(app, _sweep(tmp_path, "video_repeats=1,x", "--model", "chance-random"))
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: sweep video_repeats=x: Invalid value for '--video-repeats': Input should be a valid integer, "
+        "unable to parse string as an integer; no run started"]
+    assert not (tmp_path / "sweep").exists()
