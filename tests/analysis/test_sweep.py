@@ -122,9 +122,8 @@ def test_a_bad_frame_value_is_named_by_its_option_before_any_run(tmp_path):
     args = _sweep(tmp_path, "frames=uniform:2,uniform:zero", "--model", "chance-random")
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2
-    assert result.stderr.splitlines() == [
-        "Error: Invalid value for --frames: bad frame strategy 'uniform:zero'; expected uniform:N, "
-        "coverage:N, fps:F, consecutive:N@START[s] or all"]
+    (line,) = result.stderr.splitlines()  # the run's own line, naming the option and the value
+    assert line.startswith("Error: Invalid value for --frames: bad frame strategy 'uniform:zero'; expected ")
     assert not (tmp_path / "sweep").exists()
 
 
