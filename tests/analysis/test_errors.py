@@ -317,3 +317,47 @@ def test_mmsi_sample_is_thinned_per_main_category() -> None:
     tasks = {"a": "Planning", "b": "Prediction", "c": "(Motion Understanding) Camera Motion", "d": "Planning"}
     kept = thin(list(tasks), {i: mapping[t] for i, t in tasks.items()}, 1, 0)
     assert len(kept) == 2 and sorted(mapping[tasks[i]] for i in kept) == ["MU.", "Plan.&Pred."]
+
+
+def _annotated(path, benchmark: str, run: str, ids: list[str]):
+    """An annotation file of the VSI-Bench taxonomy: every item one visual-perception error."""
+    items = [{"id": i, "task": "object_counting", "errors": ["visual_perception"]} for i in ids]
+    doc = {"schema": "spatialbench.error-annotations", "version": 1, "taxonomy": "vsi-bench", "run": run,
+           "benchmark": benchmark, "items": items}
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_the_same_file_twice_is_refused(tmp_path):
+    """Issue 26: ``errors table A A`` doubled every count (2 of 2 read as 4 of 4, shares unchanged)."""
+    path = _annotated(tmp_path / "a.json", "vsibench", "/runs/q7b", ["1", "2"])
+    result = CliRunner().invoke(app, ["errors", "table", str(path), str(path)])
+    assert (result.exit_code, result.stderr.splitlines()) == (2, [
+        f"error: {tmp_path / 'a.json'} is given twice: each of its errors would count twice (give it once)"])
+    assert not (tmp_path / "errors_table.json").exists()
+
+
+def test_a_copy_annotating_the_same_items_is_refused(tmp_path):
+    first = _annotated(tmp_path / "a.json", "vsibench", "/runs/q7b", ["1", "2"])
+    copy = _annotated(tmp_path / "copy.json", "vsibench", "/runs/q7b", ["2", "3"])
+    result = CliRunner().invoke(app, ["errors", "table", str(first), str(copy)])
+    assert (result.exit_code, result.stderr.splitlines()) == (2, [
+        f"error: {first} and {copy} both annotate item 2 of run /runs/q7b: it would count twice (give one of "
+        "them)"])
+
+
+def test_two_runs_of_one_benchmark_add_up(tmp_path):
+    first = _annotated(tmp_path / "a.json", "vsibench", "/runs/q7b", ["1", "2"])
+    second = _annotated(tmp_path / "b.json", "vsibench", "/runs/q72b", ["1"])
+    result = CliRunner().invoke(app, ["errors", "table", str(first), str(second), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["annotated"] == {"object_counting": 3, "all": 3}
+
+
+def test_files_of_two_benchmarks_are_refused(tmp_path):
+    """ReMindView-Bench declares no taxonomy, so its files fall back to vsi-bench's and merged silently."""
+    first = _annotated(tmp_path / "a.json", "vsibench", "/runs/q7b", ["1"])
+    other = _annotated(tmp_path / "b.json", "remindview", "/runs/rmv", ["1"])
+    result = CliRunner().invoke(app, ["errors", "table", str(first), str(other)])
+    assert (result.exit_code, result.stderr.splitlines()) == (2, [
+        f"error: {first} annotates vsibench, {other} remindview: make one table per benchmark"])

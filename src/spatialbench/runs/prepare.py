@@ -27,7 +27,7 @@ from spatialbench.prompting.strategies import Strategy, build_strategy
 from spatialbench.records.item import Item
 from spatialbench.records.rows import LoadedItems
 from spatialbench.runs.baseline import check_model_name
-from spatialbench.runs.checks import ConfigValueError, check_config
+from spatialbench.runs.checks import ConfigValueError, check_config, check_selection
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.defaults import apply_benchmark_defaults
 from spatialbench.runs.dialogue import prepare_strategy
@@ -118,11 +118,13 @@ def prepare(config: RunConfig, backend: Backend | None = None) -> PreparedRun:
             benchmark lacks, a strategy that does not apply to a baseline, unreadable meta-info, data
             that cannot be read or holds no item, missing or unusable media.
         SelectionError: ``data.ids`` the benchmark lacks.
+        ConfigValueError: also a selection of nothing (runs/checks.py).
     """
     baseline = baseline_name(config.model.name) if backend is None else None
     factory = _backend_factory(config, baseline) if backend is None else functools.partial(_given, backend)
     spec = get_benchmark(config.data.benchmark)
     _check_benchmark_options(spec, config)
+    check_selection(config)
     config, notes = resolve_config(config, spec, baseline)  # unknown strategies, bad parameters fail here
     check_config(config, spec, baseline)
     builder = spec.prompt_builder(config.prompt)  # unknown prompt fields too (the model family resolved)
