@@ -89,7 +89,7 @@ def test_official_code_preset_uses_the_released_values(tmp_path):
     assert manifest["settings"]["visible_ratio"] == 0.1
     assert manifest["settings"]["rig"]["level_offset"] == 1.2
     frame_sets = [json.loads(p.read_text()) for p in (tmp_path / "code").rglob("frame_set.json")]
-    assert frame_sets and all(abs(f["elevation_rad"] - 0.261799) < 1e-6 for f in frame_sets)  # 15 degrees
+    assert frame_sets and all(f["elevation_deg"] == 15.0 for f in frame_sets)
 
 
 def test_every_sample_has_a_view_graph_matching_its_visibility(three_scenes):

@@ -12,6 +12,7 @@ from spatialbench.generate.remindview.choices import (
     LetterBalancer,
     PatternBalancer,
     direction_distractor_sets,
+    official_distractors,
     similar,
 )
 from spatialbench.generate.remindview.naming import question_names
@@ -53,7 +54,7 @@ def test_turns_rotate_the_viewer():
     point = np.array([2.0, 0.0, 0.0])  # in front of EAST
     assert bearing(EAST.turned("left"), point).direction == "right"
     assert bearing(EAST.turned("right"), point).direction == "left"
-    assert bearing(EAST.turned("around"), point).direction == "back"
+    assert bearing(EAST.turned("back"), point).direction == "back"  # the official code's 180° turn
 
 
 def test_direction_distractors_are_not_adjacent_and_never_give_the_answer_away():
@@ -67,6 +68,16 @@ def test_direction_distractors_are_not_adjacent_and_never_give_the_answer_away()
     # a compound answer can have four choices (the official rule allowed it three at most)
     assert direction_distractor_sets("front-left", 3)
     assert all(not gives_away("back", ["back", *s]) for s in direction_distractor_sets("back", 3))
+
+
+def test_official_direction_distractors_share_no_component_with_the_answer():
+    rng = np.random.default_rng(0)
+    # a compound answer has exactly three such directions: always the same four choices
+    assert set(official_distractors("front-left", rng)) == {"right", "back", "back-right"}
+    # a simple one has five (right, back-right, back, back-left, left); three are drawn
+    drawn = [official_distractors("front", rng) for _ in range(50)]
+    assert all(len(set(d)) == 3 for d in drawn)
+    assert set().union(*drawn) == {"right", "back-right", "back", "back-left", "left"}
 
 
 def test_pattern_balancer_makes_the_compound_pattern_uninformative():
