@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 from PIL import Image
 
 from spatialbench.generate.remindview.frameset import FrameSet, question_objects
@@ -40,6 +41,8 @@ from spatialbench.synth.renderer import Renderer
 from spatialbench.synth.rigs import FrameSetPoses, Placement, Rig, rig_poses, targets
 from spatialbench.synth.scene import SynthScene
 
+#: per frame, instance id → visibility ratio
+Ratios = tuple[dict[int, float], ...]
 ROOM_FOLDERS = {
     "bathroom": "Bathroom",
     "bedroom": "Bedroom",
@@ -107,6 +110,7 @@ class SceneRenderer:
         self.placement = Placement(scene, self.mesh, config.rig)
         self.skipped: Counter[str] = Counter()
         self._measured: FrameSet | None = None
+        self.target_ids = {o.instance_id for o in targets(scene)}
         renderer.load(scene)
 
     def frame_sets(self) -> Iterator[FrameSet]:
@@ -133,13 +137,14 @@ class SceneRenderer:
                     )
                     yield replace(self._measure(poses), folder=level_dir.as_posix())
 
-    def _measure(self, poses: FrameSetPoses) -> FrameSet:
-        """Return the frame set of ``poses`` (no folder yet): visibility by ray casting, question objects."""
+    def _measure(self, poses: FrameSetPoses, ratios: Ratios | None = None) -> FrameSet:
+        """Return the frame set of ``poses`` (no folder yet): visibility by ray casting, question objects.
+
+        ``ratios``: per frame, already cast.
+        """
         if self._measured is not None and self._measured.poses is poses:
             return self._measured
-        settings = self.config.rig
-        K, size = settings.intrinsics(), (settings.width, settings.height)
-        ratios = tuple(raycast_ratios(self.mesh, self.samples, K, pose, size) for pose in poses.poses)
+        ratios = ratios or tuple(self._ratios(pose) for pose in poses.poses)
         objects, visible = question_objects(
             self.scene.objects, ratios, self.config.visible_ratio, facing_categories()
         )
@@ -155,9 +160,23 @@ class SceneRenderer:
         )
         return self._measured
 
+    def _ratios(self, pose: NDArray[np.float64]) -> dict[int, float]:
+        settings = self.config.rig
+        return raycast_ratios(
+            self.mesh, self.samples, settings.intrinsics(), pose, (settings.width, settings.height)
+        )
+
     def _every_frame_shows_an_object(self, poses: FrameSetPoses) -> bool:
-        """View-centric positions: each of the four frames shows a question object (issue 27)."""
-        frames = self._measure(poses)
+        """View-centric positions: each of the four frames shows a question object (issue 27).
+
+        A frame showing no target object at all rejects the position before the others are cast.
+        """
+        ratios = []
+        for pose in poses.poses:
+            ratios.append(self._ratios(pose))
+            if not any(r > self.config.visible_ratio for i, r in ratios[-1].items() if i in self.target_ids):
+                return False
+        frames = self._measure(poses, tuple(ratios))
         return all(frames.visible(f) for f in range(frames.frame_count))
 
     def write(self, frames: FrameSet) -> None:
