@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import trimesh
 
+from spatialbench.generate.remindview import generate_remindview, preset_config
 from spatialbench.generate.remindview.choices import (
     LetterBalancer,
     PatternBalancer,
@@ -16,7 +17,7 @@ from spatialbench.generate.remindview.choices import (
     similar,
 )
 from spatialbench.generate.remindview.naming import question_names
-from spatialbench.generate.remindview.questions import templates
+from spatialbench.generate.remindview.questions import QuestionSettings, templates
 from spatialbench.generate.remindview.relations import DIRECTIONS, Viewer, bearing, gives_away
 from spatialbench.prompting.templates import placeholders
 from spatialbench.synth.parts import Asset, Part
@@ -78,6 +79,19 @@ def test_official_direction_distractors_share_no_component_with_the_answer():
     drawn = [official_distractors("front", rng) for _ in range(50)]
     assert all(len(set(d)) == 3 for d in drawn)
     assert set().union(*drawn) == {"right", "back-right", "back", "back-left", "left"}
+
+
+def test_the_balanced_direction_rule_is_kept_as_an_option(tmp_path):
+    questions = QuestionSettings(direction_choices="balanced")
+    config = preset_config(scenes=1, levels=(0,), max_targets=2, width=64, height=48, questions=questions)
+    rows = generate_remindview(tmp_path / "set", config).rows
+    directions = [r for r in rows if r["template"] in (9, 11, 13, 18, 20, 22)]
+    assert directions
+    for row in directions:
+        choices = row["choices"].split(", ")
+        assert not gives_away(row["ground_truth"], choices), row
+    with pytest.raises(ValueError, match="official, balanced"):
+        QuestionSettings(direction_choices="paper")
 
 
 def test_pattern_balancer_makes_the_compound_pattern_uninformative():

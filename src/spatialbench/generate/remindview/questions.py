@@ -41,6 +41,8 @@ from spatialbench.generate.remindview.frameset import FrameSet
 from spatialbench.prompting.templates import fill, read_json
 
 _TAGS = {"SP": "non_perspective_changing", "PC": "perspective_changing"}
+#: rules for the distractors of direction answers (``QuestionSettings.direction_choices``)
+DIRECTION_CHOICES = ("official", "balanced")
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,17 @@ class QuestionSettings:
     per_set: int | None = None
     min_objects: int = 3
     direction_choices: str = "official"
+
+    def __post_init__(self) -> None:
+        """Check the settings.
+
+        Raises:
+            ValueError: ``direction_choices`` is neither ``official`` nor ``balanced``.
+        """
+        if self.direction_choices not in DIRECTION_CHOICES:
+            raise ValueError(
+                f"direction_choices {self.direction_choices!r}: choose one of {', '.join(DIRECTION_CHOICES)}"
+            )
 
 
 @dataclass(frozen=True)
