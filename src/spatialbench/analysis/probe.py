@@ -17,11 +17,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from spatialbench.analysis.entropy import check_traced, trace_folder
+from spatialbench.analysis.entropy import check_traced, skipped_line, trace_folder
 from spatialbench.analysis.probe_features import collect
 from spatialbench.analysis.probing import check_options, probe_phase
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.analysis.stored import stored_answers
+from spatialbench.records.progress import Progress, Tally
 from spatialbench.runs.folder import RunFolder
 from spatialbench.runs.plan import data_root
 from spatialbench.scoring.render import Grid, Value
@@ -80,8 +81,12 @@ class ProbeAnalysis(Analysis):
     version = VERSION
     Params = ProbeParams
 
-    def compute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
+    def compute(
+        self, run: RunFolder, params: BaseModel, progress: Progress | None = None
+    ) -> AnalysisDocument:
         """Collect the phase-end rows of the run's traces and train and score one probe per phase.
+
+        ``progress``: called with (probes trained, phases).
 
         Raises:
             ValueError: bad ``probe`` / ``test_size`` (before any trace is read) or ``features``, traces of
@@ -91,15 +96,15 @@ class ProbeAnalysis(Analysis):
         assert isinstance(params, ProbeParams)
         check_options(params.probe, params.test_size)
         folder = trace_folder(run, params.traces)
-        per_phase, counts = collect(run, run.items(), stored_answers(run), folder,
+        per_phase, counts, skipped = collect(run, run.items(), stored_answers(run), folder,
                                     data_root(str(run.data_path)), params.features, params.max_features)
         check_traced(folder, counts)
         results = {k: probe_phase(d, params.probe, params.seed, params.test_size)
-                   for k, d in per_phase.items()}
+                   for k, d in Tally(len(per_phase), progress).each(per_phase.items())}
         return self.document(
             run=run.name, probe=params.probe,
             features=params.features, seed=params.seed, split="by scene (GroupShuffleSplit)",
-            trace_dir=str(folder), items=counts,
+            trace_dir=str(folder), items=counts, unreadable_traces=skipped,
             phases={str(k): {key: v for key, v in r.items() if key != "test_index"}
                     for k, r in results.items()},
         )
@@ -154,7 +159,7 @@ def summary_text(doc: dict[str, Any]) -> str:
         f"incorrect {cell(r['incorrect'])}; "
         f"chance {r['chance'] if r['chance'] is None else round(r['chance'], 3)}\n"
         for k, r in doc["phases"].items()
-    )
+    ) + skipped_line(doc)
 
 
 ANALYSIS = ProbeAnalysis()

@@ -45,11 +45,11 @@ def baseline(
     """Score a chance baseline (no media needed) and print its table (``run --model chance-...`` too)."""
     from spatialbench.scoring.baselines import BASELINES
 
-    check_out(out)
-    spec = lookup(benchmark)
-    items = load_annotations(spec, annotations, pruned_ids, subset)
-    try:
-        result = BASELINES.get(model)(items, spec.scoring, mra=mra)
-    except ValueError as err:  # a baseline undefined for these items (no options, no positive truth)
-        raise CommandError(str(err)) from err
+    with check_out(out):  # unreadable annotations: one line, exit 2, no new --out left behind
+        spec = lookup(benchmark)
+        items = load_annotations(spec, annotations, pruned_ids, subset)
+        try:
+            result = BASELINES.get(model)(items, spec.scoring, mra=mra)
+        except ValueError as err:  # a baseline undefined for these items (no options, no positive truth)
+            raise CommandError(str(err)) from err
     emit(with_inputs(result, items, pruned_ids, spec), out)

@@ -53,8 +53,6 @@ RayAddressOpt = Annotated[
 WorkersOpt = Annotated[
     int | None, typer.Option("--workers", min=1, help="CPUs of a local Ray (default: all).")
 ]
-# What --render-only removes: an earlier run's questions.
-QUESTION_FILES = ("test.jsonl", "test.parquet", "manifest.json")
 
 
 @generate_app.command("synthetic")
@@ -76,22 +74,24 @@ def generate_synthetic_command(
 
     The folder is what ``spatialbench run --benchmark vsibench --data DIR`` reads.
     """
-    from spatialbench.cli.out_dir import prepare_out_dir
+    from spatialbench.cli.out_dir import new_out_dir
     from spatialbench.generate.executors import EXECUTORS, ExecutorSettings
+    from spatialbench.generate.synthetic.folder import QUESTION_FILES, SYNTHETIC_FILES, claim_folder, release
     from spatialbench.synth import RenderConfig
 
     if executor not in EXECUTORS:
         raise CommandError(f"--executor {executor!r}; use one of: {', '.join(EXECUTORS)}")
-    prepare_out_dir(out)
-    _check_routes(routes, out)
+    with new_out_dir(out):  # a user's files where this run writes: refused (exit 2), nothing touched
+        _check_routes(routes, out)
+        claim_folder(out, scenes, seed)
     config = RenderConfig(width=width, height=height, fps=fps, max_seconds=seconds)
     results = _render(out, scenes, seed, config, ExecutorSettings(executor, ray_address, workers))
     typer.echo(f"meta-info -> {out / 'meta_info'}")
     if render_only:
-        for name in QUESTION_FILES:
-            (out / name).unlink(missing_ok=True)
-        return
-    _write_questions(results, out, seed, routes)
+        release(out, QUESTION_FILES)  # an earlier run's questions; never a file this tool did not write
+    else:
+        _write_questions(results, out, seed, routes)
+    SYNTHETIC_FILES.existing(out)
 
 
 def _check_routes(routes: Path | None, out: Path) -> None:
@@ -107,22 +107,24 @@ def _check_routes(routes: Path | None, out: Path) -> None:
 def _render(
     out: Path, scenes: int, seed: int, config: RenderConfig, executor: ExecutorSettings
 ) -> list[RenderedScene]:
-    """Render ``scenes`` scenes into ``out`` on ``executor``, a progress line and a summary line per scene.
+    """Render ``scenes`` scenes into ``out`` on ``executor``: a bar of scenes (stderr), a line per scene.
 
     Raises:
         RendererUnavailableError, RayUnavailableError: (exit 2) no headless renderer, no Ray.
         typer.Exit: 1 when scenes failed after their retries; 130 on Ctrl-C (finished scenes are kept).
     """
+    from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.generate.executors import SceneTasksFailed, generate_synthetic_on
 
     finished = [0]
 
     def progress(done: int, total: int, name: str) -> None:
         finished[0] = done
-        typer.echo(f"[{done}/{total}] {name}")
+        bar(done, total, name)
 
     try:
-        results = generate_synthetic_on(executor, out, scenes, seed, config, progress=progress)
+        with progress_bar("generate synthetic", unit="scene") as bar:  # stderr, on a terminal only
+            results = generate_synthetic_on(executor, out, scenes, seed, config, progress=progress)
     except SceneTasksFailed as err:
         typer.echo(f"error: {err}; re-run the same command to retry them", err=True)
         raise typer.Exit(1) from None

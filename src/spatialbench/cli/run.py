@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import typer
 
 from spatialbench.cli.apps import CommandError, app
-from spatialbench.cli.out_dir import missing_folders, prepare_out_dir, remove_empty
+from spatialbench.cli.out_dir import new_out_dir
 from spatialbench.cli.run_options import (
+    AksModelOpt,
     AttemptsOpt,
     BenchmarkOpt,
     BlindOpt,
@@ -51,7 +52,6 @@ from spatialbench.cli.run_options import (
     option_of,
 )
 from spatialbench.cli.subset_option import SubsetOpt
-from spatialbench.errors import SpatialBenchError
 
 if TYPE_CHECKING:  # imported inside the command, as every command's heavy modules are
     from spatialbench.runs import RunConfig, RunSummary
@@ -69,6 +69,7 @@ def run_command(
     model: ModelOpt = None,
     out: OutOpt = None,
     frames: FramesOpt = None,
+    aks_model: AksModelOpt = None,
     limit: LimitOpt = None,
     ids: IdsOpt = None,
     shard: ShardOpt = None,
@@ -105,13 +106,12 @@ def run_command(
     flags = {name: value for name, value in locals().items() if name not in ("config_file", "progress")}
     prepared = _prepare(config_file, flags)
     _notes(prepared, jpeg_quality)
-    created = missing_folders(Path(prepared.config.out))
-    prepare_out_dir(Path(prepared.config.out))  # an existing file or unwritable folder: one line, exit 2
-    summary = _execute(prepared, progress, created)
+    # an existing file or unwritable folder: one line, exit 2; a set-up error removes the new folders
+    with new_out_dir(Path(prepared.config.out)):
+        summary = _execute(prepared, progress)
     _answered_nothing(prepared, summary)  # a dead or broken endpoint: one line, not a table of zeros
     _report(summary)
-    if summary.unanswered or summary.stopped:
-        raise typer.Exit(1)
+    raise typer.Exit(1 if summary.unanswered or summary.stopped else 0)
 
 
 def _answered_nothing(prepared: PreparedRun, summary: RunSummary) -> None:
@@ -237,11 +237,10 @@ def _field(loc: tuple[Any, ...], reason: str, config_file: Path | None, given: d
     return f"Invalid value for {option_of(loc)}: {reason}"
 
 
-def _execute(prepared: PreparedRun, progress: bool, created: list[Path]) -> RunSummary:
+def _execute(prepared: PreparedRun, progress: bool) -> RunSummary:
     """Run through the library (:func:`spatialbench.api.running.execute`).
 
-    Ctrl-C says what was kept and exits 130. After a set-up problem the folders this invocation
-    ``created`` are removed while still empty.
+    Ctrl-C says what was kept and exits 130.
 
     Raises:
         SpatialBenchError: a set-up problem (locked folder, a store of another run, an image limit),
@@ -257,11 +256,7 @@ def _execute(prepared: PreparedRun, progress: bool, created: list[Path]) -> RunS
             f"interrupted; {exc.answered} answered and stored; re-run the same command to resume", err=True
         )
         raise typer.Exit(130) from None
-    except SpatialBenchError:
-        remove_empty(created)
-        raise
     except OSError as exc:
-        remove_empty(created)
         raise CommandError(str(exc)) from None
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,11 +43,30 @@ def spreadsheet_safe(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Grid:
-    """Rows of values under a header; ``title`` (bold above the Markdown) is optional."""
+    """Rows of values under a header; ``title`` (bold above the Markdown) is optional.
+
+    ``groups``: a header row above ``header``, ``(label, columns spanned)`` over its columns in order (""
+    leaves its columns blank; :func:`spans`), as a paper groups its columns; drawn in LaTeX and HTML.
+    """
 
     header: tuple[str, ...]
     rows: tuple[tuple[str, tuple[Value, ...]], ...]
     title: str | None = None
+    groups: tuple[tuple[str, int], ...] = ()
+
+
+def spans(labels: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """Return runs of equal adjacent ``labels`` as ``(label, count)``; () when every label is "".
+
+    ``spans(["A", "A", "", "B"]) == (("A", 2), ("", 1), ("B", 1))``; the counts add up to ``len(labels)``.
+    """
+    out: list[tuple[str, int]] = []
+    for label in labels:
+        if out and out[-1][0] == label:
+            out[-1] = (label, out[-1][1] + 1)
+        else:
+            out.append((label, 1))
+    return tuple(out) if any(labels) else ()
 
 
 def _text(value: Value, digits: int = 1) -> str:
@@ -104,16 +123,37 @@ def _latex_value(value: Value) -> str:
     return text if text == "-" else latex_text(text, minus=True)
 
 
-def to_latex(grid: Grid, corner: str = "", rules: Sequence[int] = (), comments: Sequence[str] = ()) -> str:
+def _latex_groups(groups: Sequence[tuple[str, int]]) -> list[str]:
+    r"""Return the header row over the columns (a ``\multicolumn`` per labelled span) and its rules."""
+    cells, rules, start = [""], [], 2  # column 1 is the row names
+    for label, span in groups:
+        blank = " & ".join([""] * span)
+        cells.append(rf"\multicolumn{{{span}}}{{c}}{{{latex_text(label)}}}" if label else blank)
+        if label:
+            rules.append(rf"\cmidrule(lr){{{start}-{start + span - 1}}}")
+        start += span
+    return [" & ".join(cells) + r" \\", " ".join(rules)] if rules else []
+
+
+def _marked_latex(value: Value, mark: str | None) -> str:
+    text = _latex_value(value)
+    return {"best": rf"\textbf{{{text}}}", "second": rf"\underline{{{text}}}"}.get(mark or "", text)
+
+
+def to_latex(grid: Grid, corner: str = "", rules: Sequence[int] = (), comments: Sequence[str] = (),
+             marks: Mapping[str, Sequence[str | None]] | None = None) -> str:
     r"""Return ``grid`` as a ``tabular`` with booktabs rules.
 
     ``corner`` fills the header's first cell (the leaderboard's ``Method``); a row whose values are all
     ``""`` is a section row (its name in italics across the table); ``rules`` are row indices before
     which a ``\midrule`` goes (between runs and their differences); ``comments`` follow as ``% ...``
     lines. Values print as in Markdown (one decimal, ``-`` when missing), minus signs as ``$-$``.
+    The grid's ``groups`` become a header row above the column names, each label with a ``\cmidrule``;
+    ``marks``: row name → per value ``"best"`` (``\textbf``), ``"second"`` (``\underline``) or None, as
+    the papers mark them.
     """
-    width = len(grid.header) + 1
-    lines = [r"\begin{tabular}{l" + "r" * len(grid.header) + "}", r"\toprule",
+    width, marked = len(grid.header) + 1, marks or {}
+    lines = [r"\begin{tabular}{l" + "r" * len(grid.header) + "}", r"\toprule", *_latex_groups(grid.groups),
              " & ".join([latex_text(corner), *(latex_text(h) for h in grid.header)]) + r" \\", r"\midrule"]
     for index, (name, values) in enumerate(grid.rows):
         if index in rules:
@@ -121,7 +161,8 @@ def to_latex(grid: Grid, corner: str = "", rules: Sequence[int] = (), comments: 
         if values and all(v == "" for v in values):
             lines.append(rf"\multicolumn{{{width}}}{{l}}{{\textit{{{latex_text(name)}}}}} \\")
             continue
-        lines.append(" & ".join([latex_text(name), *(_latex_value(v) for v in values)]) + r" \\")
+        row = marked.get(name, (None,) * len(values))
+        lines.append(" & ".join([latex_text(name), *map(_marked_latex, values, row)]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", *(f"% {latex_text(c)}" for c in comments)]
     return "\n".join(lines) + "\n"
 

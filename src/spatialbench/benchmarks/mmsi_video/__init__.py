@@ -18,6 +18,7 @@ import pandas as pd
 from spatialbench.benchmarks.mmsi_video.breakdown import (
     MAIN_CATEGORIES,
     SUB_BENCHMARKS,
+    TABLE2_GROUPS,
     TYPE_ALIASES,
     mmsi_tables,
     registered_table,
@@ -87,6 +88,7 @@ SPEC = BenchmarkSpec(
             "official": Extractors(official_choice, STANDARD_MODES["official"].number),
             "robust": STANDARD_MODES["robust"],
         },
+        column_groups=TABLE2_GROUPS,
     ),
     breakdowns=mmsi_video_breakdowns,
     defaults=RunDefaults(

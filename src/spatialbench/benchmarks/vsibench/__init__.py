@@ -24,7 +24,7 @@ from spatialbench.benchmarks.vsibench.loader import derived_id, load_vsibench
 from spatialbench.benchmarks.vsibench.prompt import VideoQABuilder
 from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
 from spatialbench.benchmarks.vsibench.subsets import SUBSETS
-from spatialbench.benchmarks.vsibench.table import COLUMNS, vsibench_table
+from spatialbench.benchmarks.vsibench.table import COLUMN_GROUPS, COLUMNS, vsibench_table
 from spatialbench.scoring.rules import PEER_MODES, STANDARD_MODES, ScoringRules
 
 SPEC = BenchmarkSpec(
@@ -33,7 +33,8 @@ SPEC = BenchmarkSpec(
     load=load_vsibench,
     prompt_builder=VideoQABuilder,
     scoring=ScoringRules(
-        name=NAME, table=vsibench_table, modes={**STANDARD_MODES, **PEER_MODES}, default_mode="robust"
+        name=NAME, table=vsibench_table, modes={**STANDARD_MODES, **PEER_MODES}, default_mode="robust",
+        column_groups=COLUMN_GROUPS,
     ),
     title="VSI-Bench",
     media=MediaLayout("<data>/<dataset>/<scene_name>.mp4"),
