@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ CARD_NAME = "README.md"
 LICENSE = "apache-2.0"
 """The license field: generated questions and renders are spatialbench output (the package's license)."""
 ARROW_NAME = "hf/test.arrow"
+#: rows per record batch of ``write_image_rows`` (bounds the image bytes held in memory)
+BATCH_ROWS = 64
 
 _SCALARS = {pa.string(): "string", pa.large_string(): "string", pa.int64(): "int64", pa.int32(): "int32",
             pa.float64(): "float64", pa.float32(): "float32", pa.bool_(): "bool"}
@@ -103,17 +106,22 @@ def write_image_rows(out: Path, rows: Iterable[Mapping[str, Any]], columns: Sequ
                      images: Iterable[Sequence[Path]]) -> Path:
     """Write ``out/hf/test.arrow``: ``columns`` of each row as text, plus ``images`` (PNG bytes, path).
 
-    Image paths are relative to ``out``; the bytes are embedded, so the rows load without the folder.
+    Image paths are relative to ``out``; the bytes are embedded, so the rows load without the folder. Rows
+    go out in record batches of ``BATCH_ROWS``, so memory holds one batch's images, not the whole set's.
     """
-    rows = list(rows)
-    table: dict[str, list[Any]] = {c: [None if r.get(c) is None else str(r[c]) for r in rows]
-                                   for c in columns}
-    table["images"] = [[{"bytes": p.read_bytes(), "path": p.relative_to(out).as_posix()} for p in frames]
-                       for frames in images]
     image = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
     schema = pa.schema([*(pa.field(c, pa.string()) for c in columns), pa.field("images", pa.list_(image))])
     path = out / ARROW_NAME
     path.parent.mkdir(parents=True, exist_ok=True)
+    pairs = zip(rows, images, strict=True)
     with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, schema) as writer:
-        writer.write_table(pa.table(table, schema=schema))
+        while batch := list(islice(pairs, BATCH_ROWS)):
+            table: dict[str, list[Any]] = {
+                c: [None if r.get(c) is None else str(r[c]) for r, _ in batch] for c in columns
+            }
+            table["images"] = [
+                [{"bytes": p.read_bytes(), "path": p.relative_to(out).as_posix()} for p in frames]
+                for _, frames in batch
+            ]
+            writer.write_batch(pa.record_batch(table, schema=schema))
     return path

@@ -10,7 +10,8 @@ from spatialbench.cli.main import app
 from spatialbench.generate.remindview import pipeline
 from spatialbench.generate.remindview.written import WRITTEN
 
-TINY = ["--scenes", "1", "--max-targets", "1", "--levels", "0", "--width", "64", "--height", "48"]
+# two targets: the first (the bed) has no frame set whose view-centric frames all show an object (issue 27)
+TINY = ["--scenes", "1", "--max-targets", "2", "--levels", "0", "--width", "64", "--height", "48"]
 
 
 def _invoke(out: str, *extra: str) -> tuple[int, str]:
