@@ -6,16 +6,20 @@ Layout of ``OUT``::
     items/index.html           every item, by task, worst first; items/<id>.html one item across runs
     runs/<row>.html            one run's recorded settings (config.json), linked from its leaderboard row
     figures/*.png, *.svg       the figures (report.plots); sheets/<run>/<id>.jpg frames sent
+    thumbs/<digest>.jpg        each frame sent, once: the thumbnails of the item pages' transcripts
     tables/leaderboard.{md,csv,tex}, tables/breakdowns.{md,csv,tex}
 
 Nothing in it refers to the network; every link is relative. Contact sheets are decoded only for the
 ``sheets`` worst items per task of each run that sent frames (decoding is the slow part); every item
-page still lists the frame times sent.
+page still lists the frame times sent, and shows each run's whole dialogue (:mod:`spatialbench.views`) with
+every frame sent as a thumbnail. Local absolute paths are printed relative to ``OUT``
+(:mod:`spatialbench.report.paths`).
 """
 
 from __future__ import annotations
 
 import time
+from functools import partial
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -23,11 +27,15 @@ from pathlib import Path
 from spatialbench.media.errors import MediaError
 from spatialbench.report import analyses, pages, plots
 from spatialbench.report.items import ItemView, item_views, worst_first
+from spatialbench.report.paths import relativize
 from spatialbench.report.runs import RunData, check_benchmarks, load_run
 from spatialbench.report.sheets import SheetMaker
 from spatialbench.report.tables import Leaderboard, breakdown_grids, leaderboard
+from spatialbench.report.thumbs import Placed, ThumbWriter, thumb_of
 from spatialbench.runs.plan import data_root
+from spatialbench.runs.transcript import transcript
 from spatialbench.scoring.render import Grid, to_csv, to_latex, to_markdown
+from spatialbench.views.transcript import transcript_html
 
 
 @dataclass
@@ -53,10 +61,9 @@ def write_tables(out: Path, name: str, grids: Sequence[Grid]) -> list[str]:
 
 
 def _sheets(out: Path, runs: Sequence[RunData], tasks: dict[str, list[ItemView]], per_task: int,
-            warnings: list[str]) -> None:
+            makers: dict[str, SheetMaker], warnings: list[str]) -> None:
     """Contact sheets of the ``per_task`` worst items per task of each run that sent frames."""
     by_label = {r.label: r for r in runs}
-    makers = {r.label: SheetMaker(data_root(str(r.data))) for r in runs}
     for views in tasks.values():
         for view in views[:per_task]:
             for k, answer in enumerate(view.answers):
@@ -71,6 +78,26 @@ def _sheets(out: Path, runs: Sequence[RunData], tasks: dict[str, list[ItemView]]
                     continue
                 if written is not None:
                     view.answers[k] = replace(answer, sheet=f"../{target.relative_to(out).as_posix()}")
+
+
+def _transcripts(out: Path, runs: Sequence[RunData], views: Sequence[ItemView],
+                 makers: dict[str, SheetMaker], warnings: list[str]) -> None:
+    """Each run's dialogue for each item, its frames sent written as thumbnails (``thumbs/``)."""
+    by_label = {r.label: r for r in runs}
+    writers = {label: ThumbWriter(out, maker) for label, maker in makers.items()}
+    for view in views:
+        for k, answer in enumerate(view.answers):
+            run = by_label[answer.run]
+            found = transcript(run.folder, view.item.id)
+            if found is None:
+                continue
+            placed: Placed = {}
+            try:
+                placed = writers[run.label].place(view.item, answer.frames)
+            except (MediaError, OSError) as exc:
+                warnings.append(f"{run.label}: item {view.item.id}: no thumbnails ({exc})")
+            html = transcript_html(found, partial(thumb_of, placed))
+            view.answers[k] = replace(answer, transcript=html)
 
 
 def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: list, grids: list[Grid],
@@ -124,11 +151,15 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     views = item_views(runs)
     tasks = worst_first(views)
     warnings: list[str] = []
-    _sheets(target, runs, tasks, sheets, warnings)
+    makers = {r.label: SheetMaker(data_root(str(r.data))) for r in runs}
+    _sheets(target, runs, tasks, sheets, makers, warnings)
     laps["sheets"] = time.perf_counter() - started - sum(laps.values())
+    _transcripts(target, runs, views, makers, warnings)
+    laps["transcripts"] = time.perf_counter() - started - sum(laps.values())
     pages.write_item_pages(target, views, list(tasks.items()), [r.label for r in runs])
     pages.write_run_pages(target, runs)
     index = _index(target, runs, board, sections, grids, found, tasks, per_task, downloads)
+    relativize(target, [p for r in runs for p in (r.path, r.path.parent, r.data, data_root(str(r.data)))])
     laps["html"] = time.perf_counter() - started - sum(laps.values())
     figs = [f for _, fs in sections for f in fs] + [f for a in found for f in a.figures]
     if exclude:

@@ -6,7 +6,9 @@ map-then-answer, self-consistency...) sent named turns (the ``turns`` rows of th
 added to the dialogue (earlier turns are the turns before it), the images it sent as :class:`SentImage`
 (the frames actually sent, labelled by frame file name — ReMindView's ``frame0`` — or by time in seconds),
 the reply, status, error, token counts, latency and a redacted raw request (:func:`raw_view`). A map
-strategy's trace gives the predicted map beside the ground-truth map (VSI-Bench Sec. 6.1–6.2).
+strategy's trace gives the predicted map beside the ground-truth map (VSI-Bench Sec. 6.1–6.2). Requests an
+analysis sent about the item (the LLM judge, ReMindView-Bench App. D.1; the self-consistency check,
+Table 9) are read from their own stores, ``RUN/analysis/<kind>/<asker>/run.sqlite``, as :class:`SideDialogue`.
 Nothing here writes; model text is shown as stored (it is never parsed here, so nothing raises on it).
 """
 
@@ -19,7 +21,7 @@ from typing import Any
 
 from spatialbench.records.redaction import redact
 from spatialbench.runs.folder import RunFolder
-from spatialbench.runs.store.reader import StoredRow
+from spatialbench.runs.store.reader import StoredRow, StoreReader
 
 _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp"}
 
@@ -88,6 +90,24 @@ class Transcript:
     grid: int = 10
     meta: str = ""
     images: list[SentImage] = field(default_factory=list)
+    side: list[SideDialogue] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SideDialogue:
+    """What an analysis asked a model about the item, and the verdict.
+
+    ``kind``: the analysis (``judge``, ``consistency``: the folder under ``RUN/analysis``); ``asker``: the
+    asking model's store folder; ``turns``: ``ask`` (and ``retry`` after an invalid reply); ``verdict``:
+    the valid reply stored (None when the item failed, ``error`` says why).
+    """
+
+    kind: str
+    asker: str
+    turns: list[TranscriptTurn]
+    verdict: str | None
+    status: str
+    error: str | None = None
 
 
 def sent_images(prompt: dict[str, Any]) -> list[SentImage]:
@@ -183,7 +203,27 @@ def transcript(run: RunFolder, item_id: str) -> Transcript | None:
         item_id=item_id, turns=turns, answer=row.response, status=row.status,
         strategy=str(row.raw.get("strategy") or "direct"), predicted_map=_map(trace.get("map")),
         truth_map=_map(trace.get("ground_truth")), grid=int(grid) if isinstance(grid, int) else 10,
-        meta=raw_view(row.raw) if row.raw else "", images=images)
+        meta=raw_view(row.raw) if row.raw else "", images=images, side=side_dialogues(run, item_id))
+
+
+def side_dialogues(run: RunFolder, item_id: str) -> list[SideDialogue]:
+    """Return every analysis request stored about the item (judge, consistency), by store path.
+
+    Raises:
+        RunFolderError: an analysis store is not a readable run store.
+    """
+    found = []
+    for path in sorted((run.path / "analysis").glob("*/*/run.sqlite")):
+        reader = StoreReader(path)
+        row = reader.item_row(item_id)
+        if row is None:
+            continue
+        turns = [_turn(t.turn, t, [], k == 0) for k, t in enumerate(reader.item_turns(item_id))]
+        found.append(SideDialogue(
+            kind=path.parent.parent.name, asker=path.parent.name,
+            turns=turns or [_turn("ask", row, [], True)],
+            verdict=row.response if row.status == "ok" else None, status=row.status, error=row.error))
+    return found
 
 
 def settings_line(run: RunFolder) -> str:
