@@ -54,6 +54,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     root = tmp_path_factory.mktemp("report-transcripts")
     paths = strategy_runs(root)
     _judge(paths["cot"])
+    (paths["cot"] / "analysis" / "unknown.json").write_text('{"analysis": "no-such-analysis", "version": 1}')
     build_report([paths["cot"], paths["map"]], root / "report")
     return {**paths, "root": root, "report": root / "report"}
 
@@ -90,6 +91,7 @@ def test_cot_item_page_shows_both_turns_and_the_frames_sent(built) -> None:
     assert not list(own[1].iter("img"))  # the extraction turn sends no frame
     assert "in / " in first and " out tokens" in first  # token counts and latency per turn
     assert "raw request (secrets redacted)" in first
+    assert "[image " not in page.read_text(encoding="utf-8")  # no placeholder where a frame was sent
 
 
 def test_map_item_page_shows_the_predicted_map_beside_the_truth(built) -> None:
@@ -134,3 +136,5 @@ def test_no_file_of_the_report_names_a_local_absolute_path(built) -> None:
     settings = (built["report"] / "runs" / "cot.html").read_text(encoding="utf-8")
     recorded = json.loads((built["cot"] / "config.json").read_text())["config"]["data"]["path"]
     assert recorded == str(built["data"]) and "&#34;../data&#34;" in settings  # relative to the report
+    index = (built["report"] / "index.html").read_text(encoding="utf-8")
+    assert "../runs/cot/analysis/unknown.json (" in index  # the analysis section's source, listed not drawn

@@ -29,8 +29,9 @@ def export(
     out: Annotated[
         Path, typer.Option("--out", "-o", help="A folder (the log gets Inspect's own name) or FILE.json.")
     ],
-    format: Annotated[ExportFormat, typer.Option("--format", help="inspect: an Inspect AI eval log.")]
-    = ExportFormat.inspect,
+    format: Annotated[
+        ExportFormat, typer.Option("--format", help="inspect: an Inspect AI eval log.")
+    ] = ExportFormat.inspect,
     images: Annotated[
         bool, typer.Option("--images/--no-images", help="Embed each frame sent (200 px JPEG) in the log.")
     ] = False,
@@ -40,4 +41,6 @@ def export(
 
     with command_errors(ValueError, FileNotFoundError):  # a RunFolderError: one line, exit 2
         written = write_inspect_log(run, out, images=images)
-    typer.echo(f"wrote {written} ({format.value} eval log; open it with: inspect view --log-dir {written.parent})")
+    typer.echo(
+        f"wrote {written} ({format.value} eval log; open it with: inspect view --log-dir {written.parent})"
+    )

@@ -19,9 +19,9 @@ every frame sent as a thumbnail. Local absolute paths are printed relative to ``
 from __future__ import annotations
 
 import time
-from functools import partial
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from spatialbench.media.errors import MediaError

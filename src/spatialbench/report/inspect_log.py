@@ -37,7 +37,7 @@ from spatialbench.records.redaction import redact
 from spatialbench.report.sheets import SheetMaker
 from spatialbench.runs.folder import RunFolder, open_run
 from spatialbench.runs.plan import data_root
-from spatialbench.runs.transcript import SentImage, Transcript, TranscriptTurn, settings_line, transcript
+from spatialbench.runs.transcript import Transcript, TranscriptTurn, settings_line, transcript
 from spatialbench.scoring.scorer import ScoreResult
 
 SCORER = "spatialbench"
@@ -52,12 +52,14 @@ class ExportError(SpatialBenchError, ValueError):
 
 
 def _content(turn: TranscriptTurn, images: Images) -> str | list[dict[str, Any]]:
-    """A turn's user content: its text alone, or each image embedded before it (as the run sent them)."""
+    """Return a turn's user content: its text alone, or each image embedded before it (as sent)."""
     embedded = [images[(i.source, i.frame)] for i in turn.images if (i.source, i.frame) in images]
     if not embedded:
         return redact(turn.text)
-    return [*({"type": "image", "image": url, "detail": "auto"} for url in embedded),
-            {"type": "text", "text": redact(turn.text)}]
+    return [
+        *({"type": "image", "image": url, "detail": "auto"} for url in embedded),
+        {"type": "text", "text": redact(turn.text)},
+    ]
 
 
 def messages(found: Transcript, model: str, images: Images) -> list[dict[str, Any]]:
@@ -66,14 +68,32 @@ def messages(found: Transcript, model: str, images: Images) -> list[dict[str, An
     for turn in found.turns:
         if turn.system:
             out.append({"role": "system", "content": redact(turn.system), "source": "input"})
-        out.append({"role": "user", "content": _content(turn, images), "source": "input",
-                    "metadata": {"turn": turn.name}})
-        meta = {"turn": turn.name, "status": turn.status, "latency_s": turn.latency_s,
-                "input_tokens": turn.input_tokens, "output_tokens": turn.output_tokens}
+        out.append(
+            {
+                "role": "user",
+                "content": _content(turn, images),
+                "source": "input",
+                "metadata": {"turn": turn.name},
+            }
+        )
+        meta = {
+            "turn": turn.name,
+            "status": turn.status,
+            "latency_s": turn.latency_s,
+            "input_tokens": turn.input_tokens,
+            "output_tokens": turn.output_tokens,
+        }
         if turn.error:
             meta["error"] = redact(turn.error)
-        out.append({"role": "assistant", "content": redact(turn.reply or ""), "source": "generate",
-                    "model": model, "metadata": meta})
+        out.append(
+            {
+                "role": "assistant",
+                "content": redact(turn.reply or ""),
+                "source": "generate",
+                "model": model,
+                "metadata": meta,
+            }
+        )
     return out
 
 
@@ -85,20 +105,30 @@ def _usage(turns: list[TranscriptTurn]) -> dict[str, int]:
 
 
 def _frames(found: Transcript, root: Path) -> list[dict[str, Any]]:
-    """The images sent, their source relative to the benchmark folder (no local path)."""
+    """Return the images sent, their source relative to the benchmark folder (no local path)."""
+
     def relative(source: str) -> str:
         path = Path(source)
         return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
-    return [{"source": relative(i.source), "frame": i.frame, "time_s": i.time_s, "label": i.label}
-            for i in found.images]
+
+    return [
+        {"source": relative(i.source), "frame": i.frame, "time_s": i.time_s, "label": i.label}
+        for i in found.images
+    ]
 
 
 def _score(row: dict[str, Any] | None) -> dict[str, dict[str, Any]] | None:
     if row is None or _missing(row.get("score")):
         return None
     extracted = row.get("extracted")
-    return {SCORER: {"value": float(row["score"]), "answer": None if _missing(extracted) else str(extracted),
-                     "explanation": f"rule {row.get('rule')}", "history": []}}
+    return {
+        SCORER: {
+            "value": float(row["score"]),
+            "answer": None if _missing(extracted) else str(extracted),
+            "explanation": f"rule {row.get('rule')}",
+            "history": [],
+        }
+    }
 
 
 def _missing(value: Any) -> bool:
@@ -109,25 +139,44 @@ def _input(item: Item) -> str:
     return "\n".join([item.question, *(item.options or [])])
 
 
-def sample(item: Item, found: Transcript | None, row: dict[str, Any] | None, model: str, root: Path,
-           images: Images) -> dict[str, Any]:
+def sample(
+    item: Item, found: Transcript | None, row: dict[str, Any] | None, model: str, root: Path, images: Images
+) -> dict[str, Any]:
     """Return one item's Inspect sample (module docstring); ``found`` None: the run stored nothing for it."""
     turns = found.turns if found is not None else []
     answer = redact(found.answer or "") if found is not None else ""
     usage = _usage(turns)
     out: dict[str, Any] = {
-        "id": item.id, "epoch": 1, "input": _input(item), "target": str(item.ground_truth),
+        "id": item.id,
+        "epoch": 1,
+        "input": _input(item),
+        "target": str(item.ground_truth),
         "messages": messages(found, model, images) if found is not None else [],
-        "output": {"model": model, "completion": answer, "usage": usage, "choices": [
-            {"message": {"role": "assistant", "content": answer, "source": "generate", "model": model},
-             "stop_reason": "stop"}]},
-        "metadata": {"task": item.task, "scene_id": item.scene_id, "dataset": item.dataset,
-                     "status": found.status if found is not None else "not answered",
-                     "strategy": found.strategy if found is not None else None,
-                     "frames": _frames(found, root) if found is not None else [],
-                     "analyses": _side(found), **_maps(found)},
+        "output": {
+            "model": model,
+            "completion": answer,
+            "usage": usage,
+            "choices": [
+                {
+                    "message": {"role": "assistant", "content": answer, "source": "generate", "model": model},
+                    "stop_reason": "stop",
+                }
+            ],
+        },
+        "metadata": {
+            "task": item.task,
+            "scene_id": item.scene_id,
+            "dataset": item.dataset,
+            "status": found.status if found is not None else "not answered",
+            "strategy": found.strategy if found is not None else None,
+            "frames": _frames(found, root) if found is not None else [],
+            "analyses": _side(found),
+            **_maps(found),
+        },
         "model_usage": {model: usage} if turns else {},
-        "total_time": sum(t.latency_s or 0.0 for t in turns), "attachments": {}, "events": [],
+        "total_time": sum(t.latency_s or 0.0 for t in turns),
+        "attachments": {},
+        "events": [],
     }
     if item.options:
         out["choices"] = list(item.options)
@@ -141,25 +190,41 @@ def sample(item: Item, found: Transcript | None, row: dict[str, Any] | None, mod
 
 
 def _maps(found: Transcript | None) -> dict[str, Any]:
-    """A map strategy's predicted and ground-truth maps (category → grid cells), when it drew one."""
+    """Return a map strategy's predicted and ground-truth maps (category → grid cells), when it drew one."""
     if found is None or (found.predicted_map is None and found.truth_map is None):
         return {}
-    return {"cognitive_map": {"grid": found.grid, "predicted": found.predicted_map,
-                              "ground_truth": found.truth_map}}
+    return {
+        "cognitive_map": {
+            "grid": found.grid,
+            "predicted": found.predicted_map,
+            "ground_truth": found.truth_map,
+        }
+    }
 
 
 def _side(found: Transcript | None) -> list[dict[str, Any]]:
     if found is None:
         return []
-    return [{"kind": d.kind, "asker": d.asker, "status": d.status, "verdict": redact(d.verdict or ""),
-             "error": redact(d.error) if d.error else None} for d in found.side]
+    return [
+        {
+            "kind": d.kind,
+            "asker": d.asker,
+            "status": d.status,
+            "verdict": redact(d.verdict or ""),
+            "error": redact(d.error) if d.error else None,
+        }
+        for d in found.side
+    ]
 
 
 def _metrics(result: ScoreResult) -> dict[str, dict[str, Any]]:
-    """The run's table as Inspect metrics: ``Avg`` then each column (percent; empty columns left out)."""
+    """Return the run's table as Inspect metrics: ``Avg`` then each column (percent; empty ones left out)."""
     values = [("Avg", result.table.average), *((c.key, c.accuracy) for c in result.table.cells)]
-    return {name: {"name": name, "value": round(value, 6), "params": {}}
-            for name, value in values if value is not None}
+    return {
+        name: {"name": name, "value": round(value, 6), "params": {}}
+        for name, value in values
+        if value is not None
+    }
 
 
 def _created(run: RunFolder) -> str:
@@ -171,23 +236,46 @@ def eval_spec(run: RunFolder, items: list[Item], data: Path) -> dict[str, Any]:
     """Return the log's ``eval`` record: task, model, dataset, decoding settings, the run's settings."""
     config = run.config
     identity = hashlib.sha256(json.dumps(run.raw_config, sort_keys=True, default=str).encode()).hexdigest()
-    generate = {"temperature": config.model.temperature, "top_p": config.model.top_p,
-                "seed": config.model.seed, "max_tokens": config.model.max_new_tokens}
+    generate = {
+        "temperature": config.model.temperature,
+        "top_p": config.model.top_p,
+        "seed": config.model.seed,
+        "max_tokens": config.model.max_new_tokens,
+    }
     return {
-        "eval_id": identity[:22], "run_id": identity[22:44], "created": _created(run),
-        "task": run.benchmark, "task_id": run.name, "task_version": 0, "task_attribs": {}, "task_args": {},
-        "task_args_passed": {}, "solver": config.strategy.name, "solver_args": dict(config.strategy.params),
-        "dataset": {"name": run.benchmark, "location": data.name, "samples": len(items),
-                    "sample_ids": [i.id for i in items]},
-        "model": redact(run.model), "model_generate_config": {k: v for k, v in generate.items() if v is not None},
-        "model_args": {}, "config": {}, "packages": {"spatialbench": __version__},
-        "metadata": {"settings": settings_line(run), "frames": config.frame_strategy,
-                     "extraction": config.scoring.extract or "benchmark default", "blind": run.blind},
+        "eval_id": identity[:22],
+        "run_id": identity[22:44],
+        "created": _created(run),
+        "task": run.benchmark,
+        "task_id": run.name,
+        "task_version": 0,
+        "task_attribs": {},
+        "task_args": {},
+        "task_args_passed": {},
+        "solver": config.strategy.name,
+        "solver_args": dict(config.strategy.params),
+        "dataset": {
+            "name": run.benchmark,
+            "location": data.name,
+            "samples": len(items),
+            "sample_ids": [i.id for i in items],
+        },
+        "model": redact(run.model),
+        "model_generate_config": {k: v for k, v in generate.items() if v is not None},
+        "model_args": {},
+        "config": {},
+        "packages": {"spatialbench": __version__},
+        "metadata": {
+            "settings": settings_line(run),
+            "frames": config.frame_strategy,
+            "extraction": config.scoring.extract or "benchmark default",
+            "blind": run.blind,
+        },
     }
 
 
 def _thumbs(maker: SheetMaker, item: Item, media: list[dict[str, Any]]) -> Images:
-    """The frames sent for ``item`` as JPEG data URLs (decoded through ``maker``)."""
+    """Return the frames sent for ``item`` as JPEG data URLs (decoded through ``maker``)."""
     found: Images = {}
     for ref, sent in zip(item.media, media, strict=False):
         frames = [int(i) for i in sent.get("frames", [])]
@@ -195,7 +283,8 @@ def _thumbs(maker: SheetMaker, item: Item, media: list[dict[str, Any]]) -> Image
             buffer = io.BytesIO()
             image.convert("RGB").save(buffer, format="JPEG", quality=80)
             found[(str(sent.get("source", "")), frame)] = (
-                "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode())
+                "data:image/jpeg;base64," + base64.b64encode(buffer.getvalue()).decode()
+            )
     return found
 
 
@@ -228,15 +317,33 @@ def inspect_log(run: RunFolder, images: bool = False) -> dict[str, Any]:
             usage[key] += value
     answered = sum(1 for s in samples if "scores" in s)
     return {
-        "version": 2, "status": "success", "eval": eval_spec(run, items, run.data_path),
-        "plan": {"name": "plan", "steps": [{"solver": run.config.strategy.name,
-                                            "params": dict(run.config.strategy.params)}], "config": {}},
-        "results": {"total_samples": len(samples), "completed_samples": answered, "scores": [
-            {"name": SCORER, "scorer": result.benchmark, "params": {"extract": result.extract, "mra": result.mra},
-             "scored_samples": answered, "unscored_samples": len(samples) - answered,
-             "metrics": _metrics(result)}]},
+        "version": 2,
+        "status": "success",
+        "eval": eval_spec(run, items, run.data_path),
+        "plan": {
+            "name": "plan",
+            "steps": [{"solver": run.config.strategy.name, "params": dict(run.config.strategy.params)}],
+            "config": {},
+        },
+        "results": {
+            "total_samples": len(samples),
+            "completed_samples": answered,
+            "scores": [
+                {
+                    "name": SCORER,
+                    "scorer": result.benchmark,
+                    "params": {"extract": result.extract, "mra": result.mra},
+                    "scored_samples": answered,
+                    "unscored_samples": len(samples) - answered,
+                    "metrics": _metrics(result),
+                }
+            ],
+        },
         "stats": {"started_at": "", "completed_at": "", "model_usage": {model: usage}},
-        "invalidated": False, "tags": [], "metadata": {}, "samples": samples,
+        "invalidated": False,
+        "tags": [],
+        "metadata": {},
+        "samples": samples,
     }
 
 
@@ -262,8 +369,10 @@ def write_inspect_log(run_path: str | Path, out: str | Path, images: bool = Fals
     """
     target = Path(out)
     if target.suffix not in ("", ".json") and not target.is_dir():
-        raise ExportError(f"{target}: an Inspect log written here is a .json file, or give a folder (a .eval "
-                          "file is a zip archive Inspect writes itself)")
+        raise ExportError(
+            f"{target}: an Inspect log written here is a .json file, or give a folder (a .eval "
+            "file is a zip archive Inspect writes itself)"
+        )
     log = inspect_log(open_run(run_path), images=images)
     if target.is_dir() or not target.suffix:
         target = target / log_name(log)
