@@ -101,11 +101,13 @@ def test_map_item_page_shows_the_predicted_map_beside_the_truth(built) -> None:
     maps = [e for e in card.iter(f"{svg}svg") if e.get("class") == "cogmap"]
     # the scripted map: chairs at (3, 4) and (5, 6), a table at (4, 4); the truth: the room's 5 objects
     # (centres (9.5, 0.5)... on a 10 m room, 10 x 10 grid)
-    assert [_text(m).split("●")[0] for m in maps] == [
+    assert [_text(m) for m in maps] == [
         "predicted mapchair (3, 4)chair (5, 6)table (4, 4)",
         "ground truthchair (9, 0)table (0, 9)lamp (9, 9)bed (5, 5)sofa (0, 0)",
     ]
     assert [len(list(m.iter(f"{svg}circle"))) for m in maps] == [3, 5]
+    legend = next(e for e in card.iter(f"{svg}svg") if e.get("class") == "cogmap-legend")
+    assert _text(legend) == "● chair ● table ● lamp ● bed ● sofa "  # one legend for the pair
     assert len([f for f in _turns(card)[0].iter("figure")]) == 4
 
 

@@ -5,6 +5,6 @@
 sent lives (a ``/media`` URL in the UI, a thumbnail file in the report).
 """
 
-from spatialbench.views.transcript import Thumb, map_svg, stylesheet, transcript_html
+from spatialbench.views.transcript import Thumb, map_legend, map_svg, stylesheet, transcript_html
 
-__all__ = ["Thumb", "map_svg", "stylesheet", "transcript_html"]
+__all__ = ["Thumb", "map_legend", "map_svg", "stylesheet", "transcript_html"]

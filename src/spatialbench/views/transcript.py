@@ -62,7 +62,7 @@ def map_svg(points: dict[str, list[list[float]]], grid: int, names: list[str], t
     """Return an SVG of a cognitive map: a ``grid`` x ``grid`` board, each category's cells as dots.
 
     ``points``: category → ``[x, y]`` grid cells; ``names`` fixes each category's colour across the two
-    maps of a pair (its legend lists them).
+    maps of a pair (one :func:`map_legend` below the pair names them).
     """
     cell, size = 14, 14 * grid
     dots = []
@@ -75,16 +75,24 @@ def map_svg(points: dict[str, list[list[float]]], grid: int, names: list[str], t
                     f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="{colour}">'
                     f"<title>{escape(name)} ({p[0]:g}, {p[1]:g})</title></circle>"
                 )
+    width = size + 2
+    return Markup(
+        f'<svg class="cogmap" width="{width}" height="{size + 24}" viewBox="-1 -22 {width} {size + 24}">'
+        f'<text x="0" y="-8" font-size="12">{escape(title)}</text>'
+        f'<rect x="0" y="0" width="{size}" height="{size}" fill="#fafafa" stroke="#999"/>'
+        f'<path d="{_grid_lines(grid, cell)}" stroke="#e5e5e5"/>{"".join(dots)}</svg>'
+    )
+
+
+def map_legend(names: list[str]) -> Markup:
+    """Return an SVG line naming each category in its :func:`map_svg` colour (one legend for a map pair)."""
     legend = "".join(
         f'<tspan fill="{_COLOURS[k % len(_COLOURS)]}">● {escape(n)} </tspan>' for k, n in enumerate(names)
     )
-    width = max(size + 2, 62 * len(names))  # the legend fits on one line
+    width = 62 * len(names)  # the legend fits on one line
     return Markup(
-        f'<svg class="cogmap" width="{width}" height="{size + 40}" viewBox="-1 -22 {width} {size + 40}">'
-        f'<text x="0" y="-8" font-size="12">{escape(title)}</text>'
-        f'<rect x="0" y="0" width="{size}" height="{size}" fill="#fafafa" stroke="#999"/>'
-        f'<path d="{_grid_lines(grid, cell)}" stroke="#e5e5e5"/>{"".join(dots)}'
-        f'<text x="0" y="{size + 13}" font-size="10">{legend}</text></svg>'
+        f'<svg class="cogmap-legend" width="{width}" height="16" viewBox="0 0 {width} 16">'
+        f'<text x="0" y="12" font-size="11">{legend}</text></svg>'
     )
 
 
@@ -92,14 +100,15 @@ def _grid_lines(grid: int, cell: int) -> str:
     return " ".join(f"M{k * cell} 0V{grid * cell}M0 {k * cell}H{grid * cell}" for k in range(1, grid))
 
 
-def _maps(found: Transcript) -> list[Markup] | None:
+def _maps(found: Transcript) -> tuple[list[Markup], Markup] | None:
     if found.predicted_map is None and found.truth_map is None:
         return None
     names = list(dict.fromkeys([*(found.truth_map or {}), *(found.predicted_map or {})]))
-    return [
+    pair = [
         map_svg(found.predicted_map or {}, found.grid, names, "predicted map"),
         map_svg(found.truth_map or {}, found.grid, names, "ground truth"),
     ]
+    return pair, map_legend(names)
 
 
 def _turns(turns: list[TranscriptTurn], thumb: ThumbOf) -> list[dict[str, object]]:
