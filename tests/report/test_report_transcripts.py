@@ -125,7 +125,7 @@ def test_judge_request_retry_and_verdict_follow_the_dialogue(built) -> None:
 def test_settings_line_per_run(built) -> None:
     index = (built["report"] / "index.html").read_text(encoding="utf-8")
     for name, strategy in (("cot", "zero-shot-cot"), ("map", "map-then-answer")):
-        line = f"frames uniform:4 · strategy {strategy} · extraction benchmark default"
+        line = f"frames uniform:4 · strategy {strategy} · extraction robust (benchmark default)"
         assert line in index and line in (built["report"] / "runs" / f"{name}.html").read_text()
         assert line in _text(_card(built, name)[0])
 

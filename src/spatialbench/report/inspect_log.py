@@ -268,7 +268,7 @@ def eval_spec(run: RunFolder, items: list[Item], data: Path) -> dict[str, Any]:
         "metadata": {
             "settings": settings_line(run),
             "frames": config.frame_strategy,
-            "extraction": config.scoring.extract or "benchmark default",
+            "extraction": config.scoring.extract or run.spec.scoring.default_mode,
             "blind": run.blind,
         },
     }

@@ -229,8 +229,10 @@ def side_dialogues(run: RunFolder, item_id: str) -> list[SideDialogue]:
 def settings_line(run: RunFolder) -> str:
     """Return a run's settings in one line: model, frames, strategy, extraction (blind when it sent none).
 
+    The extraction is the run's mode, or the benchmark's default mode marked ``(benchmark default)``.
+
     Raises:
-        RunFolderError: ``config.json``'s ``config`` does not validate.
+        RunFolderError: ``config.json``'s ``config`` does not validate, or names no registered benchmark.
     """
     if run.baseline is not None:
         return f"{run.model} (chance baseline)"
@@ -238,5 +240,5 @@ def settings_line(run: RunFolder) -> str:
         return f"{run.model} (human evaluation)"
     config = run.config
     frames = "no frames (blind)" if run.blind else f"frames {config.frame_strategy}"
-    extract = config.scoring.extract or "benchmark default"
+    extract = config.scoring.extract or f"{run.spec.scoring.default_mode} (benchmark default)"
     return f"{run.model} · {frames} · strategy {config.strategy.name} · extraction {extract}"
