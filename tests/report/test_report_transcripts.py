@@ -20,6 +20,8 @@ from spatialbench.analysis.asking import Question, ask_all, open_store
 from spatialbench.models.base import Backend
 from spatialbench.records.messages import Request, Response, TextPart
 from spatialbench.report import build_report
+from spatialbench.runs.folder import open_run
+from spatialbench.runs.transcript import transcript, transcripts
 from support.transcript_runs import strategy_runs
 
 TIMES = ["0.00 s", "0.07 s", "0.13 s", "0.23 s"]  # frames 0, 2, 4, 7 of 8 at 30 fps (uniform:4)
@@ -140,3 +142,12 @@ def test_no_file_of_the_report_names_a_local_absolute_path(built) -> None:
     assert recorded == str(built["data"]) and "&#34;../data&#34;" in settings  # relative to the report
     index = (built["report"] / "index.html").read_text(encoding="utf-8")
     assert "../runs/cot/analysis/unknown.json (" in index  # the analysis section's source, listed not drawn
+
+
+def test_the_report_reads_every_transcript_at_once_as_the_item_page_reads_one(built) -> None:
+    for name in ("cot", "map"):
+        run = open_run(built[name])
+        every = transcripts(run)
+        assert sorted(every) == ["0", "1"]
+        assert all(every[i] == transcript(run, i) for i in every)
+    assert [d.kind for d in transcripts(open_run(built["cot"]))["0"].side] == ["judge"]

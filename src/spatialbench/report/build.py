@@ -33,7 +33,7 @@ from spatialbench.report.sheets import SheetMaker
 from spatialbench.report.tables import Leaderboard, breakdown_grids, leaderboard
 from spatialbench.report.thumbs import Placed, ThumbWriter, thumb_of
 from spatialbench.runs.plan import data_root
-from spatialbench.runs.transcript import transcript
+from spatialbench.runs.transcript import transcripts
 from spatialbench.scoring.render import Grid, to_csv, to_latex, to_markdown
 from spatialbench.views.transcript import transcript_html
 
@@ -83,19 +83,19 @@ def _sheets(out: Path, runs: Sequence[RunData], tasks: dict[str, list[ItemView]]
 def _transcripts(out: Path, runs: Sequence[RunData], views: Sequence[ItemView],
                  makers: dict[str, SheetMaker], warnings: list[str]) -> None:
     """Each run's dialogue for each item, its frames sent written as thumbnails (``thumbs/``)."""
-    by_label = {r.label: r for r in runs}
     writers = {label: ThumbWriter(out, maker) for label, maker in makers.items()}
+    # a chance baseline asked nothing: its stored rows are its picks, shown as its response
+    every = {r.label: transcripts(r.folder) for r in runs if r.kind != "baseline"}
     for view in views:
         for k, answer in enumerate(view.answers):
-            run = by_label[answer.run]
-            found = transcript(run.folder, view.item.id)
+            found = every.get(answer.run, {}).get(view.item.id)
             if found is None:
                 continue
             placed: Placed = {}
             try:
-                placed = writers[run.label].place(view.item, answer.frames)
+                placed = writers[answer.run].place(view.item, answer.frames)
             except (MediaError, OSError) as exc:
-                warnings.append(f"{run.label}: item {view.item.id}: no thumbnails ({exc})")
+                warnings.append(f"{answer.run}: item {view.item.id}: no thumbnails ({exc})")
             html = transcript_html(found, partial(thumb_of, placed))
             view.answers[k] = replace(answer, transcript=html)
 

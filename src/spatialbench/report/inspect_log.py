@@ -37,7 +37,7 @@ from spatialbench.records.redaction import redact
 from spatialbench.report.sheets import SheetMaker
 from spatialbench.runs.folder import RunFolder, open_run
 from spatialbench.runs.plan import data_root
-from spatialbench.runs.transcript import Transcript, TranscriptTurn, settings_line, transcript
+from spatialbench.runs.transcript import Transcript, TranscriptTurn, settings_line, transcripts
 from spatialbench.scoring.scorer import ScoreResult
 
 SCORER = "spatialbench"
@@ -304,10 +304,11 @@ def inspect_log(run: RunFolder, images: bool = False) -> dict[str, Any]:
     root = data_root(str(run.data_path)).resolve()
     maker = SheetMaker(data_root(str(run.data_path)))
     model = redact(run.model)
+    dialogues = transcripts(run)
     samples = []
     for item in items:
-        found = transcript(run, item.id)
-        stored = run.stored(item.id)
+        found = dialogues.get(item.id)
+        stored = run.answers().get(item.id) if run.has_store else None
         media = list(stored.prompt.get("media") or []) if stored is not None else []
         shown = _thumbs(maker, item, media) if images and media else {}
         samples.append(sample(item, found, rows.get(item.id), model, root, shown))

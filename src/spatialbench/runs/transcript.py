@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from spatialbench.records.redaction import redact
+from spatialbench.records.redaction import redact, secret_values
 from spatialbench.runs.folder import RunFolder
-from spatialbench.runs.store.reader import StoredRow, StoreReader
+from spatialbench.runs.store.reader import StoredRow, StoredTurn, StoreReader
 
 _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp"}
 
@@ -133,9 +133,12 @@ def _label(source: str, time_s: float | None) -> str:
     return f"{time_s:.2f} s" if time_s is not None else path.name
 
 
-def raw_view(record: dict[str, Any]) -> str:
-    """Return a stored request (or metadata) as indented JSON with every secret masked (``***``)."""
-    return redact(json.dumps(record, indent=2, sort_keys=True, default=str))
+def raw_view(record: dict[str, Any], secrets: list[str] | None = None) -> str:
+    """Return a stored request (or metadata) as indented JSON with every secret masked (``***``).
+
+    ``secrets``: the secret values to mask (default: read from the environment now).
+    """
+    return redact(json.dumps(record, indent=2, sort_keys=True, default=str), secrets)
 
 
 def _parts(parts: list[Any], images: list[SentImage], start: int) -> tuple[str, list[SentImage]]:
@@ -163,7 +166,8 @@ def _history_images(history: list[Any]) -> int:
                for part in message[1] if isinstance(part, dict) and "image" in part)
 
 
-def _turn(name: str, row: StoredRow, images: list[SentImage], first: bool) -> TranscriptTurn:
+def _turn(name: str, row: StoredRow, images: list[SentImage], first: bool,
+          secrets: list[str]) -> TranscriptTurn:
     prompt = row.prompt
     found = prompt.get("history")
     history: list[Any] = found if isinstance(found, list) else []
@@ -172,7 +176,7 @@ def _turn(name: str, row: StoredRow, images: list[SentImage], first: bool) -> Tr
         name=name, text=text, images=used, reply=row.response, status=row.status,
         system=prompt.get("system") if first or not history else None, earlier=len(history),
         error=row.error, latency_s=row.latency_s, input_tokens=row.input_tokens,
-        output_tokens=row.output_tokens, raw=raw_view(prompt))
+        output_tokens=row.output_tokens, raw=raw_view(prompt, secrets))
 
 
 def _map(value: Any) -> dict[str, list[list[float]]] | None:
@@ -182,48 +186,74 @@ def _map(value: Any) -> dict[str, list[list[float]]] | None:
             if isinstance(v, list)}
 
 
-def transcript(run: RunFolder, item_id: str) -> Transcript | None:
-    """Return the item's dialogue in ``run``; None when the run stored nothing for it.
-
-    Raises:
-        RunFolderError: ``run.sqlite`` is not a readable run store.
-    """
-    row = run.stored(item_id)
-    if row is None:
-        return None
+def _dialogue(run: RunFolder, row: StoredRow, stored: list[StoredTurn], side: list[SideDialogue],
+              secrets: list[str]) -> Transcript:
     images = sent_images(row.prompt)
-    stored = run.stored_turns(item_id)
-    turns = [_turn(t.turn, t, images, k == 0) for k, t in enumerate(stored)]
+    turns = [_turn(t.turn, t, images, k == 0, secrets) for k, t in enumerate(stored)]
     if not turns:
-        turns = [_turn("request", row, images, True)]
+        turns = [_turn("request", row, images, True, secrets)]
     found = row.raw.get("trace")
     trace: dict[str, Any] = found if isinstance(found, dict) else {}
     grid = run.config.strategy.params.get("grid_size", 10) if run.config.strategy else 10
     return Transcript(
-        item_id=item_id, turns=turns, answer=row.response, status=row.status,
+        item_id=row.item_id, turns=turns, answer=row.response, status=row.status,
         strategy=str(row.raw.get("strategy") or "direct"), predicted_map=_map(trace.get("map")),
         truth_map=_map(trace.get("ground_truth")), grid=int(grid) if isinstance(grid, int) else 10,
-        meta=raw_view(row.raw) if row.raw else "", images=images, side=side_dialogues(run, item_id))
+        meta=raw_view(row.raw, secrets) if row.raw else "", images=images, side=side)
 
 
-def side_dialogues(run: RunFolder, item_id: str) -> list[SideDialogue]:
-    """Return every analysis request stored about the item (judge, consistency), by store path.
+def transcript(run: RunFolder, item_id: str) -> Transcript | None:
+    """Return the item's dialogue in ``run``; None when the run stored nothing for it.
 
     Raises:
-        RunFolderError: an analysis store is not a readable run store.
+        RunFolderError: ``run.sqlite`` (or an analysis store) is not a readable run store.
     """
-    found = []
-    for path in sorted((run.path / "analysis").glob("*/*/run.sqlite")):
-        reader = StoreReader(path)
-        row = reader.item_row(item_id)
-        if row is None:
-            continue
-        turns = [_turn(t.turn, t, [], k == 0) for k, t in enumerate(reader.item_turns(item_id))]
-        found.append(SideDialogue(
-            kind=path.parent.parent.name, asker=path.parent.name,
-            turns=turns or [_turn("ask", row, [], True)],
-            verdict=row.response if row.status == "ok" else None, status=row.status, error=row.error))
-    return found
+    row = run.stored(item_id)
+    if row is None:
+        return None
+    secrets = secret_values()
+    side = [d for store in _side_stores(run)
+            if (d := _side(store, store.item_row(item_id), None, secrets)) is not None]
+    return _dialogue(run, row, run.stored_turns(item_id), side, secrets)
+
+
+def transcripts(run: RunFolder) -> dict[str, Transcript]:
+    """Return :func:`transcript` of every item the run stored, read in a few queries per store.
+
+    Raises:
+        RunFolderError: ``run.sqlite`` (or an analysis store) is not a readable run store.
+    """
+    if not run.has_store:
+        return {}
+    secrets = secret_values()
+    side: dict[str, list[SideDialogue]] = {}
+    for store in _side_stores(run):
+        turns = store.shown_turns()
+        for item_id, row in store.shown_rows().items():
+            found = _side(store, row, turns.get(item_id, []), secrets)
+            if found is not None:
+                side.setdefault(item_id, []).append(found)
+    stored = run.shown_turns()
+    return {item_id: _dialogue(run, row, stored.get(item_id, []), side.get(item_id, []), secrets)
+            for item_id, row in run.answers().items()}
+
+
+def _side_stores(run: RunFolder) -> list[StoreReader]:
+    """Return the stores of the analyses that asked a model about the run's items, by path."""
+    return [StoreReader(p) for p in sorted((run.path / "analysis").glob("*/*/run.sqlite"))]
+
+
+def _side(store: StoreReader, row: StoredRow | None, turns: list[StoredTurn] | None,
+          secrets: list[str]) -> SideDialogue | None:
+    """One analysis request about an item (``turns`` None: read them); None when it asked nothing."""
+    if row is None:
+        return None
+    stored = store.item_turns(row.item_id) if turns is None else turns
+    shown = [_turn(t.turn, t, [], k == 0, secrets) for k, t in enumerate(stored)]
+    return SideDialogue(
+        kind=store.path.parent.parent.name, asker=store.path.parent.name,
+        turns=shown or [_turn("ask", row, [], True, secrets)],
+        verdict=row.response if row.status == "ok" else None, status=row.status, error=row.error)
 
 
 def settings_line(run: RunFolder) -> str:
