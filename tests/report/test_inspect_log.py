@@ -47,6 +47,7 @@ def test_inspect_reads_the_cot_run_with_both_turns_and_the_frames(exported) -> N
     log = _read(exported["cot"])
     assert (log.status, log.eval.task, log.eval.solver) == ("success", "vsibench", "zero-shot-cot")
     assert log.eval.dataset.samples == 2 and [s.id for s in log.samples] == ["0", "1"]
+    assert log.eval.packages["spatialbench"] == "0.1.0"  # as the run recorded it
     assert log.eval.metadata["settings"].endswith(
         "#cot-vlm · frames uniform:4 · strategy zero-shot-cot · extraction robust (benchmark default)"
     )

@@ -30,7 +30,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from spatialbench import __version__
 from spatialbench.errors import SpatialBenchError
 from spatialbench.records.item import Item
 from spatialbench.records.redaction import redact
@@ -232,6 +231,12 @@ def _created(run: RunFolder) -> str:
     return datetime.fromtimestamp(stamp, UTC).isoformat(timespec="seconds")
 
 
+def _packages(run: RunFolder) -> dict[str, str]:
+    """Return the package versions the run recorded (``config.json`` ``environment``; absent: left out)."""
+    found = (run.record.get("environment") or {}).get("packages") or {}
+    return {str(k): str(v) for k, v in found.items() if v is not None}
+
+
 def eval_spec(run: RunFolder, items: list[Item], data: Path) -> dict[str, Any]:
     """Return the log's ``eval`` record: task, model, dataset, decoding settings, the run's settings."""
     config = run.config
@@ -264,7 +269,7 @@ def eval_spec(run: RunFolder, items: list[Item], data: Path) -> dict[str, Any]:
         "model_generate_config": {k: v for k, v in generate.items() if v is not None},
         "model_args": {},
         "config": {},
-        "packages": {"spatialbench": __version__},
+        "packages": _packages(run),
         "metadata": {
             "settings": settings_line(run),
             "frames": config.frame_strategy,
@@ -288,6 +293,24 @@ def _thumbs(maker: SheetMaker, item: Item, media: list[dict[str, Any]]) -> Image
     return found
 
 
+def _samples(
+    run: RunFolder, items: list[Item], result: ScoreResult, model: str, images: bool
+) -> list[dict[str, Any]]:
+    """Return the samples of the run's selected ``items`` (with ``images``: their frames embedded)."""
+    rows = {str(r["id"]): r for r in result.rows.to_dict("records")}
+    root = data_root(str(run.data_path)).resolve()
+    maker = SheetMaker(data_root(str(run.data_path)))
+    dialogues = transcripts(run)
+    stored = run.answers() if run.has_store else {}
+    samples = []
+    for item in items:
+        row = stored.get(item.id)
+        media = list(row.prompt.get("media") or []) if row is not None else []
+        shown = _thumbs(maker, item, media) if images and media else {}
+        samples.append(sample(item, dialogues.get(item.id), rows.get(item.id), model, root, shown))
+    return samples
+
+
 def inspect_log(run: RunFolder, images: bool = False) -> dict[str, Any]:
     """Return ``run`` as an Inspect eval log (a JSON object; module docstring).
 
@@ -300,18 +323,8 @@ def inspect_log(run: RunFolder, images: bool = False) -> dict[str, Any]:
     loaded = list(run.load())
     items = run.items(loaded)
     result = run.score(loaded)
-    rows = {str(r["id"]): r for r in result.rows.to_dict("records")}
-    root = data_root(str(run.data_path)).resolve()
-    maker = SheetMaker(data_root(str(run.data_path)))
     model = redact(run.model)
-    dialogues = transcripts(run)
-    samples = []
-    for item in items:
-        found = dialogues.get(item.id)
-        stored = run.answers().get(item.id) if run.has_store else None
-        media = list(stored.prompt.get("media") or []) if stored is not None else []
-        shown = _thumbs(maker, item, media) if images and media else {}
-        samples.append(sample(item, found, rows.get(item.id), model, root, shown))
+    samples = _samples(run, items, result, model, images)
     usage = {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}
     for s in samples:
         for key, value in s["model_usage"].get(model, {}).items():
