@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.errors import SpatialBenchError
+from spatialbench.records.files import atomic_write_text
 from spatialbench.records.item import Item
 from spatialbench.records.redaction import redact
 from spatialbench.report.sheets import SheetMaker
@@ -391,5 +392,5 @@ def write_inspect_log(run_path: str | Path, out: str | Path, images: bool = Fals
     if target.is_dir() or not target.suffix:
         target = target / log_name(log)
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(log, indent=1, ensure_ascii=False, allow_nan=False), encoding="utf-8")
+    atomic_write_text(target, json.dumps(log, indent=1, ensure_ascii=False, allow_nan=False))
     return target

@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from spatialbench.records.files import atomic_write_text
+
 TEXT_SUFFIXES = (".html", ".md", ".csv", ".tex", ".svg", ".json", ".txt")
 _NAME_CHAR = r"[A-Za-z0-9._\-]"
 
@@ -27,7 +29,7 @@ def replacements(out: Path, folders: Iterable[Path]) -> list[tuple[re.Pattern[st
     base = out.resolve()
     pairs: dict[str, str] = {}
     home = Path.home()
-    for folder in [*folders, Path.cwd()]:
+    for folder in [out, *folders, Path.cwd()]:
         for form in {folder.absolute(), folder.resolve()}:
             pairs.setdefault(str(form), os.path.relpath(folder.resolve(), base))
     pairs.setdefault(str(home), "~")
@@ -43,11 +45,14 @@ def relativize(out: Path, folders: Iterable[Path]) -> int:
     for path in sorted(out.rglob("*")):
         if not path.is_file() or path.suffix not in TEXT_SUFFIXES:
             continue
-        text = path.read_text(encoding="utf-8", errors="surrogateescape")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:  # not text the report wrote (every page and table is UTF-8)
+            continue
         new = text
         for pattern, relative in rules:
-            new = pattern.sub(relative.replace("\\", "\\\\"), new)
+            new = pattern.sub(lambda _, text=relative: text, new)
         if new != text:
-            path.write_text(new, encoding="utf-8", errors="surrogateescape")
+            atomic_write_text(path, new)
             changed += 1
     return changed
