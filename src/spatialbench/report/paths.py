@@ -51,7 +51,7 @@ def relativize(out: Path, folders: Iterable[Path]) -> int:
             continue
         new = text
         for pattern, relative in rules:
-            new = pattern.sub(lambda _, text=relative: text, new)
+            new = pattern.sub(relative.replace("\\", "\\\\"), new)  # backslashes taken literally
         if new != text:
             atomic_write_text(path, new)
             changed += 1
