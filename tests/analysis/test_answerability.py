@@ -69,3 +69,13 @@ def test_counting_and_named_objects_by_hand(tmp_path: Path) -> None:
     assert one == {"answerable": False, "missing": ["cup"], "visible_count": None}
     shares = answerability_shares([count, pair], tmp_path, [two])
     assert shares["uniform:2"]["overall"] == {"n": 2, "share": 0.5}
+
+
+def test_aks_frames_are_refused_with_the_command_that_takes_them(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from spatialbench.cli.main import app
+
+    result = CliRunner().invoke(app, ["answerability", "--data", str(tmp_path), "--frames", "aks:8"])
+    assert result.exit_code == 2
+    assert "--frames aks:N is for spatialbench run (with --aks-model)" in result.output

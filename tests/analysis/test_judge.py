@@ -26,7 +26,7 @@ from spatialbench.analysis.judge.schema import parse_judgement
 from spatialbench.api import run
 from spatialbench.cli.main import app
 from spatialbench.runs import RunConfig
-from support.judge_scripts import FOUR_PHASES, add_view_graphs, judge_reply, question_of
+from support.judge_scripts import FOUR_PHASES, add_view_graphs, answered_run, judge_reply, question_of
 from support.openai_server import OpenAIServer, ServerScript
 
 CORRECT = {
@@ -207,17 +207,7 @@ def test_two_endpoints_serving_one_model_name_are_two_judges(judged_run) -> None
 
 
 def _judged_by_a(tmp_path: Path, answer: str) -> tuple[dict, list[str], int]:
-    data = build_remindview(tmp_path / "data")
-    add_view_graphs(data)
-    with OpenAIServer(ServerScript(answer=lambda text: answer)) as server:
-        config = RunConfig.model_validate(
-            {
-                "data": {"benchmark": "remindview", "path": str(data)},
-                "model": {"name": f"openai-compatible:{server.url}#vlm", "timeout_s": 10},
-                "out": str(tmp_path / "run"),
-            }
-        )
-        run(config, progress=False)
+    answered_run(tmp_path, answer)
     script = ServerScript(answer=lambda text: judge_reply((80, 60, 40)))
     with OpenAIServer(script) as judge:
         result = CliRunner().invoke(

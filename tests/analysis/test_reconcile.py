@@ -66,3 +66,46 @@ def test_lmms_eval_073_against_official_is_the_five_number_readings(shared_data,
     causes = {c["cause"]: c for c in document["causes"]}
     assert causes["extraction rule"]["items"] == ["0", "14", "17", "30", "35"]
     assert causes["extraction rule"]["points"] == pytest.approx(document["total"], abs=1e-9)
+    # lines 21 and 51 of the log keep resps "<think>…</think> 219" / "… A" beside filtered_resps "219" / "A":
+    # both sides scored the filtered text, so the two items are named and carry no points
+    assert causes["response text"]["items"] == ["20", "50"]
+    assert causes["response text"]["points"] == 0.0
+    assert json.loads((tmp_path / "a" / "scores.json").read_text())["filtered_responses"] == ["20", "50"]
+    assert document["interval"]["within_noise"] is True
+    assert "response text: 20, 50" in (tmp_path / "out" / "reconcile.md").read_text()
+
+
+def _generation_pair(tmp_path: Path, flipped: int) -> dict:
+    """Two runs of 40 counting items in 10 scenes (4 each); A's response differs on ``flipped`` items.
+
+    B answers items 0–19 right (score 1) and 20–39 wrong; A answers the first ``flipped`` wrong ones right.
+    """
+    sides = {}
+    for name, right in (("b", 20), ("a", 20 + flipped)):
+        rows = [(str(i), "object_counting", "3" if i < right else "9", "3.0" if i < right else "9.0",
+                 1.0 if i < right else 0.0, "3") for i in range(40)]
+        folder = _folder(tmp_path / name, 100.0 * right / 40, rows)
+        table = pd.read_csv(folder / "items.csv").assign(scene_id=[f"s{i // 4}" for i in range(40)])
+        table.to_csv(folder / "items.csv", index=False)
+        sides[name] = folder
+    return reconcile_folders(sides["a"], sides["b"], tmp_path / "out")
+
+
+def test_a_one_item_generation_gap_is_within_noise(tmp_path):
+    document = _generation_pair(tmp_path, flipped=1)
+    causes = {c["cause"]: c for c in document["causes"]}
+    assert causes["response text"]["items"] == ["20"]
+    assert causes["response text"]["points"] == pytest.approx(2.5)  # 1 of 40 items
+    interval = document["interval"]
+    assert interval["points"] == pytest.approx(2.5)
+    # the only changed item lies in scene s5: a resample that misses s5 (p ≈ (9/10)^10 ≈ 0.35) gives 0
+    assert interval["ci95"][0] == 0.0 and interval["within_noise"] is True
+
+
+def test_a_twenty_item_generation_gap_is_beyond_noise(tmp_path):
+    document = _generation_pair(tmp_path, flipped=20)
+    interval = document["interval"]
+    assert interval["points"] == pytest.approx(50.0)
+    # every scene of items 20–39 (s5–s9) gains: a resample without any of them has p = (1/2)^10 ≈ 0.001
+    assert interval["ci95"][0] > 0 and interval["within_noise"] is False
+    assert "beyond sampling noise" in (tmp_path / "out" / "reconcile.md").read_text()

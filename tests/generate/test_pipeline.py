@@ -231,7 +231,7 @@ def test_category_distance_is_minimum_over_instances_and_sampling_overestimates(
     from spatialbench.scene import load_meta_info
 
     scene = load_meta_info(synthetic_room(tmp_path))["synthetic_0001"]
-    exact = category_distances(scene, [("sofa", "chair"), ("bed", "sofa")], GenerationSettings())
+    exact = category_distances(scene, [("sofa", "chair"), ("bed", "sofa")], GenerationSettings(), "exact")
     # hand computation: sofa spans x 0..2, y 0.55..1.45; the nearer chair (centre (3, 1.5), 0.5 m square
     # turned 0.5 rad) has its leftmost corner at (3 - h(cos + sin), 1.5 + h(cos - sin)), h = 0.25, which
     # lies above the sofa's top edge, so the closest points are that corner and the sofa's corner (2, 1.45)

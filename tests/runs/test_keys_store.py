@@ -1,10 +1,11 @@
 import sqlite3
 from pathlib import Path
 
+from spatialbench.media.digests import MediaDigests
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.messages import GenerationSettings, Response
 from spatialbench.records.redaction import redact, secret_values
-from spatialbench.runs.keys import MediaDigests, request_key
+from spatialbench.runs.keys import request_key
 from spatialbench.runs.store import RunStore
 
 ITEM = Item(

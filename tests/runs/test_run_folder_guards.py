@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from spatialbench.cli.main import app
 from spatialbench.runs import STORE_NAME
 from spatialbench.runs.identity import OtherRunError, check_same_run
-from spatialbench.runs.store import RunStore
+from support.full_disk import small_disk
 from support.openai_server import OpenAIServer, ServerScript
 from support.vsi_data import make_vsibench
 
@@ -28,18 +28,6 @@ def _rows(out: Path) -> list[tuple[str, str]]:
 
 def _config(benchmark: str, model: str) -> dict:
     return {"data": {"benchmark": benchmark}, "model": {"name": model}}
-
-
-def _small_disk(patch: pytest.MonkeyPatch, free_pages: int) -> None:
-    """Let every run store opened grow by ``free_pages`` pages only (SQLite's own SQLITE_FULL)."""
-    original = RunStore.__init__
-
-    def small_disk(self: RunStore, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
-        original(self, *args, **kwargs)
-        pages = self._conn.execute("PRAGMA page_count").fetchone()[0]
-        self._conn.execute(f"PRAGMA max_page_count = {pages + free_pages}")
-
-    patch.setattr(RunStore, "__init__", small_disk)
 
 
 def test_identity_is_benchmark_and_served_model(tmp_path: Path) -> None:
@@ -92,7 +80,7 @@ def test_full_disk_mid_run_keeps_stored_answers(tmp_path: Path, monkeypatch: pyt
     with OpenAIServer(script) as server:
         model = f"openai-compatible:{server.url}#m"
         with monkeypatch.context() as patch:
-            _small_disk(patch, free_pages=12)
+            small_disk(patch, free_pages=12)
             result = CliRunner().invoke(app, _args(root, out, model, "--concurrency", "1"))
         assert result.exit_code == 2, result.output
         assert f"error: {out / STORE_NAME}: cannot write the run store (database or disk is full); " \
@@ -132,7 +120,7 @@ def test_full_disk_with_requests_in_flight_stops_cleanly_and_counts_lost_answers
     script = ServerScript(answer=lambda text: "7 " * 3000, latency_s=0.1)  # ~6 KB per answer
     caplog.set_level(logging.WARNING)
     with OpenAIServer(script) as server:
-        _small_disk(monkeypatch, free_pages=12)
+        small_disk(monkeypatch, free_pages=12)
         result = CliRunner().invoke(app, _args(root, out, f"openai-compatible:{server.url}#m",
                                                "--concurrency", "4"))
     assert result.exit_code == 2, result.output

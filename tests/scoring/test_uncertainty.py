@@ -134,7 +134,7 @@ def test_scores_json_adds_ci95_last_keyed_like_the_scores() -> None:
     result = _vsi_result()
     doc = scores_json(result)
     keys = list(doc)
-    assert keys[-3:] == ["ci95", "ci95_by_dataset", "ci95_debiased"]
+    assert keys[-4:] == ["ci95", "ci95_by_dataset", "ci95_debiased", "filtered_responses"]
     ci = doc["ci95"]
     scored = {k for k, v in doc.items() if isinstance(v, float) or (v is None and k in ci)}
     assert set(ci) >= scored | {"overall"}

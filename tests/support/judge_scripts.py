@@ -74,3 +74,20 @@ def question_of(text: str) -> str:
     """Return the question a judge request names (the line after ``### Question ###``)."""
     match = re.search(r"### Question ###\n(.*)\n", text)
     return match.group(1) if match else ""
+
+
+def answered_run(root: Path, answer: str) -> Path:
+    """Run the ReMindView fixture (all view graphs) into ``root/run``, each item answered ``answer``."""
+    from benchmarks.mmsi_remindview_fixtures import build_remindview
+    from spatialbench.api import run
+    from spatialbench.runs import RunConfig
+    from support.openai_server import OpenAIServer, ServerScript
+
+    data = build_remindview(root / "data")
+    add_view_graphs(data)
+    with OpenAIServer(ServerScript(answer=lambda text: answer)) as server:
+        model = {"name": f"openai-compatible:{server.url}#vlm", "timeout_s": 10}
+        data_part = {"benchmark": "remindview", "path": str(data)}
+        config = {"data": data_part, "model": model, "out": str(root / "run")}
+        run(RunConfig.model_validate(config), progress=False)
+    return root / "run"

@@ -21,6 +21,7 @@ from spatialbench.media.sampling import FrameStrategy
 from spatialbench.media.video import probe_pts
 from spatialbench.media.visibility import FrameVisibility, find_visibility
 from spatialbench.records.item import Item, MediaKind
+from spatialbench.records.progress import Progress, Tally
 
 
 def named_categories(item: Item, categories: Iterable[str]) -> list[str]:
@@ -68,13 +69,20 @@ def _seen(vis: FrameVisibility, sent: NDArray[np.int64]) -> set[int]:
 
 
 def answerability_shares(
-    items: Sequence[Item], root: Path, strategies: Sequence[FrameStrategy]
+    items: Sequence[Item],
+    root: Path,
+    strategies: Sequence[FrameStrategy],
+    progress: Progress | None = None,
 ) -> dict[str, dict[str, dict[str, float]]]:
-    """``{strategy: {task: {"n": items with visibility, "share": answerable share}}}`` (plus ``overall``)."""
+    """``{strategy: {task: {"n": items with visibility, "share": answerable share}}}`` (plus ``overall``).
+
+    ``progress``: called with (items done over every strategy, items × strategies).
+    """
     out: dict[str, dict[str, dict[str, float]]] = {}
+    tally = Tally(len(items) * len(strategies), progress)
     for strategy in strategies:
         flags: dict[str, list[bool]] = defaultdict(list)
-        for item in items:
+        for item in tally.each(items):
             result = item_answerability(item, root, strategy)
             if result is not None:
                 flags[item.task].append(bool(result["answerable"]))

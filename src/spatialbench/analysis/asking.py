@@ -10,6 +10,12 @@ and a message naming what is wrong are sent back once). An item whose retry is s
 request fails, gets a ``failed`` row with the reason; re-running re-reads its stored turns (no new
 requests for them) and records the same failure. A reply longer than :data:`REPLY_CAP` (64 KiB) is cut
 to it before it is stored or sent back in the retry, and its ``raw`` says so.
+
+One process at a time asks into a store: :func:`locked_store` holds ``run.lock`` in the store's folder
+(:func:`~spatialbench.runs.lock.run_lock`), so a second judge of the same run with the same model is refused
+before it sends anything instead of paying every request twice. The requests counted
+(:attr:`Asked.requests`) are those the back end sent, every retry included
+(:meth:`~spatialbench.models.base.Backend.requests_sent`): what the server saw.
 """
 
 from __future__ import annotations
@@ -18,7 +24,8 @@ import asyncio
 import hashlib
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -27,10 +34,12 @@ from spatialbench.models.base import Backend
 from spatialbench.models.errors import BackendError
 from spatialbench.prompting.templates import fill
 from spatialbench.records.messages import Request, Response, TextPart
+from spatialbench.records.progress import Tally
 from spatialbench.records.redaction import redact, secret_values
 from spatialbench.runs.dialogue import Turns, turn_record
 from spatialbench.runs.environment import environment
 from spatialbench.runs.keys import model_identity, request_text
+from spatialbench.runs.lock import run_lock
 from spatialbench.runs.store import RunStore
 
 #: bytes (UTF-8) of a reply kept in the store and sent back in the retry turn; the rest is cut off and the
@@ -56,6 +65,14 @@ class Answer:
     item_id: str
     text: str | None
     error: str | None
+    requests: int
+
+
+@dataclass(frozen=True)
+class Asked:
+    """Every question's outcome (in the questions' order) and the requests sent now, retries included."""
+
+    answers: list[Answer]
     requests: int
 
 
@@ -95,10 +112,32 @@ def open_store(run_dir: Path, kind: str, model: str, backend: Backend, benchmark
     Raises:
         RunSetupError: the store is damaged or holds another model's answers (the message names it).
     """
-    store = RunStore(run_dir / "analysis" / kind / model_slug(model) / "run.sqlite")
+    store = RunStore(_store_folder(run_dir, kind, model) / "run.sqlite")
     config = {"data": {"benchmark": f"{kind}:{benchmark}"}, "model": {"name": model}}
     store.record_invocation(config, environment(), backend.describe())
     return store
+
+
+def _store_folder(run_dir: Path, kind: str, model: str) -> Path:
+    return run_dir / "analysis" / kind / model_slug(model)
+
+
+@contextmanager
+def locked_store(
+    run_dir: Path, kind: str, model: str, backend: Backend, benchmark: str
+) -> Iterator[RunStore]:
+    """:func:`open_store` while holding the store folder's ``run.lock``; the store is closed after.
+
+    Raises:
+        RunLockedError: another process asks into this store (the message names the lock file and pid).
+        RunSetupError: the store is damaged or holds another model's answers.
+    """
+    with run_lock(_store_folder(run_dir, kind, model), kind):
+        store = open_store(run_dir, kind, model, backend, benchmark)
+        try:
+            yield store
+        finally:
+            store.close()
 
 
 class _Capped(Backend):
@@ -154,27 +193,37 @@ async def ask_all(
     validate: Validate,
     retry: str,
     concurrency: int = 8,
-) -> list[Answer]:
+    tally: Tally | None = None,
+) -> Asked:
     """Ask every question not answered validly before; return all outcomes in ``questions`` order.
 
     ``retry`` is the retry message, with ``{error}`` where the problem is named. Replies are capped at
-    :data:`REPLY_CAP` bytes before they are stored or sent back.
+    :data:`REPLY_CAP` bytes before they are stored or sent back. ``tally`` counts one step per question
+    (answered before, answered now or failed).
     """
     keys = [item_key(q, model) for q in questions]
     done = {r.request_key: r for r in store.results(keys) if r.status == "ok"}
     slots = asyncio.Semaphore(concurrency)
     capped = _Capped(backend)
+    before = backend.requests_sent()
 
     async def one(question: Question, key: str) -> Answer:
         if key in done:
-            return Answer(question.item_id, done[key].response, None, 0)
-        async with slots:
-            return await _ask_one(capped, store, key, question, validate, retry)
+            answer = Answer(question.item_id, done[key].response, None, 0)
+        else:
+            async with slots:
+                answer = await _ask_one(capped, store, key, question, validate, retry)
+        if tally is not None:
+            tally.step()
+        return answer
 
     try:
-        return list(await asyncio.gather(*(one(q, k) for q, k in zip(questions, keys, strict=True))))
+        answers = list(await asyncio.gather(*(one(q, k) for q, k in zip(questions, keys, strict=True))))
     finally:
         await backend.aclose()
+    after = backend.requests_sent()  # None: a back end that does not count (local): its turns sent
+    sent = sum(a.requests for a in answers) if before is None or after is None else after - before
+    return Asked(answers, sent)
 
 
 def failures(answers: list[Answer]) -> list[dict[str, str]]:
@@ -183,10 +232,10 @@ def failures(answers: list[Answer]) -> list[dict[str, str]]:
     return [{"item": a.item_id, "error": redact(a.error, secrets)} for a in answers if a.error]
 
 
-def outcome_counts(answers: list[Answer]) -> dict[str, Any]:
-    """Return how many answers are valid, failed, and requests sent by this invocation."""
+def outcome_counts(asked: Asked) -> dict[str, Any]:
+    """Return how many answers are valid, failed, and requests sent by this invocation (retries too)."""
     return {
-        "valid": sum(a.text is not None for a in answers),
-        "failed": sum(a.text is None for a in answers),
-        "requests_sent": sum(a.requests for a in answers),
+        "valid": sum(a.text is not None for a in asked.answers),
+        "failed": sum(a.text is None for a in asked.answers),
+        "requests_sent": asked.requests,
     }

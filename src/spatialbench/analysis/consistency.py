@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from spatialbench.analysis.asking import Question, ask_all, failures, open_store, outcome_counts
+from spatialbench.analysis.asking import Question, ask_all, failures, locked_store, outcome_counts
 from spatialbench.analysis.judge.schema import JUDGED_PHASES
 from spatialbench.analysis.judge.study import phase_texts, texts
 from spatialbench.analysis.judge.views import first_failure
@@ -33,18 +33,19 @@ from spatialbench.analysis.phases import split
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.analysis.stored import StoredAnswer, answered_items, correct_items, stored_answers
 from spatialbench.benchmarks import get_benchmark
-from spatialbench.media.cache import FrameCache
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.models.api import ApiSettings
 from spatialbench.models.base import Backend
 from spatialbench.models.resolve import load_backend
+from spatialbench.models.retry import RetryPolicy
 from spatialbench.prompting.templates import fill
 from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings, ImagePart, Part, Request, TextPart
+from spatialbench.records.progress import Progress, Tally
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.folder import RunFolder
-from spatialbench.runs.plan import data_root
+from spatialbench.runs.runner import frame_cache
 from spatialbench.scoring.render import Grid, Value, to_markdown
 
 VERSION = 1
@@ -98,7 +99,7 @@ class RunRequests:
     def __init__(self, config: RunConfig) -> None:
         self.config = config
         self.builder = get_benchmark(config.data.benchmark).prompt_builder(config.prompt)
-        self.cache = FrameCache(data_root(config.data.path), max_bytes=config.media.frame_cache_mb * 2**20)
+        self.cache = frame_cache(config)  # with the run's AKS scorer when its frames are aks:N
         self.strategy = parse_strategy(config.frame_strategy)
 
     def query_images(self, item: Item) -> tuple[Part, ...]:
@@ -120,12 +121,8 @@ class RunRequests:
         Raises:
             MediaError: the item's media cannot be read. ValueError: the builder refuses the item.
         """
-        blind = self.config.prompt.blind
-        media = (
-            []
-            if blind
-            else [self.cache.get(r, self.strategy, self.config.media.max_pixels) for r in item.media]
-        )
+        size, blind = self.config.media.max_pixels, self.config.prompt.blind
+        media = [] if blind else [self.cache.get(r, self.strategy, size, item.question) for r in item.media]
         return self.builder.build(item, media)
 
 
@@ -191,26 +188,28 @@ async def consistency_study(
     model: str,
     backend: Backend,
     concurrency: int = 8,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Ask ``model`` the consistency check for every item; return the ``consistency.json`` fields.
 
+    ``progress``: called with (items checked, items to check).
+
     Raises:
+        RunLockedError: another process checks this run with this model (nothing is sent).
         RunSetupError: the store is damaged or holds another model's answers.
     """
     questions, counts = consistency_questions(run, items, answers)
-    store = open_store(run.path, "consistency", model, backend, run.benchmark)
-    try:
+    with locked_store(run.path, "consistency", model, backend, run.benchmark) as store:
         retry = texts()["consistency_retry"]
-        outcomes = await ask_all(backend, store, model, questions, _validate, retry, concurrency)
-    finally:
-        store.close()
-    labels = {a.item_id: read_label(a.text) if a.text else None for a in outcomes}
+        asked = await ask_all(backend, store, model, questions, _validate, retry, concurrency,
+                              Tally(len(questions), progress))
+    labels = {a.item_id: read_label(a.text) if a.text else None for a in asked.answers}
     return {
         "run": run.name,
-        "items": {**counts, **outcome_counts(outcomes)},
+        "items": {**counts, **outcome_counts(asked)},
         "table": consistency_table(labels, correct_items(run)),
         "labels": labels,
-        "failures": failures(outcomes),
+        "failures": failures(asked.answers),
         "reference": {
             "table": "ReMindView-Bench Table 3",
             "columns": ["correct", "incorrect", "all"],
@@ -223,7 +222,8 @@ class ConsistencyParams(BaseModel):
     """Parameters of ``consistency``: the model asked (None: the run's own), the turn checked, transport.
 
     ``turn``: check this strategy turn's text (``cot``) instead of the answer; ``concurrency``: requests in
-    flight; ``timeout_s``: seconds per request attempt.
+    flight; ``timeout_s``: seconds per request attempt; ``max_attempts``: attempts per request (retries of
+    a transient failure included).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -232,6 +232,7 @@ class ConsistencyParams(BaseModel):
     turn: str | None = None
     concurrency: int = Field(default=8, ge=1)
     timeout_s: float = Field(default=120.0, gt=0)
+    max_attempts: int = Field(default=RetryPolicy().max_attempts, ge=1)
 
 
 GROUPS = ("correct", "incorrect", "all")
@@ -246,8 +247,10 @@ class ConsistencyAnalysis(Analysis):
     version = VERSION
     Params = ConsistencyParams
 
-    async def acompute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
-        """Ask the model the check for every scored, answered item (:func:`consistency_study`).
+    async def acompute(
+        self, run: RunFolder, params: BaseModel, progress: Progress | None = None
+    ) -> AnalysisDocument:
+        """Ask the model the check for every scored, answered item (:func:`consistency_study`, ``progress``).
 
         Raises:
             RunFolderError: not a scored run, unreadable store, data or configuration.
@@ -257,9 +260,10 @@ class ConsistencyAnalysis(Analysis):
         items = run.items()
         answers = stored_answers(run, params.turn)
         name = params.model or run.model
-        api = ApiSettings(concurrency=params.concurrency, timeout_s=params.timeout_s)
+        api = ApiSettings(concurrency=params.concurrency, timeout_s=params.timeout_s,
+                          retry=RetryPolicy(max_attempts=params.max_attempts))
         backend = load_backend(name, api=api, seed=run.config.model.seed)
-        fields = await consistency_study(run, items, answers, name, backend, params.concurrency)
+        fields = await consistency_study(run, items, answers, name, backend, params.concurrency, progress)
         return self.document(**fields)
 
     def tables(self, doc: dict[str, Any]) -> list[Grid]:
@@ -294,9 +298,13 @@ def summary_text(doc: dict[str, Any]) -> str:
         *((f"{model} (Table 3)", tuple(row)) for model, row in doc["reference"]["rows"].items()),
     ]
     lines = to_markdown(Grid(("correct (%)", "incorrect (%)", "overall (%)"), tuple(rows)))
+    return "\n".join([*lines, "", counts_line(doc)]) + "\n"
+
+
+def counts_line(doc: dict[str, Any]) -> str:
+    """Return ``items: ...`` (left out, valid, failed, requests sent with retries) and the first failure."""
     counts = ", ".join(f"{k} {v}" for k, v in sorted(doc["items"].items()))
-    lines += ["", "items: " + counts + first_failure(doc.get("failures", []))]
-    return "\n".join(lines) + "\n"
+    return "items: " + counts + first_failure(doc.get("failures", []))
 
 
 ANALYSIS = ConsistencyAnalysis()

@@ -30,6 +30,7 @@ from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigu
 from spatialbench.analysis.stored import correct_items, stored_answers
 from spatialbench.errors import SpatialBenchError
 from spatialbench.models.hf_trace import is_content, read_trace
+from spatialbench.records.progress import Progress, Tally
 from spatialbench.runs.folder import RunFolder
 from spatialbench.scoring.render import Grid, Value, to_markdown
 
@@ -117,11 +118,17 @@ def check_traced(folder: Path, counts: dict[str, int]) -> None:
 
 
 def entropy_study(
-    run: RunFolder, folder: Path, bins: int = 10, turn: str | None = None, markers: str = "paren"
+    run: RunFolder,
+    folder: Path,
+    bins: int = 10,
+    turn: str | None = None,
+    markers: str = "paren",
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Return the entropy fields of ``run`` from the traces in ``folder`` (module docstring).
 
-    ``markers``: the phase marker style (:data:`spatialbench.analysis.phases.MARKERS`).
+    ``markers``: the phase marker style (:data:`spatialbench.analysis.phases.MARKERS`); ``progress``:
+    called with (answers read, answers).
 
     Raises:
         RunFolderError: the run store or ``items.csv`` cannot be read.
@@ -129,7 +136,8 @@ def entropy_study(
     cells = {(g, k): _Moments(bins) for g in GROUPS for k in PHASES}
     counts = {"answers": 0, "traced": 0, "no_trace": 0, "unreadable": 0, "unscored": 0}
     correct = correct_items(run)
-    for item_id, answer in stored_answers(run, turn).items():
+    answers = stored_answers(run, turn)
+    for item_id, answer in Tally(len(answers), progress).each(answers.items()):
         counts["answers"] += 1
         name = answer.raw.get("trace")
         if not isinstance(name, str):
@@ -189,7 +197,9 @@ class EntropyAnalysis(Analysis):
     version = VERSION
     Params = EntropyParams
 
-    def compute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
+    def compute(
+        self, run: RunFolder, params: BaseModel, progress: Progress | None = None
+    ) -> AnalysisDocument:
         """Pool the token entropies of the run's traces per group and phase (:func:`entropy_study`).
 
         Raises:
@@ -199,7 +209,7 @@ class EntropyAnalysis(Analysis):
         assert isinstance(params, EntropyParams)
         split("", params.markers)  # an unknown style fails before any trace is read
         folder = trace_folder(run, params.traces)
-        fields = entropy_study(run, folder, params.bins, params.turn, params.markers)
+        fields = entropy_study(run, folder, params.bins, params.turn, params.markers, progress)
         check_traced(folder, fields["items"])
         return self.document(**fields)
 

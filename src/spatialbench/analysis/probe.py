@@ -22,6 +22,7 @@ from spatialbench.analysis.probe_features import collect
 from spatialbench.analysis.probing import check_options, probe_phase
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.analysis.stored import stored_answers
+from spatialbench.records.progress import Progress, Tally
 from spatialbench.runs.folder import RunFolder
 from spatialbench.runs.plan import data_root
 from spatialbench.scoring.render import Grid, Value
@@ -80,8 +81,12 @@ class ProbeAnalysis(Analysis):
     version = VERSION
     Params = ProbeParams
 
-    def compute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
+    def compute(
+        self, run: RunFolder, params: BaseModel, progress: Progress | None = None
+    ) -> AnalysisDocument:
         """Collect the phase-end rows of the run's traces and train and score one probe per phase.
+
+        ``progress``: called with (probes trained, phases).
 
         Raises:
             ValueError: bad ``probe`` / ``test_size`` (before any trace is read) or ``features``, traces of
@@ -95,7 +100,7 @@ class ProbeAnalysis(Analysis):
                                     data_root(str(run.data_path)), params.features, params.max_features)
         check_traced(folder, counts)
         results = {k: probe_phase(d, params.probe, params.seed, params.test_size)
-                   for k, d in per_phase.items()}
+                   for k, d in Tally(len(per_phase), progress).each(per_phase.items())}
         return self.document(
             run=run.name, probe=params.probe,
             features=params.features, seed=params.seed, split="by scene (GroupShuffleSplit)",

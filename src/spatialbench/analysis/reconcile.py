@@ -7,13 +7,21 @@ makes, so the parts sum exactly to ``A.overall − B.overall`` (a telescoping su
 
 1. ``items only in one side`` — A's items absent from B are added, B's absent from A removed;
 2. ``dataset revision`` — same id, another ground truth;
-3. ``response text`` — another generation, or a filter such as ``<think>`` stripping;
+3. ``response text`` — another generation, or a filter such as ``<think>`` stripping (an item a side's
+   ``scores.json`` lists in ``filtered_responses`` is named here even when both sides scored the same
+   filtered text, so that the filter is seen; it then carries 0 points);
 4. ``extraction rule`` — same text, another extracted answer;
 5. ``MRA rule`` — same extracted answer, another score (``<`` vs ``<=``, threshold grid);
 6. ``aggregation`` — A's reported overall against B's aggregation of A's item scores (micro vs macro,
    task weighting, sub-task merging); it names no items.
 
 Each item is counted under the first cause that applies to it.
+
+The *remaining* gap is the response-text part: what no rule explains (another generation). The document's
+``interval`` says whether it is within sampling noise: the scene-clustered paired bootstrap
+(:mod:`spatialbench.scoring.uncertainty`, items of one scene resampled together by ``items.csv``'s
+``scene_id``, an item its own cluster without one) of the step that swaps in A's response-text scores,
+with its 95 % interval, p-value and ``within_noise`` (the interval includes 0).
 """
 
 from __future__ import annotations
@@ -26,10 +34,12 @@ from pathlib import Path
 import pandas as pd
 
 from spatialbench.errors import SpatialBenchError
+from spatialbench.scoring.grouped import Table
+from spatialbench.scoring.uncertainty import Resampler, paired, table_draws
 
 CAUSES = ("items only in one side", "dataset revision", "response text", "extraction rule", "MRA rule")
-Aggregate = Callable[[pd.DataFrame], float]
-"""Item rows (``id``, ``task``, ``dataset``, ``score`` …) → overall score (points)."""
+Aggregate = Callable[[pd.DataFrame], Table]
+"""Item rows (``id``, ``task``, ``dataset``, ``score`` …) → the benchmark's table (its ``average``: points)."""
 
 
 class ReconcileInputError(SpatialBenchError, ValueError):
@@ -38,11 +48,12 @@ class ReconcileInputError(SpatialBenchError, ValueError):
 
 @dataclass(frozen=True)
 class Scored:
-    """One side: its reported overall (points), item rows (index ``id``, as text) and modes."""
+    """One side: its reported overall (points), item rows (index ``id``, as text), modes, filtered ids."""
 
     overall: float
     rows: pd.DataFrame
     modes: dict[str, str]
+    filtered: frozenset[str] = frozenset()
 
 
 def read_scored(folder: Path) -> Scored:
@@ -58,27 +69,30 @@ def read_scored(folder: Path) -> Scored:
     document = json.loads(scores.read_text(encoding="utf-8"))
     if not isinstance(document.get("overall"), (int, float)):
         raise ReconcileInputError(f"{scores}: no numeric 'overall'")
-    rows = pd.read_csv(items, dtype={"id": str, "prediction": str, "extracted": str, "ground_truth": str},
-                       keep_default_na=False)
+    text = {"id": str, "prediction": str, "extracted": str, "ground_truth": str, "scene_id": str}
+    rows = pd.read_csv(items, dtype=text, keep_default_na=False)
     modes = dict(document.get("modes", {}))
-    return Scored(float(document["overall"]), rows.set_index("id", drop=False), modes)
+    filtered = frozenset(str(i) for i in document.get("filtered_responses") or ())
+    return Scored(float(document["overall"]), rows.set_index("id", drop=False), modes, filtered)
 
 
 def _differs(a: pd.Series, b: pd.Series) -> pd.Series:
     return a.astype(str) != b.astype(str)
 
 
-def _cause_ids(a: pd.DataFrame, b: pd.DataFrame) -> list[list[str]]:
+def _cause_ids(a: Scored, b: Scored) -> list[list[str]]:
     """Ids of the shared items per per-item cause 2–5 (first cause that applies).
 
-    A revision is named even when both scores agree; another text or reading only when it changes the
-    score (a reading such as ``30.0`` for nothing that scores 0 either way carries no points).
+    A revision is named even when both scores agree, so is a filtered response; another text or reading
+    only when it changes the score (a reading such as ``30.0`` for nothing that scores 0 either way
+    carries no points).
     """
-    shared = a.index.intersection(b.index)
-    left, right = a.loc[shared], b.loc[shared]
+    shared = a.rows.index.intersection(b.rows.index)
+    left, right = a.rows.loc[shared], b.rows.loc[shared]
     scored = (left["score"] - right["score"]).abs() > 1e-12
+    filtered = shared.isin(sorted(a.filtered | b.filtered))
     tests = [_differs(left["ground_truth"], right["ground_truth"]),
-             _differs(left["prediction"], right["prediction"]) & scored,
+             (_differs(left["prediction"], right["prediction"]) & scored) | filtered,
              _differs(left["extracted"], right["extracted"]) & scored,
              scored]
     taken = pd.Series(False, index=shared)
@@ -90,27 +104,47 @@ def _cause_ids(a: pd.DataFrame, b: pd.DataFrame) -> list[list[str]]:
     return out
 
 
+def _average(table: Table) -> float:
+    return float("nan") if table.average is None else float(table.average)
+
+
+def _noise(before: pd.DataFrame, after: pd.DataFrame, aggregate: Aggregate) -> dict[str, object]:
+    """The paired scene-clustered test of one step ``before`` → ``after`` (same items, other scores)."""
+    resampler = Resampler.for_rows(before)
+    draws = [table_draws(aggregate(frame), resampler)["overall"] for frame in (after, before)]
+    test = None if draws[0] is None or draws[1] is None else paired(draws[0] - draws[1])
+    if test is None:
+        return {"points": 0.0, "ci95": None, "p_value": None, "within_noise": True}
+    return {"points": test.delta, "ci95": list(test.ci95), "p_value": test.p_value,
+            "within_noise": test.includes_zero}
+
+
 def reconcile(a: Scored, b: Scored, aggregate: Aggregate) -> dict[str, object]:
     """Attribute ``a.overall − b.overall`` to causes (see the module text); returns the reconcile document.
 
     Returns:
-        ``{"total", "causes": [{"cause", "points", "items"}], "modes": {"A", "B"}}``; points in score
-        points (0–100), summing to ``total`` up to float rounding.
+        ``{"total", "causes": [{"cause", "points", "items"}], "interval", "modes": {"A", "B"}}``; points
+        in score points (0–100), summing to ``total`` up to float rounding; ``interval``: the remaining
+        (response-text) gap's ``points``, ``ci95``, ``p_value`` and ``within_noise``.
     """
     only_a = [str(i) for i in a.rows.index.difference(b.rows.index)]
     only_b = [str(i) for i in b.rows.index.difference(a.rows.index)]
     current = b.rows.drop(index=only_b)
     current = pd.concat([current, a.rows.loc[only_a]])
-    level = aggregate(current)
+    level = _average(aggregate(current))
     causes = [{"cause": CAUSES[0], "points": level - b.overall, "items": only_a + only_b}]
-    for name, ids in zip(CAUSES[1:], _cause_ids(a.rows, b.rows), strict=True):
-        current = current.copy()
+    interval: dict[str, object] = {}
+    for name, ids in zip(CAUSES[1:], _cause_ids(a, b), strict=True):
+        before, current = current, current.copy()
         current.loc[ids, "score"] = a.rows.loc[ids, "score"].to_numpy()
-        new = aggregate(current)
+        if name == "response text":
+            interval = _noise(before, current, aggregate)
+        new = _average(aggregate(current))
         causes.append({"cause": name, "points": new - level, "items": ids})
         level = new
     causes.append({"cause": "aggregation", "points": a.overall - level, "items": []})
-    return {"total": a.overall - b.overall, "causes": causes, "modes": {"A": a.modes, "B": b.modes}}
+    return {"total": a.overall - b.overall, "causes": causes, "interval": interval,
+            "modes": {"A": a.modes, "B": b.modes}}
 
 
 def reconcile_markdown(document: dict[str, object]) -> str:
@@ -121,11 +155,21 @@ def reconcile_markdown(document: dict[str, object]) -> str:
     lines += [f"| {c['cause']} | {c['points']:+.4f} | {len(c['items'])} |" for c in causes]
     lines.append(f"| **total A − B** | {document['total']:+.4f} | |")
     lines += [f"\n{c['cause']}: {', '.join(c['items'])}" for c in causes if c["items"]]
+    lines.append("\n" + _noise_line(document.get("interval")))
     return "\n".join(lines) + "\n"
 
 
+def _noise_line(interval: object) -> str:
+    if not isinstance(interval, dict) or interval.get("ci95") is None:
+        return "Remaining gap (response text): none, so nothing to test against noise."
+    low, high = interval["ci95"]
+    verdict = "within sampling noise" if interval["within_noise"] else "beyond sampling noise"
+    return (f"Remaining gap (response text, what no rule explains): {interval['points']:+.4f} points, "
+            f"scene-clustered 95 % interval [{low:+.4f}, {high:+.4f}], p = {interval['p_value']}: {verdict}.")
+
+
 def benchmark_aggregate(name: str) -> Aggregate:
-    """Return the Avg. of benchmark ``name``'s own table over item rows (points).
+    """Return benchmark ``name``'s own table over item rows (its ``average``: the Avg., points).
 
     Raises:
         UnknownNameError: ``name`` is not a registered benchmark.
@@ -134,13 +178,12 @@ def benchmark_aggregate(name: str) -> Aggregate:
 
     table = BENCHMARKS.get(name).scoring.table
 
-    def overall(rows: pd.DataFrame) -> float:
+    def of(rows: pd.DataFrame) -> Table:
         # the table counts failures from ``answered``; items.csv leaves ``extracted`` empty for no answer
         frame = rows.reset_index(drop=True).assign(answered=rows["extracted"].astype(str).to_numpy() != "")
-        average = table(frame).average
-        return float("nan") if average is None else float(average)
+        return table(frame)
 
-    return overall
+    return of
 
 
 def reconcile_folders(a: Path, b: Path, out: Path) -> dict[str, object]:

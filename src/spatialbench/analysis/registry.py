@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from spatialbench.records.progress import Progress
 from spatialbench.registry import Registry
 from spatialbench.runs.folder import RunFolder
 from spatialbench.scoring.render import Grid
@@ -81,9 +82,11 @@ class Analysis:
         """
         raise NotImplementedError(f"analysis {self.name!r} sends requests: await its arun() instead")
 
-    async def acompute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
-        """Compute the analysis of ``run`` as a coroutine (default: :meth:`compute`)."""
-        return self.compute(run, params)
+    async def acompute(
+        self, run: RunFolder, params: BaseModel, progress: Progress | None = None
+    ) -> AnalysisDocument:
+        """Compute the analysis of ``run`` as a coroutine (default: :meth:`compute`, progress passed on)."""
+        return self.compute(run, params, **_given(progress))
 
     def tables(self, doc: dict[str, Any]) -> list[Grid]:
         """Return the document's tables (none by default)."""
@@ -105,18 +108,28 @@ class Analysis:
         """Validate ``values`` as this analysis's parameters (pydantic ValidationError names each field)."""
         return self.Params(**values)
 
-    def run(self, run: RunFolder, **params: Any) -> AnalysisDocument:
-        """Validate ``params``, compute the document and check it carries this analysis's name and version."""
-        return self._checked(self.compute(run, self.params(**params)))
+    def run(self, run: RunFolder, progress: Progress | None = None, **params: Any) -> AnalysisDocument:
+        """Validate ``params``, compute the document and check it carries this analysis's name and version.
 
-    async def arun(self, run: RunFolder, **params: Any) -> AnalysisDocument:
+        ``progress`` (:mod:`spatialbench.records.progress`) is passed on only when given, as
+        ``compute(run, params, progress=...)``: an analysis that loops over many items or requests accepts
+        it; one that does not is never called with it.
+        """
+        return self._checked(self.compute(run, self.params(**params), **_given(progress)))
+
+    async def arun(self, run: RunFolder, progress: Progress | None = None, **params: Any) -> AnalysisDocument:
         """:meth:`run` as a coroutine, through :meth:`acompute` (``run_sync(a.arun(...))`` from sync code)."""
-        return self._checked(await self.acompute(run, self.params(**params)))
+        return self._checked(await self.acompute(run, self.params(**params), **_given(progress)))
 
     def _checked(self, doc: AnalysisDocument) -> AnalysisDocument:
         if (doc.analysis, doc.version) != (self.name, self.version):
             raise ValueError(f"analysis {self.name!r} returned a document of {doc.analysis!r} v{doc.version}")
         return doc
+
+
+def _given(progress: Progress | None) -> dict[str, Progress]:
+    """``progress`` as a keyword argument, none when None: an analysis without progress never gets one."""
+    return {} if progress is None else {"progress": progress}
 
 
 def _check_analysis(name: str, obj: object) -> None:

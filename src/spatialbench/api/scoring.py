@@ -278,7 +278,7 @@ def _unmatched(result: ScoreResult, read: _Read, notes: _Notes) -> ScoreResult:
         shown = ", ".join(unmatched[:SHOWN_ERRORS])
         notes.add(f"{len(unmatched)} prediction id(s) match no item: {shown}{more}")
     return replace(result, warnings=[*read.predictions.warnings, *result.warnings],
-                   unmatched_predictions=unmatched)
+                   unmatched_predictions=unmatched, filtered_responses=read.predictions.filtered)
 
 
 def with_inputs(

@@ -13,10 +13,14 @@ from typing import Any
 import typer
 
 from spatialbench.cli.apps import command_errors
+from spatialbench.cli.progress_bar import progress_bar
 
 
-def analysed(run: Path, name: str, **params: Any) -> dict[str, Any]:
+def analysed(run: Path, name: str, progress: bool = False, **params: Any) -> dict[str, Any]:
     """Run the registered analysis ``name`` on the scored run folder ``run``; its document as JSON.
+
+    ``progress``: the analysis reports progress (``compute``/``acompute`` take ``progress``): a bar named
+    after it on stderr while it runs (:mod:`~spatialbench.cli.progress_bar`).
 
     Raises:
         SpatialBenchError: (exit 2, one ``error:`` line at the boundary, nothing written) not a scored
@@ -28,8 +32,10 @@ def analysed(run: Path, name: str, **params: Any) -> dict[str, Any]:
     from spatialbench.runs.folder import open_run
 
     analysis = ANALYSES.get(name)
-    with command_errors(ValueError, OSError):
-        return run_sync(analysis.arun(open_run(run, scored=True), **params)).model_dump(mode="json")
+    with command_errors(ValueError, OSError), progress_bar(name) as bar:
+        folder = open_run(run, scored=True)
+        doc = run_sync(analysis.arun(folder, progress=bar if progress else None, **params))
+    return doc.model_dump(mode="json")
 
 
 def write(run: Path, doc: dict[str, Any], variant: str | None = None) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from spatialbench.cli.apps import app, command_errors
+from spatialbench.cli.apps import CommandError, app, command_errors
 from spatialbench.cli.score import BenchmarkOpt, load_annotations, lookup
 
 
@@ -21,13 +21,18 @@ def answerability_command(
 ) -> None:
     """Print, per task and frame strategy, the share of items whose named objects a sent frame shows."""
     from spatialbench.analysis.answerability import answerability_shares
+    from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.media.sampling import parse_strategy
 
     with command_errors(ValueError):
         strategies = [parse_strategy(f) for f in frames]
+    if any(s.kind == "aks" for s in strategies):  # its frames differ per question and need a scorer
+        raise CommandError("--frames aks:N is for spatialbench run (with --aks-model); answerability takes "
+                           "uniform:N, coverage:N, fps:F, consecutive:N@S or all")
     items = load_annotations(lookup(benchmark), data, None)
     root = data if data.is_dir() else data.parent
-    shares = answerability_shares(items, root, strategies)
+    with progress_bar("answerability") as bar:  # stderr, on a terminal only
+        shares = answerability_shares(items, root, strategies, bar)
     tasks = sorted({t for s in shares.values() for t in s})
     typer.echo("| task | " + " | ".join(shares) + " |")
     typer.echo("|---|" + "---:|" * len(shares))

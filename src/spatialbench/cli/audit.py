@@ -43,7 +43,7 @@ def audit_vsibench_command(
     meta_info: MetaInfoOpt,
     questions: QuestionsOpt,
     out: OutOpt = None,
-    distance: DistanceOpt = "exact",
+    distance: DistanceOpt = "sampled",
     flags: FlagsOpt = None,
 ) -> None:
     """Recompute each question's answer from the boxes and report agreement per task.

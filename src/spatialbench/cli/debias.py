@@ -30,10 +30,11 @@ def debias_command(
 ) -> None:
     """Remove the highest-bias items by repeated stress-tests; compare with random removal of as many."""
     from spatialbench.analysis.shortcuts.pruning import iterative_bias_pruning
+    from spatialbench.cli.progress_bar import progress_bar
 
     items = load_annotations(lookup(benchmark), data, None)
-    with command_errors(ValueError):
-        result = iterative_bias_pruning(items, budget, batch_size, floor, seed=seed)
+    with command_errors(ValueError), progress_bar("debias", unit="stress-test") as bar:  # stderr, terminal
+        result = iterative_bias_pruning(items, budget, batch_size, floor, seed=seed, progress=bar)
     prepare_out_dir(out)
     mean = sum(result.control) / len(result.control)
     summary = {

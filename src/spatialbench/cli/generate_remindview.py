@@ -102,22 +102,24 @@ def _rigs(names: list[str] | None) -> tuple[Rig, ...]:
 
 
 def _generate(out: Path, config: RemindViewConfig) -> None:
-    """Generate with one progress line per scene; exit 130 on Ctrl-C.
+    """Generate with a progress bar of scenes (stderr, on a terminal); exit 130 on Ctrl-C.
 
     Raises:
         RendererUnavailableError, RayCastingUnavailableError, ForeignFilesError: (exit 2) no renderer or
             ray engine, a folder holding files this command did not write.
     """
+    from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.generate.remindview import generate_remindview
 
     done = [0]
 
     def progress(finished: int, total: int, name: str) -> None:
         done[0] = finished
-        typer.echo(f"[{finished}/{total}] {name}")
+        bar(finished, total, name)
 
     try:
-        generated = generate_remindview(out, config, progress=progress)
+        with progress_bar("generate remindview", unit="scene") as bar:  # stderr, on a terminal only
+            generated = generate_remindview(out, config, progress=progress)
     except KeyboardInterrupt:
         typer.echo(
             f"interrupted after {done[0]} of {plural(config.scenes, 'scene')}; "

@@ -107,22 +107,24 @@ def _check_routes(routes: Path | None, out: Path) -> None:
 def _render(
     out: Path, scenes: int, seed: int, config: RenderConfig, executor: ExecutorSettings
 ) -> list[RenderedScene]:
-    """Render ``scenes`` scenes into ``out`` on ``executor``, a progress line and a summary line per scene.
+    """Render ``scenes`` scenes into ``out`` on ``executor``: a bar of scenes (stderr), a line per scene.
 
     Raises:
         RendererUnavailableError, RayUnavailableError: (exit 2) no headless renderer, no Ray.
         typer.Exit: 1 when scenes failed after their retries; 130 on Ctrl-C (finished scenes are kept).
     """
+    from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.generate.executors import SceneTasksFailed, generate_synthetic_on
 
     finished = [0]
 
     def progress(done: int, total: int, name: str) -> None:
         finished[0] = done
-        typer.echo(f"[{done}/{total}] {name}")
+        bar(done, total, name)
 
     try:
-        results = generate_synthetic_on(executor, out, scenes, seed, config, progress=progress)
+        with progress_bar("generate synthetic", unit="scene") as bar:  # stderr, on a terminal only
+            results = generate_synthetic_on(executor, out, scenes, seed, config, progress=progress)
     except SceneTasksFailed as err:
         typer.echo(f"error: {err}; re-run the same command to retry them", err=True)
         raise typer.Exit(1) from None

@@ -44,7 +44,7 @@ def generate_vsibench_command(
     out: OutOpt,
     tasks: TasksOpt = None,
     seed: SeedOpt = 0,
-    distance: DistanceOpt = "exact",
+    distance: DistanceOpt = "sampled",
     rel_distance_rule: GapRuleOpt = "data",
     rules: RulesOpt = "data",
     draw_allocation: DrawOpt = "fixed_total",
@@ -54,6 +54,7 @@ def generate_vsibench_command(
     Each rule is a setting of ``GenerationSettings`` (recorded in manifest.json with the number of
     candidates each rule removed); a task named twice is generated once.
     """
+    from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.generate.vsi import (
         GenerationSettings,
         builtin_tasks,
@@ -75,7 +76,9 @@ def generate_vsibench_command(
     settings = (
         GenerationSettings.paper(**fields) if rules == "paper" else GenerationSettings.model_validate(fields)
     )
-    bench = generate_vsibench(scenes.values(), list(dict.fromkeys(tasks or builtin_tasks())), settings)
+    chosen = list(dict.fromkeys(tasks or builtin_tasks()))
+    with progress_bar("generate vsibench", unit="task") as bar:  # stderr, on a terminal only
+        bench = generate_vsibench(scenes.values(), chosen, settings, bar)
     paths = write_benchmark(bench.items, bench.manifest, out)
     for task, entry in bench.manifest["tasks"].items():
         typer.echo(f"{task:32s} {entry['count']:5d} (candidates {entry['candidates']})")

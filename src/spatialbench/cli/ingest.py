@@ -48,6 +48,7 @@ def ingest_command(
     Writes ``OUT/<dataset>_meta_info.json`` (one entry per scan) and ``OUT/ingest.json`` (per scan: labels
     dropped for want of a VSI-Bench category, instances without points). Exit 2 on unreadable input.
     """
+    from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.scene import write_meta_info
     from spatialbench.scene.ingest import IngestOptions, ingest
 
@@ -55,7 +56,8 @@ def ingest_command(
         raise CommandError(f"--alpha must be > 0, got {alpha}")
     options = IngestOptions(alpha=alpha, labels=_extra_labels(labels))
     prepare_out_dir(out)
-    scans = ingest(dataset, folder, options)  # an unknown dataset, an unreadable scan: exit 2
+    with progress_bar(f"ingest {dataset}", unit="scan") as bar:  # stderr, on a terminal only
+        scans = ingest(dataset, folder, options, bar)  # an unknown dataset, an unreadable scan: exit 2
     write_meta_info([s.scene for s in scans], out / f"{dataset}_meta_info.json")
     report = {s.scene.scene_id: {"dropped_labels": s.dropped, "skipped_instances": s.skipped} for s in scans}
     (out / "ingest.json").write_text(json.dumps(report, indent=2) + "\n")

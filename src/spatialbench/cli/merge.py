@@ -22,13 +22,15 @@ def merge_command(runs: RunsArg, out: OutOpt) -> None:
     store are one line and exit 2; nothing is written then. Items of the merged run without an answer
     (a shard's failed or never-run items) are a warning naming the first ones and exit 1, as ``run``.
     """
+    from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.runs.merge import check_shards, merge_runs, read_shard
     from spatialbench.scoring import render_markdown
 
     # a RunSetupError (shards that do not fit, a store in --out): one line and exit 2 (cli/apps.py)
     check_shards([read_shard(r) for r in runs])  # before --out is created
     prepare_out_dir(out)
-    result = merge_runs(runs, out)
+    with progress_bar("merge", unit="step") as bar:  # stderr, on a terminal only
+        result = merge_runs(runs, out, bar)
     typer.echo(f"merged shards {', '.join(result.shards)}: {result.rows} rows into {out}")
     typer.echo(render_markdown(result.score))
     missing = result.score.missing_predictions

@@ -39,7 +39,7 @@ def entropy(
     """Token entropy per reasoning phase, correct vs incorrect answers (Sec. 6.2, Fig. 9)."""
     from spatialbench.analysis.entropy import summary_text
 
-    doc = analysed(run, "entropy", traces=traces, bins=bins, turn=turn, markers=markers)
+    doc = analysed(run, "entropy", progress=True, traces=traces, bins=bins, turn=turn, markers=markers)
     typer.echo(summary_text(doc), nl=False)
     write(run, doc)
 
@@ -62,7 +62,7 @@ def probe(
     """
     from spatialbench.analysis.probe import summary_text
 
-    doc = analysed(run, "probe", traces=traces, probe=kind, features=features, seed=seed, test_size=test_size,
-                   max_features=max_features)
+    doc = analysed(run, "probe", progress=True, traces=traces, probe=kind, features=features, seed=seed,
+                   test_size=test_size, max_features=max_features)
     typer.echo(summary_text(doc), nl=False)
     write(run, doc, variant=kind)

@@ -27,12 +27,15 @@ def report(
 ) -> None:
     """Write a self-contained HTML report: leaderboard, figures, breakdowns, analyses, items (worst first)."""
     from spatialbench.cli.out_dir import prepare_out_dir
+    from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.report import build_report
 
     prepare_out_dir(out)
-    with command_errors(ValueError, FileNotFoundError):  # a RunFolderError: one line, exit 2 (cli/apps.py)
+    # a RunFolderError: one line, exit 2 (cli/apps.py); the bar (stderr, terminal only) counts build steps
+    with command_errors(ValueError, FileNotFoundError), progress_bar("report", unit="step") as bar:
         dropped = _flagged(exclude) if exclude is not None else frozenset()
-        result = build_report(runs, out, data=data, per_task=per_task, sheets=sheets, exclude=dropped)
+        result = build_report(runs, out, data=data, per_task=per_task, sheets=sheets, exclude=dropped,
+                              progress=bar)
     for warning in result.warnings:
         typer.echo(f"warning: {warning}", err=True)
     took = sum(result.timings_s.values())

@@ -17,6 +17,7 @@ import typer
 from spatialbench.cli.apps import CommandError, app
 from spatialbench.cli.out_dir import missing_folders, prepare_out_dir, remove_empty
 from spatialbench.cli.run_options import (
+    AksModelOpt,
     AttemptsOpt,
     BenchmarkOpt,
     BlindOpt,
@@ -69,6 +70,7 @@ def run_command(
     model: ModelOpt = None,
     out: OutOpt = None,
     frames: FramesOpt = None,
+    aks_model: AksModelOpt = None,
     limit: LimitOpt = None,
     ids: IdsOpt = None,
     shard: ShardOpt = None,
@@ -110,8 +112,7 @@ def run_command(
     summary = _execute(prepared, progress, created)
     _answered_nothing(prepared, summary)  # a dead or broken endpoint: one line, not a table of zeros
     _report(summary)
-    if summary.unanswered or summary.stopped:
-        raise typer.Exit(1)
+    raise typer.Exit(1 if summary.unanswered or summary.stopped else 0)
 
 
 def _answered_nothing(prepared: PreparedRun, summary: RunSummary) -> None:

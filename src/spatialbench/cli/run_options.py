@@ -32,7 +32,14 @@ ModelOpt = Annotated[
 OutOpt = Annotated[Path | None, typer.Option(help="Run folder (created); re-running the command resumes.")]
 FramesOpt = Annotated[
     str | None,
-    typer.Option(help="uniform:N|fps:F|consecutive:N@S|all (default: the benchmark's, else uniform:32)"),
+    typer.Option(
+        help="uniform:N|coverage:N|aks:N|fps:F|consecutive:N@S|all (default: the benchmark's, else "
+        "uniform:32)"
+    ),
+]
+AksModelOpt = Annotated[
+    str | None,
+    typer.Option(help="Image-text scorer of --frames aks:N: a CLIP or BLIP-ITM checkpoint folder or name."),
 ]
 LimitOpt = Annotated[int | None, typer.Option(help="Only the first N selected items.")]
 IdsOpt = Annotated[Path | None, typer.Option(help="File of item ids to run, one per line.")]
@@ -87,6 +94,7 @@ FLAG_PATHS: dict[str, tuple[str, ...]] = {
     "subset": ("data", "options", "subset"),
     "frames": ("media", "frames"),
     "max_pixels": ("media", "max_pixels"),
+    "aks_model": ("media", "aks_model"),
     "blind": ("prompt", "blind"),
     "model_family": ("prompt", "model_family"),
     "order": ("prompt", "order"),

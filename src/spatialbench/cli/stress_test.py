@@ -32,13 +32,16 @@ def stress_test_command(
     """
     from spatialbench.analysis.shortcuts import stress_test, write_stress_test
     from spatialbench.analysis.shortcuts.document import stress_table
+    from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.scoring.render import to_markdown
 
     spec = lookup(benchmark)
     items = load_annotations(spec, data, None)
-    with command_errors(ValueError):
-        random = stress_test(items, "random", k=k, seed=seed)
-        grouped = stress_test(items, "grouped", k=k, seed=seed)
+    with command_errors(ValueError):  # a bar per fold kind on stderr (a terminal only)
+        with progress_bar("stress-test random folds", unit="type") as bar:
+            random = stress_test(items, "random", k=k, seed=seed, progress=bar)
+        with progress_bar("stress-test scene folds", unit="type") as bar:
+            grouped = stress_test(items, "grouped", k=k, seed=seed, progress=bar)
     prepare_out_dir(out)
     with command_errors(OSError):
         write_stress_test(out, random, grouped, {"benchmark": benchmark, "data": str(data)})

@@ -32,7 +32,7 @@ DistanceOpt = Annotated[
     str,
     typer.Option(
         "--distance",
-        help="Box distance: exact or sampled (paper's estimate).",
+        help="Box distance: sampled (default: the paper's seeded estimate, as the official data) or exact.",
         callback=setting_choice("distance_method"),
     ),
 ]

@@ -9,7 +9,10 @@ Names (see :func:`parse_strategy`):
   S seconds when S ends in ``s`` (``consecutive:8@2.5s``);
 - ``all`` — every frame;
 - ``coverage:N`` — the coverage oracle: greedily the N frames that add the most distinct visible objects
-  (ties: earliest frame); needs per-frame visibility (synthetic scenes, :mod:`spatialbench.media.visibility`).
+  (ties: earliest frame); needs per-frame visibility (synthetic scenes, :mod:`spatialbench.media.visibility`);
+- ``aks:N`` — Adaptive Keyframe Sampling (MMSI-Video Table 5): N of the one-per-second candidate frames by
+  their relevance to the question (:mod:`spatialbench.media.aks`); needs an image–text scorer
+  (:mod:`spatialbench.media.relevance`).
 
 The same strategies apply to videos and to frame folders with timestamps.
 """
@@ -17,13 +20,19 @@ The same strategies apply to videos and to frame folders with timestamps.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
 from spatialbench.errors import SpatialBenchError
+from spatialbench.media.aks import adaptive_keyframes
+
+#: scores of the candidate frames at the given positions (into the timestamps ``select`` was given)
+Relevance = Callable[[NDArray[np.int64]], NDArray[np.float64]]
+#: AKS's candidate frames: one per second (the official ``feature_extract.py`` scores frame ``j * fps``)
+AKS_CANDIDATE_FPS = 1.0
 
 
 class StrategyError(SpatialBenchError, ValueError):
@@ -34,7 +43,7 @@ class StrategyError(SpatialBenchError, ValueError):
 class FrameStrategy:
     """A parsed strategy; ``name`` is the canonical text form (used in cache keys and run configs)."""
 
-    kind: str  # "uniform", "fps", "consecutive", "all", "coverage"
+    kind: str  # "uniform", "fps", "consecutive", "all", "coverage", "aks"
     count: int = 0
     rate: float = 0.0
     start_index: int | None = None
@@ -43,7 +52,7 @@ class FrameStrategy:
     @property
     def name(self) -> str:
         """Canonical name, e.g. ``uniform:32``."""
-        if self.kind in ("uniform", "coverage"):
+        if self.kind in _COUNTED:
             return f"{self.kind}:{self.count}"
         if self.kind == "fps":
             return f"fps:{self.rate:g}"
@@ -53,17 +62,24 @@ class FrameStrategy:
         return "all"
 
     def select(
-        self, timestamps: NDArray[np.float64], visible: Sequence[frozenset[int]] | None = None
+        self,
+        timestamps: NDArray[np.float64],
+        visible: Sequence[frozenset[int]] | None = None,
+        relevance: Relevance | None = None,
     ) -> NDArray[np.int64]:
         """Return increasing indices into frames with presentation ``timestamps`` (seconds, shape (n,)).
 
-        ``visible`` (one set of visible object ids per frame) is read by ``coverage:N`` only.
+        ``visible`` (one set of visible object ids per frame) is read by ``coverage:N`` only, and
+        ``relevance`` (the question's score of candidate frames) by ``aks:N`` only.
         Returns an empty array when there are no frames.
 
         Raises:
-            StrategyError: ``coverage:N`` without ``visible`` (the media has no visibility information).
+            StrategyError: ``coverage:N`` without ``visible`` (the media has no visibility information),
+                ``aks:N`` without ``relevance`` (no scorer model).
         """
         n = len(timestamps)
+        if self.kind == "aks":
+            return self._keyframes(timestamps, relevance)
         if self.kind == "coverage":
             if visible is None:
                 raise StrategyError(
@@ -78,8 +94,7 @@ class FrameStrategy:
         if self.kind == "all":
             return np.arange(n, dtype=np.int64)
         if self.kind == "fps":
-            targets = np.arange(timestamps[0], timestamps[-1] + 1e-9, 1.0 / self.rate)
-            return np.unique(np.minimum(np.searchsorted(timestamps, targets - 1e-6), n - 1)).astype(np.int64)
+            return per_second(timestamps, self.rate)
         if self.start_s is None:
             first = self.start_index or 0
         else:
@@ -87,17 +102,36 @@ class FrameStrategy:
         first = min(max(first, 0), n)
         return np.arange(first, min(first + self.count, n), dtype=np.int64)
 
+    def _keyframes(self, timestamps: NDArray[np.float64], relevance: Relevance | None) -> NDArray[np.int64]:
+        """``aks:N``: AKS over the one-per-second candidates, scored by ``relevance``."""
+        if relevance is None:
+            raise StrategyError(f"--frames {self.name} needs an image-text scorer model (--aks-model PATH)")
+        if len(timestamps) == 0:
+            return np.zeros(0, dtype=np.int64)
+        candidates = per_second(timestamps, AKS_CANDIDATE_FPS)
+        return candidates[adaptive_keyframes(relevance(candidates), self.count)]
 
+
+def per_second(timestamps: NDArray[np.float64], rate: float) -> NDArray[np.int64]:
+    """``fps:F``: the first frame at or after each time ``t0 + k / rate``; increasing, duplicates dropped."""
+    targets = np.arange(timestamps[0], timestamps[-1] + 1e-9, 1.0 / rate)
+    found = np.searchsorted(timestamps, targets - 1e-6)
+    return np.unique(np.minimum(found, len(timestamps) - 1)).astype(np.int64)
+
+
+#: strategies named ``KIND:N``
+_COUNTED = ("uniform", "coverage", "aks")
 _PATTERNS = {
     "uniform": re.compile(r"uniform:(\d+)"),
     "coverage": re.compile(r"coverage:(\d+)"),
+    "aks": re.compile(r"aks:(\d+)"),
     "fps": re.compile(r"fps:(\d+(?:\.\d+)?)"),
     "consecutive": re.compile(r"consecutive:(\d+)@(\d+(?:\.\d+)?s|\d+)"),
 }
 
 
 def parse_strategy(name: str) -> FrameStrategy:
-    """Parse ``uniform:N``, ``fps:F``, ``consecutive:N@S`` / ``consecutive:N@Ts`` or ``all``.
+    """Parse ``uniform:N``, ``coverage:N``, ``aks:N``, ``fps:F``, ``consecutive:N@S`` / ``@Ts`` or ``all``.
 
     Raises:
         StrategyError: the name does not match any form, or N / F is not positive.
@@ -109,7 +143,7 @@ def parse_strategy(name: str) -> FrameStrategy:
     match = _PATTERNS[kind].fullmatch(text) if kind in _PATTERNS else None
     if match is None:
         raise StrategyError(
-            f"bad frame strategy {name!r}; expected uniform:N, coverage:N, fps:F, "
+            f"bad frame strategy {name!r}; expected uniform:N, coverage:N, aks:N, fps:F, "
             "consecutive:N@START[s] or all"
         )
     if kind == "fps":
@@ -120,7 +154,7 @@ def parse_strategy(name: str) -> FrameStrategy:
     count = int(match.group(1))
     if count <= 0:
         raise StrategyError(f"bad frame strategy {name!r}: frame count must be > 0")
-    if kind in ("uniform", "coverage"):
+    if kind in _COUNTED:
         return FrameStrategy(kind, count=count)
     start = match.group(2)
     if start.endswith("s"):

@@ -21,6 +21,7 @@ from numpy.typing import NDArray
 from spatialbench.errors import SpatialBenchError
 from spatialbench.media.errors import MediaError
 from spatialbench.media.image import resize_to_max_pixels
+from spatialbench.media.relevance import FrameScores
 from spatialbench.media.sampling import FrameStrategy, StrategyError, extent, within_segment
 from spatialbench.media.visibility import find_visibility
 
@@ -181,8 +182,11 @@ def sample_video(
     start: float | None = None,
     end: float | None = None,
     max_pixels: int | None = None,
+    scores: FrameScores | None = None,
 ) -> SampledFrames:
     """Sample frames of a video file (optionally of the segment ``[start, end]`` seconds) and resize them.
+
+    ``scores``: the question's relevance of frames, for ``aks:N`` (:mod:`spatialbench.media.relevance`).
 
     Raises:
         MediaError: see :func:`probe_timestamps` and :func:`decode_indices`; also no frame in the segment.
@@ -196,8 +200,11 @@ def sample_video(
         if found is not None and len(found.frames) != len(times):
             raise MediaError(path, f"visibility has {len(found.frames)} frames, the video {len(times)}")
         visible = None if found is None else [found.frames[i] for i in candidates]
+    relevance = None
+    if scores is not None:
+        relevance = lambda picks: scores(candidates[picks], lambda frames: decode_indices(path, frames, pts))  # noqa: E731
     try:
-        chosen = candidates[strategy.select(times[candidates], visible)]
+        chosen = candidates[strategy.select(times[candidates], visible, relevance)]
     except StrategyError as exc:
         raise MediaError(path, str(exc)) from exc
     if len(chosen) == 0:

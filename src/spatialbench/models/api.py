@@ -130,6 +130,7 @@ class ApiBackend(Backend):
         self._semaphore = asyncio.Semaphore(self.settings.concurrency)
         self._rng = np.random.default_rng(seed)  # jitter only; never affects outputs
         self.breaker = ConnectionBreaker(self.settings.breaker_failures)
+        self._sent = 0  # attempts sent, retries included (requests_sent)
 
     async def generate(self, request: Request) -> Response:
         """Answer one request with limits, concurrency bound, timeout and retries applied."""
@@ -141,6 +142,7 @@ class ApiBackend(Backend):
         async def attempt() -> Response:
             # The timeout covers the call only, not the wait for a concurrency slot.
             async with self._semaphore:
+                self._sent += 1
                 return await asyncio.wait_for(self._send(request), self.settings.timeout_s)
 
         return await call_with_retries(
@@ -173,6 +175,10 @@ class ApiBackend(Backend):
             return then()
 
         return await asyncio.to_thread(work) if encode_off_loop(images) else work()
+
+    def requests_sent(self) -> int:
+        """Return the attempts sent so far, each retry of a request counted (what the server saw)."""
+        return self._sent
 
     @abstractmethod
     async def _send(self, request: Request) -> Response:

@@ -33,6 +33,14 @@ class Backend(ABC):
             spatialbench.models.errors.BackendError (or a subclass) on a failure after retries.
         """
 
+    def requests_sent(self) -> int | None:
+        """Return the requests this back end has sent so far, every retry counted; None: not counted.
+
+        API back ends count each attempt as it goes out (:class:`~spatialbench.models.api.ApiBackend`), so
+        a caller reports what the server saw, not only the requests that came back.
+        """
+        return None
+
     def describe(self) -> dict[str, Any]:
         """Return settings worth recording with a run (model id, endpoint without credentials); no secrets."""
         return {"provider": self.provider}

@@ -179,6 +179,10 @@ class PooledBackend(ApiBackend):
             endpoint.dead, endpoint.dead_since = True, time.monotonic()
             endpoint.drained += 1
 
+    def requests_sent(self) -> int:
+        """Return the attempts sent to every endpoint so far (each endpoint counts its own)."""
+        return sum(e.backend.requests_sent() or 0 for e in self.endpoints)
+
     def stats(self) -> dict[str, dict[str, Any]]:
         """Endpoint (public URL) → requests sent, answered, in flight, state."""
         return {str(public_url(e.url)): e.stats() for e in self.endpoints}

@@ -25,6 +25,7 @@ from functools import partial
 from pathlib import Path
 
 from spatialbench.media.errors import MediaError
+from spatialbench.records.progress import Progress, Tally
 from spatialbench.report import analyses, pages, plots
 from spatialbench.report.items import ItemView, item_views, worst_first
 from spatialbench.report.paths import relativize
@@ -116,24 +117,25 @@ def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: lis
 
 
 def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | Path | None = None,
-                 per_task: int = 10, sheets: int = 3, exclude: frozenset[str] = frozenset()) -> ReportResult:
+                 per_task: int = 10, sheets: int = 3, exclude: frozenset[str] = frozenset(),
+                 progress: Progress | None = None) -> ReportResult:
     """Build the report of ``run_paths`` into ``out`` (layout: module docstring).
 
     ``data`` replaces every run's benchmark path; ``per_task`` items per task are listed on the index;
     ``sheets`` worst items per task get a contact sheet per run; ``exclude`` item ids are left out of
-    every run (items flagged wrong or ambiguous).
+    every run (items flagged wrong or ambiguous). ``progress``: called with (steps done, steps), one step
+    per run loaded and scored, then one per stage (tables, figures, contact sheets, transcripts, pages).
 
     Raises:
         RunFolderError: a run folder cannot be read, names an unregistered benchmark, or runs of different
             benchmarks (checked from the configurations before any is loaded). ValueError: two runs with
             the same folder name.
     """
-    laps: dict[str, float] = {}
-    started = time.perf_counter()
     folders = check_benchmarks(run_paths)
-    runs = [load_run(f, data, exclude) for f in folders]
+    stages = _Stages(Tally(len(folders) + len(_STAGES), progress))
+    runs = [load_run(f, data, exclude) for f in stages.tally.each(folders)]
     _check_labels(runs)
-    laps["load_and_score"] = time.perf_counter() - started
+    stages.done("load_and_score", step=False)
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
     board = leaderboard(runs)
@@ -141,30 +143,48 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     downloads = write_tables(target, "leaderboard", [board.grid()])
     downloads += write_tables(target, "leaderboard_intervals", [board.interval_grid()])
     downloads += write_tables(target, "breakdowns", grids) if grids else []
-    laps["tables"] = time.perf_counter() - started - sum(laps.values())
+    stages.done("tables")
     sections = [("Scores per task", plots.task_figures(target, board, runs)),
                 ("Vision enabled vs disabled", plots.gap_figures(target, board, runs)),
                 ("Breakdowns", plots.breakdown_figures(target, grids))]
     sections = [(title, figs) for title, figs in sections if figs]
     found = analyses.draw_all(target, runs)
-    laps["figures"] = time.perf_counter() - started - sum(laps.values())
+    stages.done("figures")
     views = item_views(runs)
     tasks = worst_first(views)
     warnings: list[str] = []
     makers = {r.label: SheetMaker(data_root(str(r.data))) for r in runs}
     _sheets(target, runs, tasks, sheets, makers, warnings)
-    laps["sheets"] = time.perf_counter() - started - sum(laps.values())
+    stages.done("sheets")
     _transcripts(target, runs, views, makers, warnings)
-    laps["transcripts"] = time.perf_counter() - started - sum(laps.values())
+    stages.done("transcripts")
     pages.write_item_pages(target, views, list(tasks.items()), [r.label for r in runs])
     pages.write_run_pages(target, runs)
     index = _index(target, runs, board, sections, grids, found, tasks, per_task, downloads)
     relativize(target, [p for r in runs for p in (r.path, r.path.parent, r.data, data_root(str(r.data)))])
-    laps["html"] = time.perf_counter() - started - sum(laps.values())
+    stages.done("html")
     figs = [f for _, fs in sections for f in fs] + [f for a in found for f in a.figures]
     if exclude:
         warnings.insert(0, f"{len(exclude)} flagged item id(s) left out of every run")
-    return ReportResult(index, figs, warnings, laps)
+    return ReportResult(index, figs, warnings, stages.laps)
+
+
+#: the stages after loading, each one progress step (:class:`_Stages`)
+_STAGES = ("tables", "figures", "sheets", "transcripts", "html")
+
+
+class _Stages:
+    """Seconds per stage of the build (the report's ``timings_s``), one progress step per stage done."""
+
+    def __init__(self, tally: Tally) -> None:
+        self.tally, self.started = tally, time.perf_counter()
+        self.laps: dict[str, float] = {}
+
+    def done(self, name: str, step: bool = True) -> None:
+        """Record stage ``name``'s seconds (since the previous stage) and count its step."""
+        self.laps[name] = time.perf_counter() - self.started - sum(self.laps.values())
+        if step:
+            self.tally.step()
 
 
 def _check_labels(runs: Sequence[RunData]) -> None:

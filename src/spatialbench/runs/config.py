@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.models.api import ApiSettings
@@ -78,7 +78,10 @@ class MediaConfig(BaseModel):
     """Which frames.
 
     ``frames`` (strategy name; None = the benchmark's default, else ``uniform:32``), ``max_pixels``
-    (per-frame resize limit; None = original size), ``frame_cache_mb`` (frame cache memory).
+    (per-frame resize limit; None = original size), ``frame_cache_mb`` (frame cache memory),
+    ``aks_model`` (the image–text scorer of ``aks:N``: a CLIP or BLIP-ITM checkpoint folder, made
+    absolute, or Hugging Face name; required by ``aks:N``, MMSI-Video Table 5) and ``aks_cache`` (folder
+    of its frame features; None = ``OUT/aks_features``).
     """
 
     model_config = _FROZEN
@@ -86,11 +89,25 @@ class MediaConfig(BaseModel):
     frames: str | None = None
     max_pixels: int | None = Field(default=None, gt=0)
     frame_cache_mb: int = Field(default=2048, gt=0)
+    aks_model: str | None = Field(default=None, validate_default=True)
+    aks_cache: str | None = None
 
     @field_validator("frames")
     @classmethod
     def _strategy_parses(cls, value: str | None) -> str | None:
         return None if value is None else parse_strategy(value).name
+
+    @field_validator("aks_model")
+    @classmethod
+    def _scorer_for_aks(cls, value: str | None, info: ValidationInfo) -> str | None:
+        frames = info.data.get("frames") or ""
+        if value is None and frames.startswith("aks:"):
+            raise ValueError(
+                f"none given; --frames {frames} needs an image-text scorer (a CLIP or BLIP-ITM checkpoint "
+                "folder or Hugging Face name, e.g. openai/clip-vit-base-patch32)"
+            )
+        # a local checkpoint is recorded absolute (a resumed run, its request keys); a hub name as given
+        return str(Path(value).absolute()) if value is not None and Path(value).is_dir() else value
 
 
 class ModelConfig(BaseModel):
@@ -183,6 +200,11 @@ class RunConfig(BaseModel):
     def frame_strategy(self) -> str:
         """The frame strategy name in effect (``media.frames``, or :data:`DEFAULT_FRAMES` when unresolved)."""
         return self.media.frames or DEFAULT_FRAMES
+
+    @property
+    def aks_features(self) -> Path:
+        """Folder of the ``aks:N`` scorer's frame features: ``media.aks_cache``, else ``OUT/aks_features``."""
+        return Path(self.media.aks_cache) if self.media.aks_cache else Path(self.out) / "aks_features"
 
     def backend_options(self) -> dict[str, OptionValue]:
         """Return the back end's keyword arguments: ``model.options``, ``trace`` turned into ``trace_dir``.

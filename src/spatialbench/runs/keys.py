@@ -13,47 +13,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import threading
 from dataclasses import asdict
-from pathlib import Path
 from typing import Any
 
-from spatialbench.media.cache import resolve_path
-from spatialbench.records.item import Item, MediaKind, MediaRef
+from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings, Part, Request, TextPart
 
 IMAGE_SLOT = {"image": True}
 """How an image part stands in a request's text record (its pixels are keyed by the media digests)."""
-
-
-class MediaDigests:
-    """Content digests (sha256) of media files, each file read once per run; missing files digest as such."""
-
-    def __init__(self, root: Path | None) -> None:
-        self.root = root
-        self._memo: dict[str, str] = {}
-        self._lock = threading.Lock()
-
-    def _file(self, path: str) -> str:
-        with self._lock:
-            if path in self._memo:
-                return self._memo[path]
-        try:
-            with open(path, "rb") as handle:
-                digest = hashlib.file_digest(handle, "sha256").hexdigest()
-        except OSError as exc:
-            digest = f"unreadable:{type(exc).__name__}"
-        with self._lock:
-            self._memo[path] = digest
-        return digest
-
-    def of(self, ref: MediaRef) -> list[str]:
-        """Digests of the file(s) behind ``ref`` (each listed frame for a frame folder)."""
-        path = resolve_path(ref, self.root)
-        if ref.kind is MediaKind.FRAMES:
-            return [self._file(os.path.join(path, name)) for name in ref.frames]
-        return [self._file(path)]
 
 
 def model_identity(name: str) -> str:

@@ -25,15 +25,19 @@ class RunLockedError(RunSetupError):
 
 
 @contextmanager
-def run_lock(out: Path) -> Iterator[None]:
+def run_lock(out: Path, holder: str | None = None) -> Iterator[None]:
     """Hold the exclusive lock of run folder ``out`` (created when missing) for the ``with`` block.
 
+    ``holder``: what else locks a folder this way (``"judge"`` for an analysis store's folder); its
+    refusal names the lock file instead of a run folder.
+
     Raises:
-        RunLockedError: another run holds it (the message names the folder and the holder's pid).
+        RunLockedError: another process holds it (the message names the folder or lock file and the
+            holder's pid).
     """
     out.mkdir(parents=True, exist_ok=True)
     path = out / LOCK_NAME
-    fd = _acquire(path, out)
+    fd = _acquire(path, out, holder)
     try:
         os.ftruncate(fd, 0)
         os.pwrite(fd, str(os.getpid()).encode(), 0)
@@ -43,22 +47,26 @@ def run_lock(out: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
-def _acquire(path: Path, out: Path, attempts: int = 5) -> int:
+def _acquire(path: Path, out: Path, holder: str | None, attempts: int = 5) -> int:
     """Open and lock ``path``; retry when the file was replaced (deleted by a finishing run) meanwhile."""
     for _ in range(attempts):
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            pid = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
             os.close(fd)
-            raise RunLockedError(
-                f"another run is using {out} (pid {holder}); wait for it to finish or choose another --out"
-            ) from None
+            raise RunLockedError(_refusal(path, out, holder, pid)) from None
         if _same_file(fd, path):
             return fd
         os.close(fd)  # locked a file another run deleted on its way out: lock the new one
     raise RunLockedError(f"{path} keeps changing; is another run starting and stopping on {out}?")
+
+
+def _refusal(path: Path, out: Path, holder: str | None, pid: str) -> str:
+    if holder is None:
+        return f"another run is using {out} (pid {pid}); wait for it to finish or choose another --out"
+    return f"another {holder} process holds {path} (pid {pid}); wait for it to finish"
 
 
 def _same_file(fd: int, path: Path) -> bool:

@@ -9,6 +9,8 @@ never sent), its media's count drops; at zero the frames leave the frame cache a
 leave the encoded-image cache (:func:`~spatialbench.models.images.release_encodings`): a run holds the
 frames of the media in flight, not a cache budget's worth (issue 16: a 5,000-item run peaked at 3.8 GB).
 A frame cache shared with later runs (``spatialbench sweep``) keeps its frames: ``release=False``.
+Under ``aks:N`` the frames depend on the question, so a media's key is per question (the scorer behind
+the cache still scores each video's frames once).
 """
 
 from __future__ import annotations
@@ -48,19 +50,19 @@ class MediaFeed:
         release: bool = True,
     ) -> None:
         self.cache, self.strategy, self.max_pixels, self.release = cache, strategy, max_pixels, release
-        self._refs: dict[CacheKey, MediaRef] = {}  # media order: first use
         self._uses: Counter[CacheKey] = Counter()
+        self._refs: dict[CacheKey, tuple[MediaRef, str]] = {}  # media order: first use; the question
         for item in items:
             for ref in item.media:
-                key = self._key(ref)
-                self._refs.setdefault(key, ref)
+                key = self._key(ref, item)
+                self._refs.setdefault(key, (ref, item.question))
                 self._uses[key] += 1
         self._next = dict(zip(self._refs, list(self._refs)[1:], strict=False))  # key → the media after it
         self._tasks: dict[CacheKey, asyncio.Future[SampledFrames]] = {}
         self._pool = ThreadPoolExecutor(DECODERS, thread_name_prefix="spatialbench-decode")
 
-    def _key(self, ref: MediaRef) -> CacheKey:
-        return self.cache.key(ref, self.strategy, self.max_pixels)
+    def _key(self, ref: MediaRef, item: Item) -> CacheKey:
+        return self.cache.key(ref, self.strategy, self.max_pixels, item.question)
 
     async def frames(self, item: Item) -> list[SampledFrames]:
         """Return the sampled frames of each media of ``item``; starts the next media's decode.
@@ -68,26 +70,26 @@ class MediaFeed:
         Raises:
             MediaError: a media cannot be used (the same error for every item of it).
         """
-        keys = [self._key(ref) for ref in item.media]
-        for key, ref in zip(keys, item.media, strict=True):
-            self._start(key, ref)
+        keys = [self._key(ref, item) for ref in item.media]
+        for key in keys:
+            self._start(key)
         if keys and keys[-1] in self._next:
-            upcoming = self._next[keys[-1]]
-            self._start(upcoming, self._refs[upcoming])
+            self._start(self._next[keys[-1]])
         return [await self._tasks[key] for key in keys]
 
-    def _start(self, key: CacheKey, ref: MediaRef) -> None:
+    def _start(self, key: CacheKey) -> None:
         if key in self._tasks:
             return
+        ref, question = self._refs[key]
         loop = asyncio.get_running_loop()
-        task = loop.run_in_executor(self._pool, self.cache.get, ref, self.strategy, self.max_pixels)
+        task = loop.run_in_executor(self._pool, self.cache.get, ref, self.strategy, self.max_pixels, question)
         task.add_done_callback(_observe)
         self._tasks[key] = task
 
     def done(self, item: Item) -> None:
         """Mark ``item`` finished; media no pending item needs any more are released."""
         for ref in item.media:
-            key = self._key(ref)
+            key = self._key(ref, item)
             self._uses[key] -= 1
             if self._uses[key] > 0:
                 continue
@@ -96,12 +98,12 @@ class MediaFeed:
             if not self.release:
                 continue
             if task is None or task.done():
-                self._evict(ref)
+                self._evict(ref, item.question)
             else:  # a decode started ahead for items that were never sent: release it when it lands
-                task.add_done_callback(lambda _, ref=ref: self._evict(ref))  # type: ignore[misc]
+                task.add_done_callback(lambda _, ref=ref, q=item.question: self._evict(ref, q))  # type: ignore[misc]
 
-    def _evict(self, ref: MediaRef) -> None:
-        frames = self.cache.evict(ref, self.strategy, self.max_pixels)
+    def _evict(self, ref: MediaRef, question: str) -> None:
+        frames = self.cache.evict(ref, self.strategy, self.max_pixels, question)
         if frames is not None:
             release_encodings(list(frames.pixels))
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spatialbench.records.progress import Progress, Tally
 from spatialbench.records.rows import LoadedItems
 from spatialbench.runs.checks import RunFolderError, RunSetupError
 from spatialbench.runs.config import RunConfig
@@ -129,10 +130,10 @@ def check_shards(runs: Sequence[RunFolder]) -> None:
         )
 
 
-def _copy_rows(store_path: Path, runs: Sequence[RunFolder]) -> int:
-    """Copy every shard's rows into the new store; a request key in two shards is a MergeError."""
+def _copy_rows(store_path: Path, runs: Sequence[RunFolder], tally: Tally) -> int:
+    """Copy every shard's rows into the new store (a step each); a key in two shards is a MergeError."""
     try:
-        return copy_stores(store_path, [run.path / STORE_NAME for run in runs])
+        return copy_stores(store_path, tally.each([run.path / STORE_NAME for run in runs]))
     except StoreCopyError as exc:
         if exc.duplicate:
             why = f"a row already merged from another shard ({exc})"
@@ -149,14 +150,15 @@ def merged_config(runs: Sequence[RunFolder], out: Path) -> RunConfig:
     return RunConfig.model_validate({**first, "data": data, "out": str(out)})
 
 
-def merge_runs(folders: Sequence[Path], out: Path) -> MergeResult:
+def merge_runs(folders: Sequence[Path], out: Path, progress: Progress | None = None) -> MergeResult:
     """Merge shard run folders into ``out`` (a new run folder) and score the merged run.
 
     Everything is checked (shards, ``out``, the benchmark data) before anything is written; the files
     are written in a temporary folder inside ``out`` and renamed into place when all are complete
     (``run.sqlite`` last), so a failed merge leaves ``out`` as it was and a retry is not refused. The
     merged folder's items are its selection read back (:attr:`RunFolder.selection`: each shard's slice,
-    its ids and limit), so ``score --run OUT`` scores what the merge scored.
+    its ids and limit), so ``score --run OUT`` scores what the merge scored. ``progress``: called with
+    (steps done, shards + 1): one step per shard copied, one for scoring the merged run.
 
     Raises:
         MergeError: see :func:`check_shards`, :func:`read_shard`; ``out`` already holds a store.
@@ -174,7 +176,7 @@ def merge_runs(folders: Sequence[Path], out: Path) -> MergeResult:
     out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".merging-", dir=out))
     try:
-        rows, score = _write_merged(work, runs, config, loaded)
+        rows, score = _write_merged(work, runs, config, loaded, Tally(len(runs) + 1, progress))
         checkpoint(work / STORE_NAME)  # every row in run.sqlite itself
         names = sorted(p.name for p in work.iterdir() if not p.name.startswith(STORE_NAME))
         for name in [*names, STORE_NAME]:
@@ -185,12 +187,12 @@ def merge_runs(folders: Sequence[Path], out: Path) -> MergeResult:
 
 
 def _write_merged(
-    work: Path, runs: Sequence[RunFolder], config: RunConfig, loaded: LoadedItems
+    work: Path, runs: Sequence[RunFolder], config: RunConfig, loaded: LoadedItems, tally: Tally
 ) -> tuple[int, ScoreResult]:
     """Write the merged store, ``config.json`` and the scores into ``work``; return rows copied, score."""
     store_path = work / STORE_NAME
     RunStore(store_path).close()  # the schema
-    rows = _copy_rows(store_path, runs)
+    rows = _copy_rows(store_path, runs, tally)
     record: dict[str, Any] = {
         **runs[0].record,
         "config": config.model_dump(mode="json"),
@@ -199,4 +201,5 @@ def _write_merged(
     (work / CONFIG_NAME).write_text(json.dumps(record, indent=2) + "\n")
     score = open_run(work).score(list(loaded))
     write_scores(score, work)
+    tally.step()
     return rows, score

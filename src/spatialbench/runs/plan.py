@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.errors import SpatialBenchError
+from spatialbench.media.digests import MediaDigests
 from spatialbench.prompting.builders import PromptBuilder
 from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings
 from spatialbench.runs.config import RunConfig
-from spatialbench.runs.keys import MediaDigests, request_key, request_text
+from spatialbench.runs.keys import request_key, request_text
 
 
 class SelectionError(SpatialBenchError, ValueError):
@@ -80,7 +81,7 @@ def plan(
         key = request_key(
             item,
             media,
-            frames=config.frame_strategy if uses_media else "",
+            frames=_frames(config) if uses_media else "",
             max_pixels=config.media.max_pixels if uses_media else None,
             prompt=fingerprint,
             settings=settings,
@@ -90,6 +91,13 @@ def plan(
         )
         planned.append(PlannedItem(item, settings, key))
     return planned
+
+
+def _frames(config: RunConfig) -> str:
+    """Return the frame strategy as keyed: ``aks:N`` with its scorer (another scorer, other frames)."""
+    if config.media.aks_model is None or not config.frame_strategy.startswith("aks:"):
+        return config.frame_strategy  # a scorer named for a sweep's other runs changes no uniform:N key
+    return f"{config.frame_strategy} scored by {config.media.aks_model}"
 
 
 def _encoding(config: RunConfig) -> dict[str, Any]:

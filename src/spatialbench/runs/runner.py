@@ -31,6 +31,7 @@ from typing import Any
 
 from spatialbench.media.cache import FrameCache
 from spatialbench.media.errors import MediaError
+from spatialbench.media.relevance import ImageTextScorer
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.media.video import SampledFrames
 from spatialbench.models.errors import BackendError, EndpointUnreachableError
@@ -52,7 +53,10 @@ from spatialbench.runs.summary import STORE_NAME, RunSummary
 from spatialbench.scoring.output import write_scores
 from spatialbench.scoring.scorer import ScoreResult, score_items
 
-_SHARED_CACHES: ContextVar[dict[Path, FrameCache] | None] = ContextVar("shared_frame_caches", default=None)
+#: the frame caches of a sweep, by data folder and ``aks:N`` scorer model
+_SHARED_CACHES: ContextVar[dict[tuple[Path, str | None], FrameCache] | None] = ContextVar(
+    "shared_frame_caches", default=None
+)
 
 
 @contextmanager
@@ -71,14 +75,22 @@ def shared_frame_caches() -> Iterator[None]:
 
 
 def frame_cache(config: RunConfig) -> FrameCache:
-    """Return the run's frame cache: its folder's shared one inside :func:`shared_frame_caches`, else new."""
+    """Return the run's frame cache: its folder's shared one inside :func:`shared_frame_caches`, else new.
+
+    A run with an ``aks:N`` scorer model gets a cache with that scorer
+    (:class:`~spatialbench.media.relevance.ImageTextScorer`, features in ``RunConfig.aks_features``).
+    """
     root = data_root(config.data.path)
     pool = _SHARED_CACHES.get()
-    if pool is not None and root in pool:
-        return pool[root]
-    cache = FrameCache(root, max_bytes=config.media.frame_cache_mb * 2**20)
+    name = (root, config.media.aks_model)
+    if pool is not None and name in pool:
+        return pool[name]
+    scorer = None
+    if config.media.aks_model is not None:
+        scorer = ImageTextScorer(config.media.aks_model, config.aks_features)
+    cache = FrameCache(root, max_bytes=config.media.frame_cache_mb * 2**20, scorer=scorer)
     if pool is not None:
-        pool[root] = cache
+        pool[name] = cache
     return cache
 
 
@@ -280,11 +292,11 @@ class Runner:
     async def _media(self, item: Item) -> list[SampledFrames]:
         """Return the sampled frames of each media of ``item`` (decoding runs in a worker thread)."""
         max_pixels = self.config.media.max_pixels
-        cached = [self.cache.peek(ref, self.strategy, max_pixels) for ref in item.media]
+        cached = [self.cache.peek(ref, self.strategy, max_pixels, item.question) for ref in item.media]
         if all(frames is not None for frames in cached):
             return cached  # type: ignore[return-value]
         return await asyncio.to_thread(
-            lambda: [self.cache.get(ref, self.strategy, max_pixels) for ref in item.media]
+            lambda: [self.cache.get(ref, self.strategy, max_pixels, item.question) for ref in item.media]
         )
 
     def _score(self, rows: list[StoredResult], selected: list[Item]) -> ScoreResult | None:

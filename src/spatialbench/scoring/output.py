@@ -10,7 +10,10 @@ stores ``modes``, ``averaged_over``, ``missing_tasks``, ``no_answer``, ``missing
 ``debiased`` (same keys, or null), and last ``ci95``: ``{key: [low, high]}`` (percent; null for a key
 without items), keyed like the scores (``overall`` included), a scene-clustered bootstrap interval
 (:mod:`spatialbench.scoring.uncertainty`), then ``ci95_by_dataset`` and ``ci95_debiased`` (the same for
-those tables); the fields before them are written exactly as before. Item counts stay in ``counts``.
+those tables), then ``filtered_responses`` (ids whose scored text another tool's filter made from the
+model's raw response, e.g. lmms-eval's ``<think>`` stripping); the fields before them are written exactly
+as before. Item counts stay in ``counts``. ``items.csv`` ends with each item's ``scene_id`` (the cluster of
+the intervals; ``reconcile`` reads it).
 
 ``items.csv`` text cells are escaped against spreadsheet formulas (:func:`~spatialbench.scoring.render.
 spreadsheet_safe`). The three files are written as one set (:func:`~spatialbench.records.files.
@@ -42,7 +45,8 @@ from spatialbench.scoring.uncertainty import RESAMPLES, SMALL, small_cells, tabl
 
 LISTED = 100
 """At most this many skipped rows / unmatched ids are listed in ``scores.json`` (all are counted)."""
-CSV_COLUMNS = ("id", "task", "prediction", "extracted", "score", "rule", "ground_truth", "dataset", "pruned")
+CSV_COLUMNS = ("id", "task", "prediction", "extracted", "score", "rule", "ground_truth", "dataset", "pruned",
+               "scene_id")
 
 
 def markdown_rows(named: list[tuple[str, Table]]) -> list[str]:
@@ -142,6 +146,7 @@ def scores_json(result: ScoreResult) -> dict[str, Any]:
         "ci95": table_ci(result.table),
         "ci95_by_dataset": {name: table_ci(t) for name, t in result.by_dataset.items()},
         "ci95_debiased": table_ci(result.debiased) if result.debiased is not None else None,
+        "filtered_responses": result.filtered_responses,
     }
 
 

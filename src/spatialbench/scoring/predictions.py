@@ -73,6 +73,9 @@ class Predictions:
     format: str = ""
     errors: list[RowError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    filtered: list[str] = field(default_factory=list)
+    """Ids whose scored text a tool's filter changed from the model's raw response (lmms-eval's
+    ``filtered_resps`` unlike ``resps``, e.g. a stripped ``<think>`` block), in file order."""
 
 
 def _refusal(where: RowError, fields: list[str]) -> ValueError:
@@ -279,7 +282,8 @@ def _read_lmms(path: Path, joiner: _Joiner, out: Predictions, field: str | None)
 
 def _read_samples(path: Path, joiner: _Joiner, out: Predictions, changed: list[str]) -> None:
     for file, line, record in _readable(_jsonl_records(path), out):
-        if filter_changed(record):
+        filtered = filter_changed(record)
+        if filtered:
             changed.append(f"{file}:{line}")
         doc = sample_item(record)
         if doc is None:
@@ -289,8 +293,10 @@ def _read_samples(path: Path, joiner: _Joiner, out: Predictions, changed: list[s
             out.errors.append(RowError(file, line, "doc", message))
             continue
         response = sample_response(record)
-        _add(out, _item_id(doc, joiner), _MISSING if response is None else response, (file, line),
-             "filtered_resps")
+        item_id = _item_id(doc, joiner)
+        _add(out, item_id, _MISSING if response is None else response, (file, line), "filtered_resps")
+        if filtered and isinstance(item_id, str):
+            out.filtered.append(item_id)
 
 
 def _id_map(path: Path) -> dict[str, Any] | None:

@@ -52,6 +52,8 @@ class ScoreResult:
         item_count: items in the annotations when fewer are scored (a baseline that does not apply
             to some tasks); None means ``len(rows)``.
         not_applicable: table column keys the scored "model" cannot answer (shown ``-``, as in the paper).
+        filtered_responses: ids whose scored text another tool's filter made from the raw response
+            (lmms-eval's ``filtered_resps``); ``reconcile`` names them under "response text".
     """
 
     benchmark: str
@@ -70,6 +72,7 @@ class ScoreResult:
     pruning: dict[str, int] | None = None
     item_count: int | None = None
     not_applicable: tuple[str, ...] = ()
+    filtered_responses: list[str] = field(default_factory=list)
 
     @property
     def modes_line(self) -> str:

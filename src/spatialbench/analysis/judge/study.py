@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +23,12 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from spatialbench.analysis.asking import (
     Answer,
+    Asked,
     Question,
     ask_all,
     endpoint_label,
     failures,
-    open_store,
+    locked_store,
     outcome_counts,
 )
 from spatialbench.analysis.judge.agreement import (
@@ -46,9 +48,11 @@ from spatialbench.analysis.stored import StoredAnswer, answered_items, correct_i
 from spatialbench.models.api import ApiSettings
 from spatialbench.models.base import Backend
 from spatialbench.models.resolve import load_backend
+from spatialbench.models.retry import RetryPolicy
 from spatialbench.prompting.templates import fill, read_json
 from spatialbench.records.item import Item
 from spatialbench.records.messages import GenerationSettings, Request, TextPart
+from spatialbench.records.progress import Progress, Tally
 from spatialbench.runs.folder import RunFolder
 from spatialbench.runs.plan import data_root
 
@@ -137,26 +141,29 @@ def _scores(answers: list[Answer], missing: dict[str, tuple[int, ...]]) -> dict[
 
 
 async def _judge(
-    run: RunFolder, judges: dict[str, Backend], questions: list[Question], concurrency: int
-) -> dict[str, list[Answer]]:
+    run: RunFolder,
+    judges: dict[str, Backend],
+    questions: list[Question],
+    concurrency: int,
+    progress: Progress | None,
+) -> dict[str, Asked]:
+    """Every judge asks every question; each judge's store is locked before any judge sends."""
     retry = texts()["judge_retry"]
-
-    async def one(name: str, backend: Backend) -> list[Answer]:
-        store = open_store(run.path, "judge", name, backend, run.benchmark)
-        try:
-            return await ask_all(backend, store, name, questions, _validate, retry, concurrency)
-        finally:
-            store.close()
-
-    results = await asyncio.gather(*(one(name, backend) for name, backend in judges.items()))
+    with ExitStack() as stack:
+        stores = {name: stack.enter_context(locked_store(run.path, "judge", name, backend, run.benchmark))
+                  for name, backend in judges.items()}
+        tally = Tally(len(questions) * len(judges), progress)
+        results = await asyncio.gather(
+            *(ask_all(backend, stores[name], name, questions, _validate, retry, concurrency, tally)
+              for name, backend in judges.items()))
     return dict(zip(judges, results, strict=True))
 
 
-def _per_judge(outcomes: dict[str, list[Answer]], scores: Scores, correct: dict[str, bool]) -> dict[str, Any]:
+def _per_judge(outcomes: dict[str, Asked], scores: Scores, correct: dict[str, bool]) -> dict[str, Any]:
     out = {}
-    for name, answers in outcomes.items():
+    for name, asked in outcomes.items():
         table = phase_table(scores[name], correct)
-        out[name] = {**outcome_counts(answers), "table": table, "failures": failures(answers)}
+        out[name] = {**outcome_counts(asked), "table": table, "failures": failures(asked.answers)}
     return out
 
 
@@ -168,20 +175,23 @@ async def judge_study(
     data_root: Path,
     concurrency: int = 8,
     max_new_tokens: int = 1024,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Judge every item with every judge and return the ``judge.json`` fields (module docstring).
 
     ``judges``: model name → its back end. Judges are recorded by
     :func:`~spatialbench.analysis.asking.endpoint_label` (identity and a hash of the full name, URL included).
+    ``progress``: called with (judgements done, items judged × judges).
 
     Raises:
+        RunLockedError: another process judges this run with one of these judges (nothing is sent).
         RunSetupError: a judge's store is damaged or holds another model's answers.
     """
     correct = correct_items(run)
     questions, counts, missing = judge_questions(items, answers, correct, data_root, max_new_tokens)
     labelled = {endpoint_label(name): backend for name, backend in judges.items()}
-    outcomes = await _judge(run, labelled, questions, concurrency)
-    scores: Scores = {name: _scores(answers, missing) for name, answers in outcomes.items()}
+    outcomes = await _judge(run, labelled, questions, concurrency, progress)
+    scores: Scores = {name: _scores(asked.answers, missing) for name, asked in outcomes.items()}
     return {
         "run": run.name,
         "judges": list(scores),
@@ -205,7 +215,8 @@ class JudgeParams(BaseModel):
     """Parameters of ``judge``: the judge models (at least one, each once), the turn judged, transport.
 
     ``turn``: judge this strategy turn's text (``cot``) instead of the answer; ``concurrency``: requests in
-    flight per judge; ``timeout_s``: seconds per request attempt; ``max_new_tokens``: a judge's reply budget.
+    flight per judge; ``timeout_s``: seconds per request attempt; ``max_new_tokens``: a judge's reply budget;
+    ``max_attempts``: attempts per request (retries of a transient failure included).
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -214,6 +225,7 @@ class JudgeParams(BaseModel):
     turn: str | None = None
     concurrency: int = Field(default=8, ge=1)
     timeout_s: float = Field(default=120.0, gt=0)
+    max_attempts: int = Field(default=RetryPolicy().max_attempts, ge=1)
     max_new_tokens: int = Field(default=1024, ge=1)
 
 
@@ -225,8 +237,10 @@ class JudgeAnalysis(JudgeViews):
     version = VERSION
     Params = JudgeParams
 
-    async def acompute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
-        """Judge the run's answers with every judge (:func:`judge_study`).
+    async def acompute(
+        self, run: RunFolder, params: BaseModel, progress: Progress | None = None
+    ) -> AnalysisDocument:
+        """Judge the run's answers with every judge (:func:`judge_study`; ``progress`` per judgement).
 
         Raises:
             RunFolderError: not a scored run, unreadable store or data. ValueError: a judge given twice.
@@ -237,10 +251,11 @@ class JudgeAnalysis(JudgeViews):
         answers = stored_answers(run, params.turn)
         if len(set(params.judges)) < len(params.judges):
             raise ValueError("the same --judge is given twice: " + ", ".join(params.judges))
-        api = ApiSettings(concurrency=params.concurrency, timeout_s=params.timeout_s)
+        api = ApiSettings(concurrency=params.concurrency, timeout_s=params.timeout_s,
+                          retry=RetryPolicy(max_attempts=params.max_attempts))
         backends = {name: load_backend(name, api=api, seed=0) for name in params.judges}
         fields = await judge_study(run, items, answers, backends, data_root(str(run.data_path)),
-                                   params.concurrency, params.max_new_tokens)
+                                   params.concurrency, params.max_new_tokens, progress)
         return self.document(**fields)
 
 

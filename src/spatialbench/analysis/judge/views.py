@@ -87,10 +87,15 @@ def summary_text(doc: dict[str, Any]) -> str:
         "",
         alpha + (f"; {pairs}" if pairs else ""),
         "items: " + ", ".join(f"{k} {v}" for k, v in sorted(doc["items"].items())),
+        *judge_lines(doc),
     ]
-    lines += [
+    return "\n".join(lines) + "\n"
+
+
+def judge_lines(doc: dict[str, Any]) -> list[str]:
+    """Return one line per judge: answers valid and failed, requests sent (retries too), first failure."""
+    return [
         f"{judge}: {part['valid']} valid, {part['failed']} failed, {part['requests_sent']} requests sent"
         + first_failure(part.get("failures", []))
         for judge, part in doc["per_judge"].items()
     ]
-    return "\n".join(lines) + "\n"

@@ -20,6 +20,7 @@ from spatialbench.analysis.shortcuts.sets import feature_set
 from spatialbench.analysis.shortcuts.table import order_digest, question_table
 from spatialbench.errors import SpatialBenchError
 from spatialbench.records import Item
+from spatialbench.records.progress import Progress, Tally
 
 
 class StressTestError(SpatialBenchError, ValueError):
@@ -110,6 +111,7 @@ def stress_test(
     sets: dict[str, FeatureSet] | None = None,
     n_jobs: int = 1,
     leak_check: bool = True,
+    progress: Progress | None = None,
 ) -> StressTest:
     """Run TsT-RF on every question type of ``items``.
 
@@ -121,6 +123,7 @@ def stress_test(
         n_jobs: forest threads (the result does not depend on it).
         sets: question type -> feature set (default the leak-free official sets).
         leak_check: run :func:`check_label_invariance` on each type's first fold first.
+        progress: called with (question types done, question types).
 
     Raises:
         StressTestError: an unknown ``folds``. LeakError: a feature reads a held-out answer.
@@ -130,7 +133,8 @@ def stress_test(
     table = items if isinstance(items, pd.DataFrame) else question_table(items)
     digest = order_digest(table["id"].astype(str)) if len(table) else order_digest([])
     tasks, scores, skipped = {}, {}, {}
-    for task in sorted(table["task"].unique()) if len(table) else []:
+    names = sorted(table["task"].unique()) if len(table) else []
+    for task in Tally(len(names), progress).each(names):
         rows = table[table["task"] == task]
         fs = feature_set(task, str(rows["format"].iloc[0]), sets)
         rows = fs.keys(rows.dropna(subset=["gt_num"]) if fs.format == "num" else rows).reset_index(drop=True)

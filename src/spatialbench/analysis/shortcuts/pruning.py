@@ -19,6 +19,7 @@ import pandas as pd
 
 from spatialbench.analysis.shortcuts.forest import stress_test
 from spatialbench.analysis.shortcuts.table import order_digest, question_table
+from spatialbench.records.progress import Progress, Tally
 
 
 @dataclass(frozen=True)
@@ -57,14 +58,38 @@ def _batch(table: pd.DataFrame, bias: pd.Series, size: int, floor: int) -> list[
     return chosen
 
 
+def _prune(
+    table: pd.DataFrame, budget: int, batch_size: int, floor: int, stop_below: float | None, folds: str,
+    seed: int, tally: Tally,
+) -> tuple[pd.DataFrame, list[str], list[dict[str, float]]]:
+    """Run the IBP iterations (a stress-test each); return the kept table, ids removed, iterations."""
+    removed, iterations = list[str](), list[dict[str, float]]()
+    while len(removed) < budget:
+        result = stress_test(table, folds, seed=seed)
+        tally.step()
+        bias = _bias(table, result.items)
+        top = float(bias.max()) if bias.notna().any() else float("nan")
+        if stop_below is not None and top <= stop_below:
+            break
+        batch = _batch(table, bias, min(batch_size, budget - len(removed)), floor)
+        if not batch:
+            break
+        iterations.append({"removed": len(batch), "max_bias": top, "mean_bias": float(bias.mean())})
+        removed += batch
+        table = table[~table["id"].isin(batch)].reset_index(drop=True)
+    return table, removed, iterations
+
+
 def _score(table: pd.DataFrame, folds: str, seed: int) -> float:
     return stress_test(table, folds, seed=seed).overall[0]
 
 
-def _control(table: pd.DataFrame, removed: list[str], folds: str, seed: int, seeds: int) -> list[float]:
+def _control(
+    table: pd.DataFrame, removed: list[str], folds: str, seed: int, seeds: int, tally: Tally
+) -> list[float]:
     per_task = Counter(table.set_index("id").loc[removed, "task"]) if removed else Counter()
     scores = []
-    for number in range(seeds):
+    for number in tally.each(range(seeds)):
         rng = np.random.default_rng(number)
         drop: list[str] = []
         for task, count in sorted(per_task.items()):
@@ -83,26 +108,20 @@ def iterative_bias_pruning(
     folds: str = "random",
     seed: int = 42,
     control_seeds: int = 10,
+    progress: Progress | None = None,
 ) -> Pruning:
     """Run IBP on ``items`` (benchmark items or a question table) with a global ``budget`` of removals.
+
+    ``progress``: called with (stress-tests done, stress-tests): one per iteration (at most
+    ``ceil(budget / batch_size)``; the total shrinks when pruning stops early), before, after, and one per
+    control seed.
 
     Raises:
         StressTestError / LeakError: from :func:`~spatialbench.analysis.shortcuts.forest.stress_test`.
     """
     full = items if isinstance(items, pd.DataFrame) else question_table(items)
-    table, removed, iterations = full, list[str](), list[dict[str, float]]()
-    while len(removed) < budget:
-        result = stress_test(table, folds, seed=seed)
-        bias = _bias(table, result.items)
-        top = float(bias.max()) if bias.notna().any() else float("nan")
-        if stop_below is not None and top <= stop_below:
-            break
-        batch = _batch(table, bias, min(batch_size, budget - len(removed)), floor)
-        if not batch:
-            break
-        iterations.append({"removed": len(batch), "max_bias": top, "mean_bias": float(bias.mean())})
-        removed += batch
-        table = table[~table["id"].isin(batch)].reset_index(drop=True)
+    tally = Tally(-(-budget // batch_size) + 2 + control_seeds, progress)
+    table, removed, iterations = _prune(full, budget, batch_size, floor, stop_below, folds, seed, tally)
     settings = {
         "budget": budget,
         "batch_size": batch_size,
@@ -113,12 +132,9 @@ def iterative_bias_pruning(
         "control_seeds": control_seeds,
         "fingerprint": order_digest(full["id"].astype(str)),
     }
+    tally.total = tally.done + 2 + control_seeds  # the iterations that ran
+    before, after = (_score(t, folds, seed) for t in tally.each([full, table]))
     return Pruning(
-        removed,
-        list(table["id"]),
-        iterations,
-        _score(full, folds, seed),
-        _score(table, folds, seed),
-        _control(full, removed, folds, seed, control_seeds),
-        settings,
+        removed, list(table["id"]), iterations, before, after,
+        _control(full, removed, folds, seed, control_seeds, tally), settings,
     )

@@ -196,7 +196,7 @@ def _pair_distances(scene: Scene, triples: list[Triple], settings: GenerationSet
     """(T, 3) distances (m) of the pairs (0, 1), (0, 2), (1, 2) of each triple (box or centre distance)."""
     pairs = [(t[i], t[j]) for t in triples for i, j in ((0, 1), (0, 2), (1, 2))]
     if settings.direction_distance == "box":
-        lookup = category_distances(scene, sorted(set(pairs)), settings)
+        lookup = category_distances(scene, sorted(set(pairs)), settings, settings.rule_distance_method)
         return np.array([lookup[p] for p in pairs]).reshape(-1, 3)
     centre = {c: scene.unique_box(c).center[:2] for t in triples for c in t}
     return np.array([np.linalg.norm(centre[a] - centre[b]) for a, b in pairs]).reshape(-1, 3)

@@ -14,7 +14,7 @@ from spatialbench.scene.model import Scene
 
 
 def category_distances(
-    scene: Scene, pairs: Sequence[tuple[str, str]], settings: GenerationSettings
+    scene: Scene, pairs: Sequence[tuple[str, str]], settings: GenerationSettings, method: str | None = None
 ) -> dict[tuple[str, str], float]:
     """Distance (m) between the closest instances of each category pair, computed in one batch.
 
@@ -24,6 +24,8 @@ def category_distances(
         settings: ``distance_method`` selects exact box distance or the paper's sampled estimate
             (seeded from ``settings.seed``, the scene and the pair's names, so a pair's estimate does
             not depend on which other pairs are asked with it).
+        method: ``"exact"`` or ``"sampled"`` instead of ``settings.distance_method`` (the drawn tasks'
+            rules use ``settings.rule_distance_method``).
 
     Returns:
         pair -> minimum over instances of a × instances of b of the box distance.
@@ -40,7 +42,7 @@ def category_distances(
                 owner.append(k)
                 boxes_a.append(ia.box)
                 boxes_b.append(ib.box)
-    if settings.distance_method == "exact":
+    if (method or settings.distance_method) == "exact":
         values = box_distances(boxes_a, boxes_b)
     else:
         rngs = (derived_rng(settings.seed, scene.scene_id, "distance", *pairs[k]) for k in owner)

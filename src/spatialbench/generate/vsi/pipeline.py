@@ -22,6 +22,7 @@ from spatialbench.generate.vsi.options import LetterBalancer, fill_choices, lett
 from spatialbench.generate.vsi.seeding import derived_rng
 from spatialbench.generate.vsi.settings import GenerationSettings
 from spatialbench.records.item import AnswerKind, Item
+from spatialbench.records.progress import Progress, Tally
 from spatialbench.scene.model import Scene
 
 BENCHMARK = "vsibench"
@@ -53,13 +54,17 @@ def subsample(candidates: list[Candidate], cap: int | None, rng: np.random.Gener
 
 
 def run_generators(
-    scenes: Iterable[Scene], tasks: Sequence[str], settings: GenerationSettings
+    scenes: Iterable[Scene],
+    tasks: Sequence[str],
+    settings: GenerationSettings,
+    progress: Progress | None = None,
 ) -> dict[str, list[TaskResult]]:
     """Run each task's registered generator on each scene and sub-sample per scene.
 
     A task named twice is generated once (``--tasks X --tasks X`` asks for X, not two copies of it).
     Tasks that draw candidate units (relative distance and direction) draw them as
-    ``settings.draw_allocation`` says (``generate.vsi.allocation``).
+    ``settings.draw_allocation`` says (``generate.vsi.allocation``). ``progress``: called with (tasks
+    generated over every scene, tasks).
 
     Returns:
         task -> one TaskResult per scene, holding the kept candidates and the filter counts; the
@@ -70,7 +75,8 @@ def run_generators(
     """
     scene_list = list(scenes)
     results: dict[str, list[TaskResult]] = {}
-    for gen in [TASK_GENERATORS.get(t) for t in dict.fromkeys(tasks)]:
+    generators = [TASK_GENERATORS.get(t) for t in dict.fromkeys(tasks)]
+    for gen in Tally(len(generators), progress).each(generators):
         results[gen.name] = []
         for scene, result in zip(scene_list, _generate(gen, scene_list, settings), strict=True):
             kept = subsample(
@@ -154,10 +160,13 @@ def assemble(results: Mapping[str, Sequence[TaskResult]], settings: GenerationSe
 
 
 def generate_vsibench(
-    scenes: Iterable[Scene], tasks: Sequence[str], settings: GenerationSettings
+    scenes: Iterable[Scene],
+    tasks: Sequence[str],
+    settings: GenerationSettings,
+    progress: Progress | None = None,
 ) -> GeneratedBenchmark:
-    """Generate the VSI-Bench ``tasks`` for ``scenes`` (see module docstring)."""
-    return assemble(run_generators(scenes, tasks, settings), settings)
+    """Generate the VSI-Bench ``tasks`` for ``scenes`` (see module docstring; ``progress`` per task)."""
+    return assemble(run_generators(scenes, tasks, settings, progress), settings)
 
 
 def _rounded(score: float | None) -> float | None:

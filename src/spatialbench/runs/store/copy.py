@@ -7,7 +7,7 @@ calls :func:`copy_stores` for the rows.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable
 from contextlib import closing
 from pathlib import Path
 
@@ -26,10 +26,11 @@ class StoreCopyError(SpatialBenchError):
         self.location = str(source)
 
 
-def copy_stores(target: Path, sources: Sequence[Path]) -> int:
+def copy_stores(target: Path, sources: Iterable[Path]) -> int:
     """Append every row of each store in ``sources`` to the store ``target``; return the rows copied.
 
-    ``target`` already has the schema (a new :class:`~spatialbench.runs.store.writer.RunStore`).
+    ``target`` already has the schema (a new :class:`~spatialbench.runs.store.writer.RunStore`); the
+    sources are read one at a time as the iterable gives them (a progress tally's ``each``).
 
     Raises:
         StoreCopyError: a request key already copied from an earlier source (``duplicate``), or a source

@@ -4,8 +4,9 @@ A request key hashes what is sent for an item — request text, media and their 
 settings, model (see :mod:`spatialbench.runs.keys`) — so a changed prompt or setting is a different row
 and never a stale hit, while a scoring-only change (ground truth, pruned ids, extraction) re-uses every
 row. One store holds one model on one benchmark (:mod:`spatialbench.runs.identity`); the ``attempts``
-column counts every request sent for a key over all passes; SQLite failures (damaged file, full disk)
-are one :class:`RunStoreError` naming the file, and rows committed before stay.
+column counts every request sent for a key over all passes; SQLite and file-system failures (damaged
+file, full disk: SQLITE_FULL or ENOSPC) are one :class:`RunStoreError` naming the file, and rows committed
+before stay.
 Status: ``ok`` (non-empty answer), ``empty`` (the model said nothing) or ``failed`` (error recorded);
 only ``ok`` rows count as done, so re-running retries the others. Nothing secret is ever written: every
 text of a result (answer, provider metadata, error) passes :func:`spatialbench.records.redaction.redact` in
@@ -156,13 +157,14 @@ class RunStore:
 
     @contextmanager
     def _failures(self, action: str) -> Iterator[None]:
-        """Turn SQLite's errors into one :class:`RunStoreError` naming the file and what was kept."""
+        """Turn SQLite or file-system errors into one :class:`RunStoreError` naming file and what is kept."""
         try:
             yield
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, OSError) as exc:  # OSError: the file system's own (ENOSPC, EIO, EROFS)
             kept = "nothing in it was changed" if action == "open" else "answers stored before are kept"
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
             raise RunStoreError(
-                f"{self.path}: cannot {action} the run store ({exc}); {kept}. Free disk space, or move "
+                f"{self.path}: cannot {action} the run store ({reason}); {kept}. Free disk space, or move "
                 "a damaged file away (re-running then asks every item again) or choose another --out"
             ) from None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from spatialbench.records.progress import Progress, Tally
 from spatialbench.registry import Registry
 from spatialbench.scene.ingest.build import IngestedScene, IngestError, IngestOptions
 
@@ -45,8 +46,12 @@ def scan_folders(dataset: str, path: Path) -> list[Path]:
     return found
 
 
-def ingest(dataset: str, path: Path | str, options: IngestOptions | None = None) -> list[IngestedScene]:
+def ingest(
+    dataset: str, path: Path | str, options: IngestOptions | None = None, progress: Progress | None = None
+) -> list[IngestedScene]:
     """Read every scan folder of ``dataset`` at ``path`` (one folder or a folder of folders).
+
+    ``progress``: called with (scans read, scan folders).
 
     Raises:
         spatialbench.registry.UnknownNameError: unknown dataset. IngestError: unreadable input (named).
@@ -55,7 +60,8 @@ def ingest(dataset: str, path: Path | str, options: IngestOptions | None = None)
     folder = Path(path)
     if not folder.is_dir():
         raise IngestError(f"{folder}: not a folder")
-    return [reader(p, options or IngestOptions()) for p in scan_folders(dataset, folder)]
+    scans = list(scan_folders(dataset, folder))
+    return [reader(p, options or IngestOptions()) for p in Tally(len(scans), progress).each(scans)]
 
 
 __all__ = ["SCAN_READERS", "IngestError", "IngestOptions", "IngestedScene", "ingest", "scan_folders"]

@@ -135,7 +135,7 @@ def planned_sets(
 
 def _distances(scene: Scene, plans: list[Plan], settings: GenerationSettings) -> dict[tuple[str, str], float]:
     needed = sorted({(p, c) for p, s in plans for c in s})
-    return category_distances(scene, needed, settings)
+    return category_distances(scene, needed, settings, settings.rule_distance_method)
 
 
 def rel_distance_plan(scene: Scene, settings: GenerationSettings) -> DrawPlan | None:
@@ -144,7 +144,7 @@ def rel_distance_plan(scene: Scene, settings: GenerationSettings) -> DrawPlan | 
         return None
     units = primaries(scene)
     pairs = [(p, c) for p, others in units for c in others]
-    lookup = category_distances(scene, pairs, settings) if pairs else {}
+    lookup = category_distances(scene, pairs, settings, settings.rule_distance_method) if pairs else {}
     tables = [
         np.array([lookup[(p, c)] for c in others])[_combination_rows(len(others))] for p, others in units
     ]
