@@ -47,8 +47,8 @@ def _judge(run: Path) -> None:
     store = open_store(run, "judge", "scripted:judge", judge, "vsibench")
     question = Question("0", Request(parts=(TextPart("Is the answer D justified? Reply in JSON."),)))
     valid = lambda text: None if text.startswith("{") else "not JSON"  # noqa: E731
-    answers = asyncio.run(ask_all(judge, store, "scripted:judge", [question], valid, "Problem: {error}"))
-    assert answers[0].text == '{"verdict": "correct"}' and len(judge.sent) == 2
+    asked = asyncio.run(ask_all(judge, store, "scripted:judge", [question], valid, "Problem: {error}"))
+    assert asked.answers[0].text == '{"verdict": "correct"}' and asked.requests == len(judge.sent) == 2
 
 
 @pytest.fixture(scope="module")

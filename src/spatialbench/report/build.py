@@ -101,6 +101,17 @@ def _transcripts(out: Path, runs: Sequence[RunData], views: Sequence[ItemView],
             view.answers[k] = replace(answer, transcript=html)
 
 
+def _item_pages(out: Path, runs: Sequence[RunData], views: list[ItemView], tasks: dict[str, list[ItemView]],
+                sheets: int, stages: _Stages, warnings: list[str]) -> None:
+    """Contact sheets, then every run's transcripts (frames decoded once for both), then the item pages."""
+    makers = {r.label: SheetMaker(data_root(str(r.data))) for r in runs}
+    _sheets(out, runs, tasks, sheets, makers, warnings)
+    stages.done("sheets")
+    _transcripts(out, runs, views, makers, warnings)
+    stages.done("transcripts")
+    pages.write_item_pages(out, views, list(tasks.items()), [r.label for r in runs])
+
+
 def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: list, grids: list[Grid],
            found: list, tasks: dict[str, list[ItemView]], per_task: int, downloads: list[str]) -> Path:
     first = runs[0]
@@ -153,12 +164,7 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     views = item_views(runs)
     tasks = worst_first(views)
     warnings: list[str] = []
-    makers = {r.label: SheetMaker(data_root(str(r.data))) for r in runs}
-    _sheets(target, runs, tasks, sheets, makers, warnings)
-    stages.done("sheets")
-    _transcripts(target, runs, views, makers, warnings)
-    stages.done("transcripts")
-    pages.write_item_pages(target, views, list(tasks.items()), [r.label for r in runs])
+    _item_pages(target, runs, views, tasks, sheets, stages, warnings)
     pages.write_run_pages(target, runs)
     index = _index(target, runs, board, sections, grids, found, tasks, per_task, downloads)
     relativize(target, [p for r in runs for p in (r.path, r.path.parent, r.data, data_root(str(r.data)))])
