@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from spatialbench.benchmarks import load_items
 from spatialbench.cli.main import app
 from spatialbench.demo import contact_sheet
-from spatialbench.demo.pipeline import MANIFEST, write_contact_sheets
+from spatialbench.demo.pipeline import DEMO_FILES, claim_demo_folder, write_contact_sheets
 from spatialbench.media import load_media, parse_strategy
 from spatialbench.media.errors import MediaError
 
@@ -53,15 +53,20 @@ def _rendered(video: Path, *scene_ids: str) -> list:  # type: ignore[type-arg]
 
 def test_rerun_removes_only_the_sheets_the_demo_wrote(tmp_path: Path) -> None:
     write_video(tmp_path / "v.mp4")
-    sheets, manifest = tmp_path / "out" / "contact_sheets", tmp_path / "out" / MANIFEST
-    write_contact_sheets(_rendered(tmp_path / "v.mp4", "synth_0000_000", "synth_0000_001"), sheets, manifest)
+    out = tmp_path / "out"
+    claim_demo_folder(out, 2, 0)
+    write_contact_sheets(_rendered(tmp_path / "v.mp4", "synth_0000_000", "synth_0000_001"), out)
+    sheets = out / "contact_sheets"
     (sheets / "my_notes.jpg").write_bytes(b"a user's own picture")
     (sheets / "synth_0000_007.jpg").write_bytes(b"named like ours, but not written by the demo")
-    write_contact_sheets(_rendered(tmp_path / "v.mp4", "synth_0000_000"), sheets, manifest)
+    claim_demo_folder(out, 1, 0)
+    write_contact_sheets(_rendered(tmp_path / "v.mp4", "synth_0000_000"), out)
     kept = sorted(p.name for p in sheets.iterdir())
     assert kept == ["my_notes.jpg", "synth_0000_000.jpg", "synth_0000_007.jpg"]
     assert (sheets / "my_notes.jpg").read_bytes() == b"a user's own picture"
-    assert json.loads(manifest.read_text()) == {"contact_sheets": ["synth_0000_000.jpg"]}
+    assert sorted(n for n in DEMO_FILES.existing(out) if n.startswith("contact_sheets/")) == [
+        "contact_sheets/synth_0000_000.jpg"
+    ]
 
 
 def test_unreadable_video_leaves_no_partial_sheet(tmp_path: Path) -> None:

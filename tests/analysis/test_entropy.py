@@ -149,3 +149,37 @@ def test_a_non_numeric_score_names_items_csv_and_the_row(tmp_path: Path) -> None
     assert (
         result.output.strip() == f"error: {run_dir / 'items.csv'}: line 3 (item b): score 'x' is not a number"
     )
+
+
+def test_a_trace_lacking_an_array_is_counted_and_skipped(tmp_path: Path) -> None:
+    """Issue 26: one trace without ``entropy`` was a KeyError traceback for the whole run."""
+    values = [0, 0, 0, 1.0, 2.0, 0, 0, 0, 4.0]
+    broken = char_trace("(1)wv(2)u", entropies=values)
+    del broken["entropy"]
+    rows = {"a": (char_trace("(1)xy(2)z", entropies=values), "A", 1.0), "b": (broken, "A", 0.0)}
+    run_dir = write_traced_run(tmp_path / "run", tmp_path / "traces", rows)
+    result = CliRunner().invoke(app, ["entropy", str(run_dir), "--bins", "2"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((run_dir / "analysis" / "entropy.json").read_text())
+    assert doc["items"] == {"answers": 2, "traced": 1, "no_trace": 0, "unreadable": 1, "unscored": 0}
+    assert doc["phases"]["correct"]["1"]["mean"] == pytest.approx(1.5)  # item a alone, as by hand above
+    (skipped,) = doc["unreadable_traces"]
+    assert skipped.startswith(str(tmp_path / "traces")) and skipped.endswith(
+        ": not a complete trace (no entropy array)"
+    )
+    assert f"skipped unreadable trace(s): {skipped}\n" in result.output
+
+
+def test_arrays_of_different_lengths_name_the_file(tmp_path: Path) -> None:
+    values = [0, 0, 0, 1.0, 2.0, 0, 0, 0, 4.0]
+    short = char_trace("(1)wv(2)u", entropies=values)
+    short["entropy"] = short["entropy"][:-2]
+    rows = {"a": (char_trace("(1)xy(2)z", entropies=values), "A", 1.0), "b": (short, "A", 0.0)}
+    run_dir = write_traced_run(tmp_path / "run", tmp_path / "traces", rows)
+    result = CliRunner().invoke(app, ["entropy", str(run_dir)])
+    assert result.exit_code == 0, result.output
+    (skipped,) = json.loads((run_dir / "analysis" / "entropy.json").read_text())["unreadable_traces"]
+    assert skipped.endswith(
+        ": arrays of different lengths (tokens: token_ids 9, pieces 9, offsets 9, "
+        "entropy 7, logsumexp 9, topk_ids 9, topk_logits 9)"
+    )

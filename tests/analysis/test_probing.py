@@ -174,3 +174,20 @@ def test_answer_logit_ce_of_a_probe_that_predicts_the_targets_exactly() -> None:
     result = answer_logit_ce(data, train, test, "linear", 0)
     assert result is not None and result["all"]["items"] == len(test) == 12
     assert result["all"]["cross_entropy"] == pytest.approx(0.562335, abs=1e-3)
+
+
+def test_a_trace_lacking_an_array_is_counted_and_skipped(tmp_path: Path) -> None:
+    """Issue 26: one trace without ``anchor_logits`` was a KeyError traceback for the whole run."""
+    run_dir = _traced(tmp_path)
+    first = sorted((tmp_path / "traces").glob("*.npz"))[0]
+    with np.load(first) as stored:
+        arrays = {k: stored[k] for k in stored.files if k != "anchor_logits"}
+    np.savez_compressed(first, **arrays)
+    result = CliRunner().invoke(app, ["probe", str(run_dir), "--probe", "linear"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads((run_dir / "analysis" / "probe-linear.json").read_text())
+    assert doc["items"]["traced"] == 10 and doc["items"]["unreadable"] == 1  # 11 items, one skipped
+    assert doc["unreadable_traces"] == [f"{first}: not a complete trace (no anchor_logits array)"]
+    assert f"\nskipped unreadable trace(s): {first}: not a complete trace (no anchor_logits array)\n" in (
+        result.output
+    )

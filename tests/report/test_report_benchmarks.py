@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import html5lib
 import pytest
 
 from benchmarks.mmsi_remindview_fixtures import build_mmsi, build_remindview
@@ -35,8 +36,36 @@ def test_mmsi_video_report_has_table_3_and_difficulty_with_random_guess(tmp_path
     # the 14-question fixture's random-guess mean: (9/4 + 3/5 + 2/6) / 14 = 22.7
     # (docs/benchmarks/mmsi-video.md)
     table3 = md.split("main categories (Table 3")[1].split("\n\n")[1]
-    assert "| Chance Level (Random) | 22.7 |" in table3 and "| random guess | 22.7 |" in table3
+    # the chance-random run is the random-guess baseline: printed once (Table 2 "Random Guessing")
+    assert "| Chance Level (Random) | 22.7 | 22.8 | 23.3 | 23.3 | 20.8 |" in table3
+    assert "random guess" not in md
+    # each run's row is followed by its intervals; 14 questions: every cell is marked under 30 items
+    label = "| Chance Level (Random) 95 % CI |"
+    ci_row = next(line for line in table3.splitlines() if line.startswith(label))
+    assert ci_row.count("[") == ci_row.count("]*") >= 1
     assert "Difficulty levels" in md
+    tree = html5lib.parse((tmp_path / "report" / "index.html").read_text(), namespaceHTMLElements=False)
+    table = next(t for t in tree.iter("table") if t.get("id") == "main-table")
+    top, second = table.find("thead").findall("tr")
+    # Table 2's own header groups, spanning their subtypes (not VSI-Bench's answer kinds)
+    groups = [(th.text, int(th.get("colspan"))) for th in top.findall("th") if th.get("colspan")]
+    assert groups == [("Spatial Construction", 6), ("Motion Understanding", 3), ("Cross-Video", 2),
+                      ("Planning", 1), ("Prediction", 1)]
+    assert [th.text for th in second.findall("th")] == [
+        "Attr.", "Inst.-Inst.", "Inst.-Scen.", "Scen.-Scen.", "Cam.-Inst.", "Cam.-Scen.", "Cam.", "Inst.",
+        "Inter.", "MU.", "MV.", "Plan.", "Pred."]
+    assert "Multiple-Choice Answer" not in (tmp_path / "report" / "index.html").read_text()
+    # the Table 2 breakdown carries the same groups (Avg. last, under none); Table 3 has one header row
+    captions = {t.find("caption").text: t for t in tree.iter("table") if t.find("caption") is not None}
+    table2 = next(t for c, t in captions.items() if "subtypes (Table 2" in c)
+    row = table2.find("thead").findall("tr")[0]
+    assert [(th.text, th.get("colspan")) for th in row.findall("th")[1:]] == [
+        ("Spatial Construction", "6"), ("Motion Understanding", "3"), ("Cross-Video", "2"), ("Planning", "1"),
+        ("Prediction", "1"), (None, "1")]
+    table3 = next(t for c, t in captions.items() if "main categories (Table 3" in c)
+    assert len(table3.find("thead").findall("tr")) == 1
+    tex = (tmp_path / "report" / "tables" / "breakdowns.tex").read_text()
+    assert r"\multicolumn{6}{c}{Spatial Construction} & \multicolumn{3}{c}{Motion Understanding}" in tex
     stems = {Path(f.png).stem.split("-")[1] for f in result.figures if "breakdown" in f.png}
     assert stems == {"1", "2", "3"}
     assert result.warnings == []  # contact sheets of the frame lists sent were drawn
@@ -47,6 +76,10 @@ def test_remindview_report_has_table_1_rows(tmp_path: Path) -> None:
     build_report(runs, tmp_path / "report")
     md = (tmp_path / "report" / "tables" / "breakdowns.md").read_text()
     assert "ReMindView-Bench overall (Table 1)" in md and "by distance level" in md
+    overall = md.split("overall (Table 1)")[1].split("\n\n")[1].splitlines()
+    # one random baseline row (Table 1 "Random Choice"): the chance-random run's, not a second computed one
+    assert [line.split(" | ")[0] for line in overall[2:]] == [
+        "| vision", "| vision 95 % CI", "| Chance Level (Random)", "| Chance Level (Random) 95 % CI", "| n"]
     board = (tmp_path / "report" / "tables" / "leaderboard.md").read_text()
     assert "| Chance Level (Random) | - |" in board and "| vision | 1 |" in board
     # the frames sent are labelled as the questions name them; an item without a scene has no scene row

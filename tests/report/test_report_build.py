@@ -13,18 +13,25 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from spatialbench.cli.main import app
-from spatialbench.report import build_report, load_run
+from spatialbench.report import build_report, figures, load_run
 from spatialbench.report.tables import leaderboard
+from support.text_boxes import capture, overlaps
 
 pytestmark = pytest.mark.slow  # renders a demo scene (about 10 s)
 
 RUNS = ("vision", "blind", "random", "frequency")
 
 
+#: the report's charts as saved: file stem → texts measured (tests/support/text_boxes.py)
+DRAWN: dict = {}
+
+
 @pytest.fixture(scope="module")
 def report(demo_runs, tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("report")
-    build_report([demo_runs[n] for n in RUNS], out)
+    with pytest.MonkeyPatch.context() as patch, capture(patch, figures) as drawn:
+        build_report([demo_runs[n] for n in RUNS], out)
+    DRAWN.update(drawn)
     return out
 
 
@@ -61,11 +68,19 @@ def test_leaderboard_has_fig6_sections_ranks_and_chance_dashes(demo_runs) -> Non
     assert rank is None and values[0] is None and values[1:5] == (None,) * 4
     assert values[board.header.index("Rel. Dist.")] == pytest.approx(25.0)
     assert [models[n][0] for n in models] == [1, 2] and list(models) == ["vision", "blind (blind)"]
-    assert board.kinds[:4] == ("Numerical Answer",) * 4 and board.kinds[4:] == ("Multiple-Choice Answer",) * 4
+    # Fig. 6's header groups, from the benchmark's own table (ScoringRules.column_groups)
+    assert board.group_spans() == [("Numerical Answer", 4), ("Multiple-Choice Answer", 4)]
+
+
+def test_group_headers_do_not_depend_on_the_first_run(demo_runs) -> None:
+    # chance-random answers no numerical item: when its run came first, the answer kinds were read from its
+    # rows and "Numerical Answer" was left blank (the headers spanned 4 of 8 columns); the spec decides now
+    board = leaderboard([load_run(demo_runs[n]) for n in ("random", "vision")])
+    assert board.group_spans() == [("Numerical Answer", 4), ("Multiple-Choice Answer", 4)]
 
 
 def test_every_figure_with_data_is_written_as_png_and_svg(report) -> None:
-    for stem in ("tasks", "radar-vision", "radar-blind", "gap-blind"):
+    for stem in ("tasks", "radar", "gap-blind"):
         png, svg = report / "figures" / f"{stem}.png", report / "figures" / f"{stem}.svg"
         with Image.open(png) as image:
             assert image.width > 500 and image.height > 400
@@ -75,6 +90,40 @@ def test_every_figure_with_data_is_written_as_png_and_svg(report) -> None:
     assert not list((report / "figures").glob("breakdown-*"))  # one dataset, no breakdown: none drawn
 
 
+def test_report_charts_have_no_text_over_text_and_nothing_under_9_pt(report) -> None:
+    assert {"tasks", "radar", "gap-blind"} <= set(DRAWN)
+    for stem, chart in DRAWN.items():
+        assert overlaps(chart.labels) == [], stem
+        assert min(t.points for t in chart.labels) >= 9, stem
+
+
+def test_one_radar_overlays_every_answering_run(report) -> None:
+    # Fig. 1 (left) overlays the models: one radar, a line per vision / blind run, frequency chance dashed
+    assert [p.name for p in sorted((report / "figures").glob("radar*"))] == ["radar.png", "radar.svg"]
+    svg = (report / "figures" / "radar.svg").read_text()
+    legend = svg[svg.index('<g id="legend_1">'):]
+    names = re.findall(r"<!-- (.+?) -->", legend)  # matplotlib writes each text as a comment
+    assert names == ["Chance Level (Frequency)", "vision", "blind (blind)"]
+    assert (report / "index.html").read_text().count('src="figures/radar.png"') == 1
+
+
+def test_leaderboard_html_groups_and_marks(report, demo_runs) -> None:
+    tree = html5lib.parse((report / "index.html").read_text(), namespaceHTMLElements=False)
+    table = next(t for t in tree.iter("table") if t.get("id") == "main-table")
+    top, second = table.find("thead").findall("tr")
+    groups = [(th.text, int(th.get("colspan"))) for th in top.findall("th") if th.get("colspan")]
+    assert groups == [("Numerical Answer", 4), ("Multiple-Choice Answer", 4)]
+    assert sum(span for _, span in groups) == len(second.findall("th")) == 8
+    rows = {tr.find("td/a").text: tr.findall("td")[2:] for tr in table.find("tbody").findall("tr")
+            if tr.find("td/a") is not None}
+    board = leaderboard([load_run(demo_runs[n]) for n in RUNS])
+    marks = board.marks()
+    for name in ("vision", "blind (blind)"):
+        assert [td.get("class") for td in rows[name]] == list(marks[name])
+    assert all(td.get("class") is None for td in rows["Chance Level (Frequency)"])
+    assert marks["vision"][0] == "best" and marks["blind (blind)"][0] == "second"  # Avg. 1st and 2nd
+
+
 def test_tables_in_markdown_csv_latex(report, demo_runs) -> None:
     vision = load_run(demo_runs["vision"]).result.table
     csv = (report / "tables" / "leaderboard.csv").read_text().splitlines()
@@ -82,7 +131,8 @@ def test_tables_in_markdown_csv_latex(report, demo_runs) -> None:
     assert row.split(",")[1:3] == ["1", str(vision.average)]
     tex = (report / "tables" / "leaderboard.tex").read_text()
     assert r"\multicolumn{11}{l}{\textit{Baseline}} \\" in tex
-    assert f"vision & 1 & {vision.average:.1f} &" in tex
+    assert f"vision & 1 & \\textbf{{{vision.average:.1f}}} &" in tex  # the best Avg. in bold, as the papers
+    assert r"\multicolumn{4}{c}{Numerical Answer} & \multicolumn{4}{c}{Multiple-Choice Answer} \\" in tex
     assert "| Chance Level (Random) | - | - | - |" in (report / "tables" / "leaderboard.md").read_text()
 
 

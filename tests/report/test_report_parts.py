@@ -14,7 +14,7 @@ from spatialbench.report.figures import gap_bars
 from spatialbench.report.items import page_name
 from spatialbench.runs import RunConfig
 from spatialbench.runs.checks import RunFolderError
-from spatialbench.scoring.render import Grid, to_latex
+from spatialbench.scoring.render import Grid, to_latex, to_markdown
 
 
 def test_gap_bars_sort_tasks_by_enabled_minus_disabled(tmp_path: Path) -> None:
@@ -96,3 +96,57 @@ def test_unreadable_run_folders_are_one_error_naming_the_file(tmp_path: Path) ->
     (no_store / "run.sqlite").write_bytes(b"this is not sqlite" * 100)
     with pytest.raises(RunFolderError, match="run.sqlite: not a readable run store"):
         load_run(no_store)
+
+
+def test_best_and_second_best_are_marked_among_model_rows_only() -> None:
+    from spatialbench.report.tables import Leaderboard
+
+    board = Leaderboard(
+        header=("Avg.", "x", "y", "z"), keys=("x", "y", "z"), groups=("G", "G", ""),
+        sections=(("Baseline", (("Chance", None, (99.0, 99.0, 99.0, 99.0)),)),
+                  ("Models", (("a", 1, (50.0, 10.0, None, 0.0)), ("b", 2, (40.0, 30.0, 5.0, 0.0)),
+                              ("c", 3, (40.0, 20.0, None, 0.0))))))
+    # Avg.: 50 best, both 40s second; x: 30 best, 20 second; y: one value only; z: all equal: not marked
+    assert board.marks() == {"a": ("best", None, None, None), "b": ("second", "best", None, None),
+                             "c": ("second", "second", None, None)}
+    md = "\n".join(to_markdown(board.marked_grid()))
+    assert "| a | 1 | **50.0** | 10.0 | - | 0.0 |" in md
+    assert "| b | 2 | <u>40.0</u> | **30.0** | 5.0 | 0.0 |" in md
+    assert "| Chance | - | 99.0 | 99.0 | 99.0 | 99.0 |" in md  # baselines are not ranked, not marked
+    assert board.group_spans() == [("G", 2), ("", 1)]
+
+
+def test_radar_of_thirteen_columns_overlays_runs_without_overlapping_text(tmp_path, monkeypatch) -> None:
+    from spatialbench.benchmarks.mmsi_video.breakdown import SUBTYPES
+    from spatialbench.report import figures
+    from support.text_boxes import capture, overlaps
+
+    columns = [label for _, label in SUBTYPES]
+    series = [("O3", [34.9, 34.2, 40.3, 36.2, 40.5, 43.8, 37.6, 37.8, 35.8, 41.2, 25.7, 41.1, 26.8]),
+              ("GPT-4o", [26.5, 26.3, 31.2, 26.1, 38.0, 38.8, 36.6, 35.6, 27.2, 30.4, 28.6, 33.1, 29.3]),
+              ("none", [None] * 13)]
+    with capture(monkeypatch, figures) as drawn:
+        figures.radar(columns, series, "MMSI-Video-Bench", tmp_path / "radar", ("chance", [24.1] * 13))
+    chart = drawn["radar"]
+    lines = [line.get_label() for line in chart.figure.axes[0].get_lines()
+             if not line.get_label().startswith("_")]
+    assert lines == ["chance", "O3", "GPT-4o", "none"]  # one chart, every run a line
+    texts = [t.text for t in chart.labels]
+    assert all(texts.count(c) == 1 for c in columns) and texts.count("GPT-4o") == 1
+    assert min(t.points for t in chart.labels) >= 9
+    assert overlaps(chart.labels) == []
+
+
+def test_leaderboard_latex_has_the_group_row_and_the_marks() -> None:
+    from spatialbench.report.tables import Leaderboard
+
+    board = Leaderboard(
+        header=("Avg.", "x", "y", "z"), keys=("x", "y", "z"), groups=("Spatial", "Spatial", "Motion"),
+        sections=(("Models", (("a", 1, (50.0, 10.0, 7.0, 1.0)), ("b", 2, (40.0, 30.0, 5.0, 2.0)))),))
+    tex = board.latex().splitlines()
+    # Method, Rank, Avg. blank; "Spatial" over x, y (columns 4-5), "Motion" over z (column 6)
+    assert tex[2] == r" &  &  & \multicolumn{2}{c}{Spatial} & \multicolumn{1}{c}{Motion} \\"
+    assert tex[3] == r"\cmidrule(lr){4-5} \cmidrule(lr){6-6}"
+    assert tex[4] == r"Method & Rank & Avg. & x & y & z \\"
+    assert r"a & 1 & \textbf{50.0} & \underline{10.0} & \textbf{7.0} & \underline{1.0} \\" in tex
+    assert r"b & 2 & \underline{40.0} & \textbf{30.0} & \underline{5.0} & \textbf{2.0} \\" in tex

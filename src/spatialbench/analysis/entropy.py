@@ -11,13 +11,15 @@ Per group (``correct``, ``incorrect``, ``all``; :func:`~spatialbench.analysis.st
 phase: the token count, the mean and (population) variance of the token entropies pooled over the
 group's items, the item count, and a curve of mean entropy over ``bins`` equal parts of the phase's
 tokens (relative position within the phase). Items are read one trace at a time (memory bounded for any
-run size); items without a trace or with an unreadable one are counted, not fatal, but a run of which no
+run size); items without a trace or with an unreadable one (a missing array, arrays of different lengths)
+are counted and the first unreadable ones named (``unreadable_traces``), not fatal, but a run of which no
 answer's trace can be read is a :class:`TraceError`. The document is ``RUN/analysis/entropy.json``
 (registered as analysis ``entropy``: :data:`ANALYSIS`), drawn as bars per phase and curves over the phases.
 """
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,9 @@ from spatialbench.models.hf_trace import is_content, read_trace
 from spatialbench.records.progress import Progress, Tally
 from spatialbench.runs.folder import RunFolder
 from spatialbench.scoring.render import Grid, Value, to_markdown
+
+Trace = dict[str, np.ndarray]
+"""One answer's trace arrays (:mod:`spatialbench.models.hf_trace`)."""
 
 VERSION = 1
 GROUPS = ("correct", "incorrect", "all")
@@ -110,6 +115,34 @@ def trace_folder(run: RunFolder, given: Path | None) -> Path:
     return folder
 
 
+SKIPPED_SHOWN = 10
+"""How many unreadable traces a document names (``unreadable_traces``); the count holds them all."""
+
+
+def read_counted(path: Path, counts: MutableMapping[str, int], skipped: list[str]) -> Trace | None:
+    """Return the trace at ``path``, or None after counting it ``unreadable`` and keeping why in ``skipped``.
+
+    A trace that cannot be read, lacks an array or holds arrays of different lengths is one bad answer,
+    not a bad run (:func:`~spatialbench.models.hf_trace.read_trace` names the file and the arrays).
+    """
+    try:
+        return read_trace(path)
+    except (OSError, ValueError) as exc:
+        counts["unreadable"] = counts.get("unreadable", 0) + 1
+        if len(skipped) < SKIPPED_SHOWN:
+            skipped.append(str(exc))
+        return None
+
+
+def skipped_line(doc: dict[str, Any]) -> str:
+    """Return the summary line naming the unreadable traces skipped ("" when none)."""
+    skipped = doc.get("unreadable_traces") or []
+    if not skipped:
+        return ""
+    more = doc["items"].get("unreadable", len(skipped)) - 1
+    return f"skipped unreadable trace(s): {skipped[0]}" + (f" (and {more} more)" if more > 0 else "") + "\n"
+
+
 def check_traced(folder: Path, counts: dict[str, int]) -> None:
     """Raise TraceError (naming ``folder`` and the counts) when no answer's trace could be read from it."""
     if counts.get("traced", 0) == 0:
@@ -135,6 +168,7 @@ def entropy_study(
     """
     cells = {(g, k): _Moments(bins) for g in GROUPS for k in PHASES}
     counts = {"answers": 0, "traced": 0, "no_trace": 0, "unreadable": 0, "unscored": 0}
+    skipped: list[str] = []
     correct = correct_items(run)
     answers = stored_answers(run, turn)
     for item_id, answer in Tally(len(answers), progress).each(answers.items()):
@@ -146,10 +180,8 @@ def entropy_study(
         if item_id not in correct:
             counts["unscored"] += 1
             continue
-        try:
-            trace = read_trace(folder / name)
-        except (OSError, ValueError):
-            counts["unreadable"] += 1
+        trace = read_counted(folder / name, counts, skipped)
+        if trace is None:
             continue
         counts["traced"] += 1
         group = "correct" if correct[item_id] else "incorrect"
@@ -163,6 +195,7 @@ def entropy_study(
         "markers": markers,
         "bins": bins,
         "items": counts,
+        "unreadable_traces": skipped,
         "phases": {g: {str(k): cells[(g, k)].summary() for k in PHASES} for g in GROUPS},
     }
 
@@ -265,7 +298,7 @@ def summary_text(doc: dict[str, Any]) -> str:
     rows = tuple((f"({k})", tuple(_stat(doc["phases"][g][k]) for g in GROUPS)) for k in PHASE_KEYS)
     lines = to_markdown(Grid(("correct: mean ± variance (tokens)", "incorrect", "all"), rows))
     lines.append("items: " + ", ".join(f"{k} {v}" for k, v in doc["items"].items()))
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + skipped_line(doc)
 
 
 ANALYSIS = EntropyAnalysis()

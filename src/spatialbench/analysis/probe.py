@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from spatialbench.analysis.entropy import check_traced, trace_folder
+from spatialbench.analysis.entropy import check_traced, skipped_line, trace_folder
 from spatialbench.analysis.probe_features import collect
 from spatialbench.analysis.probing import check_options, probe_phase
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
@@ -96,7 +96,7 @@ class ProbeAnalysis(Analysis):
         assert isinstance(params, ProbeParams)
         check_options(params.probe, params.test_size)
         folder = trace_folder(run, params.traces)
-        per_phase, counts = collect(run, run.items(), stored_answers(run), folder,
+        per_phase, counts, skipped = collect(run, run.items(), stored_answers(run), folder,
                                     data_root(str(run.data_path)), params.features, params.max_features)
         check_traced(folder, counts)
         results = {k: probe_phase(d, params.probe, params.seed, params.test_size)
@@ -104,7 +104,7 @@ class ProbeAnalysis(Analysis):
         return self.document(
             run=run.name, probe=params.probe,
             features=params.features, seed=params.seed, split="by scene (GroupShuffleSplit)",
-            trace_dir=str(folder), items=counts,
+            trace_dir=str(folder), items=counts, unreadable_traces=skipped,
             phases={str(k): {key: v for key, v in r.items() if key != "test_index"}
                     for k, r in results.items()},
         )
@@ -159,7 +159,7 @@ def summary_text(doc: dict[str, Any]) -> str:
         f"incorrect {cell(r['incorrect'])}; "
         f"chance {r['chance'] if r['chance'] is None else round(r['chance'], 3)}\n"
         for k, r in doc["phases"].items()
-    )
+    ) + skipped_line(doc)
 
 
 ANALYSIS = ProbeAnalysis()

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
+from spatialbench.analysis.entropy import read_counted
 from spatialbench.analysis.judge.truth import frame_folder
 from spatialbench.analysis.phases import PHASES, PhaseSplit, split
 from spatialbench.analysis.probing import ProbeData, select_columns
 from spatialbench.analysis.stored import StoredAnswer, correct_items
-from spatialbench.models.hf_trace import read_trace
 from spatialbench.records.item import Item
 from spatialbench.runs.folder import RunFolder
 
@@ -49,17 +49,20 @@ def phase_anchor(trace: dict[str, np.ndarray], phases: PhaseSplit, k: int) -> in
 
 
 def _traced(
-    answers: dict[str, StoredAnswer], folder: Path, wanted: set[str], counts: Counter[str]
+    answers: dict[str, StoredAnswer],
+    folder: Path,
+    wanted: set[str],
+    counts: Counter[str],
+    skipped: list[str],
 ) -> Iterator[tuple[str, dict[str, np.ndarray]]]:
     for item_id, answer in answers.items():
         name = answer.raw.get("trace")
         if item_id not in wanted or not isinstance(name, str):
             counts["no_trace" if item_id in wanted else "not_used"] += 1
             continue
-        try:
-            yield item_id, read_trace(folder / name)
-        except (OSError, ValueError):
-            counts["unreadable"] += 1
+        trace = read_counted(folder / name, counts, skipped)
+        if trace is not None:
+            yield item_id, trace
 
 
 def _row(trace: dict[str, np.ndarray], index: int, features: str, columns: np.ndarray) -> np.ndarray:
@@ -85,8 +88,10 @@ def collect(
     data_root: Path,
     features: str = "logits",
     max_features: int = 4096,
-) -> tuple[dict[int, ProbeData], dict[str, int]]:
-    """Return phase → probe data over the run's traced items, and the item counts.
+) -> tuple[dict[int, ProbeData], dict[str, int], list[str]]:
+    """Return phase → probe data over the run's traced items, the item counts and the unreadable traces.
+
+    An unreadable trace is counted and skipped (:func:`~spatialbench.analysis.entropy.read_counted`).
 
     Raises:
         ValueError: ``features`` is neither ``logits`` nor ``hidden:J``; traces differ in logit width.
@@ -100,11 +105,12 @@ def collect(
     counts: Counter[str] = Counter(no_answer=len(set(extracted) - set(labels)))
     # the kept columns give the logit features and the answer logits (the Fig. 8 target) alike
     columns = select_columns(
-        (t["anchor_logits"] for _, t in _traced(answers, folder, wanted, Counter())), max_features
+        (t["anchor_logits"] for _, t in _traced(answers, folder, wanted, Counter(), [])), max_features
     )
+    skipped: list[str] = []
     correct = correct_items(run)
     rows: dict[int, list[Row]] = {k: [] for k in PHASES}
-    for item_id, trace in _traced(answers, folder, wanted, counts):
+    for item_id, trace in _traced(answers, folder, wanted, counts, skipped):
         counts["traced"] += 1
         phases = split("".join(str(p) for p in trace["pieces"]))
         answer_index = phase_anchor(trace, phases, 4)
@@ -123,7 +129,7 @@ def collect(
                     answer,
                 )
             )
-    return {k: _stack(r) for k, r in rows.items() if r}, dict(counts)
+    return {k: _stack(r) for k, r in rows.items() if r}, dict(counts), skipped
 
 
 def _stack(rows: list[Row]) -> ProbeData:

@@ -39,7 +39,7 @@ from spatialbench.scoring.uncertainty import Resampler, paired, table_draws
 
 CAUSES = ("items only in one side", "dataset revision", "response text", "extraction rule", "MRA rule")
 Aggregate = Callable[[pd.DataFrame], Table]
-"""Item rows (``id``, ``task``, ``dataset``, ``score`` …) → the benchmark's table (its ``average``: points)."""
+"""Item rows (``id``, ``task``, ``dataset``, ``score`` …) → the benchmark's table (``average``: points)."""
 
 
 class ReconcileInputError(SpatialBenchError, ValueError):
@@ -109,7 +109,7 @@ def _average(table: Table) -> float:
 
 
 def _noise(before: pd.DataFrame, after: pd.DataFrame, aggregate: Aggregate) -> dict[str, object]:
-    """The paired scene-clustered test of one step ``before`` → ``after`` (same items, other scores)."""
+    """Test one step ``before`` → ``after`` (same items, other scores), paired and scene-clustered."""
     resampler = Resampler.for_rows(before)
     draws = [table_draws(aggregate(frame), resampler)["overall"] for frame in (after, before)]
     test = None if draws[0] is None or draws[1] is None else paired(draws[0] - draws[1])

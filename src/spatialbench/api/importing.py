@@ -20,7 +20,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.errors import SpatialBenchError
@@ -30,6 +30,9 @@ from spatialbench.runs.config import RunConfig
 from spatialbench.runs.folder import RunFolder, open_run
 from spatialbench.runs.record import load_run_items
 from spatialbench.scoring.output import write_scores
+
+if TYPE_CHECKING:  # read_predictions is imported inside import_run, as the CLI's heavy modules are
+    from spatialbench.scoring.predictions import Predictions
 
 #: the tool a predictions format comes from (a table is VLMEvalKit's when it has its ``index`` column)
 TOOL_OF_FORMAT = {"lmms-eval": "lmms-eval", "jsonl": "jsonl", "export": "export"}
@@ -109,6 +112,7 @@ def import_run(
         read = read_predictions(path, loaded, format, response_field)
     except (FileNotFoundError, ValueError) as err:
         raise ImportInputError(str(err)) from None
+    path = _source(read, path, notify)
     skipped = _noted([str(e) for e in read.errors], notify)
     items = [i for i in loaded if i.id in read.responses]
     if not items:
@@ -121,6 +125,14 @@ def import_run(
                "file": str(path.absolute())}
     _write(config, backend, items, read.responses, target)
     return ImportOutcome(open_run(target, scored=True), found_tool, found_version, len(items), skipped)
+
+
+def _source(read: Predictions, given: Path, notify: Callable[[str], None] | None) -> Path:
+    """Return the file read: the one chosen from an lmms-eval output folder is noted (its note first)."""
+    if read.source is None or read.source == given:
+        return given
+    _noted(read.warnings[:1], notify)
+    return read.source
 
 
 def _noted(lines: list[str], notify: Callable[[str], None] | None) -> list[str]:

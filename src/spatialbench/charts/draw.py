@@ -13,6 +13,7 @@ nothing. SVGs carry no date and stable element ids, so the same inputs give the 
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -52,31 +53,61 @@ def save(figure: plt.Figure, stem: Path) -> list[Path]:
     return paths
 
 
-def _value_axis(axes: Any, values: Sequence[Value], label: str, scale: float) -> None:
+#: above this many bars a chart is drawn horizontally (one band per column, labels read across): 13 MMSI
+#: subtypes x 3 runs drawn upright need a 12-inch figure, scaled to half size on a report page
+HORIZONTAL_FROM = 24
+LABEL_POINTS = 9  # every text of a chart is at least 9 pt at the saved size
+BAR_INCHES = 0.24  # per bar, across: an upright or horizontal 9 pt label and its box fit in it
+COLUMN_INCHES = 0.8  # per column of vertical bars: a 9 pt name of 10 characters a line fits under it
+
+
+def _value_axis(axes: Any, values: Sequence[Value], label: str, scale: float, horizontal: bool) -> None:
     """Set the value axis: 0 to 1.05 × ``scale`` or the highest value (``scale`` 0: the data's range).
 
-    It extends below 0, with a zero line, when a value is negative.
+    It extends below 0, with a zero line, when a value is negative; 15 % more on each side drawn on holds
+    the value labels beyond the bars' ends.
     """
     drawn = [h for h in map(number, values) if not math.isnan(h)]
     low, high = min([0.0, *drawn]), max([0.0, *drawn])
-    margin = 0.05 * max(scale, high - low, 1e-9)
-    if low < 0:
-        axes.axhline(0, color="black", linewidth=0.8)
-        axes.set_ylim(low - margin, high + margin)
-    else:
-        axes.set_ylim(0, max(1.05 * scale, high + margin) * 1.12)  # room for the upright labels
-    axes.set_ylabel(label)
+    high = max(high, 1.05 * scale if low >= 0 else high)
+    room = 0.15 * max(high - low, 1e-9)
+    (axes.axvline if horizontal else axes.axhline)(0, color="black", linewidth=0.8)
+    limits = (low - room if low < 0 else 0.0, high + room)
+    (axes.set_xlim if horizontal else axes.set_ylim)(*limits)
+    (axes.set_xlabel if horizontal else axes.set_ylabel)(label)
 
 
-def _bar_label(axes: Any, rect: Any, height: float) -> None:
-    """Write ``height`` with one decimal above its bar, upright, on a white box (chance lines pass behind).
+def _label_end(height: float, ci: Interval) -> float:
+    """Where a bar's label starts: the bar's end, or the end of its error bar beyond it (labels on caps)."""
+    if ci is None:
+        return height
+    return max(height, ci[1]) if height >= 0 else min(height, ci[0])
 
-    Upright (rotated 90°) text takes a bar's width, not a label's, so neighbours never overlap.
+
+def _bar_label(axes: Any, centre: float, height: float, ci: Interval, horizontal: bool) -> None:
+    """Write ``height`` with one decimal beyond its bar's end (and error bar), on a white box.
+
+    Upright text on vertical bars (horizontal text on horizontal ones) takes a bar's width, not a label's,
+    so neighbours never overlap; chance lines pass behind the box.
     """
-    axes.annotate(f"{height:.1f}", (rect.get_x() + rect.get_width() / 2, max(height, 0.0)), ha="center",
-                  va="bottom", rotation=90, fontsize=7, xytext=(0, 2), textcoords="offset points", zorder=4,
+    end, sign = _label_end(height, ci), 1 if height >= 0 else -1
+    if horizontal:
+        place = {"xy": (end, centre), "xytext": (3 * sign, 0), "ha": "left" if sign > 0 else "right",
+                 "va": "center", "rotation": 0}
+    else:
+        place = {"xy": (centre, end), "xytext": (0, 3 * sign), "ha": "center",
+                 "va": "bottom" if sign > 0 else "top", "rotation": 90}
+    axes.annotate(f"{height:.1f}", textcoords="offset points", fontsize=LABEL_POINTS, zorder=4,
                   bbox={"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none",
-                        "alpha": 0.85})
+                        "alpha": 0.85}, **place)
+
+
+def _bar_figure(columns: int, bars: int, horizontal: bool) -> tuple[Any, Any]:
+    """Return a figure sized for ``columns`` groups of ``bars`` bars: :data:`BAR_INCHES` across a bar."""
+    across = BAR_INCHES * columns * max(bars, 1) / 0.8 + 1.2
+    named = COLUMN_INCHES * columns + 2.5  # each column's wrapped name fits under it
+    size = (7.5, max(3.0, across)) if horizontal else (max(6.0, across + 1.0, named), 4.6)
+    return plt.subplots(figsize=size)
 
 
 def grouped_bars(
@@ -91,10 +122,13 @@ def grouped_bars(
 ) -> list[Path]:
     """Bars ``bars`` = ``[(name, values per column)]``; ``chance`` rows as dashed ticks; written to ``stem``.
 
-    ``intervals``: per bar row, a ``(low, high)`` (or None) per column, drawn as error bars (95 % intervals).
+    ``intervals``: per bar row, a ``(low, high)`` (or None) per column, drawn as error bars (95 % intervals);
+    a value's label sits beyond its error bar.
 
     The value axis runs from 0 to 1.05 × ``scale`` (105 for percent scores; 0: the data's range) and
-    extends below 0 (with a zero line) when a value is negative, e.g. differences of runs.
+    extends below 0 (with a zero line) when a value is negative, e.g. differences of runs. More than
+    :data:`HORIZONTAL_FROM` bars are drawn horizontally, first column on top (MMSI-Video-Bench's 13
+    subtypes). Every text is at least 9 pt (:data:`LABEL_POINTS`) at the saved size.
 
     Raises:
         ValueError: a row whose length differs from ``columns``.
@@ -102,38 +136,63 @@ def grouped_bars(
     for name, values in [*bars, *chance]:
         if len(values) != len(columns):
             raise ValueError(f"row {name!r} has {len(values)} values for {len(columns)} columns")
+    horizontal = len(columns) * len(bars) > HORIZONTAL_FROM
     x = np.arange(len(columns), dtype=float)
-    width = 0.8 / max(len(bars), 1)
-    # every bar gets ~0.3 inch: labels of 13 subtypes x several runs neither shrink nor collide
-    figure, axes = plt.subplots(figsize=(max(6.0, 0.3 * len(columns) * max(len(bars), 2) + 2), 4.6))
-    for k, (name, values) in enumerate(bars):
-        heights = np.array([number(v) for v in values])
-        offsets = x - 0.4 + width * (k + 0.5)
-        drawn = axes.bar(offsets, np.nan_to_num(heights), width, label=name, color=PALETTE[k % len(PALETTE)],
-                         zorder=2)
-        for rect, h in zip(drawn, heights, strict=True):
-            if not math.isnan(h):
-                _bar_label(axes, rect, h)
-        if k < len(intervals):
-            _error_bars(axes, offsets, heights, intervals[k])
+    figure, axes = _bar_figure(len(columns), len(bars), horizontal)
+    _draw_bars(axes, x, bars, intervals, horizontal)
     for k, (name, values) in enumerate(chance):
-        heights = np.array([number(v) for v in values])
-        axes.hlines(heights, x - 0.45, x + 0.45, colors="black", linestyles=("--", ":")[k % 2], linewidth=1.2,
-                    label=name, zorder=3)
-    axes.set_xticks(x, list(columns), rotation=20, ha="right")
+        ticks = axes.vlines if horizontal else axes.hlines
+        ticks([number(v) for v in values], x - 0.45, x + 0.45, colors="black", linestyles=("--", ":")[k % 2],
+              linewidth=1.2, label=name, zorder=3)
+    if horizontal:
+        axes.set_yticks(x, list(columns))
+        axes.invert_yaxis()  # the first column on top, as a table reads
+    else:  # upright names, wrapped: rotated ones reach into their neighbours' space
+        axes.set_xticks(x, [_column_name(c) for c in columns])
     ends: list[Value] = [e for row in intervals for ci in row if ci is not None for e in ci]
-    _value_axis(axes, [v for _, values in [*bars, *chance] for v in values] + ends, ylabel, scale)
-    axes.set_title(title)
-    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
-    axes.grid(axis="y", alpha=0.3)
+    _value_axis(axes, [v for _, values in [*bars, *chance] for v in values] + ends, ylabel, scale, horizontal)
+    axes.tick_params(labelsize=LABEL_POINTS)
+    axes.set_title(title, wrap=True)
+    axes.legend(fontsize=LABEL_POINTS, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    axes.grid(axis="x" if horizontal else "y", alpha=0.3)
     return save(figure, stem)
 
 
-def _error_bars(axes: Any, offsets: np.ndarray, heights: np.ndarray, row: Sequence[Interval]) -> None:
+def _column_name(name: str, width: int = 10) -> str:
+    """Wrap a column name to lines of ``width`` characters at spaces, hyphens and underscores.
+
+    ``object_rel_distance`` (an official task name) becomes ``object_`` / ``rel_`` / ``distance``.
+    """
+    wrapped = textwrap.fill(name.replace("_", "_ "), width, break_long_words=False)
+    return wrapped.replace("_ ", "_")
+
+
+def _draw_bars(axes: Any, x: np.ndarray, bars: Sequence[tuple[str, Sequence[Value]]],
+               intervals: Sequence[Sequence[Interval]], horizontal: bool) -> None:
+    """Draw each row of ``bars`` side by side over the positions ``x``, labelled, with its error bars."""
+    width = 0.8 / max(len(bars), 1)
+    for k, (name, values) in enumerate(bars):
+        heights = np.array([number(v) for v in values])
+        offsets = x - 0.4 + width * (k + 0.5)
+        draw = axes.barh if horizontal else axes.bar
+        draw(offsets, np.nan_to_num(heights), width, label=name, color=PALETTE[k % len(PALETTE)], zorder=2)
+        row = list(intervals[k]) if k < len(intervals) else [None] * len(x)
+        for centre, h, ci in zip(offsets, heights, row, strict=True):
+            if not math.isnan(h):
+                _bar_label(axes, centre, h, ci, horizontal)
+        _error_bars(axes, offsets, heights, row, horizontal)
+
+
+def _error_bars(axes: Any, offsets: np.ndarray, heights: np.ndarray, row: Sequence[Interval],
+                horizontal: bool) -> None:
     for x, h, ci in zip(offsets, heights, row, strict=True):
         if ci is not None and not math.isnan(h):
-            axes.errorbar([x], [h], yerr=[[h - ci[0]], [ci[1] - h]], fmt="none", ecolor="black", capsize=2,
-                          linewidth=0.8)
+            # drawn around the interval's own middle: a percentile interval need not hold the value
+            # (few scenes, or its bounds rounded to 4 decimals), and matplotlib refuses a negative spread
+            middle, spread = (ci[0] + ci[1]) / 2, (ci[1] - ci[0]) / 2
+            where = {"xerr": spread} if horizontal else {"yerr": spread}
+            axes.errorbar(*(([middle], [x]) if horizontal else ([x], [middle])), fmt="none", ecolor="black",
+                          capsize=2, linewidth=0.8, zorder=3, **where)
 
 
 def stacked_bars(columns: Sequence[str], stacks: Sequence[tuple[str, Sequence[Value]]], title: str,
@@ -149,7 +208,7 @@ def stacked_bars(columns: Sequence[str], stacks: Sequence[tuple[str, Sequence[Va
     axes.set_xticks(x, list(columns), rotation=20, ha="right")
     axes.set_ylabel(ylabel)
     axes.set_title(title)
-    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    axes.legend(fontsize=LABEL_POINTS, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     axes.grid(axis="y", alpha=0.3)
     return save(figure, stem)
 
@@ -166,9 +225,23 @@ def curves(series: Sequence[tuple[str, Sequence[float], Sequence[Value], str]], 
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
     axes.set_title(title)
-    axes.legend(fontsize=7)
+    axes.legend(fontsize=LABEL_POINTS)
     axes.grid(alpha=0.3)
     return save(figure, stem)
+
+
+def _spread(points: dict[str, NDArray[np.float64]], radius: float = 0.25) -> dict[str, NDArray[np.float64]]:
+    """Return ``points`` with the ``m > 1`` markers of one cell moved onto a circle of ``radius`` cells."""
+    arrays = {name: np.asarray(xy, dtype=float).reshape(-1, 2).copy() for name, xy in points.items()}
+    cells: dict[tuple[float, float], list[tuple[str, int]]] = {}
+    for name, xy in arrays.items():
+        for k, (x, y) in enumerate(xy):
+            cells.setdefault((float(x), float(y)), []).append((name, k))
+    for shared in (s for s in cells.values() if len(s) > 1):
+        for j, (name, k) in enumerate(shared):
+            angle = 2 * np.pi * j / len(shared)
+            arrays[name][k] += radius * np.array([np.cos(angle), np.sin(angle)])
+    return arrays
 
 
 def map_pair(predicted: dict[str, NDArray[np.float64]], truth: dict[str, NDArray[np.float64]], grid: int,
@@ -176,15 +249,15 @@ def map_pair(predicted: dict[str, NDArray[np.float64]], truth: dict[str, NDArray
     """Two grid maps side by side: the model's points and the ground truth, ``(n, 2)`` cells per category.
 
     A category keeps its colour (and marker) in both panels and is named once, in the legend beside them:
-    labels at the points printed over each other where objects share a cell (Fig. 10).
+    labels at the points printed over each other where objects share a cell (Fig. 10). Markers sharing a
+    cell are spread on a small circle around its centre, so each stays visible.
     """
     names = list(dict.fromkeys([*truth, *predicted]))
     palette = plt.get_cmap("tab20")
     colours = {name: palette(k % 20) for k, name in enumerate(names)}
     figure, panels = plt.subplots(1, 2, figsize=(9.0, 4.6))
     for axes, points, label in ((panels[0], predicted, "predicted"), (panels[1], truth, "ground truth")):
-        for name, xy in points.items():
-            xy = np.asarray(xy, dtype=float).reshape(-1, 2)
+        for name, xy in _spread(points).items():
             marker = "osD^v<>p"[names.index(name) % 8]
             axes.scatter(xy[:, 0], xy[:, 1], s=40, color=colours[name], marker=marker, label=name,
                          edgecolors="white", linewidths=0.5)
@@ -197,7 +270,7 @@ def map_pair(predicted: dict[str, NDArray[np.float64]], truth: dict[str, NDArray
         axes.set_title(label)
     handles = {h.get_label(): h for axes in panels for h in axes.collections}
     figure.legend([handles[n] for n in names if n in handles], [n for n in names if n in handles],
-                  loc="center left", bbox_to_anchor=(0.92, 0.5), fontsize=7, frameon=False,
+                  loc="center left", bbox_to_anchor=(0.92, 0.5), fontsize=LABEL_POINTS, frameon=False,
                   ncol=1 + len(names) // 24)
     figure.suptitle(title)
     return save(figure, stem)

@@ -13,6 +13,7 @@ from spatialbench.cli.score import (
     MraOpt,
     OutOpt,
     PrunedOpt,
+    check_mra,
     check_out,
     emit,
     load_annotations,
@@ -45,11 +46,12 @@ def baseline(
     """Score a chance baseline (no media needed) and print its table (``run --model chance-...`` too)."""
     from spatialbench.scoring.baselines import BASELINES
 
-    check_out(out)
-    spec = lookup(benchmark)
-    items = load_annotations(spec, annotations, pruned_ids, subset)
-    try:
-        result = BASELINES.get(model)(items, spec.scoring, mra=mra)
-    except ValueError as err:  # a baseline undefined for these items (no options, no positive truth)
-        raise CommandError(str(err)) from err
+    check_mra(mra)  # the baselines pass the mode on unread where no item is numerical
+    with check_out(out):  # unreadable annotations: one line, exit 2, no new --out left behind
+        spec = lookup(benchmark)
+        items = load_annotations(spec, annotations, pruned_ids, subset)
+        try:
+            result = BASELINES.get(model)(items, spec.scoring, mra=mra)
+        except ValueError as err:  # a baseline undefined for these items (no options, no positive truth)
+            raise CommandError(str(err)) from err
     emit(with_inputs(result, items, pruned_ids, spec), out)

@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 
 from spatialbench.cli.apps import CommandError, app
-from spatialbench.cli.out_dir import prepare_out_dir
+from spatialbench.cli.out_dir import new_out_dir
 from spatialbench.cli.subset_option import SubsetOpt
 
 RunsArg = Annotated[list[Path], typer.Argument(help="Run folders (spatialbench run --out ...).")]
@@ -79,10 +79,11 @@ def compare(
         raise CommandError(f"--format {fmt!r}: choose from {', '.join(FORMATS)}")
     names = _names(runs)
     reference = None if against is None else _reference(against, runs, names)
-    target = prepare_out_dir(out if out is not None else runs[0] / "analysis")
-    # not a scored run, runs of different benchmarks, an unknown subset: one line, exit 2 (cli/apps.py)
-    first = open_run(runs[0], names[0], scored=True)
-    doc = ANALYSIS.run(first, others=tuple(runs[1:]), labels=tuple(names[1:]), against=reference,
-                       subset=subset, relative=relative).model_dump(mode="json")
+    # not a scored run, runs of different benchmarks, an unknown subset: one line, exit 2 (cli/apps.py),
+    # and the folders made for the output (RUN1/analysis of a missing RUN1) removed again
+    with new_out_dir(out if out is not None else runs[0] / "analysis") as target:
+        first = open_run(runs[0], names[0], scored=True)
+        doc = ANALYSIS.run(first, others=tuple(runs[1:]), labels=tuple(names[1:]), against=reference,
+                           subset=subset, relative=relative).model_dump(mode="json")
     write_all(doc, target)
     typer.echo(render(doc, fmt), nl=False)

@@ -26,11 +26,10 @@ def demo(
     ] = 20.0,
 ) -> None:
     """Generate synthetic rooms, render walkthrough videos, ask all VSI-Bench question types, score chance."""
-    from spatialbench.cli.out_dir import prepare_out_dir
+    from spatialbench.cli.out_dir import new_out_dir
     from spatialbench.demo import run_demo
     from spatialbench.synth.renderer import RendererUnavailableError
 
-    prepare_out_dir(out)
     finished = [0]
 
     def log(line: str) -> None:
@@ -38,8 +37,9 @@ def demo(
             finished[0] += 1
         typer.echo(line, err=True)
 
-    try:
-        result = run_demo(out, scenes=scenes, seed=seed, seconds=seconds, log=log)
+    try:  # a user's files where the demo writes: refused (exit 2) before anything is written
+        with new_out_dir(out):
+            result = run_demo(out, scenes=scenes, seed=seed, seconds=seconds, log=log)
     except RendererUnavailableError as err:
         hint = "install Mesa's libEGL (e.g. apt-get install libegl1)"
         raise CommandError(f"cannot render headless ({err}); {hint}") from None

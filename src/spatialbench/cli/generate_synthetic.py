@@ -53,8 +53,6 @@ RayAddressOpt = Annotated[
 WorkersOpt = Annotated[
     int | None, typer.Option("--workers", min=1, help="CPUs of a local Ray (default: all).")
 ]
-# What --render-only removes: an earlier run's questions.
-QUESTION_FILES = ("test.jsonl", "test.parquet", "manifest.json")
 
 
 @generate_app.command("synthetic")
@@ -76,22 +74,24 @@ def generate_synthetic_command(
 
     The folder is what ``spatialbench run --benchmark vsibench --data DIR`` reads.
     """
-    from spatialbench.cli.out_dir import prepare_out_dir
+    from spatialbench.cli.out_dir import new_out_dir
     from spatialbench.generate.executors import EXECUTORS, ExecutorSettings
+    from spatialbench.generate.synthetic.folder import QUESTION_FILES, SYNTHETIC_FILES, claim_folder, release
     from spatialbench.synth import RenderConfig
 
     if executor not in EXECUTORS:
         raise CommandError(f"--executor {executor!r}; use one of: {', '.join(EXECUTORS)}")
-    prepare_out_dir(out)
-    _check_routes(routes, out)
+    with new_out_dir(out):  # a user's files where this run writes: refused (exit 2), nothing touched
+        _check_routes(routes, out)
+        claim_folder(out, scenes, seed)
     config = RenderConfig(width=width, height=height, fps=fps, max_seconds=seconds)
     results = _render(out, scenes, seed, config, ExecutorSettings(executor, ray_address, workers))
     typer.echo(f"meta-info -> {out / 'meta_info'}")
     if render_only:
-        for name in QUESTION_FILES:
-            (out / name).unlink(missing_ok=True)
-        return
-    _write_questions(results, out, seed, routes)
+        release(out, QUESTION_FILES)  # an earlier run's questions; never a file this tool did not write
+    else:
+        _write_questions(results, out, seed, routes)
+    SYNTHETIC_FILES.existing(out)
 
 
 def _check_routes(routes: Path | None, out: Path) -> None:

@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from spatialbench.cli.apps import CommandError, app
-from spatialbench.cli.out_dir import prepare_out_dir
+from spatialbench.cli.out_dir import new_out_dir
 
 DatasetArg = Annotated[str, typer.Argument(help="Scan format: scannet, arkitscenes or scannetpp.")]
 DirArg = Annotated[Path, typer.Argument(help="One scan folder, or a folder of scan folders.")]
@@ -55,9 +55,9 @@ def ingest_command(
     if not alpha > 0:
         raise CommandError(f"--alpha must be > 0, got {alpha}")
     options = IngestOptions(alpha=alpha, labels=_extra_labels(labels))
-    prepare_out_dir(out)
-    with progress_bar(f"ingest {dataset}", unit="scan") as bar:  # stderr, on a terminal only
-        scans = ingest(dataset, folder, options, bar)  # an unknown dataset, an unreadable scan: exit 2
+    # an unknown dataset, an unreadable scan: exit 2, no new --out left behind; the bar: stderr, terminal only
+    with new_out_dir(out), progress_bar(f"ingest {dataset}", unit="scan") as bar:
+        scans = ingest(dataset, folder, options, bar)
     write_meta_info([s.scene for s in scans], out / f"{dataset}_meta_info.json")
     report = {s.scene.scene_id: {"dropped_labels": s.dropped, "skipped_instances": s.skipped} for s in scans}
     (out / "ingest.json").write_text(json.dumps(report, indent=2) + "\n")

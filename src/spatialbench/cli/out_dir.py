@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from spatialbench.cli.apps import CommandError
+from spatialbench.errors import SpatialBenchError
 
 
 def prepare_out_dir(out: Path, option: str = "--out") -> Path:
@@ -46,3 +49,23 @@ def remove_empty(folders: list[Path]) -> None:
             folder.rmdir()
         except OSError:  # not empty (or gone): keep it and everything above it
             return
+
+
+@contextmanager
+def new_out_dir(out: Path, option: str = "--out") -> Iterator[Path]:
+    """Prepare ``out`` as :func:`prepare_out_dir` does; a set-up error in the block removes what it created.
+
+    A :class:`~spatialbench.errors.SpatialBenchError` (not a run folder, unreadable input) escaping the
+    block removes the folders this call created, while still empty, so that a refused command leaves
+    nothing behind; an existing folder is always kept.
+
+    Raises:
+        CommandError: as :func:`prepare_out_dir`.
+    """
+    created = missing_folders(out)
+    prepare_out_dir(out, option)
+    try:
+        yield out
+    except SpatialBenchError:
+        remove_empty(created)
+        raise

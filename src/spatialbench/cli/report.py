@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from spatialbench.cli.apps import app, command_errors
+from spatialbench.cli.apps import CommandError, app, command_errors
 
 
 @app.command()
@@ -26,14 +26,14 @@ def report(
     ] = None,
 ) -> None:
     """Write a self-contained HTML report: leaderboard, figures, breakdowns, analyses, items (worst first)."""
-    from spatialbench.cli.out_dir import prepare_out_dir
+    from spatialbench.cli.out_dir import new_out_dir
     from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.report import build_report
 
-    prepare_out_dir(out)
-    # a RunFolderError: one line, exit 2 (cli/apps.py); the bar (stderr, terminal only) counts build steps
-    with command_errors(ValueError, FileNotFoundError), progress_bar("report", unit="step") as bar:
-        dropped = _flagged(exclude) if exclude is not None else frozenset()
+    dropped = _flagged(exclude) if exclude is not None else frozenset()
+    # a RunFolderError: one line, exit 2 (cli/apps.py), and no report folder left behind; the bar (stderr,
+    # terminal only) counts build steps
+    with new_out_dir(out), command_errors(ValueError, OSError), progress_bar("report", unit="step") as bar:
         result = build_report(runs, out, data=data, per_task=per_task, sheets=sheets, exclude=dropped,
                               progress=bar)
     for warning in result.warnings:
@@ -43,7 +43,14 @@ def report(
 
 
 def _flagged(path: Path) -> frozenset[str]:
-    """Return the ids whose latest flag in ``path`` is wrong or ambiguous (``records.flags``)."""
+    """Return the ids whose latest flag in ``path`` is wrong or ambiguous (``records.flags``).
+
+    Raises:
+        CommandError: no file at ``path``. FlagFileError: not a readable flags file (the line named).
+    """
     from spatialbench.records.flags import excluded_ids
 
-    return frozenset(excluded_ids(path))
+    try:
+        return frozenset(excluded_ids(path))
+    except FileNotFoundError:
+        raise CommandError(f"--exclude {path}: no such flags file") from None

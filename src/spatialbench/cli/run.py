@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import typer
 
 from spatialbench.cli.apps import CommandError, app
-from spatialbench.cli.out_dir import missing_folders, prepare_out_dir, remove_empty
+from spatialbench.cli.out_dir import new_out_dir
 from spatialbench.cli.run_options import (
     AksModelOpt,
     AttemptsOpt,
@@ -52,7 +52,6 @@ from spatialbench.cli.run_options import (
     option_of,
 )
 from spatialbench.cli.subset_option import SubsetOpt
-from spatialbench.errors import SpatialBenchError
 
 if TYPE_CHECKING:  # imported inside the command, as every command's heavy modules are
     from spatialbench.runs import RunConfig, RunSummary
@@ -107,9 +106,9 @@ def run_command(
     flags = {name: value for name, value in locals().items() if name not in ("config_file", "progress")}
     prepared = _prepare(config_file, flags)
     _notes(prepared, jpeg_quality)
-    created = missing_folders(Path(prepared.config.out))
-    prepare_out_dir(Path(prepared.config.out))  # an existing file or unwritable folder: one line, exit 2
-    summary = _execute(prepared, progress, created)
+    # an existing file or unwritable folder: one line, exit 2; a set-up error removes the new folders
+    with new_out_dir(Path(prepared.config.out)):
+        summary = _execute(prepared, progress)
     _answered_nothing(prepared, summary)  # a dead or broken endpoint: one line, not a table of zeros
     _report(summary)
     raise typer.Exit(1 if summary.unanswered or summary.stopped else 0)
@@ -140,6 +139,16 @@ def _notes(prepared: PreparedRun, jpeg_quality: int | None) -> None:
                    f"frames are sent as {config.model.image_format}", err=True)
 
 
+def prepare_run(params: dict[str, Any]) -> PreparedRun:
+    """Check a ``run`` command's parsed ``params`` as the command does, sending nothing (``sweep``).
+
+    Raises:
+        as :func:`_prepare`.
+    """
+    flags = {name: value for name, value in params.items() if name not in ("config_file", "progress")}
+    return _prepare(params.get("config_file"), flags)
+
+
 def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
     """Build the run's config and check it once (:func:`~spatialbench.runs.prepare.prepare`).
 
@@ -151,12 +160,13 @@ def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
             BackendError), printed by the boundary. CommandError: an OSError, or a refused option value
             worded by the flag. typer.Exit: (2) a bad value, worded as click words one (``Error: ...``).
     """
-    from spatialbench.runs.checks import ConfigValueError, RunSetupError
+    from spatialbench.runs.checks import ConfigValueError, RunSetupError, check_blind_frames
     from spatialbench.runs.plan import SelectionError
     from spatialbench.runs.prepare import prepare
 
     config, given = _validated(config_file, flags)
     try:
+        check_blind_frames(config)
         return prepare(config)
     except ConfigValueError as exc:
         _reword(exc, config_file, given)
@@ -195,6 +205,8 @@ def _reword(exc: ConfigValueError, config_file: Path | None, given: dict[str, An
     if loc == ("model", "options"):
         where = f"{config_file}: model.options" if _from_file(loc, config_file, given) else "--model-option"
         raise CommandError(f"{where}: {exc.reason}") from None
+    if loc[-1] != "options" and len(loc) < 3:  # a whole field (data.limit), by its flag or file field
+        _fail(f"Error: {_field(loc, exc.reason, config_file, given)}")
     if len(loc) < 3:  # an option the loader does not take
         _fail(f"Error: Invalid value: {exc.reason}")
     if _from_file(loc, config_file, given):
@@ -238,11 +250,10 @@ def _field(loc: tuple[Any, ...], reason: str, config_file: Path | None, given: d
     return f"Invalid value for {option_of(loc)}: {reason}"
 
 
-def _execute(prepared: PreparedRun, progress: bool, created: list[Path]) -> RunSummary:
+def _execute(prepared: PreparedRun, progress: bool) -> RunSummary:
     """Run through the library (:func:`spatialbench.api.running.execute`).
 
-    Ctrl-C says what was kept and exits 130. After a set-up problem the folders this invocation
-    ``created`` are removed while still empty.
+    Ctrl-C says what was kept and exits 130.
 
     Raises:
         SpatialBenchError: a set-up problem (locked folder, a store of another run, an image limit),
@@ -258,11 +269,7 @@ def _execute(prepared: PreparedRun, progress: bool, created: list[Path]) -> RunS
             f"interrupted; {exc.answered} answered and stored; re-run the same command to resume", err=True
         )
         raise typer.Exit(130) from None
-    except SpatialBenchError:
-        remove_empty(created)
-        raise
     except OSError as exc:
-        remove_empty(created)
         raise CommandError(str(exc)) from None
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -86,12 +87,27 @@ def with_inputs(result: ScoreResult, items: LoadedItems, pruned_ids: Path | None
     return record(spec, result, items, pruned_ids, notify=note)
 
 
-def check_out(out: Path | None) -> None:
-    """Check ``--out`` before any work (one-line error, exit 2); the shared check of cli/out_dir."""
-    if out is not None:
-        from spatialbench.cli.out_dir import prepare_out_dir
+@contextmanager
+def check_out(out: Path | None) -> Iterator[None]:
+    """Check ``--out`` before any work (one-line error, exit 2); the shared check of cli/out_dir.
 
-        prepare_out_dir(out)
+    An input error in the block removes the folders made for ``--out`` (``cli.out_dir.new_out_dir``).
+    """
+    if out is None:
+        yield
+        return
+    from spatialbench.cli.out_dir import new_out_dir
+
+    with new_out_dir(out):
+        yield
+
+
+def check_mra(mra: str | None) -> None:
+    """Refuse an unknown ``--mra`` before any file is read (UnknownNameError listing the modes, exit 2)."""
+    if mra is not None:
+        from spatialbench.scoring import MRA_MODES
+
+        MRA_MODES.get(mra)
 
 
 def emit(result: ScoreResult, out: Path | None, show: bool = True, write: bool = True) -> None:
@@ -131,12 +147,13 @@ def score(
     """
     from spatialbench.api.scoring import score as score_saved
 
-    check_out(out)
-    breakdown = checked_before_work(benchmark, run, predictions, "vsibench", breakdown_option, sub_bench)
-    outcome = score_saved(benchmark, annotations, predictions, run, extract=extract, mra=mra,
-                          pruned_ids=pruned_ids, subset=subset, exclude=exclude,
-                          predictions_format=predictions_format, response_field=response_field,
-                          notify=note)  # its SpatialBenchErrors: one line and their exit code (cli/apps.py)
+    check_mra(mra)
+    with check_out(out):  # its SpatialBenchErrors: one line and their exit code (cli/apps.py), no new --out
+        breakdown = checked_before_work(benchmark, run, predictions, "vsibench", breakdown_option, sub_bench)
+        outcome = score_saved(benchmark, annotations, predictions, run, extract=extract, mra=mra,
+                              pruned_ids=pruned_ids, subset=subset, exclude=exclude,
+                              predictions_format=predictions_format, response_field=response_field,
+                              notify=note)
     # with -B the score files are written with the breakdown files, as one set
     emit(outcome.result, out, write=not breakdown)
     if breakdown:  # the breakdown's tables, e.g. an MMSI sub-benchmark from its id lists (cli/breakdown.py)

@@ -12,13 +12,16 @@ Output folder ``out``::
     chance_baselines.md           the table: Chance (random) and Chance (frequency)
     summary.json                  timings, question counts, filter removals
 
-    demo_files.json               the contact sheets this demo wrote (what a re-run may remove)
+    demo_files.txt                the files this demo wrote here (what a re-run may replace or remove)
 
-A re-run into the same folder replaces these files and removes the videos, scene folders and contact
-sheets an earlier run with more scenes left (only inside ``benchmark/synthetic``, ``benchmark/scenes`` and
-``contact_sheets``); scenes already rendered with the same seed and settings are reused. Only contact
-sheets listed in ``demo_files.json`` are ever removed: a user's own file in ``contact_sheets/`` stays,
-whatever its name. Text outputs and sheets are written to a temporary and renamed (never a cut-off file).
+Before anything is written, a folder holding files the demo did not record under the names it writes
+(a user's ``summary.json`` or ``routes.jsonl``, a sheet named like one of this run's) is refused, and so
+is a ``benchmark/`` holding such files of its own (:mod:`spatialbench.generate.synthetic.folder`);
+the mechanism is :mod:`spatialbench.generate.written`. A re-run into the same folder replaces these
+files and removes the videos, scene folders and contact sheets an earlier run with more scenes left;
+scenes already rendered with the same seed and settings are reused. Only recorded files are ever
+replaced or removed: a user's own file in ``contact_sheets/`` stays, whatever its name. Text outputs
+and sheets are written to a temporary and renamed (never a cut-off file).
 """
 
 from __future__ import annotations
@@ -33,14 +36,17 @@ from typing import Any
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.demo.contact_sheet import contact_sheet
 from spatialbench.generate.synthetic import write_synthetic_benchmark
+from spatialbench.generate.synthetic.folder import SYNTHETIC_FILES, claim_folder
 from spatialbench.generate.vsi import GeneratedBenchmark
+from spatialbench.generate.written import OwnedFiles
 from spatialbench.records.files import atomic_write_text
 from spatialbench.scoring.baselines import chance_frequency, chance_random
 from spatialbench.scoring.output import markdown_rows
-from spatialbench.synth.pipeline import RenderConfig, RenderedScene, generate_synthetic
+from spatialbench.synth.pipeline import RenderConfig, RenderedScene, generate_synthetic, scene_ids
 
-MANIFEST = "demo_files.json"
-"""The files the demo wrote and may remove on a re-run (its contact sheets)."""
+SHEETS = "contact_sheets"
+DEMO_FILES = OwnedFiles("demo", "demo_files.txt", ("routes.jsonl", "chance_baselines.md", "summary.json"))
+"""What the demo writes at the top of its folder; its contact sheets are planned per scene."""
 # Demo videos are shorter than the renderer's default so three scenes render well within five minutes.
 DEMO_SECONDS = 20.0
 
@@ -95,32 +101,31 @@ def chance_table(benchmark: Path) -> str:
     return "\n".join(markdown_rows(rows)) + "\n"
 
 
-def _recorded_sheets(manifest: Path) -> set[str]:
-    """Sheet names an earlier demo recorded in ``manifest`` (none when absent or unreadable)."""
-    try:
-        names = json.loads(manifest.read_text(encoding="utf-8")).get("contact_sheets", [])
-    except (OSError, ValueError, AttributeError):
-        return set()
-    return {n for n in names if isinstance(n, str) and n == Path(n).name}
+def claim_demo_folder(out: Path, scenes: int, seed: int) -> None:
+    """Refuse ``out`` or its ``benchmark/`` holding files the demo did not write where it writes; record.
 
-
-def write_contact_sheets(rendered: Sequence[RenderedScene], folder: Path, manifest: Path) -> None:
-    """One contact sheet per rendered video in ``folder``; sheets an earlier demo wrote are removed.
-
-    ``manifest`` (``demo_files.json``) lists the sheets the demo wrote; it is updated before any sheet is
-    written (so an interrupted run's sheets are known) and after the earlier run's others are removed.
-    Files the manifest does not list are never touched.
+    Raises:
+        ForeignFilesError: the message names the foreign files; nothing is written then.
     """
-    sheets = {f"{r.scene.scene_id}.jpg": r.video for r in rendered}
-    earlier = _recorded_sheets(manifest)
-    manifest.parent.mkdir(parents=True, exist_ok=True)
-    recorded = {"contact_sheets": sorted(earlier | set(sheets))}
-    atomic_write_text(manifest, json.dumps(recorded, indent=1) + "\n")
+    sheets = [f"{SHEETS}/{scene_id}.jpg" for scene_id in scene_ids(scenes, seed)]
+    own = DEMO_FILES.check_folder(out, sheets)
+    claim_folder(out / "benchmark", scenes, seed)
+    DEMO_FILES.record(out, own | set(DEMO_FILES.top_files) | set(sheets))
+
+
+def write_contact_sheets(rendered: Sequence[RenderedScene], out: Path) -> None:
+    """One contact sheet per rendered video in ``out/contact_sheets``; an earlier demo's others are removed.
+
+    Only sheets the demo's journal records (:data:`DEMO_FILES`, written before any sheet) are removed;
+    files it does not list are never touched.
+    """
+    sheets = {f"{SHEETS}/{r.scene.scene_id}.jpg": r.video for r in rendered}
+    (out / SHEETS).mkdir(parents=True, exist_ok=True)
     for name, video in sheets.items():
-        contact_sheet(video, folder / name)
-    for name in earlier - set(sheets):  # an earlier, larger run's
-        (folder / name).unlink(missing_ok=True)
-    atomic_write_text(manifest, json.dumps({"contact_sheets": sorted(sheets)}, indent=1) + "\n")
+        contact_sheet(video, out / name)
+    for name in DEMO_FILES.recorded(out) - set(sheets):  # an earlier, larger run's
+        if name.startswith(f"{SHEETS}/"):
+            (out / name).unlink(missing_ok=True)
 
 
 def demo_result(
@@ -162,9 +167,11 @@ def run_demo(
 
     Raises:
         RendererUnavailableError: no headless OpenGL context.
+        ForeignFilesError: ``out`` holds files the demo did not write where it writes (nothing written).
         ValueError: the written benchmark does not load as VSI-Bench.
     """
     laps = Laps(log)
+    claim_demo_folder(out, scenes, seed)
     bench_dir = out / "benchmark"
     rendered = generate_synthetic(
         bench_dir,
@@ -179,9 +186,11 @@ def run_demo(
     table = chance_table(bench_dir)
     atomic_write_text(out / "chance_baselines.md", table)
     laps.lap("chance baselines")
-    write_contact_sheets(rendered, out / "contact_sheets", out / MANIFEST)
+    write_contact_sheets(rendered, out)
     laps.lap("contact sheets")
     result = demo_result(out, table, bench, rendered, laps)
     summary = {k: v for k, v in result.__dict__.items() if k not in ("out", "table")}
     atomic_write_text(out / "summary.json", json.dumps(summary, indent=1, sort_keys=True) + "\n")
+    DEMO_FILES.existing(out)
+    SYNTHETIC_FILES.existing(bench_dir)
     return result

@@ -37,6 +37,7 @@ from spatialbench.synth.pipeline import (
     remove_stale,
     render_scene,
     scene_configs,
+    scene_ids,
 )
 from spatialbench.synth.renderer import Renderer
 from spatialbench.synth.scene import SYNTHETIC_DATASET
@@ -191,7 +192,7 @@ def generate_synthetic_on(
     if settings.name == "local":
         return generate_synthetic(out, scenes, seed, config, progress=progress)
     out.mkdir(parents=True, exist_ok=True)
-    ids = [f"synth_{seed:04d}_{i:03d}" for i in range(scenes)]
+    ids = scene_ids(scenes, seed)
     record_written(out, recorded_scenes(out) | set(ids))  # before any file, as the local executor does
     tasks = [
         (i, (str(out), c, s, i, config)) for i, (c, s) in zip(ids, scene_configs(scenes, seed), strict=True)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -108,7 +108,7 @@ class HFBackend(Backend):
         image_processor_kwargs: dict[str, Any] | None = None,
         attn_implementation: str | None = None,
         local_files_only: bool = False,
-        frames_as: str = "images",
+        frames_as: Literal["images", "video"] = "images",
         trace_dir: str | None = None,
         trace_top_k: int = 20,
         trace_layers: tuple[int, ...] = (),

@@ -139,7 +139,8 @@ def read_trace(path: Path) -> dict[str, NDArray[np.generic]]:
     """Read a trace file (all arrays loaded; ``pieces`` as str).
 
     Raises:
-        ValueError: not a trace file of this version (the message names the file).
+        ValueError: not a trace file of this version, an array of the module table missing, or arrays of
+            one length (T or A) that differ (the message names the file and the arrays).
         OSError: unreadable.
     """
     try:
@@ -149,4 +150,27 @@ def read_trace(path: Path) -> dict[str, NDArray[np.generic]]:
         raise ValueError(f"{path}: not a trace file ({exc})") from None
     if int(arrays.get("version", -1)) != TRACE_VERSION:
         raise ValueError(f"{path}: trace version {arrays.get('version')}, expected {TRACE_VERSION}")
+    _check_shapes(path, arrays)
     return arrays
+
+
+STEP_ARRAYS = ("token_ids", "pieces", "offsets", "entropy", "logsumexp", "topk_ids", "topk_logits")
+"""The arrays with one row per generated token (T; module table)."""
+ANCHOR_ARRAYS = ("anchors", "anchor_logits", "anchor_hidden")
+"""The arrays with one row per anchor (A; module table)."""
+
+
+def _check_shapes(path: Path, arrays: dict[str, NDArray[np.generic]]) -> None:
+    """Raise ValueError naming ``path`` and the arrays when one is missing or the lengths disagree."""
+    missing = [k for k in (*STEP_ARRAYS, *ANCHOR_ARRAYS) if k not in arrays]
+    if missing:
+        raise ValueError(f"{path}: not a complete trace (no {', '.join(missing)} array)")
+    for group, unit in ((STEP_ARRAYS, "tokens"), (ANCHOR_ARRAYS, "anchors")):
+        lengths = {k: len(arrays[k]) if arrays[k].ndim else 0 for k in group}
+        if len(set(lengths.values())) > 1:
+            found = ", ".join(f"{k} {n}" for k, n in lengths.items())
+            raise ValueError(f"{path}: arrays of different lengths ({unit}: {found})")
+    steps, anchors = len(arrays["pieces"]), arrays["anchors"]
+    inside = anchors.size == 0 or (int(anchors.min()) >= 0 and int(anchors.max()) < steps)
+    if arrays["anchor_logits"].ndim != 2 or not inside:
+        raise ValueError(f"{path}: anchors outside the {steps} tokens, or anchor_logits not (A, V)")

@@ -131,7 +131,7 @@ def check_backend_options(name: str, options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _as_type(value: Any, annotation: Any) -> Any:
-    """``value`` as ``annotation`` (str, bool, int, float, tuple[int, ...], dict, their ``| None``).
+    """``value`` as ``annotation`` (str, bool, int, float, tuple[int, ...], dict, Literal, their ``| None``).
 
     Raises:
         TypeError: ``value`` is not of that type (no text-to-number conversion).
@@ -140,6 +140,10 @@ def _as_type(value: Any, annotation: Any) -> Any:
     if typing.get_origin(annotation) in (typing.Union, types.UnionType) and len(members) == 1:
         annotation = members[0]
     origin = typing.get_origin(annotation) or annotation
+    if origin is typing.Literal:  # a closed set of words (``frames_as``): checked before the run
+        if value in typing.get_args(annotation):
+            return value
+        raise TypeError(annotation)
     if origin is tuple:
         items = value.split(",") if isinstance(value, str) else value if isinstance(value, list) else [value]
         return tuple(_as_type(int(i) if isinstance(i, str) else i, int) for i in items)
@@ -153,7 +157,9 @@ def _as_type(value: Any, annotation: Any) -> Any:
 
 
 def _type_name(annotation: Any) -> str:
-    """``int``, ``str | None``, ``tuple[int, ...]``: the annotation as written in the signature."""
+    """``int``, ``str | None``, ``tuple[int, ...]``: the annotation as written; a Literal as its words."""
+    if typing.get_origin(annotation) is typing.Literal:
+        return "one of " + ", ".join(repr(a) for a in typing.get_args(annotation))
     return getattr(annotation, "__name__", None) or str(annotation).replace("typing.", "")
 
 

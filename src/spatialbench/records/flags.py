@@ -66,10 +66,18 @@ def latest_flags(path: Path, benchmark: str | None = None) -> dict[str, dict[str
     """Item id → its latest review (of ``benchmark`` only, when given; entries without one match any).
 
     Raises:
-        FlagFileError: a line that is not a review. FileNotFoundError: no file at ``path``.
+        FlagFileError: a line that is not a review; ``path`` a folder, below a file, unreadable or not
+            UTF-8. FileNotFoundError: no file at ``path``.
     """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise
+    except (OSError, UnicodeDecodeError) as err:
+        why = err.strerror if isinstance(err, OSError) else "not UTF-8 text"
+        raise FlagFileError(f"{path}: not a readable flags file ({why or err})") from None
     latest: dict[str, dict[str, Any]] = {}
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         entry = _entry(path, number, line)

@@ -49,13 +49,20 @@ class ReportResult:
     timings_s: dict[str, float] = field(default_factory=dict)
 
 
-def write_tables(out: Path, name: str, grids: Sequence[Grid]) -> list[str]:
-    """Write ``tables/<name>.md``, ``.csv`` and ``.tex`` (grids one after another); return relative paths."""
+def write_tables(out: Path, name: str, grids: Sequence[Grid], markdown: Sequence[Grid] | None = None,
+                 latex: str | None = None) -> list[str]:
+    """Write ``tables/<name>.md``, ``.csv`` and ``.tex`` (grids one after another); return relative paths.
+
+    ``markdown``: the grids as the Markdown file shows them (the leaderboard with best values in bold and
+    second best underlined); default ``grids``. ``latex``: the ``.tex`` text, default the grids rendered
+    plain. CSV keeps plain numbers.
+    """
     folder = out / "tables"
     folder.mkdir(parents=True, exist_ok=True)
-    md = "\n\n".join("\n".join(to_markdown(g)) for g in grids) + "\n"
+    md = "\n\n".join("\n".join(to_markdown(g)) for g in (grids if markdown is None else markdown)) + "\n"
     csv = "\n".join((f"# {g.title}\n" if g.title else "") + to_csv(g) for g in grids)
-    tex = "\n".join((f"% {g.title}\n" if g.title else "") + to_latex(g, corner="Method") for g in grids)
+    tex = latex or "\n".join((f"% {g.title}\n" if g.title else "") + to_latex(g, corner="Method")
+                              for g in grids)
     for suffix, text in (("md", md), ("csv", csv), ("tex", tex)):
         (folder / f"{name}.{suffix}").write_text(text, encoding="utf-8")
     return [f"tables/{name}.{suffix}" for suffix in ("md", "csv", "tex")]
@@ -118,7 +125,7 @@ def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: lis
     page = pages.render(
         "index.html.j2", title=f"{first.spec.name} report", benchmark=first.spec.name, runs=[
             pages.run_entry(r) for r in runs], n_items=len({i.id for r in runs for i in r.items}),
-        board=board, kind_spans=pages.kind_spans(board), best=pages.best_values(board),
+        board=board, group_spans=board.group_spans(), marks=board.marks(),
         modes=first.result.modes_line, figure_sections=sections, breakdowns=grids, analyses=found,
         tasks=[(t, v[:per_task]) for t, v in tasks.items()], per_task=per_task,
         run_labels=[r.label for r in runs], downloads=downloads, prefix="items/")
@@ -151,13 +158,14 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     target.mkdir(parents=True, exist_ok=True)
     board = leaderboard(runs)
     grids = breakdown_grids(runs)
-    downloads = write_tables(target, "leaderboard", [board.grid()])
+    downloads = write_tables(target, "leaderboard", [board.grid()], markdown=[board.marked_grid()],
+                             latex=board.latex())
     downloads += write_tables(target, "leaderboard_intervals", [board.interval_grid()])
     downloads += write_tables(target, "breakdowns", grids) if grids else []
     stages.done("tables")
     sections = [("Scores per task", plots.task_figures(target, board, runs)),
                 ("Vision enabled vs disabled", plots.gap_figures(target, board, runs)),
-                ("Breakdowns", plots.breakdown_figures(target, grids))]
+                ("Breakdowns", plots.breakdown_figures(target, grids, runs))]
     sections = [(title, figs) for title, figs in sections if figs]
     found = analyses.draw_all(target, runs)
     stages.done("figures")

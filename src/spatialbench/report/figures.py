@@ -1,7 +1,7 @@
 """The report's own figures (matplotlib through :mod:`spatialbench.charts`), each written as PNG and SVG.
 
-* :func:`radar` — one run's column scores on a polar chart (VSI-Bench Fig. 1 left), the frequency chance
-  level dashed behind it when given;
+* :func:`radar` — every run's column scores overlaid on one polar chart (VSI-Bench Fig. 1 left), the
+  frequency chance level dashed behind them when given;
 * :func:`gap_bars` — enabled − disabled and disabled − chance per task, tasks sorted by the first
   (VSI-Bench Fig. 13).
 
@@ -14,33 +14,58 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, cast
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.projections.polar import PolarAxes
 
-from spatialbench.charts import PALETTE, Value, curves, grouped_bars, number, save
+from spatialbench.charts import LABEL_POINTS, PALETTE, Value, curves, grouped_bars, number, save
 
 __all__ = ["curves", "gap_bars", "grouped_bars", "radar"]
 
 
-def radar(columns: Sequence[str], values: Sequence[Value], title: str, stem: Path,
+def radar(columns: Sequence[str], series: Sequence[tuple[str, Sequence[Value]]], title: str, stem: Path,
           reference: tuple[str, Sequence[Value]] | None = None) -> list[Path]:
-    """One run's scores on a radar chart (0–100), ``reference`` (e.g. frequency chance) dashed behind it."""
+    """Draw every run's column scores (0–100) on one radar chart, overlaid as VSI-Bench Fig. 1 (left).
+
+    ``series`` = ``[(run name, value per column)]``; ``reference`` (frequency chance) is dashed behind.
+
+    Each run is a line in its own colour with a light fill, named in the legend beside the chart; missing
+    values are drawn at 0. Text is at least 9 pt (:data:`spatialbench.charts.LABEL_POINTS`).
+    """
     angles = np.linspace(0, 2 * np.pi, len(columns), endpoint=False)
     closed = np.append(angles, angles[0])
-    figure, axes = plt.subplots(figsize=(4.8, 4.8), subplot_kw={"projection": "polar"})
+    figure, plain = plt.subplots(figsize=(6.4, 5.2), subplot_kw={"projection": "polar"})
+    axes = cast(PolarAxes, plain)
     if reference is not None:
         ref = np.nan_to_num([number(v) for v in reference[1]])
-        axes.plot(closed, np.append(ref, ref[0]), "k--", linewidth=1, label=reference[0])
-    scores = np.nan_to_num([number(v) for v in values])
-    axes.plot(closed, np.append(scores, scores[0]), color=PALETTE[0], linewidth=2, label=title)
-    axes.fill(closed, np.append(scores, scores[0]), color=PALETTE[0], alpha=0.25)
-    axes.set_xticks(angles, list(columns), fontsize=8)
+        axes.plot(closed, np.append(ref, ref[0]), "k--", linewidth=1, label=reference[0], zorder=3)
+    for k, (name, values) in enumerate(series):
+        scores = np.nan_to_num([number(v) for v in values])
+        colour = PALETTE[k % len(PALETTE)]
+        axes.plot(closed, np.append(scores, scores[0]), color=colour, linewidth=1.8, label=name, zorder=2)
+        axes.fill(closed, np.append(scores, scores[0]), color=colour, alpha=0.08)
+    axes.set_xticks(angles, [""] * len(columns))  # the spokes; their names are placed below
+    for angle, name in zip(angles, columns, strict=True):
+        _spoke_label(axes, float(angle), name)
     axes.set_ylim(0, 100)
-    axes.set_yticks([25, 50, 75, 100], ["25", "50", "75", "100"], fontsize=6)
-    axes.set_title(title, pad=18)
-    axes.legend(fontsize=7, loc="lower right", bbox_to_anchor=(1.25, -0.12))
+    axes.set_yticks([25, 50, 75, 100], ["25", "50", "75", "100"], fontsize=LABEL_POINTS, color="#666")
+    axes.set_rlabel_position(180 / max(len(columns), 1))  # between the first two spokes, off every line end
+    for label in axes.get_yticklabels():  # the runs' lines pass behind the scale, not through it
+        label.set_bbox({"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none",
+                        "alpha": 0.8})
+    axes.set_title(title, pad=40)  # above the top spoke's name
+    axes.legend(fontsize=LABEL_POINTS, loc="upper left", bbox_to_anchor=(1.12, 1.0), frameon=False)
     return save(figure, stem)
+
+
+def _spoke_label(axes: Any, angle: float, name: str) -> None:
+    """Name a spoke just outside the rim, aligned away from the circle (tick labels there touch the rim)."""
+    across, up = np.cos(angle), np.sin(angle)
+    ha = "left" if across > 0.1 else "right" if across < -0.1 else "center"
+    va = "bottom" if up > 0.1 else "top" if up < -0.1 else "center"
+    axes.text(angle, 108, name, ha=ha, va=va, fontsize=LABEL_POINTS, clip_on=False)
 
 
 def gap_bars(columns: Sequence[str], enabled: Sequence[Value], disabled: Sequence[Value],
@@ -66,6 +91,6 @@ def gap_bars(columns: Sequence[str], enabled: Sequence[Value], disabled: Sequenc
     axes.set_xticks(x, [columns[i] for i in order], rotation=20, ha="right")
     axes.set_ylabel("difference (points)")
     axes.set_title(title)
-    axes.legend(fontsize=7)
+    axes.legend(fontsize=LABEL_POINTS)
     axes.grid(axis="y", alpha=0.3)
     return save(figure, stem), [columns[i] for i in order]

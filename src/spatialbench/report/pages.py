@@ -19,7 +19,7 @@ import jinja2
 from spatialbench.report.items import ItemView
 from spatialbench.report.plots import slug
 from spatialbench.report.runs import RunData
-from spatialbench.report.tables import Leaderboard, row_label
+from spatialbench.report.tables import row_label
 from spatialbench.runs.transcript import settings_line
 from spatialbench.views.transcript import stylesheet
 
@@ -46,28 +46,6 @@ def render(template: str, **context: Any) -> str:
         jinja2.UndefinedError: the template names a value the context lacks.
     """
     return environment().get_template(template).render(**context)
-
-
-def kind_spans(board: Leaderboard) -> list[tuple[str, int]]:
-    """Return runs of equal answer-kind headers: ``[(header, span)]`` (Fig. 6 top row)."""
-    spans: list[tuple[str, int]] = []
-    for kind in board.kinds:
-        if spans and spans[-1][0] == kind:
-            spans[-1] = (kind, spans[-1][1] + 1)
-        else:
-            spans.append((kind, 1))
-    return spans
-
-
-def best_values(board: Leaderboard) -> list[Any]:
-    """Per value column, the highest value among the Models section (None when it has none)."""
-    models = [values for title, entries in board.sections if title.startswith("Models")
-              for _, _, values in entries]
-    best = []
-    for column in zip(*models, strict=True) if models else [() for _ in board.header]:
-        numbers = [v for v in column if isinstance(v, (int, float)) and v == v]
-        best.append(max(numbers) if numbers else None)
-    return best
 
 
 def run_entry(run: RunData) -> dict[str, str]:

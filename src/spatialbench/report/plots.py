@@ -2,11 +2,12 @@
 
 * ``tasks`` — per-task bars of every model, blind and human run, chance runs as dashed ticks (Fig. 6 /
   Fig. 1 right);
-* ``radar-<run>`` — one radar per model, blind and human run, frequency chance dashed behind (Fig. 1 left);
+* ``radar`` — one radar with every model, blind and human run overlaid, frequency chance dashed behind
+  (Fig. 1 left);
 * ``gap-<blind run>`` — for each blind run and its vision run (same model name; else the only vision run),
   Enabled − Disabled and Disabled − Chance (Freq.) per column, sorted by the first (Fig. 13);
 * ``breakdown-<k>`` — one set of bars per breakdown grid (per dataset, MMSI difficulty, ReMindView
-  object count and distance).
+  object count and distance), chance rows as dashed ticks.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ def _values(board: Leaderboard, run: RunData) -> tuple[Value, ...]:
 
 
 def task_figures(out: Path, board: Leaderboard, runs: Sequence[RunData]) -> list[Figure]:
-    """Draw the per-task bars and one radar per answering run (module docstring)."""
+    """Draw the per-task bars and one radar of every answering run overlaid (module docstring)."""
     answering = [r for r in runs if r.kind != "baseline"]
     chance = [(row_label(r), _values(board, r)) for r in runs if r.kind == "baseline"]
     columns = board.header[1:]
@@ -61,11 +62,12 @@ def task_figures(out: Path, board: Leaderboard, runs: Sequence[RunData]) -> list
     paths = figures.grouped_bars(columns, bars, chance, f"{runs[0].spec.name}: score per task",
                                  out / "figures" / "tasks")
     drawn = [figure_of(out, paths, "Score per task (dashed: chance)")]
-    frequency = next(((n, v) for n, v in chance if "Frequency" in n), None)
-    for run in answering:
-        stem = out / "figures" / f"radar-{slug(run.label)}"
-        paths = figures.radar(columns, _values(board, run), row_label(run), stem, frequency)
-        drawn.append(figure_of(out, paths, f"Radar: {row_label(run)}"))
+    if bars:
+        frequency = next(((n, v) for n, v in chance if "Frequency" in n), None)
+        title = f"{runs[0].spec.name}: score per task"
+        paths = figures.radar(columns, bars, title, out / "figures" / "radar", frequency)
+        what = "every run overlaid" + (", frequency chance dashed" if frequency else "")
+        drawn.append(figure_of(out, paths, f"Radar: {what} (Fig. 1 left)"))
     return drawn
 
 
@@ -96,12 +98,16 @@ def gap_figures(out: Path, board: Leaderboard, runs: Sequence[RunData]) -> list[
     return drawn
 
 
-def breakdown_figures(out: Path, grids: Sequence[Grid]) -> list[Figure]:
-    """Draw each breakdown grid: run rows as bars, the random-guess row as dashed ticks (no ``n``)."""
+def breakdown_figures(out: Path, grids: Sequence[Grid], runs: Sequence[RunData]) -> list[Figure]:
+    """Draw each breakdown grid: run rows as bars, chance rows as dashed ticks (no ``n``).
+
+    Chance rows are the baseline runs' and the random-guess row.
+    """
+    chance_rows = {"random guess", *(row_label(r) for r in runs if r.kind == "baseline")}
     drawn = []
     for k, grid in enumerate(grids):
-        bars = [(name, values) for name, values in grid.rows if name not in ("random guess", "n")]
-        chance = [(name, values) for name, values in grid.rows if name == "random guess"]
+        bars = [(name, values) for name, values in grid.rows if name not in chance_rows and name != "n"]
+        chance = [(name, values) for name, values in grid.rows if name in chance_rows]
         stem = out / "figures" / f"breakdown-{k + 1}-{slug(grid.title or 'table')}"
         paths = figures.grouped_bars(grid.header, bars, chance, grid.title or "", stem)
         drawn.append(figure_of(out, paths, grid.title or "Breakdown"))

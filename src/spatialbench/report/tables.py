@@ -3,13 +3,16 @@
 The grids are rendered by :mod:`spatialbench.scoring.render` (Markdown, CSV, LaTeX).
 
 Fig. 6 prints one row per method in sections — Baseline (the chance levels), Human Level, then the
-models — with a Rank among the models, Avg. and one column per table cell, the columns grouped by answer
-kind ("Numerical Answer" / "Multiple-Choice Answer"). Here a section holds the runs of one kind
+models — with a Rank among the models, Avg. and one column per table cell, the columns under the header
+groups of the benchmark's own table (``ScoringRules.column_groups``: Fig. 6 "Numerical Answer" /
+"Multiple-Choice Answer", MMSI-Video-Bench Table 2 "Spatial Construction" …). The best value of each
+column among the model runs is marked, and the second best (bold / underlined, as the papers mark them).
+Here a section holds the runs of one kind
 (:attr:`~spatialbench.report.runs.RunData.kind`): ``baseline`` and ``human`` runs are not ranked; model and
 blind runs are ranked together by Avg. (1 = best). MMSI-Video-Bench (Table 2) and ReMindView-Bench (Table 1)
 use the same layout over their own score tables; a benchmark's breakdown tables (MMSI Table 3 and
 difficulty levels, ReMindView object count / distance) become one grid per breakdown with a row per run
-plus the random-guess row.
+plus the random-guess row; each run's row is followed by its 95 % intervals (``*``: under 30 items).
 """
 
 from __future__ import annotations
@@ -23,23 +26,24 @@ from spatialbench.report import protocols
 from spatialbench.report.runs import RunData
 from spatialbench.runs.plan import data_root
 from spatialbench.scoring.grouped import Table
-from spatialbench.scoring.render import Grid, Value
+from spatialbench.scoring.render import CI_ROW, Grid, Value, interval_cell, spans, to_latex
+from spatialbench.scoring.uncertainty import cells_ci
 
 SECTIONS = (("baseline", "Baseline"), ("human", "Human Level"), ("model", "Models"), ("blind", "Models"))
-KIND_HEADERS = {"numerical": "Numerical Answer", "multiple_choice": "Multiple-Choice Answer"}
+BEST, SECOND = "best", "second"
 
 
 @dataclass(frozen=True)
 class Leaderboard:
     """Rows of the main table: ``sections`` is ``[(section title, [(run label, rank, values)])]``.
 
-    ``header`` = ``("Avg.", *cell labels)``; ``values`` follow it (percent, None = ``-``); ``kinds`` is the
-    answer-kind header of each cell column (empty when mixed or unknown); ``keys`` the cells' JSON keys.
+    ``header`` = ``("Avg.", *cell labels)``; ``values`` follow it (percent, None = ``-``); ``groups`` is the
+    column-group header of each cell column ("" when in none); ``keys`` the cells' JSON keys.
     """
 
     header: tuple[str, ...]
     keys: tuple[str, ...]
-    kinds: tuple[str, ...]
+    groups: tuple[str, ...]
     sections: tuple[tuple[str, tuple[tuple[str, int | None, tuple[Value, ...]], ...]], ...]
     intervals: dict[str, tuple[tuple[Any, int, bool], ...]] = field(default_factory=dict)
     """Row label → ``(ci95, n, fewer than 30)`` for Avg. and each cell (:mod:`.protocols`)."""
@@ -50,12 +54,68 @@ class Leaderboard:
         for title, entries in self.sections:
             rows.append((title, ("",) * (len(self.header) + 1)))
             rows += [(name, (rank if rank is not None else "-", *values)) for name, rank, values in entries]
-        return Grid(("Rank", *self.header), tuple(rows))
+        groups = self.group_spans()
+        over = (("", 2), *groups) if groups else ()  # Rank and Avg. stand under no group
+        return Grid(("Rank", *self.header), tuple(rows), groups=over)
+
+    def group_spans(self) -> list[tuple[str, int]]:
+        """Return the top header row over the cell columns: ``[(group label, columns spanned)]``.
+
+        Adjacent columns of one group share a header; the spans add up to the number of cell columns.
+        Empty when no column is in a group (the table has one header row).
+        """
+        return list(spans(self.groups))
+
+    def marks(self) -> dict[str, tuple[str | None, ...]]:
+        """Row label → per value column :data:`BEST`, :data:`SECOND` or None, among the model runs.
+
+        Best is a column's highest value within one Models section, second the next lower value (ties
+        share a mark): sections are ranked apart (MMSI-Video-Bench Uniform-50 and Sufficient-Coverage,
+        Table 2). A column with fewer than two model values, or one value shared by all, is not marked.
+        Other rows are never marked.
+        """
+        marked: dict[str, tuple[str | None, ...]] = {}
+        for title, rows in self.sections:
+            if title.startswith("Models"):
+                marked.update(self._section_marks([(name, values) for name, _, values in rows]))
+        return marked
+
+    def _section_marks(self, entries: list[tuple[str, Sequence[Value]]]) -> dict[str, tuple[str | None, ...]]:
+        marked: dict[str, list[str | None]] = {name: [None] * len(self.header) for name, _ in entries}
+        for column in range(len(self.header)):
+            numbers = {name: _sortable(v[column]) for name, v in entries if _sortable(v[column]) > -math.inf}
+            ranked = sorted(set(numbers.values()), reverse=True)
+            if len(numbers) < 2 or len(ranked) < 2:
+                continue  # one value, or all equal: nothing stands out
+            best, second = ranked[0], ranked[1]
+            for name, number in numbers.items():
+                marked[name][column] = BEST if number == best else SECOND if number == second else None
+        return {name: tuple(row) for name, row in marked.items()}
+
+    def marked_grid(self) -> Grid:
+        """:meth:`grid` with the best values in bold and the second best underlined (Markdown text)."""
+        marks, plain = self.marks(), self.grid()
+        rows = []
+        for name, values in plain.rows:
+            row = marks.get(name, (None,) * len(self.header))
+            rows.append((name, (values[0], *(_marked(v, m) for v, m in zip(values[1:], row, strict=True)))))
+        return Grid(plain.header, tuple(rows), plain.title, plain.groups)
+
+    def latex(self) -> str:
+        """Return the leaderboard as LaTeX: the group row over its columns, best bold, second underlined."""
+        marks = {name: (None, *row) for name, row in self.marks().items()}  # Rank is never marked
+        return to_latex(self.grid(), corner="Method", marks=marks)
 
     def interval_grid(self) -> Grid:
         """Return each row's 95 % interval and n per column (``[low, high] n=N``, ``*``: under 30 items)."""
         rows = [(name, tuple(_interval_text(*c) for c in cells)) for name, cells in self.intervals.items()]
         return Grid(self.header, tuple(rows), "95 % intervals (scene-clustered bootstrap) and n")
+
+
+def _marked(value: Value, mark: str | None) -> Value:
+    if mark is None or not isinstance(value, (int, float)):
+        return value
+    return f"**{value:.1f}**" if mark == BEST else f"<u>{value:.1f}</u>"
 
 
 def _interval_text(ci: Any, n: int, small: bool) -> str:
@@ -73,14 +133,6 @@ def row_label(run: RunData) -> str:
     if run.kind == "human":
         return f"Human Level ({name.partition(':')[2] or run.label})"
     return f"{run.label} (blind)" if run.kind == "blind" else run.label
-
-
-def _kind(run: RunData, table: Table, key: str) -> str:
-    cell = next(c for c in table.cells if c.key == key)
-    rows = run.result.rows
-    tasks = {str(p) for p in cell.parts} or set(rows["task"].astype(str))
-    kinds = set(rows.loc[rows["task"].astype(str).isin(tasks), "answer_kind"])
-    return KIND_HEADERS.get(kinds.pop(), "") if len(kinds) == 1 else ""
 
 
 def leaderboard(runs: Sequence[RunData]) -> Leaderboard:
@@ -108,9 +160,9 @@ def leaderboard(runs: Sequence[RunData]) -> Leaderboard:
         parts = _protocol_sections(chosen, values) if title == "Models" else [(title, chosen, {})]
         sections += [(name, tuple((labels[id(r)], _rank(ranks.get(id(r)), marks.get(id(r))), values[id(r)])
                                   for r in rows)) for name, rows, ranks in parts if rows]
-    kind_row = tuple(_kind(runs[0], first, k) for k in keys)
+    groups = tuple(runs[0].spec.scoring.group_of(k) for k in keys)
     intervals = {labels[id(r)]: protocols.cell_intervals(r, keys) for r in runs}
-    return Leaderboard(header, keys, kind_row, tuple(sections), intervals)
+    return Leaderboard(header, keys, groups, tuple(sections), intervals)
 
 
 def _rank(rank: int | None, mark: str | None) -> Any:
@@ -143,7 +195,10 @@ def _sortable(value: Value) -> float:
 
 
 def breakdown_grids(runs: Sequence[RunData]) -> list[Grid]:
-    """Per breakdown title, a grid with one accuracy row per run and the random-guess row (first run's).
+    """Per breakdown title, a grid with one accuracy and one interval row per run, random guess (first run's).
+
+    The random-guess row is left out when a chance-random run is among the runs: its row is that baseline
+    (the papers print it once, "Random Guessing" / "Random Choice").
 
     The per-dataset tables (``ScoreResult.by_dataset``) come first, titled ``Dataset: NAME``, when the
     runs span more than one dataset; then the benchmark's own breakdowns (empty for VSI-Bench).
@@ -156,14 +211,20 @@ def breakdown_grids(runs: Sequence[RunData]) -> list[Grid]:
         for table in _breakdowns(run):
             titled.setdefault(table.title, []).append((run, table))
     grids = []
+    random_run = any(r.kind == "baseline" and r.config.model.name.startswith("chance-random") for r in runs)
     for title, pairs in titled.items():
         cells = pairs[0][1].cells
-        rows: list[tuple[str, tuple[Value, ...]]] = [
-            (row_label(run), tuple(table.scores.get(c.key) for c in cells)) for run, table in pairs]
-        if any(c.chance is not None for c in cells):
+        rows: list[tuple[str, tuple[Value, ...]]] = []
+        for run, table in pairs:  # each run's accuracy, then its n-marked 95 % intervals
+            own = {c.key: (ci, c.n) for c, ci in zip(table.cells, cells_ci(table), strict=True)}
+            rows.append((row_label(run), tuple(table.scores.get(c.key) for c in cells)))
+            rows.append((f"{row_label(run)} {CI_ROW}",
+                         tuple(interval_cell(*own[c.key]) if c.key in own else None for c in cells)))
+        if not random_run and any(c.chance is not None for c in cells):
             rows.append(("random guess", tuple(c.chance for c in cells)))
         rows.append(("n", tuple(c.n for c in cells)))
-        grids.append(Grid(tuple(c.group for c in cells), tuple(rows), title))
+        groups = spans([runs[0].spec.scoring.group_of(c.key) for c in cells])  # MMSI Table 2, per dataset
+        grids.append(Grid(tuple(c.group for c in cells), tuple(rows), title, groups))
     return grids
 
 

@@ -4,11 +4,12 @@ Formats (detected from the content):
 
 * ``jsonl`` — one ``{"id": ..., "response": "..."}`` per line; a line without ``response`` takes its
   response field by the rule below (``{"id": 7, "prediction": "B"}``).
-* ``lmms-eval`` — lmms-eval ``*samples_<task>.jsonl`` logs (a file, or a folder searched recursively as
-  lmms-eval writes them under a model sub-folder with a date prefix): the response is ``filtered_resps``
-  (what lmms-eval's ``process_results`` receives; a string or a one-element list), falling back to
-  ``resps``; the item is ``doc``, or — real vsibench logs have no ``doc`` — the item under a metric key
-  (:mod:`spatialbench.scoring.lmms_eval_log`); its ``id``, or the scene + question join below.
+* ``lmms-eval`` — an lmms-eval ``*samples_<task>.jsonl`` log (a file, or a folder searched recursively as
+  lmms-eval writes them under a model sub-folder with a date prefix; of a folder's logs, the one whose
+  logged questions are the items' is read and named in a warning, another task's left out): the response
+  is ``filtered_resps`` (what lmms-eval's ``process_results`` receives; a string or a one-element list),
+  falling back to ``resps``; the item is ``doc``, or — real vsibench logs have no ``doc`` — the item under
+  a metric key (:mod:`spatialbench.scoring.lmms_eval_log`); its ``id``, or the scene + question join below.
 * ``export`` — a JSON object ``{item id: response text}``, or JSON files holding a list of question objects
   or ``{"questions": [...]}`` with a response field, e.g. official_samples/gemini3flash_5scenes/responses.
   Without ids they are joined to items on (``scene_name``, ``question`` text); a key shared by several
@@ -40,7 +41,7 @@ from __future__ import annotations
 import json
 import numbers
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,7 @@ from spatialbench.records.item import Item
 from spatialbench.records.rows import EntryIndex, RowError
 from spatialbench.records.surrogates import LONE_SURROGATE
 from spatialbench.scoring.lmms_eval_log import (
+    choose_log,
     filter_changed,
     is_sample,
     sample_files,
@@ -58,6 +60,7 @@ from spatialbench.scoring.lmms_eval_log import (
     sample_response,
 )
 from spatialbench.scoring.prediction_tables import TABLE_SUFFIXES, read_table
+from spatialbench.scoring.question_check import LoggedQuestion, check_questions
 
 RESPONSE_FIELDS = ("response", "prediction", "model_answer")
 FORMATS = ("jsonl", "lmms-eval", "export", "table")
@@ -67,7 +70,11 @@ _MISSING = object()
 
 @dataclass
 class Predictions:
-    """Responses by item id, the detected format, the rows that could not be used, and notes on the input."""
+    """Responses by item id, the detected format, the rows that could not be used, and notes on the input.
+
+    ``source``: what was read — the path given, or the log chosen from an lmms-eval output folder.
+    ``questions``: item id -> the question text its row carries (lmms-eval logs, tables, exports).
+    """
 
     responses: dict[str, str] = field(default_factory=dict)
     format: str = ""
@@ -76,6 +83,14 @@ class Predictions:
     filtered: list[str] = field(default_factory=list)
     """Ids whose scored text a tool's filter changed from the model's raw response (lmms-eval's
     ``filtered_resps`` unlike ``resps``, e.g. a stripped ``<think>`` block), in file order."""
+    source: Path | None = None
+    questions: dict[str, LoggedQuestion] = field(default_factory=dict)
+
+    def log_question(self, item_id: str | RowError, record: dict[str, Any], where: tuple[str, int]) -> None:
+        """Keep the question text of ``record`` for ``item_id`` (first row kept), when it carries one."""
+        question = record.get("question")
+        if isinstance(item_id, str) and isinstance(question, str):
+            self.questions.setdefault(item_id, LoggedQuestion(question, f"{where[0]}:{where[1]}"))
 
 
 def _refusal(where: RowError, fields: list[str]) -> ValueError:
@@ -232,22 +247,41 @@ def read_predictions(
         FileNotFoundError: ``path`` missing.
         ValueError: unknown ``format``; a file refused for its answer fields (message names them); an
             unreadable ``.xlsx``; a UTF-16 file (:class:`~spatialbench.records.files.NotUtf8Error`); a
-            folder of several tables, or of tables beside ``.jsonl`` / ``.json`` files.
+            folder of several tables, or of tables beside ``.jsonl`` / ``.json`` files; an lmms-eval
+            output folder with no log, or several, of these items' questions
+            (:func:`~spatialbench.scoring.lmms_eval_log.choose_log`).
+        QuestionMismatchError (a ValueError): rows carrying question texts that are not the items' (the
+            wrong annotation file; :mod:`spatialbench.scoring.question_check`).
     """
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"predictions not found: {path}")
+    items, notes = list(items), []
     if path.is_dir():
         _check_folder(path)
-    items = list(items)
+        if format in (None, "lmms-eval") and sample_files(path):  # an lmms-eval output folder: one task
+            path, note = choose_log(path, _question_of(items), items[0].benchmark if items else None)
+            notes.append(note)
     format = format or detect_format(path)
     readers = dict(zip(FORMATS, (_read_jsonl, _read_lmms, _read_export, _read_table), strict=True))
     if format not in readers:
         raise ValueError(f"unknown predictions format {format!r}; use one of {', '.join(FORMATS)}")
-    out = Predictions(format=format)
+    out = Predictions(format=format, warnings=notes, source=path)
     with paused_gc():  # many new rows: no cycle scans while they are read (records.bulk)
         readers[format](path, _Joiner(items), out, response_field)
+    check_questions(out.questions, items)
     return out
+
+
+def _question_of(items: list[Item]) -> Callable[[dict[str, Any]], str | None]:
+    """Return doc → the question of the item it names (its id, else the scene + question join), or None."""
+    questions, joiner = {item.id: item.question for item in items}, _Joiner(items)
+
+    def question(doc: dict[str, Any]) -> str | None:
+        found = _item_id(doc, joiner)
+        return None if isinstance(found, RowError) else questions.get(found)
+
+    return question
 
 
 def _readable(entries: Iterable[Record | RowError], out: Predictions) -> Iterator[Record]:
@@ -294,6 +328,7 @@ def _read_samples(path: Path, joiner: _Joiner, out: Predictions, changed: list[s
             continue
         response = sample_response(record)
         item_id = _item_id(doc, joiner)
+        out.log_question(item_id, doc, (file, line))
         _add(out, item_id, _MISSING if response is None else response, (file, line), "filtered_resps")
         if filtered and isinstance(item_id, str):
             out.filtered.append(item_id)
@@ -322,7 +357,9 @@ def _read_records(
             wanted = repr(field) if field else f"one of {RESPONSE_FIELDS} or '*_answer'"
             out.errors.append(RowError(file, line, field or "response", f"no response field ({wanted})"))
             continue
-        _add(out, _item_id(record, joiner, id_fields), record[name], (file, line), name)
+        item_id = _item_id(record, joiner, id_fields)
+        out.log_question(item_id, record, (file, line))
+        _add(out, item_id, record[name], (file, line), name)
 
 
 def _read_export(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:

@@ -8,8 +8,10 @@ two layouts of the same cells:
 
 * score layout (:func:`score_grid`) — one row per named table (``all``, ``debiased``, one per dataset),
   columns ``Avg.`` then the cells (VSI-Bench Fig. 6, MMSI-Video-Bench Table 2 as registered tables);
-* breakdown layout (:func:`breakdown_grid`) — one column per cell, rows accuracy / random guess / n /
-  extraction failures (MMSI-Video-Bench Tables 2, 3, 6; ReMindView-Bench Table 1).
+* breakdown layout (:func:`breakdown_grid`) — one column per cell, rows accuracy / 95 % interval / random
+  guess / n / extraction failures (MMSI-Video-Bench Tables 2, 3, 6; ReMindView-Bench Table 1); intervals
+  are the scene-clustered bootstrap of :mod:`spatialbench.scoring.uncertainty`, ``*`` marking a cell of
+  fewer than :data:`~spatialbench.scoring.uncertainty.SMALL` items.
 
 Scores print with one decimal; a missing value prints ``-``. CSV text cells that a spreadsheet would run
 as a formula (starting ``=``, ``+``, ``-``, ``@``, tab or carriage return) get a leading ``'``
@@ -22,11 +24,12 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from spatialbench.scoring.grouped import Table
+from spatialbench.scoring.uncertainty import RESAMPLES, SEED, SMALL, Interval, cells_ci, small_cells
 
 Value = float | int | str | None
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -43,11 +46,30 @@ def spreadsheet_safe(value: Any) -> Any:
 
 @dataclass(frozen=True)
 class Grid:
-    """Rows of values under a header; ``title`` (bold above the Markdown) is optional."""
+    """Rows of values under a header; ``title`` (bold above the Markdown) is optional.
+
+    ``groups``: a header row above ``header``, ``(label, columns spanned)`` over its columns in order (""
+    leaves its columns blank; :func:`spans`), as a paper groups its columns; drawn in LaTeX and HTML.
+    """
 
     header: tuple[str, ...]
     rows: tuple[tuple[str, tuple[Value, ...]], ...]
     title: str | None = None
+    groups: tuple[tuple[str, int], ...] = ()
+
+
+def spans(labels: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """Return runs of equal adjacent ``labels`` as ``(label, count)``; () when every label is "".
+
+    ``spans(["A", "A", "", "B"]) == (("A", 2), ("", 1), ("B", 1))``; the counts add up to ``len(labels)``.
+    """
+    out: list[tuple[str, int]] = []
+    for label in labels:
+        if out and out[-1][0] == label:
+            out[-1] = (label, out[-1][1] + 1)
+        else:
+            out.append((label, 1))
+    return tuple(out) if any(labels) else ()
 
 
 def _text(value: Value, digits: int = 1) -> str:
@@ -104,16 +126,37 @@ def _latex_value(value: Value) -> str:
     return text if text == "-" else latex_text(text, minus=True)
 
 
-def to_latex(grid: Grid, corner: str = "", rules: Sequence[int] = (), comments: Sequence[str] = ()) -> str:
+def _latex_groups(groups: Sequence[tuple[str, int]]) -> list[str]:
+    r"""Return the header row over the columns (a ``\multicolumn`` per labelled span) and its rules."""
+    cells, rules, start = [""], [], 2  # column 1 is the row names
+    for label, span in groups:
+        blank = " & ".join([""] * span)
+        cells.append(rf"\multicolumn{{{span}}}{{c}}{{{latex_text(label)}}}" if label else blank)
+        if label:
+            rules.append(rf"\cmidrule(lr){{{start}-{start + span - 1}}}")
+        start += span
+    return [" & ".join(cells) + r" \\", " ".join(rules)] if rules else []
+
+
+def _marked_latex(value: Value, mark: str | None) -> str:
+    text = _latex_value(value)
+    return {"best": rf"\textbf{{{text}}}", "second": rf"\underline{{{text}}}"}.get(mark or "", text)
+
+
+def to_latex(grid: Grid, corner: str = "", rules: Sequence[int] = (), comments: Sequence[str] = (),
+             marks: Mapping[str, Sequence[str | None]] | None = None) -> str:
     r"""Return ``grid`` as a ``tabular`` with booktabs rules.
 
     ``corner`` fills the header's first cell (the leaderboard's ``Method``); a row whose values are all
     ``""`` is a section row (its name in italics across the table); ``rules`` are row indices before
     which a ``\midrule`` goes (between runs and their differences); ``comments`` follow as ``% ...``
     lines. Values print as in Markdown (one decimal, ``-`` when missing), minus signs as ``$-$``.
+    The grid's ``groups`` become a header row above the column names, each label with a ``\cmidrule``;
+    ``marks``: row name → per value ``"best"`` (``\textbf``), ``"second"`` (``\underline``) or None, as
+    the papers mark them.
     """
-    width = len(grid.header) + 1
-    lines = [r"\begin{tabular}{l" + "r" * len(grid.header) + "}", r"\toprule",
+    width, marked = len(grid.header) + 1, marks or {}
+    lines = [r"\begin{tabular}{l" + "r" * len(grid.header) + "}", r"\toprule", *_latex_groups(grid.groups),
              " & ".join([latex_text(corner), *(latex_text(h) for h in grid.header)]) + r" \\", r"\midrule"]
     for index, (name, values) in enumerate(grid.rows):
         if index in rules:
@@ -121,7 +164,8 @@ def to_latex(grid: Grid, corner: str = "", rules: Sequence[int] = (), comments: 
         if values and all(v == "" for v in values):
             lines.append(rf"\multicolumn{{{width}}}{{l}}{{\textit{{{latex_text(name)}}}}} \\")
             continue
-        lines.append(" & ".join([latex_text(name), *(_latex_value(v) for v in values)]) + r" \\")
+        row = marked.get(name, (None,) * len(values))
+        lines.append(" & ".join([latex_text(name), *map(_marked_latex, values, row)]) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}", *(f"% {latex_text(c)}" for c in comments)]
     return "\n".join(lines) + "\n"
 
@@ -135,11 +179,29 @@ def score_grid(named: Sequence[tuple[str, Table]]) -> Grid:
     return Grid((average, *(c.group for c in first.cells)), rows)
 
 
+CI_ROW = "95 % CI"
+CI_NOTE = (f"95 % CI: scene-clustered bootstrap ({RESAMPLES} resamples, seed {SEED}); "
+           f"* fewer than {SMALL} items, too few to rank by.")
+
+
+def interval_cell(ci: Interval, n: int) -> str | None:
+    """Write a cell's interval as ``[low, high]`` (one decimal), ``*`` after it under :data:`SMALL` items."""
+    if ci is None:
+        return None
+    return f"[{ci[0]:.1f}, {ci[1]:.1f}]" + ("*" if 0 < n < SMALL else "")
+
+
 def breakdown_grid(table: Table) -> Grid:
-    """Breakdown layout: one column per cell; rows accuracy, random guess, n, extraction failures."""
+    """Breakdown layout: one column per cell; rows accuracy, 95 % CI, random guess, n, extraction failures.
+
+    The interval row reads ``[low, high]`` (percent, one decimal; :func:`cells_ci`), ``*`` after it
+    for a cell of fewer than :data:`SMALL` items (:data:`CI_NOTE` says so), ``-`` for an empty cell.
+    """
     cells = table.cells
+    intervals = cells_ci(table)
     rows: tuple[tuple[str, tuple[Value, ...]], ...] = (
         ("accuracy", tuple(c.accuracy for c in cells)),
+        (CI_ROW, tuple(interval_cell(ci, c.n) for ci, c in zip(intervals, cells, strict=True))),
         ("random guess", tuple(c.chance for c in cells)),
         ("n", tuple(c.n for c in cells)),
         ("extraction failures", tuple(c.failures for c in cells)),
@@ -148,12 +210,18 @@ def breakdown_grid(table: Table) -> Grid:
 
 
 def cells_json(table: Table) -> dict[str, Any]:
-    """Return a breakdown as JSON: ``title``, and ``group``, ``n``, ``accuracy``, ``chance``, ``failures``.
+    """Return a breakdown as JSON: ``title``, its cells, and ``small_cells``.
 
-    Percentages are None for an empty cell.
+    Each cell: ``group``, ``n``, ``accuracy``, ``chance``, ``failures``, ``ci95`` (``[low, high]`` percent,
+    the scene-clustered bootstrap of :func:`cells_ci`). ``small_cells``: ``{group, n}`` of the cells
+    with fewer than :data:`SMALL` items. Percentages and intervals are None for an empty cell.
     """
     keys = ("group", "n", "accuracy", "chance", "failures")
-    return {"title": table.title, "cells": [{k: getattr(c, k) for k in keys} for c in table.cells]}
+    intervals = cells_ci(table)
+    cells = [{**{k: getattr(c, k) for k in keys}, "ci95": list(ci) if ci else None}
+             for c, ci in zip(table.cells, intervals, strict=True)]
+    small = [{"group": label, "n": n} for label, n in small_cells(table)]
+    return {"title": table.title, "cells": cells, "small_cells": small}
 
 
 def summary_json(table: Table) -> dict[str, Any]:

@@ -50,6 +50,18 @@ class Extractors:
 
 
 @dataclass(frozen=True)
+class ColumnGroup:
+    """A header over adjacent columns of a benchmark's score table: the top header row of its paper's table.
+
+    Attributes:
+        label: as the paper prints it (``Spatial Construction``). keys: the cell keys under it.
+    """
+
+    label: str
+    keys: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class ScoringRules:
     """How one benchmark's answers are read and tabulated.
 
@@ -57,12 +69,19 @@ class ScoringRules:
         name: what is scored, printed above its tables (the benchmark's name).
         table: per-item score rows → the benchmark's table.
         modes: extraction mode name → its extractors. default_mode: the mode of new runs.
+        column_groups: headers over the table's cells, as its paper groups them (VSI-Bench Fig. 6 by answer
+            kind, MMSI-Video-Bench Table 2 by main category); () = one header row.
     """
 
     name: str
     table: TableFn
     modes: Mapping[str, Extractors]
     default_mode: str = "robust"
+    column_groups: tuple[ColumnGroup, ...] = ()
+
+    def group_of(self, key: str) -> str:
+        """Return the label of the column group holding cell ``key`` ("" when none does)."""
+        return next((g.label for g in self.column_groups if key in g.keys), "")
 
     def extractors(self, mode: str | None = None) -> Extractors:
         """Return the extractors of ``mode`` (None: the default mode).

@@ -283,7 +283,7 @@ def generate_synthetic(
     (recorded in ``synth_files.json``) that this run does not produce are removed (``remove_stale``).
     """
     out.mkdir(parents=True, exist_ok=True)
-    plan = [(c, s, f"synth_{seed:04d}_{i:03d}") for i, (c, s) in enumerate(scene_configs(scenes, seed))]
+    plan = [(c, s, i) for (c, s), i in zip(scene_configs(scenes, seed), scene_ids(scenes, seed), strict=True)]
     record_written(out, recorded_scenes(out) | {scene_id for *_, scene_id in plan})  # before any file
     results = []
     with Renderer(config.width, config.height) as renderer:
@@ -303,6 +303,23 @@ def generate_synthetic(
 
 #: the scene ids whose files this module wrote into a folder (``{"scenes": [...]}``)
 WRITTEN = Path("synth_files.json")
+#: the combined meta-info file, relative to the folder (module docstring)
+META_INFO = f"meta_info/{SYNTHETIC_DATASET}_meta_info.json"
+
+
+def scene_ids(scenes: int, seed: int) -> list[str]:
+    """Return the ids of a run's ``scenes`` scenes from root ``seed`` (``synth_0000_000``, ...), in order."""
+    return [f"synth_{seed:04d}_{i:03d}" for i in range(scenes)]
+
+
+def scene_files(scene_id: str) -> list[str]:
+    """Return every file (relative posix path, temporaries too) this module writes for ``scene_id``."""
+    video = f"{SYNTHETIC_DATASET}/{scene_id}.mp4"
+    return [
+        video,
+        f"{SYNTHETIC_DATASET}/.{scene_id}.mp4.part",
+        *(f"scenes/{scene_id}/{name}" for name in sorted(SCENE_FILES)),
+    ]
 
 
 def recorded_scenes(out: Path) -> set[str]:
@@ -323,8 +340,8 @@ def record_written(out: Path, scene_ids: set[str]) -> None:
     partial.replace(path)
 
 
-def remove_stale(out: Path, scene_ids: set[str]) -> list[Path]:
-    """Remove the files of recorded scenes other than ``scene_ids``; record ``scene_ids`` only.
+def remove_stale(out: Path, kept: set[str]) -> list[Path]:
+    """Remove the files of recorded scenes other than ``kept``; record ``kept`` only.
 
     Only what the manifest (``synth_files.json``, written before a run renders anything) says this
     module wrote is touched: ``synthetic/<id>.mp4`` and its ``.<id>.mp4.part`` temporary, and the scene
@@ -332,18 +349,16 @@ def remove_stale(out: Path, scene_ids: set[str]) -> list[Path]:
     ``synth_0001_000.mp4``, notes inside a scene folder), stays. Returns the removed paths.
     """
     removed = []
-    for scene_id in sorted(recorded_scenes(out) - scene_ids):
-        video = out / SYNTHETIC_DATASET / f"{scene_id}.mp4"
+    for scene_id in sorted(recorded_scenes(out) - kept):
         folder = out / "scenes" / scene_id
-        own = [video, video.with_name(f".{video.name}.part"), *(folder / n for n in sorted(SCENE_FILES))]
-        for path in own:
+        for path in (out / name for name in scene_files(scene_id)):
             if path.is_file():
                 path.unlink()
                 removed.append(path)
         if folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
             removed.append(folder)
-    record_written(out, scene_ids)
+    record_written(out, kept)
     return removed
 
 

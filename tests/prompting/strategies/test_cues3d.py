@@ -145,3 +145,35 @@ def test_an_object_has_one_colour_in_every_view() -> None:
     in_top = _pixel(top, (1.3, 0.7), (2.0, 2.0), 2.05)  # the table, away from its label and the shelf
     in_front = _pixel(front, (1.2, 0.2), (2.0, 1.0), 2.05)
     assert in_top != (255, 255, 255) and in_top == in_front
+
+
+@pytest.mark.parametrize("size", ["100000", "2049", "31"])
+def test_image_size_out_of_bounds_is_refused_before_the_run(data: Path, tmp_path: Path, size: str) -> None:
+    """Issue 26: ``-S image_size=100000`` ran out of memory mid-run; now one line, exit 2, no --out."""
+    from typer.testing import CliRunner
+
+    from spatialbench.cli.main import app
+
+    out = tmp_path / "runs" / "cues"
+    args = [
+        "run",
+        "--benchmark",
+        "vsibench",
+        "--data",
+        str(data),
+        "--model",
+        "openai-compatible:http://127.0.0.1:9/v1#m",
+        "--out",
+        str(out),
+        "--no-progress",
+        "--strategy",
+        "with-3d-cues",
+        "-S",
+        f"image_size={size}",
+    ]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.splitlines() == [  # worded as click words a bad option value
+        f"Error: Invalid value: strategy parameter image_size: 32 to 2048 pixels, not {size}"
+    ]
+    assert not (tmp_path / "runs").exists()

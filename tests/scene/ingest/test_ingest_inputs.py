@@ -107,3 +107,42 @@ def test_scannet_axis_alignment_is_applied(tmp_path: Path, scene) -> None:  # ty
         [1 - bed[1], 2 + bed[0], bed[2]], abs=1e-6
     )
     assert aligned.scene.room_size == pytest.approx(plain.scene.room_size, rel=1e-9)
+
+
+def _ingest_cli(scans: Path, out: Path) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["ingest", "scannet", str(scans), "--out", str(out)])
+    assert "Traceback" not in result.output and not isinstance(result.exception, ValueError)
+    return result.exit_code, result.output.strip()
+
+
+def test_cli_nan_in_axis_alignment_names_the_line(tmp_path: Path, scene) -> None:  # type: ignore[no-untyped-def]
+    folder = write_scannet(scene, tmp_path / "scans")
+    (folder / f"{scene.scene_id}.txt").write_text(
+        "colorHeight = 968\naxisAlignment = "
+        + " ".join(["1", "0", "0", "nan", "0", "1", "0", "0", "0", "0", "1", "0", "0", "0", "0", "1"])
+        + "\n"
+    )
+    code, output = _ingest_cli(tmp_path / "scans", tmp_path / "out")
+    assert code == 2
+    assert output == (
+        f"error: {folder / f'{scene.scene_id}.txt'}:2: axisAlignment: expected 16 finite "
+        "numbers, not NaN or inf"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_nan_mesh_vertex_names_the_file_and_vertex(tmp_path: Path, scene) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+    import trimesh
+
+    folder = write_scannet(scene, tmp_path / "scans")
+    ply = folder / f"{scene.scene_id}_vh_clean_2.ply"
+    mesh = trimesh.load(ply, process=False, force="mesh")
+    vertices = np.array(mesh.vertices)
+    vertices[7, 1] = np.nan
+    trimesh.Trimesh(vertices, mesh.faces, process=False).export(ply, encoding="binary")
+    code, output = _ingest_cli(tmp_path / "scans", tmp_path / "out")
+    assert code == 2
+    assert output.startswith(f"error: {ply}: vertex 7 is not finite (")
+    assert output.endswith("); 1 such vertices")
+    assert not (tmp_path / "out").exists()

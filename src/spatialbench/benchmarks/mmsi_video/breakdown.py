@@ -22,6 +22,7 @@ import pandas as pd
 
 from spatialbench.records.errors import unreadable
 from spatialbench.scoring.grouped import Group, Table, grouped
+from spatialbench.scoring.rules import ColumnGroup
 
 MEMORY_UPDATE = "(Cross-Video) Memoery Update"  # official spelling in mmsivideo.json
 
@@ -50,6 +51,15 @@ MAIN_CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("MU.", tuple(t for t, _ in SUBTYPES[6:9])),
     ("Plan.&Pred.", ("Planning", "Prediction")),
     ("CV.", (MEMORY_UPDATE, "(Cross-Video) Multi-View Integration")),
+)
+
+#: Table 2's top header row over the 13 subtypes (keys: official types); Plan. and Pred. stand alone
+TABLE2_GROUPS = (
+    ColumnGroup("Spatial Construction", tuple(t for t, _ in SUBTYPES[:6])),
+    ColumnGroup("Motion Understanding", tuple(t for t, _ in SUBTYPES[6:9])),
+    ColumnGroup("Cross-Video", tuple(t for t, _ in SUBTYPES[9:11])),
+    ColumnGroup("Planning", ("Planning",)),
+    ColumnGroup("Prediction", ("Prediction",)),
 )
 
 #: sub-benchmark name → (id-list file in meta_data/, title, ((group, key in the file), ...)) (Table 6 order)
@@ -207,6 +217,7 @@ __all__ = [
     "SUBTYPE_GROUPS",
     "SUBTYPES",
     "SUB_BENCHMARKS",
+    "TABLE2_GROUPS",
     "category_table",
     "load_id_lists",
     "mmsi_tables",

@@ -34,7 +34,7 @@ from spatialbench.benchmarks.remindview.prompt import (
 from spatialbench.benchmarks.spec import BenchmarkSpec, MediaLayout, RunDefaults
 from spatialbench.records.item import Item
 from spatialbench.scoring.grouped import Group, Table, grouped, with_items
-from spatialbench.scoring.rules import STANDARD_MODES, Extractors, ScoringRules
+from spatialbench.scoring.rules import STANDARD_MODES, ColumnGroup, Extractors, ScoringRules
 
 #: columns computable from ``query_type`` alone: (label, part index, value); Table 1 needs the pattern too
 TASK_COLUMNS = (
@@ -43,6 +43,13 @@ TASK_COLUMNS = (
     ("O–O", 0, "object-object"),
     ("Dir.", 1, "relative_direction"),
     ("Dis.", 1, "relative_distance"),
+)
+
+#: the score table's columns grouped as Table 1's caption names them: relations, then query types (Table 1
+#: itself splits each by viewpoint pattern, which needs the items: the report's Table 1 breakdowns)
+COLUMN_GROUPS = (
+    ColumnGroup("Relation", tuple(label for label, index, _ in TASK_COLUMNS if index == 0)),
+    ColumnGroup("Query Type", tuple(label for label, index, _ in TASK_COLUMNS if index == 1)),
 )
 
 
@@ -91,6 +98,7 @@ SPEC = BenchmarkSpec(
             "robust": STANDARD_MODES["robust"],
         },
         default_mode="phases",
+        column_groups=COLUMN_GROUPS,
     ),
     breakdowns=remindview_breakdowns,
     # items are still images: every frame of the frame set is sent

@@ -3,9 +3,9 @@
 Modules: ``format`` (official records ⇄ items; the files generators write), ``loader`` (official annotation
 files → items), ``subsets`` (VSI-Bench (tiny) and VSI-Bench-Debiased), ``pruned_ids`` (VSI-Bench-Debiased
 id lists), ``prompt`` (``prompt.json`` layout and post-prompts), ``table`` (the paper's 8 columns and
-Avg.); ``error_taxonomy.json`` (Sec. 5.1). Extraction modes ``official`` (the official lmms-eval rules)
-and ``robust`` (default), and the peer toolkits' modes ``lmms-eval-0.7.2``, ``lmms-eval-0.7.3``,
-``vlmevalkit``.
+Avg.); ``error_taxonomy.json`` (Sec. 5.1; the error table's columns are the 8 tasks). Extraction modes
+``official`` (the official lmms-eval rules) and ``robust`` (default), and the peer toolkits' modes
+``lmms-eval-0.7.2``, ``lmms-eval-0.7.3``, ``vlmevalkit``.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from spatialbench.benchmarks.vsibench.loader import derived_id, load_vsibench
 from spatialbench.benchmarks.vsibench.prompt import VideoQABuilder
 from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
 from spatialbench.benchmarks.vsibench.subsets import SUBSETS
-from spatialbench.benchmarks.vsibench.table import COLUMNS, vsibench_table
+from spatialbench.benchmarks.vsibench.table import COLUMN_GROUPS, COLUMNS, vsibench_table
 from spatialbench.scoring.rules import PEER_MODES, STANDARD_MODES, ScoringRules
 
 SPEC = BenchmarkSpec(
@@ -33,12 +33,16 @@ SPEC = BenchmarkSpec(
     load=load_vsibench,
     prompt_builder=VideoQABuilder,
     scoring=ScoringRules(
-        name=NAME, table=vsibench_table, modes={**STANDARD_MODES, **PEER_MODES}, default_mode="robust"
+        name=NAME, table=vsibench_table, modes={**STANDARD_MODES, **PEER_MODES}, default_mode="robust",
+        column_groups=COLUMN_GROUPS,
     ),
     title="VSI-Bench",
     media=MediaLayout("<data>/<dataset>/<scene_name>.mp4"),
     subsets=SUBSETS,
-    error_taxonomy=ErrorTaxonomy("vsi-bench", __name__),
+    # error-table columns are the paper's 8 tasks (Rel. Dir. = its three sub-types), as its tables
+    error_taxonomy=ErrorTaxonomy(
+        "vsi-bench", __name__, columns=tuple((g.label, tuple(g.parts("task"))) for g in COLUMNS)
+    ),
     pruned_ids=read_pruned_ids,
     write=write_items,
 )

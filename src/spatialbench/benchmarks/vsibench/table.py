@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pandas as pd
 
-from spatialbench.benchmarks.vsibench.format import REL_DIRECTION_TASKS
+from spatialbench.benchmarks.vsibench.format import NA_TASKS, REL_DIRECTION_TASKS
 from spatialbench.scoring.grouped import Group, Table, grouped
+from spatialbench.scoring.rules import ColumnGroup
 
 #: paper column order; keys are the official task names (``object_rel_direction`` for the three sub-types)
 COLUMNS = (
@@ -17,6 +18,12 @@ COLUMNS = (
     Group.of("Rel. Dir.", "object_rel_direction", task=REL_DIRECTION_TASKS),
     Group.of("Route Plan", "route_planning", task="route_planning"),
     Group.of("Appr. Order", "obj_appearance_order", task="obj_appearance_order"),
+)
+
+#: Fig. 6's top header row: the four numerical tasks, then the four multiple-choice columns
+COLUMN_GROUPS = (
+    ColumnGroup("Numerical Answer", tuple(c.key for c in COLUMNS if c.key in NA_TASKS)),
+    ColumnGroup("Multiple-Choice Answer", tuple(c.key for c in COLUMNS if c.key not in NA_TASKS)),
 )
 
 

@@ -10,7 +10,7 @@ Output (besides the frame-set folders of :mod:`~spatialbench.generate.remindview
     OUT/remindview_files.json                              every file this module wrote (written.py)
 
 A run first refuses a folder holding files this module did not record under the names it writes, or
-other ``*.csv`` tables (:func:`~spatialbench.generate.remindview.written.check_folder`), then removes
+other ``*.csv`` tables (:mod:`spatialbench.generate.remindview.written`), then removes
 the recorded files of an earlier run (nothing else), so the loader never reads a stale table or frame
 set. An interrupted run leaves no QA tables; every file it wrote is recorded, so the next run removes it.
 
@@ -34,7 +34,8 @@ from spatialbench.generate.remindview.dataset import COLUMNS, Asked, ask, per_te
 from spatialbench.generate.remindview.render import SceneRenderer, rig_folder, write_json
 from spatialbench.generate.remindview.settings import ROOM_TYPES, RemindViewConfig
 from spatialbench.generate.remindview.stats import markdown, statistics
-from spatialbench.generate.remindview.written import Recorder, check_folder, remove_recorded
+from spatialbench.generate.remindview.written import REMINDVIEW_FILES
+from spatialbench.generate.written import Recorder
 from spatialbench.synth.generator import Density, SceneConfig, generate_scene
 from spatialbench.synth.renderer import Renderer
 from spatialbench.synth.rigs import Rig
@@ -65,7 +66,7 @@ def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress 
 
     Raises:
         spatialbench.synth.RendererUnavailableError: no headless OpenGL context.
-        spatialbench.generate.remindview.written.ForeignFilesError: ``out`` holds files this module did
+        spatialbench.generate.written.ForeignFilesError: ``out`` holds files this module did
             not write under its names, or other ``*.csv`` files; nothing is touched then.
     """
     recorder = _fresh(out)
@@ -130,8 +131,8 @@ def _write_summary(
 def _fresh(out: Path) -> Recorder:
     """Check ``out``, remove what an earlier run recorded and return the recorder of this run."""
     out.mkdir(parents=True, exist_ok=True)
-    remove_recorded(out, check_folder(out))
-    return Recorder(out)
+    REMINDVIEW_FILES.remove_recorded(out, REMINDVIEW_FILES.check_folder(out))
+    return Recorder(out, REMINDVIEW_FILES)
 
 
 def qa_table_name(rig: Rig) -> str:

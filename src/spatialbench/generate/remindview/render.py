@@ -28,8 +28,8 @@ from spatialbench.generate.remindview.frameset import FrameSet, question_objects
 from spatialbench.generate.remindview.questions import facing_categories
 from spatialbench.generate.remindview.settings import RemindViewConfig
 from spatialbench.generate.remindview.viewgraph import view_graph
-from spatialbench.generate.remindview.written import Recorder
 from spatialbench.generate.vsi.seeding import derived_rng
+from spatialbench.generate.written import Recorder
 from spatialbench.scene.metainfo import box_to_meta
 from spatialbench.synth.raycast import SceneMesh, raycast_ratios
 from spatialbench.synth.renderer import Renderer

@@ -10,7 +10,9 @@ matplotlib drawing (``image_size`` pixels square) of every object's box projecte
 with its category (``chair 2`` when several), axes in metres; an object has the same colour in every view.
 
 Parameters: ``views`` (comma-separated, in order; default ``top,front,side``), ``placement`` (``after``
-the frames, default, or ``before`` them), ``image_size``, ``meta_info`` (scene file or folder; "" =
+the frames, default, or ``before`` them), ``image_size`` (pixels, :data:`IMAGE_SIZES`: 32 to 2048 — larger
+views only cost memory, as API providers scale images down to about 2048 pixels anyway; a size is checked
+before the run starts), ``meta_info`` (scene file or folder; "" =
 ``<data>/meta_info``). The instruction (``cues3d.json``, our words: the paper gives none) precedes the
 views; one greedy turn answers as ``direct`` does. An item whose scene is unknown fails with an error
 naming the scene.
@@ -32,6 +34,8 @@ from spatialbench.records.messages import ImagePart, Part, Request, TextPart
 
 AXES = {"top": (0, 1), "front": (0, 2), "side": (1, 2)}
 AXIS_NAMES = ("x (m)", "y (m)", "height (m)")
+IMAGE_SIZES = range(32, 2049)
+"""The ``image_size`` values taken (pixels per side; module docstring)."""
 
 
 class Box(Protocol):
@@ -164,6 +168,11 @@ class With3DCues(Strategy):
         unknown = [v for v in self.view_list() if v not in AXES]
         if unknown or not self.view_list():
             raise ValueError(f"strategy parameter views: names from {', '.join(AXES)}, got {self.views!r}")
+        if self.image_size not in IMAGE_SIZES:  # 100000 px squared is a MemoryError in the middle of a run
+            raise ValueError(
+                f"strategy parameter image_size: {IMAGE_SIZES.start} to {IMAGE_SIZES.stop - 1} "
+                f"pixels, not {self.image_size!r}"
+            )
         if self.placement not in ("after", "before"):
             raise ValueError(f"strategy parameter placement: 'after' or 'before', not {self.placement!r}")
 

@@ -73,7 +73,7 @@ def read_mesh(path: Path) -> Mesh:
     """Read a PLY mesh in file vertex order (no merging: segment files index the vertices as stored).
 
     Raises:
-        IngestError: missing file, not a triangle mesh, or no faces.
+        IngestError: missing file, not a triangle mesh, no faces, or a vertex not finite (NaN, inf).
     """
     if not path.is_file():
         raise IngestError(f"{path}: missing")
@@ -83,7 +83,14 @@ def read_mesh(path: Path) -> Mesh:
         raise IngestError(f"{path}: not a readable PLY mesh ({err})") from None
     if not isinstance(mesh, trimesh.Trimesh) or len(mesh.faces) == 0:
         raise IngestError(f"{path}: expected a triangle mesh with faces")
-    return Mesh(np.asarray(mesh.vertices, dtype=np.float64), np.asarray(mesh.faces, dtype=np.int64))
+    vertices = np.asarray(mesh.vertices, dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(vertices).all(axis=1))
+    if bad.size:  # a NaN vertex would make its object's box, and every distance to it, NaN
+        raise IngestError(
+            f"{path}: vertex {int(bad[0])} is not finite ({vertices[bad[0]].tolist()}); "
+            f"{bad.size} such vertices"
+        )
+    return Mesh(vertices, np.asarray(mesh.faces, dtype=np.int64))
 
 
 def assemble(

@@ -31,16 +31,25 @@ from spatialbench.scene.ingest.segments import group_boxes, seg_indices
 
 
 def _axis_alignment(path: Path) -> NDArray[np.float64] | None:
-    """Return the 4×4 ``axisAlignment`` of a ScanNet ``<scene>.txt`` (None when absent)."""
+    """Return the 4×4 ``axisAlignment`` of a ScanNet ``<scene>.txt`` (None when absent).
+
+    Raises:
+        IngestError: not 16 numbers, or one of them not finite (the line named).
+    """
     if not path.is_file():
         return None
     for number, line in enumerate(path.read_text().splitlines(), start=1):
         key, _, value = line.partition("=")
         if key.strip() == "axisAlignment":
             try:
-                return np.asarray([float(v) for v in value.split()], dtype=np.float64).reshape(4, 4)
+                matrix = np.asarray([float(v) for v in value.split()], dtype=np.float64).reshape(4, 4)
             except ValueError:
                 raise IngestError(f"{path}:{number}: axisAlignment: expected 16 numbers") from None
+            if not np.isfinite(matrix).all():  # float() takes "nan" and "inf": every box would be NaN
+                raise IngestError(
+                    f"{path}:{number}: axisAlignment: expected 16 finite numbers, not NaN or inf"
+                )
+            return matrix
     return None
 
 
