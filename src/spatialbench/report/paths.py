@@ -20,8 +20,8 @@ TEXT_SUFFIXES = (".html", ".md", ".csv", ".tex", ".svg", ".json", ".txt")
 _NAME_CHAR = r"[A-Za-z0-9._\-]"
 
 
-def replacements(out: Path, folders: Iterable[Path]) -> list[tuple[re.Pattern[str], str]]:
-    """Return (pattern, replacement) for each absolute form of ``folders``, longest first.
+def replacements(out: Path, folders: Iterable[Path]) -> tuple[re.Pattern[str], dict[str, str]]:
+    """Return one pattern matching every absolute form of ``folders``, longest first, and their replacements.
 
     Each folder is matched as written and resolved (symlinks), and only as a whole path segment
     (``/a/run`` does not match inside ``/a/run2``).
@@ -35,12 +35,12 @@ def replacements(out: Path, folders: Iterable[Path]) -> list[tuple[re.Pattern[st
     pairs.setdefault(str(home), "~")
     pairs.setdefault(str(home.resolve()), "~")
     ordered = sorted((p for p in pairs if p not in ("/", "")), key=len, reverse=True)
-    return [(re.compile(re.escape(p) + f"(?!{_NAME_CHAR})"), pairs[p]) for p in ordered]
+    return re.compile("(" + "|".join(map(re.escape, ordered)) + f")(?!{_NAME_CHAR})"), pairs
 
 
 def relativize(out: Path, folders: Iterable[Path]) -> int:
     """Rewrite the absolute paths of ``folders`` in every text file under ``out``; return files changed."""
-    rules = replacements(out, folders)
+    pattern, pairs = replacements(out, folders)
     changed = 0
     for path in sorted(out.rglob("*")):
         if not path.is_file() or path.suffix not in TEXT_SUFFIXES:
@@ -49,9 +49,7 @@ def relativize(out: Path, folders: Iterable[Path]) -> int:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:  # not text the report wrote (every page and table is UTF-8)
             continue
-        new = text
-        for pattern, relative in rules:
-            new = pattern.sub(relative.replace("\\", "\\\\"), new)  # backslashes taken literally
+        new = pattern.sub(lambda match: pairs[match.group(1)], text)
         if new != text:
             atomic_write_text(path, new)
             changed += 1
