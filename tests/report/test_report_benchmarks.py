@@ -3,6 +3,7 @@ leaderboard and breakdowns, with the random-guess row; on the test fixtures (loo
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import html5lib
@@ -81,3 +82,7 @@ def test_remindview_report_has_table_1_rows(tmp_path: Path) -> None:
         "| vision", "| vision 95 % CI", "| Chance Level (Random)", "| Chance Level (Random) 95 % CI", "| n"]
     board = (tmp_path / "report" / "tables" / "leaderboard.md").read_text()
     assert "| Chance Level (Random) | - |" in board and "| vision | 1 |" in board
+    # the frames sent are labelled as the questions name them; an item without a scene has no scene row
+    page = next((tmp_path / "report" / "items").glob("object_centric_qa_0-*.html")).read_text()
+    assert re.findall(r"<figcaption>([^<]*)</figcaption>", page) == ["frame0", "frame1", "frame2", "frame3"]
+    assert "None" not in page.split('<div class="runs">')[0] and "<td>scene</td>" not in page
