@@ -1,4 +1,4 @@
-"""Time ``spatialbench score`` on 1,000,000 VSI-Bench predictions through the CLI (goal: <= 20 s, <= 1.5 GB).
+"""Time ``spatialbench score`` on 1,000,000 VSI-Bench predictions through the CLI (goal: <= 15 s CPU, <= 1.5 GB).
 
 Builds N items over all 10 official question types (the answer mix of ``bench/score_speed.py``), writes
 them as files the CLI reads — annotations ``test.jsonl`` and ``test.parquet``, predictions in our own
