@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spatialbench.analysis.answerability import accuracy_by_answerability, answerability_grid
 from spatialbench.analysis.registry import ANALYSES, ANALYSIS_DIR
 from spatialbench.analysis.registry import Analysis as Part
 from spatialbench.registry import UnknownNameError
@@ -113,3 +114,25 @@ def draw_all(out: Path, runs: Sequence[RunData]) -> list[Analysis]:
         if result is not None:
             drawn.append(Analysis(result.title, str(path), result.figures, result.grids))
     return drawn
+
+
+def answerability_sections(runs: Sequence[RunData]) -> list[Analysis]:
+    """Return one section per run that recorded answerability (synthetic scenes; issue 23 item 5).
+
+    Each is a table of accuracy on answerable vs unanswerable items per task, with n and 95 % intervals.
+    """
+    sections = []
+    for run in runs:
+        verdicts = run.folder.answerability() if run.folder.has_store else {}
+        split = accuracy_by_answerability(run.result.rows, verdicts) if verdicts else {}
+        if split:
+            title = "accuracy (%), 95 % interval (scene-clustered bootstrap) and n"
+            sections.append(
+                Analysis(
+                    f"Answerable vs unanswerable items: {run.label}",
+                    "answerable: every object the question names was visible in a frame sent "
+                    "(counting: the visible count equals the answer), as the run recorded it",
+                    grids=[answerability_grid(split, title)],
+                )
+            )
+    return sections

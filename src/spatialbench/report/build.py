@@ -129,7 +129,7 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
                 ("Vision enabled vs disabled", plots.gap_figures(target, board, runs)),
                 ("Breakdowns", plots.breakdown_figures(target, grids, runs))]
     sections = [(title, figs) for title, figs in sections if figs]
-    found = analyses.draw_all(target, runs)
+    found = analyses.draw_all(target, runs) + analyses.answerability_sections(runs)
     stages.done("figures")
     views = item_views(runs)
     tasks = worst_first(views)
