@@ -1,7 +1,8 @@
 """Analyses in the report: every analysis document found beside the report's runs, drawn by its analysis.
 
-Looked for: every ``RUN/analysis/*.json`` of the report's runs and a ``sweep.json`` in a run's parent
-folder (``spatialbench sweep`` puts its runs in ``OUT/<setting>-<value>``). A file is an analysis document
+Looked for: every ``RUN/analysis/*.json`` of the report's runs and a ``sweep.json`` or ``profile.json`` in a
+run's parent folder (``spatialbench sweep`` puts its runs in ``OUT/<setting>-<value>``, ``spatialbench
+profile`` in ``OUT/<setting>``). A file is an analysis document
 when it carries an ``analysis`` name (other JSON there, such as the annotation file ``errors.json``, is
 left out). A document is drawn by the registered analysis of that name
 (:data:`~spatialbench.analysis.registry.ANALYSES`) when its ``version`` is the analysis's: its
@@ -28,7 +29,8 @@ from spatialbench.report.plots import Figure, figure_of, slug
 from spatialbench.report.runs import RunData
 from spatialbench.scoring.render import Grid
 
-SWEEP_FILE = "sweep.json"
+#: documents of studies whose runs are the folders beside them (``sweep``, ``profile``)
+STUDY_FILES = ("sweep.json", "profile.json")
 DRAW_ERRORS = (ValueError, KeyError, TypeError, AttributeError, IndexError, OSError)
 
 
@@ -46,9 +48,9 @@ def discover(runs: Sequence[RunData]) -> list[tuple[Path, RunData]]:
     """Return the analysis files of ``runs`` (module docstring) with their run, each once, in run order."""
     found: dict[Path, RunData] = {}
     for run in runs:
-        sweep = run.path.parent / SWEEP_FILE
+        studies = [run.path.parent / name for name in STUDY_FILES]
         listed = sorted((run.path / ANALYSIS_DIR).glob("*.json"))
-        for path in [*listed, *([sweep] if sweep.is_file() else [])]:
+        for path in [*listed, *(p for p in studies if p.is_file())]:
             found.setdefault(path.resolve(), run)
     return list(found.items())
 
