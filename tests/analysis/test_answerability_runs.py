@@ -51,7 +51,7 @@ def test_run_records_the_commands_verdicts_and_report_splits_accuracy(demo: Path
             assert cells["answerable"]["n"] + cells["unanswerable"]["n"] == n_task
     report = build_report([tmp_path / "run"], tmp_path / "report", sheets=0)
     html = report.index.read_text()
-    assert "Answerable vs unanswerable items: run" in html
+    assert '<h2 id="answerability">Answerable vs unanswerable items</h2>' in html and "<h3>run</h3>" in html
     assert "100.0 [100.0, 100.0] n=10" in html and "0.0 [0.0, 0.0] n=31" in html
 
 

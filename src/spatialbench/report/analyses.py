@@ -121,20 +121,14 @@ def draw_all(out: Path, runs: Sequence[RunData]) -> list[Analysis]:
 def answerability_sections(runs: Sequence[RunData]) -> list[Analysis]:
     """Return one section per run that recorded answerability (synthetic scenes; issue 23 item 5).
 
-    Each is a table of accuracy on answerable vs unanswerable items per task, with n and 95 % intervals.
+    Titled by the run; its table: accuracy on answerable vs unanswerable items per task and overall, with
+    n and 95 % intervals (:func:`~spatialbench.analysis.answerability.accuracy_by_answerability`).
     """
     sections = []
     for run in runs:
         verdicts = run.folder.answerability() if run.folder.has_store else {}
         split = accuracy_by_answerability(run.result.rows, verdicts) if verdicts else {}
         if split:
-            title = "accuracy (%), 95 % interval (scene-clustered bootstrap) and n"
-            sections.append(
-                Analysis(
-                    f"Answerable vs unanswerable items: {run.label}",
-                    "answerable: every object the question names was visible in a frame sent "
-                    "(counting: the visible count equals the answer), as the run recorded it",
-                    grids=[answerability_grid(split, title)],
-                )
-            )
+            grid = answerability_grid(split, "accuracy (%), 95 % interval and n")
+            sections.append(Analysis(run.label, "", grids=[grid]))
     return sections
