@@ -139,3 +139,25 @@ def test_no_coverage_row_without_visibility(tmp_path: Path) -> None:
         "frames-4",
         "tst-rf",
     ]
+
+
+def test_a_dead_endpoint_stops_the_profile_in_one_line(tmp_path: Path) -> None:
+    from support.vsi_data import make_vsibench
+
+    make_vsibench(tmp_path / "data", n_videos=1, per_video=4, n_frames=8)
+    out = tmp_path / "out"
+    args = [
+        "profile",
+        "--data",
+        str(tmp_path / "data"),
+        "--model",
+        "openai-compatible:http://127.0.0.1:9/v1#m",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 1
+    assert result.output.startswith(f"error: profile run {out / 'blind'} stopped early: endpoint unreachable")
+    assert len(result.output.strip().splitlines()) == 1
+    assert sorted(p.name for p in out.iterdir()) == ["blind", "chance-frequency", "chance-random"]
