@@ -16,6 +16,7 @@ from typing import Any
 
 import pandas as pd
 
+from spatialbench.benchmarks.mmsi_bench.circular import rotations
 from spatialbench.benchmarks.shared.images import image_folder, write_images
 from spatialbench.benchmarks.shared.tsv import data_files, image_index, read_tsv, tsv_images
 from spatialbench.records.errors import MalformedSampleError, unreadable
@@ -27,10 +28,14 @@ BENCHMARK_NAME = "mmsi-bench"
 #: extractor's ``[A-D]``)
 LETTERS = ("A", "B", "C", "D")
 SUFFIXES = (".parquet", ".tsv")
+EVALUATIONS = ("vanilla", "circular")
 
 
-def load_mmsi_bench(path: Path | str) -> LoadedItems:
+def load_mmsi_bench(path: Path | str, evaluation: str = "vanilla") -> LoadedItems:
     """Load every question of ``path`` (``MMSI_Bench.parquet`` / ``.tsv``, or a folder holding them).
+
+    ``evaluation``: ``vanilla`` (each question once) or ``circular`` (each question four times, its
+    options rotated: :mod:`~spatialbench.benchmarks.mmsi_bench.circular`).
 
     Returns:
         Items in file order (id: the ``id`` / ``index``; task: the question type); ``.errors`` has one
@@ -39,15 +44,24 @@ def load_mmsi_bench(path: Path | str) -> LoadedItems:
     Raises:
         FileNotFoundError: no such file, or a folder without a Parquet/TSV file.
         AnnotationFileError (a ValueError): a file that cannot be read as a table.
+        ValueError: an unknown ``evaluation``.
     """
+    check_evaluation(evaluation)
     loaded = LoadedItems()
     for table in data_files(Path(path).resolve(), SUFFIXES, "MMSI-Bench"):
         for number, sample_id, fields in _rows(table):
             try:
-                loaded.append(_item(sample_id, fields))
+                item = _item(sample_id, fields)
+                loaded.extend(rotations(item) if evaluation == "circular" else (item,))
             except MalformedSampleError as error:
                 loaded.errors.append(error.row_error(str(table), number))
     return loaded
+
+
+def check_evaluation(evaluation: object) -> None:
+    """Refuse an ``evaluation`` other than ``vanilla`` / ``circular`` (ValueError)."""
+    if evaluation not in EVALUATIONS:
+        raise ValueError(f"unknown evaluation {evaluation!r}; known: {', '.join(EVALUATIONS)}")
 
 
 def _rows(table: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
