@@ -10,17 +10,21 @@ import pytest
 from fastapi.testclient import TestClient
 from test_cvbench import write_release as write_cvbench
 from test_mmsi_bench import _write_both as write_mmsi
+from test_threedsr import _kit_rows as threedsr_rows
 from test_viewspatial import write_release as write_viewspatial
 from typer.testing import CliRunner
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.cli.main import app
 from spatialbench.web import ServeConfig, create_app
+from support.image_tables import write_tsv
 
 
 def _data(name: str, folder: Path) -> Path:
     if name == "mmsi-bench":
         return write_mmsi(folder)[1]  # the TSV
+    if name == "3dsrbench":
+        return write_tsv(threedsr_rows(), folder / "3dsrbench_v1_vlmevalkit_circular.tsv")
     return write_cvbench(folder) if name == "cvbench" else write_viewspatial(folder)
 
 
@@ -32,6 +36,9 @@ EXPECTED = {
     ("mmsi-bench", "chance-random"): 25.0, ("mmsi-bench", "chance-frequency"): 50.0,
     ("cvbench", "chance-random"): 100 / 3, ("cvbench", "chance-frequency"): 50.0,
     ("viewspatial", "chance-random"): 25.0, ("viewspatial", "chance-frequency"): 100 / 3,
+    # 3DSRBench, flip-circular: a question is right when all its variants are, so chance is the product of
+    # 1/n over its variants: height (1/2)^2, location (1/2)^2, orientation (1/2)^4, multi-object (1/3)^3
+    ("3dsrbench", "chance-random"): 100 * (1 / 4 + 1 / 4 + 1 / 16 + 1 / 27) / 4,
 }
 
 
@@ -45,7 +52,7 @@ def test_baselines_score(tmp_path: Path, name: str, model: str) -> None:
     assert scores["overall"] == pytest.approx(EXPECTED[name, model])
 
 
-@pytest.mark.parametrize("name", ["mmsi-bench", "cvbench", "viewspatial"])
+@pytest.mark.parametrize("name", ["mmsi-bench", "cvbench", "viewspatial", "3dsrbench"])
 def test_serve_shows_an_item(tmp_path: Path, name: str) -> None:
     data = _data(name, tmp_path / "data")
     config = ServeConfig(data=data, workdir=tmp_path / "work", token="t", benchmark=name)
