@@ -40,6 +40,7 @@ BENCHMARKS.lazy("vsi-super-recall", "spatialbench.benchmarks.vsi_super:SPEC_RECA
 BENCHMARKS.lazy("vsi-super-count", "spatialbench.benchmarks.vsi_super:SPEC_COUNT")
 BENCHMARKS.lazy("3dsrbench", "spatialbench.benchmarks.threedsr:SPEC")
 BENCHMARKS.lazy("embspatial", "spatialbench.benchmarks.embspatial:SPEC")
+BENCHMARKS.lazy("revsi", "spatialbench.benchmarks.revsi:SPEC")
 
 
 def get_benchmark(name: str) -> BenchmarkSpec:
