@@ -16,14 +16,12 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.embspatial import prompt_text
-from spatialbench.cli.main import app
 from spatialbench.scoring.peer_vlmevalkit import match_letter
 from support.image_tables import b64, png, write_tsv
-from support.openai_server import OpenAIServer, ServerScript
+from support.scripted_runs import breakdown_and_report, run_items, scripted_run
 
 OPTIONS = ["garage door", "cabinet", "table", "cart"]
 # (data_source, relation, answer index, the scripted response)
@@ -139,26 +137,11 @@ def test_loopback_run_scores_per_source(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     data = write_release(tmp_path / "hf")
     responses = {_question(k): c[3] for k, c in enumerate(CASES)}
-    script = ServerScript(answer=lambda text: next(r for q, r in responses.items() if q in text))
     out = tmp_path / "run"
-    with OpenAIServer(script) as server:
-        args = [
-            "run",
-            "--benchmark",
-            "embspatial",
-            "--data",
-            str(data),
-            "--out",
-            str(out),
-            "--no-progress",
-            "--model",
-            f"openai-compatible:{server.url}#m",
-        ]
-        result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
+    script = scripted_run("embspatial", data, out, responses)
     assert len(script.answered()) == len(CASES) and all(r.n_images == 1 for r in script.answered())
     assert all(r.text.endswith("The best answer is:") for r in script.answered())
-    items = pd.read_csv(out / "items.csv", dtype={"id": str}).set_index("id")
+    items = run_items(out)
     frame = pd.DataFrame(
         [
             {
@@ -177,11 +160,8 @@ def test_loopback_run_scores_per_source(tmp_path: Path, monkeypatch: pytest.Monk
     for source in ("mp3d", "ai2thor", "scannet"):
         assert scores[source] == pytest.approx(summary[f"{source}_accuracy"])
     assert (scores["mp3d"], scores["ai2thor"], scores["scannet"]) == (pytest.approx(200 / 3), 50.0, 100.0)
-    broken = CliRunner().invoke(app, ["breakdown", "--run", str(out)])
-    assert broken.exit_code == 0, broken.output
-    assert "EmbSpatial-Bench: accuracy per relation" in broken.output
+    broken, html = breakdown_and_report(out, tmp_path / "report")
+    assert "EmbSpatial-Bench: accuracy per relation" in broken
     # above 0/1, close 2/2, far 0/1, left 1/1, right 1/1, under 1/1 (sorted by name)
-    assert "| accuracy | 0.0 | 100.0 | 0.0 | 100.0 | 100.0 | 100.0 |" in broken.output
-    report = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "report")])
-    assert report.exit_code == 0, report.output
-    assert "<th>ai2thor</th>" in (tmp_path / "report" / "index.html").read_text()
+    assert "| accuracy | 0.0 | 100.0 | 0.0 | 100.0 | 100.0 | 100.0 |" in broken
+    assert "<th>ai2thor</th>" in html

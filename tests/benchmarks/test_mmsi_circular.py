@@ -17,11 +17,9 @@ import numpy as np
 import pandas as pd
 import pytest
 from test_mmsi_bench import ATTR, CASES, MSR, POS, _official_score, _write_both
-from typer.testing import CliRunner
 
 from spatialbench.benchmarks import get_benchmark
-from spatialbench.cli.main import app
-from support.openai_server import OpenAIServer, ServerScript
+from support.scripted_runs import breakdown_and_report, run_items, scripted_run
 
 CONTENT = {"A": "left", "B": "right", "C": "front", "D": "behind"}
 # how the scripted model answers question k, given the rotated options it is shown:
@@ -132,28 +130,10 @@ def test_loopback_circular_run_scores_the_official_way(
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     parquet, _ = _write_both(tmp_path)
-    script = ServerScript(answer=_respond)
     out = tmp_path / "run"
-    with OpenAIServer(script) as server:
-        args = [
-            "run",
-            "--benchmark",
-            "mmsi-bench",
-            "--data",
-            str(parquet),
-            "--out",
-            str(out),
-            "--no-progress",
-            "--option",
-            "evaluation=circular",
-            "--model",
-            f"openai-compatible:{server.url}#m",
-        ]
-        result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
+    script = scripted_run("mmsi-bench", parquet, out, _respond, "--option", "evaluation=circular")
     assert len(script.answered()) == 4 * len(CASES)
-    items = pd.read_csv(out / "items.csv", dtype={"id": str})
-    predictions = items.set_index("id")["prediction"]
+    predictions = run_items(out)["prediction"]
     rows = [
         {**row, "prediction": predictions[str(row["index"])]}
         for row in _official_rotations(_kit_rows(tmp_path / "kit2"))
@@ -165,9 +145,8 @@ def test_loopback_circular_run_scores_the_official_way(
     for task in (POS, ATTR, MSR):
         assert scores[task] == pytest.approx(100 * circular[task])
     assert (scores[POS], scores[ATTR], scores[MSR]) == (50.0, pytest.approx(100 / 3), 100.0)
-    broken = CliRunner().invoke(app, ["breakdown", "--run", str(out)])
-    assert broken.exit_code == 0, broken.output
-    assert "vanilla (rotation 0 of each question)" in broken.output
+    broken, _ = breakdown_and_report(out, tmp_path / "report")
+    assert "vanilla (rotation 0 of each question)" in broken
     assert vanilla["Overall"] == pytest.approx(sum(VANILLA) / 6)  # 83.3
     cells = [f"{100 * vanilla[t]:.1f}" for t in (ATTR, POS, MSR)]  # columns sorted by name
-    assert f"| accuracy | {' | '.join(cells)} |" in broken.output  # 66.7 | 100.0 | 100.0
+    assert f"| accuracy | {' | '.join(cells)} |" in broken  # 66.7 | 100.0 | 100.0

@@ -14,12 +14,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
 
 from spatialbench.benchmarks import get_benchmark
-from spatialbench.cli.main import app
 from support.image_tables import write_parquet
-from support.openai_server import OpenAIServer, ServerScript
+from support.scripted_runs import run_items, scripted_run
 from support.videos import encode_indexed_video
 
 DIRECTIONS = ["A. left", "B. right", "C. back", "D. front"]
@@ -150,30 +148,13 @@ def test_loopback_run_scores_the_budget(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     data = write_release(tmp_path / "data")
     responses = {_question(k): c[5] for k, c in enumerate(CASES)}
-    script = ServerScript(answer=lambda text: next(r for q, r in responses.items() if q in text))
     out = tmp_path / "run"
-    with OpenAIServer(script) as server:
-        args = [
-            "run",
-            "--benchmark",
-            "revsi",
-            "--data",
-            str(data),
-            "--out",
-            str(out),
-            "--no-progress",
-            "--option",
-            f"budget={budget}",
-            "--model",
-            f"openai-compatible:{server.url}#m",
-        ]
-        result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
+    script = scripted_run("revsi", data, out, responses, "--option", f"budget={budget}")
     answered = script.answered()
     assert len(answered) == len(CASES) and {r.n_images for r in answered} == {min(FRAMES[budget], 128)}
     numeric = next(r.text for r in answered if _question(0) in r.text)
     assert numeric.endswith(f"{_question(0)}\nAnswer the question using a single integer or decimal number.")
-    items = pd.read_csv(out / "items.csv", dtype={"id": str}).set_index("id")
+    items = run_items(out)
     column = 3 if budget == "16" else 4
     frame = pd.DataFrame(
         [

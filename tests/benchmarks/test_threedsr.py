@@ -18,13 +18,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.shared.kit_mcq import kit_choice, kit_prompt
-from spatialbench.cli.main import app
 from support.image_tables import b64, png, write_parquet, write_tsv
-from support.openai_server import OpenAIServer, ServerScript
+from support.scripted_runs import breakdown_and_report, run_items, scripted_run
 
 Q = "Consider the real-world 3D locations of the objects."
 # (qid, category, options, answer, the scripted response)
@@ -193,26 +191,11 @@ def test_loopback_run_scores_every_setting(tmp_path: Path, monkeypatch: pytest.M
     for qid, _, options, _, response in ROWS:
         lines = "".join(f"{letter}. {text}\n" for letter, text in zip("ABCD", options, strict=False))
         responses[f"Question: {_question(qid)}\nOptions:\n{lines}"] = response
-    script = ServerScript(answer=lambda text: next(r for p, r in responses.items() if p in text))
     out = tmp_path / "run"
-    with OpenAIServer(script) as server:
-        args = [
-            "run",
-            "--benchmark",
-            "3dsrbench",
-            "--data",
-            str(data),
-            "--out",
-            str(out),
-            "--no-progress",
-            "--model",
-            f"openai-compatible:{server.url}#m",
-        ]
-        result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
+    script = scripted_run("3dsrbench", data, out, responses)
     assert len(script.answered()) == len(ROWS) and all(r.n_images == 1 for r in script.answered())
     frame = pd.DataFrame(_kit_rows())
-    items = pd.read_csv(out / "items.csv", dtype={"id": str}).set_index("id")
+    items = run_items(out)
     frame["hit"] = [
         int(_can_infer(items.loc[q, "prediction"], {k: v for k, v in zip("ABCD", opts, strict=False)}) == a)
         for q, _, opts, a, _ in ROWS
@@ -232,17 +215,14 @@ def test_loopback_run_scores_every_setting(tmp_path: Path, monkeypatch: pytest.M
         )
         == (100.0, 0.0, 0.0, 100.0)
     )
-    broken = CliRunner().invoke(app, ["breakdown", "--run", str(out)])
-    assert broken.exit_code == 0, broken.output
+    broken, html = breakdown_and_report(out, tmp_path / "report")
     for name, expected in EXPECTED.items():
         assert 100 * kit[name]["hit"].mean() == pytest.approx(expected)
-        section = broken.output.split(f"**3DSRBench: {name}**")[1].split("**3DSRBench")[0]
+        section = broken.split(f"**3DSRBench: {name}**")[1].split("**3DSRBench")[0]
         main = kit[name].assign(kind=kit[name]["category"].map(TYPES))
         per_type = [
             main[main["kind"] == k]["hit"] for k in ("height", "location", "orientation", "multi_object")
         ]
         assert "| accuracy | " + " | ".join(f"{100 * h.mean():.1f}" for h in per_type) + " |" in section
         assert "| n | " + " | ".join(str(len(h)) for h in per_type) + " |" in section
-    report = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "report")])
-    assert report.exit_code == 0, report.output
-    assert "<th>Multi-Object</th>" in (tmp_path / "report" / "index.html").read_text()
+    assert "<th>Multi-Object</th>" in html

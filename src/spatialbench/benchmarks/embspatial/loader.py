@@ -17,8 +17,14 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks.shared.images import from_base64, image_folder, write_images
-from spatialbench.benchmarks.shared.tsv import data_files, image_index, option_columns, read_tsv, tsv_images
+from spatialbench.benchmarks.shared.images import (
+    ImagesOrError,
+    from_base64,
+    image_folder,
+    images_or_error,
+    write_images,
+)
+from spatialbench.benchmarks.shared.tsv import TableRow, data_files, load_tables, option_columns, tsv_rows
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -38,23 +44,15 @@ def load_embspatial(path: Path | str) -> LoadedItems:
     Raises:
         FileNotFoundError: no such file or no EmbSpatial-Bench file. AnnotationFileError: unreadable.
     """
-    loaded = LoadedItems()
-    for table in data_files(Path(path).resolve(), (".json", ".jsonl", ".tsv"), "EmbSpatial-Bench"):
-        for number, row, media in _rows(table):
-            try:
-                loaded.append(_item(row, media))
-            except MalformedSampleError as error:
-                loaded.errors.append(error.row_error(str(table), number))
-    return loaded
+    return load_tables(
+        data_files(Path(path).resolve(), (".json", ".jsonl", ".tsv"), "EmbSpatial-Bench"), _rows, _item
+    )
 
 
-def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any], Any]]:
+def _rows(table: Path) -> Iterator[TableRow]:
     """Yield (row number, row, its images or the error reading them)."""
     if table.suffix == ".tsv":
-        frame = read_tsv(table)
-        by_index = image_index(frame)
-        for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
-            yield number, row, _guarded(lambda r=row: tsv_images(r, table, by_index))
+        yield from tsv_rows(table)
         return
     try:
         text = table.read_text(encoding="utf-8")
@@ -64,14 +62,7 @@ def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any], Any]]:
     except (OSError, ValueError) as error:
         raise unreadable(table, error) from None
     for number, entry in enumerate(entries, start=1):
-        yield number, entry, _guarded(lambda e=entry: _json_image(e, table))
-
-
-def _guarded(read: Any) -> tuple[MediaRef, ...] | MalformedSampleError:
-    try:
-        return read()
-    except MalformedSampleError as error:
-        return error  # reported with the row's number
+        yield number, entry, images_or_error(lambda e=entry: _json_image(e, table))
 
 
 def _json_image(entry: Mapping[str, Any], table: Path) -> tuple[MediaRef, ...]:
@@ -114,7 +105,7 @@ def _letter(answer: Any, options: list[str], sample_id: str) -> str:
     return chr(65 + index)
 
 
-def _item(row: Mapping[str, Any], media: tuple[MediaRef, ...] | MalformedSampleError) -> Item:
+def _item(row: Mapping[str, Any], media: ImagesOrError) -> Item:
     sample_id = _id(row)
     if isinstance(media, MalformedSampleError):
         raise media

@@ -14,12 +14,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from spatialbench.benchmarks.mmsi_bench.circular import rotations
-from spatialbench.benchmarks.shared.images import image_folder, write_images
-from spatialbench.benchmarks.shared.tsv import data_files, image_index, read_tsv, tsv_images
-from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.benchmarks.shared.images import image_folder, images_or_error, write_images
+from spatialbench.benchmarks.shared.tsv import data_files, parquet_records, tsv_rows
+from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import LoadedItems
 
@@ -67,31 +65,14 @@ def check_evaluation(evaluation: object) -> None:
 def _rows(table: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """Yield (row number, id, fields with ``media``) per row; images are written as files first."""
     if table.suffix == ".tsv":
-        frame = read_tsv(table)
-        by_index = image_index(frame)
-        for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
-            yield number, str(row.get("index", "")), _tsv_fields(row, table, by_index)
+        for number, row, media in tsv_rows(table):
+            kind = row.get("category") or row.get("question_type")
+            yield number, str(row.get("index", "")), {**row, "question_type": kind, "media": media}
         return
-    try:
-        frame = pd.read_parquet(table)
-    except (OSError, ValueError) as error:
-        raise unreadable(table, error) from None
-    for number, row in enumerate(frame.to_dict(orient="records"), start=1):
+    for number, row in enumerate(parquet_records(table), start=1):
         sample_id = str(row.get("id", number))
-        try:
-            media: tuple[MediaRef, ...] | MalformedSampleError
-            media = _parquet_images(row.get("images"), table, sample_id)
-        except MalformedSampleError as error:
-            media = error  # reported with the row's number by the caller
+        media = images_or_error(lambda r=row, i=sample_id: _parquet_images(r.get("images"), table, i))
         yield number, sample_id, {**row, "media": media}
-
-
-def _tsv_fields(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) -> dict[str, Any]:
-    try:
-        media: tuple[MediaRef, ...] | MalformedSampleError = tsv_images(row, table, by_index)
-    except MalformedSampleError as error:
-        media = error  # reported with the row's number by the caller
-    return {**row, "question_type": row.get("category") or row.get("question_type"), "media": media}
 
 
 def _parquet_images(images: Any, table: Path, sample_id: str) -> tuple[MediaRef, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from spatialbench.records.errors import MalformedSampleError
@@ -55,3 +55,15 @@ def write_images(images: Sequence[bytes], folder: Path, name: str) -> tuple[Medi
             path.write_bytes(data)
         refs.append(MediaRef(kind=MediaKind.IMAGE, path=str(path)))
     return tuple(refs)
+
+
+ImagesOrError = tuple[MediaRef, ...] | MalformedSampleError
+"""A row's images, or the error reading them (raised later, with the row's number, by the loader)."""
+
+
+def images_or_error(read: Callable[[], tuple[MediaRef, ...]]) -> ImagesOrError:
+    """Return ``read()``, or the MalformedSampleError it raises (so a bad image is one row error)."""
+    try:
+        return read()
+    except MalformedSampleError as error:
+        return error

@@ -16,11 +16,16 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from spatialbench.benchmarks.shared.images import image_folder, write_images
-from spatialbench.benchmarks.shared.tsv import data_files, image_index, option_columns, read_tsv, tsv_images
-from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.benchmarks.shared.images import ImagesOrError, image_folder, images_or_error, write_images
+from spatialbench.benchmarks.shared.tsv import (
+    TableRow,
+    data_files,
+    load_tables,
+    option_columns,
+    parquet_records,
+    tsv_rows,
+)
+from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import LoadedItems
 
@@ -52,38 +57,17 @@ def load_3dsrbench(path: Path | str) -> LoadedItems:
     Raises:
         FileNotFoundError: no such file or no 3DSRBench file in the folder. AnnotationFileError: unreadable.
     """
-    loaded = LoadedItems()
-    for table in data_files(Path(path).resolve(), (".tsv", ".parquet"), "3DSRBench"):
-        for number, row, media in _rows(table):
-            try:
-                loaded.append(_item(row, media))
-            except MalformedSampleError as error:
-                loaded.errors.append(error.row_error(str(table), number))
-    return loaded
+    return load_tables(data_files(Path(path).resolve(), (".tsv", ".parquet"), "3DSRBench"), _rows, _item)
 
 
-def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any], Any]]:
+def _rows(table: Path) -> Iterator[TableRow]:
     """Yield (row number, row, its images or the error reading them)."""
     if table.suffix == ".tsv":
-        frame = read_tsv(table)
-        by_index = image_index(frame)
-        for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
-            yield number, row, _guarded(lambda r=row: tsv_images(r, table, by_index))
+        yield from tsv_rows(table)
         return
-    try:
-        frame = pd.read_parquet(table)
-    except (OSError, ValueError) as error:
-        raise unreadable(table, error) from None
-    for number, row in enumerate(frame.to_dict(orient="records"), start=1):
+    for number, row in enumerate(parquet_records(table), start=1):
         row = {k: ("" if v is None else v) for k, v in row.items()}
-        yield number, row, _guarded(lambda r=row: _parquet_image(r, table))
-
-
-def _guarded(read: Any) -> tuple[MediaRef, ...] | MalformedSampleError:
-    try:
-        return read()
-    except MalformedSampleError as error:
-        return error  # reported with the row's number
+        yield number, row, images_or_error(lambda r=row: _parquet_image(r, table))
 
 
 def _parquet_image(row: Mapping[str, Any], table: Path) -> tuple[MediaRef, ...]:
@@ -98,7 +82,7 @@ def _id(row: Mapping[str, Any]) -> str:
     return str(row.get("qid") or row.get("index") or "")
 
 
-def _item(row: Mapping[str, Any], media: tuple[MediaRef, ...] | MalformedSampleError) -> Item:
+def _item(row: Mapping[str, Any], media: ImagesOrError) -> Item:
     sample_id = _id(row)
     if isinstance(media, MalformedSampleError):
         raise media
