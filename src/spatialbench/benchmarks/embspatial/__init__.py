@@ -57,10 +57,11 @@ SPEC = BenchmarkSpec(
         name=BENCHMARK_NAME,
         table=embspatial_table,
         modes={
-            "vlmevalkit": Extractors(vlmevalkit_choice, STANDARD_MODES["official"].number),
+            # the authors released no scorer: "official" is the rule EASI/VLMEvalKit score with
+            "official": Extractors(vlmevalkit_choice, STANDARD_MODES["official"].number),
             "robust": STANDARD_MODES["robust"],
         },
-        default_mode="vlmevalkit",
+        default_mode="official",
     ),
     breakdowns=embspatial_breakdowns,
     defaults=RunDefaults(frames="all"),
