@@ -62,7 +62,7 @@ def _rows(table: Path) -> Iterator[TableRow]:
     except (OSError, ValueError) as error:
         raise unreadable(table, error) from None
     for number, entry in enumerate(entries, start=1):
-        yield number, entry, images_or_error(lambda e=entry: _json_image(e, table))
+        yield number, entry, images_or_error(_json_image, entry, table)
 
 
 def _json_image(entry: Mapping[str, Any], table: Path) -> tuple[MediaRef, ...]:

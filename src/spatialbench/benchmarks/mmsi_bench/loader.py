@@ -71,7 +71,7 @@ def _rows(table: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
         return
     for number, row in enumerate(parquet_records(table), start=1):
         sample_id = str(row.get("id", number))
-        media = images_or_error(lambda r=row, i=sample_id: _parquet_images(r.get("images"), table, i))
+        media = images_or_error(_parquet_images, row.get("images"), table, sample_id)
         yield number, sample_id, {**row, "media": media}
 
 

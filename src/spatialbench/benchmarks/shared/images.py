@@ -12,6 +12,7 @@ import base64
 import binascii
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import MediaKind, MediaRef
@@ -61,9 +62,9 @@ ImagesOrError = tuple[MediaRef, ...] | MalformedSampleError
 """A row's images, or the error reading them (raised later, with the row's number, by the loader)."""
 
 
-def images_or_error(read: Callable[[], tuple[MediaRef, ...]]) -> ImagesOrError:
-    """Return ``read()``, or the MalformedSampleError it raises (so a bad image is one row error)."""
+def images_or_error(read: Callable[..., tuple[MediaRef, ...]], *args: Any) -> ImagesOrError:
+    """Return ``read(*args)``, or the MalformedSampleError it raises (so a bad image is one row error)."""
     try:
-        return read()
+        return read(*args)
     except MalformedSampleError as error:
         return error

@@ -78,7 +78,7 @@ def tsv_rows(table: Path) -> Iterator[TableRow]:
     frame = read_tsv(table)
     by_index = image_index(frame)
     for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
-        yield number, row, images_or_error(lambda r=row: tsv_images(r, table, by_index))
+        yield number, row, images_or_error(tsv_images, row, table, by_index)
 
 
 def parquet_records(table: Path) -> list[dict[str, Any]]:

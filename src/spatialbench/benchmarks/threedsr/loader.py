@@ -67,7 +67,7 @@ def _rows(table: Path) -> Iterator[TableRow]:
         return
     for number, row in enumerate(parquet_records(table), start=1):
         row = {k: ("" if v is None else v) for k, v in row.items()}
-        yield number, row, images_or_error(lambda r=row: _parquet_image(r, table))
+        yield number, row, images_or_error(_parquet_image, row, table)
 
 
 def _parquet_image(row: Mapping[str, Any], table: Path) -> tuple[MediaRef, ...]:
