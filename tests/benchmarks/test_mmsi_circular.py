@@ -19,6 +19,8 @@ import pytest
 from test_mmsi_bench import ATTR, CASES, MSR, POS, _official_score, _write_both
 
 from spatialbench.benchmarks import get_benchmark
+from spatialbench.benchmarks.mmsi_bench import prompt_text
+from support.image_tables import png, tsv_image, write_tsv
 from support.scripted_runs import breakdown_and_report, run_items, scripted_run
 
 CONTENT = {"A": "left", "B": "right", "C": "front", "D": "behind"}
@@ -150,3 +152,34 @@ def test_loopback_circular_run_scores_the_official_way(
     assert vanilla["Overall"] == pytest.approx(sum(VANILLA) / 6)  # 83.3
     cells = [f"{100 * vanilla[t]:.1f}" for t in (ATTR, POS, MSR)]  # columns sorted by name
     assert f"| accuracy | {' | '.join(cells)} |" in broken  # 66.7 | 100.0 | 100.0
+
+
+def _easi_prompt(row: dict) -> str:
+    """EASI's ``MMSIBench.build_prompt`` text, again (options from the ``A``-``D`` columns)."""
+    options = "Options: " + "".join(f"{k}: {row[k]}, " for k in "ABCD" if row.get(k))
+    post = (
+        "Answer with the option's letter from the given choices directly. "
+        "Enclose the option's letter within ``."
+    )
+    return f"{row['question']}\n{options}\n{post}"
+
+
+def test_easi_option_columns_are_prompted_and_rotated(tmp_path: Path) -> None:
+    row = {
+        "index": 7,
+        "image": tsv_image([png(7)]),
+        "question": "Where is the cup?",
+        "A": "left",
+        "B": "right",
+        "C": "front",
+        "D": "behind",
+        "answer": "B",
+        "category": MSR,
+    }
+    tsv = write_tsv([row], tmp_path / "MMSIBench_wo_circular.tsv")
+    spec = get_benchmark("mmsi-bench")
+    (item,) = spec.load_items(tsv)
+    assert prompt_text(item) == _easi_prompt(row)
+    rotated = {i.id: i for i in spec.load_items(tsv, evaluation="circular")}
+    assert rotated["1000007"].question == "Where is the cup?\nOptions: A: right, B: front, C: behind, D: left"
+    assert [rotated[str(7 + k * 1000000)].ground_truth for k in range(4)] == ["B", "A", "D", "C"]

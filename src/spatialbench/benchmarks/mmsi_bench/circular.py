@@ -7,7 +7,8 @@ the four cyclic orders ABCD, BCDA, CDAB, DABC (the option shown as letter k is t
 ``question + "\n" + "Options: A: x, B: y, ..."``. Rotation i gets index ``index + i * 1,000,000`` and group
 ``index``; a question whose options cannot be read, or whose answer is not one of them, is left out (the
 official loader skips it; here it is a row error). A group is right only when all four rotations are
-(``evaluate``: ``all_correct``); the official ``Vanilla`` figure is rotation 0 alone.
+(``evaluate``: ``all_correct``); the official ``Vanilla`` figure is rotation 0 alone. Options that came
+as TSV columns (EASI's copy) are rotated from those columns, not read back from the text.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ def rotations(item: Item) -> tuple[Item, ...]:
     if not item.id.isdigit() or int(item.id) >= OFFSET:
         raise MalformedSampleError(item.id, "id", "circular evaluation needs whole-number ids below 1000000")
     text, options = split_options(item.question)
+    options = item.metadata.get("option_texts") or options  # EASI's option columns, when the TSV had them
     if not options or item.ground_truth not in options:
         raise MalformedSampleError(item.id, "question", "no options after 'Options:' holding the answer")
     rotated = []

@@ -5,7 +5,9 @@ has one row per question: ``id``, ``images`` (a list of encoded images, bytes), 
 ``question`` (the question with its options written in, ``Options: A: ..., B: ...``), ``answer`` (a
 letter) and ``thought`` (the annotators' reasoning). The TSV (``MMSI_Bench.tsv``, read by the kit's
 ``MMSIBenchDataset``) has ``index``, ``image`` (a JSON list of base64 images), ``question``, ``answer``
-and ``category``. Images are written once beside the file (``images/<stem>/<id>_<k>.<ext>``).
+and ``category``; EASI's copy (``MMSIBench_wo_circular.tsv``) may give the options as ``A``-``D`` columns
+instead, written into the question as EASI's prompt writes them. Images are written once beside the file
+(``images/<stem>/<id>_<k>.<ext>``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from spatialbench.benchmarks.mmsi_bench.circular import rotations
 from spatialbench.benchmarks.shared.images import image_folder, images_or_error, write_images
-from spatialbench.benchmarks.shared.tsv import data_files, parquet_records, tsv_rows
+from spatialbench.benchmarks.shared.tsv import data_files, option_columns, parquet_records, tsv_rows
 from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -67,12 +69,28 @@ def _rows(table: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     if table.suffix == ".tsv":
         for number, row, media in tsv_rows(table):
             kind = row.get("category") or row.get("question_type")
-            yield number, str(row.get("index", "")), {**row, "question_type": kind, "media": media}
+            fields = {**row, "question_type": kind, "media": media, **_option_fields(row)}
+            yield number, str(row.get("index", "")), fields
         return
     for number, row in enumerate(parquet_records(table), start=1):
         sample_id = str(row.get("id", number))
         media = images_or_error(_parquet_images, row.get("images"), table, sample_id)
         yield number, sample_id, {**row, "media": media}
+
+
+def _option_fields(row: Mapping[str, Any]) -> dict[str, Any]:
+    """Options given as ``A``-``D`` columns (EASI's TSV), written into the question as EASI's prompt does.
+
+    EASI's ``MMSIBench.build_prompt``: the question, a line break, ``Options: `` and ``A: x, `` per option;
+    the texts are kept (``option_texts``) for the rotations of circular evaluation. No columns, or a
+    question that already holds ``Options:`` (the MMSI-Bench TSV): nothing changes.
+    """
+    options = option_columns(row)
+    question = str(row.get("question") or "")
+    if not options or "Options:" in question:
+        return {}
+    written = "".join(f"{o[0]}: {o[3:]}, " for o in options)
+    return {"question": f"{question}\nOptions: {written}", "option_texts": {o[0]: o[3:] for o in options}}
 
 
 def _parquet_images(images: Any, table: Path, sample_id: str) -> tuple[MediaRef, ...]:
@@ -105,4 +123,5 @@ def _item(sample_id: str, row: Mapping[str, Any]) -> Item:
         ground_truth=answer,
         answer_kind=AnswerKind.MULTIPLE_CHOICE,
         media=row["media"],
+        metadata={"option_texts": row["option_texts"]} if row.get("option_texts") else {},
     )
