@@ -13,24 +13,32 @@ from spatialbench.prompting.cogmap import (
 )
 from spatialbench.prompting.cogmap_parse import parse_map
 
-# The prompt exactly as issue 11 quotes the paper's App. B.4 (the Chinese version prints it).
+# The prompt of the paper's App. B.4 (the Chinese version prints it) as the official code's cogmap branch
+# sends it (vision-x-nyu/thinking-in-space, branch cogmap, gemini_api.py): the categories formatted as a
+# Python list, the JSON example on a line of its own.
 OFFICIAL = (
     '[Task]\nThis video captures an indoor scene. Your objective is to identify specific objects '
     'within the video, understand the spatial arrangement of the scene, and estimate the center '
     'point of each object, assuming the entire scene is represented by a 10x10 grid.\n\n[Rule]\n1. '
-    'We provide the categories to care about in this scene: chair, tv. Focus ONLY on these '
+    "We provide the categories to care about in this scene: ['chair', 'tv']. Focus ONLY on these "
     'categories.\n2. Estimate the center location of each instance within the provided categories, '
     'assuming the entire scene is represented by a 10x10 grid.\n3. If a category contains multiple '
     "instances, include all of them.\n4. Each object's estimated location should accurately "
     'reflect its real position in the scene, preserving the relative spatial relationships among '
     'all objects.\n\n[Output]\nPresent the estimated center locations for each object as a list '
-    'within a dictionary.\nSTRICTLY follow this JSON format: {"category name": [(x_1, y_1), ...], '
+    'within a dictionary.\nSTRICTLY follow this JSON format:\n{"category name": [(x_1, y_1), ...], '
     '...}'
 )
 
 
 def test_map_prompt_is_the_official_text():
     assert map_prompt(["chair", "tv"]) == OFFICIAL
+
+
+def test_map_prompt_lists_names_as_the_branch_formats_a_list():
+    text = map_prompt(["dining table", "children's toy"])
+    assert """in this scene: ['dining table', "children's toy"]. Focus ONLY""" in text
+    assert text.endswith('format:\n{"category name": [(x_1, y_1), ...], ...}')
 
 
 def test_grid_size_is_a_parameter():

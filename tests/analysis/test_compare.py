@@ -285,6 +285,34 @@ def _copy_run(source: Path, target: Path) -> Path:
     return target
 
 
+def _with_model(source: Path, target: Path, name: str) -> Path:
+    _copy_run(source, target)
+    config = json.loads((target / "config.json").read_text())
+    config["config"]["model"]["name"] = name
+    (target / "config.json").write_text(json.dumps(config))
+    return target
+
+
+def test_the_same_served_model_behind_another_port_is_the_same_model(runs, tmp_path):
+    base, _ = runs
+    served = json.loads((base / "vision" / "config.json").read_text())["config"]["model"]["name"]
+    url, _, model = served.rpartition("#")
+    port = int(url.rsplit(":", 1)[1].split("/")[0])
+    other_port = url.replace(f":{port}", f":{port + 1}")
+    assert other_port != url and model == "m"
+    moved = _with_model(base / "blind", tmp_path / "blind-moved", f"{other_port}#{model}")
+    doc = _compare(str(base / "vision"), str(base / "vision-qfirst"), str(moved))
+    first, second, mean = doc["differences"]
+    assert first["label"] == "Enabled−Disabled (vision − blind-moved)" and not first["flagged"]
+    assert first["other"] == [] and mean["other_models"] == []
+    renamed = _with_model(base / "blind", tmp_path / "blind-other", f"{other_port}#other-model")
+    doc = _compare(str(base / "vision"), str(base / "vision-qfirst"), str(renamed))
+    first, second, mean = doc["differences"]
+    assert first["other"] == [{"setting": "model.name", "minuend": served,
+                               "subtrahend": f"{other_port}#other-model"}]  # fmt: skip
+    assert len(mean["other_models"]) == 2
+
+
 def test_runs_of_two_benchmarks_are_refused_naming_both(runs, tmp_path):
     base, _ = runs
     other = _copy_run(base / "blind", tmp_path / "other")

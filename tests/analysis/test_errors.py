@@ -83,10 +83,11 @@ def test_table_counts_a_multi_cause_error_one_nth_each(explained_run, tmp_path):
     assert result.exit_code == 0, result.output
     table = json.loads(result.output)
     # counting: perception 1 + 1/2 = 1.5, linguistic 0.5 of 2 annotated; distance: 1/3 each of 1 annotated
-    assert table["counts"]["visual_perception"]["object_counting"] == pytest.approx(1.5)
-    assert table["shares"]["visual_perception"]["object_counting"] == pytest.approx(75.0)
-    assert table["shares"]["linguistic_intelligence"]["object_counting"] == pytest.approx(25.0)
-    assert table["counts"]["relational_reasoning"]["object_rel_distance"] == pytest.approx(1 / 3)
+    assert table["tasks"] == ["Obj. Count", "Rel. Dist.", "all"]  # the paper's task columns
+    assert table["counts"]["visual_perception"]["Obj. Count"] == pytest.approx(1.5)
+    assert table["shares"]["visual_perception"]["Obj. Count"] == pytest.approx(75.0)
+    assert table["shares"]["linguistic_intelligence"]["Obj. Count"] == pytest.approx(25.0)
+    assert table["counts"]["relational_reasoning"]["Rel. Dist."] == pytest.approx(1 / 3)
     # all: perception 1.5 + 1/3 of 3 annotated; spatial reasoning group = relational + ego-allo = 2/3
     assert table["shares"]["visual_perception"]["all"] == pytest.approx(100 * (1.5 + 1 / 3) / 3)
     assert table["shares"]["spatial_reasoning"]["all"] == pytest.approx(100 * (2 / 3) / 3)
@@ -249,6 +250,29 @@ def _mmsi_doc(items: list[dict]) -> dict:
     }
 
 
+def test_vsi_error_table_columns_are_the_papers_8_tasks(tmp_path):
+    from spatialbench.analysis.error_table import error_table, read_annotations
+
+    # one annotated error per official question type, in reverse order; the 3 Rel. Dir. sub-types share
+    # one column (the paper's tables), and columns follow the paper's order (Obj. Count ... Appr. Order)
+    tasks = ["obj_appearance_order", "route_planning", "object_rel_direction_hard",
+             "object_rel_direction_medium", "object_rel_direction_easy", "object_rel_distance",
+             "room_size_estimation", "object_size_estimation", "object_abs_distance",
+             "object_counting"]  # fmt: skip
+    items = [{"id": str(k), "task": t, "errors": ["relational_reasoning"]} for k, t in enumerate(tasks)]
+    items[4]["errors"] = ["visual_perception", "relational_reasoning"]  # an easy Rel. Dir.: 1/2 each
+    path = tmp_path / "vsi.json"
+    doc = {"schema": "spatialbench.error-annotations", "version": 1, "taxonomy": "vsi-bench", "items": items}
+    path.write_text(json.dumps(doc))
+    table = error_table([(str(path), read_annotations(path))])
+    assert table.columns == ("Obj. Count", "Abs. Dist.", "Obj. Size", "Room Size", "Rel. Dist.",
+                             "Rel. Dir.", "Route Plan", "Appr. Order", "all")  # fmt: skip
+    assert table.annotated["Rel. Dir."] == 3 and table.annotated["Obj. Count"] == 1
+    assert table.counts["relational_reasoning"]["Rel. Dir."] == pytest.approx(2.5)  # 1 + 1 + 1/2
+    assert table.shares["visual_perception"]["Rel. Dir."] == pytest.approx(100 * 0.5 / 3)
+    assert table.counts["relational_reasoning"]["all"] == pytest.approx(9.5)
+
+
 def test_mmsi_error_table_columns_are_the_main_categories(tmp_path):
     from spatialbench.analysis.error_table import error_table, read_annotations
 
@@ -293,3 +317,47 @@ def test_mmsi_sample_is_thinned_per_main_category() -> None:
     tasks = {"a": "Planning", "b": "Prediction", "c": "(Motion Understanding) Camera Motion", "d": "Planning"}
     kept = thin(list(tasks), {i: mapping[t] for i, t in tasks.items()}, 1, 0)
     assert len(kept) == 2 and sorted(mapping[tasks[i]] for i in kept) == ["MU.", "Plan.&Pred."]
+
+
+def _annotated(path, benchmark: str, run: str, ids: list[str]):
+    """An annotation file of the VSI-Bench taxonomy: every item one visual-perception error."""
+    items = [{"id": i, "task": "object_counting", "errors": ["visual_perception"]} for i in ids]
+    doc = {"schema": "spatialbench.error-annotations", "version": 1, "taxonomy": "vsi-bench", "run": run,
+           "benchmark": benchmark, "items": items}
+    path.write_text(json.dumps(doc))
+    return path
+
+
+def test_the_same_file_twice_is_refused(tmp_path):
+    """Issue 26: ``errors table A A`` doubled every count (2 of 2 read as 4 of 4, shares unchanged)."""
+    path = _annotated(tmp_path / "a.json", "vsibench", "/runs/q7b", ["1", "2"])
+    result = CliRunner().invoke(app, ["errors", "table", str(path), str(path)])
+    assert (result.exit_code, result.stderr.splitlines()) == (2, [
+        f"error: {tmp_path / 'a.json'} is given twice: each of its errors would count twice (give it once)"])
+    assert not (tmp_path / "errors_table.json").exists()
+
+
+def test_a_copy_annotating_the_same_items_is_refused(tmp_path):
+    first = _annotated(tmp_path / "a.json", "vsibench", "/runs/q7b", ["1", "2"])
+    copy = _annotated(tmp_path / "copy.json", "vsibench", "/runs/q7b", ["2", "3"])
+    result = CliRunner().invoke(app, ["errors", "table", str(first), str(copy)])
+    assert (result.exit_code, result.stderr.splitlines()) == (2, [
+        f"error: {first} and {copy} both annotate item 2 of run /runs/q7b: it would count twice (give one of "
+        "them)"])
+
+
+def test_two_runs_of_one_benchmark_add_up(tmp_path):
+    first = _annotated(tmp_path / "a.json", "vsibench", "/runs/q7b", ["1", "2"])
+    second = _annotated(tmp_path / "b.json", "vsibench", "/runs/q72b", ["1"])
+    result = CliRunner().invoke(app, ["errors", "table", str(first), str(second), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["annotated"] == {"object_counting": 3, "all": 3}
+
+
+def test_files_of_two_benchmarks_are_refused(tmp_path):
+    """ReMindView-Bench declares no taxonomy, so its files fall back to vsi-bench's and merged silently."""
+    first = _annotated(tmp_path / "a.json", "vsibench", "/runs/q7b", ["1"])
+    other = _annotated(tmp_path / "b.json", "remindview", "/runs/rmv", ["1"])
+    result = CliRunner().invoke(app, ["errors", "table", str(first), str(other)])
+    assert (result.exit_code, result.stderr.splitlines()) == (2, [
+        f"error: {first} annotates vsibench, {other} remindview: make one table per benchmark"])

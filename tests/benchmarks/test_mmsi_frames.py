@@ -4,10 +4,12 @@ import pytest
 
 from spatialbench.benchmarks.mmsi_video.frames import (
     allocate_frames,
+    consecutive_frames,
     even_indices,
     format_timestamp,
     frame_budget,
     frame_timestamp,
+    question_setting,
 )
 
 
@@ -71,3 +73,24 @@ def test_timestamps_from_official_frame_names():
     assert frame_timestamp("question_0001/video_0/01:05.50_frame_2_131.jpg") == 65.5
     assert frame_timestamp("frame_0001.jpg") is None
     assert format_timestamp(65.5) == "01:05.50"
+
+
+def test_consecutive_segment_is_one_per_question_over_the_joined_videos():
+    # Sec. 5 / Fig. 5: "consecutive frames from a local segment". Videos of 2, 1 and 2 frames joined are
+    # frames 0..4; 2 from frame 1 are joined frames 1 and 2: video 0 frame 1, video 1 frame 0; video 2 is
+    # missed and keeps its first frame (the official rescue rule).
+    assert consecutive_frames([2, 1, 2], 2, 1) == [[1], [0], [0]]
+    assert consecutive_frames([120], 10, 30) == [list(range(30, 40))]
+    # a start too late for 10 frames is moved back: the last 10 of 12; fewer frames than N: all of them
+    assert consecutive_frames([6, 6], 10, 7) == [[2, 3, 4, 5], [0, 1, 2, 3, 4, 5]]
+    assert consecutive_frames([3], 50, 0) == [[0, 1, 2]]
+    with pytest.raises(ValueError, match="count >= 1"):
+        consecutive_frames([3], 0, 0)
+
+
+def test_frames_consecutive_stands_for_the_per_question_setting():
+    assert question_setting("consecutive:10@0") == "consecutive-10@0"
+    assert question_setting("uniform:8") is None and question_setting("nonsense") is None
+    assert frame_budget("consecutive-10@0") == 10
+    with pytest.raises(ValueError, match="give the start as a frame index"):
+        question_setting("consecutive:8@2.5s")

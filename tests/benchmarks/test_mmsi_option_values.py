@@ -39,7 +39,7 @@ def test_numeric_setting_on_the_command_line_names_the_option(mmsi: Path, tmp_pa
     assert result.exit_code == 2, result.output
     assert result.output.strip().splitlines() == [
         "error: benchmark option 'setting': unknown MMSI-Video-Bench frame setting '50'; "
-        "known: uniform-50, sufficient-coverage (or uniform-N)"
+        "known: uniform-50, sufficient-coverage (or uniform-N, consecutive-N@S)"
     ]
     assert not out.exists()
 

@@ -43,6 +43,28 @@ def test_mmsi_run_uniform_budget_reaches_the_model(tmp_path):
     assert summary.score.table.average == 100.0 and scores
 
 
+def test_mmsi_consecutive_frames_are_one_segment_per_question(tmp_path):
+    from spatialbench.runs import RunSetupError
+
+    data = build_mmsi(tmp_path / "mmsi")
+    script = ServerScript(answer=_mmsi_answer)
+    config = _config("mmsi-video", data, "http://127.0.0.1:1/v1", tmp_path / "run")
+    config = config.updated("media", frames="consecutive:2@1")
+    with OpenAIServer(script) as server:
+        config = config.updated("model", name=f"openai-compatible:{server.url}#test-vlm")
+        summary = run(config, progress=False)
+    assert summary.counts == {"ok": 14, "empty": 0, "failed": 0}
+    # 2 frames per question from joined frame 1 (start moved back to fit): 2 for each one-video question;
+    # 0001 and 0011 + 1 reference image; 0009 (3 + 2): 2 of video 0 + video 1's first; 0010 (2 + 1 + 2):
+    # video 0 frame 1, video 1 frame 0, video 2's first frame + 2 images (per video it was 1 + 1 + 1 + 2)
+    assert sorted(r.n_images for r in script.answered()) == [2] * 10 + [3, 3, 3] + [5]
+    saved = json.loads((tmp_path / "run" / "config.json").read_text())["config"]
+    assert saved["data"]["options"] == {"setting": "consecutive-2@1"} and saved["media"]["frames"] == "all"
+    with pytest.raises(RunSetupError, match="conflicts with setting=uniform-50"):
+        run(_config("mmsi-video", data, "http://127.0.0.1:1/v1", tmp_path / "bad", {"setting": "uniform-50"})
+            .updated("media", frames="consecutive:2@1"), progress=False)  # fmt: skip
+
+
 def test_remindview_run_sends_named_frames(tmp_path):
     data = build_remindview(tmp_path / "rmv")
     script = ServerScript(answer=lambda text: "(1) a\n(2) b\n(3) c\n(4) A.x")

@@ -84,13 +84,13 @@ def vsi_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]
     return root, outs
 
 
-def test_report_counts_each_run_then_four_stages(vsi_runs, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_report_counts_each_run_then_five_stages(vsi_runs, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from spatialbench.report import build_report
 
     _, (s1, _, whole) = vsi_runs
     calls, progress = _recorder()
     build_report([whole, s1], tmp_path / "report", sheets=0, progress=progress)  # type: ignore[arg-type]
-    _counted(calls, 2 + 4)  # two runs loaded, then tables, figures, sheets, pages
+    _counted(calls, 2 + 5)  # two runs loaded, then tables, figures, sheets, transcripts, pages
 
 
 def test_merge_counts_each_shard_then_the_score(vsi_runs, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -325,3 +325,19 @@ def test_generated_files_load_back_as_the_generated_records(tmp_path):
     for kind in ("jsonl", "parquet"):
         loaded = load_vsibench(paths[kind])
         assert not loaded.errors and [item_to_record(item) for item in loaded] == records
+
+
+def test_cli_refuses_a_meta_info_without_scenes(tmp_path):
+    """Issue 26: ``{}`` wrote an empty benchmark and exited 0; now one line, exit 2, no folder made."""
+    from typer.testing import CliRunner
+
+    from spatialbench.cli.main import app
+
+    (tmp_path / "empty.json").write_text("{}")
+    args = ["generate", "vsibench", "--meta-info", str(tmp_path / "empty.json"), "--out", str(tmp_path / "o")]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        f"error: {tmp_path / 'empty.json'}: no scenes in the meta-info (expected an object mapping "
+        "scene_name -> entry); nothing to generate"]
+    assert not (tmp_path / "o").exists()

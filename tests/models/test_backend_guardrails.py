@@ -119,3 +119,15 @@ def test_unreachable_endpoint_trips_the_breaker_of_every_sdk_back_end(name, key,
 
     outcomes = asyncio.run(main())
     assert all(isinstance(o, EndpointUnreachableError) for o in outcomes), outcomes
+
+
+def test_an_html_page_is_named_with_its_first_bytes_and_a_base_url_hint() -> None:
+    """Issue 26: a web page at the base URL (text/html, 200) was called "JSON that is not an object"."""
+    page = b"<!DOCTYPE html>\n<html><head><title>Open WebUI</title></head><body>" + b"x" * 200 + b"</body>"
+    script = ServerScript(answer=lambda text: page, raw_type="text/html; charset=utf-8")
+    with OpenAIServer(script) as server:
+        [outcome] = _ask(server.url)
+    assert isinstance(outcome, BackendError) and not isinstance(outcome, RetryableError)
+    assert str(outcome) == (
+        f"the endpoint returned an HTML page, not a chat completion: {page[:80].decode()!r}; is the base URL "
+        f"{server.url} right? (an OpenAI-compatible server's usually ends in /v1)")

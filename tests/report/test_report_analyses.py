@@ -84,10 +84,11 @@ def test_sweep_over_frames_is_a_curve_and_without_scores_not_drawn(tmp_path: Pat
 
 def map_answer(text: str) -> str:
     """A cognitive map putting the k-th category asked for at cell (k, k); any other turn: "A"."""
-    match = re.search(r"categories to care about in this scene: (.*?)\. Focus", text)
+    match = re.search(r"categories to care about in this scene: \[(.*?)\]\. Focus", text)
     if "10x10 grid" not in text or match is None:
         return "A"
-    return json.dumps({name.strip(): [[k, k]] for k, name in enumerate(match.group(1).split(","))})
+    names = re.findall(r"'([^']*)'", match.group(1))
+    return json.dumps({name: [[k, k]] for k, name in enumerate(names)})
 
 
 @pytest.mark.slow

@@ -3,6 +3,7 @@ leaderboard and breakdowns, with the random-guess row; on the test fixtures (loo
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import html5lib
@@ -38,6 +39,10 @@ def test_mmsi_video_report_has_table_3_and_difficulty_with_random_guess(tmp_path
     # the chance-random run is the random-guess baseline: printed once (Table 2 "Random Guessing")
     assert "| Chance Level (Random) | 22.7 | 22.8 | 23.3 | 23.3 | 20.8 |" in table3
     assert "random guess" not in md
+    # each run's row is followed by its intervals; 14 questions: every cell is marked under 30 items
+    label = "| Chance Level (Random) 95 % CI |"
+    ci_row = next(line for line in table3.splitlines() if line.startswith(label))
+    assert ci_row.count("[") == ci_row.count("]*") >= 1
     assert "Difficulty levels" in md
     tree = html5lib.parse((tmp_path / "report" / "index.html").read_text(), namespaceHTMLElements=False)
     table = next(t for t in tree.iter("table") if t.get("id") == "main-table")
@@ -73,6 +78,11 @@ def test_remindview_report_has_table_1_rows(tmp_path: Path) -> None:
     assert "ReMindView-Bench overall (Table 1)" in md and "by distance level" in md
     overall = md.split("overall (Table 1)")[1].split("\n\n")[1].splitlines()
     # one random baseline row (Table 1 "Random Choice"): the chance-random run's, not a second computed one
-    assert [line.split(" | ")[0] for line in overall[2:]] == ["| vision", "| Chance Level (Random)", "| n"]
+    assert [line.split(" | ")[0] for line in overall[2:]] == [
+        "| vision", "| vision 95 % CI", "| Chance Level (Random)", "| Chance Level (Random) 95 % CI", "| n"]
     board = (tmp_path / "report" / "tables" / "leaderboard.md").read_text()
     assert "| Chance Level (Random) | - |" in board and "| vision | 1 |" in board
+    # the frames sent are labelled as the questions name them; an item without a scene has no scene row
+    page = next((tmp_path / "report" / "items").glob("object_centric_qa_0-*.html")).read_text()
+    assert re.findall(r"<figcaption>([^<]*)</figcaption>", page) == ["frame0", "frame1", "frame2", "frame3"]
+    assert "None" not in page.split('<div class="runs">')[0] and "<td>scene</td>" not in page

@@ -46,3 +46,30 @@ def test_leaderboard_cells_show_n_and_interval(report: Path) -> None:
     assert re.search(r'<small class="ci"[^>]*>\[\d+\.\d, \d+\.\d\] n=14\*</small>', html)
     intervals = (report / "tables" / "leaderboard_intervals.md").read_text()
     assert "| uniform | [" in intervals and "n=14*" in intervals
+
+
+def test_a_baseline_without_avg_shows_no_avg_interval(tmp_path: Path) -> None:
+    from support.vsi_data import make_vsibench
+
+    # chance-random does not apply to numerical tasks: its Avg. is "-" (Fig. 6), and so is its interval
+    make_vsibench(tmp_path / "data", n_videos=2, per_video=4)
+    run(RunConfig.model_validate({"data": {"benchmark": "vsibench", "path": str(tmp_path / "data")},
+                                  "model": {"name": "chance-random"}, "out": str(tmp_path / "chance")}),
+        progress=False)
+    build_report([tmp_path / "chance"], tmp_path / "report")
+    rows = (tmp_path / "report" / "tables" / "leaderboard_intervals.md").read_text().splitlines()
+    row = next(r for r in rows if r.startswith("| Chance Level (Random) |"))
+    assert row.startswith("| Chance Level (Random) | - | - |")  # Avg., then Obj. Count (numerical)
+    assert "n=4*" in row  # the relative-distance cell keeps its interval and n
+
+
+def test_the_best_run_of_a_column_is_marked_within_its_track() -> None:
+    from spatialbench.report.tables import Leaderboard
+
+    sections = (("Baseline", (("chance", "-", (90.0, 90.0)),)),
+                ("Models · Uniform-50", (("a", 1, (50.0, 10.0)), ("b", 2, (40.0, 30.0)))),
+                ("Models · Sufficient-Coverage", (("c", 1, (80.0, 5.0)), ("d", 2, (70.0, 6.0)))))  # fmt: skip
+    board = Leaderboard(("Avg.", "SC."), ("sc",), ("",), sections, {})
+    # c's 80.0 tops the Avg. column over all runs, yet a is still the best of Uniform-50 (ranked apart)
+    assert board.marks() == {"a": ("best", "second"), "b": ("second", "best"),
+                             "c": ("best", "second"), "d": ("second", "best")}

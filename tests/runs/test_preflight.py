@@ -116,3 +116,18 @@ def test_empty_video_is_a_setup_error(data: Path, tmp_path: Path) -> None:
         f"{data / 'arkitscenes' / 'scene1.mp4'}: empty file (0 bytes); nothing was sent"
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_a_rotated_video_is_refused_before_the_run(data: Path, tmp_path: Path) -> None:
+    """Issue 26: a phone video with a 90-degree display matrix failed each of its items mid-run."""
+    from support.videos import encode_indexed_video
+
+    rotated = encode_indexed_video(data / "arkitscenes" / "scene1.mp4", 12, 64, 64, rotation=90)
+    code, output, requests = _run(data, tmp_path / "out", "--frames", "uniform:4")
+    assert (code, requests) == (2, 0)
+    assert output.strip() == (
+        f"error: 1 video(s) are rotated by their display matrix (2 of 6 items use them): {rotated} (90 "
+        "degrees); the frames would be sent turned: re-encode them upright (ffmpeg -i IN.mp4 OUT.mp4 applies "
+        "the rotation); nothing was sent"
+    )
+    assert not (tmp_path / "out").exists()

@@ -80,7 +80,8 @@ class ServerScript:
     n_images)``, when given, replaces it for a model whose answer depends on the images sent;
     ``fault(seen, text)`` may inject a fault for the ``seen``-th time
     (0-based) this exact text arrives; ``latency_s`` is added to each answer; after ``hold_after`` answered
-    requests, further requests are held without an answer until the server stops.
+    requests, further requests are held without an answer until the server stops. ``raw_type``: the
+    Content-Type of a bytes reply (``text/html``: a web page at a wrong base URL).
     """
 
     answer: Callable[[str], str | bytes] = lambda text: "A"
@@ -89,6 +90,7 @@ class ServerScript:
     latency_s: float = 0.0
     hold_after: int | None = None
     keep_bodies: bool = True
+    raw_type: str = "application/json"
     log: list[LoggedRequest] = field(default_factory=list)
     timeline: list[tuple[float, float]] = field(default_factory=list)  # (arrived, replied), monotonic s
     seen: dict[str, int] = field(default_factory=dict)
@@ -170,7 +172,7 @@ def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
             reply = script.answer(text) if script.answer_seen is None else script.answer_seen(text, n_images)
             if isinstance(reply, bytes):  # a raw body (a proxy's HTML page, a broken server)
                 self.send_response(200)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", script.raw_type)
                 self.send_header("Content-Length", str(len(reply)))
                 self.end_headers()
                 self.wfile.write(reply)

@@ -45,6 +45,7 @@ from spatialbench.analysis.stored import settings
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import Subset
 from spatialbench.runs.folder import RunFolder, open_run
+from spatialbench.runs.keys import model_identity
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.render import Grid
 
@@ -170,12 +171,20 @@ def _setting(key: str) -> str:
 def differing(a: RunFolder, b: RunFolder) -> list[tuple[str, Any, Any]]:
     """Return the settings that differ between two runs, ``(key, a's value, b's value)``, sorted by key.
 
-    Keys in :data:`IGNORED` and those :data:`NOT_COMPARED` for either run's role are left out.
+    Keys in :data:`IGNORED` and those :data:`NOT_COMPARED` for either run's role are left out. Model names
+    are compared as the served model (:func:`~spatialbench.runs.keys.model_identity`): the same model behind
+    another URL or port (``http://127.0.0.1:8001/v1#m`` vs ``:8002``) is the same model.
     """
     skip = IGNORED | set(NOT_COMPARED[a.role]) | set(NOT_COMPARED[b.role])
     left, right = settings(a.raw_config, frozenset(skip)), settings(b.raw_config, frozenset(skip))
     keys = sorted(set(left) | set(right))
-    return [(k, left.get(k), right.get(k)) for k in keys if left.get(k) != right.get(k)]
+    return [(k, left.get(k), right.get(k)) for k in keys if not _same(k, left.get(k), right.get(k))]
+
+
+def _same(key: str, a: Any, b: Any) -> bool:
+    if key == "model.name" and isinstance(a, str) and isinstance(b, str):
+        return model_identity(a) == model_identity(b)  # the served model; its endpoint's port is no setting
+    return bool(a == b)
 
 
 def _difference(

@@ -139,11 +139,14 @@ def error_table(docs: Sequence[tuple[str, dict[str, Any]]]) -> ErrorTable:
     """Aggregate checked annotation documents ``(source, document)`` of one taxonomy (module docstring).
 
     Raises:
-        AnnotationError: no document, or documents of different taxonomies.
+        AnnotationError: no document, documents of different taxonomies or benchmarks, or one item of a
+            run in two documents (it would count twice).
     """
     names = sorted({str(doc["taxonomy"]) for _, doc in docs})
     if len(names) != 1:
         raise AnnotationError(f"annotation files must share one taxonomy, got {names or 'none'}")
+    _check_one_benchmark(docs)
+    _check_counted_once(docs)
     spec = taxonomy(names[0])
     items = [item for _, doc in docs for item in doc["items"]]
     column_of = spec.get("columns") or {}  # task → its column group (MMSI: main categories, Fig. 7)
@@ -165,6 +168,33 @@ def error_table(docs: Sequence[tuple[str, dict[str, Any]]]) -> ErrorTable:
     for group in spec.get("groups", []):
         counts[group["key"]] = {c: sum(counts[m][c] for m in group["members"]) for c in columns}
     return ErrorTable(names[0], tuple(s for s, _ in docs), columns, annotated, not_annotated, counts)
+
+
+def _check_one_benchmark(docs: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """Refuse files of two benchmarks: under one taxonomy (a fallback shared) their tasks would mix."""
+    first_source, first = docs[0]
+    for source, doc in docs[1:]:
+        if doc.get("benchmark") != first.get("benchmark"):
+            raise AnnotationError(f"{first_source} annotates {first.get('benchmark')}, {source} "
+                                  f"{doc.get('benchmark')}: make one table per benchmark")
+
+
+def _check_counted_once(docs: Sequence[tuple[str, dict[str, Any]]]) -> None:
+    """Refuse a file given twice, or an item of a run annotated in two files (a copy): counted twice."""
+    given: set[Path] = set()
+    for source, _ in docs:
+        if Path(source).resolve() in given:
+            raise AnnotationError(f"{source} is given twice: each of its errors would count twice "
+                                  "(give it once)")
+        given.add(Path(source).resolve())
+    seen: dict[tuple[str, str], str] = {}
+    for source, doc in docs:
+        run = str(doc.get("run"))
+        for item in doc["items"]:
+            earlier = seen.setdefault((run, str(item["id"])), source)
+            if earlier != source:
+                raise AnnotationError(f"{earlier} and {source} both annotate item {item['id']} of run "
+                                      f"{run}: it would count twice (give one of them)")
 
 
 def table_document(files: Sequence[Path]) -> AnalysisDocument:

@@ -21,7 +21,8 @@ Annotation file (JSON, UTF-8; written by ``errors sample``, edited by hand or in
 An annotator puts one or more category keys in ``errors`` (an error with n causes counts 1/n to each,
 App. B.2) and any remark in ``note``; a taxonomy with ``single_cause`` (MMSI-Video-Bench: "non-overlapping"
 types, Sec. 6.1) takes one key per item. A taxonomy with column groups (MMSI: the main categories of
-Fig. 7) gives each entry its ``category``, and ``per_task`` then samples per main category.
+Fig. 7; VSI-Bench: the paper's 8 tasks, Rel. Dir. one column for its three sub-types) gives each entry its
+``category`` (the column), and ``per_task`` then samples per column.
 Re-sampling into an existing file keeps every item's ``errors`` and
 ``note`` (annotated items no longer in the sample are kept at the end with ``"sampled": false``).
 """
@@ -227,7 +228,7 @@ def sample_document(
         "categories": categories,
         "rule": RULE
         + ("; among the given items only" if only_items else "")
-        + (f"; then {per_task} per {'main category' if column_of else 'task'} (seed {seed})"
+        + (f"; then {per_task} per {'table column' if column_of else 'task'} (seed {seed})"
            if per_task is not None else ""),
         "items": entries,
     }

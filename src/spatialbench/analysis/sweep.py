@@ -69,7 +69,7 @@ def parse_sweep(text: str) -> tuple[str, tuple[str, ...]]:
         raise SweepError(
             f"sweep {text!r}: expected SETTING=V1,V2,... with SETTING one of {', '.join(OPTIONS)}"
         )
-    listed = tuple(v.strip() for v in values.split(",") if v.strip())
+    listed = _joined_pools(key, [v.strip() for v in values.split(",")])
     if not listed:
         raise SweepError(f"sweep {text!r}: no value")
     if len(set(listed)) < len(listed):
@@ -77,6 +77,21 @@ def parse_sweep(text: str) -> tuple[str, tuple[str, ...]]:
     if key == "blind" and not set(listed) <= {"true", "false"}:
         raise SweepError(f"sweep {text!r}: blind takes true,false")
     return key, listed
+
+
+def _joined_pools(key: str, parts: list[str]) -> tuple[str, ...]:
+    """Return the values, with the endpoint pools of ``model`` values whole again.
+
+    A model's endpoint pool separates its URLs by commas too
+    (``openai-compatible:http://a/v1,http://b/v1#m``): a part that is a URL continues the value before it.
+    """
+    values: list[str] = []
+    for part in parts:
+        if key == "model" and values and part.startswith(("http://", "https://")):
+            values[-1] = f"{values[-1]},{part}"
+        elif part:
+            values.append(part)
+    return tuple(values)
 
 
 def folder_name(key: str, value: str) -> str:
@@ -103,6 +118,8 @@ def _without(args: Sequence[str], option: str) -> list[str]:
 def run_arguments(args: Sequence[str], key: str, value: str, out: str) -> list[str]:
     """Return the ``spatialbench run`` arguments of one value: ``args``, swept option and ``--out`` replaced.
 
+    The blind value (``blind=true``) leaves ``--frames`` out: a blind run sends no frames.
+
     Raises:
         SweepError: unknown ``key``.
     """
@@ -110,6 +127,8 @@ def run_arguments(args: Sequence[str], key: str, value: str, out: str) -> list[s
         raise SweepError(f"unknown sweep setting {key!r}")
     option = OPTIONS[key]
     rest = _without(_without(args, "--out"), option)
+    if key == "blind" and value == "true":  # a blind run sends no frames: it refuses --frames
+        rest = _without(rest, "--frames")
     swept = ([option] if value == "true" else ["--no-blind"]) if key == "blind" else [option, value]
     return ["run", *rest, *swept, "--out", out]
 

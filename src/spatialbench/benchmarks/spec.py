@@ -226,12 +226,17 @@ class RunDefaults:
             the CLI prints a note for each one applied.
         frame_options: loader options that choose the frames themselves: with one of them set, a frame
             strategy other than ``frames`` is refused (it would re-sample the chosen frames).
+        question_frames: a frame strategy the benchmark samples per question rather than per media → the
+            value of its first frame option that does so (MMSI-Video-Bench: ``consecutive:N@S`` →
+            ``setting=consecutive-N@S``, one local segment over a question's videos); None for any other
+            strategy. It raises ValueError for a form it refuses. None: every strategy samples each media.
     """
 
     frames: str | None = None
     max_new_tokens: int | None = None
     options: Mapping[str, Scalar] = field(default_factory=dict)
     frame_options: tuple[str, ...] = ()
+    question_frames: Callable[[str], str | None] | None = None
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from spatialbench.cli.score import (
     MraOpt,
     OutOpt,
     PrunedOpt,
+    check_mra,
     check_out,
     emit,
     load_annotations,
@@ -45,6 +46,7 @@ def baseline(
     """Score a chance baseline (no media needed) and print its table (``run --model chance-...`` too)."""
     from spatialbench.scoring.baselines import BASELINES
 
+    check_mra(mra)  # the baselines pass the mode on unread where no item is numerical
     with check_out(out):  # unreadable annotations: one line, exit 2, no new --out left behind
         spec = lookup(benchmark)
         items = load_annotations(spec, annotations, pruned_ids, subset)

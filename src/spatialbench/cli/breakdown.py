@@ -48,7 +48,8 @@ def default_breakdowns(spec: BenchmarkSpec, rows: pd.DataFrame) -> list[Table]:
     from spatialbench.scoring.grouped import Cell, Group, grouped
 
     def with_average(table: Table, title: str) -> Table:
-        average = Cell("average", "Avg.", sum(c.n for c in table.cells), table.average, None,
+        # keyed ``overall``: its interval is the table's overall, resampled as the table computes it
+        average = Cell("overall", "Avg.", sum(c.n for c in table.cells), table.average, None,
                        sum(c.failures for c in table.cells))
         return replace(table, title=title, cells=(average, *table.cells))
 
@@ -106,13 +107,13 @@ def emit_breakdowns(
             (:func:`_tables`); a failed write (a full disk), naming the file.
     """
     from spatialbench.scoring.output import score_files
-    from spatialbench.scoring.render import breakdown_grid, cells_json, to_csv, to_markdown
+    from spatialbench.scoring.render import CI_NOTE, breakdown_grid, cells_json, to_csv, to_markdown
 
     tables, warnings = _tables(spec, items, rows, annotations, options)
     for warning in warnings:
         typer.echo(f"warning: {warning}", err=True)
     grids = [breakdown_grid(t) for t in tables]
-    text = "\n\n".join("\n".join(to_markdown(g)) for g in grids)
+    text = "\n\n".join("\n".join(to_markdown(g)) for g in grids) + f"\n\n{CI_NOTE}"
     typer.echo(text)
     if out is not None:
         payload = [cells_json(t) for t in tables]

@@ -65,6 +65,10 @@ def generate_vsibench_command(
 
     if rules not in RULES:
         raise CommandError(f"--rules {rules!r}; use one of: {', '.join(RULES)}")
+    scenes = load_meta_info(meta_info)
+    if not scenes:  # ``{}``: an empty benchmark would be written and look generated
+        raise CommandError(f"{meta_info}: no scenes in the meta-info (expected an object mapping "
+                           "scene_name -> entry); nothing to generate")
     prepare_out_dir(out)
     fields: dict[str, object] = {
         "seed": seed, "distance_method": distance, "draw_allocation": draw_allocation
@@ -72,7 +76,6 @@ def generate_vsibench_command(
     source = ctx.get_parameter_source("rel_distance_rule")  # typer's own click: compare by name
     if rules == "data" or source is None or source.name != "DEFAULT":
         fields["rel_distance_gap_rule"] = rel_distance_rule  # else the paper's rule of --rules paper
-    scenes = load_meta_info(meta_info)
     settings = (
         GenerationSettings.paper(**fields) if rules == "paper" else GenerationSettings.model_validate(fields)
     )

@@ -139,6 +139,16 @@ def _notes(prepared: PreparedRun, jpeg_quality: int | None) -> None:
                    f"frames are sent as {config.model.image_format}", err=True)
 
 
+def prepare_run(params: dict[str, Any]) -> PreparedRun:
+    """Check a ``run`` command's parsed ``params`` as the command does, sending nothing (``sweep``).
+
+    Raises:
+        as :func:`_prepare`.
+    """
+    flags = {name: value for name, value in params.items() if name not in ("config_file", "progress")}
+    return _prepare(params.get("config_file"), flags)
+
+
 def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
     """Build the run's config and check it once (:func:`~spatialbench.runs.prepare.prepare`).
 
@@ -150,12 +160,13 @@ def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
             BackendError), printed by the boundary. CommandError: an OSError, or a refused option value
             worded by the flag. typer.Exit: (2) a bad value, worded as click words one (``Error: ...``).
     """
-    from spatialbench.runs.checks import ConfigValueError, RunSetupError
+    from spatialbench.runs.checks import ConfigValueError, RunSetupError, check_blind_frames
     from spatialbench.runs.plan import SelectionError
     from spatialbench.runs.prepare import prepare
 
     config, given = _validated(config_file, flags)
     try:
+        check_blind_frames(config)
         return prepare(config)
     except ConfigValueError as exc:
         _reword(exc, config_file, given)
@@ -194,6 +205,8 @@ def _reword(exc: ConfigValueError, config_file: Path | None, given: dict[str, An
     if loc == ("model", "options"):
         where = f"{config_file}: model.options" if _from_file(loc, config_file, given) else "--model-option"
         raise CommandError(f"{where}: {exc.reason}") from None
+    if loc[-1] != "options" and len(loc) < 3:  # a whole field (data.limit), by its flag or file field
+        _fail(f"Error: {_field(loc, exc.reason, config_file, given)}")
     if len(loc) < 3:  # an option the loader does not take
         _fail(f"Error: Invalid value: {exc.reason}")
     if _from_file(loc, config_file, given):

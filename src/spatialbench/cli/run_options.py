@@ -150,14 +150,18 @@ def read_ids(path: Path) -> tuple[str, ...]:
     """Item ids from a file, one per line; blank lines and ``#`` comments are skipped.
 
     Raises:
-        ValueError: the file cannot be read (the message names ``--ids`` and the path).
+        ValueError: the file cannot be read or lists no id: nothing would run (the message names
+            ``--ids`` and the path).
     """
     try:
         text = path.read_text()
     except OSError as exc:
         raise ValueError(f"--ids: cannot read {path}: {exc.strerror or exc}") from None
     lines = (line.split("#", 1)[0].strip() for line in text.splitlines())
-    return tuple(line for line in lines if line)
+    ids = tuple(line for line in lines if line)
+    if not ids:
+        raise ValueError(f"--ids: {path} lists no item id: nothing to run")
+    return ids
 
 
 def _value(name: str, value: Any) -> Any:

@@ -102,6 +102,14 @@ def check_out(out: Path | None) -> Iterator[None]:
         yield
 
 
+def check_mra(mra: str | None) -> None:
+    """Refuse an unknown ``--mra`` before any file is read (UnknownNameError listing the modes, exit 2)."""
+    if mra is not None:
+        from spatialbench.scoring import MRA_MODES
+
+        MRA_MODES.get(mra)
+
+
 def emit(result: ScoreResult, out: Path | None, show: bool = True, write: bool = True) -> None:
     """Print the Markdown report (unless ``show`` is False) and, with ``out`` and ``write``, write files.
 
@@ -139,6 +147,7 @@ def score(
     """
     from spatialbench.api.scoring import score as score_saved
 
+    check_mra(mra)
     with check_out(out):  # its SpatialBenchErrors: one line and their exit code (cli/apps.py), no new --out
         breakdown = checked_before_work(benchmark, run, predictions, "vsibench", breakdown_option, sub_bench)
         outcome = score_saved(benchmark, annotations, predictions, run, extract=extract, mra=mra,

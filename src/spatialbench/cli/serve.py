@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from spatialbench.cli.apps import app, command_errors
+from spatialbench.cli.apps import CommandError, app, command_errors
 
 if TYPE_CHECKING:
     from spatialbench.web.state import ServeState
@@ -32,6 +32,7 @@ def serve(
     from spatialbench.cli.out_dir import prepare_out_dir
     from spatialbench.web import ServeConfig, create_app, new_token
 
+    _check_host(host)
     _check_runs(runs or [])  # before the work folder is made
     prepare_out_dir(workdir, "--workdir")
     token = new_token()
@@ -41,24 +42,63 @@ def serve(
         application = create_app(config)
     _notice_other_runs(application.state.serve)
     if host not in ("127.0.0.1", "localhost", "::1"):
-        typer.echo(f"warning: listening on {host}: whoever reaches it with the token can use it", err=True)
-    typer.echo(f"spatialbench serve: open http://{host}:{port}/?token={token}", err=True)
+        where = f"every interface ({host})" if host in _EVERY_INTERFACE else host
+        typer.echo(f"warning: listening on {where}: whoever reaches it with the token can use it", err=True)
+    typer.echo(f"spatialbench serve: open http://{_url_host(host)}:{port}/?token={token}", err=True)
     uvicorn.run(application, host=host, port=port, log_level="warning")
 
 
+#: addresses that bind every interface of the machine
+_EVERY_INTERFACE = ("0.0.0.0", "::")
+
+
+def _check_host(host: str) -> None:
+    """Refuse an empty ``--host``: uvicorn binds every interface for it, which nobody means by ''.
+
+    Raises:
+        CommandError: ``host`` is empty or blank.
+    """
+    if not host.strip():
+        raise CommandError(f"--host {host!r}: give an address to bind: 127.0.0.1 (this machine only, the "
+                           "default), or 0.0.0.0 / :: (every interface)")
+
+
+def _url_host(host: str) -> str:
+    """Return ``host`` as a URL writes it: an IPv6 address in brackets (``[::1]``).
+
+    The wildcard ``::`` becomes the loopback ``[::1]``: a browser cannot open ``[::]``.
+    """
+    if ":" not in host:
+        return host
+    return "[::1]" if host == "::" else f"[{host}]"
+
+
 def _check_runs(runs: list[Path]) -> None:
-    """Refuse a ``--runs`` that is neither a readable run folder nor a folder holding run folders.
+    """Refuse a ``--runs`` that is neither a readable run folder nor a folder holding readable run folders.
 
     Raises:
         RunFolderError: the folder does not exist or holds no run (``not a run folder (no config.json)``),
-            or its ``config.json`` is not a run configuration (the message names the file).
+            its ``config.json`` is not a run configuration, or none of the runs inside can be read (the
+            message names the folder and the first unreadable run's reason).
     """
+    from spatialbench.runs.checks import RunFolderError
     from spatialbench.runs.folder import open_run
 
     for folder in runs:
         inside = sorted(folder.glob("*/config.json")) if folder.is_dir() else []
         if not inside or (folder / "config.json").is_file():
             open_run(folder)  # the folder itself must be a run
+            continue
+        reasons = []
+        for config in inside:
+            try:
+                open_run(config.parent)
+                break
+            except RunFolderError as exc:
+                reasons.append(str(exc))
+        else:  # every run inside unreadable: the UI would show none of them, silently
+            raise RunFolderError(f"--runs {folder}: none of its {len(inside)} run folder(s) can be read; "
+                                 f"first: {reasons[0]}")
 
 
 def _notice_other_runs(state: ServeState) -> None:

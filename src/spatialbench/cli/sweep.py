@@ -31,6 +31,35 @@ def _invoke(args: list[str]) -> int:
     return int(code or 0)
 
 
+def _check_all(args: list[str], key: str, values: tuple[str, ...], out: Path) -> None:
+    """Check every value's run as ``run`` checks it (options, model, data, media) before any run starts.
+
+    Raises:
+        SweepError: the first value refused (named with the run's one-line reason); nothing has run.
+        typer.Exit: (2) a value refused by a run check that printed its own line (it names the option).
+    """
+    import typer.main
+
+    from spatialbench.analysis.sweep import SweepError, folder_name, run_arguments
+    from spatialbench.cli.run import prepare_run
+    from spatialbench.errors import SpatialBenchError
+
+    # typer 0.29 brings its own click (typer._click): its commands and errors, typed Any, no pip click
+    group: Any = typer.main.get_command(app)
+    for value in values:
+        run_args = run_arguments(args, key, value, str(out / folder_name(key, value)))
+        try:
+            with group.make_context("spatialbench", ["run"], resilient_parsing=True) as parent:
+                command = group.get_command(parent, "run")
+                with command.make_context("run", run_args[1:], parent=parent) as ctx:
+                    prepare_run(dict(ctx.params))
+        except typer.TyperException as exc:  # typer's ClickException: a parse error of the run options
+            message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+            raise SweepError(f"sweep {key}={value}: {message}; no run started") from None
+        except SpatialBenchError as exc:
+            raise SweepError(f"sweep {key}={value}: {exc}; no run started") from None
+
+
 def _run_all(args: list[str], key: str, values: tuple[str, ...], out: Path) -> list[dict[str, Any]]:
     """Run every value in turn, sharing one frame cache; return ``value``, ``path``, ``exit_code`` of each."""
     from spatialbench.analysis.sweep import folder_name, run_arguments
@@ -66,6 +95,7 @@ def sweep(
     out_text = out_of(args)
     if out_text is None:
         raise SweepError("sweep needs --out DIR (the runs go to DIR/<setting>-<value>)")
+    _check_all(args, key, values, Path(out_text))  # nothing is paid for before every value is known good
     out = prepare_out_dir(Path(out_text))
     runs = _run_all(args, key, values, out)
     doc = study(SweepParams.model_validate({"setting": key, "values": values, "runs": runs}))

@@ -94,6 +94,28 @@ def probe_pts(path: str) -> tuple[NDArray[np.int64], float]:
     return np.sort(np.asarray(pts, dtype=np.int64)), base
 
 
+def display_rotation(path: str) -> float:
+    """Return the rotation (degrees) of the video's display matrix, 0 for an upright video.
+
+    Decodes the first frame only (the matrix travels as frame side data).
+
+    Raises:
+        MediaError: missing, unreadable or corrupt file, or no frame decodes.
+    """
+    import av
+
+    container = _open(path)
+    try:
+        frame = next(container.decode(container.streams.video[0]), None)
+    except av.FFmpegError as exc:
+        raise MediaError(path, f"corrupt video ({exc})") from exc
+    finally:
+        container.close()
+    if frame is None:
+        raise MediaError(path, "video has no frames (zero-length)")
+    return float(frame.rotation or 0)
+
+
 def probe_timestamps(path: str) -> NDArray[np.float64]:
     """Return the presentation time (seconds, from the first frame) of every frame; see :func:`probe_pts`."""
     pts, base = probe_pts(path)

@@ -119,6 +119,8 @@ class OpenAIChatBackend(ProviderBackend):
             )
         except json.JSONDecodeError as exc:  # a proxy's HTML page, a broken server: permanent, say so
             raise _unreadable_reply("non-JSON", exc.doc) from None
+        if isinstance(completion, str) and completion.lstrip()[:1] == "<":  # the SDK's text of text/html
+            raise _html_reply(completion, self.base_url)
         if not isinstance(completion, dict):
             raise _unreadable_reply("JSON that is not an object", str(completion))
         return _to_response(completion)
@@ -181,6 +183,15 @@ def _unreadable_reply(what: str, body: str) -> BackendError:
     from spatialbench.records.redaction import redact  # a leaf module; lazy keeps models/ free of runs/
 
     return BackendError(f"server replied with {what}: {redact(body[:120])!r}")
+
+
+def _html_reply(page: str, base_url: str | None) -> BackendError:
+    """Return the error for a web page where a completion was due: most often a wrong base URL."""
+    from spatialbench.records.redaction import redact
+
+    where = f"is the base URL {base_url} right? (an OpenAI-compatible server's usually ends in /v1)"
+    return BackendError(f"the endpoint returned an HTML page, not a chat completion: {redact(page[:80])!r}; "
+                        f"{where if base_url else 'is a proxy in the way?'}")
 
 
 def _to_response(completion: dict[str, Any]) -> Response:

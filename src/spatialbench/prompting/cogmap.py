@@ -3,9 +3,10 @@
 The official map prompt, the categories-of-interest rule and a map written back as text.
 
 The prompt texts are data (``prompting/data/cogmap.json``): ``map_prompt`` is the official prompt of
-App. B.4 with the grid size a placeholder (10 in Sec. 6.1; 10 and 20 in Table 2b), ``map_then_answer`` the
-sentence that introduces the question after a map (Sec. 6.2). Parsing a model's map is
-:mod:`spatialbench.prompting.cogmap_parse`.
+App. B.4 with the grid size a placeholder (10 in Sec. 6.1; 10 and 20 in Table 2b), line breaks and the
+category list as the official code's cogmap branch writes them; ``map_then_answer`` the sentence that
+introduces the question after a map (Sec. 6.2): the branch's turn-2 pre-prompt, in the place of "These are
+frames of a video.". Parsing a model's map is :mod:`spatialbench.prompting.cogmap_parse`.
 
 Categories of interest (App. B.4): for the locality study every category of the scene (the caller passes
 them); for a question only those it names — relative distance: the four choices and the reference object;
@@ -43,7 +44,8 @@ def _texts() -> dict[str, str]:
 def map_prompt(categories: Sequence[str], grid_size: int = DEFAULT_GRID_SIZE) -> str:
     """Return the official cognitive-map prompt (App. B.4) for ``categories`` on a ``grid_size`` grid.
 
-    Categories are listed in the given order, joined by ``", "`` (the paper prints only the placeholder).
+    Categories are listed in the given order as a Python list literal (``['chair', 'tv']``): the paper
+    prints only the placeholder; the official cogmap branch formats the list of names into it.
 
     Raises:
         ValueError: no category, or ``grid_size`` below 2.
@@ -53,12 +55,16 @@ def map_prompt(categories: Sequence[str], grid_size: int = DEFAULT_GRID_SIZE) ->
     if grid_size < 2:
         raise ValueError(f"grid_size must be at least 2, got {grid_size}")
     texts = _texts()
-    names = texts["category_separator"].join(categories)
+    names = repr(list(categories))  # as str.format writes a list (the cogmap branch)
     return fill(texts["map_prompt"], {"grid_size": str(grid_size), "categories_of_interest": names})
 
 
 def map_then_answer_prefix() -> str:
-    """Return the sentence put before the question in the turn after a map (Sec. 6.2, Table 2a)."""
+    """Return the sentence put before the question in the turn after a map (Sec. 6.2, Table 3a).
+
+    The official cogmap branch sends it as the benchmark's pre-prompt: the sentence, the question, the
+    options and the post-prompt, one per line.
+    """
     return _texts()["map_then_answer"]
 
 

@@ -6,11 +6,14 @@ Layout of ``OUT``::
     items/index.html           every item, by task, worst first; items/<id>.html one item across runs
     runs/<row>.html            one run's recorded settings (config.json), linked from its leaderboard row
     figures/*.png, *.svg       the figures (report.plots); sheets/<run>/<id>.jpg frames sent
+    thumbs/<digest>.jpg        each frame sent, once: the thumbnails of the item pages' transcripts
     tables/leaderboard.{md,csv,tex}, tables/breakdowns.{md,csv,tex}
 
 Nothing in it refers to the network; every link is relative. Contact sheets are decoded only for the
 ``sheets`` worst items per task of each run that sent frames (decoding is the slow part); every item
-page still lists the frame times sent.
+page still lists the frame times sent, and shows each run's whole dialogue (:mod:`spatialbench.views`) with
+every frame sent as a thumbnail. Local absolute paths are printed relative to ``OUT``
+(:mod:`spatialbench.report.paths`).
 """
 
 from __future__ import annotations
@@ -18,17 +21,22 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from spatialbench.media.errors import MediaError
 from spatialbench.records.progress import Progress, Tally
 from spatialbench.report import analyses, pages, plots
 from spatialbench.report.items import ItemView, item_views, worst_first
+from spatialbench.report.paths import relativize
 from spatialbench.report.runs import RunData, check_benchmarks, load_run
 from spatialbench.report.sheets import SheetMaker
 from spatialbench.report.tables import Leaderboard, breakdown_grids, leaderboard
+from spatialbench.report.thumbs import Placed, ThumbWriter, thumb_of
 from spatialbench.runs.plan import data_root
+from spatialbench.runs.transcript import transcripts
 from spatialbench.scoring.render import Grid, to_csv, to_latex, to_markdown
+from spatialbench.views.transcript import transcript_html
 
 
 @dataclass
@@ -61,10 +69,9 @@ def write_tables(out: Path, name: str, grids: Sequence[Grid], markdown: Sequence
 
 
 def _sheets(out: Path, runs: Sequence[RunData], tasks: dict[str, list[ItemView]], per_task: int,
-            warnings: list[str]) -> None:
+            makers: dict[str, SheetMaker], warnings: list[str]) -> None:
     """Contact sheets of the ``per_task`` worst items per task of each run that sent frames."""
     by_label = {r.label: r for r in runs}
-    makers = {r.label: SheetMaker(data_root(str(r.data))) for r in runs}
     for views in tasks.values():
         for view in views[:per_task]:
             for k, answer in enumerate(view.answers):
@@ -79,6 +86,37 @@ def _sheets(out: Path, runs: Sequence[RunData], tasks: dict[str, list[ItemView]]
                     continue
                 if written is not None:
                     view.answers[k] = replace(answer, sheet=f"../{target.relative_to(out).as_posix()}")
+
+
+def _transcripts(out: Path, runs: Sequence[RunData], views: Sequence[ItemView],
+                 makers: dict[str, SheetMaker], warnings: list[str]) -> None:
+    """Each run's dialogue for each item, its frames sent written as thumbnails (``thumbs/``)."""
+    writers = {label: ThumbWriter(out, maker) for label, maker in makers.items()}
+    # a chance baseline asked nothing: its stored rows are its picks, shown as its response
+    every = {r.label: transcripts(r.folder) for r in runs if r.kind != "baseline"}
+    for view in views:
+        for k, answer in enumerate(view.answers):
+            found = every.get(answer.run, {}).get(view.item.id)
+            if found is None:
+                continue
+            placed: Placed = {}
+            try:
+                placed = writers[answer.run].place(view.item, answer.frames)
+            except (MediaError, OSError) as exc:
+                warnings.append(f"{answer.run}: item {view.item.id}: no thumbnails ({exc})")
+            html = transcript_html(found, partial(thumb_of, placed))
+            view.answers[k] = replace(answer, transcript=html)
+
+
+def _item_pages(out: Path, runs: Sequence[RunData], views: list[ItemView], tasks: dict[str, list[ItemView]],
+                sheets: int, stages: _Stages, warnings: list[str]) -> None:
+    """Contact sheets, then every run's transcripts (frames decoded once for both), then the item pages."""
+    makers = {r.label: SheetMaker(data_root(str(r.data))) for r in runs}
+    _sheets(out, runs, tasks, sheets, makers, warnings)
+    stages.done("sheets")
+    _transcripts(out, runs, views, makers, warnings)
+    stages.done("transcripts")
+    pages.write_item_pages(out, views, list(tasks.items()), [r.label for r in runs])
 
 
 def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: list, grids: list[Grid],
@@ -106,7 +144,7 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     ``data`` replaces every run's benchmark path; ``per_task`` items per task are listed on the index;
     ``sheets`` worst items per task get a contact sheet per run; ``exclude`` item ids are left out of
     every run (items flagged wrong or ambiguous). ``progress``: called with (steps done, steps), one step
-    per run loaded and scored, then one per stage (tables, figures, contact sheets, pages).
+    per run loaded and scored, then one per stage (tables, figures, contact sheets, transcripts, pages).
 
     Raises:
         RunFolderError: a run folder cannot be read, names an unregistered benchmark, or runs of different
@@ -136,11 +174,10 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     views = item_views(runs)
     tasks = worst_first(views)
     warnings: list[str] = []
-    _sheets(target, runs, tasks, sheets, warnings)
-    stages.done("sheets")
-    pages.write_item_pages(target, views, list(tasks.items()), [r.label for r in runs])
+    _item_pages(target, runs, views, tasks, sheets, stages, warnings)
     pages.write_run_pages(target, runs)
     index = _index(target, runs, board, sections, grids, found, tasks, per_task, downloads)
+    relativize(target, [p for r in runs for p in (r.path, r.path.parent, r.data, data_root(str(r.data)))])
     stages.done("html")
     figs = [f for _, fs in sections for f in fs] + [f for a in found for f in a.figures]
     if exclude:
@@ -149,7 +186,7 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
 
 
 #: the stages after loading, each one progress step (:class:`_Stages`)
-_STAGES = ("tables", "figures", "sheets", "html")
+_STAGES = ("tables", "figures", "sheets", "transcripts", "html")
 
 
 class _Stages:

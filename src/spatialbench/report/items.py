@@ -13,8 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup
+
 from spatialbench.records.item import Item
 from spatialbench.report.runs import RunData
+from spatialbench.runs.transcript import settings_line
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -35,7 +38,11 @@ def page_name(item_id: str) -> str:
 
 @dataclass(frozen=True)
 class RunAnswer:
-    """One run's answer to one item (``score`` in [0, 1], None when the run did not score the item)."""
+    """One run's answer to one item (``score`` in [0, 1], None when the run did not score the item).
+
+    ``settings``: the run's settings line; ``transcript``: its dialogue for the item as HTML (set by the
+    build once the frames sent are written as thumbnails; None when nothing was stored).
+    """
 
     run: str
     kind: str
@@ -48,7 +55,8 @@ class RunAnswer:
     blind: bool
     error: str | None = None
     sheet: str | None = None
-    prompt: str = ""
+    settings: str = ""
+    transcript: Markup | None = None
 
 
 @dataclass
@@ -88,20 +96,8 @@ def _answer(run: RunData, item_id: str, row: dict[str, Any] | None) -> RunAnswer
         frames=list(stored.prompt.get("media", [])) if stored else [],
         blind=run.config.prompt.blind,
         error=stored.error if stored else None,
-        prompt=prompt_text(stored.prompt) if stored else "",
+        settings=settings_line(run.folder),
     )
-
-
-def prompt_text(prompt: dict[str, Any]) -> str:
-    """Return the request as stored, as text: system text, then each text part, images as ``[image k]``."""
-    parts = [f"[system] {prompt['system']}"] if prompt.get("system") else []
-    for part in prompt.get("parts", []):
-        if isinstance(part, dict) and "image" in part:
-            label = f" {part['label']}" if part.get("label") else ""
-            parts.append(f"[image {part['image']}{label}]")
-        elif isinstance(part, str):
-            parts.append(part)
-    return "\n".join(parts)
 
 
 def _missing(value: Any) -> bool:

@@ -20,6 +20,8 @@ from spatialbench.report.items import ItemView
 from spatialbench.report.plots import slug
 from spatialbench.report.runs import RunData
 from spatialbench.report.tables import row_label
+from spatialbench.runs.transcript import settings_line
+from spatialbench.views.transcript import stylesheet
 
 
 @cache
@@ -33,6 +35,7 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["slug"] = slug
+    env.globals["transcript_css"] = stylesheet()
     return env
 
 
@@ -46,13 +49,14 @@ def render(template: str, **context: Any) -> str:
 
 
 def run_entry(run: RunData) -> dict[str, str]:
-    """Return what the settings list shows : row name, anchor, model, counts, settings JSON."""
+    """Return what the settings list shows: row name, anchor, model, settings line, counts, settings JSON."""
     result = run.result
     summary = (f"{len(result.rows)} item(s) · no answer: {result.no_answer} · "
                f"missing predictions: {len(result.missing_predictions)} · {result.modes_line}")
     settings = {key: run.record.get(key) for key in ("config", "backend", "prompt", "environment")}
     return {"row": row_label(run), "anchor": slug(row_label(run)), "model": run.config.model.name,
-            "summary": summary, "settings": json.dumps(settings, indent=2, default=str)}
+            "line": settings_line(run.folder), "summary": summary,
+            "settings": json.dumps(settings, indent=2, default=str)}
 
 
 def write_run_pages(out: Path, runs: Sequence[RunData]) -> None:

@@ -62,6 +62,7 @@ def cell_intervals(run: RunData, keys: Sequence[str]) -> tuple[tuple[Interval, i
     ci = table_ci(table)
     total = sum(table.counts.values())
     cells = {c.key: c.n for c in table.cells}
-    out = [(ci.get("overall"), total, 0 < total < SMALL)]
+    # a baseline that does not apply to some columns has no Avg. (tables._average): its cell stays "-"
+    out = [(None, 0, False) if run.result.not_applicable else (ci.get("overall"), total, 0 < total < SMALL)]
     out += [(ci.get(k), cells.get(k, 0), 0 < cells.get(k, 0) < SMALL) for k in keys]
     return tuple(out)

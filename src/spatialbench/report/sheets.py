@@ -58,7 +58,12 @@ class SheetMaker:
         self.root = root
         self._thumbs: dict[tuple[str, tuple[int, ...]], list[Image.Image]] = {}
 
-    def _thumbnails(self, ref: MediaRef, frames: list[int]) -> list[Image.Image]:
+    def thumbnails(self, ref: MediaRef, frames: list[int]) -> list[Image.Image]:
+        """Return frames ``frames`` of ``ref`` as :data:`THUMB_WIDTH`-wide images, in order (decoded once).
+
+        Raises:
+            MediaError: the media cannot be decoded or the frame numbers do not fit it.
+        """
         key = (resolve_path(ref, self.root) + "\0" + "\0".join(ref.frames), tuple(frames))
         if key not in self._thumbs:
             thumbs = []
@@ -75,7 +80,7 @@ class SheetMaker:
             frames = [int(i) for i in sent.get("frames", [])]
             times = [float(t) for t in sent.get("timestamps", [])]
             prefix = f"v{number + 1} " if len(item.media) > 1 else ""
-            for k, thumb in enumerate(self._thumbnails(ref, frames)):
+            for k, thumb in enumerate(self.thumbnails(ref, frames)):
                 label = f"{times[k]:.1f} s" if k < len(times) else f"#{frames[k]}"
                 tiles.append((thumb, f"{prefix}{label}"))
         return tiles

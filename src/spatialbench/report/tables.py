@@ -12,7 +12,7 @@ Here a section holds the runs of one kind
 blind runs are ranked together by Avg. (1 = best). MMSI-Video-Bench (Table 2) and ReMindView-Bench (Table 1)
 use the same layout over their own score tables; a benchmark's breakdown tables (MMSI Table 3 and
 difficulty levels, ReMindView object count / distance) become one grid per breakdown with a row per run
-plus the random-guess row.
+plus the random-guess row; each run's row is followed by its 95 % intervals (``*``: under 30 items).
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ from spatialbench.report import protocols
 from spatialbench.report.runs import RunData
 from spatialbench.runs.plan import data_root
 from spatialbench.scoring.grouped import Table
-from spatialbench.scoring.render import Grid, Value, spans, to_latex
+from spatialbench.scoring.render import CI_ROW, Grid, Value, interval_cell, spans, to_latex
+from spatialbench.scoring.uncertainty import cells_ci
 
 SECTIONS = (("baseline", "Baseline"), ("human", "Human Level"), ("model", "Models"), ("blind", "Models"))
 BEST, SECOND = "best", "second"
@@ -68,20 +69,24 @@ class Leaderboard:
     def marks(self) -> dict[str, tuple[str | None, ...]]:
         """Row label → per value column :data:`BEST`, :data:`SECOND` or None, among the model runs.
 
-        Best is a column's highest value over the Models sections, second the next lower value (ties share
-        a mark); a column with fewer than two model values, or one value shared by all, is not marked.
+        Best is a column's highest value within one Models section, second the next lower value (ties
+        share a mark): sections are ranked apart (MMSI-Video-Bench Uniform-50 and Sufficient-Coverage,
+        Table 2). A column with fewer than two model values, or one value shared by all, is not marked.
         Other rows are never marked.
         """
-        entries = [(name, values) for title, rows in self.sections if title.startswith("Models")
-                   for name, _, values in rows]
+        marked: dict[str, tuple[str | None, ...]] = {}
+        for title, rows in self.sections:
+            if title.startswith("Models"):
+                marked.update(self._section_marks([(name, values) for name, _, values in rows]))
+        return marked
+
+    def _section_marks(self, entries: list[tuple[str, Sequence[Value]]]) -> dict[str, tuple[str | None, ...]]:
         marked: dict[str, list[str | None]] = {name: [None] * len(self.header) for name, _ in entries}
         for column in range(len(self.header)):
             numbers = {name: _sortable(v[column]) for name, v in entries if _sortable(v[column]) > -math.inf}
-            if len(numbers) < 2:
-                continue
             ranked = sorted(set(numbers.values()), reverse=True)
-            if len(ranked) < 2:
-                continue  # all equal: nothing stands out
+            if len(numbers) < 2 or len(ranked) < 2:
+                continue  # one value, or all equal: nothing stands out
             best, second = ranked[0], ranked[1]
             for name, number in numbers.items():
                 marked[name][column] = BEST if number == best else SECOND if number == second else None
@@ -190,7 +195,7 @@ def _sortable(value: Value) -> float:
 
 
 def breakdown_grids(runs: Sequence[RunData]) -> list[Grid]:
-    """Per breakdown title, a grid with one accuracy row per run and the random-guess row (first run's).
+    """Per breakdown title, a grid with one accuracy and one interval row per run, random guess (first run's).
 
     The random-guess row is left out when a chance-random run is among the runs: its row is that baseline
     (the papers print it once, "Random Guessing" / "Random Choice").
@@ -209,8 +214,12 @@ def breakdown_grids(runs: Sequence[RunData]) -> list[Grid]:
     random_run = any(r.kind == "baseline" and r.config.model.name.startswith("chance-random") for r in runs)
     for title, pairs in titled.items():
         cells = pairs[0][1].cells
-        rows: list[tuple[str, tuple[Value, ...]]] = [
-            (row_label(run), tuple(table.scores.get(c.key) for c in cells)) for run, table in pairs]
+        rows: list[tuple[str, tuple[Value, ...]]] = []
+        for run, table in pairs:  # each run's accuracy, then its n-marked 95 % intervals
+            own = {c.key: (ci, c.n) for c, ci in zip(table.cells, cells_ci(table), strict=True)}
+            rows.append((row_label(run), tuple(table.scores.get(c.key) for c in cells)))
+            rows.append((f"{row_label(run)} {CI_ROW}",
+                         tuple(interval_cell(*own[c.key]) if c.key in own else None for c in cells)))
         if not random_run and any(c.chance is not None for c in cells):
             rows.append(("random guess", tuple(c.chance for c in cells)))
         rows.append(("n", tuple(c.n for c in cells)))

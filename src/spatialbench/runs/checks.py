@@ -48,3 +48,30 @@ def check_config(config: RunConfig, spec: BenchmarkSpec, baseline: str | None) -
         MRA_MODES.get(config.scoring.mra)
     except (ValueError, UnknownNameError) as exc:
         raise RunSetupError(str(exc).strip("'\"")) from None
+
+
+def check_selection(config: RunConfig) -> None:
+    """Refuse a selection of nothing, as the user gave it (before a shard narrows ``data.ids``).
+
+    Raises:
+        ConfigValueError: ``data.limit`` 0 or ``data.ids`` empty (nothing to run).
+    """
+    if config.data.limit == 0:
+        raise ConfigValueError(("data", "limit"), "0 selects no item: nothing to run")
+    if config.data.ids == ():
+        raise ConfigValueError(("data", "ids"), "lists no item id: nothing to run")
+
+
+def check_blind_frames(config: RunConfig) -> None:
+    """Refuse frames given for a blind run (``spatialbench run``: the user's flags and run file).
+
+    The library lets a config keep its frames with ``prompt.blind`` (a blind copy of a vision config;
+    the frames are not sent, and ``compare`` ignores a blind run's media settings); the command refuses
+    the contradiction, before the benchmark's default frames are filled in.
+
+    Raises:
+        ConfigValueError: ``media.frames`` set for a ``prompt.blind`` run.
+    """
+    if config.prompt.blind and config.media.frames is not None:
+        raise ConfigValueError(("media", "frames"), f"{config.media.frames} given for a blind run, which "
+                               "sends no frames; give frames or blind, not both")

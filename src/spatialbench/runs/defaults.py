@@ -21,13 +21,17 @@ def apply_benchmark_defaults(config: RunConfig, spec: BenchmarkSpec) -> tuple[Ru
     the run names its own frame strategy (``--frames uniform:8`` samples each video itself; a note says so).
     Idempotent: a resolved config comes back as is.
 
+    A strategy the benchmark samples per question (``RunDefaults.question_frames``: MMSI-Video-Bench
+    ``consecutive:N@S``) becomes the value of its frame option, and the media frames the benchmark's own.
+
     Raises:
         RunSetupError: a loader option in ``frame_options`` is set and ``media.frames`` is another
-            strategy than the benchmark's default frames.
+            strategy than the benchmark's default frames (or another value of the option the strategy
+            becomes); a per-question strategy in a form the benchmark refuses.
     """
-    defaults, frames = spec.defaults, config.media.frames
-    options = dict(config.data.options)
-    notes = []
+    defaults = spec.defaults
+    config, notes = _per_question(config, spec)
+    frames, options = config.media.frames, dict(config.data.options)
     own_frames = frames is not None and frames != defaults.frames
     for name, value in defaults.options.items():
         if name in options:
@@ -53,3 +57,23 @@ def apply_benchmark_defaults(config: RunConfig, spec: BenchmarkSpec) -> tuple[Ru
     config = config.updated("media", frames=frames or defaults.frames or DEFAULT_FRAMES)
     budget = config.model.max_new_tokens or defaults.max_new_tokens
     return config.updated("model", max_new_tokens=budget), notes
+
+
+def _per_question(config: RunConfig, spec: BenchmarkSpec) -> tuple[RunConfig, list[str]]:
+    """Turn a frame strategy the benchmark samples per question into its frame option (with a note)."""
+    defaults, frames = spec.defaults, config.media.frames
+    if frames is None or defaults.question_frames is None or not defaults.frame_options:
+        return config, []
+    try:
+        value = defaults.question_frames(frames)
+    except ValueError as exc:
+        raise RunSetupError(f"--frames {frames}: {exc}") from None
+    if value is None:
+        return config, []
+    option, options = defaults.frame_options[0], dict(config.data.options)
+    if options.get(option, value) != value:
+        raise RunSetupError(f"--frames {frames} conflicts with {option}={options[option]}: give one of them")
+    note = (f"note: {spec.name}: --frames {frames} takes its frames per question ({option}={value}); "
+            f"media sampled with --frames {defaults.frames}")
+    config = config.updated("data", options={**options, option: value})
+    return config.updated("media", frames=defaults.frames), [note]

@@ -81,17 +81,6 @@ class Selection:
         return [it for it in items if it.id in chosen]
 
 
-def _latest(rows: Iterable[StoredRow]) -> dict[str, StoredRow]:
-    """Item id → its latest row, an ``ok`` row beating any later failed one (rows oldest first)."""
-    latest: dict[str, StoredRow] = {}
-    for row in rows:
-        earlier = latest.get(row.item_id)
-        if row.status != "ok" and earlier is not None and earlier.status == "ok":
-            continue
-        latest[row.item_id] = row
-    return latest
-
-
 @dataclass(frozen=True, eq=False)
 class RunFolder:
     """One run folder, read lazily: each part is read on first use and kept.
@@ -245,7 +234,7 @@ class RunFolder:
             FileNotFoundError: no ``run.sqlite``. RunFolderError: not a readable run store.
         """
         if "answers" not in self._cache:
-            self._cache["answers"] = _latest(self.store.rows())
+            self._cache["answers"] = self.store.shown_rows()
         answers: dict[str, StoredRow] = self._cache["answers"]
         return answers
 
@@ -285,6 +274,14 @@ class RunFolder:
             RunFolderError: not a readable run store.
         """
         return self.store.item_turns(item_id) if self.has_store else []
+
+    def shown_turns(self) -> dict[str, list[StoredTurn]]:
+        """Item id → :meth:`stored_turns` of every item, read at once ({} without a store).
+
+        Raises:
+            RunFolderError: not a readable run store.
+        """
+        return self.store.shown_turns() if self.has_store else {}
 
     # --- how it scored -------------------------------------------------------------------------------
     def score(

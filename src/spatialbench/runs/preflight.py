@@ -6,6 +6,10 @@
   of failing each item and printing a table of zeros.
 - Media that leads out of the data folder through a symbolic link, or an empty (0-byte) file
   (:func:`check_media_usable`): exit 2 naming the files, like missing media.
+- A rotated video (:func:`check_rotation`): a display matrix turning the frames (phones record upright
+  video as landscape frames plus a 90-degree matrix). Frames are sent as stored, so the model would see
+  them turned; every video is checked once (its first frame decoded) and the run refused naming the
+  files, instead of each item failing mid-run.
 - ``consecutive:N@START`` past the end of every video (:func:`check_consecutive`): no item could get a
   frame. A strategy that fits some videos leaves the others to per-item errors.
 - An image limit below the frames sent (:func:`check_image_limit`): with ``image_overflow=error`` the
@@ -25,7 +29,7 @@ from spatialbench.benchmarks.spec import MediaLayout
 from spatialbench.media.cache import resolve_path
 from spatialbench.media.errors import MediaError
 from spatialbench.media.sampling import FrameStrategy, within_segment
-from spatialbench.media.video import probe_timestamps
+from spatialbench.media.video import display_rotation, probe_timestamps
 from spatialbench.models.api import ApiBackend
 from spatialbench.models.base import Backend
 from spatialbench.models.images import ImageOverflow
@@ -113,13 +117,42 @@ def _empty(path: str) -> MediaError | None:
 
 
 def check_media(items: Sequence[Item], root: Path, layout: MediaLayout, strategy: FrameStrategy) -> None:
-    """Run :func:`check_media_present`, :func:`check_media_usable`, then :func:`check_consecutive`.
+    """Run the checks above in order: present, usable, rotation, consecutive.
 
     ``layout``: the benchmark's media layout (``BenchmarkSpec.media``).
     """
     check_media_present(items, root, layout)
     check_media_usable(items, root, layout)
+    check_rotation(items, root)
     check_consecutive(items, root, strategy)
+
+
+def check_rotation(items: Sequence[Item], root: Path) -> None:
+    """Refuse videos of ``items`` whose display matrix rotates them; an unreadable one is left to its items.
+
+    Raises:
+        RunSetupError: the message counts the rotated videos and the items that use them, names the first
+            ``SHOWN`` with their angle and how to re-encode them upright.
+    """
+    videos = {resolve_path(ref, root) for item in items for ref in item.media if ref.kind is MediaKind.VIDEO}
+    rotated = [(path, angle) for path in sorted(videos) if (angle := _rotation(path))]
+    if not rotated:
+        return
+    turned = {path for path, _ in rotated}
+    users = sum(any(resolve_path(r, root) in turned for r in item.media) for item in items)
+    shown = ", ".join(f"{path} ({angle:g} degrees)" for path, angle in rotated[:SHOWN])
+    raise RunSetupError(
+        f"{len(rotated)} video(s) are rotated by their display matrix ({users} of {len(items)} items use "
+        f"them): {shown}{_more(rotated)}; the frames would be sent turned: re-encode them upright (ffmpeg "
+        "-i IN.mp4 OUT.mp4 applies the rotation); nothing was sent"
+    )
+
+
+def _rotation(path: str) -> float:
+    try:
+        return display_rotation(path)
+    except MediaError:  # corrupt: its items fail with the decoder's reason
+        return 0.0
 
 
 def _timestamps(ref: MediaRef, root: Path) -> np.ndarray:

@@ -27,7 +27,7 @@ from spatialbench.prompting.strategies import Strategy, build_strategy
 from spatialbench.records.item import Item
 from spatialbench.records.rows import LoadedItems
 from spatialbench.runs.baseline import check_model_name
-from spatialbench.runs.checks import ConfigValueError, check_config
+from spatialbench.runs.checks import ConfigValueError, check_config, check_selection
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.defaults import apply_benchmark_defaults
 from spatialbench.runs.dialogue import prepare_strategy
@@ -72,7 +72,7 @@ class PreparedRun:
 def resolve_config(
     config: RunConfig, spec: BenchmarkSpec, baseline: str | None = None
 ) -> tuple[RunConfig, list[str]]:
-    """Fill settings left to defaults: the benchmark's, the strategy's parameters and the model family.
+    """Fill settings left to defaults: the benchmark's, the strategy's parameters and pre-prompt, the family.
 
     The benchmark's frames, answer budget and loader options come from
     :func:`~spatialbench.runs.defaults.apply_benchmark_defaults` (its notes are returned, to print); a
@@ -84,11 +84,22 @@ def resolve_config(
         ValueError: a strategy parameter the strategy does not take, or of the wrong type.
     """
     config, notes = apply_benchmark_defaults(config, spec)
-    config = config.updated("strategy", params=build_strategy(config.strategy).parameters())
+    strategy = build_strategy(config.strategy)
+    config = config.updated("strategy", params=strategy.parameters())
+    config = _strategy_pre_prompt(config, spec, strategy.pre_prompt())
     if config.prompt.model_family is not None or baseline is not None:
         return config, notes
     family = ModelFamily(model_family(config.model.name))
     return config.updated("prompt", model_family=family), notes
+
+
+def _strategy_pre_prompt(config: RunConfig, spec: BenchmarkSpec, text: str | None) -> RunConfig:
+    """Record a strategy's own pre-prompt as the prompt field where the builder has one and none is given."""
+    known: frozenset[str] = getattr(spec.prompt_builder, "known_overrides", frozenset())
+    overrides = config.prompt.overrides
+    if text is None or "pre_prompt" not in known or "pre_prompt" in overrides:
+        return config
+    return config.updated("prompt", overrides={**overrides, "pre_prompt": text})
 
 
 def prepare(config: RunConfig, backend: Backend | None = None) -> PreparedRun:
@@ -107,11 +118,13 @@ def prepare(config: RunConfig, backend: Backend | None = None) -> PreparedRun:
             benchmark lacks, a strategy that does not apply to a baseline, unreadable meta-info, data
             that cannot be read or holds no item, missing or unusable media.
         SelectionError: ``data.ids`` the benchmark lacks.
+        ConfigValueError: also a selection of nothing (runs/checks.py).
     """
     baseline = baseline_name(config.model.name) if backend is None else None
     factory = _backend_factory(config, baseline) if backend is None else functools.partial(_given, backend)
     spec = get_benchmark(config.data.benchmark)
     _check_benchmark_options(spec, config)
+    check_selection(config)
     config, notes = resolve_config(config, spec, baseline)  # unknown strategies, bad parameters fail here
     check_config(config, spec, baseline)
     builder = spec.prompt_builder(config.prompt)  # unknown prompt fields too (the model family resolved)

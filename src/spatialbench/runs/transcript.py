@@ -6,7 +6,9 @@ map-then-answer, self-consistency...) sent named turns (the ``turns`` rows of th
 added to the dialogue (earlier turns are the turns before it), the images it sent as :class:`SentImage`
 (the frames actually sent, labelled by frame file name — ReMindView's ``frame0`` — or by time in seconds),
 the reply, status, error, token counts, latency and a redacted raw request (:func:`raw_view`). A map
-strategy's trace gives the predicted map beside the ground-truth map (VSI-Bench Sec. 6.1–6.2).
+strategy's trace gives the predicted map beside the ground-truth map (VSI-Bench Sec. 6.1–6.2). Requests an
+analysis sent about the item (the LLM judge, ReMindView-Bench App. D.1; the self-consistency check,
+Table 9) are read from their own stores, ``RUN/analysis/<kind>/<asker>/run.sqlite``, as :class:`SideDialogue`.
 Nothing here writes; model text is shown as stored (it is never parsed here, so nothing raises on it).
 """
 
@@ -17,9 +19,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from spatialbench.records.redaction import redact
+from spatialbench.records.redaction import redact, secret_values
 from spatialbench.runs.folder import RunFolder
-from spatialbench.runs.store.reader import StoredRow
+from spatialbench.runs.store.reader import StoredRow, StoredTurn, StoreReader
 
 _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp"}
 
@@ -88,6 +90,24 @@ class Transcript:
     grid: int = 10
     meta: str = ""
     images: list[SentImage] = field(default_factory=list)
+    side: list[SideDialogue] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SideDialogue:
+    """What an analysis asked a model about the item, and the verdict.
+
+    ``kind``: the analysis (``judge``, ``consistency``: the folder under ``RUN/analysis``); ``asker``: the
+    asking model's store folder; ``turns``: ``ask`` (and ``retry`` after an invalid reply); ``verdict``:
+    the valid reply stored (None when the item failed, ``error`` says why).
+    """
+
+    kind: str
+    asker: str
+    turns: list[TranscriptTurn]
+    verdict: str | None
+    status: str
+    error: str | None = None
 
 
 def sent_images(prompt: dict[str, Any]) -> list[SentImage]:
@@ -113,9 +133,12 @@ def _label(source: str, time_s: float | None) -> str:
     return f"{time_s:.2f} s" if time_s is not None else path.name
 
 
-def raw_view(record: dict[str, Any]) -> str:
-    """Return a stored request (or metadata) as indented JSON with every secret masked (``***``)."""
-    return redact(json.dumps(record, indent=2, sort_keys=True, default=str))
+def raw_view(record: dict[str, Any], secrets: list[str] | None = None) -> str:
+    """Return a stored request (or metadata) as indented JSON with every secret masked (``***``).
+
+    ``secrets``: the secret values to mask (default: read from the environment now).
+    """
+    return redact(json.dumps(record, indent=2, sort_keys=True, default=str), secrets)
 
 
 def _parts(parts: list[Any], images: list[SentImage], start: int) -> tuple[str, list[SentImage]]:
@@ -143,7 +166,8 @@ def _history_images(history: list[Any]) -> int:
                for part in message[1] if isinstance(part, dict) and "image" in part)
 
 
-def _turn(name: str, row: StoredRow, images: list[SentImage], first: bool) -> TranscriptTurn:
+def _turn(name: str, row: StoredRow, images: list[SentImage], first: bool,
+          secrets: list[str]) -> TranscriptTurn:
     prompt = row.prompt
     found = prompt.get("history")
     history: list[Any] = found if isinstance(found, list) else []
@@ -152,7 +176,7 @@ def _turn(name: str, row: StoredRow, images: list[SentImage], first: bool) -> Tr
         name=name, text=text, images=used, reply=row.response, status=row.status,
         system=prompt.get("system") if first or not history else None, earlier=len(history),
         error=row.error, latency_s=row.latency_s, input_tokens=row.input_tokens,
-        output_tokens=row.output_tokens, raw=raw_view(prompt))
+        output_tokens=row.output_tokens, raw=raw_view(prompt, secrets))
 
 
 def _map(value: Any) -> dict[str, list[list[float]]] | None:
@@ -162,35 +186,83 @@ def _map(value: Any) -> dict[str, list[list[float]]] | None:
             if isinstance(v, list)}
 
 
-def transcript(run: RunFolder, item_id: str) -> Transcript | None:
-    """Return the item's dialogue in ``run``; None when the run stored nothing for it.
-
-    Raises:
-        RunFolderError: ``run.sqlite`` is not a readable run store.
-    """
-    row = run.stored(item_id)
-    if row is None:
-        return None
+def _dialogue(run: RunFolder, row: StoredRow, stored: list[StoredTurn], side: list[SideDialogue],
+              secrets: list[str]) -> Transcript:
     images = sent_images(row.prompt)
-    stored = run.stored_turns(item_id)
-    turns = [_turn(t.turn, t, images, k == 0) for k, t in enumerate(stored)]
+    turns = [_turn(t.turn, t, images, k == 0, secrets) for k, t in enumerate(stored)]
     if not turns:
-        turns = [_turn("request", row, images, True)]
+        turns = [_turn("request", row, images, True, secrets)]
     found = row.raw.get("trace")
     trace: dict[str, Any] = found if isinstance(found, dict) else {}
     grid = run.config.strategy.params.get("grid_size", 10) if run.config.strategy else 10
     return Transcript(
-        item_id=item_id, turns=turns, answer=row.response, status=row.status,
+        item_id=row.item_id, turns=turns, answer=row.response, status=row.status,
         strategy=str(row.raw.get("strategy") or "direct"), predicted_map=_map(trace.get("map")),
         truth_map=_map(trace.get("ground_truth")), grid=int(grid) if isinstance(grid, int) else 10,
-        meta=raw_view(row.raw) if row.raw else "", images=images)
+        meta=raw_view(row.raw, secrets) if row.raw else "", images=images, side=side)
+
+
+def transcript(run: RunFolder, item_id: str) -> Transcript | None:
+    """Return the item's dialogue in ``run``; None when the run stored nothing for it.
+
+    Raises:
+        RunFolderError: ``run.sqlite`` (or an analysis store) is not a readable run store.
+    """
+    row = run.stored(item_id)
+    if row is None:
+        return None
+    secrets = secret_values()
+    side = [d for store in _side_stores(run)
+            if (d := _side(store, store.item_row(item_id), None, secrets)) is not None]
+    return _dialogue(run, row, run.stored_turns(item_id), side, secrets)
+
+
+def transcripts(run: RunFolder) -> dict[str, Transcript]:
+    """Return :func:`transcript` of every item the run stored, read in a few queries per store.
+
+    Raises:
+        RunFolderError: ``run.sqlite`` (or an analysis store) is not a readable run store.
+    """
+    if not run.has_store:
+        return {}
+    secrets = secret_values()
+    side: dict[str, list[SideDialogue]] = {}
+    for store in _side_stores(run):
+        turns = store.shown_turns()
+        for item_id, row in store.shown_rows().items():
+            found = _side(store, row, turns.get(item_id, []), secrets)
+            if found is not None:
+                side.setdefault(item_id, []).append(found)
+    stored = run.shown_turns()
+    return {item_id: _dialogue(run, row, stored.get(item_id, []), side.get(item_id, []), secrets)
+            for item_id, row in run.answers().items()}
+
+
+def _side_stores(run: RunFolder) -> list[StoreReader]:
+    """Return the stores of the analyses that asked a model about the run's items, by path."""
+    return [StoreReader(p) for p in sorted((run.path / "analysis").glob("*/*/run.sqlite"))]
+
+
+def _side(store: StoreReader, row: StoredRow | None, turns: list[StoredTurn] | None,
+          secrets: list[str]) -> SideDialogue | None:
+    """One analysis request about an item (``turns`` None: read them); None when it asked nothing."""
+    if row is None:
+        return None
+    stored = store.item_turns(row.item_id) if turns is None else turns
+    shown = [_turn(t.turn, t, [], k == 0, secrets) for k, t in enumerate(stored)]
+    return SideDialogue(
+        kind=store.path.parent.parent.name, asker=store.path.parent.name,
+        turns=shown or [_turn("ask", row, [], True, secrets)],
+        verdict=row.response if row.status == "ok" else None, status=row.status, error=row.error)
 
 
 def settings_line(run: RunFolder) -> str:
     """Return a run's settings in one line: model, frames, strategy, extraction (blind when it sent none).
 
+    The extraction is the run's mode, or the benchmark's default mode marked ``(benchmark default)``.
+
     Raises:
-        RunFolderError: ``config.json``'s ``config`` does not validate.
+        RunFolderError: ``config.json``'s ``config`` does not validate, or names no registered benchmark.
     """
     if run.baseline is not None:
         return f"{run.model} (chance baseline)"
@@ -198,5 +270,5 @@ def settings_line(run: RunFolder) -> str:
         return f"{run.model} (human evaluation)"
     config = run.config
     frames = "no frames (blind)" if run.blind else f"frames {config.frame_strategy}"
-    extract = config.scoring.extract or "benchmark default"
+    extract = config.scoring.extract or f"{run.spec.scoring.default_mode} (benchmark default)"
     return f"{run.model} · {frames} · strategy {config.strategy.name} · extraction {extract}"

@@ -98,3 +98,40 @@ def read_table(path: Path) -> Iterator[Record | RowError]:
         yield from _xlsx_rows(path)
     else:
         yield from _csv_rows(path)
+
+
+EXPECTED_COLUMNS = ("an id column (id or index; else scene_name and question) and a response column "
+                    "(response, prediction, model_answer or *_answer)")
+"""The columns a prediction table needs (:mod:`spatialbench.scoring.predictions`), as an error says them."""
+
+
+def _header(path: Path) -> tuple[list[str], int, str]:
+    """Return a table's columns, data rows and where they were read (``X.xlsx sheet 'Sheet1'``)."""
+    if path.suffix.lower() != ".xlsx":
+        text = utf8_bytes(path)[0].decode("utf-8", errors="replace")
+        header = next(csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(path, text)), [])
+        rows = sum(1 for _ in _csv_rows(path))
+        return header, rows, path.name
+    import pandas as pd
+
+    book = pd.ExcelFile(path)
+    frame = pd.read_excel(book, sheet_name=0, dtype=str, keep_default_na=False)
+    names = [str(name) for name in book.sheet_names]
+    others = f" (other sheets: {', '.join(names[1:])})" if len(names) > 1 else ""
+    return [str(c) for c in frame.columns], len(frame), f"{path.name} sheet {names[0]!r}{others}"
+
+
+def describe_table(path: Path) -> str:
+    """Say what a prediction table holds against what is expected (for a table nothing was scored from).
+
+    ``read 1 row(s) from X.xlsx sheet 'Sheet1' (other sheets: preds); expected ...; found: note``. A
+    header of one column holding ``;`` is named as a semicolon-separated file.
+
+    Raises:
+        ValueError, OSError: the file cannot be read (it was read once already, so only if it changed).
+    """
+    columns, rows, where = _header(path)
+    found = ", ".join(columns) or "no header"
+    if len(columns) == 1 and ";" in columns[0]:
+        found += " (one column: a semicolon-separated file? save it comma-separated)"
+    return f"read {rows} row(s) from {where}; expected {EXPECTED_COLUMNS}; found: {found}"

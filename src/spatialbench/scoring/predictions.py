@@ -60,6 +60,7 @@ from spatialbench.scoring.lmms_eval_log import (
     sample_response,
 )
 from spatialbench.scoring.prediction_tables import TABLE_SUFFIXES, read_table
+from spatialbench.scoring.question_check import LoggedQuestion, check_questions
 
 RESPONSE_FIELDS = ("response", "prediction", "model_answer")
 FORMATS = ("jsonl", "lmms-eval", "export", "table")
@@ -72,6 +73,7 @@ class Predictions:
     """Responses by item id, the detected format, the rows that could not be used, and notes on the input.
 
     ``source``: what was read — the path given, or the log chosen from an lmms-eval output folder.
+    ``questions``: item id -> the question text its row carries (lmms-eval logs, tables, exports).
     """
 
     responses: dict[str, str] = field(default_factory=dict)
@@ -82,6 +84,13 @@ class Predictions:
     """Ids whose scored text a tool's filter changed from the model's raw response (lmms-eval's
     ``filtered_resps`` unlike ``resps``, e.g. a stripped ``<think>`` block), in file order."""
     source: Path | None = None
+    questions: dict[str, LoggedQuestion] = field(default_factory=dict)
+
+    def log_question(self, item_id: str | RowError, record: dict[str, Any], where: tuple[str, int]) -> None:
+        """Keep the question text of ``record`` for ``item_id`` (first row kept), when it carries one."""
+        question = record.get("question")
+        if isinstance(item_id, str) and isinstance(question, str):
+            self.questions.setdefault(item_id, LoggedQuestion(question, f"{where[0]}:{where[1]}"))
 
 
 def _refusal(where: RowError, fields: list[str]) -> ValueError:
@@ -241,6 +250,8 @@ def read_predictions(
             folder of several tables, or of tables beside ``.jsonl`` / ``.json`` files; an lmms-eval
             output folder with no log, or several, of these items' questions
             (:func:`~spatialbench.scoring.lmms_eval_log.choose_log`).
+        QuestionMismatchError (a ValueError): rows carrying question texts that are not the items' (the
+            wrong annotation file; :mod:`spatialbench.scoring.question_check`).
     """
     path = Path(path)
     if not path.exists():
@@ -258,6 +269,7 @@ def read_predictions(
     out = Predictions(format=format, warnings=notes, source=path)
     with paused_gc():  # many new rows: no cycle scans while they are read (records.bulk)
         readers[format](path, _Joiner(items), out, response_field)
+    check_questions(out.questions, items)
     return out
 
 
@@ -316,6 +328,7 @@ def _read_samples(path: Path, joiner: _Joiner, out: Predictions, changed: list[s
             continue
         response = sample_response(record)
         item_id = _item_id(doc, joiner)
+        out.log_question(item_id, doc, (file, line))
         _add(out, item_id, _MISSING if response is None else response, (file, line), "filtered_resps")
         if filtered and isinstance(item_id, str):
             out.filtered.append(item_id)
@@ -344,7 +357,9 @@ def _read_records(
             wanted = repr(field) if field else f"one of {RESPONSE_FIELDS} or '*_answer'"
             out.errors.append(RowError(file, line, field or "response", f"no response field ({wanted})"))
             continue
-        _add(out, _item_id(record, joiner, id_fields), record[name], (file, line), name)
+        item_id = _item_id(record, joiner, id_fields)
+        out.log_question(item_id, record, (file, line))
+        _add(out, item_id, record[name], (file, line), name)
 
 
 def _read_export(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:

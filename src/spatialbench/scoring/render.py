@@ -8,8 +8,10 @@ two layouts of the same cells:
 
 * score layout (:func:`score_grid`) — one row per named table (``all``, ``debiased``, one per dataset),
   columns ``Avg.`` then the cells (VSI-Bench Fig. 6, MMSI-Video-Bench Table 2 as registered tables);
-* breakdown layout (:func:`breakdown_grid`) — one column per cell, rows accuracy / random guess / n /
-  extraction failures (MMSI-Video-Bench Tables 2, 3, 6; ReMindView-Bench Table 1).
+* breakdown layout (:func:`breakdown_grid`) — one column per cell, rows accuracy / 95 % interval / random
+  guess / n / extraction failures (MMSI-Video-Bench Tables 2, 3, 6; ReMindView-Bench Table 1); intervals
+  are the scene-clustered bootstrap of :mod:`spatialbench.scoring.uncertainty`, ``*`` marking a cell of
+  fewer than :data:`~spatialbench.scoring.uncertainty.SMALL` items.
 
 Scores print with one decimal; a missing value prints ``-``. CSV text cells that a spreadsheet would run
 as a formula (starting ``=``, ``+``, ``-``, ``@``, tab or carriage return) get a leading ``'``
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spatialbench.scoring.grouped import Table
+from spatialbench.scoring.uncertainty import RESAMPLES, SEED, SMALL, Interval, cells_ci, small_cells
 
 Value = float | int | str | None
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -176,11 +179,29 @@ def score_grid(named: Sequence[tuple[str, Table]]) -> Grid:
     return Grid((average, *(c.group for c in first.cells)), rows)
 
 
+CI_ROW = "95 % CI"
+CI_NOTE = (f"95 % CI: scene-clustered bootstrap ({RESAMPLES} resamples, seed {SEED}); "
+           f"* fewer than {SMALL} items, too few to rank by.")
+
+
+def interval_cell(ci: Interval, n: int) -> str | None:
+    """Write a cell's interval as ``[low, high]`` (one decimal), ``*`` after it under :data:`SMALL` items."""
+    if ci is None:
+        return None
+    return f"[{ci[0]:.1f}, {ci[1]:.1f}]" + ("*" if 0 < n < SMALL else "")
+
+
 def breakdown_grid(table: Table) -> Grid:
-    """Breakdown layout: one column per cell; rows accuracy, random guess, n, extraction failures."""
+    """Breakdown layout: one column per cell; rows accuracy, 95 % CI, random guess, n, extraction failures.
+
+    The interval row reads ``[low, high]`` (percent, one decimal; :func:`cells_ci`), ``*`` after it
+    for a cell of fewer than :data:`SMALL` items (:data:`CI_NOTE` says so), ``-`` for an empty cell.
+    """
     cells = table.cells
+    intervals = cells_ci(table)
     rows: tuple[tuple[str, tuple[Value, ...]], ...] = (
         ("accuracy", tuple(c.accuracy for c in cells)),
+        (CI_ROW, tuple(interval_cell(ci, c.n) for ci, c in zip(intervals, cells, strict=True))),
         ("random guess", tuple(c.chance for c in cells)),
         ("n", tuple(c.n for c in cells)),
         ("extraction failures", tuple(c.failures for c in cells)),
@@ -189,12 +210,18 @@ def breakdown_grid(table: Table) -> Grid:
 
 
 def cells_json(table: Table) -> dict[str, Any]:
-    """Return a breakdown as JSON: ``title``, and ``group``, ``n``, ``accuracy``, ``chance``, ``failures``.
+    """Return a breakdown as JSON: ``title``, its cells, and ``small_cells``.
 
-    Percentages are None for an empty cell.
+    Each cell: ``group``, ``n``, ``accuracy``, ``chance``, ``failures``, ``ci95`` (``[low, high]`` percent,
+    the scene-clustered bootstrap of :func:`cells_ci`). ``small_cells``: ``{group, n}`` of the cells
+    with fewer than :data:`SMALL` items. Percentages and intervals are None for an empty cell.
     """
     keys = ("group", "n", "accuracy", "chance", "failures")
-    return {"title": table.title, "cells": [{k: getattr(c, k) for k in keys} for c in table.cells]}
+    intervals = cells_ci(table)
+    cells = [{**{k: getattr(c, k) for k in keys}, "ci95": list(ci) if ci else None}
+             for c, ci in zip(table.cells, intervals, strict=True)]
+    small = [{"group": label, "n": n} for label, n in small_cells(table)]
+    return {"title": table.title, "cells": cells, "small_cells": small}
 
 
 def summary_json(table: Table) -> dict[str, Any]:

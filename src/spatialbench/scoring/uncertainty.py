@@ -120,7 +120,9 @@ def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | No
     tasks = {t: sums.mean(by == t) for t in table.task_scores}
     draws: dict[str, np.ndarray | None] = {}
     covered = np.zeros(len(scored), dtype=bool)
-    for group, cell in zip(table.groups, table.cells, strict=True):
+    group_of = {g.key: g for g in table.groups}
+    # a cell no group makes (a breakdown's Avg., keyed ``overall``) is resampled as the table's overall
+    for group, cell in ((group_of[c.key], c) for c in table.cells if c.key in group_of):
         mask = group.mask(scored).to_numpy(dtype=bool)
         covered |= mask
         if cell.accuracy is None:
@@ -168,6 +170,15 @@ def table_ci(table: Table, resampler: Resampler | None = None) -> dict[str, Inte
     if resampler is None and table.source is not None:
         resampler = Resampler.for_rows(table.source)
     return {key: interval(d) for key, d in table_draws(table, resampler or Resampler.of([])).items()}
+
+
+def cells_ci(table: Table) -> tuple[Interval, ...]:
+    """Return the 95 % interval of each of ``table.cells``, in order (a cell keyed ``overall``: Avg.'s).
+
+    Seeded over the table's own rows (:func:`table_ci`): the same table gives the same intervals.
+    """
+    ci = table_ci(table)
+    return tuple(ci.get(c.key) for c in table.cells)
 
 
 def masked_mean(rows: pd.DataFrame, mask: np.ndarray, resampler: Resampler | None = None

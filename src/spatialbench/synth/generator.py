@@ -13,7 +13,7 @@ from spatialbench.synth.colors import FLOORS, TILE_FLOORS, WALLS, pick
 from spatialbench.synth.parts import Material
 from spatialbench.synth.placement import Layout, facing_yaw
 from spatialbench.synth.plan import FloorPlan, OpeningKind, PlanKind, make_plan
-from spatialbench.synth.rooms import ROOM_TYPES, radiators
+from spatialbench.synth.rooms import ROOM_TYPES, radiators, tabletop_items, wall_decor
 from spatialbench.synth.scene import SynthScene
 
 #: Room width/depth multiplier per room type (bathrooms and kitchens are smaller than living rooms).
@@ -35,6 +35,10 @@ class SceneConfig(BaseModel):
         density: sparse or dense.
         plan: rectangle, l_shape or two_rooms.
         second_room_type: room type of the second room of a two-room plan (defaults to ``room_type``).
+        clutter: after the recipe, up to this many small objects on every free surface
+            (``rooms.tabletop_items``) and a low object and a picture along each wall with room for them
+            (``rooms.wall_decor``); 0, the default, keeps the recipes' own rooms. ReMindView-style
+            generation uses it so frame sets show 3–9 objects (App. A.3).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -43,6 +47,7 @@ class SceneConfig(BaseModel):
     density: Density = Density.SPARSE
     plan: PlanKind = PlanKind.RECTANGLE
     second_room_type: str | None = None
+    clutter: int = 0
 
 
 def _openings(layout: Layout, plan: FloorPlan) -> None:
@@ -79,6 +84,9 @@ def generate_scene(config: SceneConfig, seed: int, scene_id: str | None = None) 
         if types[room] in ("bedroom", "living room", "office", "dining room"):
             radiators(layout, room, 0.5)
         recipes_used[room](layout, room, dense)
+        if config.clutter:
+            tabletop_items(layout, room, config.clutter)
+            wall_decor(layout, room)
     tiles = config.room_type in ("bathroom", "kitchen")
     palette = {
         "wall": pick(rng, WALLS, 0.03),

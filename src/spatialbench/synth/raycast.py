@@ -200,14 +200,19 @@ def raycast_ratios(
         cam_to_world: (4, 4) camera pose (``synth.camera`` axes).
         size: image (width, height) in pixels.
     """
-    ratios = {}
-    for instance_id, sample in samples.items():
-        points = sample.points
-        seen = in_view(points, K, cam_to_world, size) & sample.facing(cam_to_world[:3, 3])
-        if seen.any():
-            seen[seen] = reached(mesh, points[seen], cam_to_world)
-        ratios[instance_id] = float(seen.mean())
-    return ratios
+    if not samples:
+        return {}
+    # one batch for all objects: one projection, one call into the ray engine (same result per sample)
+    stacked = SurfaceSamples(
+        np.concatenate([s.points for s in samples.values()]),
+        np.concatenate([s.normals for s in samples.values()]),
+    )
+    points = stacked.points
+    seen = in_view(points, K, cam_to_world, size) & stacked.facing(cam_to_world[:3, 3])
+    if seen.any():
+        seen[seen] = reached(mesh, points[seen], cam_to_world)
+    bounds = np.cumsum([0] + [len(s.points) for s in samples.values()])
+    return {i: float(seen[a:b].mean()) for i, a, b in zip(samples, bounds[:-1], bounds[1:], strict=True)}
 
 
 def depth_buffer_ratios(

@@ -12,14 +12,16 @@ diagonal / D)`` give the camera's 3D slant distance from the target's box centre
   the first valid point on rings around it is taken (paper: a disc of diameter ``D``; code: radius
   ``0.2·D·(alpha − 1.2)``; ten rings, every 10°); else the frame set is skipped.
 - View-centric: one position in front of the target (along its forward axis), swept around the target in
-  ±10° steps until it is valid and at least 80 % of the target's volume is in the view; frames 0–3 turn
-  0°, 90°, 180°, 270° counter-clockwise from the view of the target.
+  ±10° steps until it is valid, at least 80 % of the target's volume is in the view and the caller's
+  ``accept`` test passes (ReMindView-style generation: every frame shows a nameable object); frames 0–3
+  turn 0°, 90°, 180°, 270° counter-clockwise from the view of the target.
 
 Camera conventions: ``synth.camera`` (``look_pose``, OpenCV axes, metres, radians).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -108,6 +110,10 @@ class FrameSetPoses:
     elevation: float
     poses: NDArray[np.float64]
     views: tuple[int, ...]
+
+
+#: a test of candidate cameras (``view_centric``): True to take them
+Accept = Callable[[FrameSetPoses], bool]
 
 
 def targets(scene: SynthScene) -> list[SynthObject]:
@@ -249,9 +255,16 @@ def _in_frustum(placement: Placement, target: SynthObject, pose: NDArray[np.floa
 
 
 def view_centric(
-    placement: Placement, target: SynthObject, level: int, rng: np.random.Generator
+    placement: Placement,
+    target: SynthObject,
+    level: int,
+    rng: np.random.Generator,
+    accept: Accept | None = None,
 ) -> FrameSetPoses | None:
-    """Return the four view-centric frames of ``target`` at ``level`` (one position, 90° turns), or None."""
+    """Return the four view-centric frames of ``target`` at ``level`` (one position, 90° turns), or None.
+
+    ``accept``: the first candidate position whose frames it accepts is taken (all, when None).
+    """
     settings, reach = placement.settings, _Reach.of(placement, target, level, rng)
     front = float(np.arctan2(target.pose()[1, 1], target.pose()[0, 1]))  # local +y in the world
     steps = int(180 // settings.sweep_step_deg)
@@ -271,7 +284,7 @@ def view_centric(
         yaw = float(np.arctan2(first[1, 2], first[0, 2]))
         pitch = float(np.arcsin(np.clip(first[2, 2], -1.0, 1.0)))
         poses = [look_pose(position, yaw + np.radians(90.0 * i), pitch) for i in range(4)]
-        return FrameSetPoses(
+        found = FrameSetPoses(
             target.instance_id,
             Rig.VIEW_CENTRIC,
             level,
@@ -280,12 +293,24 @@ def view_centric(
             np.stack(poses),
             (0, 1, 2, 3),
         )
+        if accept is None or accept(found):
+            return found
     return None
 
 
 def rig_poses(
-    placement: Placement, target: SynthObject, rig: Rig, level: int, rng: np.random.Generator
+    placement: Placement,
+    target: SynthObject,
+    rig: Rig,
+    level: int,
+    rng: np.random.Generator,
+    accept: Accept | None = None,
 ) -> FrameSetPoses | None:
-    """Frame-set cameras of ``rig`` (see :func:`object_centric`, :func:`view_centric`)."""
-    build = object_centric if rig is Rig.OBJECT_CENTRIC else view_centric
-    return build(placement, target, level, rng)
+    """Frame-set cameras of ``rig`` (see :func:`object_centric`, :func:`view_centric`).
+
+    ``accept`` (view-centric only) tests candidate frame sets; object-centric cameras have no choice of
+    position beyond validity.
+    """
+    if rig is Rig.OBJECT_CENTRIC:
+        return object_centric(placement, target, level, rng)
+    return view_centric(placement, target, level, rng, accept)

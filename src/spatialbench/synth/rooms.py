@@ -60,7 +60,16 @@ OPTIONAL = {
     "dining room": {"cabinet": (1, 2), "plant": (1, 3), "floor lamp": (0, 1), "trash bin": (0, 1)},
     "office": {"bookshelf": (1, 2), "trash bin": (1, 3), "backpack": (0, 2), "plant": (0, 2)},
 }
-WALL_MOUNTED = {"mirror": 1.05, "whiteboard": 0.9, "clock": 1.8, "towel": 1.0, "radiator": 0.0}
+WALL_MOUNTED = {
+    "mirror": 1.05,
+    "whiteboard": 0.9,
+    "clock": 1.8,
+    "towel": 1.0,
+    "radiator": 0.0,
+    "painting": 1.45,
+    "poster": 1.3,
+    "calendar": 1.35,
+}
 
 
 def make(layout: Layout, name: str) -> Asset:
@@ -240,3 +249,77 @@ def scatter_on(layout: Layout, supports: list[SynthObject], names: list[str], pr
     for name in names:
         if supports and layout.rng.random() < probability:
             on_top(layout, make(layout, name), supports[int(layout.rng.integers(len(supports)))])
+
+
+#: small objects for surfaces (``tabletop_items``): variant → its category (each its own, so none needs a
+#: colour to be named)
+TABLETOP = {
+    "books": "book",
+    "cup": "cup",
+    "small plant": "plant",
+    "vase": "vase",
+    "bowl": "bowl",
+    "bottle": "bottle",
+    "candle": "candle",
+    "basket": "basket",
+    "speaker": "speaker",
+    "kettle": "kettle",
+    "telephone": "telephone",
+    "laptop": "laptop",
+    "table lamp": "lamp",
+}
+#: categories whose top takes small objects, and the highest top that still shows them (metres)
+SURFACES, SURFACE_TOP_M = (
+    frozenset({"table", "nightstand", "counter", "cabinet", "washer", "dishwasher"}),
+    1.3,
+)
+
+
+def tabletop_items(layout: Layout, room: int, per_surface: int) -> None:
+    """Put up to ``per_surface`` small objects on every free top of ``room`` (tables, counters, cabinets...).
+
+    Categories already in the room are not repeated, so every object keeps a plain name (ReMindView-Bench
+    App. A.3: most images show 3–9 objects; naming: ``generate.remindview.naming``).
+    """
+    present = {o.category for o in layout.objects}
+    pool = [name for name, category in TABLETOP.items() if category not in present]
+    order = [pool[int(i)] for i in layout.rng.permutation(len(pool))]
+    supports = [
+        o
+        for o in layout.objects
+        if o.room == room and o.category in SURFACES and o.support is None and o.z_range()[1] < SURFACE_TOP_M
+    ]
+    for support in supports:
+        for _ in range(per_surface):
+            if order and on_top(layout, make(layout, order[-1]), support) is not None:
+                order.pop()
+
+
+#: decor for every wall face (``wall_decor``): low floor objects and pictures, variant → category
+FLOOR_DECOR = {
+    "storage box": "storage box",
+    "pouf": "pouf",
+    "guitar": "guitar",
+    "floor lamp": "lamp",
+    "backpack": "backpack",
+}
+PICTURES = {"painting": "painting", "poster": "poster", "calendar": "calendar"}
+
+
+def wall_decor(layout: Layout, room: int) -> None:
+    """Stand a low object on the floor and hang a picture on each wall face of ``room`` that has room.
+
+    Categories already in the room are not repeated. So a camera turned towards any wall sees a nameable
+    object (view-centric frames look down at the target, so mostly the floor along a wall; issue 27).
+    """
+    present = {o.category for o in layout.objects}
+    for variants, on_floor in ((FLOOR_DECOR, True), (PICTURES, False)):
+        names = list(variants)
+        order = [names[int(i)] for i in layout.rng.permutation(len(names))]
+        for face in layout.faces(room):
+            order = [n for n in order if variants[n] not in present]
+            if not order:
+                break
+            z = 0.0 if on_floor else WALL_MOUNTED[order[-1]]
+            if against_wall(layout, make(layout, order[-1]), room, tries=15, z=z, face=face) is not None:
+                present.add(variants[order.pop()])

@@ -15,6 +15,7 @@ from spatialbench.records.item import Item, MediaKind, MediaRef
 from spatialbench.runs.store.reader import StoredRow
 from spatialbench.runs.transcript import settings_line
 from spatialbench.scoring.uncertainty import table_ci
+from spatialbench.views.transcript import stylesheet
 from spatialbench.web.app import STATIC, page
 from spatialbench.web.runs import ServedRun
 from spatialbench.web.security import UnsafePathError, safe_file
@@ -143,6 +144,12 @@ def media(request: Request, path: str) -> FileResponse:
 def favicon() -> Response:
     """Serve the page icon (a 16 x 16 SVG; every page links it) so browsers get no 404."""
     return Response(ICON, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
+
+@router.get("/transcript.css")
+def transcript_css() -> Response:
+    """Serve the transcript fragment's style (shared with the static report: ``views/data``)."""
+    return Response(stylesheet(), media_type="text/css", headers={"Cache-Control": "max-age=3600"})
 
 
 @router.get("/static/{path:path}")

@@ -76,10 +76,17 @@ def test_same_seed_gives_byte_identical_output(tmp_path):
 
 def test_per_template_keeps_at_most_n_of_each(three_scenes, tmp_path):
     generate(tmp_path / "small", "--per-template", "3")
-    counts = _rows(tmp_path / "small")["template"].astype(int).value_counts()
+    rows = _rows(tmp_path / "small")
+    counts = rows["template"].astype(int).value_counts()
     full = _rows(three_scenes)["template"].astype(int).value_counts()
     assert counts.max() == 3
     assert all(counts[t] == min(3, full[t]) for t in full.index)
+    # the frame sets the subset left without a question are removed (issue 27)
+    written = {
+        p.parent.relative_to(tmp_path / "small").as_posix()
+        for p in (tmp_path / "small").rglob("frame_set.json")
+    }
+    assert written == set(rows["folder_path"])
 
 
 def test_official_code_preset_uses_the_released_values(tmp_path):
@@ -89,7 +96,7 @@ def test_official_code_preset_uses_the_released_values(tmp_path):
     assert manifest["settings"]["visible_ratio"] == 0.1
     assert manifest["settings"]["rig"]["level_offset"] == 1.2
     frame_sets = [json.loads(p.read_text()) for p in (tmp_path / "code").rglob("frame_set.json")]
-    assert frame_sets and all(abs(f["elevation_rad"] - 0.261799) < 1e-6 for f in frame_sets)  # 15 degrees
+    assert frame_sets and all(f["elevation_deg"] == 15.0 for f in frame_sets)
 
 
 def test_every_sample_has_a_view_graph_matching_its_visibility(three_scenes):

@@ -10,7 +10,8 @@ from spatialbench.cli.main import app
 from spatialbench.generate.remindview import pipeline
 from spatialbench.generate.remindview.written import WRITTEN
 
-TINY = ["--scenes", "1", "--max-targets", "1", "--levels", "0", "--width", "64", "--height", "48"]
+# two targets: the first (the bed) has no frame set whose view-centric frames all show an object (issue 27)
+TINY = ["--scenes", "1", "--max-targets", "2", "--levels", "0", "--width", "64", "--height", "48"]
 
 
 def _invoke(out: str, *extra: str) -> tuple[int, str]:
@@ -36,6 +37,19 @@ def test_user_files_under_the_names_it_writes_are_refused_and_kept(tmp_path):
     assert (out / "object_centric_outputs" / "mywork.txt").read_text() == "precious\n"
     assert (out / "manifest.json").read_text() == '{"mine":1}\n'
     assert sorted(p.name for p in out.rglob("*")) == ["manifest.json", "mywork.txt", "object_centric_outputs"]
+
+
+def test_a_users_dataset_card_and_metadata_are_refused_and_kept(tmp_path):
+    # the Hugging Face folder's README.md and metadata.jsonl (issue 22 item 7) were overwritten
+    out = tmp_path / "hf"
+    out.mkdir()
+    (out / "README.md").write_text("# my notes\n")
+    (out / "metadata.jsonl").write_text('{"mine": 1}\n')
+    code, output = _invoke(str(out), *TINY)
+    line = _one_error_line(output)
+    assert code == 2 and "README.md" in line and "metadata.jsonl" in line
+    assert (out / "README.md").read_text() == "# my notes\n"
+    assert (out / "metadata.jsonl").read_text() == '{"mine": 1}\n'
 
 
 def test_a_file_added_to_a_generated_folder_is_refused_then_a_clean_rerun_works(tmp_path):

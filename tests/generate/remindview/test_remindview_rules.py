@@ -8,14 +8,16 @@ import numpy as np
 import pytest
 import trimesh
 
+from spatialbench.generate.remindview import generate_remindview, preset_config
 from spatialbench.generate.remindview.choices import (
     LetterBalancer,
     PatternBalancer,
     direction_distractor_sets,
+    official_distractors,
     similar,
 )
 from spatialbench.generate.remindview.naming import question_names
-from spatialbench.generate.remindview.questions import templates
+from spatialbench.generate.remindview.questions import QuestionSettings, templates
 from spatialbench.generate.remindview.relations import DIRECTIONS, Viewer, bearing, gives_away
 from spatialbench.prompting.templates import placeholders
 from spatialbench.synth.parts import Asset, Part
@@ -53,7 +55,7 @@ def test_turns_rotate_the_viewer():
     point = np.array([2.0, 0.0, 0.0])  # in front of EAST
     assert bearing(EAST.turned("left"), point).direction == "right"
     assert bearing(EAST.turned("right"), point).direction == "left"
-    assert bearing(EAST.turned("around"), point).direction == "back"
+    assert bearing(EAST.turned("back"), point).direction == "back"  # the official code's 180° turn
 
 
 def test_direction_distractors_are_not_adjacent_and_never_give_the_answer_away():
@@ -67,6 +69,29 @@ def test_direction_distractors_are_not_adjacent_and_never_give_the_answer_away()
     # a compound answer can have four choices (the official rule allowed it three at most)
     assert direction_distractor_sets("front-left", 3)
     assert all(not gives_away("back", ["back", *s]) for s in direction_distractor_sets("back", 3))
+
+
+def test_official_direction_distractors_share_no_component_with_the_answer():
+    rng = np.random.default_rng(0)
+    # a compound answer has exactly three such directions: always the same four choices
+    assert set(official_distractors("front-left", rng)) == {"right", "back", "back-right"}
+    # a simple one has five (right, back-right, back, back-left, left); three are drawn
+    drawn = [official_distractors("front", rng) for _ in range(50)]
+    assert all(len(set(d)) == 3 for d in drawn)
+    assert set().union(*drawn) == {"right", "back-right", "back", "back-left", "left"}
+
+
+def test_the_balanced_direction_rule_is_kept_as_an_option(tmp_path):
+    questions = QuestionSettings(direction_choices="balanced")
+    config = preset_config(scenes=1, levels=(0,), max_targets=2, width=64, height=48, questions=questions)
+    rows = generate_remindview(tmp_path / "set", config).rows
+    directions = [r for r in rows if r["template"] in (9, 11, 13, 18, 20, 22)]
+    assert directions
+    for row in directions:
+        choices = row["choices"].split(", ")
+        assert not gives_away(row["ground_truth"], choices), row
+    with pytest.raises(ValueError, match="official, balanced"):
+        QuestionSettings(direction_choices="paper")
 
 
 def test_pattern_balancer_makes_the_compound_pattern_uninformative():

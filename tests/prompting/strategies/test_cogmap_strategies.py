@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from spatialbench.api import run
+from spatialbench.prompting.cogmap import map_then_answer_prefix
 from spatialbench.runs import STORE_NAME, RunConfig
 from spatialbench.scene.box import OrientedBox
 from spatialbench.scene.metainfo import write_meta_info
@@ -68,7 +69,7 @@ def data(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _run(root: Path, out: Path, strategy: str, **params) -> tuple[list[LoggedRequest], dict, object]:
     # the map asked with every scene category (q1's, in meta-info order) comes back truncated
-    model = CoTModel(lambda tag, phase, i: {"q0": "D", "q1": "1"}[tag], malformed_maps=("scene: sofa,",))
+    model = CoTModel(lambda tag, phase, i: {"q0": "D", "q1": "1"}[tag], malformed_maps=("scene: ['sofa',",))
     with CoTServer(model) as server:
         config = RunConfig.model_validate(
             {
@@ -109,15 +110,24 @@ def test_map_then_answer_asks_the_map_then_the_question_in_one_dialogue(data, tm
         p.startswith("[Task]\nThis video captures an indoor scene.") and "10x10 grid" in p for p in prompts
     )
     # q0: the question's categories (choices, then the reference); q1 (counting, no rule): the scene's
-    assert "care about in this scene: chair, table, lamp, bed, sofa." in "".join(prompts)
-    assert "to care about in this scene: sofa, chair, table, lamp, bed." in "".join(prompts)
+    assert "care about in this scene: ['chair', 'table', 'lamp', 'bed', 'sofa']." in "".join(prompts)
+    assert "to care about in this scene: ['sofa', 'chair', 'table', 'lamp', 'bed']." in "".join(prompts)
     for request in second:  # its own map, as it wrote it
         assert request.body["messages"][1]["content"].startswith(
             ('```json\n{"chair": [(3, 4)', "Here is my map")
         )
         turn = _texts(request.body["messages"][2])
         assert turn.startswith("According to the original video and the predicted objects' center locations")
-    assert "Answer with the option's letter" in "".join(_texts(r.body["messages"][2]) for r in second)
+    # turn 2 as the official cogmap branch sends it: its sentence is the pre-prompt (no "These are frames")
+    turns = sorted(_texts(r.body["messages"][2]) for r in second)
+    assert turns == [
+        "According to the original video and the predicted objects' center locations, answer the following "
+        f"question:\n{QUESTION}\nOptions:\nA. chair\nB. table\nC. lamp\nD. bed\n"
+        "Answer with the option's letter from the given choices directly.",
+        "According to the original video and the predicted objects' center locations, answer the following "
+        "question:\n[q1] How many chair(s) are there?\n"
+        "Please answer the question using a single word or phrase.",
+    ]
     trace = _trace(rows, "0")
     assert trace["map"] == {"chair": [[3, 4], [5, 6]], "table": [[4, 4]]}
     assert trace["missing"] == ["lamp", "bed", "sofa"] and trace["map_source"] == "own"
@@ -172,3 +182,20 @@ def test_unreadable_meta_info_is_a_set_up_error(data, tmp_path) -> None:
 
     with pytest.raises(RunSetupError, match="meta_info .*missing"):
         _run(data, tmp_path / "run", "cognitive-map", meta_info=str(tmp_path / "missing"))
+
+
+def test_map_then_answer_records_its_pre_prompt_and_keeps_a_users(data) -> None:
+    from spatialbench.benchmarks import get_benchmark
+    from spatialbench.runs.prepare import resolve_config
+
+    def config(**prompt) -> RunConfig:
+        return RunConfig.model_validate({
+            "data": {"benchmark": "vsibench", "path": str(data)}, "model": {"name": "openai-compatible:x#m"},
+            "strategy": {"name": "map-then-answer"}, "prompt": prompt, "out": "unused"})  # fmt: skip
+
+    spec = get_benchmark("vsibench")
+    resolved, _ = resolve_config(config(), spec)
+    assert resolved.prompt.overrides == {"pre_prompt": map_then_answer_prefix()}
+    assert resolve_config(resolved, spec)[0] == resolved  # idempotent
+    mine = resolve_config(config(overrides={"pre_prompt": "Mine."}), spec)[0]
+    assert mine.prompt.overrides == {"pre_prompt": "Mine."}

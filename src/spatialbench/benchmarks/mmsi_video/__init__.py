@@ -25,7 +25,12 @@ from spatialbench.benchmarks.mmsi_video.breakdown import (
 )
 from spatialbench.benchmarks.mmsi_video.extraction import extract_official, official_choice
 from spatialbench.benchmarks.mmsi_video.format import BENCHMARK_NAME, item_to_sample, write_items
-from spatialbench.benchmarks.mmsi_video.frames import FrameSetting, allocate_frames, frame_budget
+from spatialbench.benchmarks.mmsi_video.frames import (
+    FrameSetting,
+    allocate_frames,
+    frame_budget,
+    question_setting,
+)
 from spatialbench.benchmarks.mmsi_video.loader import load_mmsi_video
 from spatialbench.benchmarks.mmsi_video.prompt import (
     MMSIVideoBuilder,
@@ -96,6 +101,7 @@ SPEC = BenchmarkSpec(
         max_new_tokens=MAX_NEW_TOKENS,
         options={"setting": DEFAULT_SETTING},
         frame_options=("setting",),
+        question_frames=question_setting,  # consecutive:N@S: one local segment per question (Fig. 5)
     ),
     option_checks={"setting": frame_budget},
     title="MMSI-Video-Bench",

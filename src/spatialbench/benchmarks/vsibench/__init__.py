@@ -3,9 +3,9 @@
 Modules: ``format`` (official records ⇄ items; the files generators write), ``loader`` (official annotation
 files → items), ``subsets`` (VSI-Bench (tiny) and VSI-Bench-Debiased), ``pruned_ids`` (VSI-Bench-Debiased
 id lists), ``prompt`` (``prompt.json`` layout and post-prompts), ``table`` (the paper's 8 columns and
-Avg.); ``error_taxonomy.json`` (Sec. 5.1). Extraction modes ``official`` (the official lmms-eval rules)
-and ``robust`` (default), and the peer toolkits' modes ``lmms-eval-0.7.2``, ``lmms-eval-0.7.3``,
-``vlmevalkit``.
+Avg.); ``error_taxonomy.json`` (Sec. 5.1; the error table's columns are the 8 tasks). Extraction modes
+``official`` (the official lmms-eval rules) and ``robust`` (default), and the peer toolkits' modes
+``lmms-eval-0.7.2``, ``lmms-eval-0.7.3``, ``vlmevalkit``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,10 @@ SPEC = BenchmarkSpec(
     title="VSI-Bench",
     media=MediaLayout("<data>/<dataset>/<scene_name>.mp4"),
     subsets=SUBSETS,
-    error_taxonomy=ErrorTaxonomy("vsi-bench", __name__),
+    # error-table columns are the paper's 8 tasks (Rel. Dir. = its three sub-types), as its tables
+    error_taxonomy=ErrorTaxonomy(
+        "vsi-bench", __name__, columns=tuple((g.label, tuple(g.parts("task"))) for g in COLUMNS)
+    ),
     pruned_ids=read_pruned_ids,
     write=write_items,
 )

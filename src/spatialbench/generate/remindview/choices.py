@@ -4,16 +4,20 @@ Fixes of the official generator (issue 12): the answer is always one of the choi
 question are the same or similar; the answer's letter position is balanced per template
 (:class:`LetterBalancer`), not fixed.
 
-Direction answers. A distractor is never the answer's bin or an adjacent one (App. B.3: overlapping
-descriptions such as ``right`` and ``front-right`` are mutually excluded), and the answer is never the only
-choice that shares no component with the others (a give-away). The official rule, distractors sharing *no*
-component with the answer, is not used: it leaves a compound answer (``front-left``) only ``back``,
-``right`` and ``back-right``, so compound answers could never have four choices and with three were always
-the one compound among two simple directions — a guesser that knows the pattern scores 62 % where chance
-is 34 % (simulated over uniform answers). :class:`PatternBalancer` then picks, among the valid distractor
-sets, the one that keeps every (template, number of choices, number of compound choices) pattern honest:
-the answer is compound in ``c/k`` of the questions whose ``k`` choices hold ``c`` compound directions, so
-the pattern says nothing about the answer (the same guesser: 31.9 % at a chance of 31.9 %).
+Direction answers, official rule (the default, issue 27): three distractors sharing no component with the
+answer (:func:`official_distractors`), so a direction question always has four choices, as in the released
+code. Its drawback, kept for fidelity: a compound answer (``front-left``) can only get ``right``, ``back``
+and ``back-right``, so it is always the one choice sharing no component with the others; a guesser that
+knows the pattern beats chance.
+
+Direction answers, ``balanced`` rule (``QuestionSettings.direction_choices``, issue 12). A distractor is
+never the answer's bin or an adjacent one (App. B.3: overlapping descriptions such as ``right`` and
+``front-right`` are mutually excluded), and the answer is never the only choice that shares no component
+with the others (a give-away). :class:`PatternBalancer` then picks, among the valid distractor sets, the
+one that keeps every (template, number of choices, number of compound choices) pattern honest: the answer
+is compound in ``c/k`` of the questions whose ``k`` choices hold ``c`` compound directions, so the pattern
+says nothing about the answer (a guesser that knows the pattern: 31.9 % at a chance of 31.9 %; under the
+official rule's three-choice version it scored 62 % where chance is 34 %, simulated over uniform answers).
 """
 
 from __future__ import annotations
@@ -23,10 +27,10 @@ from itertools import combinations
 
 import numpy as np
 
-from spatialbench.generate.remindview.relations import DIRECTIONS, gives_away, overlapping
+from spatialbench.generate.remindview.relations import DIRECTIONS, gives_away, overlapping, shares_component
 
-#: share of questions with 2 / 3 / 4 choices (App. A.3, Table 4: 18.5 / 27.7 / 53.8 %)
-CHOICE_WEIGHTS = (0.185, 0.277, 0.538)
+#: the most choices a question has (the official code offers up to four)
+MAX_CHOICES = 4
 
 
 def similar(a: str, b: str) -> bool:
@@ -40,10 +44,11 @@ def all_distinct(names: Sequence[str]) -> bool:
     return not any(similar(a, b) for a, b in combinations(names, 2))
 
 
-def draw_choice_count(rng: np.random.Generator, weights: Sequence[float] = CHOICE_WEIGHTS) -> int:
-    """Return a number of choices, 2–4, drawn with ``weights``."""
-    p = np.asarray(weights, dtype=np.float64)
-    return int(rng.choice([2, 3, 4], p=p / p.sum()))
+def official_distractors(answer: str, rng: np.random.Generator) -> tuple[str, ...]:
+    """Three directions sharing no component with ``answer`` (in ``DIRECTIONS`` order; module docstring)."""
+    pool = [d for d in DIRECTIONS if not shares_component(d, answer)]
+    chosen = sorted(rng.choice(len(pool), size=3, replace=False).tolist())
+    return tuple(pool[i] for i in chosen)
 
 
 def direction_distractor_sets(answer: str, count: int) -> list[tuple[str, ...]]:

@@ -38,11 +38,14 @@ class Asked:
 def ask(frames: FrameSet, settings: QuestionSettings, seed: int, patterns: PatternBalancer) -> list[Asked]:
     """Every template's questions on one frame set (template order), each template with its own generator.
 
-    ``patterns`` is shared by the whole data set.
+    ``patterns`` is shared by the whole data set. Templates naming objects need ``settings.min_objects``
+    question objects (the official ``min_object_list_len``).
     """
     asked = []
     for template in templates():
         if template.relation == "view-view" and frames.poses.rig is Rig.VIEW_CENTRIC:
+            continue
+        if template.relation != "view-view" and len(frames.objects) < settings.min_objects:
             continue
         rng = derived_rng(seed, frames.folder, str(template.index))
         asked += [Asked(frames, q) for q in instantiate(frames, template, settings, rng, patterns)]

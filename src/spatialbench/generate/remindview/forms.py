@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from spatialbench.generate.remindview.choices import PatternBalancer, pick_distractors
+from spatialbench.generate.remindview.choices import PatternBalancer, official_distractors, pick_distractors
 from spatialbench.generate.remindview.frameset import FrameSet
 from spatialbench.generate.remindview.questions import Question, QuestionSettings, Template
 from spatialbench.generate.remindview.relations import (
@@ -118,10 +118,17 @@ def _direction_answer(
     wanted: int,
     frame: int | None,
 ) -> Question | None:
-    """Return a question answered by ``found``'s direction, with direction distractors (None if unclear)."""
+    """Return a question answered by ``found``'s direction, with direction distractors (None if unclear).
+
+    Distractors: the official rule (three directions sharing no component with the answer) or, with
+    ``direction_choices="balanced"``, the pattern-balanced sets of :class:`~.choices.PatternBalancer`.
+    """
     if found is None:
         return None
-    distractors = ctx.patterns.pick(template.index, found.direction, wanted, ctx.rng)
+    if ctx.settings.direction_choices == "official":
+        distractors: tuple[str, ...] | None = official_distractors(found.direction, ctx.rng)
+    else:
+        distractors = ctx.patterns.pick(template.index, found.direction, wanted, ctx.rng)
     choice = None if distractors is None else (found.direction, distractors)
     return _question(template, bindings, choice, set(), frame)
 
@@ -137,24 +144,44 @@ def frame_distance(ctx: Context, template: Template, bindings: Bindings, wanted:
     return _question(template, bindings, ctx.extreme(scored, template.params["extreme"], wanted), set(), None)
 
 
+def _frame_words(ctx: Context, template: Template, frame_1: int) -> dict[int, str]:
+    """Other frames → the template's word for where each stands from frame_1's view.
+
+    ``params["words"]`` maps a direction bin to the official code's word; frames without a clear bearing
+    or in a bin without a word are left out.
+    """
+    viewer, words = ctx.frames.camera(frame_1), template.params["words"]
+    found = {}
+    for f in range(ctx.frames.frame_count):
+        bearing_of_f = None if f == frame_1 else ctx.clear_bearing(viewer, ctx.frames.camera(f).position)
+        if bearing_of_f is not None and bearing_of_f.direction in words:
+            found[f] = words[bearing_of_f.direction]
+    return found
+
+
 def frame_move(ctx: Context, template: Template, bindings: Bindings, wanted: int) -> Question | None:
-    """Template 3: the direction of frame_2's camera from frame_1's view."""
-    found = ctx.clear_bearing(
-        ctx.frames.camera(bindings["frame_1"]), ctx.frames.camera(bindings["frame_2"]).position
-    )
-    return _direction_answer(ctx, template, bindings, found, wanted, None)
+    """Template 3: how one moved from frame_1's camera to frame_2's, in the official words (all offered)."""
+    answer = _frame_words(ctx, template, bindings["frame_1"]).get(bindings["frame_2"])
+    if answer is None:
+        return None
+    others = tuple(w for w in template.params["words"].values() if w != answer)
+    return _question(template, bindings, (answer, others), set(), None)
 
 
 def frame_at_direction(ctx: Context, template: Template, bindings: Bindings, wanted: int) -> Question | None:
-    """Template 4: the frame whose camera lies in ``direction`` of frame_1's view (the direction is drawn)."""
-    viewer = ctx.frames.camera(bindings["frame_1"])
-    bearings = {
-        f: ctx.clear_bearing(viewer, ctx.frames.camera(f).position)
-        for f in range(ctx.frames.frame_count)
-        if f != bindings["frame_1"]
-    }
-    labelled = {f"frame{f}": b for f, b in bearings.items()}
-    return _pick_in_direction(ctx, template, bindings, labelled, wanted, {}, None)
+    """Template 4: the frame at a drawn official word ("opposite", "left", "right") of frame_1's position.
+
+    Every other frame is offered (the official choices), so each must have a word of its own.
+    """
+    words = _frame_words(ctx, template, bindings["frame_1"])
+    others = [f for f in range(ctx.frames.frame_count) if f != bindings["frame_1"]]
+    if len(others) < 2 or sorted(words) != others or len(set(words.values())) < len(words):
+        return None
+    answer = others[int(ctx.rng.integers(len(others)))]
+    distractors = tuple(f"frame{f}" for f in others if f != answer)
+    return _question(
+        template, {**bindings, "direction": words[answer]}, (f"frame{answer}", distractors), set(), None
+    )
 
 
 def _pick_in_direction(

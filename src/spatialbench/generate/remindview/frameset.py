@@ -94,14 +94,14 @@ class FrameSet:
         return any(ids <= self.visible(f) for f in frames)
 
     def to_json(self) -> dict[str, Any]:
-        """Return the saved form: cameras, visibility, question objects (metres, radians; 6 decimals)."""
+        """Return the saved form: cameras, visibility, question objects (metres, degrees; 6 decimals)."""
         return {
             "folder_path": self.folder,
             "rig": self.poses.rig.value,
             "level": self.poses.level,
             "target": self.poses.target,
             "distance_m": _round(self.poses.distance),
-            "elevation_rad": _round(self.poses.elevation),
+            "elevation_deg": _round(np.degrees(self.poses.elevation)),
             "views": list(self.poses.views),
             "cam_to_world": [_round(p) for p in self.poses.poses],
             "threshold": self.threshold,
@@ -120,7 +120,7 @@ def _object_json(obj: ObjectInfo) -> dict[str, Any]:
         "name": obj.name,
         "center": _round(obj.center),
         "footprint": _round(obj.footprint),
-        "heading": None if obj.heading is None else _round(obj.heading),
+        "heading_deg": None if obj.heading is None else _round(np.degrees(obj.heading) % 360.0),
     }
 
 

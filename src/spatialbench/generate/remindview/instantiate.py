@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from spatialbench.generate.remindview.choices import PatternBalancer, all_distinct, draw_choice_count
+from spatialbench.generate.remindview.choices import MAX_CHOICES, PatternBalancer, all_distinct
 from spatialbench.generate.remindview.forms import FORMS, Context
 from spatialbench.generate.remindview.frameset import FrameSet
 from spatialbench.generate.remindview.questions import Question, QuestionSettings, Template
@@ -52,26 +52,26 @@ def instantiate(
     rng: np.random.Generator,
     patterns: PatternBalancer,
 ) -> list[Question]:
-    """Return up to ``per_set`` questions of ``template`` on ``frames``, from ``attempts`` bindings.
+    """Return up to ``per_set`` questions of ``template`` on ``frames``, from ``attempts`` bindings each.
 
-    Each question slot draws its number of choices (Table 4 shares); bindings that allow that many are
-    preferred, and only when none of the tried ones does are questions with fewer choices kept (most first),
-    so the shares are not skewed towards two choices by scenes with few objects.
+    As in the official code, a question offers as many choices as it can, up to ``MAX_CHOICES``: bindings
+    that allow four are preferred, and only when too few of the tried ones do are questions with fewer
+    choices kept (most first). Direction answers always have four under the official rule
+    (:func:`~.choices.official_distractors`); frame templates 3 and 4 offer their fixed choices.
     """
     context, form = Context(frames, settings, rng, patterns), FORMS[template.form]
+    per_set = settings.per_set or int(template.params["per_set"])
     found: list[Question] = []
     spare: list[Question] = []
-    wanted = draw_choice_count(rng, settings.choice_weights)
     for tries, values in enumerate(bindings(frames, template, rng)):
-        if tries >= settings.attempts or len(found) >= settings.per_set:
+        if tries >= settings.attempts * per_set or len(found) >= per_set:
             break
-        question = form(context, template, values, wanted)
+        question = form(context, template, values, MAX_CHOICES)
         if question is None or not names_distinct(question, frames):
             continue
-        if len(question.distractors) + 1 == wanted:
+        if len(question.distractors) + 1 == MAX_CHOICES:
             found.append(question)
-            wanted = draw_choice_count(rng, settings.choice_weights)
         else:
             spare.append(question)
     spare.sort(key=lambda q: -len(q.distractors))
-    return found + spare[: max(0, settings.per_set - len(found))]
+    return found + spare[: max(0, per_set - len(found))]

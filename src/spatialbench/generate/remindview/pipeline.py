@@ -5,7 +5,7 @@ Output (besides the frame-set folders of :mod:`~spatialbench.generate.remindview
     OUT/object_centric_qa.csv, OUT/view_centric_qa.csv    QA tables (columns: dataset.COLUMNS)
     OUT/manifest.json                                      settings, counts, skipped frame sets, statistics
     OUT/statistics.md                                      App. A.3 Tables 4 and 5 of the generated set
-    OUT/README.md, OUT/hf/test.arrow                       a Hugging Face dataset: card, questions + frames
+    OUT/README.md, OUT/metadata.jsonl                      Hugging Face dataset: card, questions + frames
 
     OUT/remindview_files.json                              every file this module wrote (written.py)
 
@@ -15,20 +15,22 @@ the recorded files of an earlier run (nothing else), so the loader never reads a
 set. An interrupted run leaves no QA tables; every file it wrote is recorded, so the next run removes it.
 
 Scenes: room types cycle through the five of App. B.1 (bedroom, living room, kitchen, dining room,
-bathroom), density alternates sparse / dense, scene ``i`` has seed ``1000 * seed + i``. Same config, same
-bytes.
+bathroom), density alternates sparse / dense, scene ``i`` has seed ``1000 * seed + i``, and every free
+surface gets up to ``config.clutter`` small objects and each wall a picture (``synth.SceneConfig.clutter``).
+Same config, same bytes.
 """
 
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.remindview.format import natural_key, write_table
-from spatialbench.generate.card import ARROW_NAME, CARD_NAME, write_card, write_image_rows
+from spatialbench.generate.card import CARD_NAME, METADATA_NAME, write_card, write_image_rows
 from spatialbench.generate.remindview.choices import PatternBalancer
 from spatialbench.generate.remindview.dataset import COLUMNS, Asked, ask, per_template, rows
 from spatialbench.generate.remindview.render import SceneRenderer, rig_folder, write_json
@@ -58,7 +60,7 @@ def scene_of(config: RemindViewConfig, index: int) -> SynthScene:
     room = ROOM_TYPES[index % len(ROOM_TYPES)]
     density = Density.SPARSE if index % 2 == 0 else Density.DENSE
     seed = 1000 * config.seed + index
-    return generate_scene(SceneConfig(room_type=room, density=density), seed)
+    return generate_scene(SceneConfig(room_type=room, density=density, clutter=config.clutter), seed)
 
 
 def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress | None = None) -> Generated:
@@ -71,38 +73,71 @@ def generate_remindview(out: Path, config: RemindViewConfig, progress: Progress 
     """
     recorder = _fresh(out)
     started = time.perf_counter()
-    asked: list[Asked] = []
-    skipped: dict[str, int] = {}
-    sets: list[dict[str, Any]] = []
+    found = _Found()
     patterns = PatternBalancer()
     with Renderer(config.rig.width, config.rig.height) as renderer:
         for index in range(config.scenes):
             scene = scene_of(config, index)
-            renderer_of_scene = SceneRenderer(scene, config, recorder, renderer)
-            for frames in renderer_of_scene.frame_sets():
-                asked += ask(frames, config.questions, config.seed, patterns)
-                sets.append(
-                    {
-                        "folder": frames.folder,
-                        "scene": scene.scene_id,
-                        "density": scene.density,
-                        "target": frames.poses.target,
-                    }
-                )
-            for rig, count in renderer_of_scene.skipped.items():
-                skipped[rig] = skipped.get(rig, 0) + count
+            found.scene(SceneRenderer(scene, config, recorder, renderer), config, patterns)
             if progress is not None:
                 progress(index + 1, config.scenes, scene.scene_id)
     rendered = time.perf_counter() - started
-    kept = per_template(asked, config.per_template, config.seed)
+    kept = per_template(found.asked, config.per_template, config.seed)
     table = rows(kept, config.seed)
+    sets = _drop_unasked(out, found.sets, {r["folder_path"] for r in table})
     recorder.add(*(qa_table_name(rig) for rig in config.rigs), "manifest.json", "statistics.md", CARD_NAME,
-                 ARROW_NAME)
+                 METADATA_NAME)
     _write_tables(out, config, table)
-    manifest = _write_summary(out, config, table, sets, skipped)
+    manifest = _write_summary(out, config, table, sets, found)
     _write_dataset(out, config, table)
     seconds = {"render_and_ask": round(rendered, 3), "total": round(time.perf_counter() - started, 3)}
     return Generated(table, manifest, seconds)
+
+
+@dataclass
+class _Found:
+    """What the scenes gave: questions, the frame sets written, and counts of those not written.
+
+    ``skipped``: per rig, frame sets without valid cameras; ``unasked``: frame sets no template could ask
+    on (neither rendered nor written).
+    """
+
+    asked: list[Asked] = field(default_factory=list)
+    sets: list[dict[str, Any]] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)
+    unasked: int = 0
+
+    def scene(self, renderer: SceneRenderer, config: RemindViewConfig, patterns: PatternBalancer) -> None:
+        """Ask on every frame set of one scene; render and write those with a question."""
+        for frames in renderer.frame_sets():
+            questions = ask(frames, config.questions, config.seed, patterns)
+            if not questions:
+                self.unasked += 1
+                continue
+            renderer.write(frames)
+            self.asked += questions
+            self.sets.append(
+                {
+                    "folder": frames.folder,
+                    "scene": renderer.scene.scene_id,
+                    "density": renderer.scene.density,
+                    "target": frames.poses.target,
+                    "objects": len(frames.objects),
+                    "frame_objects": [len(frames.visible(f)) for f in range(frames.frame_count)],
+                }
+            )
+        self.skipped.update(renderer.skipped)
+
+
+def _drop_unasked(out: Path, sets: list[dict[str, Any]], used: set[str]) -> list[dict[str, Any]]:
+    """Delete the frame sets ``--per-template`` left without a question; return those kept."""
+    for frame_set in sets:
+        if frame_set["folder"] not in used:
+            folder = out / frame_set["folder"]
+            for path in sorted(folder.iterdir()):
+                path.unlink()
+            folder.rmdir()
+    return [s for s in sets if s["folder"] in used]
 
 
 def _write_summary(
@@ -110,15 +145,15 @@ def _write_summary(
     config: RemindViewConfig,
     table: list[dict[str, Any]],
     sets: list[dict[str, Any]],
-    skipped: dict[str, int],
+    found: _Found,
 ) -> dict[str, Any]:
-    """Write ``manifest.json`` and ``statistics.md`` (of the frame sets asked on); return the manifest."""
-    used = {r["folder_path"] for r in table}
-    stats = statistics(table, [s for s in sets if s["folder"] in used])
+    """Write ``manifest.json`` and ``statistics.md`` (of the frame sets written); return the manifest."""
+    stats = statistics(table, sets)
     manifest = {
         "settings": config.summary(),
         "frame_sets": len(sets),
-        "frame_sets_skipped": dict(sorted(skipped.items())),
+        "frame_sets_skipped": dict(sorted(found.skipped.items())),
+        "frame_sets_without_question": found.unasked,
         "questions": len(table),
         "questions_per_template": _per_template_counts(table),
         "statistics": stats,
@@ -155,12 +190,19 @@ HOW = ("Generated by `spatialbench generate remindview` (ReMindView-Bench, Sec. 
 
 
 def _write_dataset(out: Path, config: RemindViewConfig, table: list[dict[str, Any]]) -> None:
-    """Write the questions with their frames (``hf/test.arrow``) and the dataset card."""
+    """Write the questions with their frames' paths (``metadata.jsonl``) and the dataset card.
+
+    The card's ``test`` split is the metadata and the frames of the rigs with a question (``generate.card``;
+    a glob matching no file would fail ``load_dataset``).
+    """
     frames = [sorted((p for p in (out / r["folder_path"]).iterdir() if p.suffix == ".png"),
                      key=lambda p: natural_key(p.name)) for r in table]
     write_image_rows(out, table, COLUMNS, frames)
+    folders = [rig_folder(rig) for rig in config.rigs
+               if any(r["folder_path"].startswith(rig_folder(rig) + "/") for r in table)]
     features = [{"name": c, "dtype": "string"} for c in COLUMNS] + [{"name": "images", "list": "image"}]
-    write_card(out, pretty_name="ReMindView-Bench (generated)", data_file=ARROW_NAME, features=features,
+    write_card(out, pretty_name="ReMindView-Bench (generated)", features=features,
+               data_files=[METADATA_NAME, *(f"{folder}/**/frame*.png" for folder in folders)],
                how=HOW, seed=config.seed, rows=len(table))
 
 

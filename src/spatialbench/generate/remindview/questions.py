@@ -3,8 +3,11 @@
 Each template has a *form*, the computation of its answer (App. B.3, ground-truth derivation):
 
 - ``frame_distance`` (1, 2): the frame whose camera is closest to / furthest from frame k's camera;
-- ``frame_move`` (3): the direction of frame j's camera from frame k's view;
-- ``frame_at_direction`` (4): the frame whose camera lies in a direction of frame k's view;
+- ``frame_move`` (3): how one moved from frame k's camera to frame j's, in the official code's words
+  ("go opposite", "go left and go forward", "go right and go forward": frame j in front, front-left or
+  front-right of frame k's view; all three are the choices);
+- ``frame_at_direction`` (4): the frame standing "opposite", "left" or "right" (the same bins) of frame k's
+  position; every other frame is a choice;
 - ``object_distance`` (5–8, 15, 16): the object closest to / furthest from a camera or an object;
 - ``object_direction`` (9, 11, 13, 18, 20, 22): the direction of an object from a viewer (a camera, or an
   object facing its front, optionally turned), measured at the viewer or at another object;
@@ -17,9 +20,15 @@ Quality control (App. B.3, done here and not in the official code): distances mu
 by a gap (``QuestionSettings``), direction answers must be a margin away from a bin edge and a minimum
 horizontal distance away, pairs of objects whose floor footprints overlap (one on the other) are never
 related, object names in one question are never the same or similar, and no named object is a choice.
-Distractors (:mod:`~spatialbench.generate.remindview.choices`): objects and frames offered for "which ...
-is in <direction>" lie two or more direction bins away from the answer; direction distractors likewise, and
-never give the answer away.
+Distractors (:mod:`~spatialbench.generate.remindview.choices`): objects offered for "which ... is in
+<direction>" lie two or more direction bins away from the answer; direction answers get the official
+code's three directions sharing no component with the answer (four choices).
+
+Counts (the official ``ground_truth_generation.py``): templates that name objects are asked only on frame
+sets with at least ``min_objects`` (3, its ``min_object_list_len``) question objects; each template asks
+up to its ``per_set`` of ``data/templates.json`` per frame set (its ``sample_num=2`` cameras or objects;
+4 for 11 and 13, two objects times two others; one per camera for 17, 18; one per frame pair for 1-4; 3
+where the code asks one per qualifying object, the bound its ``query_number < 3`` intends).
 """
 
 from __future__ import annotations
@@ -32,6 +41,8 @@ from spatialbench.generate.remindview.frameset import FrameSet
 from spatialbench.prompting.templates import fill, read_json
 
 _TAGS = {"SP": "non_perspective_changing", "PC": "perspective_changing"}
+#: rules for the distractors of direction answers (``QuestionSettings.direction_choices``)
+DIRECTION_CHOICES = ("official", "balanced")
 
 
 @dataclass(frozen=True)
@@ -43,17 +54,32 @@ class QuestionSettings:
             at least max(gap_m, gap_rel × the answer's distance).
         direction_margin_deg: an angle closer than this to a 45° bin edge is ambiguous.
         min_horizontal_m: a direction needs at least this XY distance.
-        choice_weights: 2 / 3 / 4-choice shares (Table 4).
-        attempts: bindings tried per template and frame set; ``per_set``: questions kept per template.
+        attempts: bindings tried per question kept; ``per_set``: questions kept per template and frame
+            set (None: each template's own count, module docstring).
+        min_objects: templates naming objects need this many question objects in the frame set.
+        direction_choices: ``official`` (answer + 3 directions sharing no component) or ``balanced``
+            (:class:`~spatialbench.generate.remindview.choices.PatternBalancer`).
     """
 
     distance_gap_m: float = 0.15
     distance_gap_rel: float = 0.1
     direction_margin_deg: float = 5.0
     min_horizontal_m: float = 0.3
-    choice_weights: tuple[float, float, float] = (0.185, 0.277, 0.538)
     attempts: int = 40
-    per_set: int = 1
+    per_set: int | None = None
+    min_objects: int = 3
+    direction_choices: str = "official"
+
+    def __post_init__(self) -> None:
+        """Check the settings.
+
+        Raises:
+            ValueError: ``direction_choices`` is neither ``official`` nor ``balanced``.
+        """
+        if self.direction_choices not in DIRECTION_CHOICES:
+            raise ValueError(
+                f"direction_choices {self.direction_choices!r}: choose one of {', '.join(DIRECTION_CHOICES)}"
+            )
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ A *viewer* is a position (3,) and a heading (radians from +x, counter-clockwise,
 camera (its optical axis projected on the floor) or an object facing its front (local +y). The direction
 of a point relative to a viewer is one of eight 45° bins of the angle between the heading and the XY
 offset, centred on front (0°), front-right (−45°), right, back-right, back, back-left, left, front-left
-(+45°). Distances are 3D between centres (metres). Turning left / right / around adds +90° / −90° / 180°
+(+45°). Distances are 3D between centres (metres). Turning left / right / back adds +90° / −90° / 180°
 to the heading.
 """
 
@@ -18,7 +18,8 @@ from shapely.geometry import Polygon
 
 #: clockwise from front: bin k is centred on −45°·k
 DIRECTIONS = ("front", "front-right", "right", "back-right", "back", "back-left", "left", "front-left")
-TURNS = {"left": np.pi / 2, "right": -np.pi / 2, "around": np.pi}
+#: the official code's turns; "back" is the 180° one
+TURNS = {"left": np.pi / 2, "right": -np.pi / 2, "back": np.pi}
 
 
 @dataclass(frozen=True)
@@ -29,7 +30,7 @@ class Viewer:
     heading: float
 
     def turned(self, turn: str) -> Viewer:
-        """Return the viewer after turning ``turn`` (``left``, ``right``, ``around``) on the spot."""
+        """Return the viewer after turning ``turn`` (``left``, ``right``, ``back``) on the spot."""
         return Viewer(self.position, self.heading + TURNS[turn])
 
     def at(self, position: NDArray[np.float64]) -> Viewer:

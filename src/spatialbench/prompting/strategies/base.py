@@ -118,6 +118,14 @@ class Strategy(ABC):
         """Return the parameters as recorded in the run config (every field, defaults filled)."""
         return {f.name: getattr(self, f.name) for f in parameter_fields(self)}
 
+    def pre_prompt(self) -> str | None:
+        """Return the text that replaces the benchmark's pre-prompt in the strategy's request (None: keep it).
+
+        The run sets it as the ``pre_prompt`` prompt field where the benchmark's builder has one and the user
+        gave none (map-then-answer: the official cogmap branch's turn 2, VSI-Bench Sec. 6.2).
+        """
+        return None
+
     @abstractmethod
     async def answer(self, request: Request, item: Item, ask: Ask, read: Reader) -> Outcome:
         """Answer ``item``, whose benchmark request (media + question, run settings) is ``request``."""

@@ -7,9 +7,11 @@ never raises) into the trace, with the ground-truth map beside it when scenes ar
 the map text, not an answer to the question: the run's score table of such a run says nothing (every item
 is "no answer"); the maps are its output (``results.raw.trace``).
 
-``map-then-answer`` (Sec. 6.2, Table 3a): turn 1 the map, turn 2 "According to the original video and the
-predicted objects' center locations, answer the following question:" + the benchmark's question text
-(the media are shown once, in turn 1). ``map_source="ground_truth"`` puts the ground-truth map (as text,
+``map-then-answer`` (Sec. 6.2, Table 3a): turn 1 the map, turn 2 the benchmark's question text, with
+"According to the original video and the predicted objects' center locations, answer the following
+question:" as its pre-prompt (in place of "These are frames of a video.", as the official cogmap branch
+sends it; put before the text for a benchmark without a pre-prompt); the media are shown once, in turn 1.
+``map_source="ground_truth"`` puts the ground-truth map (as text,
 :func:`~spatialbench.prompting.cogmap.format_map`) in the model's place in turn 1, so only turn 2 is sent
 (Table 3a's "GT" rows).
 
@@ -142,6 +144,10 @@ class MapThenAnswer(_MapStrategy):
                 f"strategy parameter map_source: 'own' or 'ground_truth', not {self.map_source!r}"
             )
 
+    def pre_prompt(self) -> str:
+        """Return the sentence turn 2 starts with (the cogmap branch's pre-prompt)."""
+        return map_then_answer_prefix()
+
     async def answer(self, request: Request, item: Item, ask: Ask, read: Reader) -> Outcome:
         """Map (the model's or the ground truth), then the question."""
         names = self.wanted(item)
@@ -154,6 +160,8 @@ class MapThenAnswer(_MapStrategy):
         else:
             map_text = format_map(truth)
         question = "".join(p.text for p in request.parts if isinstance(p, TextPart)).strip()
-        turn = TextPart(f"{map_then_answer_prefix()}\n{question}")
+        # a benchmark with a pre-prompt already starts with the sentence (pre_prompt); others get it first
+        prefix = map_then_answer_prefix()
+        turn = TextPart(question if question.startswith(prefix) else f"{prefix}\n{question}")
         reply = await ask("answer", first.followup(map_text, (turn,), request.settings))
         return Outcome(reply.text, {**_trace(map_text, names, truth), "map_source": self.map_source})

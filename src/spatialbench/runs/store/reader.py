@@ -94,6 +94,38 @@ class StoreReader:
         rows = self._query(f"SELECT {_ROW_COLUMNS} FROM results {where}ORDER BY finished_at", args)
         return [_row(*row) for row in rows]
 
+    def shown_rows(self) -> dict[str, StoredRow]:
+        """Item id → its row to show, as :meth:`item_row` picks it, for every item in one query."""
+        latest: dict[str, StoredRow] = {}
+        for row in self.rows():  # oldest first: a later row wins, except a failed one over an ok one
+            earlier = latest.get(row.item_id)
+            if row.status != "ok" and earlier is not None and earlier.status == "ok":
+                continue
+            latest[row.item_id] = row
+        return latest
+
+    def shown_turns(self) -> dict[str, list[StoredTurn]]:
+        """Item id → its :meth:`item_turns`, for every item in two queries (no ``turns`` table: ``{}``)."""
+        if not self._has_turns():
+            return {}
+        ranked: dict[str, tuple[tuple[bool, float], str]] = {}
+        for item_id, key, ok, finished in self._query(
+                "SELECT item_id, request_key, status = 'ok', finished_at FROM results"):
+            rank = (bool(ok), float(finished))
+            if str(item_id) not in ranked or rank > ranked[str(item_id)][0]:
+                ranked[str(item_id)] = (rank, str(key))
+        shown = {key: item for item, (_, key) in ranked.items()}
+        found: dict[str, list[StoredTurn]] = {}
+        query = f"SELECT request_key, {_TURN_COLUMNS} FROM turns ORDER BY finished_at, rowid"
+        for key, *row in self._query(query):
+            item = shown.get(str(key))
+            if item is not None:
+                found.setdefault(item, []).append(_turn(*row))
+        return found
+
+    def _has_turns(self) -> bool:
+        return bool(self._query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'turns'"))
+
     def item_row(self, item_id: str) -> StoredRow | None:
         """Return the item's row to show: its ``ok`` row first, else its latest; None if it has none."""
         rows = self._query(
@@ -107,7 +139,7 @@ class StoreReader:
         Only turns of the shown row's request key: a store reused under another strategy keeps its
         turns apart. No ``turns`` table or no row: no turns.
         """
-        if not self._query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'turns'"):
+        if not self._has_turns():
             return []
         rows = self._query(
             f"SELECT {_TURN_COLUMNS} FROM turns WHERE request_key = (SELECT request_key FROM results "
@@ -122,7 +154,7 @@ class StoreReader:
         """
         clauses = [(c, v) for c, v in (("turn = ?", turn), ("status = ?", status)) if v is not None]
         where = f"WHERE {' AND '.join(c for c, _ in clauses)} " if clauses else ""
-        if not self._query("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'turns'"):
+        if not self._has_turns():
             return []
         rows = self._query(f"SELECT {_TURN_COLUMNS} FROM turns {where}ORDER BY finished_at, rowid",
                            [v for _, v in clauses])

@@ -36,6 +36,7 @@ from spatialbench.records.redaction import redact
 from spatialbench.records.surrogates import escape_lone_surrogates
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.identity import check_same_run
+from spatialbench.runs.store.marker import foreign_tables
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS invocations (
@@ -137,7 +138,9 @@ class RunStore:
     Raises:
         RunStoreError: at construction, ``path`` is not a readable SQLite store (not a database, or
             damaged inside: SQLite's ``PRAGMA quick_check`` runs before anything is written, a pass over
-            the file's pages); from any method, SQLite fails to read or write (e.g. the disk is full).
+            the file's pages) or another program's database (tables other than a run store's, or a
+            ``results`` table without its columns); from any method, SQLite fails to read or write (e.g.
+            the disk is full).
     """
 
     def __init__(self, path: Path, secrets: list[str] | None = None) -> None:
@@ -148,6 +151,11 @@ class RunStore:
             self._conn = sqlite3.connect(path)
             try:
                 _check_intact(self._conn)  # before the first write: a damaged file is left as it is
+                if (found := foreign_tables(self._conn)) is not None:  # nor another program's adopted
+                    self._conn.close()
+                    raise RunStoreError(f"{path}: an SQLite file that is not a spatialbench run store "
+                                        f"({found}); nothing in it was changed; choose another --out or "
+                                        "move the file away")
                 self._conn.execute("PRAGMA journal_mode=WAL")
                 self._conn.execute("PRAGMA synchronous=NORMAL")
                 self._conn.executescript(SCHEMA)

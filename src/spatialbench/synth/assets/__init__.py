@@ -3,7 +3,7 @@
 Importing this package registers every builder (the modules register on import).
 """
 
-from spatialbench.synth.assets import appliances, fixtures, furniture, small  # noqa: F401  (registration)
+from spatialbench.synth.assets import appliances, decor, fixtures, furniture, small  # noqa: F401  (registration)
 from spatialbench.synth.assets.fixtures import door, window
 from spatialbench.synth.assets.registry import ASSETS, AssetBuilder
 

@@ -1,0 +1,70 @@
+"""Predictions that carry their question text are checked against the annotations they are scored on.
+
+lmms-eval logs (the item under ``doc`` or a metric key) and VLMEvalKit result tables (column ``question``)
+repeat each item's question. Integer ids (0, 1, 2, ...) collide between benchmark files, so a log scored
+against the wrong annotation file matched id for id and was scored silently (31.2 and 25.1 were seen,
+issue 26). :func:`check_questions` compares the texts: whitespace is collapsed, and a text is taken to
+agree when one contains the other (a table may append the options, or a prompt prefix, to the question).
+One disagreeing item refuses the file: the first is named with both texts, shortened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from spatialbench.errors import SpatialBenchError
+from spatialbench.records.item import Item
+
+SHOWN = 60
+"""Characters of each question shown in the refusal."""
+
+
+class QuestionMismatchError(SpatialBenchError, ValueError):
+    """Predictions whose logged question texts are not the annotations' (the wrong annotation file)."""
+
+
+@dataclass(frozen=True)
+class LoggedQuestion:
+    """The question text a prediction row carries and where it was read (``file:line``)."""
+
+    text: str
+    where: str
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _agree(logged: str, annotated: str) -> bool:
+    a, b = _plain(logged), _plain(annotated)
+    return a in b or b in a
+
+
+def _short(text: str) -> str:
+    plain = _plain(text)
+    return repr(plain if len(plain) <= SHOWN else plain[: SHOWN - 3] + "...")
+
+
+def check_questions(logged: Mapping[str, LoggedQuestion], items: Iterable[Item]) -> None:
+    """Refuse predictions whose logged questions disagree with the questions of the items they name.
+
+    Args:
+        logged: item id -> the question its prediction row carries (rows without one are not listed).
+        items: the annotations' items; ids not among them are reported elsewhere (unmatched ids).
+
+    Raises:
+        QuestionMismatchError: an item's logged question is not its annotated one; the message names the
+            first such row (file, line, id), both questions shortened, and how many of the logged ones
+            disagree.
+    """
+    questions = {item.id: item.question for item in items}
+    shared = [i for i in logged if i in questions]
+    wrong = [i for i in shared if not _agree(logged[i].text, questions[i])]
+    if wrong:
+        first = logged[wrong[0]]
+        raise QuestionMismatchError(
+            f"{first.where}: item {wrong[0]}: the predictions ask {_short(first.text)}, the annotations "
+            f"{_short(questions[wrong[0]])} ({len(wrong)} of {len(shared)} logged questions differ); "
+            "scored against another benchmark file? refused"
+        )

@@ -1,0 +1,78 @@
+"""Issue 26: ``serve --host`` and ``--runs`` values that were accepted but unusable, each one clear line.
+
+The server itself is replaced by a recorder of uvicorn's bind arguments: what is checked is the command's
+start (the URL it prints, what it refuses), not serving.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from spatialbench.cli.main import app
+from support.vsi_data import make_vsibench
+
+
+@pytest.fixture
+def binds(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    import uvicorn
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda application, **kwargs: calls.append(kwargs))
+    return calls
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    make_vsibench(tmp_path / "data", n_videos=1, per_video=2)
+    return tmp_path / "data"
+
+
+def _serve(data: Path, workdir: Path, *extra: str):  # type: ignore[no-untyped-def]
+    return CliRunner().invoke(app, ["serve", "--data", str(data), "--workdir", str(workdir), *extra])
+
+
+WARNING = "warning: listening on every interface ({}): whoever reaches it with the token can use it"
+
+
+@pytest.mark.parametrize(("host", "url_host", "warning"), [
+    ("::", "[::1]", WARNING.format("::")),
+    ("::1", "[::1]", None),
+    ("0.0.0.0", "0.0.0.0", WARNING.format("0.0.0.0")),
+])
+def test_the_printed_url_opens_in_a_browser(
+    data: Path, tmp_path: Path, binds: list[dict[str, Any]], host: str, url_host: str, warning: str | None
+) -> None:
+    """``--host ::`` printed ``http://:::8765/``, which no browser opens."""
+    result = _serve(data, tmp_path / "w", "--host", host, "--port", "8799")
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    assert lines[:-1] == ([warning] if warning else [])
+    assert lines[-1].startswith(f"spatialbench serve: open http://{url_host}:8799/?token=")
+    assert binds == [{"host": host, "port": 8799, "log_level": "warning"}]
+
+
+@pytest.mark.parametrize("host", ["", " "])
+def test_an_empty_host_is_refused(data: Path, tmp_path: Path, binds: list[dict[str, Any]], host: str) -> None:
+    """``--host ''`` bound every interface, with the warning "listening on :"."""
+    result = _serve(data, tmp_path / "w", "--host", host)
+    assert (result.exit_code, result.stderr.splitlines()) == (2, [
+        f"error: --host {host!r}: give an address to bind: 127.0.0.1 (this machine only, the default), or "
+        "0.0.0.0 / :: (every interface)"])
+    assert binds == [] and not (tmp_path / "w").exists()
+
+
+def test_runs_holding_no_readable_run_are_refused(
+    data: Path, tmp_path: Path, binds: list[dict[str, Any]]
+) -> None:
+    """A --runs folder whose runs cannot be read showed no run and said nothing."""
+    (tmp_path / "runs" / "a").mkdir(parents=True)
+    (tmp_path / "runs" / "a" / "config.json").write_text('{"x": 1}')
+    result = _serve(data, tmp_path / "w", "--runs", str(tmp_path / "runs"))
+    assert (result.exit_code, result.stderr.splitlines()) == (2, [
+        f"error: --runs {tmp_path / 'runs'}: none of its 1 run folder(s) can be read; first: "
+        f"{tmp_path / 'runs' / 'a' / 'config.json'}: not a run configuration (KeyError: 'config')"])
+    assert binds == [] and not (tmp_path / "w").exists()
