@@ -38,6 +38,9 @@ BENCHMARKS.lazy("cvbench", "spatialbench.benchmarks.cvbench:SPEC")
 BENCHMARKS.lazy("viewspatial", "spatialbench.benchmarks.viewspatial:SPEC")
 BENCHMARKS.lazy("vsi-super-recall", "spatialbench.benchmarks.vsi_super:SPEC_RECALL")
 BENCHMARKS.lazy("vsi-super-count", "spatialbench.benchmarks.vsi_super:SPEC_COUNT")
+BENCHMARKS.lazy("3dsrbench", "spatialbench.benchmarks.threedsr:SPEC")
+BENCHMARKS.lazy("embspatial", "spatialbench.benchmarks.embspatial:SPEC")
+BENCHMARKS.lazy("revsi", "spatialbench.benchmarks.revsi:SPEC")
 
 
 def get_benchmark(name: str) -> BenchmarkSpec:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import MediaKind, MediaRef
@@ -55,3 +56,15 @@ def write_images(images: Sequence[bytes], folder: Path, name: str) -> tuple[Medi
             path.write_bytes(data)
         refs.append(MediaRef(kind=MediaKind.IMAGE, path=str(path)))
     return tuple(refs)
+
+
+ImagesOrError = tuple[MediaRef, ...] | MalformedSampleError
+"""A row's images, or the error reading them (raised later, with the row's number, by the loader)."""
+
+
+def images_or_error(read: Callable[..., tuple[MediaRef, ...]], *args: Any) -> ImagesOrError:
+    """Return ``read(*args)``, or the MalformedSampleError it raises (so a bad image is one row error)."""
+    try:
+        return read(*args)
+    except MalformedSampleError as error:
+        return error
