@@ -1,4 +1,4 @@
-"""Time ``spatialbench score`` on 1,000,000 VSI-Bench predictions through the CLI (goal: <= 20 s, <= 1.5 GB).
+"""Time ``spatialbench score`` on 1,000,000 VSI-Bench predictions through the CLI (goal: <= 15 s CPU).
 
 Builds N items over all 10 official question types (the answer mix of ``bench/score_speed.py``), writes
 them as files the CLI reads — annotations ``test.jsonl`` and ``test.parquet``, predictions in our own
@@ -11,12 +11,19 @@ rusage of that one child). CPU times are the steady figures on a shared machine.
 (``BenchmarkSpec.load_items``), load predictions (``read_predictions``, including its id / scene+question
 join), score (``score_items``) and write (``render_markdown`` + ``write_scores``).
 
+``--src OTHER_SRC`` compares this checkout with another one's ``src`` folder (e.g. a worktree of main), in
+one session: per repeat, alternately, each one's CLI (CPU s) and its steps (``--stages``, CPU s each) in a
+child process with ``PYTHONPATH`` set to that ``src``; then the ranges side by side, the parser floor
+(orjson parsing the same annotation and prediction lines in this process, results dropped, and kept) and each
+total's ratio to it, and the load average (``os.getloadavg``) over the runs.
+
 ``--data DIR`` writes the input files there and keeps them; ``--keep DIR`` keeps each run's output
 folder under DIR (``DIR/<annotations>-<predictions>/``), so the files of two versions can be compared
 byte for byte (``cmp``).
 
 Usage: .venv/bin/python bench/score_cli_speed.py [--n 1000000] [--seed 0] [--repeat 2] [--stages]
        [--annotations jsonl,parquet] [--predictions jsonl,lmms-eval] [--keep DIR] [--data DIR]
+       [--src OTHER_SRC]
 """
 
 from __future__ import annotations
@@ -40,6 +47,8 @@ OPTIONS = ["A. left", "B. right", "C. back", "D. front-left"]
 LETTER_FORMS = ["{l}", "{l}.", "({l})", "The answer is {l}.", "**{l}**", "{l}. {t}", "Answer: {l}", "{t}"]
 NUMBER_FORMS = ["{v:.1f}", "about {v:.1f} meters", "{c:.0f} cm", "{v:.2f}", "{v:.1f} m", "I think {v:.1f}."]
 CLI = Path(sys.executable).with_name("spatialbench")
+HERE_SRC = Path(__file__).resolve().parent.parent / "src"
+STAGES = ("load annotations", "load predictions+join", "score", "write")
 
 
 def build(n: int, seed: int) -> tuple[list[dict], list[str]]:
@@ -131,6 +140,74 @@ def stages(annotations: Path, predictions: Path, out: Path) -> None:
     write_scores(result, out)
     lap("write")
     print("  stages (wall/CPU s, peak RSS so far): " + ", ".join(parts))
+    print("CPU " + json.dumps([float(part.split(" ")[-4].split("/")[1]) for part in parts]))
+
+
+def parser_floor(annotations: Path, predictions: Path, keep: bool = False) -> float:
+    """Return the CPU s orjson takes to parse every line of both files (GC paused).
+
+    ``keep``: the parsed objects are held in a list until the end (as a scorer holds its rows), not dropped.
+    """
+    import gc
+
+    import orjson
+
+    gc.disable()
+    start, held = time.process_time(), []
+    for path in (annotations, predictions):
+        with path.open("rb") as handle:
+            for line in handle:
+                record = orjson.loads(line)
+                if keep:
+                    held.append(record)
+    cpu = time.process_time() - start
+    del held
+    gc.enable()
+    return cpu
+
+
+def child_cpu(src: Path, command: list[str], log: Path) -> tuple[float, list[float]]:
+    """Run ``command`` with ``PYTHONPATH=src``; return its CPU s and the ``CPU [...]`` line's numbers."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    with log.open("w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
+        _, status, usage = os.wait4(process.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{src}: {command[-5:]} failed:\n{log.read_text()[-2000:]}")
+    stage_lines = [line for line in log.read_text().splitlines() if line.startswith("CPU [")]
+    return usage.ru_utime + usage.ru_stime, json.loads(stage_lines[-1][4:]) if stage_lines else []
+
+
+def span(values: list[float]) -> str:
+    return f"{min(values):.2f}-{max(values):.2f}"
+
+
+def compare(args: argparse.Namespace, paths: dict[str, Path], folder: Path) -> None:
+    """``--src``: this checkout and ``args.src`` side by side (module docstring), JSONL inputs."""
+    inputs = [str(paths["jsonl"]), str(paths["pred-jsonl"])]
+    sources = {"this": HERE_SRC, "other": args.src.resolve()}
+    cli = [sys.executable, "-c", "from spatialbench.cli.main import app; app()", "score", "-a", inputs[0],
+           "-p", inputs[1], "-o"]
+    figures: dict[str, list[tuple[float, list[float]]]] = {name: [] for name in sources}
+    floors, kept, loads = [], [], [os.getloadavg()[0]]
+    for _ in range(args.repeat):
+        for name, src in sources.items():
+            total, _ = child_cpu(src, [*cli, str(folder / f"out-{name}")], folder / "cli.log")
+            stage = [sys.executable, __file__, "--stage-child", *inputs, str(folder / "stage-out")]
+            figures[name].append((total, child_cpu(src, stage, folder / "stage.log")[1]))
+            loads.append(os.getloadavg()[0])
+        floors.append(parser_floor(paths["jsonl"], paths["pred-jsonl"]))
+        kept.append(parser_floor(paths["jsonl"], paths["pred-jsonl"], keep=True))
+    floor = min(floors)
+    print(f"{args.n:,} predictions, CPU s over {args.repeat} runs each (min-max); load average "
+          f"{min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cores")
+    print(f"  parser floor (orjson, annotation + prediction lines): {span(floors)} "
+          f"({span(kept)} with the parsed objects kept)")
+    for name, src in sources.items():
+        totals = [f[0] for f in figures[name]]
+        steps = ", ".join(f"{s} {span([f[1][k] for f in figures[name]])}" for k, s in enumerate(STAGES))
+        print(f"  {name} ({src}): CLI {span(totals)} ({min(totals) / floor:.1f}-{max(totals) / floor:.1f}x "
+              f"the floor); steps: {steps}")
 
 
 def run_all(args: argparse.Namespace, paths: dict[str, Path], folder: Path) -> None:
@@ -167,6 +244,7 @@ def main() -> None:
     parser.add_argument("--stages", action="store_true")
     parser.add_argument("--keep", type=Path)
     parser.add_argument("--data", type=Path, help="write the input files here (kept) instead of a temp dir")
+    parser.add_argument("--src", type=Path, help="compare with this other checkout's src folder")
     parser.add_argument("--stage-child", nargs=3, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stage_child:
@@ -184,7 +262,7 @@ def main() -> None:
             made.write_text(f"{args.n} {args.seed}")
         print(f"{args.n:,} items and predictions ready in {time.perf_counter() - start:.1f} s "
               f"({paths['jsonl'].stat().st_size / 1e6:.0f} MB annotations JSONL)", flush=True)
-        run_all(args, paths, folder)
+        (compare if args.src else run_all)(args, paths, folder)
 
 
 if __name__ == "__main__":

@@ -85,6 +85,13 @@ class Shared:
         stored: T = self._values.setdefault(value, value)
         return stored
 
+    def known(self, value: Hashable) -> Any:
+        """Return the stored value equal to ``value``, or None when there is none (or it is unhashable)."""
+        try:
+            return self._values.get(value)
+        except TypeError:  # e.g. a tuple holding a list
+            return None
+
     def made(self, key: Hashable, make: Callable[[], V]) -> V:
         """Return the value stored under ``key``, calling ``make()`` for it the first time only."""
         found = self._values.get(key, _MISSING)

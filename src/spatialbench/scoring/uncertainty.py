@@ -28,7 +28,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import norm
 
 from spatialbench.scoring.grouped import Table
 
@@ -76,7 +75,7 @@ class Resampler:
     @classmethod
     def for_rows(cls, *frames: pd.DataFrame, resamples: int = RESAMPLES, seed: int = SEED) -> Resampler:
         """Return a resampler over the clusters of all ``frames``."""
-        keys = [k for frame in frames for k in cluster_keys(frame)]
+        keys = [k for frame in frames for k in cluster_keys(frame).tolist()]  # tolist: not cell by cell
         return cls.of(keys, resamples, seed)
 
 
@@ -85,7 +84,8 @@ class _Sums:
 
     def __init__(self, rows: pd.DataFrame, resampler: Resampler) -> None:
         self.scores = rows["score"].to_numpy(dtype=float)
-        self.codes = np.array([resampler.clusters[k] for k in cluster_keys(rows)], dtype=np.int64)
+        clusters = resampler.clusters  # tolist: one conversion, not a pandas iterator cell by cell
+        self.codes = np.array([clusters[k] for k in cluster_keys(rows).tolist()], dtype=np.int64)
         self.weights = resampler.weights
 
     def mean(self, mask: np.ndarray) -> np.ndarray:
@@ -238,4 +238,6 @@ def minimum_detectable(se: float, power: float = 0.8, alpha: float = 0.05) -> fl
 
     Miller (2024), Sec. 5 (power analysis); ``se`` in percent points, so is the result (≈ 2.80·SE).
     """
+    from scipy.stats import norm  # here: importing scipy.stats costs every score command ~0.5 s of CPU
+
     return float((norm.ppf(1 - alpha / 2) + norm.ppf(power)) * se)

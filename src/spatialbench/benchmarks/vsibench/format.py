@@ -73,16 +73,30 @@ def _options(record: dict[str, Any], shared: Shared) -> tuple[str, ...]:
     raw = record.get("options")
     if raw is None:
         return ()
+    if type(raw) is list:  # the usual case: a list equal to one already checked (only texts equal texts)
+        known = shared.known(("options", tuple(raw)))
+        if known is not None:
+            return known
     if isinstance(raw, str) or not hasattr(raw, "__iter__"):
         raise RowProblem("options", f"expected a list of strings or null, got {type(raw).__name__}")
     options = tuple(raw)
     if set(map(type, options)) - {str} and not all(isinstance(o, str) for o in options):
         raise RowProblem("options", "every option must be a string such as 'A. sofa'")
-    return shared(options)
+    return shared.made(("options", options), lambda: options)
 
 
-def _ground_truth(record: dict[str, Any], kind: AnswerKind, options: tuple[str, ...]) -> str:
+def _ground_truth(record: dict[str, Any], kind: AnswerKind, options: tuple[str, ...], shared: Shared) -> str:
+    """Return the checked ground truth; a letter is checked once per distinct (text, option count).
+
+    Numbers are checked each time: a million distinct ones would make a million-entry table.
+    """
     raw = record.get("ground_truth")
+    if kind is not AnswerKind.MULTIPLE_CHOICE or type(raw) is not str:
+        return _checked_truth(raw, kind, options)
+    return shared.made(("letter", raw, len(options)), lambda: _checked_truth(raw, kind, options))
+
+
+def _checked_truth(raw: object, kind: AnswerKind, options: tuple[str, ...]) -> str:
     if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
         raise RowProblem("ground_truth", f"missing or not a string/number: {raw!r}")
     truth = str(raw).strip()
@@ -134,7 +148,7 @@ def record_to_item(
     shared = shared if shared is not None else Shared()
     for name in _REQUIRED_TEXT:
         value = record.get(name)
-        if not isinstance(value, str) or not value.strip():
+        if not isinstance(value, str) or not value or value.isspace():  # as ``not value.strip()``, no copy
             raise RowProblem(name, f"missing or not a non-empty string: {value!r}")
     dataset, scene, media = _scene(record["dataset"], record["scene_name"], shared)
     options = _options(record, shared)
@@ -154,7 +168,7 @@ def record_to_item(
         task=task,
         question=record["question"],
         options=options,
-        ground_truth=_ground_truth(record, kind, options),
+        ground_truth=_ground_truth(record, kind, options, shared),
         answer_kind=kind,
         media=media,
         scene_id=scene,
