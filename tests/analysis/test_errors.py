@@ -351,7 +351,7 @@ def test_two_runs_of_one_benchmark_add_up(tmp_path):
     second = _annotated(tmp_path / "b.json", "vsibench", "/runs/q72b", ["1"])
     result = CliRunner().invoke(app, ["errors", "table", str(first), str(second), "--format", "json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["annotated"] == {"object_counting": 3, "all": 3}
+    assert json.loads(result.output)["annotated"] == {"Obj. Count": 3, "all": 3}  # the paper's 8 task columns
 
 
 def test_files_of_two_benchmarks_are_refused(tmp_path):
