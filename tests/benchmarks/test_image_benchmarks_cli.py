@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from test_cvbench import write_release as write_cvbench
 from test_mindcube import write_tsv_release as write_mindcube
 from test_mmsi_bench import _write_both as write_mmsi
+from test_site import write_release as write_site
 from test_viewspatial import write_release as write_viewspatial
 from typer.testing import CliRunner
 
@@ -24,6 +25,8 @@ def _data(name: str, folder: Path) -> Path:
         return write_mmsi(folder)[1]  # the TSV
     if name == "mindcube":
         return write_mindcube(folder)
+    if name == "site":
+        return write_site(folder)
     return write_cvbench(folder) if name == "cvbench" else write_viewspatial(folder)
 
 
@@ -32,12 +35,13 @@ def _data(name: str, folder: Path) -> Path:
 # card formula, ties to the first letter: Count A (ADE right, COCO wrong), Relation B, Depth A, Distance A:
 # ADE 2/2, COCO 0/1 -> 2D 1/2; Omni3D 2/4 -> 3D 1/2; overall 50. MindCube (translation out of the overall):
 # random 1/4; frequency per setting, ties to the first letter: rotation A of A,B; among C of C,D; around A
-# of B,A -> 3 of 6.
+# of B,A -> 3 of 6. SITE: the random guess scores 1/n per item, so its chance-adjusted accuracy is 0.
 EXPECTED = {
     ("mmsi-bench", "chance-random"): 25.0, ("mmsi-bench", "chance-frequency"): 50.0,
     ("cvbench", "chance-random"): 100 / 3, ("cvbench", "chance-frequency"): 50.0,
     ("viewspatial", "chance-random"): 25.0, ("viewspatial", "chance-frequency"): 100 / 3,
     ("mindcube", "chance-random"): 25.0, ("mindcube", "chance-frequency"): 50.0,
+    ("site", "chance-random"): 0.0,
 }
 
 
@@ -51,7 +55,7 @@ def test_baselines_score(tmp_path: Path, name: str, model: str) -> None:
     assert scores["overall"] == pytest.approx(EXPECTED[name, model])
 
 
-@pytest.mark.parametrize("name", ["mmsi-bench", "cvbench", "viewspatial", "mindcube"])
+@pytest.mark.parametrize("name", ["mmsi-bench", "cvbench", "viewspatial", "mindcube", "site"])
 def test_serve_shows_an_item(tmp_path: Path, name: str) -> None:
     data = _data(name, tmp_path / "data")
     config = ServeConfig(data=data, workdir=tmp_path / "work", token="t", benchmark=name)

@@ -39,6 +39,7 @@ BENCHMARKS.lazy("viewspatial", "spatialbench.benchmarks.viewspatial:SPEC")
 BENCHMARKS.lazy("vsi-super-recall", "spatialbench.benchmarks.vsi_super:SPEC_RECALL")
 BENCHMARKS.lazy("vsi-super-count", "spatialbench.benchmarks.vsi_super:SPEC_COUNT")
 BENCHMARKS.lazy("mindcube", "spatialbench.benchmarks.mindcube:SPEC")
+BENCHMARKS.lazy("site", "spatialbench.benchmarks.site:SPEC")
 
 
 def get_benchmark(name: str) -> BenchmarkSpec:
