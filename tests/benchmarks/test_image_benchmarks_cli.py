@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from test_blink import write_release as write_blink
 from test_cvbench import write_release as write_cvbench
 from test_mindcube import write_tsv_release as write_mindcube
 from test_mmsi_bench import _write_both as write_mmsi
@@ -27,6 +28,8 @@ def _data(name: str, folder: Path) -> Path:
         return write_mindcube(folder)
     if name == "site":
         return write_site(folder)
+    if name == "blink":
+        return write_blink(folder)
     return write_cvbench(folder) if name == "cvbench" else write_viewspatial(folder)
 
 
@@ -36,12 +39,15 @@ def _data(name: str, folder: Path) -> Path:
 # ADE 2/2, COCO 0/1 -> 2D 1/2; Omni3D 2/4 -> 3D 1/2; overall 50. MindCube (translation out of the overall):
 # random 1/4; frequency per setting, ties to the first letter: rotation A of A,B; among C of C,D; around A
 # of B,A -> 3 of 6. SITE: the random guess scores 1/n per item, so its chance-adjusted accuracy is 0.
+# BLINK (mean of the subtasks): random 1/2 each; frequency Relative_Depth B 2/3, Jigsaw B 1/1,
+# Multi-view_Reasoning A of A,B 1/2.
 EXPECTED = {
     ("mmsi-bench", "chance-random"): 25.0, ("mmsi-bench", "chance-frequency"): 50.0,
     ("cvbench", "chance-random"): 100 / 3, ("cvbench", "chance-frequency"): 50.0,
     ("viewspatial", "chance-random"): 25.0, ("viewspatial", "chance-frequency"): 100 / 3,
     ("mindcube", "chance-random"): 25.0, ("mindcube", "chance-frequency"): 50.0,
     ("site", "chance-random"): 0.0,
+    ("blink", "chance-random"): 50.0, ("blink", "chance-frequency"): 100 * (2 / 3 + 1 + 1 / 2) / 3,
 }
 
 
@@ -55,7 +61,7 @@ def test_baselines_score(tmp_path: Path, name: str, model: str) -> None:
     assert scores["overall"] == pytest.approx(EXPECTED[name, model])
 
 
-@pytest.mark.parametrize("name", ["mmsi-bench", "cvbench", "viewspatial", "mindcube", "site"])
+@pytest.mark.parametrize("name", ["mmsi-bench", "cvbench", "viewspatial", "mindcube", "site", "blink"])
 def test_serve_shows_an_item(tmp_path: Path, name: str) -> None:
     data = _data(name, tmp_path / "data")
     config = ServeConfig(data=data, workdir=tmp_path / "work", token="t", benchmark=name)

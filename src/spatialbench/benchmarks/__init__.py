@@ -40,6 +40,7 @@ BENCHMARKS.lazy("vsi-super-recall", "spatialbench.benchmarks.vsi_super:SPEC_RECA
 BENCHMARKS.lazy("vsi-super-count", "spatialbench.benchmarks.vsi_super:SPEC_COUNT")
 BENCHMARKS.lazy("mindcube", "spatialbench.benchmarks.mindcube:SPEC")
 BENCHMARKS.lazy("site", "spatialbench.benchmarks.site:SPEC")
+BENCHMARKS.lazy("blink", "spatialbench.benchmarks.blink:SPEC")
 
 
 def get_benchmark(name: str) -> BenchmarkSpec:

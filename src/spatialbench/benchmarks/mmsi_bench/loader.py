@@ -16,7 +16,7 @@ from typing import Any
 
 import pandas as pd
 
-from spatialbench.benchmarks.shared.images import image_folder, write_images
+from spatialbench.benchmarks.shared.images import table_images
 from spatialbench.benchmarks.shared.tsv import data_files, image_index, read_tsv, tsv_images
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaRef
@@ -66,7 +66,8 @@ def _rows(table: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
         sample_id = str(row.get("id", number))
         try:
             media: tuple[MediaRef, ...] | MalformedSampleError
-            media = _parquet_images(row.get("images"), table, sample_id)
+            images = row.get("images")
+            media = () if images is None else table_images(list(images), table, sample_id, "images")
         except MalformedSampleError as error:
             media = error  # reported with the row's number by the caller
         yield number, sample_id, {**row, "media": media}
@@ -78,16 +79,6 @@ def _tsv_fields(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]
     except MalformedSampleError as error:
         media = error  # reported with the row's number by the caller
     return {**row, "question_type": row.get("category") or row.get("question_type"), "media": media}
-
-
-def _parquet_images(images: Any, table: Path, sample_id: str) -> tuple[MediaRef, ...]:
-    """Images of a Parquet row: a list of bytes, or of ``{"bytes": ...}`` (the ``datasets`` Image feature)."""
-    if images is None:
-        return ()
-    encoded = [i["bytes"] if isinstance(i, Mapping) else i for i in list(images)]
-    if not all(isinstance(i, bytes) for i in encoded):
-        raise MalformedSampleError(sample_id, "images", "not a list of encoded images")
-    return write_images(encoded, image_folder(table), sample_id)
 
 
 def _item(sample_id: str, row: Mapping[str, Any]) -> Item:
