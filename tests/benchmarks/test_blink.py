@@ -9,7 +9,6 @@ spatialbench read, written as ``"(X)"``, so per-item hits and Total agree (Δ 0)
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -17,8 +16,8 @@ from typer.testing import CliRunner
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.cli.main import app
+from support.benchmark_runs import run_scripted
 from support.image_tables import png, tsv_image, write_parquet, write_tsv
-from support.openai_server import OpenAIServer, ServerScript
 
 # (subtask, choices, answer, images, response)
 CASES = [
@@ -99,33 +98,17 @@ def test_release_and_tsv_give_the_same_items(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_loopback_run_scores_the_official_total(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     data = write_release(tmp_path / "hf")
     responses = {_prompt(k, c[1]): c[4] for k, c in enumerate(CASES)}
-    script = ServerScript(answer=lambda text: next(r for q, r in responses.items() if q in text))
-    out = tmp_path / "run"
-    with OpenAIServer(script) as server:
-        args = [
-            "run",
-            "--benchmark",
-            "blink",
-            "--data",
-            str(data),
-            "--out",
-            str(out),
-            "--no-progress",
-            "--model",
-            f"openai-compatible:{server.url}#m",
-        ]
-        result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
+    run = run_scripted("blink", data, responses, tmp_path / "run", monkeypatch)
+    out, script = run.out, run.script
     assert sorted(r.n_images for r in script.answered()) == sorted(c[3] for c in CASES)
     items = get_benchmark("blink").load_items(data)
     gold = {i.id: f"({i.ground_truth})" for i in items}
     read = {row["id"]: f"({row['extracted']})" for row in _items_csv(out)}
     per_task, total = _official_total(gold, read)
     assert [int(read[i.id] == gold[i.id]) for i in items] == [HITS[_case(i.question)] for i in items]
-    scores = json.loads((out / "scores.json").read_text())
+    scores = run.scores
     assert (
         scores["overall"] == pytest.approx(100 * total) == pytest.approx(100 * (2 / 3 + 1 + 1 / 2) / 3)
     )  # Δ 0

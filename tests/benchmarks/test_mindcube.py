@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.mindcube import answer_tag_choice, official_choice, prompt_text
 from spatialbench.cli.main import app
+from support.benchmark_runs import run_scripted
 from support.image_tables import png, tsv_image, write_tsv
-from support.openai_server import OpenAIServer, ServerScript
 
 OPTIONS = "A. Above B. Under C. Front D. Behind"
 # (id, answer, number of images, the scripted response)
@@ -183,30 +183,12 @@ def test_release_and_tsv_give_the_same_items(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_loopback_run_scores_the_official_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     data = write_release(tmp_path / "hf")
     responses = {_question(k): c[3] for k, c in enumerate(CASES)}
-    script = ServerScript(answer=lambda text: next(r for q, r in responses.items() if q in text))
-    out = tmp_path / "run"
-    with OpenAIServer(script) as server:
-        args = [
-            "run",
-            "--benchmark",
-            "mindcube",
-            "--data",
-            str(data),
-            "--subset",
-            "tiny",
-            "--out",
-            str(out),
-            "--no-progress",
-            "--model",
-            f"openai-compatible:{server.url}#m",
-        ]
-        result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
+    run = run_scripted("mindcube", data, responses, tmp_path / "run", monkeypatch, ["--subset", "tiny"])
+    out, script = run.out, run.script
     assert sorted(r.n_images for r in script.answered()) == sorted(n for _, _, n, _ in CASES)
-    scores = json.loads((out / "scores.json").read_text())
+    scores = run.scores
     official = [int(_official_extract(r) == a) for _, a, _, r in CASES]
     overall = _official_overall([c[0] for c in CASES], official)
     assert scores["overall"] == pytest.approx(overall) == pytest.approx(400 / 6)  # 4 of 6, Δ 0

@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.site import prompt_text, site_choice
 from spatialbench.cli.main import app
+from support.benchmark_runs import run_scripted
 from support.image_tables import png, tsv_image, write_parquet, write_tsv
-from support.openai_server import OpenAIServer, ServerScript
 from support.videos import encode_indexed_video
 
 COUNT, LOC, MOVE = (
@@ -150,29 +150,13 @@ def test_release_and_tsv_load(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_loopback_run_scores_pooled_caa(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     data = write_release(tmp_path / "hf")
     responses = {_question(k): c[4] for k, c in enumerate(CASES)}
-    script = ServerScript(answer=lambda text: next(r for q, r in responses.items() if q in text))
-    out = tmp_path / "run"
-    with OpenAIServer(script) as server:
-        args = [
-            "run",
-            "--benchmark",
-            "site",
-            "--data",
-            str(data),
-            "--out",
-            str(out),
-            "--no-progress",
-            "--model",
-            f"openai-compatible:{server.url}#m",
-        ]
-        result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
+    run = run_scripted("site", data, responses, tmp_path / "run", monkeypatch)
+    out, script = run.out, run.script
     assert sorted(r.n_images for r in script.answered()) == [1, 1, 2, 2, 6, 6, 6]  # videos: all 6 frames
     pairs = [(hit, len(c[2])) for hit, c in zip(_official_hits(), CASES, strict=True)]
-    scores = json.loads((out / "scores.json").read_text())
+    scores = run.scores
     # by hand: Σ(hit − 1/n) = 1/2 + 3/4 + 2/3 + 4/5 − 1/2 − 1/4 + 2/3 = 79/30;
     # Σ(1 − 1/n) = 1/2 + 3/4 + 2/3 + 4/5 + 1/2 + 3/4 + 2/3 = 139/30
     assert scores["overall"] == pytest.approx(_official_caa(pairs)) == pytest.approx(100 * 79 / 139)  # Δ 0
@@ -184,7 +168,8 @@ def test_loopback_run_scores_pooled_caa(tmp_path: Path, monkeypatch: pytest.Monk
     assert "| accuracy | 100.0 | 33.3 |" in image.output, image.output  # per part: image 4/4, video 1/3
     report = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "report")])
     assert report.exit_code == 0, report.output
-    assert f"<th>{COUNT}</th>".replace("&", "&amp;") in (tmp_path / "report" / "index.html").read_text()
+    html = (tmp_path / "report" / "index.html").read_text()
+    assert f"<th>{COUNT}</th>".replace("&", "&amp;") in html and "Avg. (CAA, pooled)" in html
 
 
 def test_each_part_has_its_own_caa_and_intervals_resample_it(tmp_path: Path) -> None:
@@ -201,3 +186,25 @@ def test_each_part_has_its_own_caa_and_intervals_resample_it(tmp_path: Path) -> 
     # a resample that draws every question once is the estimate itself (the weighted ratio, not a mean)
     draws = table_draws(result.table, Resampler.of([f"item:{i.id}" for i in items], resamples=3))
     assert draws["overall"] is not None and draws["overall"][0] == pytest.approx(_official_caa(pairs))
+
+
+def test_image_markers_place_the_images() -> None:
+    """EASI's ``build_msgs``: the text split at ``<image>``, pieces stripped, each marker the next image."""
+    from types import SimpleNamespace
+
+    from spatialbench.benchmarks.site import SiteBuilder
+    from spatialbench.prompting.config import PromptConfig
+    from spatialbench.records.item import AnswerKind, Item
+    from spatialbench.records.messages import ImagePart, TextPart
+
+    item = Item(id="image:9", benchmark="site", task=COUNT, question="Left: <image> right: <image> which?",
+                options=("A. left", "B. right"), ground_truth="A", answer_kind=AnswerKind.MULTIPLE_CHOICE,
+                dataset="image")
+    pixels = [np.full((2, 2, 3), k, np.uint8) for k in range(2)]
+    request = SiteBuilder(PromptConfig()).build(item, [SimpleNamespace(pixels=(p,)) for p in pixels])
+    kinds = [type(p).__name__ for p in request.parts]
+    assert kinds == ["TextPart", "ImagePart", "TextPart", "ImagePart", "TextPart"]
+    assert isinstance(request.parts[0], TextPart) and request.parts[0].text == "Question: Left:"
+    assert isinstance(request.parts[3], ImagePart) and int(request.parts[3].pixels[0, 0, 0]) == 1
+    blind = SiteBuilder(PromptConfig(blind=True)).build(item, [])
+    assert all(isinstance(p, TextPart) for p in blind.parts)

@@ -127,6 +127,13 @@ class Table:
         return {c.key: c.accuracy for c in self.cells}
 
     @property
+    def average_label(self) -> str:
+        """The average's header: ``Avg.`` (columns), ``Avg. (question-weighted)``, or ``Avg. (<weight>)``."""
+        if self.weighting == "columns":
+            return "Avg."
+        return f"Avg. ({self.weight})" if self.weight else "Avg. (question-weighted)"
+
+    @property
     def averaged_over(self) -> tuple[str, ...]:
         """Keys of the cells with questions (those in ``average``)."""
         return tuple(c.key for c in self.cells if c.accuracy is not None)

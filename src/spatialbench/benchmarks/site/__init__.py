@@ -27,7 +27,7 @@ from spatialbench.records.item import Item
 from spatialbench.scoring.grouped import Group, Table, grouped
 from spatialbench.scoring.rules import STANDARD_MODES, Extractors, ScoringRules
 
-_WEIGHT = "caa_weight"
+_WEIGHT = "CAA, pooled"  # the weight column's name is the average's header (Table.average_label)
 
 
 def prompt_text(item: Item) -> str:
