@@ -201,4 +201,6 @@ def test_loopback_run_scores_the_official_way(tmp_path: Path, monkeypatch: pytes
     assert "| accuracy | 50.0 | 100.0 | 50.0 | 100.0 |" in broken.output, broken.output  # translation 1/1
     report = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "report")])
     assert report.exit_code == 0, report.output
-    assert "<th>rotation</th>" in (tmp_path / "report" / "index.html").read_text()
+    html = (tmp_path / "report" / "index.html").read_text()
+    assert "<th>rotation</th>" in html
+    assert "n=6*" in html and "n=7*" not in html  # the overall's n: the 6 questions it covers, not translation
