@@ -203,4 +203,5 @@ def test_loopback_run_scores_the_official_way(tmp_path: Path, monkeypatch: pytes
     assert report.exit_code == 0, report.output
     html = (tmp_path / "report" / "index.html").read_text()
     assert "<th>rotation</th>" in html
-    assert "n=6*" in html and "n=7*" not in html  # the overall's n: the 6 questions it covers, not translation
+    # the overall's n: the 6 questions it covers, not translation's
+    assert "n=6*" in html and "n=7*" not in html

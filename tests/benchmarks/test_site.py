@@ -197,9 +197,16 @@ def test_image_markers_place_the_images() -> None:
     from spatialbench.records.item import AnswerKind, Item
     from spatialbench.records.messages import ImagePart, TextPart
 
-    item = Item(id="image:9", benchmark="site", task=COUNT, question="Left: <image> right: <image> which?",
-                options=("A. left", "B. right"), ground_truth="A", answer_kind=AnswerKind.MULTIPLE_CHOICE,
-                dataset="image")
+    item = Item(
+        id="image:9",
+        benchmark="site",
+        task=COUNT,
+        question="Left: <image> right: <image> which?",
+        options=("A. left", "B. right"),
+        ground_truth="A",
+        answer_kind=AnswerKind.MULTIPLE_CHOICE,
+        dataset="image",
+    )
     pixels = [np.full((2, 2, 3), k, np.uint8) for k in range(2)]
     request = SiteBuilder(PromptConfig()).build(item, [SimpleNamespace(pixels=(p,)) for p in pixels])
     kinds = [type(p).__name__ for p in request.parts]
@@ -208,3 +215,15 @@ def test_image_markers_place_the_images() -> None:
     assert isinstance(request.parts[3], ImagePart) and int(request.parts[3].pixels[0, 0, 0]) == 1
     blind = SiteBuilder(PromptConfig(blind=True)).build(item, [])
     assert all(isinstance(p, TextPart) for p in blind.parts)
+
+
+def test_rows_without_option_counts_get_plain_accuracy(tmp_path: Path) -> None:
+    """Rows read back from items.csv (the browser UI) carry no ``n_options``: no CAA, said in the title."""
+    from spatialbench.benchmarks.site import site_table
+    from spatialbench.scoring.scorer import score_items
+
+    spec = get_benchmark("site")
+    items = spec.load_items(write_release(tmp_path))
+    rows = score_items(items, {i.id: c[4] for i, c in zip(items, CASES, strict=True)}, spec.scoring).rows
+    table = site_table(rows.drop(columns="n_options"))
+    assert "no CAA" in table.title and table.average == pytest.approx(100 * 5 / 7)
