@@ -10,6 +10,7 @@ as the authors report it; applied to the same responses they give spatialbench's
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -163,6 +164,11 @@ def test_loopback_run_scores_pooled_caa(tmp_path: Path, monkeypatch: pytest.Monk
     count = [pairs[k] for k, c in enumerate(CASES) if c[1] == COUNT]
     assert scores[COUNT] == pytest.approx(_official_caa(count))  # both parts pooled
     assert scores[MOVE] == pytest.approx(_official_caa(pairs[4:6]))
+    shutil.copytree(out, tmp_path / "run2")
+    compared = CliRunner().invoke(app, ["compare", str(out), str(tmp_path / "run2")])
+    assert compared.exit_code == 0, compared.output
+    # CAA again, from the option counts read back from items.csv
+    assert "| 56.8 | 100.0 | 100.0 | -60.0 |" in compared.output, compared.output
     image = CliRunner().invoke(app, ["breakdown", "--run", str(out)])
     assert image.exit_code == 0, image.output
     assert "| accuracy | 100.0 | 33.3 |" in image.output, image.output  # per part: image 4/4, video 1/3
