@@ -39,6 +39,7 @@ SKIPPED = {
     ("docs/workflows/shortcuts.md",
      "spatialbench stress-test --benchmark vsibench --data VSI-Bench/ --out st/   "
      "# st/stress_test.{json,md,csv,png,svg}"),
+    ("docs/workflows/profile.md", "spatialbench profile --benchmark vsibench --data demo-out/benchmark \\"),
     ("docs/workflows/serve.md", "spatialbench serve --data demo-out/benchmark --runs runs --port 8765"),
     ("docs/workflows/scale-out.md", "pip install 'spatialbench[ray]'"),
     ("docs/workflows/scale-out.md", "# one GPU per replica, two replicas (data parallel by hand; the pool "

@@ -21,6 +21,10 @@ from spatialbench.generate.card import generator_version
 
 datasets = pytest.importorskip("datasets")
 
+#: a 1x1 PNG (its first 8 bytes are the PNG signature)
+PNG_1PX = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+                        "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082")
+
 
 def _card(folder: Path) -> tuple[dict, str]:
     text = (folder / "README.md").read_text()
@@ -30,6 +34,8 @@ def _card(folder: Path) -> tuple[dict, str]:
 
 def test_a_remindview_folder_loads_as_its_questions_with_images(tmp_path: Path) -> None:
     out = tmp_path / "rv"
+    (out / "mine").mkdir(parents=True)
+    (out / "mine" / "photo.png").write_bytes(PNG_1PX)  # the user's own image: not a row
     generate("remindview", out, scenes=1, levels=[0, 5], max_targets=2, width=160, height=120, seed=4)
     manifest = json.loads((out / "manifest.json").read_text())
     rows = datasets.load_dataset(str(out), split="test", cache_dir=str(tmp_path / "cache"))
@@ -41,11 +47,25 @@ def test_a_remindview_folder_loads_as_its_questions_with_images(tmp_path: Path) 
     assert "frame" in first["query"] and first["ground_truth"]  # a question, not an image labelled level_*
     header, body = _card(out)
     assert header["license"] == "apache-2.0"
-    assert header["configs"][0]["data_files"] == [{"split": "test", "path": "hf/test.arrow"}]
+    assert header["configs"][0]["data_files"] == [{"split": "test", "path": [
+        "metadata.jsonl", "object_centric_outputs/**/frame*.png", "view_centric_outputs/**/frame*.png"]}]
     assert {"name": "images", "list": "image"} in header["dataset_info"]["features"]
     assert f"spatialbench {generator_version()}" in body and "- seed: 4" in body
     # the ReMindView loader still reads only its QA tables (the card's data is no .csv / .parquet)
     assert len(load_items("remindview", out)) == manifest["questions"]
+
+
+def test_a_remindview_folder_stores_each_frame_once(tmp_path: Path) -> None:
+    # 138 questions over 5 frame sets (13 frames): embedding each question's frames made hf/test.arrow 5.4 MB
+    out = tmp_path / "rv"
+    generate("remindview", out, scenes=1, levels=[0, 5], max_targets=2, width=160, height=120, seed=4)
+    frames = sorted(out.glob("*_outputs/**/frame*.png"))
+    others = [p for p in out.rglob("*") if p.is_file() and p not in frames]
+    assert len(frames) == 13 and all(PNG_1PX[:8] not in p.read_bytes() for p in others)
+    lines = [json.loads(line) for line in (out / "metadata.jsonl").read_text().splitlines()]
+    assert len(lines) == json.loads((out / "manifest.json").read_text())["questions"] == 138
+    assert {f for line in lines for f in line["images_file_names"]} == {p.relative_to(out).as_posix()
+                                                                         for p in frames}
 
 
 def test_a_vsi_folder_loads_as_its_questions(tmp_path: Path) -> None:
@@ -59,7 +79,7 @@ def test_a_vsi_folder_loads_as_its_questions(tmp_path: Path) -> None:
     by_id = {int(r["id"]): (r["question"], r["question_type"], r["ground_truth"]) for r in records}
     assert {r["id"]: (r["question"], r["question_type"], r["ground_truth"]) for r in rows} == by_id
     header, body = _card(bench)
-    assert header["configs"][0]["data_files"] == [{"split": "test", "path": "test.parquet"}]
+    assert header["configs"][0]["data_files"] == [{"split": "test", "path": ["test.parquet"]}]
     names = [f["name"] for f in header["dataset_info"]["features"]]
     assert {"id", "question", "ground_truth", "scene_name"} <= set(names)
     assert header["dataset_info"]["splits"] == [{"name": "test", "num_examples": len(records)}]

@@ -76,14 +76,16 @@ def without_data_urls(data: bytes | bytearray, size: int) -> bytes:
 class ServerScript:
     """Behaviour of the server.
 
-    ``answer(text)`` gives the reply text (bytes: sent verbatim as the 200 body); ``fault(seen, text)``
-    may inject a fault for the ``seen``-th time
+    ``answer(text)`` gives the reply text (bytes: sent verbatim as the 200 body); ``answer_seen(text,
+    n_images)``, when given, replaces it for a model whose answer depends on the images sent;
+    ``fault(seen, text)`` may inject a fault for the ``seen``-th time
     (0-based) this exact text arrives; ``latency_s`` is added to each answer; after ``hold_after`` answered
     requests, further requests are held without an answer until the server stops. ``raw_type``: the
     Content-Type of a bytes reply (``text/html``: a web page at a wrong base URL).
     """
 
     answer: Callable[[str], str | bytes] = lambda text: "A"
+    answer_seen: Callable[[str, int], str | bytes] | None = None
     fault: Callable[[int, str], Fault | None] = lambda seen, text: None
     latency_s: float = 0.0
     hold_after: int | None = None
@@ -167,7 +169,7 @@ def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
                 error = {"error": {"message": f"injected {fault.kind}", "type": "server_error"}}
                 self._reply(int(fault.kind), error, headers)
                 return
-            reply = script.answer(text)
+            reply = script.answer(text) if script.answer_seen is None else script.answer_seen(text, n_images)
             if isinstance(reply, bytes):  # a raw body (a proxy's HTML page, a broken server)
                 self.send_response(200)
                 self.send_header("Content-Type", script.raw_type)

@@ -3,41 +3,35 @@
 For a synthetic-scene item and a frame strategy: is every object category the question names visible
 in at least one sent frame; for ``object_counting``, how many instances of the category are visible in
 the sent frames against the answer (answerable when equal). Items whose media has no visibility, or
-that name no object (room size), are left out (``None``).
+that name no object (room size), are left out (``None``). ``spatialbench run`` records each item's verdict
+for the frames it sent; :func:`accuracy_by_answerability` splits a run's accuracy by it (the report's table).
 """
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numpy.typing import NDArray
+import pandas as pd
 
 from spatialbench.media.sampling import FrameStrategy
 from spatialbench.media.video import probe_pts
-from spatialbench.media.visibility import FrameVisibility, find_visibility
+from spatialbench.media.visibility import answerability, find_visibility
 from spatialbench.records.item import Item, MediaKind
 from spatialbench.records.progress import Progress, Tally
-
-
-def named_categories(item: Item, categories: Iterable[str]) -> list[str]:
-    """Categories named in the question or options, longest first so ``table lamp`` is not ``table``."""
-    text = " ".join([item.question, *item.options]).lower()
-    found = []
-    for name in sorted(set(categories), key=len, reverse=True):
-        pattern = rf"\b{re.escape(name.lower())}(?:\(s\)|s)?\b"
-        if re.search(pattern, text):
-            found.append(name)
-            text = re.sub(pattern, " ", text)
-    return sorted(found)
+from spatialbench.scoring.render import Grid
+from spatialbench.scoring.uncertainty import Resampler, masked_mean
 
 
 def item_answerability(item: Item, root: Path, strategy: FrameStrategy) -> dict[str, Any] | None:
-    """``{"answerable": bool, "missing": [...], "visible_count": int | None}`` or None (no visibility)."""
+    """Return :func:`~spatialbench.media.visibility.answerability` for the frames ``strategy`` sends.
+
+    ``root``: the data folder the item's relative media paths start from. None: no video, no visibility
+    or no named object.
+    """
     refs = [r for r in item.media if r.kind is MediaKind.VIDEO]
     if not refs:
         return None
@@ -45,27 +39,10 @@ def item_answerability(item: Item, root: Path, strategy: FrameStrategy) -> dict[
     vis = find_visibility(path)
     if vis is None:
         return None
-    names = named_categories(item, vis.categories.values())
-    if not names:
-        return None
     pts, base = probe_pts(str(path))
     times = (pts - pts[0]).astype(np.float64) * base
     sent = strategy.select(times, vis.frames) if strategy.kind == "coverage" else strategy.select(times)
-    seen = _seen(vis, sent)
-    missing = [n for n in names if n not in {vis.categories.get(i) for i in seen}]
-    count = None
-    if item.task == "object_counting":
-        count = sum(1 for i in seen if vis.categories.get(i) == names[0])
-        return {
-            "answerable": str(count) == item.ground_truth.strip(),
-            "missing": missing,
-            "visible_count": count,
-        }
-    return {"answerable": not missing, "missing": missing, "visible_count": count}
-
-
-def _seen(vis: FrameVisibility, sent: NDArray[np.int64]) -> set[int]:
-    return set().union(*(vis.frames[int(i)] for i in sent)) if len(sent) else set()
+    return answerability(item, path, [int(i) for i in sent])
 
 
 def answerability_shares(
@@ -89,3 +66,46 @@ def answerability_shares(
                 flags["overall"].append(bool(result["answerable"]))
         out[strategy.name] = {t: {"n": len(v), "share": float(np.mean(v))} for t, v in sorted(flags.items())}
     return out
+
+
+def accuracy_by_answerability(
+    rows: pd.DataFrame, verdicts: Mapping[str, Mapping[str, Any]]
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Accuracy on answerable vs unanswerable items, per task and over all items with a verdict.
+
+    ``rows``: a run's scored rows (``id``, ``task``, ``scene_id``, ``score`` in [0, 1]; NaN scores, data
+    errors, left out); ``verdicts``: item id → its recorded answerability
+    (:meth:`~spatialbench.runs.folder.RunFolder.answerability`). Returns ``{task | "overall":
+    {"answerable" | "unanswerable": {"score": percent | None, "ci95": [low, high] | None, "n": int}}}``
+    (``overall`` question-weighted); empty when no scored row has a verdict. Intervals: the scene-clustered
+    bootstrap of :mod:`spatialbench.scoring.uncertainty`, one seeded draw for every cell.
+    """
+    known = rows[rows["id"].astype(str).isin(verdicts) & rows["score"].notna()].reset_index(drop=True)
+    if known.empty:
+        return {}
+    answerable = known["id"].astype(str).map(lambda i: bool(verdicts[i]["answerable"])).to_numpy()
+    resampler = Resampler.for_rows(known)
+    tasks = known["task"].astype(str).to_numpy()
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for task in [*sorted(set(tasks)), "overall"]:
+        in_task = np.ones(len(known), bool) if task == "overall" else tasks == task
+        out[task] = {}
+        for label, flag in (("answerable", True), ("unanswerable", False)):
+            mask = in_task & (answerable == flag)
+            score, ci = masked_mean(known, mask, resampler)
+            interval = None if ci is None else list(ci)
+            out[task][label] = {"score": score, "ci95": interval, "n": int(mask.sum())}
+    return out
+
+
+def answerability_grid(split: Mapping[str, Mapping[str, Mapping[str, Any]]], title: str) -> Grid:
+    """Return :func:`accuracy_by_answerability`'s split as a table: ``score [low, high] n=N`` per cell."""
+
+    def cell(c: Mapping[str, Any]) -> str:
+        if not c["n"]:
+            return "-"
+        ci = c["ci95"]
+        return f"{c['score']:.1f} " + (f"[{ci[0]:.1f}, {ci[1]:.1f}] " if ci else "") + f"n={c['n']}"
+
+    rows = tuple((task, (cell(s["answerable"]), cell(s["unanswerable"]))) for task, s in split.items())
+    return Grid(("answerable", "unanswerable"), rows, title)

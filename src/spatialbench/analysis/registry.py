@@ -173,6 +173,7 @@ __all__ = ["ANALYSES", "Analysis", "AnalysisDocument", "DrawnFigure", "NoParams"
 # built-in analyses
 ANALYSES.lazy("compare", "spatialbench.analysis.compare:ANALYSIS")
 ANALYSES.lazy("sweep", "spatialbench.analysis.sweep:ANALYSIS")
+ANALYSES.lazy("profile", "spatialbench.analysis.profile:ANALYSIS")
 ANALYSES.lazy("error-table", "spatialbench.analysis.error_table:ANALYSIS")
 ANALYSES.lazy("cogmap-locality", "spatialbench.analysis.cogmap:ANALYSIS")
 

@@ -11,7 +11,9 @@ inside a running event loop: Jupyter); the command line is a shell over it. Name
   :func:`~spatialbench.api.folders.score` (a run folder scored as it scored itself);
 - :func:`~spatialbench.api.generating.generate` (write a benchmark folder);
 - :func:`~spatialbench.api.analyses.analyze` (one registered analysis of a run, its document written);
-- :func:`~spatialbench.api.importing.import_run` (another tool's results file as a scored run folder).
+- :func:`~spatialbench.api.importing.import_run` (another tool's results file as a scored run folder);
+- :func:`~spatialbench.api.profiling.profile` (the benchmark diagnostic profile: chance, blind, 1 / N frames,
+  coverage oracle and TsT-RF runs of one model, tabulated).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ if TYPE_CHECKING:
     from spatialbench.api.folders import open_run, score
     from spatialbench.api.generating import generate
     from spatialbench.api.importing import import_run
+    from spatialbench.api.profiling import profile
     from spatialbench.api.running import arun, prepare, run
 
 #: public name → the module that defines it
@@ -36,8 +39,9 @@ ENTRY_POINTS = {
     "generate": "spatialbench.api.generating",
     "analyze": "spatialbench.api.analyses",
     "import_run": "spatialbench.api.importing",
+    "profile": "spatialbench.api.profiling",
 }
-__all__ = ["analyze", "arun", "generate", "import_run", "open_run", "prepare", "run", "score"]
+__all__ = ["analyze", "arun", "generate", "import_run", "open_run", "prepare", "profile", "run", "score"]
 
 
 def __getattr__(name: str) -> Any:

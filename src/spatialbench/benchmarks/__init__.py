@@ -41,6 +41,9 @@ BENCHMARKS.lazy("vsi-super-count", "spatialbench.benchmarks.vsi_super:SPEC_COUNT
 BENCHMARKS.lazy("mindcube", "spatialbench.benchmarks.mindcube:SPEC")
 BENCHMARKS.lazy("site", "spatialbench.benchmarks.site:SPEC")
 BENCHMARKS.lazy("blink", "spatialbench.benchmarks.blink:SPEC")
+BENCHMARKS.lazy("3dsrbench", "spatialbench.benchmarks.threedsr:SPEC")
+BENCHMARKS.lazy("embspatial", "spatialbench.benchmarks.embspatial:SPEC")
+BENCHMARKS.lazy("revsi", "spatialbench.benchmarks.revsi:SPEC")
 
 
 def get_benchmark(name: str) -> BenchmarkSpec:

@@ -29,3 +29,4 @@ from spatialbench.cli import debias  # noqa: F401
 from spatialbench.cli import import_command  # noqa: F401
 from spatialbench.cli import answerability  # noqa: F401
 from spatialbench.cli import export  # noqa: F401
+from spatialbench.cli import profile  # noqa: F401

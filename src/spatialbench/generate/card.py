@@ -3,15 +3,20 @@
 ``datasets.load_dataset(OUT)`` reads the folder through the card's YAML header: ``configs`` with
 ``data_files`` (the questions, one row each), ``dataset_info.features``, ``license``, and the prose says how
 the set was generated, by which spatialbench version and with which seed. For ReMindView-Bench the rows
-are the questions with their frames as a list of ``Image`` features (``hf/test.arrow``: an Arrow stream,
-not a ``.parquet`` file, which the ReMindView loader would read as a QA table).
+are the questions with their frames as a list of ``Image`` features: ``metadata.jsonl`` (one question a
+line, its frames as paths in ``images_file_names``) read by the ``imagefolder`` builder, so each frame is
+stored once, as the PNG the generator wrote, however many questions show it. The card's ``data_files``
+list the frames beside the metadata: from the file types listed ``datasets`` picks the builder (the
+metadata alone would be read as plain JSON), and the rows come from the metadata only, so no frame becomes
+a row of its own. A ``.jsonl`` file is no ``.csv`` / ``.parquet`` table, which the ReMindView loader would
+read as a QA table.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from importlib.metadata import PackageNotFoundError, version
-from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -21,9 +26,8 @@ import yaml
 CARD_NAME = "README.md"
 LICENSE = "apache-2.0"
 """The license field: generated questions and renders are spatialbench output (the package's license)."""
-ARROW_NAME = "hf/test.arrow"
-#: rows per record batch of ``write_image_rows`` (bounds the image bytes held in memory)
-BATCH_ROWS = 64
+METADATA_NAME = "metadata.jsonl"
+"""The questions of an image dataset, read by the ``imagefolder`` builder (module docstring)."""
 
 _SCALARS = {pa.string(): "string", pa.large_string(): "string", pa.int64(): "int64", pa.int32(): "int32",
             pa.float64(): "float64", pa.float32(): "float32", pa.bool_(): "bool"}
@@ -57,15 +61,15 @@ def schema_features(schema: pa.Schema) -> list[dict[str, Any]]:
 
 
 def write_card(
-    out: Path, *, pretty_name: str, data_file: str, features: Sequence[Mapping[str, Any]], how: str,
-    seed: object, rows: int,
+    out: Path, *, pretty_name: str, data_files: Sequence[str], features: Sequence[Mapping[str, Any]],
+    how: str, seed: object, rows: int,
 ) -> Path:
     """Write ``out/README.md``: the YAML header ``load_dataset`` reads and a few lines of prose.
 
     Args:
         out: the benchmark folder.
         pretty_name: its title.
-        data_file: the questions' file, relative to ``out`` (the ``test`` split).
+        data_files: the ``test`` split's files or globs, relative to ``out`` (the questions' file first).
         features: ``dataset_info.features`` entries (``{"name", "dtype"}``, ``{"name", "list": "image"}``).
         how: one paragraph on how the set was generated.
         seed: the generator's seed (recorded as given).
@@ -78,12 +82,12 @@ def write_card(
         "pretty_name": pretty_name,
         "license": LICENSE,
         "task_categories": ["visual-question-answering"],
-        "configs": [{"config_name": "default", "data_files": [{"split": "test", "path": data_file}]}],
+        "configs": [{"config_name": "default", "data_files": [{"split": "test", "path": list(data_files)}]}],
         "dataset_info": {"features": [dict(f) for f in features], "splits": [{"name": "test",
                                                                              "num_examples": rows}]},
     }
     body = (f"# {pretty_name}\n\n{how}\n\n- generator: spatialbench {generator_version()}\n- seed: {seed}\n"
-            f"- questions: {rows} (split `test`, `{data_file}`)\n\n"
+            f"- questions: {rows} (split `test`, `{data_files[0]}`)\n\n"
             "Load it with `datasets.load_dataset(\"<this folder>\", split=\"test\")`.\n")
     path = out / CARD_NAME
     path.write_text("---\n" + yaml.safe_dump(header, sort_keys=False) + "---\n\n" + body, encoding="utf-8")
@@ -104,24 +108,16 @@ def find_seed(manifest: Mapping[str, Any]) -> object:
 
 def write_image_rows(out: Path, rows: Iterable[Mapping[str, Any]], columns: Sequence[str],
                      images: Iterable[Sequence[Path]]) -> Path:
-    """Write ``out/hf/test.arrow``: ``columns`` of each row as text, plus ``images`` (PNG bytes, path).
+    """Write ``out/metadata.jsonl``: ``columns`` of each row as text (or null), plus its ``images``.
 
-    Image paths are relative to ``out``; the bytes are embedded, so the rows load without the folder. Rows
-    go out in record batches of ``BATCH_ROWS``, so memory holds one batch's images, not the whole set's.
+    ``images`` are the row's image files, under ``out``; a line names them by their paths relative to
+    ``out`` in ``images_file_names``, which ``imagefolder`` loads as the feature ``images`` (a list of
+    ``Image``). One line is written at a time, so memory holds one row, not the set.
     """
-    image = pa.struct([("bytes", pa.binary()), ("path", pa.string())])
-    schema = pa.schema([*(pa.field(c, pa.string()) for c in columns), pa.field("images", pa.list_(image))])
-    path = out / ARROW_NAME
-    path.parent.mkdir(parents=True, exist_ok=True)
-    pairs = zip(rows, images, strict=True)
-    with pa.OSFile(str(path), "wb") as sink, pa.ipc.new_stream(sink, schema) as writer:
-        while batch := list(islice(pairs, BATCH_ROWS)):
-            table: dict[str, list[Any]] = {
-                c: [None if r.get(c) is None else str(r[c]) for r, _ in batch] for c in columns
-            }
-            table["images"] = [
-                [{"bytes": p.read_bytes(), "path": p.relative_to(out).as_posix()} for p in frames]
-                for _, frames in batch
-            ]
-            writer.write_batch(pa.record_batch(table, schema=schema))
+    path = out / METADATA_NAME
+    with path.open("w", encoding="utf-8") as sink:
+        for row, files in zip(rows, images, strict=True):
+            line: dict[str, Any] = {c: None if row.get(c) is None else str(row[c]) for c in columns}
+            line["images_file_names"] = [p.relative_to(out).as_posix() for p in files]
+            sink.write(json.dumps(line, ensure_ascii=False) + "\n")
     return path

@@ -6,6 +6,10 @@ frame ``i`` of the npz) under the same data root, plus ``scenes/<scene>/scene.js
 An instance is visible in a frame when it covers at least 1/1536 of it (the threshold the synthetic
 pipeline uses for the benchmark's meta-info). Other media have no visibility: :func:`find_visibility`
 returns None.
+
+:func:`answerability` is issue 23 item 5's per-item verdict (ReVSI's per-budget ground truth) for the
+frames actually sent; ``spatialbench run`` records it with each answer and ``spatialbench answerability``
+computes it for a frame strategy without a model.
 """
 
 from __future__ import annotations
@@ -13,10 +17,15 @@ from __future__ import annotations
 import functools
 import json
 import math
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+
+from spatialbench.records.item import Item
 
 #: fraction of the frame an instance must cover to count as visible in it
 VISIBLE_FRACTION = 1 / 1536
@@ -63,3 +72,41 @@ def find_visibility(video: str | Path) -> FrameVisibility | None:
     """Per-frame visibility of a synthetic walkthrough video, or None when the media has none."""
     npz = visibility_files(video)
     return _load(npz.resolve()) if npz is not None else None
+
+
+def named_categories(item: Item, categories: Iterable[str]) -> list[str]:
+    """Categories named in the question or options, longest first so ``table lamp`` is not ``table``."""
+    text = " ".join([item.question, *item.options]).lower()
+    found = []
+    for name in sorted(set(categories), key=len, reverse=True):
+        pattern = rf"\b{re.escape(name.lower())}(?:\(s\)|s)?\b"
+        if re.search(pattern, text):
+            found.append(name)
+            text = re.sub(pattern, " ", text)
+    return sorted(found)
+
+
+def answerability(item: Item, video: str | Path, sent: Sequence[int]) -> dict[str, Any] | None:
+    """Whether ``item`` is answerable from frames ``sent`` (frame numbers of ``video``) — issue 23 item 5.
+
+    Returns ``{"answerable": bool, "missing": [category, ...], "visible_count": int | None}``: answerable
+    when every category the question or options name is visible in at least one sent frame; for
+    ``object_counting``, when the instances of its category visible in the sent frames number the answer
+    (``visible_count``). None when the video has no visibility or the item names no object (room size).
+    """
+    vis = find_visibility(video)
+    if vis is None:
+        return None
+    names = named_categories(item, vis.categories.values())
+    if not names:
+        return None
+    seen = set().union(*(vis.frames[int(i)] for i in sent)) if len(sent) else set()
+    missing = [n for n in names if n not in {vis.categories.get(i) for i in seen}]
+    if item.task == "object_counting":
+        count = sum(1 for i in seen if vis.categories.get(i) == names[0])
+        return {
+            "answerable": str(count) == item.ground_truth.strip(),
+            "missing": missing,
+            "visible_count": count,
+        }
+    return {"answerable": not missing, "missing": missing, "visible_count": None}

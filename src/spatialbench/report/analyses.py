@@ -1,7 +1,8 @@
 """Analyses in the report: every analysis document found beside the report's runs, drawn by its analysis.
 
-Looked for: every ``RUN/analysis/*.json`` of the report's runs and a ``sweep.json`` in a run's parent
-folder (``spatialbench sweep`` puts its runs in ``OUT/<setting>-<value>``). A file is an analysis document
+Looked for: every ``RUN/analysis/*.json`` of the report's runs and a ``sweep.json`` or ``profile.json`` in a
+run's parent folder (``spatialbench sweep`` puts its runs in ``OUT/<setting>-<value>``, ``spatialbench
+profile`` in ``OUT/<setting>``). A file is an analysis document
 when it carries an ``analysis`` name (other JSON there, such as the annotation file ``errors.json``, is
 left out). A document is drawn by the registered analysis of that name
 (:data:`~spatialbench.analysis.registry.ANALYSES`) when its ``version`` is the analysis's: its
@@ -20,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from spatialbench.analysis.answerability import accuracy_by_answerability, answerability_grid
 from spatialbench.analysis.registry import ANALYSES, ANALYSIS_DIR
 from spatialbench.analysis.registry import Analysis as Part
 from spatialbench.registry import UnknownNameError
@@ -27,7 +29,8 @@ from spatialbench.report.plots import Figure, figure_of, slug
 from spatialbench.report.runs import RunData
 from spatialbench.scoring.render import Grid
 
-SWEEP_FILE = "sweep.json"
+#: documents of studies whose runs are the folders beside them (``sweep``, ``profile``)
+STUDY_FILES = ("sweep.json", "profile.json")
 DRAW_ERRORS = (ValueError, KeyError, TypeError, AttributeError, IndexError, OSError)
 
 
@@ -45,9 +48,9 @@ def discover(runs: Sequence[RunData]) -> list[tuple[Path, RunData]]:
     """Return the analysis files of ``runs`` (module docstring) with their run, each once, in run order."""
     found: dict[Path, RunData] = {}
     for run in runs:
-        sweep = run.path.parent / SWEEP_FILE
+        studies = [run.path.parent / name for name in STUDY_FILES]
         listed = sorted((run.path / ANALYSIS_DIR).glob("*.json"))
-        for path in [*listed, *([sweep] if sweep.is_file() else [])]:
+        for path in [*listed, *(p for p in studies if p.is_file())]:
             found.setdefault(path.resolve(), run)
     return list(found.items())
 
@@ -113,3 +116,19 @@ def draw_all(out: Path, runs: Sequence[RunData]) -> list[Analysis]:
         if result is not None:
             drawn.append(Analysis(result.title, str(path), result.figures, result.grids))
     return drawn
+
+
+def answerability_sections(runs: Sequence[RunData]) -> list[Analysis]:
+    """Return one section per run that recorded answerability (synthetic scenes; issue 23 item 5).
+
+    Titled by the run; its table: accuracy on answerable vs unanswerable items per task and overall, with
+    n and 95 % intervals (:func:`~spatialbench.analysis.answerability.accuracy_by_answerability`).
+    """
+    sections = []
+    for run in runs:
+        verdicts = run.folder.answerability() if run.folder.has_store else {}
+        split = accuracy_by_answerability(run.result.rows, verdicts) if verdicts else {}
+        if split:
+            grid = answerability_grid(split, "accuracy (%), 95 % interval and n")
+            sections.append(Analysis(run.label, "", grids=[grid]))
+    return sections

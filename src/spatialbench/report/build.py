@@ -121,12 +121,14 @@ def _item_pages(out: Path, runs: Sequence[RunData], views: list[ItemView], tasks
 
 def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: list, grids: list[Grid],
            found: list, tasks: dict[str, list[ItemView]], per_task: int, downloads: list[str]) -> Path:
+    """Write ``index.html``; its answerability section is drawn from the runs (issue 23 item 5)."""
     first = runs[0]
     page = pages.render(
         "index.html.j2", title=f"{first.spec.name} report", benchmark=first.spec.name, runs=[
             pages.run_entry(r) for r in runs], n_items=len({i.id for r in runs for i in r.items}),
         board=board, group_spans=board.group_spans(), marks=board.marks(),
         modes=first.result.modes_line, figure_sections=sections, breakdowns=grids, analyses=found,
+        answerability=analyses.answerability_sections(runs),
         tasks=[(t, v[:per_task]) for t, v in tasks.items()], per_task=per_task,
         run_labels=[r.label for r in runs], downloads=downloads, prefix="items/")
     index = out / "index.html"

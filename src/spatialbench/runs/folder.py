@@ -243,6 +243,18 @@ class RunFolder:
         return {i: row.response for i, row in self.answers().items()
                 if row.status == "ok" and row.response is not None}
 
+    def answerability(self) -> dict[str, dict[str, Any]]:
+        """Item id → the answerability its run recorded for the frames sent (synthetic scenes only).
+
+        ``{"answerable", "missing", "visible_count"}`` (:func:`spatialbench.media.visibility.answerability`)
+        of the item's latest row; items without it (no visibility, no named object, blind, no row) absent.
+
+        Raises:
+            FileNotFoundError / RunFolderError: see :meth:`answers`.
+        """
+        return {i: row.prompt["answerability"] for i, row in self.answers().items()
+                if isinstance(row.prompt.get("answerability"), dict)}
+
     def turn_answers(self, turn: str) -> dict[str, StoredTurn]:
         """Item id → its latest ``ok`` strategy turn named ``turn`` (``cot``, ``explain``, ``map``...).
 

@@ -34,8 +34,9 @@ from spatialbench.media.errors import MediaError
 from spatialbench.media.relevance import ImageTextScorer
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.media.video import SampledFrames
+from spatialbench.media.visibility import answerability
 from spatialbench.models.errors import BackendError, EndpointUnreachableError
-from spatialbench.records.item import Item
+from spatialbench.records.item import Item, MediaKind
 from spatialbench.records.messages import ImagePart, Request, Response
 from spatialbench.records.redaction import redact, secret_values
 from spatialbench.runs.baseline import run_baseline
@@ -113,6 +114,15 @@ def _prompt_record(request: Request, media: list[SampledFrames]) -> dict[str, An
         ],
         "settings": asdict(request.settings),
     }
+
+
+def sent_answerability(item: Item, media: list[SampledFrames]) -> dict[str, Any] | None:
+    """Return the item's answerability from the frames sent of its first video (None without visibility).
+
+    :func:`~spatialbench.media.visibility.answerability`; stored as the prompt record's ``answerability``.
+    """
+    videos = [m for ref, m in zip(item.media, media, strict=False) if ref.kind is MediaKind.VIDEO]
+    return answerability(item, videos[0].source, videos[0].indices.tolist()) if videos else None
 
 
 class Runner:
@@ -276,6 +286,9 @@ class Runner:
             build = self.builder.build_reasoning if self.answer_strategy.reasons else self.builder.build
             request = replace(build(planned.item, media), settings=planned.settings)
             prompt = _prompt_record(request, media)
+            verdict = await asyncio.to_thread(sent_answerability, planned.item, media) if media else None
+            if verdict is not None:  # synthetic scenes: were the question's objects in the frames sent?
+                prompt["answerability"] = verdict
             if self.config.strategy.name == "direct":
                 return prompt, await self.backend.generate(request), None
             prompt["strategy"] = self.config.strategy.model_dump(mode="json")

@@ -182,6 +182,21 @@ def cells_ci(table: Table) -> tuple[Interval, ...]:
     return tuple(ci.get(c.key) for c in table.cells)
 
 
+def masked_mean(rows: pd.DataFrame, mask: np.ndarray, resampler: Resampler | None = None
+                ) -> tuple[float | None, Interval]:
+    """Mean ``score`` of the ``mask`` rows (percent) and its 95 % interval; ``(None, None)`` when none.
+
+    ``rows``: ``id``, ``score`` in [0, 1] (``scene_id`` clusters, as everywhere here); ``mask``: bool,
+    shape ``(len(rows),)``. Without ``resampler``, a seeded one over ``rows``' clusters.
+    """
+    mask = np.asarray(mask, dtype=bool)
+    if not mask.any():
+        return None, None
+    frame = rows.reset_index(drop=True)
+    draws = _Sums(frame, resampler or Resampler.for_rows(frame)).mean(mask)
+    return float(draws[0]), interval(draws)
+
+
 def small_cells(table: Table, threshold: int = SMALL) -> list[tuple[str, int]]:
     """``(label, n)`` of the cells with questions but fewer than ``threshold`` of them."""
     return [(c.group, c.n) for c in table.cells if 0 < c.n < threshold]

@@ -29,3 +29,17 @@ def test_grouped_folds_never_share_a_scene():
 def test_unknown_fold_kind_is_refused():
     with pytest.raises(StressTestError, match="unknown fold kind 'loo'"):
         stress_test([], "loo")
+
+
+def test_a_type_whose_every_answer_is_rarer_than_k_is_skipped_not_a_crash():
+    # 5 multiple-choice items answered A, B, C, D, A (the demo's 5 rel. direction questions were like this):
+    # StratifiedKFold(5) cannot split them; it raised "n_splits=5 cannot be greater than the number of
+    # members in each class" from inside stress-test, and `profile` of the demo with it.
+    from support.planted_shortcuts import _mc
+
+    golds = [0, 1, 2, 3, 0]
+    items = [_mc(i, f"s{i}", ["chair", "table", "sofa", "bed"], g, "door") for i, g in enumerate(golds)]
+    result = stress_test(items, "random")
+    assert result.tasks == {}
+    why = "every answer occurs fewer than k=5 times (most often: 2)"
+    assert result.skipped == {"object_rel_distance": why}

@@ -39,6 +39,19 @@ def test_user_files_under_the_names_it_writes_are_refused_and_kept(tmp_path):
     assert sorted(p.name for p in out.rglob("*")) == ["manifest.json", "mywork.txt", "object_centric_outputs"]
 
 
+def test_a_users_dataset_card_and_metadata_are_refused_and_kept(tmp_path):
+    # the Hugging Face folder's README.md and metadata.jsonl (issue 22 item 7) were overwritten
+    out = tmp_path / "hf"
+    out.mkdir()
+    (out / "README.md").write_text("# my notes\n")
+    (out / "metadata.jsonl").write_text('{"mine": 1}\n')
+    code, output = _invoke(str(out), *TINY)
+    line = _one_error_line(output)
+    assert code == 2 and "README.md" in line and "metadata.jsonl" in line
+    assert (out / "README.md").read_text() == "# my notes\n"
+    assert (out / "metadata.jsonl").read_text() == '{"mine": 1}\n'
+
+
 def test_a_file_added_to_a_generated_folder_is_refused_then_a_clean_rerun_works(tmp_path):
     out = tmp_path / "set"
     generate(out, *TINY)

@@ -19,7 +19,8 @@ from spatialbench.scoring.render import Grid, to_csv, to_markdown
 VERSION = 1
 
 
-def _part(result: StressTest) -> dict[str, Any]:
+def fold_part(result: StressTest) -> dict[str, Any]:
+    """Return one fold kind as the document stores it: ``tasks``, ``items``, ``overall``, ``skipped``."""
     score, chance = result.overall
     return {
         "tasks": {
@@ -41,8 +42,8 @@ def stress_document(random: StressTest, grouped: StressTest, source: dict[str, s
         "k": random.k,
         "seed": random.seed,
         "order_digest": random.digest,
-        **_part(random),
-        "grouped": _part(grouped),
+        **fold_part(random),
+        "grouped": fold_part(grouped),
     }
 
 

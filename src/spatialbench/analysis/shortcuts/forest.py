@@ -103,6 +103,17 @@ def _task(
     return score, dict(zip(frame["id"], scores.tolist(), strict=True))
 
 
+def _unsplittable(rows: pd.DataFrame, format: str, folds: str, k: int) -> str | None:
+    """Why ``k`` folds of ``folds`` cannot be made of a type's rows, None when they can."""
+    groups = rows["scene"].nunique() if folds == "grouped" else len(rows)
+    if min(len(rows), groups) < k:
+        return f"{len(rows)} items in {groups} {'scenes' if folds == 'grouped' else 'rows'} < k={k}"
+    most = int(rows["gt_idx"].value_counts().max()) if format == "mc" and folds == "random" else k
+    if most < k:  # StratifiedKFold needs one answer with k members, else it raises
+        return f"every answer occurs fewer than k={k} times (most often: {most})"
+    return None
+
+
 def stress_test(
     items: Iterable[Item] | pd.DataFrame,
     folds: str = "random",
@@ -138,11 +149,9 @@ def stress_test(
         rows = table[table["task"] == task]
         fs = feature_set(task, str(rows["format"].iloc[0]), sets)
         rows = fs.keys(rows.dropna(subset=["gt_num"]) if fs.format == "num" else rows).reset_index(drop=True)
-        groups = rows["scene"].nunique() if folds == "grouped" else len(rows)
-        if min(len(rows), groups) < k:
-            skipped[task] = (
-                f"{len(rows)} items in {groups} {'scenes' if folds == 'grouped' else 'rows'} < k={k}"
-            )
+        why = _unsplittable(rows, fs.format, folds, k)
+        if why is not None:
+            skipped[task] = why
             continue
         tasks[task], found = _task(rows, fs, folds, k, seed, n_jobs, leak_check)
         scores.update(found)

@@ -12,15 +12,19 @@ built in the release's layout (``<question>\nSelect from the following choices.\
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from spatialbench.benchmarks.shared.images import table_images
-from spatialbench.benchmarks.shared.tsv import image_index, option_columns, read_tsv, tsv_images
-from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.benchmarks.shared.images import ImagesOrError, images_or_error, table_images
+from spatialbench.benchmarks.shared.tsv import (
+    TableRow,
+    load_tables,
+    option_columns,
+    parquet_records,
+    tsv_rows,
+)
+from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import LoadedItems
 
@@ -79,18 +83,7 @@ def load_blink(path: Path | str, subset: str = "all") -> LoadedItems:
     """
     if subset not in ("all", "spatial"):
         raise ValueError(f"subset must be all or spatial, got {subset!r}")
-    loaded = LoadedItems()
-    for table in blink_tables(Path(path).resolve()):
-        tsv = table.suffix == ".tsv"
-        frame = read_tsv(table) if tsv else _parquet(table)
-        by_index = image_index(frame)
-        for number, row in enumerate(frame.to_dict(orient="records"), start=2 if tsv else 1):
-            try:
-                item = _tsv_item(row, table, by_index) if tsv else _release_item(row, table)
-            except MalformedSampleError as error:
-                loaded.errors.append(error.row_error(str(table), number))
-                continue
-            loaded.append(item)
+    loaded = load_tables(blink_tables(Path(path).resolve()), _rows, _row_item)
     return spatial_only(loaded) if subset == "spatial" else loaded
 
 
@@ -99,24 +92,30 @@ def spatial_only(loaded: LoadedItems) -> LoadedItems:
     return LoadedItems([i for i in loaded if i.task in SPATIAL], loaded.errors)
 
 
-def _parquet(table: Path) -> pd.DataFrame:
-    try:
-        return pd.read_parquet(table)
-    except (OSError, ValueError) as error:
-        raise unreadable(table, error) from None
+def _rows(table: Path) -> Iterator[TableRow]:
+    """(row number, row, its images or their error) per row; a release row's images are written first."""
+    if table.suffix == ".tsv":
+        yield from ((n, {**row, "_tsv": True}, media) for n, row, media in tsv_rows(table))
+        return
+    for number, row in enumerate(parquet_records(table), start=1):
+        images = [row[c] for c in _IMAGE_COLUMNS if row.get(c) is not None]
+        yield number, row, images_or_error(table_images, images, table, str(row.get("idx", "")), "image_1")
 
 
-def _release_item(row: Mapping[str, Any], table: Path) -> Item:
-    sample_id = str(row.get("idx", ""))
-    images = [row[c] for c in _IMAGE_COLUMNS if row.get(c) is not None]
-    media = table_images(images, table, sample_id, "image_1")
+def _row_item(row: dict[str, Any], media: ImagesOrError) -> Item:
+    if isinstance(media, MalformedSampleError):
+        raise media
+    return _tsv_item(row, media) if row.get("_tsv") else _release_item(row, media)
+
+
+def _release_item(row: Mapping[str, Any], media: tuple[MediaRef, ...]) -> Item:
     listed = row.get("choices")
     choices = [] if listed is None else [str(c) for c in list(listed)]
     answer = str(row.get("answer", "")).strip().strip("()")
-    return _item(sample_id, row.get("sub_task"), row.get("prompt"), choices, answer, media)
+    return _item(str(row.get("idx", "")), row.get("sub_task"), row.get("prompt"), choices, answer, media)
 
 
-def _tsv_item(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) -> Item:
+def _tsv_item(row: Mapping[str, Any], media: tuple[MediaRef, ...]) -> Item:
     sample_id = str(row.get("index", ""))
     choices = [option[3:] for option in option_columns(row)]  # "A. text" → "text"
     letters = "ABCDEFGHIJ"
@@ -126,7 +125,6 @@ def _tsv_item(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) 
             *(f"({letters[k]}) {c}" for k, c in enumerate(choices)),
         ]
     )
-    media = tsv_images(row, table, by_index)
     return _item(sample_id, row.get("category"), prompt, choices, str(row.get("answer", "")).strip(), media)
 
 

@@ -4,15 +4,24 @@ Modules: ``loader`` (Hugging Face Parquet or VLMEvalKit TSV → items), ``extrac
 post-prompt and letter reader). ``SPEC`` is benchmark ``mmsi-bench``: every image, then the question
 (options written in it) and the official post-prompt; extraction ``official`` (default) or ``robust``;
 the table is accuracy per question type, Avg. over all questions (the paper's Table 2 columns).
+Loader option ``evaluation=circular`` asks each question with its options rotated four times (``circular``);
+the table then counts a question right only when all four rotations are, and the breakdown adds the
+official ``Vanilla`` figure (rotation 0 alone).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
 import pandas as pd
 
+from spatialbench.benchmarks.mmsi_bench.circular import group_of
 from spatialbench.benchmarks.mmsi_bench.extraction import POST_PROMPT, mmsi_choice
-from spatialbench.benchmarks.mmsi_bench.loader import BENCHMARK_NAME, load_mmsi_bench
+from spatialbench.benchmarks.mmsi_bench.loader import BENCHMARK_NAME, check_evaluation, load_mmsi_bench
 from spatialbench.benchmarks.shared.choice import column_table, images_then_text
+from spatialbench.benchmarks.shared.variants import all_variants_right
 from spatialbench.benchmarks.spec import BenchmarkSpec, MediaLayout, RunDefaults
 from spatialbench.records.item import Item
 from spatialbench.scoring.grouped import Table
@@ -25,8 +34,22 @@ def prompt_text(item: Item) -> str:
 
 
 def mmsi_bench_table(rows: pd.DataFrame) -> Table:
-    """Accuracy per question type; Avg. = overall accuracy over all questions (the official ``overall``)."""
-    return column_table(rows, "task")
+    """Accuracy per question type; Avg. = overall accuracy over all questions (the official ``overall``).
+
+    Rotations of one question (circular evaluation) count as one question, right only when all are; a
+    vanilla run has one row per question and is tabulated as it is.
+    """
+    return column_table(all_variants_right(rows, group_of), "task")
+
+
+def mmsi_bench_breakdowns(
+    items: Sequence[Item], rows: pd.DataFrame, *, data_dir: Path | str | None = None
+) -> list[Table]:
+    """For a circular run, the official ``Vanilla`` table: rotation 0 of each question alone."""
+    first = rows[rows["id"].astype(str).map(group_of) == rows["id"].astype(str)]
+    if len(first) == len(rows):
+        return []
+    return [replace(column_table(first, "task"), title="MMSI-Bench: vanilla (rotation 0 of each question)")]
 
 
 MMSIBenchBuilder = images_then_text(prompt_text, "MMSIBenchBuilder")
@@ -45,9 +68,19 @@ SPEC = BenchmarkSpec(
         },
         default_mode="official",
     ),
+    breakdowns=mmsi_bench_breakdowns,
     defaults=RunDefaults(frames="all"),
+    option_checks={"evaluation": check_evaluation},
     title="MMSI-Bench",
     media=MediaLayout("images inside MMSI_Bench.parquet / .tsv, written to <data>/images/<stem>/"),
 )
 
-__all__ = ["SPEC", "MMSIBenchBuilder", "load_mmsi_bench", "mmsi_bench_table", "mmsi_choice", "prompt_text"]
+__all__ = [
+    "SPEC",
+    "MMSIBenchBuilder",
+    "load_mmsi_bench",
+    "mmsi_bench_breakdowns",
+    "mmsi_bench_table",
+    "mmsi_choice",
+    "prompt_text",
+]

@@ -5,7 +5,9 @@ has one row per question: ``id``, ``images`` (a list of encoded images, bytes), 
 ``question`` (the question with its options written in, ``Options: A: ..., B: ...``), ``answer`` (a
 letter) and ``thought`` (the annotators' reasoning). The TSV (``MMSI_Bench.tsv``, read by the kit's
 ``MMSIBenchDataset``) has ``index``, ``image`` (a JSON list of base64 images), ``question``, ``answer``
-and ``category``. Images are written once beside the file (``images/<stem>/<id>_<k>.<ext>``).
+and ``category``; EASI's copy (``MMSIBench_wo_circular.tsv``) may give the options as ``A``-``D`` columns
+instead, written into the question as EASI's prompt writes them. Images are written once beside the file
+(``images/<stem>/<id>_<k>.<ext>``).
 """
 
 from __future__ import annotations
@@ -14,11 +16,10 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
-from spatialbench.benchmarks.shared.images import table_images
-from spatialbench.benchmarks.shared.tsv import data_files, image_index, read_tsv, tsv_images
-from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.benchmarks.mmsi_bench.circular import rotations
+from spatialbench.benchmarks.shared.images import images_or_error, table_images
+from spatialbench.benchmarks.shared.tsv import data_files, option_columns, parquet_records, tsv_rows
+from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import LoadedItems
 
@@ -27,10 +28,14 @@ BENCHMARK_NAME = "mmsi-bench"
 #: extractor's ``[A-D]``)
 LETTERS = ("A", "B", "C", "D")
 SUFFIXES = (".parquet", ".tsv")
+EVALUATIONS = ("vanilla", "circular")
 
 
-def load_mmsi_bench(path: Path | str) -> LoadedItems:
+def load_mmsi_bench(path: Path | str, evaluation: str = "vanilla") -> LoadedItems:
     """Load every question of ``path`` (``MMSI_Bench.parquet`` / ``.tsv``, or a folder holding them).
+
+    ``evaluation``: ``vanilla`` (each question once) or ``circular`` (each question four times, its
+    options rotated: :mod:`~spatialbench.benchmarks.mmsi_bench.circular`).
 
     Returns:
         Items in file order (id: the ``id`` / ``index``; task: the question type); ``.errors`` has one
@@ -39,46 +44,58 @@ def load_mmsi_bench(path: Path | str) -> LoadedItems:
     Raises:
         FileNotFoundError: no such file, or a folder without a Parquet/TSV file.
         AnnotationFileError (a ValueError): a file that cannot be read as a table.
+        ValueError: an unknown ``evaluation``.
     """
+    check_evaluation(evaluation)
     loaded = LoadedItems()
     for table in data_files(Path(path).resolve(), SUFFIXES, "MMSI-Bench"):
         for number, sample_id, fields in _rows(table):
             try:
-                loaded.append(_item(sample_id, fields))
+                item = _item(sample_id, fields)
+                loaded.extend(rotations(item) if evaluation == "circular" else (item,))
             except MalformedSampleError as error:
                 loaded.errors.append(error.row_error(str(table), number))
     return loaded
 
 
+def check_evaluation(evaluation: object) -> None:
+    """Refuse an ``evaluation`` other than ``vanilla`` / ``circular`` (ValueError)."""
+    if evaluation not in EVALUATIONS:
+        raise ValueError(f"unknown evaluation {evaluation!r}; known: {', '.join(EVALUATIONS)}")
+
+
 def _rows(table: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """Yield (row number, id, fields with ``media``) per row; images are written as files first."""
     if table.suffix == ".tsv":
-        frame = read_tsv(table)
-        by_index = image_index(frame)
-        for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
-            yield number, str(row.get("index", "")), _tsv_fields(row, table, by_index)
+        for number, row, media in tsv_rows(table):
+            kind = row.get("category") or row.get("question_type")
+            fields = {**row, "question_type": kind, "media": media, **_option_fields(row)}
+            yield number, str(row.get("index", "")), fields
         return
-    try:
-        frame = pd.read_parquet(table)
-    except (OSError, ValueError) as error:
-        raise unreadable(table, error) from None
-    for number, row in enumerate(frame.to_dict(orient="records"), start=1):
+    for number, row in enumerate(parquet_records(table), start=1):
         sample_id = str(row.get("id", number))
-        try:
-            media: tuple[MediaRef, ...] | MalformedSampleError
-            images = row.get("images")
-            media = () if images is None else table_images(list(images), table, sample_id, "images")
-        except MalformedSampleError as error:
-            media = error  # reported with the row's number by the caller
+        media = images_or_error(_parquet_images, row.get("images"), table, sample_id)
         yield number, sample_id, {**row, "media": media}
 
 
-def _tsv_fields(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) -> dict[str, Any]:
-    try:
-        media: tuple[MediaRef, ...] | MalformedSampleError = tsv_images(row, table, by_index)
-    except MalformedSampleError as error:
-        media = error  # reported with the row's number by the caller
-    return {**row, "question_type": row.get("category") or row.get("question_type"), "media": media}
+def _option_fields(row: Mapping[str, Any]) -> dict[str, Any]:
+    """Options given as ``A``-``D`` columns (EASI's TSV), written into the question as EASI's prompt does.
+
+    EASI's ``MMSIBench.build_prompt``: the question, a line break, ``Options: `` and ``A: x, `` per option;
+    the texts are kept (``option_texts``) for the rotations of circular evaluation. No columns, or a
+    question that already holds ``Options:`` (the MMSI-Bench TSV): nothing changes.
+    """
+    options = option_columns(row)
+    question = str(row.get("question") or "")
+    if not options or "Options:" in question:
+        return {}
+    written = "".join(f"{o[0]}: {o[3:]}, " for o in options)
+    return {"question": f"{question}\nOptions: {written}", "option_texts": {o[0]: o[3:] for o in options}}
+
+
+def _parquet_images(images: Any, table: Path, sample_id: str) -> tuple[MediaRef, ...]:
+    """Images of a Parquet row (none when the cell is empty); see :func:`~..shared.images.table_images`."""
+    return () if images is None else table_images(list(images), table, sample_id, "images")
 
 
 def _item(sample_id: str, row: Mapping[str, Any]) -> Item:
@@ -101,4 +118,5 @@ def _item(sample_id: str, row: Mapping[str, Any]) -> Item:
         ground_truth=answer,
         answer_kind=AnswerKind.MULTIPLE_CHOICE,
         media=row["media"],
+        metadata={"option_texts": row["option_texts"]} if row.get("option_texts") else {},
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -70,3 +70,15 @@ def table_images(images: Sequence[Any], table: Path, sample_id: str, field: str)
     if not all(isinstance(i, bytes) for i in encoded):
         raise MalformedSampleError(sample_id, field, "not a list of encoded images")
     return write_images(encoded, image_folder(table), sample_id)
+
+
+ImagesOrError = tuple[MediaRef, ...] | MalformedSampleError
+"""A row's images, or the error reading them (raised later, with the row's number, by the loader)."""
+
+
+def images_or_error(read: Callable[..., tuple[MediaRef, ...]], *args: Any) -> ImagesOrError:
+    """Return ``read(*args)``, or the MalformedSampleError it raises (so a bad image is one row error)."""
+    try:
+        return read(*args)
+    except MalformedSampleError as error:
+        return error

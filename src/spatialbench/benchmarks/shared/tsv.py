@@ -11,15 +11,25 @@ space). ``image_path`` names files instead.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from spatialbench.benchmarks.shared.images import from_base64, image_folder, write_images
+from spatialbench.benchmarks.shared.images import (
+    ImagesOrError,
+    from_base64,
+    image_folder,
+    images_or_error,
+    write_images,
+)
 from spatialbench.records.errors import MalformedSampleError, unreadable
-from spatialbench.records.item import MediaKind, MediaRef
+from spatialbench.records.item import Item, MediaKind, MediaRef
+from spatialbench.records.rows import LoadedItems
+
+TableRow = tuple[int, dict[str, Any], ImagesOrError]
+"""(line or row number, the row's fields, its images or the error reading them)."""
 
 #: a value of the ``image`` column this short is the index of the row holding the image (VLMEvalKit)
 _REFERENCE_LENGTH = 64
@@ -37,6 +47,50 @@ def read_tsv(path: Path) -> pd.DataFrame:
         raise unreadable(path, error) from None
     frame.columns = [str(c).strip() for c in frame.columns]
     return frame
+
+
+def load_tables(
+    tables: Iterable[Path],
+    rows: Callable[[Path], Iterable[TableRow]],
+    item: Callable[[dict[str, Any], ImagesOrError], Item],
+) -> LoadedItems:
+    """Return ``item(row, images)`` for every row of every table, a row error for each it refuses.
+
+    ``rows(table)`` yields :data:`TableRow` values; ``item`` raises MalformedSampleError for a bad row
+    (its images' error included), recorded with the table and the row's number.
+    """
+    loaded = LoadedItems()
+    for table in tables:
+        for number, row, media in rows(table):
+            try:
+                loaded.append(item(row, media))
+            except MalformedSampleError as error:
+                loaded.errors.append(error.row_error(str(table), number))
+    return loaded
+
+
+def tsv_rows(table: Path) -> Iterator[TableRow]:
+    """Yield (line number, row, its images or the error reading them) for each row of a TSV, in order.
+
+    Raises:
+        AnnotationFileError (a ValueError): see :func:`read_tsv`.
+    """
+    frame = read_tsv(table)
+    by_index = image_index(frame)
+    for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
+        yield number, row, images_or_error(tsv_images, row, table, by_index)
+
+
+def parquet_records(table: Path) -> list[dict[str, Any]]:
+    """Return the rows of a Parquet file as dicts, in order.
+
+    Raises:
+        AnnotationFileError (a ValueError): the file cannot be read as Parquet.
+    """
+    try:
+        return pd.read_parquet(table).to_dict(orient="records")
+    except (OSError, ValueError) as error:
+        raise unreadable(table, error) from None
 
 
 def tsv_images(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) -> tuple[MediaRef, ...]:

@@ -7,7 +7,7 @@ without a layout of its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 from spatialbench.media.video import SampledFrames
 from spatialbench.prompting.builders import PromptBuilder, arrange, image_parts
@@ -21,6 +21,8 @@ class VideoQABuilder(PromptBuilder):
     """Frames, then one text block; post-prompt by model family and answer kind (Table 9)."""
 
     template = "prompt.json"
+    #: the package holding ``template``: a benchmark with other post-prompts subclasses with its own file
+    package: ClassVar[str] = __package__ or ""
     known_overrides = frozenset(
         {
             "pre_prompt",
@@ -34,7 +36,7 @@ class VideoQABuilder(PromptBuilder):
 
     def __init__(self, config: PromptConfig) -> None:
         super().__init__(config)
-        self.data = read_json(__package__, self.template)
+        self.data = read_json(self.package, self.template)
 
     def _field(self, key: str, default: str) -> str:
         return self.config.overrides.get(key, default)

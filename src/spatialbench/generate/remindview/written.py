@@ -13,7 +13,8 @@ from spatialbench.generate.written import OwnedFiles
 from spatialbench.synth.rigs import Rig
 
 WRITTEN = "remindview_files.txt"
-TOP_FILES = ("object_centric_qa.csv", "view_centric_qa.csv", "manifest.json", "statistics.md")
+TOP_FILES = ("object_centric_qa.csv", "view_centric_qa.csv", "manifest.json", "statistics.md", "README.md",
+             "metadata.jsonl")
 
 REMINDVIEW_FILES = OwnedFiles(
     "generate remindview",

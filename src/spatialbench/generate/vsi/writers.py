@@ -64,7 +64,7 @@ def write_benchmark(items: Sequence[Item], manifest: dict[str, Any], out_dir: Pa
             paths["manifest"]: lambda p: write_manifest(manifest, p),
         }
     )
-    paths["card"] = write_card(out, pretty_name="VSI-Bench (generated)", data_file="test.parquet",
+    paths["card"] = write_card(out, pretty_name="VSI-Bench (generated)", data_files=["test.parquet"],
                                features=schema_features(pq.read_schema(paths["parquet"])), how=HOW,
                                seed=find_seed(manifest), rows=len(items))
     return paths
