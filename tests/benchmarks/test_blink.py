@@ -9,6 +9,7 @@ spatialbench read, written as ``"(X)"``, so per-item hits and Total agree (Δ 0)
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,8 @@ from typer.testing import CliRunner
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.cli.main import app
-from support.benchmark_runs import run_scripted
 from support.image_tables import png, tsv_image, write_parquet, write_tsv
+from support.scripted_runs import run_items, scripted_run
 
 # (subtask, choices, answer, images, response)
 CASES = [
@@ -100,15 +101,16 @@ def test_release_and_tsv_give_the_same_items(tmp_path: Path) -> None:
 def test_loopback_run_scores_the_official_total(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = write_release(tmp_path / "hf")
     responses = {_prompt(k, c[1]): c[4] for k, c in enumerate(CASES)}
-    run = run_scripted("blink", data, responses, tmp_path / "run", monkeypatch)
-    out, script = run.out, run.script
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    out = tmp_path / "run"
+    script = scripted_run("blink", data, out, responses)
     assert sorted(r.n_images for r in script.answered()) == sorted(c[3] for c in CASES)
     items = get_benchmark("blink").load_items(data)
     gold = {i.id: f"({i.ground_truth})" for i in items}
-    read = {row["id"]: f"({row['extracted']})" for row in _items_csv(out)}
+    read = {str(i): f"({e})" for i, e in run_items(out)["extracted"].items()}
     per_task, total = _official_total(gold, read)
     assert [int(read[i.id] == gold[i.id]) for i in items] == [HITS[_case(i.question)] for i in items]
-    scores = run.scores
+    scores = json.loads((out / "scores.json").read_text())
     assert (
         scores["overall"] == pytest.approx(100 * total) == pytest.approx(100 * (2 / 3 + 1 + 1 / 2) / 3)
     )  # Δ 0
@@ -120,10 +122,3 @@ def test_loopback_run_scores_the_official_total(tmp_path: Path, monkeypatch: pyt
 
 def _case(prompt: str) -> int:
     return next(k for k, c in enumerate(CASES) if _prompt(k, c[1]) == prompt)
-
-
-def _items_csv(out: Path) -> list[dict[str, str]]:
-    import csv
-
-    with (out / "items.csv").open(newline="") as handle:
-        return list(csv.DictReader(handle))

@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.mindcube import answer_tag_choice, official_choice, prompt_text
 from spatialbench.cli.main import app
-from support.benchmark_runs import run_scripted
 from support.image_tables import png, tsv_image, write_tsv
+from support.scripted_runs import scripted_run
 
 OPTIONS = "A. Above B. Under C. Front D. Behind"
 # (id, answer, number of images, the scripted response)
@@ -185,10 +185,11 @@ def test_release_and_tsv_give_the_same_items(tmp_path: Path) -> None:
 def test_loopback_run_scores_the_official_way(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = write_release(tmp_path / "hf")
     responses = {_question(k): c[3] for k, c in enumerate(CASES)}
-    run = run_scripted("mindcube", data, responses, tmp_path / "run", monkeypatch, ["--subset", "tiny"])
-    out, script = run.out, run.script
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    out = tmp_path / "run"
+    script = scripted_run("mindcube", data, out, responses, "--subset", "tiny")
     assert sorted(r.n_images for r in script.answered()) == sorted(n for _, _, n, _ in CASES)
-    scores = run.scores
+    scores = json.loads((out / "scores.json").read_text())
     official = [int(_official_extract(r) == a) for _, a, _, r in CASES]
     overall = _official_overall([c[0] for c in CASES], official)
     assert scores["overall"] == pytest.approx(overall) == pytest.approx(400 / 6)  # 4 of 6, Δ 0

@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.site import prompt_text, site_choice
 from spatialbench.cli.main import app
-from support.benchmark_runs import run_scripted
 from support.image_tables import png, tsv_image, write_parquet, write_tsv
+from support.scripted_runs import scripted_run
 from support.videos import encode_indexed_video
 
 COUNT, LOC, MOVE = (
@@ -153,11 +153,12 @@ def test_release_and_tsv_load(tmp_path: Path) -> None:
 def test_loopback_run_scores_pooled_caa(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     data = write_release(tmp_path / "hf")
     responses = {_question(k): c[4] for k, c in enumerate(CASES)}
-    run = run_scripted("site", data, responses, tmp_path / "run", monkeypatch)
-    out, script = run.out, run.script
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    out = tmp_path / "run"
+    script = scripted_run("site", data, out, responses)
     assert sorted(r.n_images for r in script.answered()) == [1, 1, 2, 2, 6, 6, 6]  # videos: all 6 frames
     pairs = [(hit, len(c[2])) for hit, c in zip(_official_hits(), CASES, strict=True)]
-    scores = run.scores
+    scores = json.loads((out / "scores.json").read_text())
     # by hand: Σ(hit − 1/n) = 1/2 + 3/4 + 2/3 + 4/5 − 1/2 − 1/4 + 2/3 = 79/30;
     # Σ(1 − 1/n) = 1/2 + 3/4 + 2/3 + 4/5 + 1/2 + 3/4 + 2/3 = 139/30
     assert scores["overall"] == pytest.approx(_official_caa(pairs)) == pytest.approx(100 * 79 / 139)  # Δ 0
