@@ -22,8 +22,9 @@ print(json.dumps([BENCHMARKS.names(), modes, loaded]))
 def test_names_are_complete_before_anything_is_imported() -> None:
     out = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True, check=True).stdout
     benchmarks, modes, loaded = json.loads(out)
-    assert benchmarks == ["3dsrbench", "cvbench", "embspatial", "mmsi-bench", "mmsi-video", "remindview",
-                          "revsi", "viewspatial", "vsi-super-count", "vsi-super-recall", "vsibench"]
+    assert benchmarks == ["3dsrbench", "blink", "cvbench", "embspatial", "mindcube", "mmsi-bench",
+                          "mmsi-video", "remindview", "revsi", "site", "viewspatial", "vsi-super-count",
+                          "vsi-super-recall", "vsibench"]
     every = ["lmms-eval-0.7.2", "lmms-eval-0.7.3", "official", "robust", "vlmevalkit"]
     assert modes == [every, every]
     assert loaded == ["spatialbench.benchmarks.spec"]  # no benchmark package imported

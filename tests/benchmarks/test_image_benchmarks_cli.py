@@ -8,9 +8,12 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
+from test_blink import write_release as write_blink
 from test_cvbench import write_release as write_cvbench
 from test_embspatial import write_release as write_embspatial
+from test_mindcube import write_tsv_release as write_mindcube
 from test_mmsi_bench import _write_both as write_mmsi
+from test_site import write_release as write_site
 from test_threedsr import _kit_rows as threedsr_rows
 from test_viewspatial import write_release as write_viewspatial
 from typer.testing import CliRunner
@@ -28,13 +31,23 @@ def _data(name: str, folder: Path) -> Path:
         return write_embspatial(folder)
     if name == "3dsrbench":
         return write_tsv(threedsr_rows(), folder / "3dsrbench_v1_vlmevalkit_circular.tsv")
+    if name == "mindcube":
+        return write_mindcube(folder)
+    if name == "site":
+        return write_site(folder)
+    if name == "blink":
+        return write_blink(folder)
     return write_cvbench(folder) if name == "cvbench" else write_viewspatial(folder)
 
 
 # by hand: random = mean of 1/n options (MMSI and ViewSpatial 4, CV-Bench 3); frequency = the most frequent
 # answer of each task: MMSI 1/2 + 1/3 + 1/1 tasks -> 3 of 6; ViewSpatial 1 of 3 per type -> 2 of 6; CV-Bench
 # card formula, ties to the first letter: Count A (ADE right, COCO wrong), Relation B, Depth A, Distance A:
-# ADE 2/2, COCO 0/1 -> 2D 1/2; Omni3D 2/4 -> 3D 1/2; overall 50.
+# ADE 2/2, COCO 0/1 -> 2D 1/2; Omni3D 2/4 -> 3D 1/2; overall 50. MindCube (translation out of the overall):
+# random 1/4; frequency per setting, ties to the first letter: rotation A of A,B; among C of C,D; around A
+# of B,A -> 3 of 6. SITE: the random guess scores 1/n per item, so its chance-adjusted accuracy is 0.
+# BLINK (mean of the subtasks): random 1/2 each; frequency Relative_Depth B 2/3, Jigsaw B 1/1,
+# Multi-view_Reasoning A of A,B 1/2.
 EXPECTED = {
     ("mmsi-bench", "chance-random"): 25.0, ("mmsi-bench", "chance-frequency"): 50.0,
     ("cvbench", "chance-random"): 100 / 3, ("cvbench", "chance-frequency"): 50.0,
@@ -45,6 +58,9 @@ EXPECTED = {
     # EmbSpatial: 4 options each; frequency per relation: every relation has one question but "close"
     # (answers C and D, the tie to the first: C), so 6 of 7
     ("embspatial", "chance-random"): 25.0, ("embspatial", "chance-frequency"): 600 / 7,
+    ("mindcube", "chance-random"): 25.0, ("mindcube", "chance-frequency"): 50.0,
+    ("site", "chance-random"): 0.0,
+    ("blink", "chance-random"): 50.0, ("blink", "chance-frequency"): 100 * (2 / 3 + 1 + 1 / 2) / 3,
 }
 
 
@@ -58,7 +74,8 @@ def test_baselines_score(tmp_path: Path, name: str, model: str) -> None:
     assert scores["overall"] == pytest.approx(EXPECTED[name, model])
 
 
-@pytest.mark.parametrize("name", ["mmsi-bench", "cvbench", "viewspatial", "3dsrbench", "embspatial"])
+@pytest.mark.parametrize("name", ["mmsi-bench", "cvbench", "viewspatial", "3dsrbench", "embspatial",
+                                  "mindcube", "site", "blink"])
 def test_serve_shows_an_item(tmp_path: Path, name: str) -> None:
     data = _data(name, tmp_path / "data")
     config = ServeConfig(data=data, workdir=tmp_path / "work", token="t", benchmark=name)

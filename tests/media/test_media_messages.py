@@ -39,3 +39,14 @@ def test_uniform_beyond_the_frame_count_warns_once(video: Path, caplog) -> None:
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "uniform:100000 asks for more frames than" in warnings[0]
     assert "30 frames" in warnings[0]
+
+
+def test_a_still_image_is_not_short_of_frames(tmp_path: Path, caplog) -> None:
+    """A run mixing images and videos (SITE) under uniform:32 said the images were short of frames."""
+    from PIL import Image
+
+    Image.new("RGB", (8, 8)).save(tmp_path / "still.png")
+    with caplog.at_level(logging.WARNING, logger="spatialbench.media.cache"):
+        still = MediaRef(kind=MediaKind.IMAGE, path="still.png")
+        FrameCache(tmp_path).get(still, parse_strategy("uniform:32"))
+    assert not [r for r in caplog.records if r.levelno == logging.WARNING]

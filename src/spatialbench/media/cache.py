@@ -105,7 +105,8 @@ class FrameCache:
                     entry = load_media(
                         ref, self.root, strategy, max_pixels, self._scores(ref, strategy, query)
                     )
-                    self._warn_if_short(strategy, entry)
+                    if ref.kind is not MediaKind.IMAGE:  # a still image is one frame, not short of any
+                        self._warn_if_short(strategy, entry)
                 except MediaError as exc:
                     entry = exc
                 self._store(key, entry)

@@ -60,7 +60,7 @@ def cell_intervals(run: RunData, keys: Sequence[str]) -> tuple[tuple[Interval, i
     """Return ``(ci95, n, small)`` for Avg. then each cell ``keys`` (small: fewer than 30 items)."""
     table = run.result.table
     ci = table_ci(table)
-    total = sum(table.counts.values())
+    total = sum(n for part, n in table.counts.items() if part not in table.other_tasks)  # what Avg. covers
     cells = {c.key: c.n for c in table.cells}
     # a baseline that does not apply to some columns has no Avg. (tables._average): its cell stays "-"
     out = [(None, 0, False) if run.result.not_applicable else (ci.get("overall"), total, 0 < total < SMALL)]

@@ -148,7 +148,7 @@ def leaderboard(runs: Sequence[RunData]) -> Leaderboard:
         raise ValueError(f"runs of different benchmarks cannot share a table: {', '.join(benchmarks)}")
     first = runs[0].result.table
     keys = tuple(c.key for c in first.cells)
-    header = ("Avg. (question-weighted)" if first.weighting == "questions" else "Avg.",
+    header = (first.average_label,
               *(c.group for c in first.cells))
     values = {id(r): (_average(r), *(r.result.table.scores.get(k) for k in keys)) for r in runs}
     marks = protocols.item_marks(runs)

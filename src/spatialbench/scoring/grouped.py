@@ -12,6 +12,10 @@ inspect_ai's ``grouped()``:
   VSI-Bench Rel. Dir. = mean of easy / medium / hard, as the official code computes it), the ``average``
   the mean of the group scores present (VSI-Bench Avg.).
 
+With ``weight`` (a column of positive numbers), every mean over questions is weighted by it
+(``Σ w·score / Σ w``): SITE's chance-adjusted accuracy is such a mean (``score = (hit − 1/n) / (1 − 1/n)``,
+``w = 1 − 1/n``, so the mean is ``Σ(hit − 1/n) / Σ(1 − 1/n)``).
+
 Each cell also carries its random-guess baseline (the mean of ``1 / n_options`` over its questions, when
 the rows carry ``n_options``) and its extraction failures (counted wrong), so breakdown tables and score
 tables are one type, rendered by :mod:`spatialbench.scoring.render`.
@@ -101,7 +105,8 @@ class Table:
             grouping key (the task). other_tasks: values of the grouping key no group names.
         groups / by / source: the groups, grouping key and scored rows (only the columns they read, with
             ``id``, ``scene_id`` and ``score``) the table was computed from: what
-            :mod:`spatialbench.scoring.uncertainty` resamples.
+            :mod:`spatialbench.scoring.uncertainty` resamples. weight: the column weighting each question
+            in its means (None: every question counts 1).
     """
 
     title: str
@@ -114,11 +119,19 @@ class Table:
     groups: tuple[Group, ...] = dataclass_field(default=(), compare=False, repr=False)
     by: str = "task"
     source: pd.DataFrame | None = dataclass_field(default=None, compare=False, repr=False)
+    weight: str | None = None
 
     @property
     def scores(self) -> dict[str, float | None]:
         """Cell key → percent (None for a group without questions)."""
         return {c.key: c.accuracy for c in self.cells}
+
+    @property
+    def average_label(self) -> str:
+        """The average's header: ``Avg.`` (columns), ``Avg. (question-weighted)``, or ``Avg. (<weight>)``."""
+        if self.weighting == "columns":
+            return "Avg."
+        return f"Avg. ({self.weight})" if self.weight else "Avg. (question-weighted)"
 
     @property
     def averaged_over(self) -> tuple[str, ...]:
@@ -150,45 +163,64 @@ def grouped(
     weighting: Weighting = "questions",
     title: str = "",
     by: str = "task",
+    weight: str | None = None,
 ) -> Table:
     """Score every group of ``groups`` over ``rows`` into one table (module docstring).
 
+    ``weight``: the column of per-question weights of every mean over questions (None: unweighted).
     Never raises for groups without questions; rows with a NaN score are left out.
     """
     scored = rows[rows["score"].notna()]
     per_part = scored.groupby(by, sort=True)["score"]
-    means = {str(k): float(v) for k, v in per_part.mean().items()}
-    cells = tuple(_cell(scored, group, weighting, by, means) for group in groups)
+    means = _group_means(scored, by, weight)
+    cells = tuple(_cell(scored, group, weighting, by, means, weight) for group in groups)
     covered = {str(p) for group in groups for p in group.parts(by)}
     return Table(
         title=title,
         cells=cells,
         weighting=weighting,
-        average=_average(scored, groups, cells, weighting),
+        average=_average(scored, groups, cells, weighting, weight),
         task_scores={k: 100.0 * m for k, m in means.items()},
         counts={str(k): int(v) for k, v in per_part.size().items()},
         other_tasks=tuple(sorted(set(means) - covered)),
         groups=tuple(groups),
         by=by,
-        source=_source(scored, groups, by),
+        source=_source(scored, groups, by, weight),
+        weight=weight,
     )
 
 
-def _source(scored: pd.DataFrame, groups: Sequence[Group], by: str) -> pd.DataFrame:
+def _mean(chosen: pd.DataFrame, weight: str | None) -> float:
+    """Mean score of ``chosen`` (non-empty), weighted by column ``weight`` when given."""
+    if weight is None:
+        return float(chosen["score"].mean())
+    return float((chosen["score"] * chosen[weight]).sum() / chosen[weight].sum())
+
+
+def _group_means(scored: pd.DataFrame, by: str, weight: str | None) -> dict[str, float]:
+    """Mean score per value of ``by`` (sorted); unweighted by pandas' group mean, to the official bits."""
+    if weight is None:
+        return {str(k): float(v) for k, v in scored.groupby(by, sort=True)["score"].mean().items()}
+    return {str(k): _mean(part, weight) for k, part in scored.groupby(by, sort=True)}
+
+
+def _source(scored: pd.DataFrame, groups: Sequence[Group], by: str, weight: str | None) -> pd.DataFrame:
     """Return the columns of ``scored`` a resample of the table reads (a frame of a few columns, not all)."""
-    wanted = ["id", "scene_id", "score", by, *(column for g in groups for column, _ in g.where)]
+    wanted = ["id", "scene_id", "score", by, *([weight] if weight else []),
+              *(column for g in groups for column, _ in g.where)]
     return scored[[c for c in dict.fromkeys(wanted) if c in scored]]
 
 
-def _cell(scored: pd.DataFrame, group: Group, weighting: Weighting, by: str, means: dict[str, float]) -> Cell:
+def _cell(scored: pd.DataFrame, group: Group, weighting: Weighting, by: str, means: dict[str, float],
+          weight: str | None) -> Cell:
     chosen = scored[group.mask(scored)]
     parts = group.parts(by)
-    present = _part_means(chosen, group, by, means)
+    present = _part_means(chosen, group, by, means, weight)
     accuracy: float | None = None
     if len(chosen) and weighting == "columns":
         accuracy = 100.0 * sum(present) / len(present)
     elif len(chosen):
-        accuracy = 100.0 * float(chosen["score"].mean())
+        accuracy = 100.0 * _mean(chosen, weight)
     return Cell(
         key=group.key,
         group=group.label,
@@ -201,7 +233,8 @@ def _cell(scored: pd.DataFrame, group: Group, weighting: Weighting, by: str, mea
     )
 
 
-def _part_means(chosen: pd.DataFrame, group: Group, by: str, means: dict[str, float]) -> list[float]:
+def _part_means(chosen: pd.DataFrame, group: Group, by: str, means: dict[str, float],
+                weight: str | None) -> list[float]:
     """Return the means of the group's parts present.
 
     The table's per-part means, in the group's order, when the group selects by ``by`` alone (the official
@@ -209,7 +242,7 @@ def _part_means(chosen: pd.DataFrame, group: Group, by: str, means: dict[str, fl
     """
     if group.where and all(column == by for column, _ in group.where):
         return [means[str(p)] for p in group.parts(by) if str(p) in means]
-    return [float(m) for m in chosen.groupby(by, sort=True)["score"].mean()]
+    return list(_group_means(chosen, by, weight).values())
 
 
 def _chance(chosen: pd.DataFrame) -> float | None:
@@ -219,7 +252,8 @@ def _chance(chosen: pd.DataFrame) -> float | None:
 
 
 def _average(
-    scored: pd.DataFrame, groups: Sequence[Group], cells: Sequence[Cell], weighting: Weighting
+    scored: pd.DataFrame, groups: Sequence[Group], cells: Sequence[Cell], weighting: Weighting,
+    weight: str | None,
 ) -> float | None:
     if weighting == "columns":
         present = [c.accuracy for c in cells if c.accuracy is not None]
@@ -227,8 +261,8 @@ def _average(
     covered = pd.Series(False, index=scored.index)
     for group in groups:
         covered |= group.mask(scored)
-    chosen = scored.loc[covered, "score"]
-    return 100.0 * float(chosen.mean()) if len(chosen) else None
+    chosen = scored[covered]
+    return 100.0 * _mean(chosen, weight) if len(chosen) else None
 
 
 def with_items(rows: pd.DataFrame, items: Iterable[Item]) -> pd.DataFrame:

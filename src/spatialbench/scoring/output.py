@@ -13,7 +13,8 @@ without items), keyed like the scores (``overall`` included), a scene-clustered 
 those tables), then ``filtered_responses`` (ids whose scored text another tool's filter made from the
 model's raw response, e.g. lmms-eval's ``<think>`` stripping); the fields before them are written exactly
 as before. Item counts stay in ``counts``. ``items.csv`` ends with each item's ``scene_id`` (the cluster of
-the intervals; ``reconcile`` reads it).
+the intervals; ``reconcile`` reads it) and ``n_options`` (0 for numerical items; SITE's chance-adjusted
+accuracy is computed from it when a run is read back).
 
 ``items.csv`` text cells are escaped against spreadsheet formulas (:func:`~spatialbench.scoring.render.
 spreadsheet_safe`). The three files are written as one set (:func:`~spatialbench.records.files.
@@ -46,7 +47,7 @@ from spatialbench.scoring.uncertainty import RESAMPLES, SMALL, small_cells, tabl
 LISTED = 100
 """At most this many skipped rows / unmatched ids are listed in ``scores.json`` (all are counted)."""
 CSV_COLUMNS = ("id", "task", "prediction", "extracted", "score", "rule", "ground_truth", "dataset", "pruned",
-               "scene_id")
+               "scene_id", "n_options")
 
 
 def markdown_rows(named: list[tuple[str, Table]]) -> list[str]:

@@ -173,7 +173,7 @@ def to_latex(grid: Grid, corner: str = "", rules: Sequence[int] = (), comments: 
 def score_grid(named: Sequence[tuple[str, Table]]) -> Grid:
     """Score layout: one row per ``(name, table)``; columns ``Avg.`` and the first table's cells."""
     first = named[0][1]
-    average = "Avg. (question-weighted)" if first.weighting == "questions" else "Avg."
+    average = first.average_label
     keys = [c.key for c in first.cells]
     rows = tuple((name, (table.average, *(table.scores.get(k) for k in keys))) for name, table in named)
     return Grid((average, *(c.group for c in first.cells)), rows)

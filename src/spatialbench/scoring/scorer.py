@@ -25,7 +25,7 @@ from spatialbench.scoring.rules import ScoringRules
 
 ROW_COLUMNS = (
     "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth",
-    "prediction", "extracted", "rule", "answered", "missing", "score", "pruned",
+    "prediction", "extracted", "rule", "answered", "missing", "score", "pruned", "n_options",
 )
 
 
@@ -198,6 +198,7 @@ def _row_columns(items: list[Item], texts: list[str | None], values: list, read_
     yield "missing", [t is None for t in texts]
     yield "score", np.asarray(scores, dtype=float)
     yield "pruned", [i.metadata.get("pruned") for i in items]
+    yield "n_options", [len(i.options) for i in items]  # 0 for numerical items (chance-adjusted scores)
 
 
 def result_from_rows(rules: ScoringRules, extract: str, mra: str, rows: pd.DataFrame, errors: list[str],

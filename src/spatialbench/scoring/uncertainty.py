@@ -82,8 +82,9 @@ class Resampler:
 class _Sums:
     """Weighted means of masks of one frame's scores under a :class:`Resampler`."""
 
-    def __init__(self, rows: pd.DataFrame, resampler: Resampler) -> None:
-        self.scores = rows["score"].to_numpy(dtype=float)
+    def __init__(self, rows: pd.DataFrame, resampler: Resampler, weight: str | None = None) -> None:
+        self.counts = rows[weight].to_numpy(dtype=float) if weight else np.ones(len(rows))
+        self.scores = rows["score"].to_numpy(dtype=float) * self.counts
         clusters = resampler.clusters  # tolist: one conversion, not a pandas iterator cell by cell
         self.codes = np.array([clusters[k] for k in cluster_keys(rows).tolist()], dtype=np.int64)
         self.weights = resampler.weights
@@ -93,7 +94,7 @@ class _Sums:
         width = self.weights.shape[1]
         codes = self.codes[mask]
         total = self.weights @ np.bincount(codes, weights=self.scores[mask], minlength=width)
-        count = self.weights @ np.bincount(codes, minlength=width).astype(float)
+        count = self.weights @ np.bincount(codes, weights=self.counts[mask], minlength=width)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(count > 0, 100.0 * total / count, np.nan)
 
@@ -115,7 +116,7 @@ def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | No
     if table.source is None:
         raise ValueError(f"table {table.title!r} keeps no rows to resample")
     scored = table.source.reset_index(drop=True)
-    sums = _Sums(scored, resampler)
+    sums = _Sums(scored, resampler, table.weight)
     by = scored[table.by].astype(str).to_numpy() if len(scored) else np.array([], dtype=str)
     tasks = {t: sums.mean(by == t) for t in table.task_scores}
     draws: dict[str, np.ndarray | None] = {}

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.mmsi_bench.circular import rotations
-from spatialbench.benchmarks.shared.images import image_folder, images_or_error, write_images
+from spatialbench.benchmarks.shared.images import images_or_error, table_images
 from spatialbench.benchmarks.shared.tsv import data_files, option_columns, parquet_records, tsv_rows
 from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaRef
@@ -94,13 +94,8 @@ def _option_fields(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _parquet_images(images: Any, table: Path, sample_id: str) -> tuple[MediaRef, ...]:
-    """Images of a Parquet row: a list of bytes, or of ``{"bytes": ...}`` (the ``datasets`` Image feature)."""
-    if images is None:
-        return ()
-    encoded = [i["bytes"] if isinstance(i, Mapping) else i for i in list(images)]
-    if not all(isinstance(i, bytes) for i in encoded):
-        raise MalformedSampleError(sample_id, "images", "not a list of encoded images")
-    return write_images(encoded, image_folder(table), sample_id)
+    """Images of a Parquet row (none when the cell is empty); see :func:`~..shared.images.table_images`."""
+    return () if images is None else table_images(list(images), table, sample_id, "images")
 
 
 def _item(sample_id: str, row: Mapping[str, Any]) -> Item:

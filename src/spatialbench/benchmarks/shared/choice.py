@@ -21,27 +21,40 @@ from spatialbench.scoring.grouped import Group, Table, grouped
 TextFn = Callable[[Item], str]
 
 
+MARKER = "<image>"
+
+
 class ImagesThenText(PromptBuilder):
     """Every image of the item in order, then ``text(item)``; a blind run sends the text alone.
 
-    Subclasses set ``text`` (a static function ``Item -> str``).
+    Subclasses set ``text`` (a static function ``Item -> str``). With ``markers`` set, a text holding
+    ``<image>`` is interleaved instead: each marker is replaced by the next image (VLMEvalKit's
+    ``build_msgs``: the text split at the markers, each piece stripped); images left over go first.
     """
 
     text: ClassVar[TextFn]
+    markers: ClassVar[bool] = False
 
     def build(self, item: Item, media: Sequence[Any]) -> Request:
-        """Build the request for one item (``media``: one sample per image, empty when blind)."""
-        parts: list[Part] = []
-        if not self.config.blind:
-            for sample in media:
-                parts.extend(ImagePart(pixels) for pixels in sample.pixels)
-        parts.append(TextPart(type(self).text(item)))
+        """Build the request for one item (``media``: one sample per image or video, empty when blind)."""
+        text = type(self).text(item)
+        images = [] if self.config.blind else [ImagePart(p) for sample in media for p in sample.pixels]
+        if not (type(self).markers and MARKER in text):
+            return Request(parts=(*images, TextPart(text)))
+        pieces = text.split(MARKER)
+        placed = min(len(images), len(pieces) - 1)
+        parts: list[Part] = list(images[placed:])
+        for k, piece in enumerate(pieces):
+            if piece.strip():
+                parts.append(TextPart(piece.strip()))
+            if k < placed:
+                parts.append(images[k])
         return Request(parts=tuple(parts))
 
 
-def images_then_text(text: TextFn, name: str) -> type[ImagesThenText]:
+def images_then_text(text: TextFn, name: str, *, markers: bool = False) -> type[ImagesThenText]:
     """Return an :class:`ImagesThenText` builder class named ``name`` whose text is ``text(item)``."""
-    return type(name, (ImagesThenText,), {"text": staticmethod(text)})
+    return type(name, (ImagesThenText,), {"text": staticmethod(text), "markers": markers})
 
 
 def column_table(rows: pd.DataFrame, column: str = "task", order: Sequence[str] = ()) -> Table:

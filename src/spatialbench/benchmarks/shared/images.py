@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +56,20 @@ def write_images(images: Sequence[bytes], folder: Path, name: str) -> tuple[Medi
             path.write_bytes(data)
         refs.append(MediaRef(kind=MediaKind.IMAGE, path=str(path)))
     return tuple(refs)
+
+
+def table_images(images: Sequence[Any], table: Path, sample_id: str, field: str) -> tuple[MediaRef, ...]:
+    """Write the images of one Parquet row beside ``table`` and return their references, in order.
+
+    ``images``: encoded images as bytes or as ``{"bytes": ...}`` (the ``datasets`` Image feature).
+
+    Raises:
+        MalformedSampleError: a value that is not an encoded image (named by ``field``).
+    """
+    encoded = [i["bytes"] if isinstance(i, Mapping) else i for i in images]
+    if not all(isinstance(i, bytes) for i in encoded):
+        raise MalformedSampleError(sample_id, field, "not a list of encoded images")
+    return write_images(encoded, image_folder(table), sample_id)
 
 
 ImagesOrError = tuple[MediaRef, ...] | MalformedSampleError

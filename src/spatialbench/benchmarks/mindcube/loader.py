@@ -1,0 +1,188 @@
+"""Load MindCube from its release JSONL files or from the EASI/VLMEvalKit TSV.
+
+The release (Hugging Face ``MLL-Lab/MindCube``, ``data.zip`` → ``data/raw/MindCube_tinybench.jsonl`` and
+``data/raw/MindCube.jsonl``, images under ``data/other_all_image/...``; github mll-lab-nu/MindCube
+``scripts/data_processing.py``) has one JSON object per line: ``id`` (its setting is written in it:
+``around``, ``rotation``, ``among``, ``translation``; official ``get_setting_from_id``), ``question`` (the
+question with its options written in, ``... A. Above B. Under``), ``images`` (paths relative to ``data/``)
+and ``gt_answer`` (a letter), besides ``category``, ``type`` and ``meta_info``. The TSV (EASI's
+``MindCubeBench_tiny_raw_qa.tsv`` / ``MindCubeBench_raw_qa.tsv``, read by VLMEvalKit's ``MindCubeBench``)
+has ``index``, ``question``, ``answer``, ``category`` (the setting) and ``image_path`` (or base64 ``image``).
+
+``subset="tiny"`` reads MindCube-Tiny (``MindCube_tinybench.jsonl`` / ``*tiny*.tsv``); the default reads
+the full benchmark (``MindCube.jsonl`` / ``MindCubeBench_raw_qa.tsv``) — the training file is never read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from spatialbench.benchmarks.shared.tsv import image_index, read_tsv, tsv_images
+from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
+from spatialbench.records.rows import LoadedItems
+
+BENCHMARK_NAME = "mindcube"
+SETTINGS = ("rotation", "among", "around", "translation", "other")
+"""The settings of the official evaluation, ``translation`` tracked but left out of the overall."""
+_FILES = {
+    "tiny": ("MindCube_tinybench.jsonl", "MindCubeBench_tiny_raw_qa.tsv"),
+    "full": ("MindCube.jsonl", "MindCubeBench_raw_qa.tsv"),
+}
+_FIRST_OPTION = re.compile(r"(?:^|\s)A\.\s")
+_OPTION_SPLIT = re.compile(r"(?:^|\s)([A-E])\.\s+")
+
+
+def setting_of(item_id: str, category: str = "") -> str:
+    """Return the setting of an item (one of ``SETTINGS``).
+
+    The first of ``around``, ``rotation``, ``translation``, ``among`` in its id (official
+    ``get_setting_from_id``, that order), else ``category`` when it names a setting, else ``other``.
+    """
+    lowered = item_id.lower()
+    found = next((s for s in ("around", "rotation", "translation", "among") if s in lowered), None)
+    if found:
+        return found
+    return category.strip().lower() if category.strip().lower() in SETTINGS else "other"
+
+
+def options_of(question: str) -> tuple[str, ...]:
+    """Return the lettered options written at the end of ``question`` (``("A. Above", "B. Under")``).
+
+    They start at the last "A." after a space; letters must follow in order (A, B, C...); () when none.
+    """
+    starts = list(_FIRST_OPTION.finditer(question))
+    if not starts:
+        return ()
+    parts = _OPTION_SPLIT.split(question[starts[-1].start() :])[1:]  # letter, text, letter, text...
+    options = []
+    for k, (letter, body) in enumerate(zip(parts[::2], parts[1::2], strict=True)):
+        if letter != "ABCDE"[k]:
+            break
+        options.append(f"{letter}. {body.strip()}")
+    return tuple(options)
+
+
+def tiny_only(loaded: LoadedItems) -> LoadedItems:
+    """Keep the items read from a MindCube-Tiny file (``metadata["file"]`` names one), with the row errors.
+
+    Raises:
+        ValueError: items were read, none of them from a MindCube-Tiny file.
+    """
+    kept = LoadedItems([i for i in loaded if "tiny" in str(i.metadata.get("file", ""))], loaded.errors)
+    if loaded and not kept:
+        files = sorted({str(i.metadata.get("file")) for i in loaded})
+        raise ValueError(f"subset 'tiny' needs {' or '.join(_FILES['tiny'])}, not {', '.join(files)}")
+    return kept
+
+
+def release_file(path: Path, subset: str) -> Path:
+    """Return the file of ``subset`` (``tiny`` / ``full``).
+
+    ``path`` itself when it is a file, else the subset's release file in ``path``, ``path/raw`` or
+    ``path/data/raw``.
+
+    Raises:
+        FileNotFoundError: no such file or folder, or no release file of the subset in the folder.
+    """
+    if path.is_file():
+        return path
+    names = _FILES[subset]
+    for folder in (path, path / "raw", path / "data" / "raw"):
+        for name in names:
+            if (folder / name).is_file():
+                return folder / name
+    where = f"{path}, {path}/raw or {path}/data/raw"
+    raise FileNotFoundError(f"no MindCube file ({' or '.join(names)}) in {where}")
+
+
+def load_mindcube(path: Path | str, subset: Literal["full", "tiny"] = "full") -> LoadedItems:
+    """Load MindCube (module docstring) from a release JSONL, a TSV, or the folder holding them.
+
+    Returns:
+        Items in file order (id: the release ``id`` / TSV ``index``; task: the setting; options parsed from
+        the question); ``.errors`` has one RowError per malformed line or row.
+
+    Raises:
+        FileNotFoundError: see :func:`release_file`. ValueError: ``subset`` is not ``full`` or ``tiny``.
+        AnnotationFileError (a ValueError): a file that is not JSON lines or not a table.
+    """
+    if subset not in _FILES:
+        raise ValueError(f"subset must be one of full, tiny, got {subset!r}")
+    table = release_file(Path(path).resolve(), subset)
+    loaded = LoadedItems()
+    for number, make in _rows(table):
+        try:
+            loaded.append(make())
+        except MalformedSampleError as error:
+            loaded.errors.append(error.row_error(str(table), number))
+        except (KeyError, TypeError, AttributeError) as error:
+            problem = MalformedSampleError(f"line {number}", str(error), "missing or malformed")
+            loaded.errors.append(problem.row_error(str(table), number))
+    return tiny_only(loaded) if subset == "tiny" else loaded
+
+
+def _rows(table: Path) -> Iterator[tuple[int, Any]]:
+    """Yield (line or row number, a function making the item) per question of ``table``."""
+    if table.suffix == ".tsv":
+        frame = read_tsv(table)
+        by_index = image_index(frame)
+        for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
+            yield number, lambda r=row: _tsv_item(r, table, by_index)
+        return
+    root = table.parent.parent if table.parent.name == "raw" else table.parent  # paths are under data/
+    try:
+        lines = table.read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise unreadable(table, error) from None
+    for number, line in enumerate(lines, start=1):
+        if line.strip():
+            yield number, lambda text=line, n=number: _json_item(text, n, table, root)
+
+
+def _json_item(line: str, number: int, table: Path, root: Path) -> Item:
+    try:
+        entry = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise MalformedSampleError(f"line {number}", "json", f"not JSON ({error.msg})") from None
+    media = tuple(MediaRef(kind=MediaKind.IMAGE, path=str(root / p)) for p in entry["images"])
+    return _item(str(entry["id"]), "", entry["question"], entry["gt_answer"], media, table.name)
+
+
+def _tsv_item(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) -> Item:
+    sample_id = str(row.get("index"))
+    return _item(
+        sample_id,
+        str(row.get("category", "")),
+        row["question"],
+        row["answer"],
+        tsv_images(row, table, by_index),
+        table.name,
+    )
+
+
+def _item(
+    sample_id: str, category: str, question: Any, answer: Any, media: tuple[MediaRef, ...], file: str
+) -> Item:
+    text = str(question)
+    options = options_of(text)
+    letter = str(answer).strip()
+    if letter not in [o[0] for o in options]:
+        raise MalformedSampleError(sample_id, "gt_answer", f"{answer!r} is not one of the question's options")
+    if not media:
+        raise MalformedSampleError(sample_id, "images", "no image")
+    return Item(
+        id=sample_id,
+        benchmark=BENCHMARK_NAME,
+        task=setting_of(sample_id, category),
+        question=text,
+        options=options,
+        ground_truth=letter,
+        answer_kind=AnswerKind.MULTIPLE_CHOICE,
+        media=media,
+        metadata={"file": file},
+    )
