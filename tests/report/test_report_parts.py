@@ -150,3 +150,20 @@ def test_leaderboard_latex_has_the_group_row_and_the_marks() -> None:
     assert tex[4] == r"Method & Rank & Avg. & x & y & z \\"
     assert r"a & 1 & \textbf{50.0} & \underline{10.0} & \textbf{7.0} & \underline{1.0} \\" in tex
     assert r"b & 2 & \underline{40.0} & \textbf{30.0} & \underline{5.0} & \textbf{2.0} \\" in tex
+
+
+def test_breakdown_interval_rows_are_error_bars_not_bar_series(tmp_path: Path, monkeypatch) -> None:
+    # the breakdown grids gained "<run> 95 % CI" rows (issue 21); the figures drew them as empty bar series
+    # with legend entries "direct 95 % CI" (seen in the MMSI subtype chart)
+    from spatialbench.report import plots
+    from spatialbench.scoring.render import Grid
+
+    grid = Grid(("x", "y"), (("direct", (50.0, 25.0)), ("direct 95 % CI", ("[40.0, 60.0]*", None)),
+                             ("random guess", (25.0, 25.0)), ("n", (4, 0))), "Subtypes")
+    calls = []
+    monkeypatch.setattr(plots.figures, "grouped_bars", lambda *a, **k: calls.append((a, k)) or [])
+    monkeypatch.setattr(plots, "figure_of", lambda *a: None)
+    plots.breakdown_figures(tmp_path, [grid], [])
+    ((args, kwargs),) = calls
+    assert args[1] == [("direct", (50.0, 25.0))] and args[2] == [("random guess", (25.0, 25.0))]
+    assert kwargs["intervals"] == [[(40.0, 60.0), None]]

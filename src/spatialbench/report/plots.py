@@ -20,7 +20,7 @@ from pathlib import Path
 from spatialbench.report import figures
 from spatialbench.report.runs import RunData
 from spatialbench.report.tables import Leaderboard, row_label
-from spatialbench.scoring.render import Grid, Value
+from spatialbench.scoring.render import CI_ROW, Grid, Value
 
 
 @dataclass(frozen=True)
@@ -98,17 +98,31 @@ def gap_figures(out: Path, board: Leaderboard, runs: Sequence[RunData]) -> list[
     return drawn
 
 
-def breakdown_figures(out: Path, grids: Sequence[Grid], runs: Sequence[RunData]) -> list[Figure]:
-    """Draw each breakdown grid: run rows as bars, chance rows as dashed ticks (no ``n``).
+_INTERVAL = re.compile(r"\[(-?[\d.]+), (-?[\d.]+)\]")
 
-    Chance rows are the baseline runs' and the random-guess row.
+
+def _interval(cell: Value) -> tuple[float, float] | None:
+    """Read an interval cell ``[low, high]`` (``*`` after it or not) back; None for ``-``."""
+    found = _INTERVAL.match(cell) if isinstance(cell, str) else None
+    return (float(found.group(1)), float(found.group(2))) if found else None
+
+
+def breakdown_figures(out: Path, grids: Sequence[Grid], runs: Sequence[RunData]) -> list[Figure]:
+    """Draw each breakdown grid: run rows as bars, their interval rows as error bars, chance as ticks.
+
+    No ``n`` row is drawn. Chance rows are the baseline runs' and the random-guess row; a run's
+    ``<row> 95 % CI`` row is drawn as its error bars, not as bars of its own.
     """
     chance_rows = {"random guess", *(row_label(r) for r in runs if r.kind == "baseline")}
     drawn = []
     for k, grid in enumerate(grids):
-        bars = [(name, values) for name, values in grid.rows if name not in chance_rows and name != "n"]
-        chance = [(name, values) for name, values in grid.rows if name in chance_rows]
+        rows = dict(grid.rows)
+        shown = [(name, values) for name, values in grid.rows if name != "n" and not name.endswith(CI_ROW)]
+        bars = [(name, values) for name, values in shown if name not in chance_rows]
+        intervals = [[_interval(c) for c in rows.get(f"{name} {CI_ROW}", (None,) * len(values))]
+                     for name, values in bars]
+        chance = [(name, values) for name, values in shown if name in chance_rows]
         stem = out / "figures" / f"breakdown-{k + 1}-{slug(grid.title or 'table')}"
-        paths = figures.grouped_bars(grid.header, bars, chance, grid.title or "", stem)
+        paths = figures.grouped_bars(grid.header, bars, chance, grid.title or "", stem, intervals=intervals)
         drawn.append(figure_of(out, paths, grid.title or "Breakdown"))
     return drawn
