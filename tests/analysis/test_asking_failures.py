@@ -131,7 +131,10 @@ def test_a_second_judge_while_the_first_process_is_sending_is_refused(answered: 
     script = ServerScript(answer=lambda text: judge_reply((80, 60, 40)), hold_after=0)  # hold every request
     with OpenAIServer(script) as server:
         name = f"openai-compatible:{server.url}#j"
-        command = [sys.executable, "-m", "spatialbench.cli.main", "judge", str(answered), "--judge", name]
+        # one request in flight: it is held, so the server's log cannot grow by the first process's own
+        # later requests (under load they arrived after the count was read, and the test failed)
+        command = [sys.executable, "-m", "spatialbench.cli.main", "judge", str(answered), "--judge", name,
+                   "--concurrency", "1"]
         first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 60

@@ -1,6 +1,7 @@
 """Back-end set-up checks, the connection circuit breaker and non-JSON replies."""
 
 import asyncio
+import json
 import socket
 
 import numpy as np
@@ -131,3 +132,30 @@ def test_an_html_page_is_named_with_its_first_bytes_and_a_base_url_hint() -> Non
     assert str(outcome) == (
         f"the endpoint returned an HTML page, not a chat completion: {page[:80].decode()!r}; is the base URL "
         f"{server.url} right? (an OpenAI-compatible server's usually ends in /v1)")
+
+
+def _reply(body: dict) -> Response | BaseException:
+    script = ServerScript(answer=lambda text: json.dumps(body).encode())
+    with OpenAIServer(script) as server:
+        [outcome] = _ask(server.url)
+    return outcome
+
+
+@pytest.mark.parametrize("usage", [{"prompt_tokens": "lots", "completion_tokens": -5}, "none",
+                                   {"prompt_tokens": 1e400, "completion_tokens": 2.5}, [3, 4]])
+def test_untrusted_usage_counts_are_dropped_not_added(usage) -> None:
+    # issue 26 (newcomer round): "prompt_tokens": "lots" crashed the run's progress count with a TypeError
+    # on every re-run, and "usage": "none" failed every item with an AttributeError
+    outcome = _reply({"choices": [{"message": {"role": "assistant", "content": "4"}}], "usage": usage})
+    assert isinstance(outcome, Response) and outcome.text == "4"
+    assert (outcome.input_tokens, outcome.output_tokens) == (None, None)
+
+
+def test_content_given_as_text_parts_is_joined_and_a_200_error_object_is_named() -> None:
+    parts = [{"type": "text", "text": "the answer is "}, {"type": "image_url"}, {"type": "text", "text": "4"}]
+    outcome = _reply({"choices": [{"message": {"content": parts}}], "usage": {"prompt_tokens": 7}})
+    assert isinstance(outcome, Response) and outcome.text == "the answer is 4" and outcome.input_tokens == 7
+    outcome = _reply({"error": {"message": "model not found"}})
+    assert isinstance(outcome, BackendError) and "model not found" in str(outcome)
+    odd = _reply({"choices": "nope", "usage": {}})  # a malformed body is empty text, never a crash
+    assert isinstance(odd, Response) and odd.text == ""

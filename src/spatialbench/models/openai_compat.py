@@ -195,20 +195,53 @@ def _html_reply(page: str, base_url: str | None) -> BackendError:
 
 
 def _to_response(completion: dict[str, Any]) -> Response:
-    """Turn a chat-completion JSON object into a Response; missing fields give empty text / None counts."""
-    choices = completion.get("choices") or [{}]
-    choice = choices[0] or {}
-    text = (choice.get("message") or {}).get("content") or ""
-    usage = completion.get("usage") or {}
-    tokens = (choice.get("logprobs") or {}).get("content") or []
-    logprobs = tuple(TokenLogprob(t["token"], float(t["logprob"])) for t in tokens) or None
+    """Turn a chat-completion JSON object into a Response; never raises on a malformed reply.
+
+    The reply is untrusted: missing or malformed fields give empty text / None counts (a token count must
+    be a finite non-negative integer), content given as a list of parts is its text parts joined, and a
+    200 reply holding only ``{"error": ...}`` is a BackendError naming the server's message.
+    """
+    error = completion.get("error")
+    if error and not completion.get("choices"):
+        message = error.get("message") if isinstance(error, dict) else error
+        raise BackendError(f"the server replied with an error: {str(message)[:200]!r}")
+    choices = completion.get("choices")
+    choice = choices[0] if isinstance(choices, list) and choices and isinstance(choices[0], dict) else {}
+    message = choice.get("message")
+    text = _text_of(message.get("content") if isinstance(message, dict) else None)
+    usage = completion.get("usage")
+    usage = usage if isinstance(usage, dict) else {}
     return Response(
-        text=text if isinstance(text, str) else "",
-        input_tokens=usage.get("prompt_tokens"),
-        output_tokens=usage.get("completion_tokens"),
-        logprobs=logprobs,
+        text=text,
+        input_tokens=_count(usage.get("prompt_tokens")),
+        output_tokens=_count(usage.get("completion_tokens")),
+        logprobs=_logprobs(choice.get("logprobs")),
         raw={"finish_reason": choice.get("finish_reason"), "model": completion.get("model")},
     )
+
+
+def _text_of(content: object) -> str:
+    """The reply text: a string, or the ``text`` of each text part of a list (other parts skipped)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return ""
+
+
+def _count(value: object) -> int | None:
+    """A token count as the server gave it when it is a non-negative integer, else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _logprobs(block: object) -> tuple[TokenLogprob, ...] | None:
+    tokens = block.get("content") if isinstance(block, dict) else None
+    if not isinstance(tokens, list):
+        return None
+    try:
+        return tuple(TokenLogprob(str(t["token"]), float(t["logprob"])) for t in tokens) or None
+    except (TypeError, KeyError, ValueError):  # a malformed entry: no log-probabilities, not a failed item
+        return None
 
 
 def make_openai(
