@@ -221,7 +221,7 @@ def _to_response(completion: dict[str, Any]) -> Response:
 
 
 def _text_of(content: object) -> str:
-    """The reply text: a string, or the ``text`` of each text part of a list (other parts skipped)."""
+    """Return the reply text: a string, or the text parts of a list joined (other parts skipped)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -230,7 +230,7 @@ def _text_of(content: object) -> str:
 
 
 def _count(value: object) -> int | None:
-    """A token count as the server gave it when it is a non-negative integer, else None."""
+    """Return a token count the server gave when it is a non-negative integer, else None."""
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
 
 
