@@ -159,3 +159,11 @@ def test_content_given_as_text_parts_is_joined_and_a_200_error_object_is_named()
     assert isinstance(outcome, BackendError) and "model not found" in str(outcome)
     odd = _reply({"choices": "nope", "usage": {}})  # a malformed body is empty text, never a crash
     assert isinstance(odd, Response) and odd.text == ""
+
+
+def test_a_url_query_key_echoed_by_the_server_is_redacted() -> None:
+    # issue 26 (newcomer round): a 401 body quoting "?api_key=QSECRET999" reached stderr and run.sqlite
+    from spatialbench.records.redaction import redact
+
+    load_backend("openai-compatible:http://127.0.0.1:9/v1?api_key=QSECRET999#m", api=FAST)
+    assert redact("Incorrect API key provided: QSECRET999") == "Incorrect API key provided: ***"

@@ -23,6 +23,7 @@ from spatialbench.models.parts import map_parts
 from spatialbench.models.provider import ProviderBackend
 from spatialbench.models.retry import classify_sdk_error
 from spatialbench.records.messages import ImagePart, Part, Request, Response, TextPart, TokenLogprob
+from spatialbench.records.redaction import remember_url_secrets
 
 
 class OpenAIChatBackend(ProviderBackend):
@@ -263,4 +264,5 @@ def make_openai_compatible(
     if not sep or not base_url or not model:
         raise BackendError(f"expected openai-compatible:BASE_URL#MODEL, got {spec!r}")
     check_base_url(base_url)  # http(s), a host, a valid port and brackets: one line naming the URL
+    remember_url_secrets(base_url)  # a server may echo a ?api_key= value in its error text
     return OpenAIChatBackend(model, base_url, settings=api, seed=seed, **options)

@@ -3,7 +3,9 @@
 Values come from environment variables whose names look like credentials (``*_API_KEY``, ``*_TOKEN``,
 ``*SECRET*``...), read when redacting, never at import; key-shaped strings (``sk-...``) and user info in
 URLs (``https://user:password@host``) and credential-like URL query parameters (``?api_key=...``,
-``&key=``, ``&token=``, ``&access_token=``, ``&sig=``...) are masked too.
+``&key=``, ``&token=``, ``&access_token=``, ``&sig=``...) are masked too. The values of such query
+parameters in a URL a back end was given (:func:`remember_url_secrets`) are secrets from then on, so a
+server that echoes the key in its reply text ("Incorrect API key provided: …") is redacted as well.
 """
 
 from __future__ import annotations
@@ -21,9 +23,22 @@ _QUERY_SECRET = re.compile(
 )
 
 
+_REMEMBERED: set[str] = set()
+
+
+def remember_url_secrets(url: str) -> None:
+    """Treat the values (4+ characters) of credential-like query parameters of ``url`` as secrets."""
+    for found in _QUERY_SECRET.finditer(url):
+        value = found.group(0)[len(found.group(1)):]
+        if len(value) >= 4:
+            _REMEMBERED.add(value)
+
+
 def secret_values() -> list[str]:
-    """Values (8+ characters) of credential-like environment variables, longest first."""
-    values = {v for k, v in os.environ.items() if _SECRET_NAME.search(k) and len(v) >= 8}
+    """Values (8+ characters) of credential-like environment variables and remembered URL keys, longest
+    first.
+    """
+    values = {v for k, v in os.environ.items() if _SECRET_NAME.search(k) and len(v) >= 8} | _REMEMBERED
     return sorted(values, key=len, reverse=True)
 
 
