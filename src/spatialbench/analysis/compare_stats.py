@@ -1,14 +1,15 @@
 """Paired intervals and p-values for the differences of ``compare`` (issue 21, "Uncertainty").
 
-Each difference row ``A − B`` is resampled over the questions both runs scored, with the *same* scene
-draws for both (a paired, scene-clustered bootstrap: :mod:`spatialbench.scoring.uncertainty`); each column
-gets ``ci95`` ``[low, high]`` (percent points, or percent of the baseline with ``relative``), a two-sided
-``p_value`` and, on Avg., the minimum difference detectable at 80 % power (α = 0.05) for this benchmark
-size (:func:`~spatialbench.scoring.uncertainty.minimum_detectable` of the paired standard error). A column
-whose interval includes 0 is listed in ``includes_zero``. A mean row (Fig. 13 averages) is resampled as it
-is computed: the mean of its rows' resampled differences. The delta printed stays the one of each run on
-its own items; when the two runs scored different items the interval is over the shared ones (the row is
-flagged for its items already).
+Each difference row ``A − B`` is resampled over the questions both runs scored, with the *same* scene draws
+for both (a paired, scene-clustered bootstrap: :mod:`spatialbench.scoring.uncertainty`); each column gets
+``ci95`` ``[low, high]`` (percent points, or percent of the baseline with ``relative``), a two-sided
+``p_value`` and, on Avg., the minimum difference detectable at 80 % power (α = 0.05) for this benchmark size
+(:func:`~spatialbench.scoring.uncertainty.minimum_detectable` of the paired standard error). A column that
+is not shown (its interval includes 0 or ``p ≥ 0.05``: one rule,
+:attr:`~spatialbench.scoring.uncertainty.PairedTest.includes_zero`) is listed in ``includes_zero``. A mean
+row (Fig. 13 averages) is resampled as it is computed: the mean of its rows' resampled differences. The
+delta printed stays the one of each run on its own items; when the two runs scored different items the
+interval is over the shared ones (the row is flagged for its items already).
 """
 
 from __future__ import annotations
@@ -66,13 +67,13 @@ def _stats(draws: Draws) -> dict[str, Any]:
     ci95: dict[str, list[float] | None] = {}
     p_value: dict[str, float | None] = {}
     mdd = None
-    for key, values in draws.items():
-        test = paired(values) if values is not None else None
+    tests = {key: paired(values) if values is not None else None for key, values in draws.items()}
+    for key, test in tests.items():
         ci95[key] = list(test.ci95) if test else None
         p_value[key] = test.p_value if test else None
         if key == "overall" and test:
             mdd = round(minimum_detectable(test.se), 4)
-    zero = tuple(k for k, ci in ci95.items() if ci is not None and ci[0] <= 0.0 <= ci[1])
+    zero = tuple(k for k, t in tests.items() if t is not None and t.includes_zero)
     return {"ci95": ci95, "p_value": p_value, "includes_zero": zero, "minimum_detectable": mdd}
 
 
