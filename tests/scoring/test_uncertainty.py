@@ -167,3 +167,12 @@ def test_p_at_least_005_is_not_shown_even_when_the_interval_excludes_zero() -> N
     assert test.ci95[0] > 0
     assert test.p_value == pytest.approx(52 / 1001, abs=1e-4)
     assert test.includes_zero  # one rule: interval includes 0 OR p >= 0.05
+
+
+def test_scores_md_says_from_k_scenes_under_five_scenes() -> None:
+    from spatialbench.scoring.output import interval_line
+
+    rows = _rows(np.array([1.0, 0.0] * 20), 20)  # 40 items from 2 scenes
+    line = interval_line(task_table(rows))
+    assert "Avg. n=40 [" in line and "] from 2 scenes" in line
+    assert "from" not in interval_line(task_table(_clustered_rows()))  # 60 scenes: no note

@@ -89,8 +89,10 @@ class Difference:
         other: further settings that differ, ``(key, minuend value, subtrahend value)``.
         items_only: items scored only in the minuend, only in the subtrahend.
         ci95, p_value, includes_zero, minimum_detectable: the paired scene-clustered bootstrap per column
-            (:mod:`~spatialbench.analysis.compare_stats`). other_models: a mean row's rows whose two runs
-            are of different models (a vision run paired with another model's blind run), marked.
+            (:mod:`~spatialbench.analysis.compare_stats`); too_few, n, scenes: the columns too small to
+            call significant, and each column's shared questions and scenes. other_models: a mean row's
+            rows whose two runs are of different models (a vision run paired with another model's blind
+            run), marked.
     """
 
     kind: str
@@ -105,6 +107,9 @@ class Difference:
     p_value: dict[str, float | None] = field(default_factory=dict)
     includes_zero: tuple[str, ...] = ()
     minimum_detectable: float | None = None
+    too_few: tuple[str, ...] = ()
+    n: dict[str, int] = field(default_factory=dict)
+    scenes: dict[str, int] = field(default_factory=dict)
     other_models: tuple[str, ...] = ()
 
     @property

@@ -39,6 +39,8 @@ RESAMPLES = 1000
 SEED = 0
 SMALL = 30
 """A cell with fewer questions than this says so: its interval is too rough to rank by."""
+FEW_SCENES = 5
+"""A cell whose questions come from fewer scenes than this (clusters) is never called significant."""
 ALPHA = 0.05
 """A difference with ``p ≥ ALPHA`` is not shown (two-sided, the 95 % interval's level)."""
 CLUSTER = "scene_id"
@@ -150,6 +152,34 @@ def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | No
     for task in table.other_tasks:
         out[task] = tasks[task]
     return out
+
+
+def table_clusters(table: Table) -> dict[str, tuple[int, int]]:
+    """Return ``{key: (questions, scenes)}`` for every key of ``table``'s JSON with questions.
+
+    ``scenes`` counts the distinct clusters (:func:`cluster_keys`) the key's interval is drawn from;
+    ``overall`` covers every row. Raises ValueError for a table made without its rows.
+    """
+    if table.source is None:
+        raise ValueError(f"table {table.title!r} keeps no rows to resample")
+    scored = table.source.reset_index(drop=True)
+    keys = cluster_keys(scored).to_numpy() if len(scored) else np.array([], dtype=str)
+    by = scored[table.by].astype(str).to_numpy() if len(scored) else np.array([], dtype=str)
+    group_of = {g.key: g for g in table.groups}
+    masks = {c.key: group_of[c.key].mask(scored).to_numpy(dtype=bool)
+             for c in table.cells if c.key in group_of}
+    masks.update({t: by == t for t in {*table.task_scores, *table.other_tasks}})
+    masks["overall"] = np.ones(len(scored), dtype=bool)
+    return {k: (int(m.sum()), len(set(keys[m]))) for k, m in masks.items() if m.any()}
+
+
+def too_few(questions: int, scenes: int) -> bool:
+    """Say whether a cell is too small to call a difference significant (issue 21).
+
+    Under :data:`SMALL` questions or under :data:`FEW_SCENES` scenes: a bootstrap over 2 clusters has only
+    3 distinct resamples, so its interval and p-value mean little.
+    """
+    return questions < SMALL or scenes < FEW_SCENES
 
 
 def _only_by(group: Any, by: str) -> bool:
