@@ -150,3 +150,23 @@ def test_leaderboard_latex_has_the_group_row_and_the_marks() -> None:
     assert tex[4] == r"Method & Rank & Avg. & x & y & z \\"
     assert r"a & 1 & \textbf{50.0} & \underline{10.0} & \textbf{7.0} & \underline{1.0} \\" in tex
     assert r"b & 2 & \underline{40.0} & \textbf{30.0} & \underline{5.0} & \textbf{2.0} \\" in tex
+
+
+def test_cells_under_30_items_are_never_marked() -> None:
+    from spatialbench.report.tables import Leaderboard
+
+    # issue 21 newcomer check: b's x (n=5) was marked best though the footnote calls it too few to rank by
+    small, big = ((0.0, 50.0), 5, True), ((0.0, 50.0), 40, False)
+    board = Leaderboard(
+        header=("Avg.", "x"), keys=("x",), groups=("",),
+        sections=(("Models", (("a", 1, (50.0, 10.0)), ("b", 2, (40.0, 30.0)), ("c", 2, (40.0, 20.0)))),),
+        intervals={"a": (big, big), "b": (big, small), "c": (big, big)})
+    # x among the ranked cells only: c's 20 best, a's 10 second, b's 30 (n=5) unmarked
+    assert board.marks() == {"a": ("best", "second"), "b": ("second", None), "c": ("second", "best")}
+
+
+def test_runs_tied_on_avg_share_a_rank() -> None:
+    from spatialbench.report.tables import competition_ranks
+
+    assert competition_ranks([50.0, 40.0, 40.0, 30.0]) == [1, 2, 2, 4]
+    assert competition_ranks([None, 10.0]) == [2, 1]

@@ -377,9 +377,15 @@ class CompareAnalysis(Analysis):
         return AnalysisDocument.model_validate(comparison.to_json())
 
     def tables(self, doc: dict[str, Any]) -> list[Grid]:
-        """Return the runs and their differences (printed values, flagged rows marked `` *``)."""
-        return [replace(compare_render.display_grid(doc), title="Runs and differences"),
-                *compare_render.mean_grids(doc)]
+        """Return the runs and their differences (values; flagged rows end in `` *``; ``†`` explained).
+
+        Then each difference's intervals, p-values, n and detectable difference, and the mean rows sorted.
+        """
+        title = f"Runs and differences ({compare_render.LEGEND})"
+        grids = [replace(compare_render.display_grid(doc), title=title)]
+        if doc["differences"]:
+            grids.append(compare_render.interval_grid(doc))
+        return [*grids, *compare_render.mean_grids(doc)]
 
     def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
         """Bars of the difference rows per column (Fig. 13 / Fig. 9)."""

@@ -17,7 +17,7 @@ from typing import Any
 from spatialbench import charts
 from spatialbench.analysis.registry import DrawnFigure
 from spatialbench.scoring.render import Grid, Value, to_csv, to_latex, to_markdown
-from spatialbench.scoring.uncertainty import FEW_SCENES, SMALL
+from spatialbench.scoring.uncertainty import FEW_SCENES, SMALL, from_scenes
 
 FORMATS = ("markdown", "csv", "latex", "json")
 FILES = {"markdown": "compare.md", "csv": "compare.csv", "latex": "compare.tex", "json": "compare.json"}
@@ -96,8 +96,35 @@ def interval_notes(doc: dict[str, Any]) -> list[str]:
 def _too_few_text(doc: dict[str, Any], diff: dict[str, Any]) -> str:
     labels = {c["key"]: c["label"] for c in doc["columns"]}
     n, scenes = diff.get("n", {}), diff.get("scenes", {})
-    few = diff.get("too_few", ())
-    return ", ".join(f"{labels.get(k, k)} (n={n.get(k)}, {scenes.get(k)} scenes)" for k in few)
+    few = [k for k in diff.get("too_few", ()) if k in labels]  # the table's columns, not its sub-tasks
+    return ", ".join(f"{labels.get(k, k)} (n={n.get(k)}{_comma(from_scenes(scenes.get(k)))})" for k in few)
+
+
+def _comma(text: str) -> str:
+    return text.replace(" from", ",", 1) if text else ""
+
+
+def interval_grid(doc: dict[str, Any]) -> Grid:
+    """One row per difference: per column its paired interval, p-value and n; then its detectable difference.
+
+    A cell reads ``[low, high] p=P n=N`` (``from K scenes`` under 5 scenes), ``†`` after it when the
+    difference is not shown (:func:`not_shown`); ``-`` without an interval. Its title is the legend.
+    """
+    keys = [c["key"] for c in doc["columns"]]
+    rows = tuple((_label(d), (*(_interval_cell(d, k) for k in keys), _plain(d.get("minimum_detectable"))))
+                 for d in doc["differences"])
+    header = (*(str(c["label"]) for c in doc["columns"]), f"MDD ({_unit(doc)}, 80 % power)")
+    title = f"Paired 95 % intervals, p-values, n and minimum detectable difference. {LEGEND}"
+    return Grid(header, rows, title)
+
+
+def _interval_cell(diff: dict[str, Any], key: str) -> str:
+    ci, p = diff.get("ci95", {}).get(key), diff.get("p_value", {}).get(key)
+    if ci is None or p is None:
+        return "-"
+    few = from_scenes(diff.get("scenes", {}).get(key))
+    text = f"[{ci[0]:+.1f}, {ci[1]:+.1f}] p={p:.3f} n={diff.get('n', {}).get(key, '-')}{few}"
+    return text + (UNSURE if not_shown(diff, key) else "")
 
 
 def mean_grids(doc: dict[str, Any]) -> list[Grid]:

@@ -42,9 +42,9 @@ from spatialbench.scoring.render import (
 )
 from spatialbench.scoring.scorer import ScoreResult
 from spatialbench.scoring.uncertainty import (
-    FEW_SCENES,
     RESAMPLES,
     SMALL,
+    from_scenes,
     small_cells,
     table_ci,
     table_clusters,
@@ -109,10 +109,7 @@ def interval_line(table: Table) -> str:
 
 def _interval_text(label: str, n: int, ci: tuple[float, float] | None, scenes: int | None) -> str:
     # an interval drawn from a handful of scenes says so: it is far rougher than its width suggests
-    few = ""
-    if scenes is not None and scenes < FEW_SCENES:
-        few = f" from {scenes} scene{'s' if scenes != 1 else ''}"
-    return f"{label} n={n} " + (f"[{ci[0]:.1f}, {ci[1]:.1f}]{few}" if ci else "-")
+    return f"{label} n={n} " + (f"[{ci[0]:.1f}, {ci[1]:.1f}]{from_scenes(scenes)}" if ci else "-")
 
 
 def render_markdown(result: ScoreResult, scores_file: bool = True) -> str:

@@ -182,6 +182,13 @@ def too_few(questions: int, scenes: int) -> bool:
     return questions < SMALL or scenes < FEW_SCENES
 
 
+def from_scenes(scenes: int | None) -> str:
+    """Return ``" from K scenes"`` for an interval drawn from under :data:`FEW_SCENES` scenes, else ``""``."""
+    if scenes is None or scenes >= FEW_SCENES:
+        return ""
+    return f" from {scenes} scene{'' if scenes == 1 else 's'}"
+
+
 def _only_by(group: Any, by: str) -> bool:
     return bool(group.where) and all(column == by for column, _ in group.where)
 
