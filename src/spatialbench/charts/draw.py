@@ -180,11 +180,12 @@ def _draw_bars(axes: Any, x: np.ndarray, bars: Sequence[tuple[str, Sequence[Valu
         for centre, h, ci in zip(offsets, heights, row, strict=True):
             if not math.isnan(h):
                 _bar_label(axes, centre, h, ci, horizontal)
-        _error_bars(axes, offsets, heights, row, horizontal)
+        error_bars(axes, offsets, heights, row, horizontal)
 
 
-def _error_bars(axes: Any, offsets: np.ndarray, heights: np.ndarray, row: Sequence[Interval],
-                horizontal: bool) -> None:
+def error_bars(axes: Any, offsets: np.ndarray, heights: np.ndarray, row: Sequence[Interval],
+               horizontal: bool = False) -> None:
+    """Draw a 95 % interval ``(low, high)`` (or None) over each bar at ``offsets`` of ``heights``."""
     for x, h, ci in zip(offsets, heights, row, strict=True):
         if ci is not None and not math.isnan(h):
             # drawn around the interval's own middle: a percentile interval need not hold the value
