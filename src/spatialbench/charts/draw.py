@@ -215,14 +215,17 @@ def stacked_bars(columns: Sequence[str], stacks: Sequence[tuple[str, Sequence[Va
 
 
 def curves(series: Sequence[tuple[str, Sequence[float], Sequence[Value], str]], title: str, stem: Path,
-           xlabel: str, ylabel: str) -> list[Path]:
+           xlabel: str, ylabel: str, xticks: Sequence[tuple[float, str]] = ()) -> list[Path]:
     """Line plots ``(name, x, y, style)`` (matplotlib format string, e.g. ``"o-"``, ``"k--"``) on one axes.
 
-    Used for the locality curve (VSI-Bench Fig. 11) and accuracy against frames (Fig. 12).
+    Used for the locality curve (VSI-Bench Fig. 11) and accuracy against frames (Fig. 12). ``xticks``:
+    ``(x, label)`` of a categorical axis (the reasoning phases ``(1)``–``(4)``), the only ticks drawn.
     """
     figure, axes = plt.subplots(figsize=(6.0, 4.0))
     for name, x, y, style in series:
         axes.plot(list(x), [number(v) for v in y], style, label=name)
+    if xticks:
+        axes.set_xticks([x for x, _ in xticks], [label for _, label in xticks])
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
     axes.set_title(title)
