@@ -2,19 +2,16 @@
 
 Analyses and the report draw them; each is written by :func:`save`.
 
-Public: :func:`grouped_bars`, :func:`error_bars`, :func:`stacked_bars`, :func:`curves`, :func:`map_pair`,
-:func:`save`, :func:`number`, :data:`PALETTE`, :data:`LABEL_POINTS` (the smallest text, pt), :data:`Value`,
-:data:`Interval`.
+Public: :func:`grouped_bars`, :func:`stacked_bars`, :func:`curves`, :func:`map_pair`, :func:`save`,
+:func:`number`, :data:`PALETTE`, :data:`LABEL_POINTS` (the smallest text, pt), :data:`Value`.
 """
 
 from spatialbench.charts.draw import (
     FORMATS,
     LABEL_POINTS,
     PALETTE,
-    Interval,
     Value,
     curves,
-    error_bars,
     grouped_bars,
     map_pair,
     number,
@@ -22,5 +19,5 @@ from spatialbench.charts.draw import (
     stacked_bars,
 )
 
-__all__ = ["FORMATS", "Interval", "LABEL_POINTS", "PALETTE", "Value", "curves", "error_bars", "grouped_bars",
-           "map_pair", "number", "save", "stacked_bars"]
+__all__ = ["FORMATS", "LABEL_POINTS", "PALETTE", "Value", "curves", "grouped_bars", "map_pair", "number",
+           "save", "stacked_bars"]

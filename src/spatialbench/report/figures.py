@@ -20,17 +20,8 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.projections.polar import PolarAxes
 
-from spatialbench.charts import (
-    LABEL_POINTS,
-    PALETTE,
-    Interval,
-    Value,
-    curves,
-    error_bars,
-    grouped_bars,
-    number,
-    save,
-)
+from spatialbench.charts import LABEL_POINTS, PALETTE, Value, curves, grouped_bars, number, save
+from spatialbench.charts.draw import Interval, error_bars
 
 __all__ = ["curves", "gap_bars", "grouped_bars", "radar"]
 
