@@ -381,7 +381,7 @@ class CompareAnalysis(Analysis):
 
         Then each difference's intervals, p-values, n and detectable difference, and the mean rows sorted.
         """
-        title = f"Runs and differences ({compare_render.LEGEND})"
+        title = f"Runs and differences ({compare_render.LEGEND})" if doc["differences"] else "Runs"
         grids = [replace(compare_render.display_grid(doc), title=title)]
         if doc["differences"]:
             grids.append(compare_render.interval_grid(doc))

@@ -123,7 +123,8 @@ def _interval_cell(diff: dict[str, Any], key: str) -> str:
     if ci is None or p is None:
         return "-"
     few = from_scenes(diff.get("scenes", {}).get(key))
-    text = f"[{ci[0]:+.1f}, {ci[1]:+.1f}] p={p:.3f} n={diff.get('n', {}).get(key, '-')}{few}"
+    n = diff.get("n", {}).get(key)  # absent from a document written before n was recorded
+    text = f"[{ci[0]:+.1f}, {ci[1]:+.1f}] p={p:.3f}" + ("" if n is None else f" n={n}") + few
     return text + (UNSURE if not_shown(diff, key) else "")
 
 
