@@ -6,6 +6,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
@@ -63,3 +64,44 @@ def test_rerun_reuses_its_file_and_another_comparison_gets_its_own(twins: Path, 
     other = {**doc, "runs": [{**doc["runs"][0], "name": "a?"}, doc["runs"][1]]}  # same file-safe name
     assert compare_render.write_all(other, out)["json"] == out / "compare_a_vs_b-2.json"
     assert json.loads(first.read_text())["runs"][0]["name"] == "a"
+
+
+def _two_scene_rows(scores: list[float]) -> pd.DataFrame:
+    # a hand-made 2-scene case: 40 questions of one task, 20 per scene
+    return pd.DataFrame({"id": [f"q{i}" for i in range(40)], "task": "object_counting",
+                         "question_type": "object_counting", "dataset": "scannet",
+                         "scene_id": [f"s{i // 20}" for i in range(40)], "score": scores, "answered": True})
+
+
+def test_two_scenes_are_too_few_to_call_significant() -> None:
+    from spatialbench.analysis import compare_stats
+    from spatialbench.analysis.compare import Difference
+    from spatialbench.benchmarks import get_benchmark
+
+    a, b = _two_scene_rows([1.0] * 40), _two_scene_rows([1.0] * 10 + [0.0] * 10 + [1.0] * 5 + [0.0] * 15)
+    table = get_benchmark("vsibench").scoring.table
+    diff = Difference("against", "a − b", "a", "b", (), (), (0, 0), {"overall": 62.5})
+    (done,) = compare_stats.with_intervals([diff], {"a": a, "b": b}, table, relative=False)
+    # both scenes gain (+50 and +75 points): every resample is > 0, so p is small, yet 2 scenes are too few
+    assert done.p_value["overall"] < 0.05 and "overall" not in done.includes_zero
+    assert done.n["overall"] == 40 and done.scenes["overall"] == 2
+    assert "overall" in done.too_few and "object_counting" in done.too_few
+    doc = {"benchmark": "vsibench", "relative": False, "columns": [{"key": "overall", "label": "Avg."}],
+           "runs": [], "differences": [{**done.__dict__, "flagged": False}], "notes": []}
+    printed = compare_render.render(doc, "markdown")
+    assert "| a − b | +62.5† |" in printed
+    assert "a − b: too few to call significant: Avg. (n=40, 2 scenes)" in printed
+    assert "or too few items/scenes (under 30 shared items or under 5 scenes)" in printed
+
+
+def test_relative_and_absolute_comparisons_keep_their_own_files(twins: Path, tmp_path: Path) -> None:
+    # issue 21 newcomer check: `compare a b --against a --relative`, then without, overwrote compare_a_vs_b.*
+    out = tmp_path / "out"
+    runs = (str(twins / "a"), str(twins / "b"), "--against", "a")
+    relative = compare_render.write_all(_doc(*runs, "--relative"), out)["json"]
+    absolute = compare_render.write_all(_doc(*runs), out)["json"]
+    assert relative == out / "compare_a_vs_b_relative.json"
+    assert absolute == out / "compare_a_vs_b.json"
+    assert json.loads(relative.read_text())["relative"] is True
+    assert json.loads(absolute.read_text())["relative"] is False
+    assert sorted(p.name for p in out.glob("*.md")) == ["compare_a_vs_b.md", "compare_a_vs_b_relative.md"]

@@ -102,6 +102,10 @@ def test_probe_command_on_a_traced_run(tmp_path: Path) -> None:
     assert doc["analysis"] == "probe" and doc["version"] == 2 and doc["items"]["traced"] == 11
     assert set(doc["phases"]) == {"1", "2", "3", "4"}
     assert all(p["train"] + p["test"] == 11 for p in doc["phases"].values())
+    # the report states the set-up: a linear probe has no hidden layers; every vocabulary column is kept
+    # (each trace's vocabulary is the distinct characters of its text, 16 of them, under max_features)
+    assert doc["hidden_layers"] is None
+    assert doc["logit_columns"] == len(set("(1) seen A. (2) moved. (3) so A. (4) A")) == 16
     for p in doc["phases"].values():  # Fig. 8: CE against the answer logits, per phase, on the test items
         soft = p["answer_logits"]["all"]
         assert soft["items"] == p["test"] and soft["cross_entropy"] >= 0

@@ -44,6 +44,12 @@ def test_compare_and_error_table_are_drawn_when_written(demo_runs, tmp_path) -> 
     index = (out / "index.html").read_text()
     assert "<h3>Comparison of runs</h3>" in index and "<h3>Error taxonomy</h3>" in index
     assert "Enabled−Disabled (vision − blind)" in index
+    # issue 21: beside the values, each difference's interval, p-value, n, MDD and the legend of †
+    assert "Paired 95 % intervals, p-values, n and minimum detectable difference." in index
+    assert "p ≥ 0.05, or too few items/scenes (under 30 shared items or under 5 scenes)" in index
+    cell = r"\[[+-]\d+\.\d, [+-]\d+\.\d\] p=\d\.\d{3} n=\d+ from 1 scene†"  # the demo: one scene
+    assert re.search(cell, index)
+    assert "MDD (points, 80 % power)" in index
     compare = "analysis-1-compare-vision-vs-blind-vs-frequency"  # figures named by the runs compared
     for name in (f"{compare}/differences", "analysis-3-errors-table/error-types"):
         _png_ok(out / "figures" / f"{name}.png")

@@ -97,6 +97,20 @@ def test_report_charts_have_no_text_over_text_and_nothing_under_9_pt(report) -> 
         assert min(t.points for t in chart.labels) >= 9, stem
 
 
+def test_task_and_gap_bars_carry_intervals_and_n(report, demo_runs) -> None:
+    # issue 21 newcomer check: figures/tasks.png and the Fig. 13 gap figure had no error bars and no n
+    from matplotlib.container import ErrorbarContainer
+
+    vision = load_run(demo_runs["vision"]).result.table
+    counts = {c.group: c.n for c in vision.cells}
+    for stem in ("tasks", "gap-blind"):  # tasks: vision + blind bars; gap: two differences per column
+        axes = DRAWN[stem].figure.axes[0]
+        errors = [c for c in axes.containers if isinstance(c, ErrorbarContainer)]
+        assert len(errors) >= len(counts), stem  # an interval per bar that has one
+        ticks = [" ".join(t.get_text().split()) for t in axes.get_xticklabels()]  # labels may be rewrapped
+        assert f"Obj. Count n={counts['Obj. Count']}" in ticks, (stem, ticks)
+
+
 def test_one_radar_overlays_every_answering_run(report) -> None:
     # Fig. 1 (left) overlays the models: one radar, a line per vision / blind run, frequency chance dashed
     assert [p.name for p in sorted((report / "figures").glob("radar*"))] == ["radar.png", "radar.svg"]

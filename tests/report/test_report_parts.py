@@ -167,3 +167,23 @@ def test_breakdown_interval_rows_are_error_bars_not_bar_series(tmp_path: Path, m
     ((args, kwargs),) = calls
     assert args[1] == [("direct", (50.0, 25.0))] and args[2] == [("random guess", (25.0, 25.0))]
     assert kwargs["intervals"] == [[(40.0, 60.0), None]]
+
+
+def test_cells_under_30_items_are_never_marked() -> None:
+    from spatialbench.report.tables import Leaderboard
+
+    # issue 21 newcomer check: b's x (n=5) was marked best though the footnote calls it too few to rank by
+    small, big = ((0.0, 50.0), 5, True), ((0.0, 50.0), 40, False)
+    board = Leaderboard(
+        header=("Avg.", "x"), keys=("x",), groups=("",),
+        sections=(("Models", (("a", 1, (50.0, 10.0)), ("b", 2, (40.0, 30.0)), ("c", 2, (40.0, 20.0)))),),
+        intervals={"a": (big, big), "b": (big, small), "c": (big, big)})
+    # x among the ranked cells only: c's 20 best, a's 10 second, b's 30 (n=5) unmarked
+    assert board.marks() == {"a": ("best", "second"), "b": ("second", None), "c": ("second", "best")}
+
+
+def test_runs_tied_on_avg_share_a_rank() -> None:
+    from spatialbench.report.tables import competition_ranks
+
+    assert competition_ranks([50.0, 40.0, 40.0, 30.0]) == [1, 2, 2, 4]
+    assert competition_ranks([None, 10.0]) == [2, 1]

@@ -111,3 +111,29 @@ def test_probe_cross_entropy_per_phase_beside_accuracy_with_chance(tmp_path: Pat
 def test_other_documents_are_not_drawn(tmp_path: Path) -> None:
     assert draw_document(tmp_path, {"analysis": "judge", "version": 2, "table": {}}, "x") is None
     assert draw_document(tmp_path, {"schema": "spatialbench.error-annotations", "version": 1}, "y") is None
+
+
+def test_probe_section_states_its_set_up_and_phases_are_categorical(tmp_path: Path, monkeypatch) -> None:
+    # issue 21 newcomer check: the CE figure's x-axis ran 1.0, 1.5, ... 4.0, and the report did not say the
+    # MLP depth, the logit columns kept or the train / test item counts
+    from spatialbench import charts
+    from support.text_boxes import capture
+
+    phases = {str(k): {"train": 30, "test": 10, "chance": 0.4, "all": {"items": 10, "accuracy": 0.5},
+                       "correct": {"items": 6, "accuracy": 0.6}, "incorrect": {"items": 4, "accuracy": 0.2},
+                       "answer_logits": {"all": {"items": 10, "cross_entropy": 0.5}}} for k in (1, 2, 3, 4)}
+    doc = {"analysis": "probe", "version": 2, "probe": "mlp", "features": "logits", "phases": phases,
+           "hidden_layers": [256, 128, 64, 32], "logit_columns": 4096,
+           "split": "by scene (GroupShuffleSplit)"}
+    with capture(monkeypatch, charts) as drawn_charts:
+        drawn = draw_document(tmp_path, doc, "probe")
+    assert drawn is not None
+    setup = next(g for g in drawn.grids if g.title == "Probe set-up")
+    assert dict(setup.rows)["probe"] == ("4-layer MLP: 4 hidden layers (256, 128, 64, 32)",)
+    assert dict(setup.rows)["logit columns kept"] == (4096,)
+    counts = next(g for g in drawn.grids if g.title == "Items per phase (split by scene)")
+    assert counts.header == ("(1)", "(2)", "(3)", "(4)")
+    assert dict(counts.rows) == {"train": (30,) * 4, "test": (10,) * 4}
+    axes = drawn_charts["probe-ce"].figure.axes[0]
+    assert [t.get_text() for t in axes.get_xticklabels()] == ["(1)", "(2)", "(3)", "(4)"]
+    assert list(axes.get_xticks()) == [1.0, 2.0, 3.0, 4.0]

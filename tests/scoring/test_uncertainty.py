@@ -145,3 +145,34 @@ def test_scores_json_adds_ci95_last_keyed_like_the_scores() -> None:
     md = render_markdown(result)
     assert "95 % intervals (scene-clustered bootstrap" in md
     assert "Fewer than 30 items, too few to rank by: Room Size (n=5)" in md
+
+
+def test_interval_and_p_value_agree_on_skewed_draws() -> None:
+    # issue 21 newcomer check: Obj. Count (n=3) had ci95 [-90, -20] (0 excluded) but p = 0.2677 from the
+    # shifted test; skewed resamples: 700 at -20, 300 at -70, the observed -30
+    draws = np.concatenate([[-30.0], np.full(700, -20.0), np.full(300, -70.0)])
+    test = paired(draws)
+    assert test is not None
+    assert test.ci95 == (-70.0, -20.0)
+    # percentile-interval inversion: no resample >= 0, so p = 2 * (0 + 1) / (1000 + 1)
+    assert test.p_value == pytest.approx(2 / 1001, abs=1e-4)
+    assert not test.includes_zero
+
+
+def test_p_at_least_005_is_not_shown_even_when_the_interval_excludes_zero() -> None:
+    # 25 of 1000 resamples below 0: the 2.5th percentile (interpolated) is 4.85, but p = 2 * 26 / 1001 > 0.05
+    draws = np.concatenate([[5.0], np.full(25, -1.0), np.full(975, 5.0)])
+    test = paired(draws)
+    assert test is not None
+    assert test.ci95[0] > 0
+    assert test.p_value == pytest.approx(52 / 1001, abs=1e-4)
+    assert test.includes_zero  # one rule: interval includes 0 OR p >= 0.05
+
+
+def test_scores_md_says_from_k_scenes_under_five_scenes() -> None:
+    from spatialbench.scoring.output import interval_line
+
+    rows = _rows(np.array([1.0, 0.0] * 20), 20)  # 40 items from 2 scenes
+    line = interval_line(task_table(rows))
+    assert "Avg. n=40 [" in line and "] from 2 scenes" in line
+    assert "from" not in interval_line(task_table(_clustered_rows()))  # 60 scenes: no note

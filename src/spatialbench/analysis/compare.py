@@ -89,8 +89,10 @@ class Difference:
         other: further settings that differ, ``(key, minuend value, subtrahend value)``.
         items_only: items scored only in the minuend, only in the subtrahend.
         ci95, p_value, includes_zero, minimum_detectable: the paired scene-clustered bootstrap per column
-            (:mod:`~spatialbench.analysis.compare_stats`). other_models: a mean row's rows whose two runs
-            are of different models (a vision run paired with another model's blind run), marked.
+            (:mod:`~spatialbench.analysis.compare_stats`); too_few, n, scenes: the columns too small to
+            call significant, and each column's shared questions and scenes. other_models: a mean row's
+            rows whose two runs are of different models (a vision run paired with another model's blind
+            run), marked.
     """
 
     kind: str
@@ -105,6 +107,9 @@ class Difference:
     p_value: dict[str, float | None] = field(default_factory=dict)
     includes_zero: tuple[str, ...] = ()
     minimum_detectable: float | None = None
+    too_few: tuple[str, ...] = ()
+    n: dict[str, int] = field(default_factory=dict)
+    scenes: dict[str, int] = field(default_factory=dict)
     other_models: tuple[str, ...] = ()
 
     @property
@@ -372,9 +377,15 @@ class CompareAnalysis(Analysis):
         return AnalysisDocument.model_validate(comparison.to_json())
 
     def tables(self, doc: dict[str, Any]) -> list[Grid]:
-        """Return the runs and their differences (printed values, flagged rows marked `` *``)."""
-        return [replace(compare_render.display_grid(doc), title="Runs and differences"),
-                *compare_render.mean_grids(doc)]
+        """Return the runs and their differences (values; flagged rows end in `` *``; ``†`` explained).
+
+        Then each difference's intervals, p-values, n and detectable difference, and the mean rows sorted.
+        """
+        title = f"Runs and differences ({compare_render.LEGEND})" if doc["differences"] else "Runs"
+        grids = [replace(compare_render.display_grid(doc), title=title)]
+        if doc["differences"]:
+            grids.append(compare_render.interval_grid(doc))
+        return [*grids, *compare_render.mean_grids(doc)]
 
     def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
         """Bars of the difference rows per column (Fig. 13 / Fig. 9)."""

@@ -17,6 +17,7 @@ from typing import Any
 from spatialbench import charts
 from spatialbench.analysis.registry import DrawnFigure
 from spatialbench.scoring.render import Grid, Value, to_csv, to_latex, to_markdown
+from spatialbench.scoring.uncertainty import FEW_SCENES, SMALL, from_scenes
 
 FORMATS = ("markdown", "csv", "latex", "json")
 FILES = {"markdown": "compare.md", "csv": "compare.csv", "latex": "compare.tex", "json": "compare.json"}
@@ -35,7 +36,9 @@ def _label(diff: dict[str, Any]) -> str:
 
 
 UNSURE = "†"
-"""Marks a difference whose paired 95 % interval includes 0."""
+"""Marks a difference not shown: its paired 95 % interval includes 0 (or p ≥ 0.05), or too few items."""
+LEGEND = (f"{UNSURE}: not shown: the paired 95 % interval (scene-clustered bootstrap) includes 0 or "
+          f"p ≥ 0.05, or too few items/scenes (under {SMALL} shared items or under {FEW_SCENES} scenes).")
 
 
 def _unit(doc: dict[str, Any]) -> str:
@@ -53,7 +56,12 @@ def _grid(doc: dict[str, Any], run_cell: Any, diff_cell: Any) -> Grid:
 
 def _marked(diff: dict[str, Any], key: str) -> str:
     text = _signed(diff["scores"].get(key))
-    return text + UNSURE if text != "-" and key in diff.get("includes_zero", ()) else text
+    return text + UNSURE if text != "-" and not_shown(diff, key) else text
+
+
+def not_shown(diff: dict[str, Any], key: str) -> bool:
+    """Return True when ``diff``'s column ``key`` is not shown to be real (:data:`UNSURE`)."""
+    return key in diff.get("includes_zero", ()) or key in diff.get("too_few", ())
 
 
 def display_grid(doc: dict[str, Any]) -> Grid:
@@ -77,9 +85,47 @@ def interval_notes(doc: dict[str, Any]) -> list[str]:
         delta = _signed(diff["scores"].get("overall"))
         lines.append(f"{diff['label']}: Avg. {delta} [{ci[0]:+.1f}, {ci[1]:+.1f}] p={p:.3f}"
                      + (f"; detectable at 80 % power: {mdd:.1f} {_unit(doc)}" if mdd else ""))
+        few = _too_few_text(doc, diff)
+        if few:
+            lines.append(f"{diff['label']}: too few to call significant: {few}")
     if lines:
-        lines.append(f"{UNSURE}: the paired 95 % interval (scene-clustered bootstrap) includes 0.")
+        lines.append(LEGEND)
     return lines
+
+
+def _too_few_text(doc: dict[str, Any], diff: dict[str, Any]) -> str:
+    labels = {c["key"]: c["label"] for c in doc["columns"]}
+    n, scenes = diff.get("n", {}), diff.get("scenes", {})
+    few = [k for k in diff.get("too_few", ()) if k in labels]  # the table's columns, not its sub-tasks
+    return ", ".join(f"{labels.get(k, k)} (n={n.get(k)}{_comma(from_scenes(scenes.get(k)))})" for k in few)
+
+
+def _comma(text: str) -> str:
+    return text.replace(" from", ",", 1) if text else ""
+
+
+def interval_grid(doc: dict[str, Any]) -> Grid:
+    """One row per difference: per column its paired interval, p-value and n; then its detectable difference.
+
+    A cell reads ``[low, high] p=P n=N`` (``from K scenes`` under 5 scenes), ``†`` after it when the
+    difference is not shown (:func:`not_shown`); ``-`` without an interval. Its title is the legend.
+    """
+    keys = [c["key"] for c in doc["columns"]]
+    rows = tuple((_label(d), (*(_interval_cell(d, k) for k in keys), _plain(d.get("minimum_detectable"))))
+                 for d in doc["differences"])
+    header = (*(str(c["label"]) for c in doc["columns"]), f"MDD ({_unit(doc)}, 80 % power)")
+    title = f"Paired 95 % intervals, p-values, n and minimum detectable difference. {LEGEND}"
+    return Grid(header, rows, title)
+
+
+def _interval_cell(diff: dict[str, Any], key: str) -> str:
+    ci, p = diff.get("ci95", {}).get(key), diff.get("p_value", {}).get(key)
+    if ci is None or p is None:
+        return "-"
+    few = from_scenes(diff.get("scenes", {}).get(key))
+    n = diff.get("n", {}).get(key)  # absent from a document written before n was recorded
+    text = f"[{ci[0]:+.1f}, {ci[1]:+.1f}] p={p:.3f}" + ("" if n is None else f" n={n}") + few
+    return text + (UNSURE if not_shown(diff, key) else "")
 
 
 def mean_grids(doc: dict[str, Any]) -> list[Grid]:
@@ -129,12 +175,14 @@ def render(doc: dict[str, Any], fmt: str) -> str:
 def comparison_stem(doc: dict[str, Any], out: Path) -> str:
     """Return the file stem of a comparison: ``compare_<run>_vs_<run>...`` (names made file-safe).
 
-    A comparison of other runs already written under that stem (names that differ only in unsafe
-    characters) is never overwritten: ``-2``, ``-3``... is added. The same runs compared again reuse it.
+    A ``relative`` comparison ends in ``_relative``, so it and the comparison in points of the same runs
+    keep a file each. A comparison of other runs already written under that stem (names that differ only
+    in unsafe characters) is never overwritten: ``-2``, ``-3``... is added. The same runs compared again
+    reuse it.
     """
     names = [str(r["name"]) for r in doc["runs"]]
     base = "compare_" + "_vs_".join(re.sub(r"[^A-Za-z0-9.+-]+", "-", n).strip("-") or "run" for n in names)
-    base = base[:150]
+    base = base[:150] + ("_relative" if doc.get("relative") else "")
     stem, k = base, 1
     while (out / f"{stem}.json").is_file() and _runs_of(out / f"{stem}.json") != names:
         k += 1
@@ -188,6 +236,15 @@ def _bars(doc: dict[str, Any], columns: list[dict[str, Any]], diffs: list[dict[s
     rows = [(d["label"] + (" (flagged)" if d.get("flagged") else ""),
              [d["scores"].get(c["key"]) for c in columns]) for d in diffs]
     intervals = [[d.get("ci95", {}).get(c["key"]) for c in columns] for d in diffs]
-    paths = charts.grouped_bars([c["label"] for c in columns], rows, [], "differences (95 % intervals)", stem,
+    paths = charts.grouped_bars([_column_label(c, diffs) for c in columns], rows, [],
+                                f"differences (95 % intervals; {UNSURE} too few items/scenes)", stem,
                                 ylabel=ylabel, intervals=intervals)
     return DrawnFigure(title, tuple(paths))
+
+
+def _column_label(column: dict[str, Any], diffs: list[dict[str, Any]]) -> str:
+    """``label`` over ``n=N`` (the first row's shared items), ``†`` when a row finds the column too small."""
+    key = column["key"]
+    n = next((d["n"][key] for d in diffs if key in d.get("n", {})), None)
+    few = any(key in d.get("too_few", ()) for d in diffs)
+    return str(column["label"]) + (f"\nn={n}" if n is not None else "") + (f" {UNSURE}" if few else "")

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from spatialbench.analysis.entropy import check_traced, skipped_line, trace_folder
 from spatialbench.analysis.probe_features import collect
-from spatialbench.analysis.probing import check_options, probe_phase
+from spatialbench.analysis.probing import HIDDEN, ProbeData, check_options, probe_phase
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.analysis.stored import stored_answers
 from spatialbench.records.progress import Progress, Tally
@@ -105,35 +105,61 @@ class ProbeAnalysis(Analysis):
             run=run.name, probe=params.probe,
             features=params.features, seed=params.seed, split="by scene (GroupShuffleSplit)",
             trace_dir=str(folder), items=counts, unreadable_traces=skipped,
+            hidden_layers=list(HIDDEN) if params.probe == "mlp" else None,
+            logit_columns=_logit_columns(per_phase),
             phases={str(k): {key: v for key, v in r.items() if key != "test_index"}
                     for k, r in results.items()},
         )
+
+    @staticmethod
+    def setup_grids(doc: dict[str, Any]) -> list[Grid]:
+        """Return the probe's set-up (depth, features, logit columns kept, split) and its items per phase."""
+        keys = sorted(doc["phases"], key=int)
+        layers = doc.get("hidden_layers")
+        if doc.get("probe") == "mlp" and layers:
+            probe = f"{len(layers)}-layer MLP: {len(layers)} hidden layers ({', '.join(map(str, layers))})"
+        else:
+            probe = str(doc.get("probe", "-"))
+        rows: tuple[tuple[str, tuple[Value, ...]], ...] = (
+            ("probe", (probe,)), ("features", (str(doc.get("features", "-")),)),
+            ("logit columns kept", (doc.get("logit_columns"),)), ("split", (str(doc.get("split", "-")),)))
+        counts = tuple((side, tuple(doc["phases"][k].get(side) for k in keys)) for side in ("train", "test"))
+        return [Grid(("",), rows, "Probe set-up"),
+                Grid(tuple(f"({k})" for k in keys), counts, "Items per phase (split by scene)")]
 
     def heading(self, doc: dict[str, Any]) -> str:
         """Return ``Probe: <kind>`` (one document per probe kind)."""
         return f"{self.title}: {doc.get('probe', '')}"
 
     def tables(self, doc: dict[str, Any]) -> list[Grid]:
-        """One grid: test accuracy per phase, all / correct / incorrect, and the chance line."""
+        """CE against the answer logits and test accuracy per phase, then the set-up and items per phase."""
         keys, series = _series(doc)
         columns = tuple(f"({k})" for k in keys)
         return [
             Grid(columns, tuple((n, tuple(y)) for n, _, y, _ in _ce_series(doc)),
                  "Probe cross-entropy against the answer logits (nats, Fig. 8)"),
             Grid(columns, tuple((n, tuple(y)) for n, _, y, _ in series), "Probe accuracy"),
+            *self.setup_grids(doc),
         ]
 
     def figures(self, doc: dict[str, Any], folder: Path) -> list[DrawnFigure]:
         """Accuracy curves over the phases with the chance line (``folder/probe.png``, ``.svg``)."""
         from spatialbench import charts  # matplotlib only when drawing
 
-        _, series = _series(doc)
+        keys, series = _series(doc)
+        phases = [(float(k), f"({k})") for k in keys]  # the phases are categories, not a continuous axis
         title = f"{doc.get('probe', 'probe')} probe on {doc.get('features', 'features')}"
         ce = charts.curves(_ce_series(doc), f"{title}: CE vs answer logits", folder / f"{self.name}-ce",
-                           "reasoning phase", "test cross-entropy (nats)")
-        paths = charts.curves(series, title, folder / self.name, "reasoning phase", "test accuracy")
+                           "reasoning phase", "test cross-entropy (nats)", phases)
+        paths = charts.curves(series, title, folder / self.name, "reasoning phase", "test accuracy", phases)
         return [DrawnFigure("Probe cross-entropy against the answer logits per phase (Fig. 8)", tuple(ce)),
                 DrawnFigure("Probe accuracy per phase", tuple(paths))]
+
+
+def _logit_columns(per_phase: dict[int, ProbeData]) -> int | None:
+    """Return how many logit columns were kept (the answer logits' width; None without answer logits)."""
+    widths = {d.answers.shape[1] for d in per_phase.values() if d.answers is not None and d.answers.ndim == 2}
+    return widths.pop() if len(widths) == 1 else None
 
 
 def summary_text(doc: dict[str, Any]) -> str:

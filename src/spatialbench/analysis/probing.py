@@ -69,6 +69,10 @@ def soft_cross_entropy(predicted: NDArray[np.floating], target: NDArray[np.float
 PROBE_KINDS = ("mlp", "linear")
 
 
+HIDDEN = (256, 128, 64, 32)
+"""The ``mlp`` probe's hidden layers: the paper's "4-layer MLP" read as four hidden layers (Sec. 6.1)."""
+
+
 def check_options(kind: str, test_size: float) -> None:
     """Check the probe options before any trace is read.
 
@@ -81,7 +85,7 @@ def check_options(kind: str, test_size: float) -> None:
         raise ValueError(f"--test-size must be a share strictly between 0 and 1, got {test_size}")
 
 
-def make_probe(kind: str, seed: int, hidden: tuple[int, ...] = (256, 128, 64, 32)) -> Any:
+def make_probe(kind: str, seed: int, hidden: tuple[int, ...] = HIDDEN) -> Any:
     """Return an unfitted scikit-learn pipeline: standardise, then ``mlp`` (4 hidden layers) or ``linear``.
 
     Raises:
@@ -153,7 +157,7 @@ def probe_phase(data: ProbeData, kind: str = "mlp", seed: int = 0, test_size: fl
     return out
 
 
-def make_regressor(kind: str, seed: int, hidden: tuple[int, ...] = (256, 128, 64, 32)) -> Any:
+def make_regressor(kind: str, seed: int, hidden: tuple[int, ...] = HIDDEN) -> Any:
     """Return an unfitted pipeline from features to answer logits: standardise, then ``mlp`` or ``linear``.
 
     ``mlp``: ``MLPRegressor`` with the 4 hidden layers of :func:`make_probe` (the paper's "4-layer MLP"

@@ -180,11 +180,12 @@ def _draw_bars(axes: Any, x: np.ndarray, bars: Sequence[tuple[str, Sequence[Valu
         for centre, h, ci in zip(offsets, heights, row, strict=True):
             if not math.isnan(h):
                 _bar_label(axes, centre, h, ci, horizontal)
-        _error_bars(axes, offsets, heights, row, horizontal)
+        error_bars(axes, offsets, heights, row, horizontal)
 
 
-def _error_bars(axes: Any, offsets: np.ndarray, heights: np.ndarray, row: Sequence[Interval],
-                horizontal: bool) -> None:
+def error_bars(axes: Any, offsets: np.ndarray, heights: np.ndarray, row: Sequence[Interval],
+               horizontal: bool = False) -> None:
+    """Draw a 95 % interval ``(low, high)`` (or None) over each bar at ``offsets`` of ``heights``."""
     for x, h, ci in zip(offsets, heights, row, strict=True):
         if ci is not None and not math.isnan(h):
             # drawn around the interval's own middle: a percentile interval need not hold the value
@@ -214,14 +215,17 @@ def stacked_bars(columns: Sequence[str], stacks: Sequence[tuple[str, Sequence[Va
 
 
 def curves(series: Sequence[tuple[str, Sequence[float], Sequence[Value], str]], title: str, stem: Path,
-           xlabel: str, ylabel: str) -> list[Path]:
+           xlabel: str, ylabel: str, xticks: Sequence[tuple[float, str]] = ()) -> list[Path]:
     """Line plots ``(name, x, y, style)`` (matplotlib format string, e.g. ``"o-"``, ``"k--"``) on one axes.
 
-    Used for the locality curve (VSI-Bench Fig. 11) and accuracy against frames (Fig. 12).
+    Used for the locality curve (VSI-Bench Fig. 11) and accuracy against frames (Fig. 12). ``xticks``:
+    ``(x, label)`` of a categorical axis (the reasoning phases ``(1)``–``(4)``), the only ticks drawn.
     """
     figure, axes = plt.subplots(figsize=(6.0, 4.0))
     for name, x, y, style in series:
         axes.plot(list(x), [number(v) for v in y], style, label=name)
+    if xticks:
+        axes.set_xticks([x for x, _ in xticks], [label for _, label in xticks])
     axes.set_xlabel(xlabel)
     axes.set_ylabel(ylabel)
     axes.set_title(title)

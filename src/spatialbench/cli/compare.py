@@ -4,8 +4,9 @@ VSI-Bench Fig. 13 and Tables 12-13 (vision enabled / disabled / chance), Fig. 9 
 (input order, repetition), App. C.3 (frame sweeps).
 
 Prints the table (``--format markdown|csv|latex|json``) and writes all four to ``--out`` (default:
-``<first RUN>/analysis/``) as ``compare_<run>_vs_<run>.{md,csv,tex,json}`` (named by the runs; another
-comparison is never overwritten: ``comparison_stem``); rules in :mod:`spatialbench.analysis.compare`.
+``<first RUN>/analysis/``) as ``compare_<run>_vs_<run>.{md,csv,tex,json}`` (named by the runs,
+``_relative`` added for ``--relative``; another comparison is never overwritten: ``comparison_stem``);
+rules in :mod:`spatialbench.analysis.compare`.
 Exit 2: a folder that is not a scored run, runs of different benchmarks, unknown ``--against`` / subset.
 ``--against`` takes a run's name (its folder's name) or its folder path; a value naming one run and being
 the folder of another is refused as ambiguous.

@@ -21,6 +21,7 @@ import numpy as np
 from matplotlib.projections.polar import PolarAxes
 
 from spatialbench.charts import LABEL_POINTS, PALETTE, Value, curves, grouped_bars, number, save
+from spatialbench.charts.draw import Interval, error_bars
 
 __all__ = ["curves", "gap_bars", "grouped_bars", "radar"]
 
@@ -69,8 +70,12 @@ def _spoke_label(axes: Any, angle: float, name: str) -> None:
 
 
 def gap_bars(columns: Sequence[str], enabled: Sequence[Value], disabled: Sequence[Value],
-             chance: Sequence[Value] | None, title: str, stem: Path) -> tuple[list[Path], list[str]]:
+             chance: Sequence[Value] | None, title: str, stem: Path,
+             intervals: Sequence[Sequence[Interval]] = ()) -> tuple[list[Path], list[str]]:
     """Draw Enabled − Disabled (and Disabled − Chance when given) per column, sorted by the first, descending.
+
+    ``intervals``: per series (Enabled − Disabled, then Disabled − Chance), a ``(low, high)`` (points) or
+    None per column, drawn as error bars (the paired 95 % intervals).
 
     Returns:
         The written paths and the column order drawn.
@@ -85,8 +90,10 @@ def gap_bars(columns: Sequence[str], enabled: Sequence[Value], disabled: Sequenc
     figure, axes = plt.subplots(figsize=(max(6.0, 1.0 * len(order) + 2), 4.0))
     width = 0.8 / len(series)
     for k, (name, values) in enumerate(series):
-        axes.bar(x - 0.4 + width * (k + 0.5), np.nan_to_num(values[order]), width, label=name,
-                 color=PALETTE[k])
+        where = x - 0.4 + width * (k + 0.5)
+        axes.bar(where, np.nan_to_num(values[order]), width, label=name, color=PALETTE[k])
+        if k < len(intervals):
+            error_bars(axes, where, np.nan_to_num(values[order]), [intervals[k][i] for i in order])
     axes.axhline(0, color="black", linewidth=0.8)
     axes.set_xticks(x, [columns[i] for i in order], rotation=20, ha="right")
     axes.set_ylabel("difference (points)")

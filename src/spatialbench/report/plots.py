@@ -21,6 +21,7 @@ from spatialbench.report import figures
 from spatialbench.report.runs import RunData
 from spatialbench.report.tables import Leaderboard, row_label
 from spatialbench.scoring.render import CI_ROW, Grid, Value
+from spatialbench.scoring.uncertainty import Interval, Resampler, paired, table_draws
 
 
 @dataclass(frozen=True)
@@ -54,14 +55,22 @@ def _values(board: Leaderboard, run: RunData) -> tuple[Value, ...]:
 
 
 def task_figures(out: Path, board: Leaderboard, runs: Sequence[RunData]) -> list[Figure]:
-    """Draw the per-task bars and one radar of every answering run overlaid (module docstring)."""
+    """Draw the per-task bars and one radar of every answering run overlaid (module docstring).
+
+    The bars carry each run's scene-clustered 95 % interval as an error bar; a column is labelled with its
+    n (the first answering run's).
+    """
     answering = [r for r in runs if r.kind != "baseline"]
     chance = [(row_label(r), _values(board, r)) for r in runs if r.kind == "baseline"]
     columns = board.header[1:]
     bars = [(row_label(r), _values(board, r)) for r in answering]
-    paths = figures.grouped_bars(columns, bars, chance, f"{runs[0].spec.name}: score per task",
-                                 out / "figures" / "tasks")
-    drawn = [figure_of(out, paths, "Score per task (dashed: chance)")]
+    intervals = [[ci for ci, _, _ in board.intervals.get(name, ())[1:]] for name, _ in bars]
+    counts = [n for _, n, _ in board.intervals.get(bars[0][0], ())[1:]] if bars else []
+    paths = figures.grouped_bars(_with_n(columns, counts), bars, chance,
+                                 f"{runs[0].spec.name}: score per task", out / "figures" / "tasks",
+                                 intervals=intervals)
+    caption = "Score per task (error bars: scene-clustered 95 % intervals; dashed: chance)"
+    drawn = [figure_of(out, paths, caption)]
     if bars:
         frequency = next(((n, v) for n, v in chance if "Frequency" in n), None)
         title = f"{runs[0].spec.name}: score per task"
@@ -91,11 +100,37 @@ def gap_figures(out: Path, board: Leaderboard, runs: Sequence[RunData]) -> list[
         chance = _values(board, frequency) if frequency is not None else None
         stem = out / "figures" / f"gap-{slug(blind.label)}"
         title = f"{vision.label} vs {blind.label}"
-        paths, _ = figures.gap_bars(board.header[1:], _values(board, vision), _values(board, blind), chance,
-                                    title, stem)
+        intervals = [paired_intervals(vision, blind, board.keys)]
+        if frequency is not None:
+            intervals.append(paired_intervals(blind, frequency, board.keys))
+        counts = [n for _, n, _ in board.intervals.get(row_label(blind), ())[1:]]
+        paths, _ = figures.gap_bars(_with_n(board.header[1:], counts), _values(board, vision),
+                                    _values(board, blind), chance, title, stem, intervals)
         what = "Vision enabled − disabled" + (" and disabled − chance" if chance else "")
-        drawn.append(figure_of(out, paths, f"{what}: {title} (Fig. 13)"))
+        drawn.append(figure_of(out, paths, f"{what}: {title} (Fig. 13; error bars: paired 95 % intervals)"))
     return drawn
+
+
+def paired_intervals(a: RunData, b: RunData, keys: Sequence[str]) -> list[Interval]:
+    """Return the paired scene-clustered 95 % interval of ``a − b`` per cell ``keys`` (points; None: none).
+
+    Over the items both runs scored, one scene draw for both (:mod:`spatialbench.scoring.uncertainty`).
+    """
+    left, right = (r.result.rows[r.result.rows["score"].notna()] for r in (a, b))
+    shared = set(left["id"]) & set(right["id"])
+    tables = [a.spec.scoring.table(f[f["id"].isin(shared)]) for f in (left, right)]
+    resampler = Resampler.for_rows(*(t.source for t in tables if t.source is not None))
+    first, second = (table_draws(t, resampler) for t in tables)
+    tests = {k: paired(first[k] - second[k]) for k in keys  # type: ignore[operator]
+             if first.get(k) is not None and second.get(k) is not None}
+    return [tests[k].ci95 if tests.get(k) is not None else None for k in keys]  # type: ignore[union-attr]
+
+
+def _with_n(columns: Sequence[str], counts: Sequence[int]) -> list[str]:
+    """Return the column labels over their n (``Obj. Count`` over ``n=25``); as given without counts."""
+    if len(counts) != len(columns):
+        return list(columns)
+    return [f"{c}\nn={n}" for c, n in zip(columns, counts, strict=True)]
 
 
 _INTERVAL = re.compile(r"\[(-?[\d.]+), (-?[\d.]+)\]")

@@ -72,7 +72,8 @@ class Leaderboard:
         Best is a column's highest value within one Models section, second the next lower value (ties
         share a mark): sections are ranked apart (MMSI-Video-Bench Uniform-50 and Sufficient-Coverage,
         Table 2). A column with fewer than two model values, or one value shared by all, is not marked.
-        Other rows are never marked.
+        A cell of fewer than 30 items (too few to rank by, :attr:`intervals`) is neither marked nor
+        counted. Other rows are never marked.
         """
         marked: dict[str, tuple[str | None, ...]] = {}
         for title, rows in self.sections:
@@ -83,7 +84,8 @@ class Leaderboard:
     def _section_marks(self, entries: list[tuple[str, Sequence[Value]]]) -> dict[str, tuple[str | None, ...]]:
         marked: dict[str, list[str | None]] = {name: [None] * len(self.header) for name, _ in entries}
         for column in range(len(self.header)):
-            numbers = {name: _sortable(v[column]) for name, v in entries if _sortable(v[column]) > -math.inf}
+            numbers = {name: _sortable(v[column]) for name, v in entries
+                       if _sortable(v[column]) > -math.inf and not self._small(name, column)}
             ranked = sorted(set(numbers.values()), reverse=True)
             if len(numbers) < 2 or len(ranked) < 2:
                 continue  # one value, or all equal: nothing stands out
@@ -91,6 +93,10 @@ class Leaderboard:
             for name, number in numbers.items():
                 marked[name][column] = BEST if number == best else SECOND if number == second else None
         return {name: tuple(row) for name, row in marked.items()}
+
+    def _small(self, name: str, column: int) -> bool:
+        cells = self.intervals.get(name)
+        return bool(cells) and column < len(cells) and bool(cells[column][2])
 
     def marked_grid(self) -> Grid:
         """:meth:`grid` with the best values in bold and the second best underlined (Markdown text)."""
@@ -181,8 +187,15 @@ def _protocol_sections(runs: list[RunData], values: dict[int, tuple[Value, ...]]
             out.append((title, rows, {}))
             continue
         rows = sorted(rows, key=lambda r: -_sortable(values[id(r)][0]))
-        out.append((title, rows, {id(r): k + 1 for k, r in enumerate(rows)}))
+        ranks = competition_ranks([values[id(r)][0] for r in rows])
+        out.append((title, rows, {id(r): rank for r, rank in zip(rows, ranks, strict=True)}))
     return out
+
+
+def competition_ranks(averages: Sequence[Value]) -> list[int]:
+    """Rank by Avg., highest first, runs tied on it sharing a rank ("1, 2, 2, 4"); no Avg. ranks last."""
+    keys = [_sortable(a) for a in averages]
+    return [1 + sum(other > key for other in keys) for key in keys]
 
 
 def _average(run: RunData) -> Value:

@@ -42,7 +42,14 @@ from spatialbench.scoring.render import (
     to_markdown,
 )
 from spatialbench.scoring.scorer import ScoreResult
-from spatialbench.scoring.uncertainty import RESAMPLES, SMALL, small_cells, table_ci
+from spatialbench.scoring.uncertainty import (
+    RESAMPLES,
+    SMALL,
+    from_scenes,
+    small_cells,
+    table_ci,
+    table_clusters,
+)
 
 LISTED = 100
 """At most this many skipped rows / unmatched ids are listed in ``scores.json`` (all are counted)."""
@@ -82,11 +89,16 @@ def _items_text(result: ScoreResult) -> str:
 
 
 def interval_line(table: Table) -> str:
-    """Return one line: ``n`` and 95 % interval of Avg. and of each cell; cells under :data:`SMALL` items."""
+    """Return one line: ``n`` and 95 % interval of Avg. and of each cell; cells under :data:`SMALL` items.
+
+    An interval drawn from fewer than :data:`FEW_SCENES` scenes ends in ``from K scenes``.
+    """
     ci = table_ci(table)
+    scenes = {k: v[1] for k, v in table_clusters(table).items()} if table.source is not None else {}
     n = sum(table.counts.values())
-    parts = [_interval_text("Avg.", n, ci.get("overall"))]
-    parts += [_interval_text(c.group, c.n, ci.get(c.key)) for c in table.cells if c.accuracy is not None]
+    parts = [_interval_text("Avg.", n, ci.get("overall"), scenes.get("overall"))]
+    parts += [_interval_text(c.group, c.n, ci.get(c.key), scenes.get(c.key))
+              for c in table.cells if c.accuracy is not None]
     line = (f"95 % intervals (scene-clustered bootstrap, {RESAMPLES} resamples, seeded): "
             + "; ".join(parts) + ".")
     small = small_cells(table)
@@ -96,8 +108,9 @@ def interval_line(table: Table) -> str:
     return line
 
 
-def _interval_text(label: str, n: int, ci: tuple[float, float] | None) -> str:
-    return f"{label} n={n} " + (f"[{ci[0]:.1f}, {ci[1]:.1f}]" if ci else "-")
+def _interval_text(label: str, n: int, ci: tuple[float, float] | None, scenes: int | None) -> str:
+    # an interval drawn from a handful of scenes says so: it is far rougher than its width suggests
+    return f"{label} n={n} " + (f"[{ci[0]:.1f}, {ci[1]:.1f}]{from_scenes(scenes)}" if ci else "-")
 
 
 def render_markdown(result: ScoreResult, scores_file: bool = True) -> str:

@@ -14,10 +14,13 @@ means (VSI-Bench Rel. Dir.); the VSI-Bench overall the mean of the task means pr
 resampled with the same scene draws. The interval is the 2.5th–97.5th percentile of the resampled values
 (percent). A question without a ``scene_id`` is its own cluster.
 
-Paired differences (:func:`paired`) use the *same* scene draws for both runs over their shared questions;
-the p-value is the two-sided bootstrap test of "no difference" (the resampled differences shifted to mean
-0: Efron & Tibshirani 1993, Sec. 16.4), ``(1 + #{|d* − d| ≥ |d|}) / (1 + B)``, so identical runs get
-``p = 1``. Draws are seeded (:data:`SEED`): the same inputs give the same interval, to the bit.
+Paired differences (:func:`paired`) use the *same* scene draws for both runs over their shared questions.
+The p-value inverts the same percentile interval (Efron & Tibshirani 1993, Sec. 15.4: the smallest α whose
+``1 − α`` percentile interval reaches 0), ``min(1, 2·(1 + min(#{d* ≤ 0}, #{d* ≥ 0})) / (1 + B))``, so
+identical runs get ``p = 1`` and the interval and p-value tell one story. The verdict is one rule
+(:attr:`PairedTest.includes_zero`): a difference is *not shown* when its interval includes 0 **or**
+``p ≥ 0.05`` (the two can only part at the edge, from the percentile's interpolation and the ``+1``).
+Draws are seeded (:data:`SEED`): the same inputs give the same interval, to the bit.
 """
 
 from __future__ import annotations
@@ -35,6 +38,10 @@ RESAMPLES = 1000
 SEED = 0
 SMALL = 30
 """A cell with fewer questions than this says so: its interval is too rough to rank by."""
+FEW_SCENES = 5
+"""A cell whose questions come from fewer scenes than this (clusters) is never called significant."""
+ALPHA = 0.05
+"""A difference with ``p ≥ ALPHA`` is not shown (two-sided, the 95 % interval's level)."""
 CLUSTER = "scene_id"
 Interval = tuple[float, float] | None
 
@@ -148,6 +155,41 @@ def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | No
     return out
 
 
+def table_clusters(table: Table) -> dict[str, tuple[int, int]]:
+    """Return ``{key: (questions, scenes)}`` for every key of ``table``'s JSON with questions.
+
+    ``scenes`` counts the distinct clusters (:func:`cluster_keys`) the key's interval is drawn from;
+    ``overall`` covers every row. Raises ValueError for a table made without its rows.
+    """
+    if table.source is None:
+        raise ValueError(f"table {table.title!r} keeps no rows to resample")
+    scored = table.source.reset_index(drop=True)
+    keys = cluster_keys(scored).to_numpy() if len(scored) else np.array([], dtype=str)
+    by = scored[table.by].astype(str).to_numpy() if len(scored) else np.array([], dtype=str)
+    group_of = {g.key: g for g in table.groups}
+    masks = {c.key: group_of[c.key].mask(scored).to_numpy(dtype=bool)
+             for c in table.cells if c.key in group_of}
+    masks.update({t: by == t for t in {*table.task_scores, *table.other_tasks}})
+    masks["overall"] = np.ones(len(scored), dtype=bool)
+    return {k: (int(m.sum()), len(set(keys[m]))) for k, m in masks.items() if m.any()}
+
+
+def too_few(questions: int, scenes: int) -> bool:
+    """Say whether a cell is too small to call a difference significant (issue 21).
+
+    Under :data:`SMALL` questions or under :data:`FEW_SCENES` scenes: a bootstrap over 2 clusters has only
+    3 distinct resamples, so its interval and p-value mean little.
+    """
+    return questions < SMALL or scenes < FEW_SCENES
+
+
+def from_scenes(scenes: int | None) -> str:
+    """Return ``" from K scenes"`` for an interval drawn from under :data:`FEW_SCENES` scenes, else ``""``."""
+    if scenes is None or scenes >= FEW_SCENES:
+        return ""
+    return f" from {scenes} scene{'' if scenes == 1 else 's'}"
+
+
 def _only_by(group: Any, by: str) -> bool:
     return bool(group.where) and all(column == by for column, _ in group.where)
 
@@ -213,8 +255,8 @@ class PairedTest:
 
     @property
     def includes_zero(self) -> bool:
-        """True when the 95 % interval includes 0 (the difference is not shown to be real)."""
-        return self.ci95[0] <= 0.0 <= self.ci95[1]
+        """True when the difference is not shown: its 95 % interval includes 0 or ``p ≥ 0.05``."""
+        return self.ci95[0] <= 0.0 <= self.ci95[1] or self.p_value >= ALPHA
 
 
 def paired(difference: np.ndarray) -> PairedTest | None:
@@ -226,8 +268,8 @@ def paired(difference: np.ndarray) -> PairedTest | None:
     if np.isnan(observed) or not len(rest):
         return None
     low, high = np.percentile(rest, [2.5, 97.5])
-    extreme = int((np.abs(rest - observed) >= abs(observed) - 1e-9).sum())
-    p_value = (1 + extreme) / (1 + len(rest))
+    tail = min(int((rest <= 0.0).sum()), int((rest >= 0.0).sum()))
+    p_value = min(1.0, 2.0 * (1 + tail) / (1 + len(rest)))
     return PairedTest(observed, (round(float(low), 4), round(float(high), 4)), round(p_value, 4),
                       float(rest.std(ddof=1)) if len(rest) > 1 else 0.0)
 
