@@ -12,7 +12,7 @@ here writes to the folder.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
@@ -43,7 +43,7 @@ HUMAN_PREFIX = "human:"
 
 
 def score_answered(
-    sample: Sequence[Item], responses: dict[str, str], rules: ScoringRules, *, extract: str | None,
+    sample: Sequence[Item], responses: Mapping[str, str | None], rules: ScoringRules, *, extract: str | None,
     mra: str,
 ) -> ScoreResult:
     """Score a human run: only the ``sample`` items with a response (issue 21).
