@@ -81,8 +81,8 @@ class MediaConfig(BaseModel):
     (per-frame resize limit; None = original size), ``frame_cache_mb`` (frame cache memory),
     ``aks_model`` (the image–text scorer of ``aks:N``: a CLIP or BLIP-ITM checkpoint folder, made
     absolute, or Hugging Face name; required by ``aks:N``, MMSI-Video Table 5; under ``aks:N`` a name that
-    looks like a path — absolute, ``./``, ``../`` or existing — must be a folder holding ``config.json``) and ``aks_cache`` (folder
-    of its frame features; None = ``OUT/aks_features``).
+    looks like a path — absolute, ``./``, ``../`` or existing — must be a folder holding ``config.json``)
+    and ``aks_cache`` (folder of its frame features; None = ``OUT/aks_features``).
     """
 
     model_config = _FROZEN
