@@ -115,14 +115,14 @@ def test_resampling_refuses_to_switch_taxonomy_over_annotations(explained_run, t
     path = tmp_path / "errors.json"
     CliRunner().invoke(app, ["errors", "sample", str(base / "run"), "--out", str(path)])
     doc = json.loads(path.read_text())
-    doc["items"][0].update(errors=["relational_reasoning"])
+    doc["items"][0].update(errors=["detailed_grounding"])
+    doc["taxonomy"] = "mmsi-video"  # annotated under another taxonomy than the one resampled
     path.write_text(json.dumps(doc))
     before = path.read_text()
-    args = ["errors", "sample", str(base / "run"), "--out", str(path), "--taxonomy", "mmsi-video"]
-    result = CliRunner().invoke(app, args)
+    result = CliRunner().invoke(app, ["errors", "sample", str(base / "run"), "--out", str(path)])
     assert result.exit_code == 2, result.output
     assert len(result.output.strip().splitlines()) == 1
-    assert "annotated with taxonomy 'vsi-bench'" in result.output and "mmsi-video" in result.output
+    assert "annotated with taxonomy 'mmsi-video'" in result.output and "vsi-bench" in result.output
     assert path.read_text() == before
 
 
@@ -135,12 +135,22 @@ def test_per_task_keeps_n_of_each_task(explained_run, tmp_path):
     assert sorted(tasks) == ["object_counting", "object_rel_distance"]
 
 
-def test_mmsi_taxonomy_has_five_categories(explained_run, tmp_path):
+def test_the_mmsi_taxonomy_is_refused_on_a_vsi_run(explained_run, tmp_path):
+    # issue 21: a taxonomy of another benchmark crossed its categories with this run's tasks
     base, _ = explained_run
     path = tmp_path / "mmsi.json"
     args = ["errors", "sample", str(base / "run"), "--out", str(path), "--taxonomy", "mmsi-video"]
-    assert CliRunner().invoke(app, args).exit_code == 0
-    keys = [c["key"] for c in json.loads(path.read_text())["categories"]]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"error: error taxonomy 'mmsi-video' does not apply to {base / 'run'}, a vsibench run; "
+        "the taxonomy that applies: vsi-bench"
+    )
+    assert not path.exists()
+
+
+def test_mmsi_taxonomy_has_five_categories():
+    keys = [c["key"] for c in taxonomy("mmsi-video")["categories"]]
     assert keys == [
         "detailed_grounding",
         "id_mapping",

@@ -66,6 +66,13 @@ def test_split_keeps_each_scene_on_one_side() -> None:
     assert again[1].tolist() == test.tolist()  # seeded
 
 
+def test_a_split_of_items_all_from_one_scene_is_refused_in_words() -> None:
+    # issue 21 newcomer check (generate remindview --scenes 1): scikit-learn's "With n_samples=1 ..."
+    with pytest.raises(ValueError) as raised:
+        scene_split(np.array(["room0"] * 12), 0.25, seed=0)
+    assert str(raised.value) == "all 12 items are from 1 scene; a split by scene needs ≥ 2 scenes"
+
+
 def _traced(tmp_path: Path) -> Path:
     data = build_remindview(tmp_path / "data")
     from spatialbench.benchmarks import get_benchmark

@@ -115,3 +115,18 @@ def test_breakdown_of_a_run_folder(tmp_path, monkeypatch):
     assert "| accuracy | 54.5 | 42.9 | 75.0 |" in result.output
     neither = CliRunner().invoke(app, ["breakdown", "-b", "remindview", "-a", str(data)])
     assert neither.exit_code == 2 and "exactly one of --predictions and --run" in neither.output
+
+
+def test_errors_sample_refuses_the_vsi_taxonomy_on_an_mmsi_run(tmp_path):
+    # issue 21 newcomer check: VSI categories were crossed with MMSI subtype columns
+    data = build_mmsi(tmp_path / "mmsi")
+    run = tmp_path / "run"
+    args = ["run", "--benchmark", "mmsi-video", "--data", str(data), "--model", "chance-random"]
+    assert CliRunner().invoke(app, [*args, "--out", str(run), "--no-progress"]).exit_code == 0
+    result = CliRunner().invoke(app, ["errors", "sample", str(run), "--taxonomy", "vsi-bench"])
+    assert result.exit_code == 2
+    assert result.output.strip() == (
+        f"error: error taxonomy 'vsi-bench' does not apply to {run}, a mmsi-video run; "
+        "the taxonomy that applies: mmsi-video"
+    )
+    assert not (run / "analysis" / "errors.json").exists()

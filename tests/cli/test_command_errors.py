@@ -68,3 +68,26 @@ def test_score_checks_a_breakdown_option_before_reading_anything(tmp_path: Path)
                                       "-p", str(tmp_path / "missing.jsonl"), "-B", "sub_bench=robot"])
     assert (result.exit_code, result.stderr.splitlines()) == (
         2, ["error: breakdown option 'sub_bench' does not apply to remindview (its options: none)"])
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["report", "RUN", "--per-task", "-1"], "--per-task': Input should be greater than or equal to 1"),
+        (["report", "RUN", "--sheets", "-2"], "--sheets': Input should be greater than or equal to 0"),
+    ],
+)
+def test_an_option_out_of_range_is_one_line_exit_2(args: list[str], line: str) -> None:
+    # issue 21 newcomer check: a 5-line rich box ("╭─ Error ───") where other errors are one line
+    from spatialbench.cli.main import app
+
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2
+    assert result.output.strip() == f"Error: Invalid value for '{line}"
+
+
+def test_no_arguments_still_print_the_help() -> None:
+    from spatialbench.cli.main import app
+
+    result = CliRunner().invoke(app, ["errors"])
+    assert "Usage:" in result.output and "sample" in result.output

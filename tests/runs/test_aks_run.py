@@ -82,8 +82,10 @@ def test_a_scorer_named_for_a_uniform_run_changes_none_of_its_request_keys(tmp_p
     data, out = tmp_path / "data", tmp_path / "run"
     answers = make_vsibench(data, n_videos=1, per_video=2)
     script = ServerScript(answer=answer_script(answers))
+    (tmp_path / "unused").mkdir()
+    (tmp_path / "unused" / "config.json").write_text("{}")  # a model folder, never loaded
     with OpenAIServer(script) as server:
-        uniform = _config(data, server.url, out, tmp_path / "no-scorer-needed")
+        uniform = _config(data, server.url, out, tmp_path / "unused")
         uniform = uniform.updated("media", frames="uniform:3")
         run(uniform.updated("media", aks_model=None), progress=False)
         again = run(uniform, progress=False)
@@ -92,6 +94,7 @@ def test_a_scorer_named_for_a_uniform_run_changes_none_of_its_request_keys(tmp_p
 
 def test_a_local_scorer_folder_is_recorded_absolute_and_a_hub_name_as_given(tmp_path, monkeypatch) -> None:
     (tmp_path / "clip").mkdir()
+    (tmp_path / "clip" / "config.json").write_text("{}")
     monkeypatch.chdir(tmp_path)
     base = {"data": {"benchmark": "vsibench", "path": "."}, "model": {"name": "chance-random"}, "out": "run"}
     local = RunConfig.model_validate({**base, "media": {"frames": "aks:8", "aks_model": "clip"}})
@@ -102,3 +105,39 @@ def test_a_local_scorer_folder_is_recorded_absolute_and_a_hub_name_as_given(tmp_
         str(tmp_path / "clip"),
         "openai/clip-vit-base-patch32",
     )
+
+
+def _refused(tmp_path: Path, scorer: str) -> tuple[int, str]:
+    out = tmp_path / "runs" / "new"
+    model = "openai-compatible:http://127.0.0.1:9/v1#m"
+    flags = ["run", "--benchmark", "vsibench", "--model", model, "--frames", "aks:4"]
+    data = tmp_path / "data"
+    make_vsibench(data, n_videos=1, per_video=2)
+    result = CliRunner().invoke(app, [*flags, "--data", str(data), "--out", str(out), "--aks-model", scorer])
+    assert not (tmp_path / "runs").exists()  # refused before the folder is made
+    return result.exit_code, result.output.strip()
+
+
+def test_a_missing_local_scorer_path_is_refused_before_the_run(tmp_path: Path) -> None:
+    # the newcomer check of issue 21: /nonexist "answered" 89 items, then failed with a repo-id error
+    code, output = _refused(tmp_path, "/nonexist")
+    assert code == 2
+    assert output == "Error: Invalid value for --aks-model: no model folder at /nonexist"
+
+
+def test_a_scorer_path_to_a_file_is_refused_before_the_run(tmp_path: Path) -> None:
+    (tmp_path / "clip.json").write_text("{}")
+    code, output = _refused(tmp_path, str(tmp_path / "clip.json"))
+    assert code == 2
+    assert output == (
+        f"Error: Invalid value for --aks-model: {tmp_path / 'clip.json'} is a file, not a model folder "
+        "(a checkpoint folder holding config.json)"
+    )
+
+
+def test_a_scorer_that_cannot_load_stops_the_run_with_one_line_before_any_folder(tmp_path: Path) -> None:
+    (tmp_path / "broken").mkdir()
+    (tmp_path / "broken" / "config.json").write_text('{"model_type": "no-such-model"}')
+    code, output = _refused(tmp_path, str(tmp_path / "broken"))
+    assert code == 2 and len(output.splitlines()) == 1, output
+    assert output.startswith(f"error: --aks-model: cannot load the AKS scorer model {tmp_path / 'broken'} (")

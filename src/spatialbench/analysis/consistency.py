@@ -246,6 +246,8 @@ class ConsistencyAnalysis(Analysis):
     title = "Self-consistency"
     version = VERSION
     Params = ConsistencyParams
+    benchmarks = ("remindview",)
+    section = "App. D.3"
 
     async def acompute(
         self, run: RunFolder, params: BaseModel, progress: Progress | None = None

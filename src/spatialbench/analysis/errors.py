@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from spatialbench.analysis.registry import BenchmarkMismatchError
 from spatialbench.analysis.stored import turn_texts
 from spatialbench.benchmarks import BENCHMARKS, get_benchmark
 from spatialbench.errors import SpatialBenchError
@@ -184,6 +185,23 @@ def _same_taxonomy(previous: Mapping[str, Any] | None, taxonomy_name: str) -> No
         )
 
 
+def check_taxonomy(run: RunFolder, taxonomy_name: str) -> None:
+    """Refuse a taxonomy other than the run's benchmark's (:func:`default_taxonomy`).
+
+    Its categories and columns are another paper's: VSI-Bench's four types crossed with MMSI-Video's
+    subtype columns, or MMSI-Video's five with VSI-Bench's tasks, describe neither paper's Fig. 7 / App. B.
+
+    Raises:
+        BenchmarkMismatchError: ``taxonomy_name`` is not the one of ``run``'s benchmark.
+    """
+    applies = default_taxonomy(run.benchmark)
+    if taxonomy_name != applies:
+        raise BenchmarkMismatchError(
+            f"error taxonomy {taxonomy_name!r} does not apply to {run.path}, a {run.benchmark} run; "
+            f"the taxonomy that applies: {applies}"
+        )
+
+
 def sample_document(
     run: RunFolder,
     items: Sequence[Item],
@@ -206,11 +224,13 @@ def sample_document(
             annotates errors on VSI-Bench (tiny), App. B.2).
 
     Raises:
-        KeyError: unknown taxonomy.
+        KeyError: unknown taxonomy. BenchmarkMismatchError: a taxonomy of another benchmark
+            (:func:`check_taxonomy`).
         AnnotationError: ``previous`` holds annotations of another taxonomy (its keys would be kept
             under this one's categories).
     """
     spec = taxonomy(taxonomy_name)
+    check_taxonomy(run, taxonomy_name)
     categories, column_of = spec["categories"], spec.get("columns") or {}
     _same_taxonomy(previous, taxonomy_name)
     by_id = {item.id: item for item in items}

@@ -108,8 +108,19 @@ def make_probe(kind: str, seed: int, hidden: tuple[int, ...] = HIDDEN) -> Any:
 def scene_split(
     groups: NDArray[np.str_], test_size: float, seed: int
 ) -> tuple[NDArray[np.int_], NDArray[np.int_]]:
-    """Return (train, test) indices with every scene on one side (``GroupShuffleSplit``, seeded)."""
+    """Return (train, test) indices with every scene on one side (``GroupShuffleSplit``, seeded).
+
+    Raises:
+        ValueError: fewer than 2 scenes (one line saying so, not scikit-learn's empty-train-set text).
+    """
     from sklearn.model_selection import GroupShuffleSplit
+
+    scenes = len(set(groups.tolist()))
+    if scenes < 2:
+        raise ValueError(
+            f"all {len(groups)} items are from {scenes} scene{'' if scenes == 1 else 's'}; "
+            "a split by scene needs ≥ 2 scenes"
+        )
 
     splitter = GroupShuffleSplit(n_splits=1, test_size=test_size, random_state=seed)
     train, test = next(splitter.split(np.zeros(len(groups)), groups=groups))

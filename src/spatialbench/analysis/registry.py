@@ -28,6 +28,8 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
+from spatialbench.benchmarks import get_benchmark
+from spatialbench.errors import SpatialBenchError
 from spatialbench.records.progress import Progress
 from spatialbench.registry import Registry
 from spatialbench.runs.folder import RunFolder
@@ -59,13 +61,19 @@ class DrawnFigure:
     paths: tuple[Path, ...]
 
 
+class BenchmarkMismatchError(SpatialBenchError, ValueError):
+    """An analysis of one paper asked of a run of another benchmark (exit 2; nothing sent or written)."""
+
+
 class Analysis:
     """Base of a registered analysis (subclass it; register an instance).
 
     Class attributes: ``name`` (registered name, also the document's ``analysis``), ``description``
     (one line for ``spatialbench list analyses``), ``version`` (of the document), ``Params`` (a frozen
     pydantic model of the parameters, :class:`NoParams` by default), ``title`` (the report's heading),
-    ``file`` (stem of the document in ``RUN/analysis/``, the name by default).
+    ``file`` (stem of the document in ``RUN/analysis/``, the name by default), ``benchmarks`` (the
+    registered benchmarks whose runs it applies to; empty: any) and ``section`` (where their paper
+    defines it, named in the refusal).
     """
 
     name: ClassVar[str] = ""
@@ -74,6 +82,8 @@ class Analysis:
     version: ClassVar[int] = 1
     file: ClassVar[str] = ""
     Params: ClassVar[type[BaseModel]] = NoParams
+    benchmarks: ClassVar[tuple[str, ...]] = ()
+    section: ClassVar[str] = ""
 
     def compute(self, run: RunFolder, params: BaseModel) -> AnalysisDocument:
         """Compute the analysis of ``run`` (raises the analysis's own SpatialBenchError on bad input).
@@ -115,11 +125,27 @@ class Analysis:
         ``compute(run, params, progress=...)``: an analysis that loops over many items or requests accepts
         it; one that does not is never called with it.
         """
+        self.check_benchmark(run)
         return self._checked(self.compute(run, self.params(**params), **_given(progress)))
 
     async def arun(self, run: RunFolder, progress: Progress | None = None, **params: Any) -> AnalysisDocument:
         """:meth:`run` as a coroutine, through :meth:`acompute` (``run_sync(a.arun(...))`` from sync code)."""
+        self.check_benchmark(run)
         return self._checked(await self.acompute(run, self.params(**params), **_given(progress)))
+
+    def check_benchmark(self, run: RunFolder) -> None:
+        """Refuse a run of a benchmark the analysis does not apply to (its paper's data, phases, metadata).
+
+        Raises:
+            BenchmarkMismatchError: ``run.benchmark`` not in :attr:`benchmarks` (when any are named).
+        """
+        if not self.benchmarks or run.benchmark in self.benchmarks:
+            return
+        titles = " / ".join(get_benchmark(b).display_name for b in self.benchmarks)
+        where = f" ({self.section})" if self.section else ""
+        raise BenchmarkMismatchError(
+            f"{self.name} applies to {titles} runs{where}; {run.path} is a {run.benchmark} run"
+        )
 
     def _checked(self, doc: AnalysisDocument) -> AnalysisDocument:
         if (doc.analysis, doc.version) != (self.name, self.version):

@@ -11,6 +11,7 @@ it catches only to add to the message or to clean up.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -54,6 +55,15 @@ def command_errors(*builtins: type[Exception]) -> Iterator[None]:
         raise CommandError(str(message)) from None
 
 
+#: click's UsageError: typer's own copy of click (``typer._click`` in recent typer) or click itself;
+#: BadParameter derives from it in both
+_USAGE_ERROR: type[Exception] = typer.BadParameter.__base__  # type: ignore[assignment]
+#: raised by ``no_args_is_help`` to print a group's help (click >= 8.2; none before)
+_NO_ARGS_HELP: type[Exception] | tuple[()] = getattr(
+    sys.modules[_USAGE_ERROR.__module__], "NoArgsIsHelpError", ()
+)
+
+
 class ErrorBoundary(TyperGroup):
     """A command group whose sub-commands' :class:`SpatialBenchError` become one line and their exit code.
 
@@ -64,6 +74,9 @@ class ErrorBoundary(TyperGroup):
     def invoke(self, ctx: Any) -> Any:
         """Invoke the chosen sub-command; a SpatialBenchError prints ``error: ...`` and exits its code.
 
+        A usage error of the sub-command's options (out of range, missing, unknown) prints one
+        ``Error: ...`` line and exits 2.
+
         Raises:
             typer.Exit: with the error's ``exit_code`` after a SpatialBenchError.
         """
@@ -72,6 +85,11 @@ class ErrorBoundary(TyperGroup):
         except SpatialBenchError as err:
             typer.echo(f"error: {one_line(err)}", err=True)
             raise typer.Exit(err.exit_code) from None
+        except _NO_ARGS_HELP:
+            raise  # the sub-command's help, as asked
+        except _USAGE_ERROR as err:  # an option out of range: one line like ours, not rich's 5-line box
+            typer.echo(f"Error: {one_line(err.format_message())}", err=True)  # type: ignore[attr-defined]
+            raise typer.Exit(err.exit_code) from None  # type: ignore[attr-defined]
 
 
 app = typer.Typer(

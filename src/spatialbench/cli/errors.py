@@ -28,7 +28,9 @@ app.add_typer(errors_app, name="errors")
 
 TaxonomyOpt = Annotated[
     str | None,
-    typer.Option("--taxonomy", help="vsi-bench (4 types) or mmsi-video (5); default by benchmark."),
+    typer.Option(
+        "--taxonomy", help="vsi-bench (4 types) or mmsi-video (5): the run's benchmark's; another is refused."
+    ),
 ]
 
 

@@ -109,6 +109,14 @@ class ImageTextScorer:
         self._write(key, frames, features)
         return features
 
+    def load(self) -> None:
+        """Load the model now (a run loads it before its first request), not on the first frames scored.
+
+        Raises:
+            MediaError: the model cannot be loaded (``reason`` names the model and why).
+        """
+        self._scorer(self.model)
+
     def _scorer(self, media: str) -> Cosine | Matching:
         """Return the loaded model, loading it on first use (a failure is kept: tried once)."""
         if self._loaded is None:

@@ -136,8 +136,10 @@ def row_label(run: RunData) -> str:
     if run.kind == "baseline":
         return {"chance-random": "Chance Level (Random)", "chance-frequency": "Chance Level (Frequency)"}.get(
             name.partition(":")[0], name)
-    if run.kind == "human":
-        return f"Human Level ({name.partition(':')[2] or run.label})"
+    if run.kind == "human":  # a run in progress is scored on its answered items only: say how many
+        done, sample = len(run.result.rows), len(run.items)
+        progress = f", in progress: {done} of {sample}" if done < sample else ""
+        return f"Human Level ({name.partition(':')[2] or run.label}{progress})"
     return f"{run.label} (blind)" if run.kind == "blind" else run.label
 
 

@@ -80,8 +80,9 @@ class MediaConfig(BaseModel):
     ``frames`` (strategy name; None = the benchmark's default, else ``uniform:32``), ``max_pixels``
     (per-frame resize limit; None = original size), ``frame_cache_mb`` (frame cache memory),
     ``aks_model`` (the image–text scorer of ``aks:N``: a CLIP or BLIP-ITM checkpoint folder, made
-    absolute, or Hugging Face name; required by ``aks:N``, MMSI-Video Table 5) and ``aks_cache`` (folder
-    of its frame features; None = ``OUT/aks_features``).
+    absolute, or Hugging Face name; required by ``aks:N``, MMSI-Video Table 5; under ``aks:N`` a name that
+    looks like a path — absolute, ``./``, ``../`` or existing — must be a folder holding ``config.json``)
+    and ``aks_cache`` (folder of its frame features; None = ``OUT/aks_features``).
     """
 
     model_config = _FROZEN
@@ -106,8 +107,29 @@ class MediaConfig(BaseModel):
                 f"none given; --frames {frames} needs an image-text scorer (a CLIP or BLIP-ITM checkpoint "
                 "folder or Hugging Face name, e.g. openai/clip-vit-base-patch32)"
             )
+        if value is not None and frames.startswith("aks:") and _looks_local(value):
+            _check_model_folder(Path(value))
         # a local checkpoint is recorded absolute (a resumed run, its request keys); a hub name as given
         return str(Path(value).absolute()) if value is not None and Path(value).is_dir() else value
+
+
+def _looks_local(name: str) -> bool:
+    """Whether a scorer name is a path (absolute, ``./``, ``../`` or existing), not a Hugging Face name."""
+    return Path(name).is_absolute() or name.startswith(("./", "../", "~")) or Path(name).exists()
+
+
+def _check_model_folder(path: Path) -> None:
+    """Refuse a path that is no checkpoint folder before the run (transformers would take it for a repo id).
+
+    Raises:
+        ValueError: no such path, or not a folder holding ``config.json``.
+    """
+    if not path.exists():
+        raise ValueError(f"no model folder at {path}")
+    if not path.is_dir():
+        raise ValueError(f"{path} is a file, not a model folder (a checkpoint folder holding config.json)")
+    if not (path / "config.json").is_file():
+        raise ValueError(f"{path} holds no config.json: not a model folder")
 
 
 class ModelConfig(BaseModel):

@@ -12,8 +12,8 @@ here writes to the folder.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -33,12 +33,32 @@ from spatialbench.runs.shard import Shard, parse_shard, shard_ids
 from spatialbench.runs.store.reader import StoredRow, StoredTurn, StoreReader
 from spatialbench.runs.summary import STORE_NAME
 from spatialbench.scoring.baselines import BASELINES
+from spatialbench.scoring.rules import ScoringRules
 from spatialbench.scoring.scorer import ScoreResult, score_items
 
 CONFIG_NAME = "config.json"
 ITEMS_NAME = "items.csv"
 HUMAN_PREFIX = "human:"
 """Model names of human evaluations (``human:NAME``), the papers' "Human Level" rows."""
+
+
+def score_answered(
+    sample: Sequence[Item], responses: Mapping[str, str | None], rules: ScoringRules, *, extract: str | None,
+    mra: str,
+) -> ScoreResult:
+    """Score a human run: only the ``sample`` items with a response (issue 21).
+
+    An unanswered item of a human run in progress is not wrong yet, so it is left out rather than scored
+    0; while some are unanswered the first warning reads "in progress: K of N items answered; only the
+    answered ones are scored". ``serve`` (after every answer), ``score --run`` and ``report`` all score a
+    human run through this function. Raises as :func:`~spatialbench.scoring.scorer.score_items`.
+    """
+    done = [item for item in sample if item.id in responses]
+    result = score_items(done, responses, rules, extract=extract, mra=mra)
+    if len(done) < len(sample):
+        note = f"in progress: {len(done)} of {len(sample)} items answered; only the answered ones are scored"
+        result = replace(result, warnings=[note, *result.warnings])
+    return result
 
 
 def baseline_name(model: str) -> str | None:
@@ -292,7 +312,8 @@ class RunFolder:
 
         ``items``: the benchmark's loaded items (default: the run's data); the run's selection applies to
         them. ``extract`` / ``mra`` default to the run's recorded modes. A baseline run is scored as
-        ``spatialbench baseline`` scores it, so the result equals the run's own ``scores.json``.
+        ``spatialbench baseline`` scores it and a human run as ``serve`` does (:func:`score_answered`), so the
+        result equals the run's own ``scores.json``.
 
         Raises:
             ValueError: ``extract`` for a baseline run, an unknown mode; SelectionError: ids the items
@@ -306,8 +327,9 @@ class RunFolder:
                 why = "it has no answers to read"
                 raise ValueError(f"--extract does not apply to a {self.baseline} run ({why})")
             return BASELINES.get(self.baseline)(selected, self.spec.scoring, mra=mra)
-        return score_items(selected, self.responses(), self.spec.scoring,
-                           extract=extract or scoring.get("extract"), mra=mra)
+        scorer = score_answered if self.kind == "human" else score_items
+        return scorer(selected, self.responses(), self.spec.scoring,
+                      extract=extract or scoring.get("extract"), mra=mra)
 
     @cached_property
     def rows(self) -> pd.DataFrame:

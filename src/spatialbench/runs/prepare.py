@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec, OptionError
+from spatialbench.media.errors import MediaError
+from spatialbench.media.relevance import ImageTextScorer
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.models.base import Backend
 from spatialbench.models.errors import BackendError
@@ -27,7 +29,7 @@ from spatialbench.prompting.strategies import Strategy, build_strategy
 from spatialbench.records.item import Item
 from spatialbench.records.rows import LoadedItems
 from spatialbench.runs.baseline import check_model_name
-from spatialbench.runs.checks import ConfigValueError, check_config, check_selection
+from spatialbench.runs.checks import ConfigValueError, RunSetupError, check_config, check_selection
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.defaults import apply_benchmark_defaults
 from spatialbench.runs.dialogue import prepare_strategy
@@ -56,6 +58,7 @@ class PreparedRun:
         baseline: the baseline the run is (``chance-random``), None for a model run.
         loaded: the benchmark's items (the shard's) and the rows that could not be read.
         selected: the items the run answers (``data.ids`` and ``data.limit`` applied), in file order.
+        scorer: the ``aks:N`` image–text scorer, loaded (None without ``aks:N`` frames, blind or baseline).
     """
 
     config: RunConfig
@@ -67,6 +70,7 @@ class PreparedRun:
     baseline: str | None
     loaded: LoadedItems
     selected: tuple[Item, ...]
+    scorer: ImageTextScorer | None = None
 
 
 def resolve_config(
@@ -132,9 +136,28 @@ def prepare(config: RunConfig, backend: Backend | None = None) -> PreparedRun:
     strategy = prepare_strategy(config)
     loaded = load_run_items(config, spec)
     selected = tuple(select_items(loaded, config.data.ids, config.data.limit))
+    scorer = None
     if baseline is None and not config.prompt.blind and selected:
         check_media(selected, data_root(config.data.path), spec.media, parse_strategy(config.frame_strategy))
-    return PreparedRun(config, spec, tuple(notes), builder, strategy, factory, baseline, loaded, selected)
+        scorer = _aks_scorer(config)
+    return PreparedRun(config, spec, tuple(notes), builder, strategy, factory, baseline, loaded, selected,
+                       scorer)
+
+
+def _aks_scorer(config: RunConfig) -> ImageTextScorer | None:
+    """Load the ``aks:N`` scorer once, before the run: a model that cannot load stops it before any item.
+
+    Raises:
+        RunSetupError: the model cannot be loaded (one line naming it).
+    """
+    if config.media.aks_model is None or not config.frame_strategy.startswith("aks:"):
+        return None
+    scorer = ImageTextScorer(config.media.aks_model, config.aks_features)
+    try:
+        scorer.load()
+    except MediaError as exc:
+        raise RunSetupError(f"--aks-model: {' '.join(exc.reason.split())}") from None
+    return scorer
 
 
 def _given(backend: Backend) -> Backend:

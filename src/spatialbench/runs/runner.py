@@ -75,19 +75,19 @@ def shared_frame_caches() -> Iterator[None]:
         _SHARED_CACHES.reset(token)
 
 
-def frame_cache(config: RunConfig) -> FrameCache:
+def frame_cache(config: RunConfig, scorer: ImageTextScorer | None = None) -> FrameCache:
     """Return the run's frame cache: its folder's shared one inside :func:`shared_frame_caches`, else new.
 
-    A run with an ``aks:N`` scorer model gets a cache with that scorer
-    (:class:`~spatialbench.media.relevance.ImageTextScorer`, features in ``RunConfig.aks_features``).
+    A run with an ``aks:N`` scorer model gets a cache with that scorer: ``scorer`` (the one
+    :func:`~spatialbench.runs.prepare.prepare` loaded) or a new
+    :class:`~spatialbench.media.relevance.ImageTextScorer` (features in ``RunConfig.aks_features``).
     """
     root = data_root(config.data.path)
     pool = _SHARED_CACHES.get()
     name = (root, config.media.aks_model)
     if pool is not None and name in pool:
         return pool[name]
-    scorer = None
-    if config.media.aks_model is not None:
+    if scorer is None and config.media.aks_model is not None:
         scorer = ImageTextScorer(config.media.aks_model, config.aks_features)
     cache = FrameCache(root, max_bytes=config.media.frame_cache_mb * 2**20, scorer=scorer)
     if pool is not None:
@@ -143,7 +143,7 @@ class Runner:
         self.show_progress = progress
         self.out = Path(config.out)
         self.owns_cache = cache is None and _SHARED_CACHES.get() is None  # frames released after use
-        self.cache = cache if cache is not None else frame_cache(config)
+        self.cache = cache if cache is not None else frame_cache(config, prepared.scorer)
         self._decodes_before: Counter[str] = Counter()  # a shared cache's decodes by earlier runs
         self.strategy = parse_strategy(config.frame_strategy)
         self.builder = prepared.builder

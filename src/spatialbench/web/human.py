@@ -17,7 +17,6 @@ import json
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -26,10 +25,9 @@ from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.records.item import AnswerKind, Item
 from spatialbench.records.messages import Response
 from spatialbench.runs import STORE_NAME, RunConfig, RunStore
-from spatialbench.runs.folder import HUMAN_PREFIX
+from spatialbench.runs.folder import HUMAN_PREFIX, score_answered
 from spatialbench.runs.record import record_run
 from spatialbench.scoring.output import write_scores
-from spatialbench.scoring.scorer import score_items
 from spatialbench.web.locks import lock_for
 
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
@@ -145,13 +143,8 @@ def _record(config: RunConfig, spec: BenchmarkSpec, items: Sequence[Item], item:
         responses = {r.item_id: r.response for r in store.results() if r.status == "ok"}
     finally:
         store.close()
-    # only answered items are scored: an unanswered one is not wrong yet ("in progress: k of n")
     wanted = set(config.data.ids or ())
     sample = [i for i in items if i.id in wanted]
-    done = [i for i in sample if i.id in responses]
-    result = score_items(done, responses, spec.scoring, extract=config.scoring.extract,
-                         mra=config.scoring.mra)
-    if len(done) < len(sample):
-        note = f"in progress: {len(done)} of {len(sample)} items answered; only the answered ones are scored"
-        result = replace(result, warnings=[note, *result.warnings])
+    result = score_answered(sample, responses, spec.scoring, extract=config.scoring.extract,
+                            mra=config.scoring.mra)
     write_scores(result, config.out)

@@ -236,6 +236,8 @@ class JudgeAnalysis(JudgeViews):
     description = "LLM judges score each answer's reasoning phases 1-3 (ReMindView-Bench Table 2)"
     version = VERSION
     Params = JudgeParams
+    benchmarks = ("remindview",)
+    section = "App. D.1"
 
     async def acompute(
         self, run: RunFolder, params: BaseModel, progress: Progress | None = None
