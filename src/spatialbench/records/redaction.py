@@ -35,9 +35,7 @@ def remember_url_secrets(url: str) -> None:
 
 
 def secret_values() -> list[str]:
-    """Values (8+ characters) of credential-like environment variables and remembered URL keys, longest
-    first.
-    """
+    """Values of credential-like environment variables (8+ characters) and URL keys, longest first."""
     values = {v for k, v in os.environ.items() if _SECRET_NAME.search(k) and len(v) >= 8} | _REMEMBERED
     return sorted(values, key=len, reverse=True)
 
