@@ -95,8 +95,8 @@ class Leaderboard:
         return {name: tuple(row) for name, row in marked.items()}
 
     def _small(self, name: str, column: int) -> bool:
-        cells = self.intervals.get(name)
-        return bool(cells) and column < len(cells) and bool(cells[column][2])
+        cells = self.intervals.get(name) or ()
+        return column < len(cells) and bool(cells[column][2])
 
     def marked_grid(self) -> Grid:
         """:meth:`grid` with the best values in bold and the second best underlined (Markdown text)."""
