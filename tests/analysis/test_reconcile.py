@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 from typer.testing import CliRunner
 
+from spatialbench.analysis.reconcile import COLUMNS as READ_COLUMNS
 from spatialbench.analysis.reconcile import reconcile_folders
 from spatialbench.cli.main import app
 from support.shared_data import require_file
@@ -109,3 +110,30 @@ def test_a_twenty_item_generation_gap_is_beyond_noise(tmp_path):
     # every scene of items 20–39 (s5–s9) gains: a resample without any of them has p = (1/2)^10 ≈ 0.001
     assert interval["ci95"][0] > 0 and interval["within_noise"] is False
     assert "beyond sampling noise" in (tmp_path / "out" / "reconcile.md").read_text()
+
+
+@pytest.mark.parametrize(("damage", "said"), [
+    (lambda f: (f / "items.csv").write_text("a,b\n1,2\n"), "items.csv: no column id, task"),
+    (lambda f: (f / "items.csv").write_text(""), "items.csv: not a readable items table"),
+    (lambda f: (f / "items.csv").write_text(",".join(READ_COLUMNS) + "\n"), "items.csv: no items"),
+    (lambda f: (f / "scores.json").write_text('{"overall": 7'), "scores.json: not JSON"),
+])
+def test_a_damaged_folder_is_one_line_and_exit_2(tmp_path, damage, said):
+    # issue 27 (newcomer round): each of these was a traceback with exit 1 (a header-only table: NaN parts)
+    rows = [("1", "object_counting", "3", "3.0", 1.0, "3")]
+    a, b = _folder(tmp_path / "a", 100.0, rows), _folder(tmp_path / "b", 100.0, rows)
+    damage(a)
+    result = CliRunner().invoke(app, ["reconcile", str(a), str(b), "--out", str(tmp_path / "out")])
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert result.exit_code == 2 and len(lines) == 1 and said in lines[0], result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_other_annotation_files_and_an_unwritable_out_are_refused(tmp_path):
+    a = _folder(tmp_path / "a", 50.0, [(str(i), "route_planning", "A", "A", 1.0, "A") for i in range(4)])
+    b = _folder(tmp_path / "b", 50.0, [(str(i), "route_planning", "A", "A", 0.0, "B") for i in range(4)])
+    result = CliRunner().invoke(app, ["reconcile", str(a), str(b), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2 and "4 of 4 shared ids have other ground truths" in result.output
+    (tmp_path / "file").write_text("x")
+    result = CliRunner().invoke(app, ["reconcile", str(a), str(a), "--out", str(tmp_path / "file" / "o")])
+    assert result.exit_code == 2 and "not a writable folder" in result.output, result.output

@@ -56,22 +56,40 @@ class Scored:
     filtered: frozenset[str] = frozenset()
 
 
+COLUMNS = ("id", "task", "prediction", "extracted", "score", "ground_truth")
+"""The ``items.csv`` columns reconcile reads (``scene_id`` too when present)."""
+
+
 def read_scored(folder: Path) -> Scored:
     """Read ``scores.json`` and ``items.csv`` of a ``score --out`` folder.
 
     Raises:
-        ReconcileInputError: a file is missing or lacks ``overall``.
+        ReconcileInputError: a file is missing, unreadable, lacks ``overall`` or a column of
+            :data:`COLUMNS`, or holds no item.
     """
     scores, items = folder / "scores.json", folder / "items.csv"
     for path in (scores, items):
         if not path.is_file():
             raise ReconcileInputError(f"{path}: missing (reconcile reads `spatialbench score --out` folders)")
-    document = json.loads(scores.read_text(encoding="utf-8"))
-    if not isinstance(document.get("overall"), (int, float)):
+    try:
+        document = json.loads(scores.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError) as err:
+        raise ReconcileInputError(f"{scores}: not JSON ({err})") from None
+    if not isinstance(document, dict) or not isinstance(document.get("overall"), (int, float)):
         raise ReconcileInputError(f"{scores}: no numeric 'overall'")
     text = {"id": str, "prediction": str, "extracted": str, "ground_truth": str, "scene_id": str}
-    rows = pd.read_csv(items, dtype=text, keep_default_na=False)
-    modes = dict(document.get("modes", {}))
+    try:
+        rows = pd.read_csv(items, dtype=text, keep_default_na=False)
+    except (ValueError, UnicodeDecodeError) as err:  # pandas' EmptyDataError and ParserError among them
+        raise ReconcileInputError(f"{items}: not a readable items table ({err})") from None
+    missing = [c for c in COLUMNS if c not in rows.columns]
+    if missing:
+        found = ", ".join(rows.columns)
+        raise ReconcileInputError(f"{items}: no column {', '.join(missing)} (found: {found})")
+    if rows.empty:
+        raise ReconcileInputError(f"{items}: no items")
+    rows["score"] = pd.to_numeric(rows["score"], errors="coerce")
+    modes = dict(document.get("modes") or {})
     filtered = frozenset(str(i) for i in document.get("filtered_responses") or ())
     return Scored(float(document["overall"]), rows.set_index("id", drop=False), modes, filtered)
 
@@ -190,14 +208,23 @@ def reconcile_folders(a: Path, b: Path, out: Path) -> dict[str, object]:
     """Reconcile two ``score --out`` folders on B's benchmark; write ``out/reconcile.json`` and ``.md``.
 
     Raises:
-        ReconcileInputError: a folder is not a scored folder, or the two name other benchmarks.
+        ReconcileInputError: a folder is not a scored folder, the two name other benchmarks or score
+            other annotation files (most shared ids with other ground truths), or ``out`` is not writable.
     """
     left, right = read_scored(a), read_scored(b)
     names = {json.loads((f / "scores.json").read_text(encoding="utf-8")).get("benchmark") for f in (a, b)}
+    shared = left.rows.index.intersection(right.rows.index)
+    asked = _differs(left.rows.loc[shared, "ground_truth"], right.rows.loc[shared, "ground_truth"])
+    if len(shared) and asked.mean() > 0.5:  # most "revisions": another benchmark file joined on its ids
+        raise ReconcileInputError(f"{a} and {b}: {int(asked.sum())} of {len(shared)} shared ids have other "
+                                  "ground truths; they score different annotation files, not one benchmark")
     if len(names) != 1:
         raise ReconcileInputError(f"{a} and {b} score other benchmarks: {sorted(map(str, names))}")
     document = reconcile(left, right, benchmark_aggregate(str(names.pop())))
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "reconcile.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    (out / "reconcile.md").write_text(reconcile_markdown(document), encoding="utf-8")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "reconcile.json").write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+        (out / "reconcile.md").write_text(reconcile_markdown(document), encoding="utf-8")
+    except OSError as err:
+        raise ReconcileInputError(f"--out {out}: not a writable folder ({err.strerror or err})") from None
     return document

@@ -69,7 +69,7 @@ def generate_vsibench_command(
     if not scenes:  # ``{}``: an empty benchmark would be written and look generated
         raise CommandError(f"{meta_info}: no scenes in the meta-info (expected an object mapping "
                            "scene_name -> entry); nothing to generate")
-    prepare_out_dir(out)
+    _claim(out)
     fields: dict[str, object] = {
         "seed": seed, "distance_method": distance, "draw_allocation": draw_allocation
     }
@@ -86,3 +86,13 @@ def generate_vsibench_command(
     for task, entry in bench.manifest["tasks"].items():
         typer.echo(f"{task:32s} {entry['count']:5d} (candidates {entry['candidates']})")
     typer.echo(f"{bench.manifest['total']} questions from {len(scenes)} scenes -> {paths['jsonl']}")
+
+
+def _claim(out: Path) -> None:
+    """Make ``out`` and claim it; a user's or another generator's files there: refused, nothing left."""
+    from spatialbench.cli.out_dir import new_out_dir
+    from spatialbench.generate.vsi.folder import claim_folder
+
+    with new_out_dir(out):
+        prepare_out_dir(out)
+        claim_folder(out)

@@ -15,12 +15,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from spatialbench.generate.card import CARD_NAME
+from spatialbench.generate.vsi.folder import QUESTION_FILES
 from spatialbench.generate.written import OwnedFiles
 from spatialbench.synth.pipeline import META_INFO, WRITTEN, scene_files, scene_ids
 
-QUESTION_FILES = ("test.jsonl", "test.parquet", "manifest.json", CARD_NAME)
-"""The question files of a synthetic benchmark and their card (``generate.vsi.write_benchmark``)."""
+__all__ = ["QUESTION_FILES", "SYNTHETIC_FILES", "claim_folder", "planned_files", "release"]
 
 SYNTHETIC_FILES = OwnedFiles(
     "generate synthetic",
