@@ -103,6 +103,21 @@ def test_ui_own_forms_work_then_every_forged_write_is_refused(tab: Any, tiny_ser
     assert (tiny_served.workdir / "flags.jsonl").read_text() == flags_before
 
 
+def test_a_stale_form_token_in_chromium_gets_the_reload_page(tab: Any, tiny_served: Any) -> None:
+    tab.goto(f"{tiny_served.url}/item/1")
+    token = tab.input_value("#flag-form input[name=csrf_token]")
+    assert len(token) == 64 and token != tiny_served.token  # HMAC-SHA256 of the session, hex
+    before = (tiny_served.workdir / "flags.jsonl").read_bytes()
+    # as a page rendered by an earlier server start would post it: same origin, other token
+    tab.eval_on_selector("#flag-form input[name=csrf_token]", "input => input.value = '0'.repeat(64)")
+    tab.check("#flag-form input[value=wrong]")
+    with tab.expect_response(lambda r: r.url == tiny_served.url + "/flag") as info:
+        tab.click("#flag-form button")
+    assert info.value.status == 403
+    assert tab.inner_text("h1") == "Error 403" and "reload the page" in tab.inner_text("#error")
+    assert (tiny_served.workdir / "flags.jsonl").read_bytes() == before
+
+
 def test_security_headers_on_pages_and_media(tiny_served: Any) -> None:
     headers = {"X-Spatialbench-Token": tiny_served.token}
     page = httpx.get(tiny_served.url + "/", headers=headers)
