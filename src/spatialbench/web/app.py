@@ -41,7 +41,7 @@ def templates() -> Jinja2Templates:
 
 
 def page(request: Request, template: str, /, **context: Any) -> HTMLResponse:
-    """Render ``template`` for ``request`` (the benchmark name and the form token are always in the context)."""
+    """Render ``template`` for ``request`` (the benchmark name and form token always in the context)."""
     state: ServeState = request.app.state.serve
     context = {"benchmark": state.spec.name, "csrf_token": form_token(request), **context}
     return templates().TemplateResponse(request, template, context)
