@@ -73,8 +73,9 @@ def test_a_bad_number_is_refused_by_the_form_and_by_the_server(page, demo_served
     page.click("#human-start button")
     page.fill("input[name=answer]", "about two")
     assert page.evaluate("document.querySelector('input[name=answer]').checkValidity()") is False
-    reply = page.request.post(f"{demo_served.url}/human/cal/answer",
-                              form={"item_id": item, "answer": "about two"}, headers={"accept": "text/html"})
+    token = page.input_value("#human-answer input[name=csrf_token]")  # the page's form token, as it posts
+    reply = page.request.post(f"{demo_served.url}/human/cal/answer", headers={"accept": "text/html"},
+                              form={"item_id": item, "answer": "about two", "csrf_token": token})
     assert reply.status == 422 and "is not a number" in reply.text()
     page.goto(f"{demo_served.url}/human/cal")
     assert page.inner_text("#progress").strip() == "0 of 1 answered"  # nothing was stored

@@ -19,18 +19,10 @@ import httpx
 import pytest
 
 from support.shared_data import missing
+from support.web_writes import WRITES
 
 pytestmark = pytest.mark.slow  # starts a browser
 CHROMIUM = Path("/usr/bin/chromium")
-
-# every write route of the UI with the fields its own form posts (a human run "own" exists for the answer)
-FORGED = {
-    "/flag": {"item_id": "0", "flag": "wrong", "note": "forged"},
-    "/human/start": {"name": "forged", "size": "2"},
-    "/human/own/answer": {"item_id": "0", "answer": "A"},
-    "/errors/sample": {"run": "vision"},
-    "/errors/annotate": {"run": "vision", "item_id": "0", "categories": "egocentric"},
-}
 
 
 def attack_page(target: str, fields: dict[str, str]) -> str:
@@ -44,7 +36,7 @@ def attack_page(target: str, fields: dict[str, str]) -> str:
 def attacker(tiny_served: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A second origin (an ``http.server`` on another port): one auto-submitting page per route."""
     folder = tmp_path_factory.mktemp("attacker")
-    for n, (route, fields) in enumerate(FORGED.items()):
+    for n, (route, fields) in enumerate(WRITES.items()):
         (folder / f"{n}.html").write_text(attack_page(tiny_served.url + route, fields))
     handler = functools.partial(SimpleHTTPRequestHandler, directory=str(folder))
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
@@ -93,7 +85,7 @@ def test_ui_own_forms_work_then_every_forged_write_is_refused(tab: Any, tiny_ser
     assert '"flag": "fine"' in (tiny_served.workdir / "flags.jsonl").read_text().replace('":"', '": "')
     before = written(tiny_served)
     flags_before = (tiny_served.workdir / "flags.jsonl").read_text()
-    for n, route in enumerate(FORGED):
+    for n, route in enumerate(WRITES):
         with tab.expect_response(lambda r, route=route: r.url == tiny_served.url + route) as info:
             tab.goto(f"{attacker}/{n}.html")
         response = info.value
@@ -101,6 +93,21 @@ def test_ui_own_forms_work_then_every_forged_write_is_refused(tab: Any, tiny_ser
         assert "cross-site write refused" in response.text()
     assert written(tiny_served) == before  # no forged human run, annotation file or sample
     assert (tiny_served.workdir / "flags.jsonl").read_text() == flags_before
+
+
+def test_a_stale_form_token_in_chromium_gets_the_reload_page(tab: Any, tiny_served: Any) -> None:
+    tab.goto(f"{tiny_served.url}/item/1")
+    token = tab.input_value("#flag-form input[name=csrf_token]")
+    assert len(token) == 64 and token != tiny_served.token  # HMAC-SHA256 of the session, hex
+    before = (tiny_served.workdir / "flags.jsonl").read_bytes()
+    # as a page rendered by an earlier server start would post it: same origin, other token
+    tab.eval_on_selector("#flag-form input[name=csrf_token]", "input => input.value = '0'.repeat(64)")
+    tab.check("#flag-form input[value=wrong]")
+    with tab.expect_response(lambda r: r.url == tiny_served.url + "/flag") as info:
+        tab.click("#flag-form button")
+    assert info.value.status == 403
+    assert tab.inner_text("h1") == "Error 403" and "reload the page" in tab.inner_text("#error")
+    assert (tiny_served.workdir / "flags.jsonl").read_bytes() == before
 
 
 def test_security_headers_on_pages_and_media(tiny_served: Any) -> None:

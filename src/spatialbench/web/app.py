@@ -25,7 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
-from spatialbench.web.csrf import csrf_middleware
+from spatialbench.web.csrf import csrf_middleware, form_token, new_form_secret
 from spatialbench.web.security import token_middleware
 from spatialbench.web.state import ServeConfig, ServeState
 
@@ -41,9 +41,9 @@ def templates() -> Jinja2Templates:
 
 
 def page(request: Request, template: str, /, **context: Any) -> HTMLResponse:
-    """Render ``template`` for ``request`` (the benchmark name is always in the context)."""
+    """Render ``template`` for ``request`` (the benchmark name and form token always in the context)."""
     state: ServeState = request.app.state.serve
-    context = {"benchmark": state.spec.name, **context}
+    context = {"benchmark": state.spec.name, "csrf_token": form_token(request), **context}
     return templates().TemplateResponse(request, template, context)
 
 
@@ -81,6 +81,7 @@ def create_app(config: ServeConfig) -> FastAPI:
 
     app = FastAPI(title="spatialbench", docs_url=None, redoc_url=None, openapi_url=None)
     app.state.serve = ServeState(config)
+    app.state.form_secret = new_form_secret()
     app.middleware("http")(token_middleware(config.token))
     app.middleware("http")(csrf_middleware)  # added last, so it runs first: a forged write never runs
     app.exception_handler(HTTPException)(_http_error)

@@ -14,14 +14,27 @@ post only here), ``X-Frame-Options: DENY``, ``X-Content-Type-Options: nosniff`` 
 posts). Files under ``/media`` come from the data folder and are untrusted: they
 get ``Content-Security-Policy: sandbox`` (an ``.html`` or ``.svg`` opened there runs no script on the
 UI's origin) and, for types a browser would render as a document, ``Content-Disposition: attachment``.
+
+Every POST form of the UI also carries a form token (hidden ``csrf_token``): HMAC-SHA256 of the session's
+access token under a secret drawn when the server starts, so a form rendered by an earlier server (or
+never rendered) is refused. It is checked, in constant time, on every write that carries the session
+cookie (a browser: the only kind of caller a page can make send it); scripts that authenticate with the
+``X-Spatialbench-Token`` header and no cookie need none, since no page can add that header to a form.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import secrets
 from collections.abc import Awaitable, Callable
+from typing import Annotated
 
+from fastapi import Form, HTTPException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
+
+from spatialbench.web.security import COOKIE, request_token
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 SAME_ORIGIN_FETCH = frozenset({"same-origin", "none"})
@@ -30,6 +43,9 @@ PAGE_POLICY = ("default-src 'self'; img-src 'self' data:; media-src 'self'; obje
 MEDIA_POLICY = "sandbox; default-src 'none'; img-src 'self'; media-src 'self'; frame-ancestors 'none'"
 DOCUMENT_TYPES = ("text/html", "image/svg", "application/xhtml", "text/xml", "application/xml")
 HEADERS = {"X-Frame-Options": "DENY", "X-Content-Type-Options": "nosniff", "Referrer-Policy": "same-origin"}
+
+STALE_FORM = ("this form is stale or was not made by this page (the server restarted since it was shown, "
+              "or another site sent it): reload the page and submit it again")
 
 Next = Callable[[Request], Awaitable[Response]]
 
@@ -74,3 +90,36 @@ async def csrf_middleware(request: Request, call_next: Next) -> Response:
                                     "use the UI's own forms", status_code=403)
         return secure_headers(refused, request.url.path)
     return secure_headers(await call_next(request), request.url.path)
+
+
+def new_form_secret() -> bytes:
+    """Return the per-start secret the form tokens are signed with (32 random bytes)."""
+    return secrets.token_bytes(32)
+
+
+def _sign(secret: bytes, session: str) -> str:
+    return hmac.new(secret, session.encode(), hashlib.sha256).hexdigest()
+
+
+def form_token(request: Request) -> str:
+    """Return the form token of ``request``'s session (64 hex digits) for the hidden ``csrf_token`` field.
+
+    The session is the access token the request carries (``?token=`` on the first page, later the cookie;
+    the token middleware has checked it); the secret is ``app.state.form_secret``.
+    """
+    return _sign(request.app.state.form_secret, request_token(request) or "")
+
+
+def check_form_token(request: Request, csrf_token: Annotated[str, Form()] = "") -> None:
+    """Route dependency of every write: the form token must match the session cookie's.
+
+    Raises:
+        HTTPException: 403 (the form is stale: reload it) when the request carries the session cookie and
+            ``csrf_token`` is missing or wrong. Requests without the cookie pass (see the module docstring).
+    """
+    session = request.cookies.get(COOKIE)
+    if session is None:
+        return
+    expected = _sign(request.app.state.form_secret, session)
+    if not hmac.compare_digest(csrf_token.encode(), expected.encode()):
+        raise HTTPException(403, STALE_FORM)

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 from urllib.parse import quote
 
-from fastapi import APIRouter, Form, HTTPException, Request
+from fastapi import APIRouter, Depends, Form, HTTPException, Request
 from fastapi.responses import HTMLResponse, RedirectResponse
 
 from spatialbench.analysis.error_table import read_annotations
@@ -20,9 +20,11 @@ from spatialbench.web import human
 from spatialbench.web.annotations import annotation_file, create_sample, save_annotation
 from spatialbench.web.app import page
 from spatialbench.web.browse import media_views, serve_state
+from spatialbench.web.csrf import check_form_token
 
 router = APIRouter()
 REVIEW_PAGE = 100
+FORM_TOKEN = [Depends(check_form_token)]  # on every write route: a stale or forged form is 403
 
 
 def _see(url: str) -> RedirectResponse:
@@ -36,7 +38,7 @@ def human_start_page(request: Request) -> HTMLResponse:
     return page(request, "human_start.html.j2", tasks=sorted({i.task for i in state.items}))
 
 
-@router.post("/human/start")
+@router.post("/human/start", dependencies=FORM_TOKEN)
 def human_start(request: Request, name: Annotated[str, Form()], size: Annotated[int, Form()] = 5,
                 seed: Annotated[int, Form()] = 0, task: Annotated[str, Form()] = "",
                 ids: Annotated[str, Form()] = "") -> RedirectResponse:
@@ -89,7 +91,7 @@ def _human_item(request: Request, name: str, refused: str | None = None) -> HTML
     return response
 
 
-@router.post("/human/{name}/answer", response_model=None)
+@router.post("/human/{name}/answer", response_model=None, dependencies=FORM_TOKEN)
 def human_answer(request: Request, name: str, item_id: Annotated[str, Form()],
                  answer: Annotated[str, Form()] = "") -> RedirectResponse | HTMLResponse:
     """Store one answer with the seconds since the server first showed the item, re-score, show the next.
@@ -113,7 +115,7 @@ def human_answer(request: Request, name: str, item_id: Annotated[str, Form()],
     return _see(f"/human/{name}")
 
 
-@router.post("/flag")
+@router.post("/flag", dependencies=FORM_TOKEN)
 def flag(request: Request, item_id: Annotated[str, Form()], flag: Annotated[str, Form()] = "",
          note: Annotated[str, Form()] = "", reviewer: Annotated[str, Form()] = "") -> RedirectResponse:
     """Append a review flag (wrong / ambiguous / fine) for an item; back to its page.
@@ -168,7 +170,7 @@ def errors(request: Request, run: str = "") -> HTMLResponse:
     return page(request, "errors.html.j2", runs=[r.name for r in state.runs()], run=run, doc=doc)
 
 
-@router.post("/errors/sample")
+@router.post("/errors/sample", dependencies=FORM_TOKEN)
 def sample(request: Request, run: Annotated[str, Form()]) -> RedirectResponse:
     """Create the run's error sample (VSI-Bench App. B.2), as ``spatialbench errors sample RUN`` does."""
     folder = _annotated_run(request, run)
@@ -179,7 +181,7 @@ def sample(request: Request, run: Annotated[str, Form()]) -> RedirectResponse:
     return _see(f"/errors?run={quote(run)}")
 
 
-@router.post("/errors/annotate")
+@router.post("/errors/annotate", dependencies=FORM_TOKEN)
 def annotate(request: Request, run: Annotated[str, Form()], item_id: Annotated[str, Form()],
              categories: Annotated[list[str] | None, Form()] = None,
              note: Annotated[str, Form()] = "") -> RedirectResponse:
