@@ -136,3 +136,16 @@ def test_baseline_of_missing_annotations_leaves_no_out_folder(tmp_path: Path) ->
     )
     assert (code, lines) == (2, [f"error: annotation path not found: {tmp_path / 'none.jsonl'}"])
     assert sorted(tmp_path.iterdir()) == []
+
+
+def test_compare_of_one_run_is_refused_and_writes_nothing(tmp_path) -> None:
+    # issue 21 (newcomer round): `compare RUN` exited 0 and wrote compare_<run>.* with nothing compared
+    from typer.testing import CliRunner
+
+    from spatialbench.cli.main import app
+
+    run = tmp_path / "only"
+    run.mkdir()
+    result = CliRunner().invoke(app, ["compare", str(run)])
+    assert result.exit_code == 2 and "compare needs two or more runs, got 1" in result.output
+    assert list(run.iterdir()) == []

@@ -78,6 +78,9 @@ def compare(
 
     if fmt not in FORMATS:
         raise CommandError(f"--format {fmt!r}: choose from {', '.join(FORMATS)}")
+    if len(runs) < 2:  # one run has nothing to compare with; its scores are `spatialbench score --run`
+        raise CommandError(f"compare needs two or more runs, got {len(runs)} ({runs[0]}); "
+                           "`spatialbench score --run RUN` prints one run's scores")
     names = _names(runs)
     reference = None if against is None else _reference(against, runs, names)
     # not a scored run, runs of different benchmarks, an unknown subset: one line, exit 2 (cli/apps.py),
