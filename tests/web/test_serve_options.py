@@ -76,3 +76,22 @@ def test_runs_holding_no_readable_run_are_refused(
         f"error: --runs {tmp_path / 'runs'}: none of its 1 run folder(s) can be read; first: "
         f"{tmp_path / 'runs' / 'a' / 'config.json'}: not a run configuration (KeyError: 'config')"])
     assert binds == [] and not (tmp_path / "w").exists()
+
+
+def test_a_busy_port_is_one_line_before_any_url_and_port_0_prints_the_port_given(data, tmp_path, binds):
+    # newcomer rounds (issues 22, 26): a busy port printed "open http://…?token=…", then uvicorn's
+    # "ERROR: [Errno 98]", exit 3, and left the --workdir; --port 0 printed ":0"
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        busy = taken.getsockname()[1]
+        result = _serve(data, tmp_path / "w1", "--port", str(busy))
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert result.exit_code == 2 and len(lines) == 1, result.output
+    assert f"cannot listen on 127.0.0.1 port {busy}" in lines[0] and "token" not in result.output
+    assert not (tmp_path / "w1").exists() and binds == []
+    result = _serve(data, tmp_path / "w2", "--port", "0")
+    (call,) = binds
+    assert result.exit_code == 0 and call["port"] > 0 and f":{call['port']}/?token=" in result.output

@@ -33,6 +33,7 @@ def serve(
     from spatialbench.web import ServeConfig, create_app, new_token
 
     _check_host(host)
+    port = _free_port(host, port)  # a busy port or an address not of this machine: one line, nothing made
     _check_runs(runs or [])  # before the work folder is made
     prepare_out_dir(workdir, "--workdir")
     token = new_token()
@@ -46,6 +47,28 @@ def serve(
         typer.echo(f"warning: listening on {where}: whoever reaches it with the token can use it", err=True)
     typer.echo(f"spatialbench serve: open http://{_url_host(host)}:{port}/?token={token}", err=True)
     uvicorn.run(application, host=host, port=port, log_level="warning")
+
+
+def _free_port(host: str, port: int) -> int:
+    """Return ``port`` (for 0: the free port the system gives) after checking it can be listened on.
+
+    Binds and closes a socket, so the URL printed is one the server will answer on (uvicorn's own error
+    came after the URL, with exit 3); another program may still take the port in between.
+
+    Raises:
+        CommandError: the address cannot be bound (in use, not an address of this machine, unknown name).
+    """
+    import socket
+
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            probe.bind(address)
+            return int(probe.getsockname()[1])
+    except OSError as err:
+        raise CommandError(f"cannot listen on {host} port {port}: {err.strerror or err}; choose another "
+                           "--port (or --host)") from None
 
 
 #: addresses that bind every interface of the machine
