@@ -159,7 +159,8 @@ def test_breakdown_interval_rows_are_error_bars_not_bar_series(tmp_path: Path, m
     from spatialbench.scoring.render import Grid
 
     grid = Grid(("x", "y"), (("direct", (50.0, 25.0)), ("direct 95 % CI", ("[40.0, 60.0]*", None)),
-                             ("random guess", (25.0, 25.0)), ("n", (4, 0))), "Subtypes")
+                             ("random guess", (25.0, 25.0)), ("n", (4, 0))), "Subtypes",
+                intervals=(("direct", ((40.0, 60.0), None)),))
     calls = []
     monkeypatch.setattr(plots.figures, "grouped_bars", lambda *a, **k: calls.append((a, k)) or [])
     monkeypatch.setattr(plots, "figure_of", lambda *a: None)

@@ -133,29 +133,19 @@ def _with_n(columns: Sequence[str], counts: Sequence[int]) -> list[str]:
     return [f"{c}\nn={n}" for c, n in zip(columns, counts, strict=True)]
 
 
-_INTERVAL = re.compile(r"\[(-?[\d.]+), (-?[\d.]+)\]")
-
-
-def _interval(cell: Value) -> tuple[float, float] | None:
-    """Read an interval cell ``[low, high]`` (``*`` after it or not) back; None for ``-``."""
-    found = _INTERVAL.match(cell) if isinstance(cell, str) else None
-    return (float(found.group(1)), float(found.group(2))) if found else None
-
-
 def breakdown_figures(out: Path, grids: Sequence[Grid], runs: Sequence[RunData]) -> list[Figure]:
     """Draw each breakdown grid: run rows as bars, their interval rows as error bars, chance as ticks.
 
     No ``n`` row is drawn. Chance rows are the baseline runs' and the random-guess row; a run's
-    ``<row> 95 % CI`` row is drawn as its error bars, not as bars of its own.
+    ``<row> 95 % CI`` row is drawn as its error bars (``Grid.intervals``), not as bars of its own.
     """
     chance_rows = {"random guess", *(row_label(r) for r in runs if r.kind == "baseline")}
     drawn = []
     for k, grid in enumerate(grids):
-        rows = dict(grid.rows)
+        own = dict(grid.intervals)
         shown = [(name, values) for name, values in grid.rows if name != "n" and not name.endswith(CI_ROW)]
         bars = [(name, values) for name, values in shown if name not in chance_rows]
-        intervals = [[_interval(c) for c in rows.get(f"{name} {CI_ROW}", (None,) * len(values))]
-                     for name, values in bars]
+        intervals = [list(own.get(name, (None,) * len(values))) for name, values in bars]
         chance = [(name, values) for name, values in shown if name in chance_rows]
         stem = out / "figures" / f"breakdown-{k + 1}-{slug(grid.title or 'table')}"
         paths = figures.grouped_bars(grid.header, bars, chance, grid.title or "", stem, intervals=intervals)

@@ -230,16 +230,18 @@ def breakdown_grids(runs: Sequence[RunData]) -> list[Grid]:
     for title, pairs in titled.items():
         cells = pairs[0][1].cells
         rows: list[tuple[str, tuple[Value, ...]]] = []
+        intervals: list[tuple[str, tuple[Any, ...]]] = []
         for run, table in pairs:  # each run's accuracy, then its n-marked 95 % intervals
             own = {c.key: (ci, c.n) for c, ci in zip(table.cells, cells_ci(table), strict=True)}
             rows.append((row_label(run), tuple(table.scores.get(c.key) for c in cells)))
             rows.append((f"{row_label(run)} {CI_ROW}",
                          tuple(interval_cell(*own[c.key]) if c.key in own else None for c in cells)))
+            intervals.append((row_label(run), tuple(own[c.key][0] if c.key in own else None for c in cells)))
         if not random_run and any(c.chance is not None for c in cells):
             rows.append(("random guess", tuple(c.chance for c in cells)))
         rows.append(("n", tuple(c.n for c in cells)))
         groups = spans([runs[0].spec.scoring.group_of(c.key) for c in cells])  # MMSI Table 2, per dataset
-        grids.append(Grid(tuple(c.group for c in cells), tuple(rows), title, groups))
+        grids.append(Grid(tuple(c.group for c in cells), tuple(rows), title, groups, tuple(intervals)))
     return grids
 
 

@@ -50,12 +50,15 @@ class Grid:
 
     ``groups``: a header row above ``header``, ``(label, columns spanned)`` over its columns in order (""
     leaves its columns blank; :func:`spans`), as a paper groups its columns; drawn in LaTeX and HTML.
+    ``intervals``: ``(row label, the 95 % interval of each column)`` for rows whose intervals a figure
+    draws as error bars (the text rows show them as :func:`interval_cell`).
     """
 
     header: tuple[str, ...]
     rows: tuple[tuple[str, tuple[Value, ...]], ...]
     title: str | None = None
     groups: tuple[tuple[str, int], ...] = ()
+    intervals: tuple[tuple[str, tuple[Interval, ...]], ...] = ()
 
 
 def spans(labels: Sequence[str]) -> tuple[tuple[str, int], ...]:
