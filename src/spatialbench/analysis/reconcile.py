@@ -54,6 +54,7 @@ class Scored:
     rows: pd.DataFrame
     modes: dict[str, str]
     filtered: frozenset[str] = frozenset()
+    benchmark: str | None = None
 
 
 COLUMNS = ("id", "task", "prediction", "extracted", "score", "ground_truth")
@@ -91,7 +92,9 @@ def read_scored(folder: Path) -> Scored:
     rows["score"] = pd.to_numeric(rows["score"], errors="coerce")
     modes = dict(document.get("modes") or {})
     filtered = frozenset(str(i) for i in document.get("filtered_responses") or ())
-    return Scored(float(document["overall"]), rows.set_index("id", drop=False), modes, filtered)
+    benchmark = document.get("benchmark")
+    return Scored(float(document["overall"]), rows.set_index("id", drop=False), modes, filtered,
+                  None if benchmark is None else str(benchmark))
 
 
 def _differs(a: pd.Series, b: pd.Series) -> pd.Series:
@@ -126,11 +129,13 @@ def _average(table: Table) -> float:
     return float("nan") if table.average is None else float(table.average)
 
 
-def _noise(before: pd.DataFrame, after: pd.DataFrame, aggregate: Aggregate) -> dict[str, object]:
-    """Test one step ``before`` → ``after`` (same items, other scores), paired and scene-clustered."""
-    resampler = Resampler.for_rows(before)
-    draws = [table_draws(aggregate(frame), resampler)["overall"] for frame in (after, before)]
-    test = None if draws[0] is None or draws[1] is None else paired(draws[0] - draws[1])
+def _noise(before: Table, after: Table) -> dict[str, object]:
+    """Test one step ``before`` → ``after`` (tables of the same items, other scores), paired, by scene."""
+    test = None
+    if before.source is not None and after.source is not None:  # tables made by scoring.grouped keep rows
+        resampler = Resampler.for_rows(before.source)
+        draws = [table_draws(table, resampler)["overall"] for table in (after, before)]
+        test = None if draws[0] is None or draws[1] is None else paired(draws[0] - draws[1])
     if test is None:
         return {"points": 0.0, "ci95": None, "p_value": None, "within_noise": True}
     return {"points": test.delta, "ci95": list(test.ci95), "p_value": test.p_value,
@@ -149,15 +154,17 @@ def reconcile(a: Scored, b: Scored, aggregate: Aggregate) -> dict[str, object]:
     only_b = [str(i) for i in b.rows.index.difference(a.rows.index)]
     current = b.rows.drop(index=only_b)
     current = pd.concat([current, a.rows.loc[only_a]])
-    level = _average(aggregate(current))
+    table = aggregate(current)
+    level = _average(table)
     causes = [{"cause": CAUSES[0], "points": level - b.overall, "items": only_a + only_b}]
     interval: dict[str, object] = {}
     for name, ids in zip(CAUSES[1:], _cause_ids(a, b), strict=True):
-        before, current = current, current.copy()
+        current = current.copy()
         current.loc[ids, "score"] = a.rows.loc[ids, "score"].to_numpy()
+        before, table = table, aggregate(current)
         if name == "response text":
-            interval = _noise(before, current, aggregate)
-        new = _average(aggregate(current))
+            interval = _noise(before, table)
+        new = _average(table)
         causes.append({"cause": name, "points": new - level, "items": ids})
         level = new
     causes.append({"cause": "aggregation", "points": a.overall - level, "items": []})
@@ -212,7 +219,7 @@ def reconcile_folders(a: Path, b: Path, out: Path) -> dict[str, object]:
             other annotation files (most shared ids with other ground truths), or ``out`` is not writable.
     """
     left, right = read_scored(a), read_scored(b)
-    names = {json.loads((f / "scores.json").read_text(encoding="utf-8")).get("benchmark") for f in (a, b)}
+    names = {left.benchmark, right.benchmark}
     shared = left.rows.index.intersection(right.rows.index)
     asked = _differs(left.rows.loc[shared, "ground_truth"], right.rows.loc[shared, "ground_truth"])
     if len(shared) and asked.mean() > 0.5:  # most "revisions": another benchmark file joined on its ids
