@@ -1,0 +1,230 @@
+"""Regenerate instead of delete (issue 23 item 4): re-draw a generated benchmark's high-bias questions.
+
+Deleting the questions a text-only forest answers (IBP) shrinks a task; a generated benchmark can ask
+other questions instead. After generating, the stress-test (TsT-RF, :func:`.forest.stress_test`) flags
+every question whose bias (multiple choice s(x) - 1/options, numbers the MRA of the forest's prediction)
+is above ``threshold``; each flagged question is replaced in place (same task, same scene, so every
+per-task and per-scene count is kept) by a question the same generator asks with another seed — other
+objects, pairs or choice sets — never one asked before, the one whose answer is rarest among the task's
+current answers first (balanced answers; the assembler rebalances the answer letters). A round's
+replacements are kept for a question type only when its TsT accuracy does not rise (types are
+stress-tested apart, so one type's changes never move another's), and the rounds repeat until nothing
+is flagged, no spare question is left, or ``rounds`` is reached.
+
+Tasks whose generator asks every question a scene allows (counting, object and room size) have no spare
+questions: their flagged questions stay, counted in the report. Same seeds, same bytes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from spatialbench.analysis.shortcuts.forest import StressTest, TaskScore, stress_test
+from spatialbench.analysis.shortcuts.table import question_table
+from spatialbench.generate.vsi import (
+    Candidate,
+    GeneratedBenchmark,
+    GenerationSettings,
+    TaskResult,
+    assemble,
+    run_generators,
+)
+from spatialbench.generate.vsi.seeding import derived_rng
+from spatialbench.records import AnswerKind, Item
+from spatialbench.scene.model import Scene
+
+Results = dict[str, list[TaskResult]]
+Slot = tuple[str, int, int]  # (generator task, scene index, candidate index)
+
+
+@dataclass(frozen=True)
+class DebiasSettings:
+    """How questions are flagged and re-drawn.
+
+    ``threshold``: bias above which a question is re-drawn; ``rounds``: most re-draw rounds;
+    ``folds``/``seed``: the stress-test's fold kind and seed (official: random, 42).
+    """
+
+    threshold: float = 0.25
+    rounds: int = 5
+    folds: str = "random"
+    seed: int = 42
+
+
+@dataclass(frozen=True)
+class Regeneration:
+    """The re-drawn benchmark and the report (``debias.json``: shapes in :func:`regenerate_biased`)."""
+
+    bench: GeneratedBenchmark
+    report: dict[str, Any]
+
+
+@dataclass
+class _State:
+    """The current questions, their stress-test per TsT type, and every question asked so far."""
+
+    results: Results
+    tasks: dict[str, TaskScore]
+    bias: dict[str, float]
+    seen: set[tuple[Any, ...]]
+
+
+def _key(c: Candidate) -> tuple[Any, ...]:
+    return (c.task, c.scene_id, c.question, c.answer, tuple(sorted(c.choices)))
+
+
+def _slots(results: Results) -> list[Slot]:
+    """Each item's slot, in the assembler's numbering order (item id = position)."""
+    return [(task, s, c) for task, per_scene in results.items()
+            for s, result in enumerate(per_scene) for c in range(len(result.candidates))]
+
+
+def _measure(items: Sequence[Item], debias: DebiasSettings) -> tuple[StressTest, dict[str, float]]:
+    """Stress-test ``items``; also return per item id its bias (s - 1/options for multiple choice, else s)."""
+    result = stress_test(items, debias.folds, seed=debias.seed)
+    options = {it.id: len(it.options) for it in items if it.answer_kind is AnswerKind.MULTIPLE_CHOICE}
+    bias = {i: s - (1.0 / options[i] if i in options else 0.0) for i, s in result.items.items()}
+    return result, bias
+
+
+def _tst_types(items: Sequence[Item]) -> dict[str, str]:
+    """Map each generator task to the TsT question type it is tested in (relative-direction levels merged)."""
+    table = question_table(items)
+    names = dict(zip(table["id"], table["task"], strict=True))
+    return {it.task: str(names[it.id]) for it in items}
+
+
+def _flagged(state: _State, threshold: float) -> list[Slot]:
+    """Slots of the questions above ``threshold``, highest bias first (ties by id)."""
+    slots = _slots(state.results)
+    above = [(i, b) for i, b in state.bias.items() if b > threshold]
+    return [slots[int(i)] for i, _ in sorted(above, key=lambda x: (-round(x[1], 12), int(x[0])))]
+
+
+def _spares(scenes: list[Scene], tasks: list[str], settings: GenerationSettings, number: int) -> Results:
+    """Return what the generators ask with round ``number``'s seed (derived from the benchmark's)."""
+    seed = int(derived_rng(settings.seed, "debias", str(number)).integers(2**31))
+    return run_generators(scenes, tasks, settings.model_copy(update={"seed": seed}))
+
+
+def _propose(state: _State, flagged: list[Slot], spares: Results) -> tuple[Results, Counter[str]]:
+    """Replace each flagged question by an unseen spare of its task and scene, rarest answer first."""
+    results = {t: [TaskResult(list(r.candidates), r.removed, r.expected) for r in rs]
+               for t, rs in state.results.items()}
+    answers = {t: Counter(c.answer for r in rs for c in r.candidates) for t, rs in results.items()}
+    replaced: Counter[str] = Counter()
+    for task, s, c in flagged:
+        pool = [x for x in spares[task][s].candidates if _key(x) not in state.seen]
+        if not pool:
+            continue
+        new = min(pool, key=lambda x: answers[task][x.answer])  # min keeps the first of equals
+        old = results[task][s].candidates[c]
+        answers[task].update({old.answer: -1, new.answer: 1})
+        results[task][s].candidates[c] = new
+        state.seen.add(_key(new))
+        replaced[task] += 1
+    return results, replaced
+
+
+def _round(state: _State, proposal: Results, types: Mapping[str, str], settings: GenerationSettings,
+           debias: DebiasSettings) -> list[str]:
+    """Keep the proposal's questions of each TsT type whose accuracy does not rise; return those types.
+
+    Only the changed types are stress-tested again: a type's result reads its own rows alone, and the
+    assembler keeps every item's id (its position) when the counts are kept.
+    """
+    changed = {types[t] for t in proposal if proposal[t] != state.results[t]}
+    items = [it for it in assemble(proposal, settings).items if types[it.task] in changed]
+    measured, bias = _measure(items, debias)
+    tasks, old = measured.tasks, state.tasks
+    kept = sorted(n for n in changed if n in tasks and n in old and tasks[n].score <= old[n].score)
+    by_id = {it.id: types[it.task] for it in items}
+    for task in proposal:
+        if types[task] in kept:
+            state.results[task] = proposal[task]
+    for name in kept:
+        state.tasks[name] = tasks[name]
+        state.bias.update({i: b for i, b in bias.items() if by_id[i] == name})
+    return kept
+
+
+def _summary(before: StressTest, after: StressTest, flagged: tuple[Counter[str], Counter[str]],
+             replaced: Counter[str]) -> dict[str, Any]:
+    """Per TsT type and overall (mean over types): TsT accuracy before and after, chance, counts."""
+    tasks = {
+        name: {
+            "n": b.n, "chance": b.chance, "before": b.score,
+            "after": after.tasks[name].score if name in after.tasks else None,
+            "flagged_before": flagged[0][name], "flagged_after": flagged[1][name], "replaced": replaced[name],
+        }
+        for name, b in before.tasks.items()
+    }
+    overall = {"chance": before.overall[1], "before": before.overall[0], "after": after.overall[0]}
+    return {"tasks": tasks, "overall": overall, "skipped": before.skipped}
+
+
+def _loop(
+    state: _State, scenes: list[Scene], types: Mapping[str, str], settings: GenerationSettings,
+    debias: DebiasSettings, log: Callable[[str], None],
+) -> tuple[list[dict[str, Any]], Counter[str], str]:
+    """Run the re-draw rounds on ``state``: round records, replacements kept per type, why it stopped."""
+    rounds, replaced = list[dict[str, Any]](), Counter[str]()
+    for number in range(1, debias.rounds + 1):
+        flagged = _flagged(state, debias.threshold)
+        if not flagged:
+            return rounds, replaced, "none_flagged"
+        spares = _spares(scenes, sorted({t for t, _, _ in flagged}), settings, number)
+        proposal, proposed = _propose(state, flagged, spares)
+        if not proposed:
+            return rounds, replaced, "no_spares"
+        kept = _round(state, proposal, types, settings, debias)
+        for task, n in proposed.items():
+            replaced[types[task]] += n if types[task] in kept else 0
+        rounds.append({"round": number, "flagged": len(flagged), "replaced": dict(sorted(proposed.items())),
+                       "kept_types": kept})
+        log(f"[debias] round {number}: {len(flagged)} flagged, {sum(proposed.values())} re-drawn, "
+            f"kept for {', '.join(kept) or 'no type'}")
+    return rounds, replaced, "max_rounds"
+
+
+def regenerate_biased(
+    scenes: Sequence[Scene],
+    tasks: Sequence[str],
+    settings: GenerationSettings,
+    debias: DebiasSettings | None = None,
+    log: Callable[[str], None] = lambda line: None,
+) -> Regeneration:
+    """Generate ``tasks`` on ``scenes`` and re-draw the questions the stress-test flags (module docstring).
+
+    Report: ``settings`` (threshold, rounds, folds, seed, generator_seed), ``tasks``: per TsT type
+    ``{n, chance, before, after, flagged_before, flagged_after, replaced}`` (TsT accuracy and chance in
+    percent), ``overall`` (means over types), ``rounds``: per round ``{round, flagged, replaced: {task:
+    n}, kept_types}``, ``stop_reason`` (``none_flagged``, ``no_spares``, ``max_rounds``), ``skipped``
+    (types the stress-test cannot split). ``log``: called with one line per round.
+
+    Raises:
+        StressTestError / LeakError: from the stress-test.
+    """
+    debias, scene_list = debias or DebiasSettings(), list(scenes)
+    results = run_generators(scene_list, tasks, settings)
+    first = assemble(results, settings).items
+    types = _tst_types(first)
+    before, bias = _measure(first, debias)
+    asked = {_key(c) for rs in results.values() for r in rs for c in r.candidates}
+    state = _State(results, dict(before.tasks), bias, asked)
+    initially = Counter(types[t] for t, _, _ in _flagged(state, debias.threshold))
+    rounds, replaced, reason = _loop(state, scene_list, types, settings, debias, log)
+    bench = assemble(state.results, settings)
+    after, final = _measure(bench.items, debias)
+    still = Counter(types[bench.items[int(i)].task] for i, b in final.items() if b > debias.threshold)
+    report = {
+        "settings": {"threshold": debias.threshold, "rounds": debias.rounds, "folds": debias.folds,
+                     "seed": debias.seed, "generator_seed": settings.seed},
+        **_summary(before, after, (initially, still), replaced),
+        "rounds": rounds,
+        "stop_reason": reason,
+    }
+    return Regeneration(bench, report)
