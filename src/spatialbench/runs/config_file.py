@@ -119,6 +119,18 @@ def read_config_file(path: Path) -> dict[str, Any]:
     return _paths_resolved(data, path.parent)
 
 
+def is_run_record(path: Path) -> bool:
+    """Whether the run file at ``path`` (read before by :func:`read_config_file`) is a run's own record.
+
+    A record (``{"config": {...}, "environment": ...}``) is what a run wrote, not a file its user edits:
+    a copy of it kept elsewhere names the recorded folder wherever it is.
+    """
+    if path.suffix != ".json":
+        return False
+    data = _parsed(read_text(path), path.suffix)
+    return isinstance(data, dict) and isinstance(data.get("config"), dict)
+
+
 def _parsed(text: str, suffix: str) -> Any:
     """Parse a run file's text by its suffix (TOML, JSON, else YAML)."""
     if suffix == ".toml":
