@@ -38,6 +38,7 @@ from pydantic import ValidationError
 from spatialbench.records.files import NotUtf8Error, read_text
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.config import RunConfig
+from spatialbench.runs.imported import imported_origin, imported_source
 
 SUFFIXES = (".yaml", ".yml", ".toml", ".json")
 RUN_RECORD = "config.json"
@@ -92,7 +93,7 @@ def read_config_file(path: Path) -> dict[str, Any]:
     Raises:
         RunConfigError: the file cannot be read, is not YAML / TOML, has another suffix or is not a mapping
             (one line starting with ``--config`` and the file, with the line and column of a syntax error;
-            a ValueError, as it always was).
+            a ValueError, as it always was); the record of an imported run (it cannot be re-run).
     """
     where = str(path)
     if path.suffix not in SUFFIXES:
@@ -113,10 +114,23 @@ def read_config_file(path: Path) -> dict[str, Any]:
         raise RunConfigError(f"--config {path}: expected a mapping of sections, got {type(data).__name__}",
                              where)
     if path.suffix == ".json" and isinstance(data.get("config"), dict):  # a run's own record
+        _not_imported(data, path)
         data = dict(data["config"])
         if isinstance(data.get("out"), str) and not Path(data["out"]).is_absolute():
             data["out"] = str(path.parent.absolute())
     return _paths_resolved(data, path.parent)
+
+
+def _not_imported(record: dict[str, Any], path: Path) -> None:
+    """Refuse the record of an imported run: another tool asked its questions, nothing here can again.
+
+    Raises:
+        RunConfigError: the record's ``backend`` marks it imported; the message names the tool and version.
+    """
+    source = imported_source(record)
+    if source is not None:
+        raise RunConfigError(f"--config {path}: imported from {imported_origin(source)}; it cannot be re-run "
+                             "(its answers came from that tool's file)", str(path))
 
 
 def is_run_record(path: Path) -> bool:

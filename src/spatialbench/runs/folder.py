@@ -28,6 +28,7 @@ from spatialbench.records.rows import LoadedItems
 from spatialbench.registry import UnknownNameError
 from spatialbench.runs.checks import RunFolderError
 from spatialbench.runs.config import RunConfig
+from spatialbench.runs.imported import imported_extraction, imported_source
 from spatialbench.runs.plan import select_items
 from spatialbench.runs.shard import Shard, parse_shard, shard_ids
 from spatialbench.runs.store.reader import StoredRow, StoredTurn, StoreReader
@@ -328,8 +329,12 @@ class RunFolder:
                 raise ValueError(f"--extract does not apply to a {self.baseline} run ({why})")
             return BASELINES.get(self.baseline)(selected, self.spec.scoring, mra=mra)
         scorer = score_answered if self.kind == "human" else score_items
-        return scorer(selected, self.responses(), self.spec.scoring,
-                      extract=extract or scoring.get("extract"), mra=mra)
+        result = scorer(selected, self.responses(), self.spec.scoring,
+                        extract=extract or scoring.get("extract"), mra=mra)
+        source = imported_source(self.record)  # say which text of the other tool's file was read
+        if source is None:
+            return result
+        return replace(result, extract=imported_extraction(source, result.extract))
 
     @cached_property
     def rows(self) -> pd.DataFrame:
