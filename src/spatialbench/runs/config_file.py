@@ -35,7 +35,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from spatialbench.records.files import NotUtf8Error, read_text
+from spatialbench.records.files import TOO_DEEP, NotUtf8Error, read_text
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.imported import imported_origin, imported_source
@@ -105,6 +105,8 @@ def read_config_file(path: Path) -> dict[str, Any]:
         raise RunConfigError(f"--config {exc}", where) from None
     except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError, json.JSONDecodeError) as exc:
         raise RunConfigError(f"--config {path}: {_syntax_error(exc)}", where) from None
+    except RecursionError:  # a value nested thousands deep: the parsers recurse per level
+        raise RunConfigError(f"--config {path}: {TOO_DEEP}", where) from None
     if data is None:
         return {}
     if _expanded_beyond(data, MAX_VALUES):  # before anything copies or prints it (json.dumps, errors)
@@ -145,11 +147,26 @@ def is_run_record(path: Path) -> bool:
     return isinstance(data, dict) and isinstance(data.get("config"), dict)
 
 
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader refusing a key given twice in one mapping (``safe_load`` keeps the last)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} given twice (a run file gives each setting once)",
+                    key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def _parsed(text: str, suffix: str) -> Any:
-    """Parse a run file's text by its suffix (TOML, JSON, else YAML)."""
+    """Parse a run file's text by its suffix (TOML, JSON, else YAML, each key once)."""
     if suffix == ".toml":
         return tomllib.loads(text)
-    return json.loads(text) if suffix == ".json" else yaml.safe_load(text)
+    return json.loads(text) if suffix == ".json" else yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506
 
 
 def _syntax_error(exc: Exception) -> str:

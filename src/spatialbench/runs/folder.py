@@ -29,6 +29,7 @@ from spatialbench.registry import UnknownNameError
 from spatialbench.runs.checks import RunFolderError
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.imported import imported_extraction, imported_source
+from spatialbench.runs.items_table import check_numeric_scores
 from spatialbench.runs.plan import select_items
 from spatialbench.runs.shard import Shard, parse_shard, shard_ids
 from spatialbench.runs.store.reader import StoredRow, StoredTurn, StoreReader
@@ -331,10 +332,9 @@ class RunFolder:
         scorer = score_answered if self.kind == "human" else score_items
         result = scorer(selected, self.responses(), self.spec.scoring,
                         extract=extract or scoring.get("extract"), mra=mra)
-        source = imported_source(self.record)  # say which text of the other tool's file was read
-        if source is None:
-            return result
-        return replace(result, extract=imported_extraction(source, result.extract))
+        if (source := imported_source(self.record)) is not None:  # which text of the tool's file was read
+            result = replace(result, extract=imported_extraction(source, result.extract))
+        return result
 
     @cached_property
     def rows(self) -> pd.DataFrame:
@@ -342,7 +342,8 @@ class RunFolder:
 
         Raises:
             RunFolderError: no or an unreadable ``items.csv`` (the run was not scored yet: ``spatialbench
-                run`` writes it when it finishes), or one without ``id``, ``task`` and ``score``.
+                run`` writes it when it finishes), or one without ``id``, ``task`` and ``score``, or a score
+                that is no number.
         """
         path = self.path / ITEMS_NAME
         if not path.is_file():
@@ -354,6 +355,7 @@ class RunFolder:
         missing = {"id", "task", "score"} - set(rows.columns)
         if missing:
             raise RunFolderError(f"{path}: missing column(s) {', '.join(sorted(missing))}")
+        check_numeric_scores(rows, path)
         rows["answered"] = rows["extracted"].notna() if "extracted" in rows else True
         return rows
 
