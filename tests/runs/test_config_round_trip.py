@@ -112,3 +112,15 @@ def test_a_copied_config_with_the_same_settings_resumes(tmp_path: Path,
                                          str(tmp_path / "runs" / "b"), "--no-progress"])
     assert elsewhere.exit_code == 0 and "1 items: 0 already answered, 1 answered now" in elsewhere.output
 
+
+
+def test_the_library_refuses_a_copied_record_with_other_settings(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import spatialbench
+    from spatialbench.runs.identity import OtherRunError
+
+    run = _first_run(tmp_path, monkeypatch)
+    copy = _copied(run, tmp_path)
+    with pytest.raises(OtherRunError, match=r"\(data.limit: 2 vs 1\)"):
+        spatialbench.prepare(copy, data={"limit": 1})
+    assert spatialbench.prepare(copy).config.data.limit == 2  # the same settings: it resumes

@@ -125,10 +125,14 @@ def import_run(
     config = config.updated("data", ids=tuple(i.id for i in items)).updated(
         "model", name=f"{found_tool}:{model or path.stem}")
     backend = {"imported": True, "tool": found_tool, "version": found_version, "format": read.format,
-               "file": str(path.absolute()), "frames": recorded_frames(path, found_tool),
-               "response": _response_text(found_tool, response_field)}
+               "file": str(path.absolute()), **_recorded(path, found_tool, response_field)}
     _write(config, backend, items, read.responses, target)
     return ImportOutcome(open_run(target, scored=True), found_tool, found_version, len(items), skipped)
+
+
+def _recorded(path: Path, tool: str, response_field: str | None) -> dict[str, Any]:
+    """Return the ``frames`` and ``response`` entries of an imported run's ``backend`` section."""
+    return {"frames": recorded_frames(path, tool), "response": _response_text(tool, response_field)}
 
 
 def recorded_frames(path: Path, tool: str) -> str | None:
