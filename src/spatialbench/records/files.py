@@ -63,6 +63,10 @@ def utf8_bytes(path: Path) -> tuple[bytes, str | None]:
     return data.removeprefix(BOM), None
 
 
+TOO_DEEP = "nested too deeply to read (arrays or objects inside each other beyond Python's recursion limit)"
+"""Why a JSON value nested thousands of levels deep is refused (json.loads raises RecursionError)."""
+
+
 class NotUtf8Error(SpatialBenchError, ValueError):
     """A file that is not UTF-8 text: ``str()`` is ``FILE:LINE: not UTF-8 text (byte 0x.. at column C)...``.
 
@@ -173,6 +177,8 @@ def _jsonl_line(name: str, number: int, line: str) -> Record | RowError | None:
         record = json.loads(line)
     except json.JSONDecodeError as err:
         return RowError(name, number, None, f"not valid JSON ({err.msg} at column {err.colno})")
+    except RecursionError:
+        return RowError(name, number, None, TOO_DEEP)
     if not isinstance(record, dict):
         return RowError(name, number, None, f"expected a JSON object, got {type(record).__name__}")
     return name, number, record
@@ -241,6 +247,9 @@ def _json(path: Path) -> Iterator[Record | RowError]:
         return
     except json.JSONDecodeError as err:
         yield RowError(str(path), None, None, f"not valid JSON ({err.msg} at line {err.lineno})")
+        return
+    except RecursionError:
+        yield RowError(str(path), None, None, TOO_DEEP)
         return
     entries = data.get("questions") if isinstance(data, dict) else data
     if not isinstance(entries, list):

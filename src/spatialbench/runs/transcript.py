@@ -21,6 +21,7 @@ from typing import Any
 
 from spatialbench.records.redaction import redact, secret_values
 from spatialbench.runs.folder import RunFolder
+from spatialbench.runs.imported import imported_settings, imported_source
 from spatialbench.runs.store.reader import StoredRow, StoredTurn, StoreReader
 
 _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp"}
@@ -259,7 +260,9 @@ def _side(store: StoreReader, row: StoredRow | None, turns: list[StoredTurn] | N
 def settings_line(run: RunFolder) -> str:
     """Return a run's settings in one line: model, frames, strategy, extraction (blind when it sent none).
 
-    The extraction is the run's mode, or the benchmark's default mode marked ``(benchmark default)``.
+    The extraction is the run's mode, or the benchmark's default mode marked ``(benchmark default)``; an
+    imported run's line holds what its source recorded
+    (:func:`~spatialbench.runs.imported.imported_settings`).
 
     Raises:
         RunFolderError: ``config.json``'s ``config`` does not validate, or names no registered benchmark.
@@ -269,6 +272,9 @@ def settings_line(run: RunFolder) -> str:
     if run.kind == "human":
         return f"{run.model} (human evaluation)"
     config = run.config
+    source = imported_source(run.record)
+    if source is not None:  # the other tool chose frames and prompts: only what its file recorded
+        return imported_settings(run.model, source, config.scoring.extract or run.spec.scoring.default_mode)
     frames = "no frames (blind)" if run.blind else f"frames {config.frame_strategy}"
     extract = config.scoring.extract or f"{run.spec.scoring.default_mode} (benchmark default)"
     return f"{run.model} · {frames} · strategy {config.strategy.name} · extraction {extract}"
