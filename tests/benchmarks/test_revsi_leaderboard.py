@@ -30,7 +30,8 @@ def test_group_headers_span_their_columns_around_an_empty_one(
     assert groups == [("4", "Numerical Answer"), ("3", "Multiple-Choice Answer")]
     assert re.findall(r'rowspan="(\d+)"', rows[0]) == ["2", "2", "2"]  # Methods, Rank, Avg.
     columns = re.findall(r"<th>([^<]*)</th>", rows[1])
-    numerical, choice = ["Obj. Count", "Abs. Dist.", "Obj. Size", "Room Size"], ["Rel. Dist.", "Rel. Dir.", "Route Plan"]
+    numerical = ["Obj. Count", "Abs. Dist.", "Obj. Size", "Room Size"]
+    choice = ["Rel. Dist.", "Rel. Dir.", "Route Plan"]
     assert columns == numerical + choice
     assert sum(int(span) for span, _ in groups) == len(columns)
     body = html.split("</thead>", 1)[1]
