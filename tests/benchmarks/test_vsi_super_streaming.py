@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from benchmarks.test_vsi_super import _run, _write
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.cli.main import app
+from spatialbench.scoring.baselines import chance_frequency
 
 # (split, answers, response); MRA by hand (θ = .50 ... .95, hit when |ŷ-y|/y <= 1-θ):
 # [3] vs [3, 5, 8, 12]: 1, 0, 0, 0 → 0.25; [10, 30] vs [10, 20]: 1.0 and 0.5 <= 0.5 only 0.1 → 0.55;
@@ -93,3 +94,15 @@ def test_score_scores_every_expected_count(tmp_path: Path, monkeypatch: pytest.M
     assert scores["10mins"] == pytest.approx(40.0) and scores["30mins"] == 0.0  # (0.25 + 0.55) / 2; 0
     assert scores["overall"] == pytest.approx(100 * 0.8 / 3)
     assert "| 26.7 | 40.0 | 0.0 |" in scored.output, scored.output
+
+
+def test_chance_frequency_answers_a_constant_per_query_time(tmp_path: Path) -> None:
+    spec = get_benchmark("vsi-super-count-streaming")
+    items = list(spec.load_items(_release(tmp_path / "c")))
+    result = chance_frequency(items, spec.scoring)
+    # per position, the smallest constant of best mean MRA: {3, 10, 4} → 3; {5, 20, 6} → 5.175; {8} → 7.6
+    # (|7.6-8|/8 = 0.05, a hit at every θ); {12} → 12
+    assert result.rows["extracted"].tolist() == ["[3, 5.175, 7.6, 12]"] * 3
+    # by hand: s0 all four hit → 1.0; s1 3 vs 10 and 5.175 vs 20 → 0; s2 3 vs 4 (0.25: θ ≤ .75, 6 of 10)
+    # and 5.175 vs 6 (0.1375: θ ≤ .85, 8 of 10) → 0.7
+    assert result.rows["score"].tolist() == pytest.approx([1.0, 0.0, 0.7])
