@@ -242,3 +242,7 @@ def test_loopback_run_maps_scored_the_official_way(tmp_path: Path, monkeypatch: 
     assert doc["locality"]["missing_pairs"] == 10
     assert "| overall (no translation) | 10 | 90.0 | 80.0 | 40.0 | 85.7 | 92.1 | 70.8 |" in mapped.output
     assert "20 of 34 within 1 cell" in mapped.output
+    report = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "report")])
+    assert report.exit_code == 0, report.output
+    pages = "".join(p.read_text() for p in (tmp_path / "report").rglob("*.html"))
+    assert "MindCube cognitive maps" in pages and "<td>overall (no translation)</td>" in pages
