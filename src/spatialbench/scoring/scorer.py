@@ -21,7 +21,7 @@ from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring.extraction import Extraction
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.metrics import MRA_MODES, exact_match, ground_truth_error, mra_array
-from spatialbench.scoring.rules import ScoringRules
+from spatialbench.scoring.rules import ResponseScorer, ScoringRules
 
 ROW_COLUMNS = (
     "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth",
@@ -155,12 +155,24 @@ def _score(
     extract = extract or rules.default_mode
     MRA_MODES.get(mra)
     texts = [responses.get(item.id) for item in items]
-    extractions = _extract_all(items, texts, rules, extract)
-    values = [e.value if e is not None else None for e in extractions]
-    scores, errors = _scores(items, values, mra)
-    read_by = [e.rule if e is not None else "missing_prediction" for e in extractions]
+    if rules.score_response is not None:  # a whole response scored at once (ScoringRules.score_response)
+        values, read_by, scores = _whole_responses(items, texts, rules.score_response, mra)
+        errors: list[str] = []
+    else:
+        extractions = _extract_all(items, texts, rules, extract)
+        values = [e.value if e is not None else None for e in extractions]
+        scores, errors = _scores(items, values, mra)
+        read_by = [e.rule if e is not None else "missing_prediction" for e in extractions]
     rows = build_rows(items, texts, values, read_by, scores)
     return result_from_rows(rules, extract, mra, rows, errors, _unmatched(items, responses))
+
+
+def _whole_responses(
+    items: list[Item], texts: list[str | None], scorer: ResponseScorer, mra: str
+) -> tuple[list, list[str], np.ndarray]:
+    """Values read, rules and scores of ``scorer`` applied to each item's response."""
+    scored = [scorer(item, text, mra) for item, text in zip(items, texts, strict=True)]
+    return [s[0] for s in scored], [s[1] for s in scored], np.array([s[2] for s in scored], dtype=float)
 
 
 def _unmatched(items: list[Item], responses: Mapping[str, str | None]) -> set[str]:
