@@ -27,7 +27,6 @@ from spatialbench.records.item import Item
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.rules import STANDARD_MODES, ColumnGroup, Extractors, ScoringRules
 
-
 #: the question types under the main categories of the paper's main table (Positional Relationship,
 #: Attribute, Motion, then Multi-Step Reasoning); a header prints the part in parentheses
 _CATEGORIES = {
@@ -37,7 +36,9 @@ _CATEGORIES = {
 }
 LABELS = {f"{category} ({part})": part for category, parts in _CATEGORIES.items() for part in parts}
 ORDER = (*LABELS, "MSR")
-COLUMN_GROUPS = tuple(ColumnGroup(c, tuple(f"{c} ({p})" for p in parts)) for c, parts in _CATEGORIES.items())
+COLUMN_GROUPS = tuple(
+    ColumnGroup(c, tuple(f"{c} ({p})" for p in parts)) for c, parts in _CATEGORIES.items()
+)
 
 
 def prompt_text(item: Item) -> str:

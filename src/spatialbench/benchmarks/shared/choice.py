@@ -58,7 +58,10 @@ def images_then_text(text: TextFn, name: str, *, markers: bool = False) -> type[
 
 
 def column_table(
-    rows: pd.DataFrame, column: str = "task", order: Sequence[str] = (), labels: Mapping[str, str] | None = None
+    rows: pd.DataFrame,
+    column: str = "task",
+    order: Sequence[str] = (),
+    labels: Mapping[str, str] | None = None,
 ) -> Table:
     """Accuracy per value of ``column`` (``order`` first, then the rest sorted); Avg. over all questions.
 

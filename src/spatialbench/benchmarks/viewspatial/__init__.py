@@ -33,7 +33,10 @@ CAMERA = {"Camera perspective - Relative Direction": "Cam. Rel. Dir.",
 PERSON = {"Person perspective - Object View Orientation": "Per. Obj. Ori.",
           "Person perspective - Relative Direction": "Per. Rel. Dir.",
           "Person perspective - Scene Simulation Relative Direction": "Per. Sce. Sim."}
-COLUMN_GROUPS = (ColumnGroup("Camera-based Tasks", tuple(CAMERA)), ColumnGroup("Person-based Tasks", tuple(PERSON)))
+COLUMN_GROUPS = (
+    ColumnGroup("Camera-based Tasks", tuple(CAMERA)),
+    ColumnGroup("Person-based Tasks", tuple(PERSON)),
+)
 
 
 def prompt_text(item: Item) -> str:
@@ -46,7 +49,7 @@ def prompt_text(item: Item) -> str:
 
 
 def viewspatial_table(rows: pd.DataFrame) -> Table:
-    """Accuracy per question type (the paper's order); Avg. over all questions (``evaluate_vlm``'s overall)."""
+    """Accuracy per question type (the paper's order); Avg. over all questions (``evaluate_vlm``'s)."""
     return column_table(rows, "task", (*CAMERA, *PERSON), {**CAMERA, **PERSON})
 
 
