@@ -62,7 +62,8 @@ def mmsi_bench_breakdowns(
     first = rows[rows["id"].astype(str).map(group_of) == rows["id"].astype(str)]
     if len(first) == len(rows):
         return []
-    return [replace(column_table(first, "task", ORDER, LABELS), title="MMSI-Bench: vanilla (rotation 0 of each question)")]
+    vanilla = column_table(first, "task", ORDER, LABELS)
+    return [replace(vanilla, title="MMSI-Bench: vanilla (rotation 0 of each question)")]
 
 
 MMSIBenchBuilder = images_then_text(prompt_text, "MMSIBenchBuilder")
