@@ -1,6 +1,6 @@
 """A generated benchmark's features come from the generator's slots, not its text (issue 23 item 2).
 
-On the demo benchmark with its three scenes (seed 0, 6 s: 123 items): the written file stores each question's objects by role, the
+On the 3-scene demo benchmark (seed 0, 6 s: 123 items): the file stores each question's objects by role, the
 loader reads them back, and the stress-test's keys are those slots (blanking every question text leaves
 them unchanged); they equal what the official regular expressions parse from the text.
 """
