@@ -99,11 +99,11 @@ class Shared:
         except TypeError:  # e.g. a tuple holding a list
             return None
 
-    def made(self, key: Hashable, make: Callable[[], V]) -> V:
-        """Return the value stored under ``key``, calling ``make()`` for it the first time only."""
+    def made(self, key: Hashable, make: Callable[..., V], *args: Any) -> V:
+        """Return the value stored under ``key``, calling ``make(*args)`` for it the first time only."""
         found = self._values.get(key, _MISSING)
         if found is _MISSING:
-            found = self._values[key] = make()
+            found = self._values[key] = make(*args)
         made: V = found
         return made
 

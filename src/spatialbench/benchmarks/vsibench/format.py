@@ -93,7 +93,7 @@ def _ground_truth(record: dict[str, Any], kind: AnswerKind, options: tuple[str, 
     raw = record.get("ground_truth")
     if kind is not AnswerKind.MULTIPLE_CHOICE or type(raw) is not str:
         return _checked_truth(raw, kind, options)
-    return shared.made(("letter", raw, len(options)), lambda: _checked_truth(raw, kind, options))
+    return shared.made(("letter", raw, len(options)), _checked_truth, raw, kind, options)
 
 
 def _checked_truth(raw: object, kind: AnswerKind, options: tuple[str, ...]) -> str:
@@ -183,7 +183,7 @@ def _scene(dataset: str, scene: str, shared: Shared) -> tuple[str, str, tuple[Me
     Raises:
         RowProblem: ``dataset`` or ``scene_name`` is not a plain name (checked in that order).
     """
-    return shared.made(("scene", dataset, scene), lambda: _checked_scene(dataset, scene))
+    return shared.made(("scene", dataset, scene), _checked_scene, dataset, scene)
 
 
 def _checked_scene(dataset: str, scene: str) -> tuple[str, str, tuple[MediaRef, ...]]:
