@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from spatialbench.errors import SpatialBenchError
-from spatialbench.records.bulk import Shared, checked_item
+from spatialbench.records.bulk import Shared, item_of
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 
 NAME = "vsibench"
@@ -139,7 +139,7 @@ def record_to_item(
     """One official record → :class:`Item` (id must already be set).
 
     Every field is checked here (the module docstring's rules), so the item is built without a second
-    validation (:func:`~spatialbench.records.bulk.checked_item`). ``pruned``: the pruned id list, which
+    validation (:func:`~spatialbench.records.bulk.item_of`). ``pruned``: the pruned id list, which
     sets ``metadata["pruned"]``; ``shared``: a table storing repeated names, options and media once.
 
     Raises:
@@ -162,7 +162,7 @@ def record_to_item(
         metadata["pruned"] = bool(record["pruned"])
     if pruned is not None:
         metadata["pruned"] = item_id in pruned
-    return checked_item(
+    return item_of(
         id=item_id,
         benchmark=NAME,
         task=task,
