@@ -29,7 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from spatialbench.errors import SpatialBenchError
-from spatialbench.records.bulk import Shared, checked_item
+from spatialbench.records.bulk import Shared, item_of
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 
 NAME = "vsibench"
@@ -95,7 +95,7 @@ def _ground_truth(record: dict[str, Any], kind: AnswerKind, options: tuple[str, 
     raw = record.get("ground_truth")
     if kind is not AnswerKind.MULTIPLE_CHOICE or type(raw) is not str:
         return _checked_truth(raw, kind, options)
-    return shared.made(("letter", raw, len(options)), lambda: _checked_truth(raw, kind, options))
+    return shared.made(("letter", raw, len(options)), _checked_truth, raw, kind, options)
 
 
 def _checked_truth(raw: object, kind: AnswerKind, options: tuple[str, ...]) -> str:
@@ -141,7 +141,7 @@ def record_to_item(
     """One official record → :class:`Item` (id must already be set).
 
     Every field is checked here (the module docstring's rules), so the item is built without a second
-    validation (:func:`~spatialbench.records.bulk.checked_item`). ``pruned``: the pruned id list, which
+    validation (:func:`~spatialbench.records.bulk.item_of`). ``pruned``: the pruned id list, which
     sets ``metadata["pruned"]``; ``shared``: a table storing repeated names, options and media once.
 
     Raises:
@@ -167,7 +167,7 @@ def record_to_item(
         metadata["pruned"] = bool(record["pruned"])
     if pruned is not None:
         metadata["pruned"] = item_id in pruned
-    return checked_item(
+    return item_of(
         id=item_id,
         benchmark=NAME,
         task=task,
@@ -199,7 +199,7 @@ def _scene(dataset: str, scene: str, shared: Shared) -> tuple[str, str, tuple[Me
     Raises:
         RowProblem: ``dataset`` or ``scene_name`` is not a plain name (checked in that order).
     """
-    return shared.made(("scene", dataset, scene), lambda: _checked_scene(dataset, scene))
+    return shared.made(("scene", dataset, scene), _checked_scene, dataset, scene)
 
 
 def _checked_scene(dataset: str, scene: str) -> tuple[str, str, tuple[MediaRef, ...]]:
