@@ -26,6 +26,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from numpy.typing import NDArray  # noqa: E402
 
+from spatialbench.charts.palette import map_colour  # noqa: E402
+
 Value = float | int | str | None
 Interval = tuple[float, float] | list[float] | None
 """A table or chart value: a number, a text cell, or None (missing)."""
@@ -290,11 +292,11 @@ def map_pair(predicted: dict[str, NDArray[np.float64]], truth: dict[str, NDArray
 
     A category keeps its colour (and marker) in both panels and is named once, in the legend beside them:
     labels at the points printed over each other where objects share a cell (Fig. 10). Markers sharing a
-    cell are spread on a small circle around its centre, so each stays visible.
+    cell are spread on a small circle around its centre, so each stays visible. Orientation (y up) and
+    colours are the HTML map's too (:mod:`spatialbench.charts.palette`).
     """
     names = list(dict.fromkeys([*truth, *predicted]))
-    palette = plt.get_cmap("tab20")
-    colours = {name: palette(k % 20) for k, name in enumerate(names)}
+    colours = {name: map_colour(k) for k, name in enumerate(names)}
     figure, panels = plt.subplots(1, 2, figsize=(9.0, 4.6))
     for axes, points, label in ((panels[0], predicted, "predicted"), (panels[1], truth, "ground truth")):
         for name, xy in _spread(points).items():
