@@ -96,7 +96,7 @@ def line_boxes(figure: Any, label: str) -> list[tuple[float, float, float, float
     for axes in figure.axes:
         for lines in (c for c in axes.collections if c.get_label().lstrip("_") == label):
             half = max(lines.get_linewidths()) * figure.dpi / 72 / 2
-            for segment in lines.get_segments():
+            for segment in (s for s in lines.get_segments() if len(s) >= 2):  # a missing value: none
                 (x0, y0), (x1, y1) = axes.transData.transform(segment[[0, -1]])
                 boxes.append((min(x0, x1) - half, min(y0, y1) - half, max(x0, x1) + half, max(y0, y1) + half))
     return boxes
