@@ -46,7 +46,7 @@ def _figure_places(tmp_path, monkeypatch) -> dict[str, tuple[tuple[str, str], st
 
 
 def _svg_places() -> dict[str, tuple[tuple[str, str], str]]:
-    names = list(TRUTH)
+    names = charts.map_names(TRUTH)
     root = ET.fromstring(str(map_svg(TRUTH, GRID, names, "ground truth")))
     board = next(r for r in root.iter("rect"))
     size = float(board.get("height"))  # type: ignore[arg-type]
@@ -65,8 +65,9 @@ def test_a_corner_cell_lands_in_the_same_corner_in_the_same_colour(tmp_path, mon
     assert {name: corner for name, (corner, _) in svg.items()} == EXPECTED
     assert {name: colour for name, (_, colour) in svg.items()} == {
         name: colour for name, (_, colour) in figure.items()}
-    # the k-th category of the pair in the k-th colour of the one palette: tab10 blue, orange, green
-    assert [svg[name][1] for name in TRUTH] == ["#1f77b4", "#ff7f0e", "#2ca02c"]
+    # the k-th category of the pair (a–z: bed, lamp, sofa) in the k-th colour of the one palette:
+    # tab10 blue, orange, green
+    assert [svg[name][1] for name in ("bed", "lamp", "sofa")] == ["#1f77b4", "#ff7f0e", "#2ca02c"]
     assert list(charts.MAP_COLOURS[:3]) == ["#1f77b4", "#ff7f0e", "#2ca02c"]
 
 

@@ -26,7 +26,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from numpy.typing import NDArray  # noqa: E402
 
-from spatialbench.charts.palette import map_colour  # noqa: E402
+from spatialbench.charts.palette import map_colour, map_names  # noqa: E402
 
 Value = float | int | str | None
 Interval = tuple[float, float] | list[float] | None
@@ -295,7 +295,7 @@ def map_pair(predicted: dict[str, NDArray[np.float64]], truth: dict[str, NDArray
     cell are spread on a small circle around its centre, so each stays visible. Orientation (y up) and
     colours are the HTML map's too (:mod:`spatialbench.charts.palette`).
     """
-    names = list(dict.fromkeys([*truth, *predicted]))
+    names = map_names(truth, predicted)
     colours = {name: map_colour(k) for k, name in enumerate(names)}
     figure, panels = plt.subplots(1, 2, figsize=(9.0, 4.6))
     for axes, points, label in ((panels[0], predicted, "predicted"), (panels[1], truth, "ground truth")):

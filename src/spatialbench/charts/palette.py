@@ -8,12 +8,14 @@ The figure is :func:`spatialbench.charts.map_pair` (matplotlib), the item page's
   world y), on Cartesian axes as the cognitive maps of VSI-Bench Fig. 10; the official prompt (App. B.4)
   asks for ``(x, y)`` centres on the grid and fixes no other frame. An SVG counts rows from the top, so its
   rows are :func:`row_from_top`.
-* Colours: the ``k``-th category of a map pair (ground-truth categories first, then the predicted ones)
-  is drawn in :func:`map_colour` of ``k`` in both renderings: matplotlib's ``tab10`` colours, then the
-  light ``tab20`` ones.
+* Colours: the ``k``-th category of a map pair in alphabetical order (:func:`map_names`) is drawn in
+  :func:`map_colour` of ``k`` in both renderings — matplotlib's ``tab10`` colours, then the light
+  ``tab20`` ones — so a room's figure and its item pages give a category one colour.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 #: tab10, then the light halves of tab20: the first ten categories get the strong colours
 MAP_COLOURS = (
@@ -34,3 +36,8 @@ def row_from_top(y: float, grid: int) -> float:
     ``y = grid − 1`` (the top row) is row 0, ``y = 0`` row ``grid − 1``.
     """
     return grid - 1 - y
+
+
+def map_names(*maps: Iterable[str]) -> list[str]:
+    """Return the categories of the maps of a pair, each once, in alphabetical order (their colour order)."""
+    return sorted({name for found in maps for name in found})

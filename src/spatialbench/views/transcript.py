@@ -19,7 +19,7 @@ from importlib.resources import files
 import jinja2
 from markupsafe import Markup, escape
 
-from spatialbench.charts import map_colour, row_from_top
+from spatialbench.charts import map_colour, map_names, row_from_top
 from spatialbench.runs.transcript import SentImage, Transcript, TranscriptTurn
 
 
@@ -109,7 +109,7 @@ def _grid_lines(grid: int, cell: int) -> str:
 def _maps(found: Transcript) -> tuple[list[Markup], Markup] | None:
     if found.predicted_map is None and found.truth_map is None:
         return None
-    names = list(dict.fromkeys([*(found.truth_map or {}), *(found.predicted_map or {})]))
+    names = map_names(found.truth_map or {}, found.predicted_map or {})
     pair = [
         map_svg(found.predicted_map or {}, found.grid, names, "predicted map"),
         map_svg(found.truth_map or {}, found.grid, names, "ground truth"),
