@@ -15,12 +15,14 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from spatialbench.report.items import ItemView
 from spatialbench.report.plots import slug
 from spatialbench.report.runs import RunData
 from spatialbench.report.tables import row_label
 from spatialbench.runs.transcript import settings_line
+from spatialbench.views.tables import score_class, table_css, table_script
 from spatialbench.views.transcript import stylesheet
 
 
@@ -36,6 +38,9 @@ def environment() -> jinja2.Environment:
     )
     env.filters["slug"] = slug
     env.globals["transcript_css"] = stylesheet()
+    env.globals["table_css"] = table_css()
+    env.globals["table_script"] = Markup(table_script())  # our own file, inlined as is
+    env.filters["score_class"] = score_class
     return env
 
 
@@ -79,5 +84,5 @@ def write_item_pages(out: Path, views: Sequence[ItemView], tasks: list[tuple[str
         page = template.render(title=f"Item {view.item.id}", v=view)
         (folder / view.page).write_text(page, encoding="utf-8")
     index = render("items.html.j2", title="All items, worst first", tasks=tasks, run_labels=run_labels,
-                  prefix="")
+                  prefix="", count=len(views))
     (folder / "index.html").write_text(index, encoding="utf-8")
