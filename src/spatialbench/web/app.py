@@ -43,9 +43,10 @@ def templates() -> Jinja2Templates:
 
 
 def page(request: Request, template: str, /, **context: Any) -> HTMLResponse:
-    """Render ``template`` for ``request`` (the benchmark name and form token always in the context)."""
+    """Render ``template`` for ``request`` (benchmark name, form token, ``task_title`` in every context)."""
     state: ServeState = request.app.state.serve
-    context = {"benchmark": state.spec.name, "csrf_token": form_token(request), **context}
+    context = {"benchmark": state.spec.name, "csrf_token": form_token(request),
+               "task_title": state.spec.task_title, **context}
     return templates().TemplateResponse(request, template, context)
 
 

@@ -93,9 +93,9 @@ def _answer(state: ServeState, run: ServedRun, item_id: str) -> dict[str, Any]:
             "settings": settings_line(run.folder), "transcript": transcript_view(state.root, run, item_id)}
 
 
-def heading(item: Item) -> str:
-    """Return an item's heading in words: its task with spaces, scene and dataset when known."""
-    parts = [item.task.replace("_", " "), item.scene_id, item.dataset]
+def heading(state: ServeState, item: Item) -> str:
+    """Return an item's heading in words: its task (the benchmark's words), scene and dataset when known."""
+    parts = [state.spec.task_title(item.task), item.scene_id, item.dataset]
     return " · ".join(str(p) for p in parts if p not in (None, "", "None"))
 
 
@@ -116,8 +116,9 @@ def item_page(request: Request, item_id: str,
     flags = latest_flags(state.flags_file, state.spec.name) if state.flags_file.is_file() else {}
     k = state.items.index(item)
     query = "?" + "&".join(f"runs={quote(n)}" for n in wanted) if wanted else ""
-    return page(request, "item.html.j2", item=item, media=media_views(state, item), heading=heading(item),
-                answers=[_answer(state, r, item.id) for r in chosen], flag=flags.get(item.id),
+    return page(request, "item.html.j2", item=item, media=media_views(state, item),
+                heading=heading(state, item), answers=[_answer(state, r, item.id) for r in chosen],
+                flag=flags.get(item.id),
                 all_runs=[r.name for r in every], shown_runs=wanted, position=k + 1, total=len(state.items),
                 prev_id=state.items[k - 1].id if k > 0 else None, query=query,
                 next_id=state.items[k + 1].id if k + 1 < len(state.items) else None)
