@@ -60,10 +60,10 @@ def records(served: Any) -> list[dict]:
 
 
 def test_browse_filters_then_open_an_item_play_and_seek_the_video(page, demo_served, screens) -> None:
-    page.select_option("select[name=task]", "object_abs_distance")
-    page.click("form.filters button")
-    ids = page.locator("#items tbody tr td:first-child a").all_inner_texts()
     expected = [str(r["id"]) for r in records(demo_served) if r["question_type"] == "object_abs_distance"]
+    page.select_option("select[name=task]", "object_abs_distance")  # applies at once, no button
+    page.wait_for_function(f"document.querySelectorAll('#items tbody tr').length == {len(expected)}")
+    ids = page.locator("#items tbody tr td:first-child a").all_inner_texts()
     assert ids == expected
     page.screenshot(path=screens / "browse.png", full_page=True)
     page.click('#items a >> text="4"')

@@ -127,6 +127,22 @@ def sent_images(prompt: dict[str, Any]) -> list[SentImage]:
     return images
 
 
+def sent_summary(media: list[Any]) -> str:
+    """Return the images a request sent in one line (``-`` for none).
+
+    Image files by name (``frame0, frame1``: no time, a still image has none), each video's frames with
+    their times (``4 frame(s) of scene.mp4 at 0.00, 1.50, 3.00, 4.50 s``).
+    """
+    images = sent_images({"media": media})
+    parts = [", ".join(i.label for i in images if i.is_file)]
+    for source in dict.fromkeys(i.source for i in images if not i.is_file):
+        times = [f"{i.time_s:.2f}" for i in images if i.source == source and i.time_s is not None]
+        count = sum(i.source == source for i in images)
+        at = f" at {', '.join(times)} s" if times else ""
+        parts.append(f"{count} frame(s) of {PurePosixPath(source).name}{at}")
+    return "; ".join(p for p in parts if p) or "-"
+
+
 def _label(source: str, time_s: float | None) -> str:
     path = PurePosixPath(source)
     if path.suffix.lower() in _IMAGE_SUFFIXES:
