@@ -50,4 +50,23 @@ def test_debias_writes_ids_in_order_and_the_control(tmp_path):
     kept = (out / "kept_ids.txt").read_text().split()
     summary = json.loads((out / "summary.json").read_text())
     assert len(removed) == 40 and len(kept) == 80 and summary["n_removed"] == 40
-    assert len(summary["tst_random_removal"]) == 10 and len(summary["iterations"]) == 2
+    assert len(summary["tst_random_removal"]) == 10 and len(summary["groups"][0]["iterations"]) == 2
+
+
+def test_debias_per_format_budgets_are_recorded_and_bad_budgets_refused(tmp_path):
+    data = _data(tmp_path)
+    out = tmp_path / "pf"
+    args = ["debias", "--data", str(data), "--out", str(out), "--alloc", "per_format", "--budgets", "mc=15",
+            "--batch-size", "10", "--early-stop", "0.0"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["alloc"] == "per_format" and summary["budgets"] == {"mc": 15}
+    assert summary["stop_below"] == 0.0 and summary["groups"][0]["removed"] == 15
+    assert [it["removed"] for it in summary["groups"][0]["iterations"]] == [10, 5]
+    for bad, words in ((["--budgets", "mc"], "--budgets 'mc': expected NAME=COUNT"),
+                       (["--budgets", "mc=5", "--budget", "10"],
+                        "takes exactly one of --budget / --budgets; got --budget and --budgets")):
+        refused = CliRunner().invoke(app, [*args[:7], *bad, "--out", str(tmp_path / "bad")])
+        assert refused.exit_code == 2 and words in refused.output, refused.output
+        assert not (tmp_path / "bad").exists()

@@ -1,11 +1,13 @@
 """Iterative Bias Pruning (IBP; Brown et al., Sec. 4): repeat the stress-test, remove the highest-bias items.
 
 Bias of an item: multiple choice s(x) - 1/options (above chance), numbers s(x) (MRA of the text-only
-prediction). Each iteration removes the top ``batch_size`` by ``(-round(bias, 12), id)`` while every
-question type keeps at least ``floor`` items; it stops at the budget, when nothing is eligible, or when the
-highest bias is at or below ``stop_below``. A matched random-removal control (same count per type, 10
-seeds) is scored the same way: the paper reports that at B = 1000 its automated pruning did no better
-than random removal (gap 12.36 vs 12.20), so the control is part of every result.
+prediction). The budget is split into groups pruned on their own (global, per format, per type:
+:mod:`.allocation`); in a group each iteration removes the top ``batch_size`` by ``(-round(bias, 12), id)``
+while every question type keeps at least ``floor`` items; it stops at the group's budget, when nothing is
+eligible, or when the highest bias is at or below ``stop_below`` (early stop). A matched random-removal
+control (same count per type, 10 seeds) is scored the same way: the paper reports that at B = 1000 its
+automated pruning did no better than random removal (gap 12.36 vs 12.20), so the control is part of every
+result.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from spatialbench.analysis.shortcuts.allocation import Group, plan_groups, question_types
 from spatialbench.analysis.shortcuts.forest import stress_test
 from spatialbench.analysis.shortcuts.table import order_digest, question_table
 from spatialbench.records.progress import Progress, Tally
@@ -26,14 +29,15 @@ from spatialbench.records.progress import Progress, Tally
 class Pruning:
     """The result of IBP.
 
-    ``removed`` in removal order, ``kept`` sorted as the table, ``iterations``: per-iteration
-    ``{removed, max_bias, mean_bias}``; ``before``/``after`` overall TsT score (percent); ``control``:
-    the random-removal scores per seed.
+    ``removed`` in removal order, ``kept`` sorted as the table, ``groups``: per group ``{group, n,
+    budget, removed, stop_reason, iterations}``, each iteration ``{size_before, removed, max_bias,
+    mean_bias}`` (bias at its start); ``before``/``after`` overall TsT score (percent); ``control``: the
+    random-removal scores per seed.
     """
 
     removed: list[str]
     kept: list[str]
-    iterations: list[dict[str, float]]
+    groups: list[dict[str, Any]]
     before: float
     after: float
     control: list[float]
@@ -46,38 +50,46 @@ def _bias(table: pd.DataFrame, scores: dict[str, float]) -> pd.Series:
     return s - chance
 
 
-def _batch(table: pd.DataFrame, bias: pd.Series, size: int, floor: int) -> list[str]:
-    ranked = table.assign(_key=-bias.round(12)).dropna(subset=["_key"]).sort_values(["_key", "id"])
-    left, chosen = Counter(table["task"]), list[str]()
-    for identifier, task in zip(ranked["id"], ranked["task"], strict=True):
+def select_batch(table: pd.DataFrame, bias: pd.Series, size: int, floor: int) -> list[str]:
+    """Up to ``size`` ids by ``(-round(bias, 12), id)``, each question type keeping more than ``floor``.
+
+    Ids tie-break in the table's order (numeric ids numerically, as the official integer ids sort).
+    """
+    ranked = table.assign(_key=-bias.round(12), _order=np.arange(len(table)), _type=question_types(table))
+    ranked = ranked.dropna(subset=["_key"]).sort_values(["_key", "_order"], kind="mergesort")
+    left, chosen = Counter(question_types(table)), list[str]()
+    for identifier, kind in zip(ranked["id"], ranked["_type"], strict=True):
         if len(chosen) == size:
             break
-        if left[task] > floor:
+        if left[kind] > floor:
             chosen.append(identifier)
-            left[task] -= 1
+            left[kind] -= 1
     return chosen
 
 
 def _prune(
     table: pd.DataFrame, budget: int, batch_size: int, floor: int, stop_below: float | None, folds: str,
     seed: int, tally: Tally,
-) -> tuple[pd.DataFrame, list[str], list[dict[str, float]]]:
-    """Run the IBP iterations (a stress-test each); return the kept table, ids removed, iterations."""
-    removed, iterations = list[str](), list[dict[str, float]]()
+) -> tuple[pd.DataFrame, list[str], list[dict[str, float]], str]:
+    """Run one group's IBP iterations (a stress-test each): kept, removed, iterations, why it stopped."""
+    removed, iterations, reason = list[str](), list[dict[str, float]](), "budget"
     while len(removed) < budget:
         result = stress_test(table, folds, seed=seed)
         tally.step()
         bias = _bias(table, result.items)
         top = float(bias.max()) if bias.notna().any() else float("nan")
-        if stop_below is not None and top <= stop_below:
+        if stop_below is not None and not top > stop_below:
+            reason = "early_stop"
             break
-        batch = _batch(table, bias, min(batch_size, budget - len(removed)), floor)
+        batch = select_batch(table, bias, min(batch_size, budget - len(removed)), floor)
         if not batch:
+            reason = "no_candidates"
             break
-        iterations.append({"removed": len(batch), "max_bias": top, "mean_bias": float(bias.mean())})
+        iterations.append({"size_before": len(table), "removed": len(batch), "max_bias": top,
+                           "mean_bias": float(bias.mean())})
         removed += batch
         table = table[~table["id"].isin(batch)].reset_index(drop=True)
-    return table, removed, iterations
+    return table, removed, iterations, reason
 
 
 def _score(table: pd.DataFrame, folds: str, seed: int) -> float:
@@ -87,21 +99,36 @@ def _score(table: pd.DataFrame, folds: str, seed: int) -> float:
 def _control(
     table: pd.DataFrame, removed: list[str], folds: str, seed: int, seeds: int, tally: Tally
 ) -> list[float]:
-    per_task = Counter(table.set_index("id").loc[removed, "task"]) if removed else Counter()
+    kinds = question_types(table)
+    per_type = Counter(kinds[table["id"].isin(removed)])
     scores = []
     for number in tally.each(range(seeds)):
         rng = np.random.default_rng(number)
         drop: list[str] = []
-        for task, count in sorted(per_task.items()):
-            ids = table.loc[table["task"] == task, "id"].to_numpy()
+        for kind, count in sorted(per_type.items()):
+            ids = table.loc[kinds == kind, "id"].to_numpy()
             drop += [str(i) for i in rng.choice(ids, size=count, replace=False)]
         scores.append(_score(table[~table["id"].isin(drop)].reset_index(drop=True), folds, seed))
     return scores
 
 
+def _groups(
+    full: pd.DataFrame, groups: list[Group], options: dict[str, Any], tally: Tally
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """Prune each group on its own; return the ids removed (group after group) and each group's record."""
+    removed, records = list[str](), list[dict[str, Any]]()
+    for group in groups:
+        rows = full[full["id"].astype(str).isin(group.ids)].reset_index(drop=True)
+        _, gone, iterations, reason = _prune(rows, group.budget, **options, tally=tally)
+        removed += gone
+        records.append({"group": group.name, "n": len(rows), "budget": group.budget, "removed": len(gone),
+                        "stop_reason": reason, "iterations": iterations})
+    return removed, records
+
+
 def iterative_bias_pruning(
     items: Any,
-    budget: int,
+    budget: int | None,
     batch_size: int = 50,
     floor: int = 10,
     stop_below: float | None = None,
@@ -109,21 +136,35 @@ def iterative_bias_pruning(
     seed: int = 42,
     control_seeds: int = 10,
     progress: Progress | None = None,
+    alloc: str = "global",
+    frac: float | None = None,
+    budgets: dict[str, int] | None = None,
 ) -> Pruning:
-    """Run IBP on ``items`` (benchmark items or a question table) with a global ``budget`` of removals.
+    """Run IBP on ``items`` (benchmark items or a question table).
 
-    ``progress``: called with (stress-tests done, stress-tests): one per iteration (at most
-    ``ceil(budget / batch_size)``; the total shrinks when pruning stops early), before, after, and one per
-    control seed.
+    ``alloc``, ``budget``, ``frac``, ``budgets``: how removals are split into groups pruned on their own
+    (:func:`~spatialbench.analysis.shortcuts.allocation.plan_groups`); ``floor``: questions every type
+    keeps; ``stop_below``: a group stops when its highest bias is at or below it. ``progress``: called with
+    (stress-tests done, stress-tests): one per iteration (at most ``ceil(budget / batch_size)`` a group;
+    the total shrinks when a group stops early), before, after, and one per control seed.
 
     Raises:
+        BudgetError: budgets that do not fit ``alloc`` or the benchmark.
         StressTestError / LeakError: from :func:`~spatialbench.analysis.shortcuts.forest.stress_test`.
     """
     full = items if isinstance(items, pd.DataFrame) else question_table(items)
-    tally = Tally(-(-budget // batch_size) + 2 + control_seeds, progress)
-    table, removed, iterations = _prune(full, budget, batch_size, floor, stop_below, folds, seed, tally)
+    groups = plan_groups(full, alloc, budget, frac, budgets, floor)
+    tally = Tally(sum(-(-g.budget // batch_size) for g in groups) + 2 + control_seeds, progress)
+    options = {
+        "batch_size": batch_size, "floor": floor, "stop_below": stop_below, "folds": folds, "seed": seed
+    }
+    removed, records = _groups(full, groups, options, tally)
+    table = full[~full["id"].isin(removed)].reset_index(drop=True)
     settings = {
+        "alloc": alloc,
         "budget": budget,
+        "frac": frac,
+        "budgets": {g.name: g.budget for g in groups},
         "batch_size": batch_size,
         "floor": floor,
         "stop_below": stop_below,
@@ -135,6 +176,6 @@ def iterative_bias_pruning(
     tally.total = tally.done + 2 + control_seeds  # the iterations that ran
     before, after = (_score(t, folds, seed) for t in tally.each([full, table]))
     return Pruning(
-        removed, list(table["id"]), iterations, before, after,
+        removed, list(table["id"]), records, before, after,
         _control(full, removed, folds, seed, control_seeds, tally), settings,
     )
