@@ -15,27 +15,17 @@ import pytest
 
 from spatialbench.report import load_run
 from spatialbench.web import excluded_ids
-from support.shared_data import missing
+from web.conftest import chromium_browser
 
 pytestmark = pytest.mark.slow  # renders a demo scene and starts a browser
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture(scope="module")
 def browser(demo_served) -> Iterator[Any]:  # type: ignore[no-untyped-def]
     # after demo_served: Playwright's sync API runs an event loop in this thread, and the demo run needs
     # asyncio.run()
-    if not CHROMIUM.is_file():
-        missing(f"{CHROMIUM} not found: apt-get install -y chromium (.ci/run installs it)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("the playwright package is not installed (pip install -e '.[dev]')")
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+    with chromium_browser() as chromium:
         yield chromium
-        chromium.close()
 
 
 @pytest.fixture
