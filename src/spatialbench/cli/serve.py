@@ -135,9 +135,9 @@ def _check_items(state: ServeState, data: Path) -> None:
         return
     errors = state.load_errors
     first = f"; first: {errors[0]}" if errors else ""
+    hint = "data of another benchmark needs --benchmark NAME (spatialbench list benchmarks)"
     raise CommandError(f"{data}: no {state.config.benchmark} question loaded "
-                       f"({len(errors)} row error(s){first}); data of another benchmark needs --benchmark NAME "
-                       "(spatialbench list benchmarks)")
+                       f"({len(errors)} row error(s){first}); {hint}")
 
 
 def _notice_other_runs(state: ServeState) -> None:
