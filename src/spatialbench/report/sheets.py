@@ -75,7 +75,7 @@ class SheetMaker:
         return self._thumbs[key]
 
     def _tiles(self, item: Item, media: list[dict[str, Any]]) -> list[tuple[Image.Image, str]]:
-        tiles = []
+        tiles: list[tuple[Image.Image, str]] = []
         for number, (ref, sent) in enumerate(zip(item.media, media, strict=False)):
             frames = [int(i) for i in sent.get("frames", [])]
             times = [float(t) for t in sent.get("timestamps", [])]
