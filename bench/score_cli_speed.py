@@ -12,10 +12,11 @@ rusage of that one child). CPU times are the steady figures on a shared machine.
 join), score (``score_items``) and write (``render_markdown`` + ``write_scores``).
 
 ``--src OTHER_SRC`` compares this checkout with another one's ``src`` folder (e.g. a worktree of main), in
-one session: per repeat, alternately, each one's CLI (CPU s) and its steps (``--stages``, CPU s each) in a
-child process with ``PYTHONPATH`` set to that ``src``; then the ranges side by side, the parser floor
-(orjson parsing the same annotation and prediction lines in this process, results dropped, and kept) and each
-total's ratio to it, and the load average (``os.getloadavg``) over the runs.
+one session: per repeat, alternately, each one's CLI (CPU s and wall s) and its steps (``--stages``, CPU s
+each) in a child process with ``PYTHONPATH`` set to that ``src``; then per tree the ranges side by side with
+the 1-minute load average (``os.getloadavg``) before and after its runs, the parser floor (orjson parsing
+the same annotation and prediction lines in this process, results dropped, and kept) and each total's
+ratio to it, and whether the two trees wrote byte-identical ``scores.json`` / ``items.csv`` / ``scores.md``.
 
 ``--data DIR`` writes the input files there and keeps them; ``--keep DIR`` keeps each run's output
 folder under DIR (``DIR/<annotations>-<predictions>/``), so the files of two versions can be compared
@@ -29,6 +30,7 @@ Usage: .venv/bin/python bench/score_cli_speed.py [--n 1000000] [--seed 0] [--rep
 from __future__ import annotations
 
 import argparse
+import filecmp
 import json
 import os
 import resource
@@ -166,16 +168,19 @@ def parser_floor(annotations: Path, predictions: Path, keep: bool = False) -> fl
     return cpu
 
 
-def child_cpu(src: Path, command: list[str], log: Path) -> tuple[float, list[float]]:
-    """Run ``command`` with ``PYTHONPATH=src``; return its CPU s and the ``CPU [...]`` line's numbers."""
+def child_cpu(src: Path, command: list[str], log: Path) -> tuple[float, float, list[float]]:
+    """Run ``command`` with ``PYTHONPATH=src``; return CPU s, wall s, the ``CPU [...]`` line's numbers."""
     env = {**os.environ, "PYTHONPATH": str(src)}
+    start = time.perf_counter()
     with log.open("w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env)
         _, status, usage = os.wait4(process.pid, 0)
+    wall = time.perf_counter() - start
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{src}: {command[-5:]} failed:\n{log.read_text()[-2000:]}")
     stage_lines = [line for line in log.read_text().splitlines() if line.startswith("CPU [")]
-    return usage.ru_utime + usage.ru_stime, json.loads(stage_lines[-1][4:]) if stage_lines else []
+    stages = json.loads(stage_lines[-1][4:]) if stage_lines else []
+    return usage.ru_utime + usage.ru_stime, wall, stages
 
 
 def span(values: list[float]) -> str:
@@ -188,26 +193,31 @@ def compare(args: argparse.Namespace, paths: dict[str, Path], folder: Path) -> N
     sources = {"this": HERE_SRC, "other": args.src.resolve()}
     cli = [sys.executable, "-c", "from spatialbench.cli.main import app; app()", "score", "-a", inputs[0],
            "-p", inputs[1], "-o"]
-    figures: dict[str, list[tuple[float, list[float]]]] = {name: [] for name in sources}
-    floors, kept, loads = [], [], [os.getloadavg()[0]]
+    runs: dict[str, list[tuple[float, float, list[float]]]] = {name: [] for name in sources}
+    loads: dict[str, list[float]] = {name: [] for name in sources}
+    floors, kept = [], []
     for _ in range(args.repeat):
         for name, src in sources.items():
-            total, _ = child_cpu(src, [*cli, str(folder / f"out-{name}")], folder / "cli.log")
+            loads[name].append(os.getloadavg()[0])
+            total, wall, _ = child_cpu(src, [*cli, str(folder / f"out-{name}")], folder / "cli.log")
             stage = [sys.executable, __file__, "--stage-child", *inputs, str(folder / "stage-out")]
-            figures[name].append((total, child_cpu(src, stage, folder / "stage.log")[1]))
-            loads.append(os.getloadavg()[0])
+            runs[name].append((total, wall, child_cpu(src, stage, folder / "stage.log")[2]))
+            loads[name].append(os.getloadavg()[0])
         floors.append(parser_floor(paths["jsonl"], paths["pred-jsonl"]))
         kept.append(parser_floor(paths["jsonl"], paths["pred-jsonl"], keep=True))
     floor = min(floors)
-    print(f"{args.n:,} predictions, CPU s over {args.repeat} runs each (min-max); load average "
-          f"{min(loads):.1f}-{max(loads):.1f} on {os.cpu_count()} cores")
-    print(f"  parser floor (orjson, annotation + prediction lines): {span(floors)} "
+    print(f"{args.n:,} predictions, {args.repeat} runs each (min-max), alternating; {os.cpu_count()} cores")
+    print(f"  parser floor (orjson, annotation + prediction lines, CPU s): {span(floors)} "
           f"({span(kept)} with the parsed objects kept)")
     for name, src in sources.items():
-        totals = [f[0] for f in figures[name]]
-        steps = ", ".join(f"{s} {span([f[1][k] for f in figures[name]])}" for k, s in enumerate(STAGES))
-        print(f"  {name} ({src}): CLI {span(totals)} ({min(totals) / floor:.1f}-{max(totals) / floor:.1f}x "
-              f"the floor); steps: {steps}")
+        totals, walls = [r[0] for r in runs[name]], [r[1] for r in runs[name]]
+        steps = ", ".join(f"{s} {span([r[2][k] for r in runs[name]])}" for k, s in enumerate(STAGES))
+        print(f"  {name} ({src}): CLI {span(totals)} s CPU ({min(totals) / floor:.1f}-"
+              f"{max(totals) / floor:.1f}x the floor), {span(walls)} s wall, load average "
+              f"{span(loads[name])}; steps (CPU s): {steps}")
+    same = all(filecmp.cmp(folder / "out-this" / f, folder / "out-other" / f, shallow=False)
+               for f in ("scores.json", "items.csv", "scores.md"))
+    print(f"  output files of the two: {'byte-identical' if same else 'DIFFERENT'}")
 
 
 def run_all(args: argparse.Namespace, paths: dict[str, Path], folder: Path) -> None:

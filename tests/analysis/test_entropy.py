@@ -147,7 +147,8 @@ def test_a_non_numeric_score_names_items_csv_and_the_row(tmp_path: Path) -> None
     result = CliRunner().invoke(app, ["entropy", str(run_dir)])
     assert result.exit_code == 2
     assert (
-        result.output.strip() == f"error: {run_dir / 'items.csv'}: line 3 (item b): score 'x' is not a number"
+        result.output.strip() == f"error: {run_dir / 'items.csv'}: column score, item b: 'x' is not a number "
+        "(1 such cell(s)); re-score the run (spatialbench score --run)"
     )
 
 

@@ -43,7 +43,8 @@ def runs(shared_data: Path, tmp_path: Path) -> tuple[Path, Path]:
 def test_the_config_names_tool_version_and_extraction(runs: tuple[Path, Path], shared_data: Path) -> None:
     record = json.loads((runs[0] / "config.json").read_text())
     assert record["backend"] == {"imported": True, "tool": "lmms-eval", "version": "0.7.3",
-                                 "format": "lmms-eval", "file": str(shared_data / LOG)}
+                                 "format": "lmms-eval", "file": str(shared_data / LOG), "frames": None,
+                                 "response": "lmms-eval's filtered_resps (the output of its filters)"}
     assert record["config"]["scoring"]["extract"] == "official"
     assert record["config"]["model"]["name"] == "lmms-eval:lmms_eval_0.7.3_samples_vsibench"
     run = open_run(runs[0], scored=True)

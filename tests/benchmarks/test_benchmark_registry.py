@@ -24,6 +24,7 @@ def test_names_are_complete_before_anything_is_imported() -> None:
     benchmarks, modes, loaded = json.loads(out)
     assert benchmarks == ["3dsrbench", "blink", "cvbench", "embspatial", "mindcube", "mmsi-bench",
                           "mmsi-video", "remindview", "revsi", "site", "viewspatial", "vsi-super-count",
+                          "vsi-super-count-streaming",
                           "vsi-super-recall", "vsibench"]
     every = ["lmms-eval-0.7.2", "lmms-eval-0.7.3", "official", "robust", "vlmevalkit"]
     assert modes == [every, every]

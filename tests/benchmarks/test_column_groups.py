@@ -22,6 +22,7 @@ def _keys(name: str) -> list[str]:
         ("mmsi-video", [("Spatial Construction", 6), ("Motion Understanding", 3), ("Cross-Video", 2),
                         ("Planning", 1), ("Prediction", 1)]),  # Table 2
         ("remindview", [("Relation", 3), ("Query Type", 2)]),  # Table 1's caption: V–V/V–O/O–O, Dir./Dis.
+        ("revsi", [("Numerical Answer", 4), ("Multiple-Choice Answer", 3)]),  # VSI-Bench's Fig. 6 layout
     ],
 )
 def test_groups_span_the_table_columns_in_order(name: str, expected: list[tuple[str, int]]) -> None:

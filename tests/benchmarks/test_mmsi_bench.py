@@ -123,4 +123,5 @@ def test_loopback_run_scores_and_reports(tmp_path: Path, monkeypatch: pytest.Mon
     report = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "report")])
     assert report.exit_code == 0, report.output
     html = (tmp_path / "report" / "index.html").read_text()
-    assert "mmsi-bench report" in html and "<th>Attribute (Meas.)</th>" in html
+    assert "mmsi-bench report" in html and "<th>Meas.</th>" in html  # under its main category, as the paper
+    assert '<th class="group" colspan="1">Attribute</th>' in html and "<th>MSR</th>" in html

@@ -89,6 +89,9 @@ def test_loopback_run_scores_both_ways(tmp_path: Path, monkeypatch: pytest.Monke
     assert result.exit_code == 0, result.output
     ending = "D. back\nReply only to the corresponding option.\nAnswer:"
     assert all(r.text.endswith(ending) for r in script.answered())
+    # evaluate.py since 90a8c34 (ZJU-REAL/ViewSpatial-Bench, 2026-01-08): question + choices + prompt_format,
+    # nothing between the question and its choices
+    assert any("Where is thing 0?A. left\nB. front\n" in r.text for r in script.answered())
     scores = json.loads((out / "scores.json").read_text())
     assert scores["overall"] == pytest.approx(100 * sum(OURS) / 6)
     assert scores[CAM] == 100.0 and scores[PER] == pytest.approx(100 / 3)
@@ -99,4 +102,7 @@ def test_loopback_run_scores_both_ways(tmp_path: Path, monkeypatch: pytest.Monke
     assert "| accuracy | 100.0 | 33.3 |" in broken.output, broken.output  # camera, person
     report = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "report")])
     assert report.exit_code == 0, report.output
-    assert f"<th>{CAM}</th>" in (tmp_path / "report" / "index.html").read_text()
+    html = (tmp_path / "report" / "index.html").read_text()
+    # the paper's main table (README docs/main_result.png): its two perspective groups over short headers
+    for group, column in (("Camera-based Tasks", "Cam. Rel. Dir."), ("Person-based Tasks", "Per. Obj. Ori.")):
+        assert f'<th class="group" colspan="1">{group}</th>' in html and f"<th>{column}</th>" in html

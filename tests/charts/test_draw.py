@@ -1,5 +1,6 @@
 """Charts a reader can read: every text at least 9 pt at the saved size, no two texts over each other
-(matplotlib's own text boxes, measured by tests/support/text_boxes.py), value labels beyond error-bar caps."""
+(matplotlib's own text boxes, measured by tests/support/text_boxes.py), value labels beyond error-bar caps,
+no chance mark through a value label."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from spatialbench import charts
 from spatialbench.benchmarks.mmsi_video.breakdown import SUBTYPES
-from support.text_boxes import capture, overlaps
+from support.text_boxes import capture, line_boxes, overlaps, struck
 
 MMSI_COLUMNS = [label for _, label in SUBTYPES] + ["Avg."]
 
@@ -117,3 +118,61 @@ def test_an_interval_that_misses_its_value_is_drawn_as_it_is(tmp_path, monkeypat
     bars = [c for c in drawn["d"].figure.axes[0].collections if len(c.get_segments())]
     spans = sorted(tuple(np.round(sorted(s[:, 1]), 4)) for c in bars for s in c.get_segments())
     assert spans == [(-9.0, -6.0), (0.0, 8.3)]  # each interval from its low to its high end
+
+
+@pytest.mark.parametrize("columns", [["Obj. Count", "Rel. Dist."], MMSI_COLUMNS],
+                         ids=["upright", "horizontal"])
+def test_chance_marks_strike_no_value_label(tmp_path, monkeypatch, columns) -> None:
+    # a bar of 24.0 just under a 25.0 chance: a chance line across the column ran through "24.0" above it;
+    # 26.0 just over it, 0.0 (a label at the axis) and a second chance row at 30.0, over "28.0"
+    n = len(columns)
+    rows = [("run a", [24.0, 26.0] * (n // 2)), ("run b", [0.0, 28.0] * (n // 2))]
+    chance = [("random", [25.0] * n), ("frequency", [30.0, 27.0] * (n // 2))]
+    with capture(monkeypatch) as drawn:
+        charts.grouped_bars(columns, rows, chance, "chance beside the values", tmp_path / "c")
+    chart = drawn["c"]
+    values = [t for t in chart.labels if t.text in {"24.0", "26.0", "0.0", "28.0"}]
+    assert len(values) == 2 * n
+    for name, _ in chance:
+        marks = line_boxes(chart.figure, name)
+        assert len(marks) >= n  # a tick for every column at least
+        assert struck(values, marks) == []
+    assert overlaps(chart.labels) == []
+
+
+def test_chance_is_a_tick_before_each_column_and_a_dash_across_the_bars_reaching_it(tmp_path,
+                                                                                      monkeypatch) -> None:
+    with capture(monkeypatch) as drawn:
+        charts.grouped_bars(["a", "b"], [("run", [24.0, 26.0])], [("random", [25.0, 25.0])], "t",
+                            tmp_path / "t")
+    axes = drawn["t"].figure.axes[0]
+    segments = sorted(tuple(np.round(s[:, 0], 2)) + (s[0, 1],) for c in axes.collections
+                      if c.get_label().lstrip("_") == "random" for s in c.get_segments())
+    # bars span x ± 0.35 (one bar per column): the ticks at -0.49..-0.36 and 0.51..0.64, a dash over "b" only
+    assert segments == [(-0.49, -0.36, 25.0), (0.51, 0.64, 25.0), (0.65, 1.35, 25.0)]
+    assert [t.get_text() for t in axes.get_legend().get_texts()] == ["random", "run"]  # one entry each
+
+VSI_TASKS = ["Obj. Count", "Abs. Dist.", "Obj. Size", "Room Size", "Rel. Dist.", "Rel. Dir.", "Route Plan",
+             "Appr. Order"]  # VSI-Bench Table 1
+REMINDVIEW_TASKS = ["V–V", "V–O", "O–O", "Dir.", "Dis."]  # ReMindView-Bench Table 1
+
+
+@pytest.mark.parametrize("runs", [1, 2, 3])
+@pytest.mark.parametrize("names", [MMSI_COLUMNS, VSI_TASKS, REMINDVIEW_TASKS],
+                         ids=["mmsi", "vsi", "remindview"])
+def test_task_names_over_their_n_never_touch(tmp_path, monkeypatch, names, runs) -> None:
+    # the report's task figure labels each column with its n; one MMSI run (14 columns upright) ran
+    # "Cam.-Scen." into "Cam." and the line break before n=25 was lost ("Appr. Order n=3" on one line)
+    columns = [f"{name}\nn={25 + k}" for k, name in enumerate(names)]
+    rows = [(f"run {r}", [30.0 + r] * len(names)) for r in range(runs)]
+    with capture(monkeypatch) as drawn:
+        charts.grouped_bars(columns, rows, [("random", [25.0] * len(names))], "per task", tmp_path / "k")
+    chart = drawn["k"]
+    axes = chart.figure.axes[0]
+    across = axes.get_yticklabels() if names is MMSI_COLUMNS else axes.get_xticklabels()  # MMSI: horizontal
+    ticks = [t.get_text() for t in across]
+    assert [t.split("\n")[-1] for t in ticks] == [f"n={25 + k}" for k in range(len(names))]
+    tick_labels = [t for t in chart.labels if t.text in ticks]
+    assert len(tick_labels) == len(names)
+    assert overlaps(tick_labels) == [] and overlaps(chart.labels) == []
+    assert min(t.points for t in chart.labels) >= 9

@@ -55,6 +55,31 @@ def test_a_remindview_folder_loads_as_its_questions_with_images(tmp_path: Path) 
     assert len(load_items("remindview", out)) == manifest["questions"]
 
 
+def _card_features(folder: Path) -> object:
+    """The features the card's YAML declares, as ``datasets`` reads them."""
+    return datasets.DatasetInfo._from_yaml_dict(_card(folder)[0]["dataset_info"]).features
+
+
+def test_a_remindview_card_declares_the_types_of_its_rows(tmp_path: Path) -> None:
+    # the card declared every column string and the rows held "True", "1", "frame2, frame1" (newcomer)
+    out = tmp_path / "rv"
+    generate("remindview", out, scenes=1, levels=[0, 5], max_targets=2, width=160, height=120, seed=4)
+    rows = datasets.load_dataset(str(out), split="test", cache_dir=str(tmp_path / "cache"))
+    value, listed = datasets.Value, datasets.List
+    assert rows.features == datasets.Features({
+        "folder_path": value("string"), "query_type": value("string"), "query": value("string"),
+        "ground_truth": value("string"), "choices": listed(value("string")), "cross_frame": value("bool"),
+        "perspective_changing": value("bool"), "object_num": value("int64"), "template": value("int64"),
+        "bindings": value("string"), "answer_index": value("int64"), "images": listed(datasets.Image())})
+    assert _card_features(out) == rows.features
+    first = {k: v for k, v in rows[0].items() if k != "images"}
+    # the first question of seed 4 (its QA table row: choices "frame2, frame1", answer index 1)
+    assert (first["choices"], first["answer_index"]) == (["frame2", "frame1"], 1)
+    assert first["ground_truth"] == "frame1"
+    assert first["choices"][first["answer_index"]] == first["ground_truth"]
+    assert (first["cross_frame"], first["perspective_changing"], first["template"]) == (True, False, 1)
+
+
 def test_a_remindview_folder_stores_each_frame_once(tmp_path: Path) -> None:
     # 138 questions over 5 frame sets (13 frames): embedding each question's frames made hf/test.arrow 5.4 MB
     out = tmp_path / "rv"
@@ -79,6 +104,9 @@ def test_a_vsi_folder_loads_as_its_questions(tmp_path: Path) -> None:
     by_id = {int(r["id"]): (r["question"], r["question_type"], r["ground_truth"]) for r in records}
     assert {r["id"]: (r["question"], r["question_type"], r["ground_truth"]) for r in rows} == by_id
     header, body = _card(bench)
+    assert _card_features(bench) == rows.features  # the card declares the columns' own types
+    assert rows.features["id"] == datasets.Value("int64")
+    assert rows.features["mc_options"] == datasets.List(datasets.Value("string"))
     assert header["configs"][0]["data_files"] == [{"split": "test", "path": ["test.parquet"]}]
     names = [f["name"] for f in header["dataset_info"]["features"]]
     assert {"id", "question", "ground_truth", "scene_name"} <= set(names)

@@ -5,6 +5,7 @@ pydantic one by one, files read whole), run on the same files; they are pinned h
 """
 
 import gc
+import inspect
 import json
 
 import pyarrow as pa
@@ -13,7 +14,7 @@ import pytest
 
 from spatialbench.benchmarks.vsibench import load_vsibench
 from spatialbench.records import files
-from spatialbench.records.bulk import Shared, checked_item, paused_gc
+from spatialbench.records.bulk import Shared, checked_item, item_of, paused_gc
 from spatialbench.records.item import Item
 from spatialbench.scoring.predictions import read_predictions
 
@@ -192,3 +193,7 @@ def test_item_has_nothing_that_checked_item_would_skip():
     fields = dict(Item(id="1", benchmark="b", task="t", question="q", ground_truth="2",
                        answer_kind="numerical"))
     assert checked_item(**fields).__getstate__() == Item(**fields).__getstate__()
+
+
+def test_item_of_takes_every_field_of_item_in_its_order():
+    assert tuple(inspect.signature(item_of).parameters) == tuple(Item.model_fields)

@@ -176,7 +176,8 @@ def test_item_page_shows_what_was_sent_and_read(report, demo_runs) -> None:
     page = (report / "items" / f"{item.id}.html").read_text()
     times = ", ".join(f"{t:.2f}" for t in stored.prompt["media"][0]["timestamps"])
     assert item.question.replace("'", "&#39;") in page and f"<b>{item.ground_truth}</b>" in page
-    assert f"4 frame(s) at {times} s" in page and "none (blind run)" in page
+    video = Path(item.media[0].path).name
+    assert f"4 frame(s) of {video} at {times} s" in page and "none (blind run)" in page
     assert f"{100 * row['score']:.1f} %" in page and str(row["rule"]) in page
 
 
@@ -184,7 +185,7 @@ def test_worst_items_come_first_with_a_contact_sheet_of_the_frames_sent(report, 
     vision = load_run(demo_runs["vision"])
     index = (report / "index.html").read_text()
     task = "object_rel_distance"
-    section = index.split(f"<h3>{task}</h3>")[1].split("</table>")[0]
+    section = index.split(f"<h3>{vision.spec.task_title(task)}</h3>")[1].split("</table>")[0]
     listed = re.findall(r'href="items/([^"]+)\.html"', section)
     scores = [vision.result.rows.set_index("id").loc[i, "score"] for i in listed]
     assert scores == sorted(scores) and scores[0] == 0.0

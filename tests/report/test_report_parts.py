@@ -57,7 +57,7 @@ def test_item_rows_of_an_item_a_run_did_not_select() -> None:
     answer = RunAnswer("full", "model", "ok", "2", 2.0, "robust:plain_number", 1.0, [], False)
     views = [ItemView(item, "7.html", [answer])]
     html = render("item_rows.html.j2", views=views, run_labels=["full", "limited"], prefix="items/")
-    assert "<td>100</td><td>-</td>" in html
+    assert '<td class="s-hi">100.0</td><td>-</td>' in html  # one decimal, coloured
 
 
 def test_model_output_is_escaped_on_item_pages() -> None:

@@ -74,3 +74,53 @@ def test_a_broken_config_json_is_one_line(tmp_path: Path) -> None:
     bad.write_text('{"config": ')
     result = CliRunner().invoke(app, ["run", "--config", str(bad)])
     assert result.exit_code == 2 and f"--config {bad}: line 1, column 12" in result.output, result.output
+
+
+def _copied(run: Path, tmp_path: Path) -> Path:
+    """Copy ``run``'s config.json into another folder (its ``out`` still names ``run``)."""
+    copy = tmp_path / "COPY"
+    copy.mkdir()
+    (copy / "config.json").write_text((run / "config.json").read_text())
+    return copy / "config.json"
+
+
+def test_a_copied_config_with_other_settings_leaves_the_run_alone(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    run = _first_run(tmp_path, monkeypatch)  # --limit 2
+    before = {name: (run / name).read_bytes() for name in os.listdir(run)}
+    copy = _copied(run, tmp_path)
+    (tmp_path / "ids.txt").write_text("3\n")
+    for flags, field in ((["--limit", "1"], "data.limit: 2 vs 1"),
+                         (["--ids", str(tmp_path / "ids.txt")], "data.ids: None vs ['3']"),
+                         (["--subset", "tiny"], "data.options.subset: None vs 'tiny'")):
+        result = CliRunner().invoke(app, ["run", "--config", str(copy), *flags, "--no-progress"])
+        assert result.exit_code == 2, result.output
+        lines = result.output.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith(f"error: {copy} points at the run in {run}"), lines
+        assert field in lines[0] and "give --out NEW" in lines[0], lines[0]
+    assert {name: (run / name).read_bytes() for name in os.listdir(run)} == before  # nothing rewritten
+
+
+def test_a_copied_config_with_the_same_settings_resumes(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    run = _first_run(tmp_path, monkeypatch)
+    copy = _copied(run, tmp_path)
+    again = CliRunner().invoke(app, ["run", "--config", str(copy), "--concurrency", "3", "--no-progress"])
+    assert again.exit_code == 0, again.output
+    assert "2 items: 2 already answered, 0 answered now" in again.output
+    elsewhere = CliRunner().invoke(app, ["run", "--config", str(copy), "--limit", "1", "--out",
+                                         str(tmp_path / "runs" / "b"), "--no-progress"])
+    assert elsewhere.exit_code == 0 and "1 items: 0 already answered, 1 answered now" in elsewhere.output
+
+
+
+def test_the_library_refuses_a_copied_record_with_other_settings(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import spatialbench
+    from spatialbench.runs.identity import OtherRunError
+
+    run = _first_run(tmp_path, monkeypatch)
+    copy = _copied(run, tmp_path)
+    with pytest.raises(OtherRunError, match=r"\(data.limit: 2 vs 1\)"):
+        spatialbench.prepare(copy, data={"limit": 1})
+    assert spatialbench.prepare(copy).config.data.limit == 2  # the same settings: it resumes

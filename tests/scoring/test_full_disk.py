@@ -7,6 +7,7 @@ mix, no temporary and no 0-byte file; the command prints one line naming the fil
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -18,20 +19,57 @@ RECORDS = [{"id": k, "dataset": "scannet", "scene_name": "s", "question_type": "
             "question": f"How many chairs in room {k}?", "ground_truth": "2"} for k in (1, 2)]
 
 
+class _FillingFile:
+    """A text file on a disk with room for ``room`` more characters: the write past them raises ENOSPC."""
+
+    def __init__(self, handle: Any, room: int) -> None:
+        self.handle, self.room = handle, room
+
+    def write(self, text: str) -> int:
+        if len(text) > self.room:
+            self.handle.write(text[:self.room])
+            self.room = 0
+            raise OSError(28, "No space left on device")
+        self.room -= len(text)
+        return int(self.handle.write(text))
+
+    def __enter__(self) -> "_FillingFile":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.handle.close()
+
+
 def _full_disk_on(monkeypatch: pytest.MonkeyPatch, nth: int, keep: int = 10) -> list[str]:
-    """From the ``nth`` temporary (1-based) on, write ``keep`` characters, then raise ENOSPC."""
-    original = Path.write_text
+    """From the ``nth`` temporary (1-based) on, write ``keep`` characters, then raise ENOSPC.
+
+    Temporaries written whole (``Path.write_text``) and in chunks (``Path.open``, items.csv) alike.
+    """
+    original, opened = Path.write_text, Path.open
     written: list[str] = []
+    whole: list[Path] = []  # the file write_text is writing (it opens the file itself)
 
     def full_disk(self: Path, text: str, *args, **kwargs):  # type: ignore[no-untyped-def]
-        if self.name.endswith(".part"):
-            written.append(self.name)
-            if len(written) >= nth:
-                original(self, text[:keep], *args, **kwargs)
-                raise OSError(28, "No space left on device")
-        return original(self, text, *args, **kwargs)
+        whole.append(self)
+        try:
+            if self.name.endswith(".part"):
+                written.append(self.name)
+                if len(written) >= nth:
+                    original(self, text[:keep], *args, **kwargs)
+                    raise OSError(28, "No space left on device")
+            return original(self, text, *args, **kwargs)
+        finally:
+            whole.pop()
+
+    def filling(self: Path, mode: str = "r", *args, **kwargs):  # type: ignore[no-untyped-def]
+        handle = opened(self, mode, *args, **kwargs)
+        if not (self.name.endswith(".part") and "w" in mode) or self in whole:
+            return handle
+        written.append(self.name)
+        return _FillingFile(handle, keep) if len(written) >= nth else handle
 
     monkeypatch.setattr(Path, "write_text", full_disk)
+    monkeypatch.setattr(Path, "open", filling)
     return written
 
 

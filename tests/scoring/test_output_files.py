@@ -7,7 +7,8 @@ import pytest
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.records.item import AnswerKind, Item
-from spatialbench.scoring import score_items, write_scores
+from spatialbench.scoring import output, score_items, write_scores
+from spatialbench.scoring.items_file import items_csv_text
 from spatialbench.scoring.render import Grid, to_csv
 
 RULES = get_benchmark("vsibench").scoring
@@ -41,15 +42,12 @@ def test_a_failed_write_leaves_the_earlier_file_and_no_partial_one(tmp_path, mon
     result = score_items(_items(), HOSTILE, RULES, extract="official")
     paths = write_scores(result, tmp_path)
     before = paths["items"].read_bytes()
-    original = type(paths["items"]).write_text
 
-    def full_disk(self, text, *args, **kwargs):
-        if self.name == "items.csv.part":
-            original(self, text[:10], *args, **kwargs)
-            raise OSError(28, "No space left on device")
-        return original(self, text, *args, **kwargs)
+    def full_disk(rows, handle):  # items.csv is written in chunks: the disk fills after its first bytes
+        handle.write(items_csv_text(rows)[:10])
+        raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(type(paths["items"]), "write_text", full_disk)
+    monkeypatch.setattr(output, "write_items_csv", full_disk)
     with pytest.raises(OSError, match="No space left"):
         write_scores(result, tmp_path)
     assert paths["items"].read_bytes() == before

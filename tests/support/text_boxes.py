@@ -85,3 +85,26 @@ def capture(monkeypatch: pytest.MonkeyPatch, *modules: ModuleType) -> Iterator[d
     for module in (draw, *modules):
         monkeypatch.setattr(module, "save", measuring)
     yield measured
+
+
+def line_boxes(figure: Any, label: str) -> list[tuple[float, float, float, float]]:
+    """Display boxes of every segment of the line collections named ``label`` (or ``_label``, no legend).
+
+    Each segment's ends through its axes' data transform, widened by half its line width on every side.
+    """
+    boxes = []
+    for axes in figure.axes:
+        for lines in (c for c in axes.collections if c.get_label().lstrip("_") == label):
+            half = max(lines.get_linewidths()) * figure.dpi / 72 / 2
+            for segment in (s for s in lines.get_segments() if len(s) >= 2):  # a missing value: none
+                (x0, y0), (x1, y1) = axes.transData.transform(segment[[0, -1]])
+                boxes.append((min(x0, x1) - half, min(y0, y1) - half, max(x0, x1) + half, max(y0, y1) + half))
+    return boxes
+
+
+def struck(found: list[Label], boxes: list[tuple[float, float, float, float]]) -> list[str]:
+    """The labels that one of ``boxes`` crosses (shares more than a pixel with, both ways)."""
+    def crossed(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+        return min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
+
+    return [t.text for t in found for b in boxes if crossed(t.box, b)]

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -25,6 +26,7 @@ from support.vsi_data import answer_script, make_vsibench
 
 TOKEN = "test-token-0123456789abcdef"
 SECRET = "sk-test-web-5f4e3d2c1b0a-never-shown"
+CHROMIUM = Path("/usr/bin/chromium")
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,9 @@ def vision_run(data: Path, out: Path, answer: Callable[[str], str]) -> Path:
 
 
 @contextmanager
-def serving(data: Path, runs: Path, workdir: Path) -> Iterator[Served]:
+def serving(data: Path, runs: Path, workdir: Path, benchmark: str = "vsibench") -> Iterator[Served]:
     """Run the app for ``data`` / ``runs`` until the block ends."""
-    app = create_app(ServeConfig(data=data, workdir=workdir, token=TOKEN, runs=(runs,)))
+    app = create_app(ServeConfig(data=data, workdir=workdir, token=TOKEN, runs=(runs,), benchmark=benchmark))
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -111,3 +113,22 @@ def wrong_served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     vision_run(root / "data", root / "runs" / "wrong", lambda text: "Z")
     with serving(root / "data", root / "runs", tmp_path_factory.mktemp("work")) as served:
         yield served
+
+
+@contextmanager
+def chromium_browser() -> Iterator[Any]:
+    """Headless Debian Chromium driven by Playwright (a missing browser or package fails under CI)."""
+    from support.shared_data import missing
+
+    if not CHROMIUM.is_file():
+        missing(f"{CHROMIUM} not found: apt-get install -y chromium (.ci/run installs it)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("the playwright package is not installed (pip install -e '.[dev]')")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            yield browser
+        finally:
+            browser.close()

@@ -15,27 +15,17 @@ import pytest
 
 from spatialbench.report import load_run
 from spatialbench.web import excluded_ids
-from support.shared_data import missing
+from web.conftest import chromium_browser
 
 pytestmark = pytest.mark.slow  # renders a demo scene and starts a browser
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 @pytest.fixture(scope="module")
 def browser(demo_served) -> Iterator[Any]:  # type: ignore[no-untyped-def]
     # after demo_served: Playwright's sync API runs an event loop in this thread, and the demo run needs
     # asyncio.run()
-    if not CHROMIUM.is_file():
-        missing(f"{CHROMIUM} not found: apt-get install -y chromium (.ci/run installs it)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("the playwright package is not installed (pip install -e '.[dev]')")
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+    with chromium_browser() as chromium:
         yield chromium
-        chromium.close()
 
 
 @pytest.fixture
@@ -60,10 +50,10 @@ def records(served: Any) -> list[dict]:
 
 
 def test_browse_filters_then_open_an_item_play_and_seek_the_video(page, demo_served, screens) -> None:
-    page.select_option("select[name=task]", "object_abs_distance")
-    page.click("form.filters button")
-    ids = page.locator("#items tbody tr td:first-child a").all_inner_texts()
     expected = [str(r["id"]) for r in records(demo_served) if r["question_type"] == "object_abs_distance"]
+    page.select_option("select[name=task]", "object_abs_distance")  # applies at once, no button
+    page.wait_for_function(f"document.querySelectorAll('#items tbody tr').length == {len(expected)}")
+    ids = page.locator("#items tbody tr td:first-child a").all_inner_texts()
     assert ids == expected
     page.screenshot(path=screens / "browse.png", full_page=True)
     page.click('#items a >> text="4"')

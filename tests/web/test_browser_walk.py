@@ -29,7 +29,9 @@ def test_search_narrows_browse_as_you_type(page, demo_served, screens) -> None: 
     shown = page.locator("#items tbody tr:not([hidden]) td:first-child a").all_inner_texts()
     assert sorted(shown) == sorted(wanted)
     assert page.inner_text("#shown-count") == f"{len(wanted)} shown"
-    page.click("#items th:nth-child(1)")  # sort by id: numbers as numbers, ascending
+    page.click("#items th:nth-child(1) a")  # sort by id (all items, the search kept): numbers as numbers
+    page.wait_for_url("**sort=id**")
+    assert page.get_attribute("#items th:nth-child(1)", "aria-sort") == "ascending"
     shown = page.locator("#items tbody tr:not([hidden]) td:first-child a").all_inner_texts()
     assert shown == sorted(wanted, key=int)
     page.screenshot(path=screens / "browse_search_sort.png", full_page=True)

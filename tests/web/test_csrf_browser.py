@@ -12,17 +12,15 @@ import html
 import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from support.shared_data import missing
 from support.web_writes import WRITES
+from web.conftest import chromium_browser
 
 pytestmark = pytest.mark.slow  # starts a browser
-CHROMIUM = Path("/usr/bin/chromium")
 
 
 def attack_page(target: str, fields: dict[str, str]) -> str:
@@ -48,20 +46,12 @@ def attacker(tiny_served: Any, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 @pytest.fixture(scope="module")
 def tab(tiny_served: Any) -> Iterator[Any]:
-    if not CHROMIUM.is_file():
-        missing(f"{CHROMIUM} not found: apt-get install -y chromium (.ci/run installs it)")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing("the playwright package is not installed (pip install -e '.[dev]')")
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+    with chromium_browser() as chromium:
         context = chromium.new_context()
         page = context.new_page()
         page.goto(f"{tiny_served.url}/?token={tiny_served.token}")  # the victim's session: cookie set
         yield page
         context.close()
-        chromium.close()
 
 
 def written(served: Any) -> set[str]:

@@ -95,3 +95,17 @@ def test_a_busy_port_is_one_line_before_any_url_and_port_0_prints_the_port_given
     result = _serve(data, tmp_path / "w2", "--port", "0")
     (call,) = binds
     assert result.exit_code == 0 and call["port"] > 0 and f":{call['port']}/?token=" in result.output
+
+
+def test_data_of_another_benchmark_is_refused_not_served_empty(tmp_path: Path,
+                                                               binds: list[dict[str, Any]]) -> None:
+    # ReMindView data served under the default --benchmark vsibench gave an empty browse page and exit 0
+    from benchmarks.mmsi_remindview_fixtures import build_remindview
+
+    rmv = build_remindview(tmp_path / "rmv")
+    result = _serve(rmv, tmp_path / "work")
+    assert result.exit_code == 2 and binds == []
+    line = result.output.strip()
+    assert line.startswith(f"error: {rmv}: no vsibench question loaded (4 row error(s); first: {rmv}/")
+    assert line.endswith("data of another benchmark needs --benchmark NAME (spatialbench list benchmarks)")
+    assert _serve(rmv, tmp_path / "work2", "--benchmark", "remindview").exit_code == 0 and len(binds) == 1

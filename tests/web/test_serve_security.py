@@ -38,6 +38,23 @@ def test_no_token_or_wrong_token_is_403(tiny_served: Any, path: str) -> None:
     assert raw_get(tiny_served, path, token=tiny_served.token)[0] == 200
 
 
+def test_the_403_page_names_only_options_serve_has(tiny_served: Any) -> None:
+    # it once told users to restart "with --token", an option serve never had (issue 22 newcomer round)
+    import re
+
+    from typer.testing import CliRunner
+
+    from spatialbench.cli.main import app
+
+    status, body = raw_get(tiny_served, "/", headers={"Accept": "text/html"})
+    assert status == 403
+    page = body.decode()
+    assert "?token=" in page and "Each start of <code>spatialbench serve</code> makes a new token" in page
+    help_text = CliRunner().invoke(app, ["serve", "--help"], env={"COLUMNS": "200"}).output
+    for option in re.findall(r"--[a-z][a-z-]+", page):
+        assert option in help_text, option
+
+
 def test_writes_without_token_are_403_and_write_nothing(tiny_served: Any) -> None:
     response = httpx.post(tiny_served.url + "/flag", data={"item_id": "0", "flag": "wrong"})
     assert response.status_code == 403

@@ -41,7 +41,7 @@ from pydantic import BaseModel, ConfigDict
 from spatialbench.analysis import compare_render, compare_stats
 from spatialbench.analysis.compare_checks import check_runs, id_subset
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
-from spatialbench.analysis.stored import settings
+from spatialbench.analysis.stored import settings, shown_setting
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import Subset
 from spatialbench.runs.folder import RunFolder, open_run
@@ -269,7 +269,9 @@ def _notes(differences: Sequence[Difference], rows: Sequence[RunRow], subset: Su
     for diff in differences:
         if not diff.flagged:
             continue
-        parts = [f"{k} ({a!r} vs {b!r})" for k, a, b in diff.other]
+        parts = [f"{k} ({shown_setting(a)} vs {shown_setting(b)})" for k, a, b in diff.other]
+        if any(shown_setting(v) != repr(v) for _, *values in diff.other for v in values):
+            parts.append("full lists in each run's config.json")
         if any(diff.items_only):
             parts.append(
                 f"items: {diff.items_only[0]} only in {diff.minuend}, "

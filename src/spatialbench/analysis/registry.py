@@ -202,6 +202,7 @@ ANALYSES.lazy("sweep", "spatialbench.analysis.sweep:ANALYSIS")
 ANALYSES.lazy("profile", "spatialbench.analysis.profile:ANALYSIS")
 ANALYSES.lazy("error-table", "spatialbench.analysis.error_table:ANALYSIS")
 ANALYSES.lazy("cogmap-locality", "spatialbench.analysis.cogmap:ANALYSIS")
+ANALYSES.lazy("mindcube-cogmap", "spatialbench.analysis.mindcube_cogmap:ANALYSIS")
 
 # built-in analyses (phase)
 ANALYSES.lazy("judge", "spatialbench.analysis.judge.study:ANALYSIS")

@@ -64,6 +64,25 @@ def _flatten(value: Any, prefix: str) -> Iterator[tuple[str, Any]]:
         yield prefix, json.dumps(value, sort_keys=True) if isinstance(value, list | dict) else value
 
 
+SHOWN_ENTRIES = 5
+
+
+def shown_setting(value: Any) -> str:
+    """Return a flattened setting as a note shows it: a long list (``data.ids``) as its count and first few.
+
+    An imported run selects every item it answered, so its ``data.ids`` holds hundreds of ids; printing
+    them all in one note buries the rest (the full list stays in the run's ``config.json``).
+    """
+    try:
+        entries = json.loads(value) if isinstance(value, str) else None
+    except ValueError:
+        entries = None
+    if not isinstance(entries, list) or len(entries) <= SHOWN_ENTRIES:
+        return repr(value)
+    first = ", ".join(map(str, entries[:SHOWN_ENTRIES]))
+    return f"{len(entries)} entries: {first}, …"
+
+
 def settings(config: Mapping[str, Any], ignored: frozenset[str] = frozenset()) -> dict[str, Any]:
     """Flatten a run configuration to ``{"media.frames": "uniform:32", ...}``, leaving out ``ignored`` keys.
 

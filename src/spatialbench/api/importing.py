@@ -7,7 +7,9 @@ answer of its item (:func:`~spatialbench.runs.baseline.store_answers`) and score
 ``report`` and ``serve`` read it like any run (:class:`~spatialbench.runs.folder.RunFolder`).
 
 The run's ``config.json`` names where the answers came from: ``model.name`` is ``TOOL:MODEL``, the
-``backend`` section holds ``{"imported": true, "tool", "version", "format", "file"}`` and
+``backend`` section holds ``{"imported": true, "tool", "version", "format", "file", "frames", "response"}``
+(frames only where the file names them, else None; ``response``: which text of the file the answers are,
+:mod:`spatialbench.runs.imported`) and
 ``scoring.extract`` the extraction mode the run is scored with (the benchmark's default unless given).
 Only items with a response are selected (``data.ids``), so a log of part of a benchmark is scored on
 that part.
@@ -37,6 +39,7 @@ if TYPE_CHECKING:  # read_predictions is imported inside import_run, as the CLI'
 #: the tool a predictions format comes from (a table is VLMEvalKit's when it has its ``index`` column)
 TOOL_OF_FORMAT = {"lmms-eval": "lmms-eval", "jsonl": "jsonl", "export": "export"}
 _VERSION = re.compile(r"(?<![\d.])(\d+\.\d+(?:\.\d+)?)(?![\d.])")
+_FRAMES = re.compile(r"[A-Za-z-]+_(\d+)frame")
 
 
 class ImportInputError(SpatialBenchError, ValueError):
@@ -122,9 +125,34 @@ def import_run(
     config = config.updated("data", ids=tuple(i.id for i in items)).updated(
         "model", name=f"{found_tool}:{model or path.stem}")
     backend = {"imported": True, "tool": found_tool, "version": found_version, "format": read.format,
-               "file": str(path.absolute())}
+               "file": str(path.absolute()), **_recorded(path, found_tool, response_field)}
     _write(config, backend, items, read.responses, target)
     return ImportOutcome(open_run(target, scored=True), found_tool, found_version, len(items), skipped)
+
+
+def _recorded(path: Path, tool: str, response_field: str | None) -> dict[str, Any]:
+    """Return the ``frames`` and ``response`` entries of an imported run's ``backend`` section."""
+    return {"frames": recorded_frames(path, tool), "response": _response_text(tool, response_field)}
+
+
+def recorded_frames(path: Path, tool: str) -> str | None:
+    """Return the frames a results file records (VLMEvalKit names its dataset ``VSI-Bench_32frame``) or None.
+
+    Nothing else is taken for granted: lmms-eval's logs and a CSV do not say how frames were sampled.
+    """
+    match = _FRAMES.search(path.name) if tool == "vlmevalkit" else None
+    return f"{match.group(1)} (VLMEvalKit dataset {match.group(0).strip('_')})" if match else None
+
+
+def _response_text(tool: str, response_field: str | None) -> str:
+    """Which text of the source the stored answers are (what the run's extraction reads)."""
+    if tool == "lmms-eval":
+        return "lmms-eval's filtered_resps (the output of its filters)"
+    if response_field:
+        return f"the file's {response_field!r} field"
+    if tool == "vlmevalkit":
+        return "VLMEvalKit's prediction column (the raw reply)"
+    return "the file's responses"
 
 
 def _source(read: Predictions, given: Path, notify: Callable[[str], None] | None) -> Path:

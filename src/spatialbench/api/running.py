@@ -12,6 +12,8 @@ other key is refused with a :class:`~spatialbench.runs.config_file.RunConfigErro
 from __future__ import annotations
 
 import asyncio
+import os
+from pathlib import Path
 from typing import Any
 
 from spatialbench.api.sync import run_sync
@@ -19,6 +21,7 @@ from spatialbench.media.cache import FrameCache
 from spatialbench.models.base import Backend
 from spatialbench.runs import runner
 from spatialbench.runs.config_file import ConfigSource, run_config
+from spatialbench.runs.copied_config import check_pointed_run
 from spatialbench.runs.prepare import PreparedRun
 from spatialbench.runs.prepare import prepare as prepare_config
 from spatialbench.runs.summary import RunInterrupted, RunSummary
@@ -33,9 +36,13 @@ def prepare(config: ConfigSource, *, backend: Backend | None = None, **overrides
     Raises:
         RunConfigError: an unreadable run file, an unknown override, a refused value (named by field).
         SpatialBenchError / ValueError: whatever :func:`spatialbench.runs.prepare.prepare` refuses (unknown
-            names, options, unreadable data, missing media...).
+            names, options, unreadable data, missing media...). OtherRunError: ``config`` is a copy of a
+            run's record and the run it names was recorded with other settings (and no ``out`` override).
     """
-    return prepare_config(run_config(config, overrides), backend)
+    prepared = prepare_config(run_config(config, overrides), backend)
+    if isinstance(config, str | os.PathLike) and "out" not in overrides:  # as ``run --config`` checks
+        check_pointed_run(Path(config), prepared.config)
+    return prepared
 
 
 def execute(prepared: PreparedRun, *, progress: bool = True, cache: FrameCache | None = None) -> RunSummary:

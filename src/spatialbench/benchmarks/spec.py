@@ -260,6 +260,8 @@ class BenchmarkSpec:
         error_taxonomy: the error categories of the benchmark's paper (None: ``spatialbench errors``
             uses VSI-Bench's general ones).
         pruned_ids: reads a bias-pruned id list (``score --pruned-ids``; None: the benchmark has none).
+        task_words: ``task_words(task) -> str``: a task key in words for headings (None: the key with
+            spaces for ``_``; :meth:`task_title`).
         write: ``write(items, folder) -> paths``: the items as the benchmark's files, which ``load(folder)``
             reads back (the benchmark's ``format`` module; None: no writer).
     """
@@ -279,6 +281,11 @@ class BenchmarkSpec:
     error_taxonomy: ErrorTaxonomy | None = None
     pruned_ids: Callable[[Any], set[str]] | None = None
     write: Writer | None = None
+    task_words: Callable[[str], str] | None = None
+
+    def task_title(self, task: str) -> str:
+        """Return a task key in words (``task_words``, else ``object_counting`` → ``object counting``)."""
+        return self.task_words(task) if self.task_words is not None else task.replace("_", " ")
 
     @property
     def display_name(self) -> str:

@@ -1,7 +1,8 @@
 """Generic charts (matplotlib, Agg back end), each written as PNG and SVG.
 
 * :func:`grouped_bars` — one group of bars per column, one bar per row (per-task bars, VSI-Bench Fig. 1
-  right / Fig. 6; breakdowns; differences of runs), chance rows drawn as dashed ticks over their columns;
+  right / Fig. 6; breakdowns; differences of runs), chance rows drawn as ticks before their columns and
+  dashes across the bars that reach them;
 * :func:`stacked_bars` — one stacked bar per column (error types, VSI-Bench Fig. 8);
 * :func:`curves` — line plots on one axes (locality, Fig. 11; accuracy against frames, Fig. 12);
 * :func:`map_pair` — a predicted and a ground-truth cognitive map side by side (Fig. 10).
@@ -24,6 +25,8 @@ matplotlib.use("Agg")  # headless: no display is ever opened
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from numpy.typing import NDArray  # noqa: E402
+
+from spatialbench.charts.palette import map_colour, map_names  # noqa: E402
 
 Value = float | int | str | None
 Interval = tuple[float, float] | list[float] | None
@@ -56,9 +59,15 @@ def save(figure: plt.Figure, stem: Path) -> list[Path]:
 #: above this many bars a chart is drawn horizontally (one band per column, labels read across): 13 MMSI
 #: subtypes x 3 runs drawn upright need a 12-inch figure, scaled to half size on a report page
 HORIZONTAL_FROM = 24
+#: above this many columns too: MMSI's 13 subtypes + Avg. of one run, upright, need a 14-inch figure whose
+#: column names (``Cam.-Scen.`` over ``n=25``) still touch their neighbours
+HORIZONTAL_COLUMNS = 10
+CHANCE_COLOURS = ("black", "#707070")  # first and second chance row (random, frequency)
 LABEL_POINTS = 9  # every text of a chart is at least 9 pt at the saved size
 BAR_INCHES = 0.24  # per bar, across: an upright or horizontal 9 pt label and its box fit in it
 COLUMN_INCHES = 0.8  # per column of vertical bars: a 9 pt name of 10 characters a line fits under it
+LINE_INCHES = 0.16  # a line of 9 pt text (1.2 line spacing: 0.15 in) and a little air
+GROUP = 0.7  # a column's bars span x ± GROUP / 2; the gaps between columns hold the chance ticks
 
 
 def _value_axis(axes: Any, values: Sequence[Value], label: str, scale: float, horizontal: bool) -> None:
@@ -88,7 +97,7 @@ def _bar_label(axes: Any, centre: float, height: float, ci: Interval, horizontal
     """Write ``height`` with one decimal beyond its bar's end (and error bar), on a white box.
 
     Upright text on vertical bars (horizontal text on horizontal ones) takes a bar's width, not a label's,
-    so neighbours never overlap; chance lines pass behind the box.
+    so neighbours never overlap and a label stays within its bar's width (chance ticks lie outside it).
     """
     end, sign = _label_end(height, ci), 1 if height >= 0 else -1
     if horizontal:
@@ -102,9 +111,15 @@ def _bar_label(axes: Any, centre: float, height: float, ci: Interval, horizontal
                         "alpha": 0.85}, **place)
 
 
-def _bar_figure(columns: int, bars: int, horizontal: bool) -> tuple[Any, Any]:
-    """Return a figure sized for ``columns`` groups of ``bars`` bars: :data:`BAR_INCHES` across a bar."""
-    across = BAR_INCHES * columns * max(bars, 1) / 0.8 + 1.2
+def _bar_figure(columns: int, bars: int, horizontal: bool, lines: int = 1) -> tuple[Any, Any]:
+    """Return a figure sized for ``columns`` groups of ``bars`` bars: :data:`BAR_INCHES` across a bar.
+
+    Drawn horizontally, a band is also tall enough for its name's ``lines`` (:data:`LINE_INCHES` each).
+    """
+    column = BAR_INCHES * max(bars, 1) / GROUP
+    if horizontal:
+        column = max(column, LINE_INCHES * lines + 0.1)
+    across = column * columns + 1.2
     named = COLUMN_INCHES * columns + 2.5  # each column's wrapped name fits under it
     size = (7.5, max(3.0, across)) if horizontal else (max(6.0, across + 1.0, named), 4.6)
     return plt.subplots(figsize=size)
@@ -120,15 +135,16 @@ def grouped_bars(
     scale: float = 100.0,
     intervals: Sequence[Sequence[Interval]] = (),
 ) -> list[Path]:
-    """Bars ``bars`` = ``[(name, values per column)]``; ``chance`` rows as dashed ticks; written to ``stem``.
+    """Bars ``bars`` = ``[(name, values per column)]``; ``chance`` rows as ticks beside; written to ``stem``.
 
     ``intervals``: per bar row, a ``(low, high)`` (or None) per column, drawn as error bars (95 % intervals);
     a value's label sits beyond its error bar.
 
     The value axis runs from 0 to 1.05 × ``scale`` (105 for percent scores; 0: the data's range) and
     extends below 0 (with a zero line) when a value is negative, e.g. differences of runs. More than
-    :data:`HORIZONTAL_FROM` bars are drawn horizontally, first column on top (MMSI-Video-Bench's 13
-    subtypes). Every text is at least 9 pt (:data:`LABEL_POINTS`) at the saved size.
+    :data:`HORIZONTAL_FROM` bars or :data:`HORIZONTAL_COLUMNS` columns are drawn horizontally, first column
+    on top (MMSI-Video-Bench's 13 subtypes). Every text is at least 9 pt (:data:`LABEL_POINTS`) at the
+    saved size. Chance is drawn where it strikes no value label (:func:`_chance_marks`).
 
     Raises:
         ValueError: a row whose length differs from ``columns``.
@@ -136,14 +152,12 @@ def grouped_bars(
     for name, values in [*bars, *chance]:
         if len(values) != len(columns):
             raise ValueError(f"row {name!r} has {len(values)} values for {len(columns)} columns")
-    horizontal = len(columns) * len(bars) > HORIZONTAL_FROM
+    horizontal = len(columns) * len(bars) > HORIZONTAL_FROM or len(columns) > HORIZONTAL_COLUMNS
     x = np.arange(len(columns), dtype=float)
-    figure, axes = _bar_figure(len(columns), len(bars), horizontal)
+    lines = max((c.count("\n") + 1 for c in columns), default=1)
+    figure, axes = _bar_figure(len(columns), len(bars), horizontal, lines)
     _draw_bars(axes, x, bars, intervals, horizontal)
-    for k, (name, values) in enumerate(chance):
-        ticks = axes.vlines if horizontal else axes.hlines
-        ticks([number(v) for v in values], x - 0.45, x + 0.45, colors="black", linestyles=("--", ":")[k % 2],
-              linewidth=1.2, label=name, zorder=3)
+    _chance_marks(axes, x, bars, chance, horizontal)
     if horizontal:
         axes.set_yticks(x, list(columns))
         axes.invert_yaxis()  # the first column on top, as a table reads
@@ -158,22 +172,46 @@ def grouped_bars(
     return save(figure, stem)
 
 
-def _column_name(name: str, width: int = 10) -> str:
-    """Wrap a column name to lines of ``width`` characters at spaces, hyphens and underscores.
+def _chance_marks(axes: Any, x: np.ndarray, bars: Sequence[tuple[str, Sequence[Value]]],
+                  chance: Sequence[tuple[str, Sequence[Value]]], horizontal: bool) -> None:
+    """Draw each chance row where it strikes no value label: ticks between columns, dashes inside bars.
 
-    ``object_rel_distance`` (an official task name) becomes ``object_`` / ``rel_`` / ``distance``.
+    Each row is a thick tick before each column's bars and a dashed line across each bar that reaches it.
+    A value label lies beyond its bar's end (and error bar), within the bar's width; a chance line across
+    a whole column struck the labels of the bars short of it (24.0 under a 25.0 chance). So the line is
+    drawn only inside bars (between 0 and the bar's end) and as a thick tick in the gap before the bars
+    (``x ± GROUP / 2``), from ``x − 0.49`` to ``x − 0.36``.
     """
-    wrapped = textwrap.fill(name.replace("_", "_ "), width, break_long_words=False)
-    return wrapped.replace("_ ", "_")
+    width = GROUP / max(len(bars), 1)
+    heights = np.array([[number(v) for v in values] for _, values in bars]).reshape(len(bars), len(x))
+    lines = axes.vlines if horizontal else axes.hlines
+    for k, (name, values) in enumerate(chance):
+        colour, level = CHANCE_COLOURS[k % len(CHANCE_COLOURS)], np.array([number(v) for v in values])
+        lines(level, x - 0.49, x - GROUP / 2 - 0.01, colors=colour, linewidth=2.5, label=name, zorder=3)
+        inside = (np.fmin(heights, 0) <= level) & (level <= np.fmax(heights, 0))  # NaN: never
+        rows, columns = np.nonzero(inside)
+        starts = x[columns] - GROUP / 2 + width * rows
+        lines(level[columns], starts, starts + width, colors=colour, linestyles=("--", ":")[k % 2],
+              linewidth=1.5, zorder=3, label=f"_{name}")  # "_": one legend entry, the tick's
+
+
+def _column_name(name: str, width: int = 10) -> str:
+    """Wrap each line of a column name to ``width`` characters at spaces, hyphens and underscores.
+
+    ``object_rel_distance`` (an official task name) becomes ``object_`` / ``rel_`` / ``distance``; a line
+    break given (``Appr. Order`` over ``n=3``) is kept.
+    """
+    lines = (textwrap.fill(t.replace("_", "_ "), width, break_long_words=False) for t in name.split("\n"))
+    return "\n".join(lines).replace("_ ", "_")
 
 
 def _draw_bars(axes: Any, x: np.ndarray, bars: Sequence[tuple[str, Sequence[Value]]],
                intervals: Sequence[Sequence[Interval]], horizontal: bool) -> None:
     """Draw each row of ``bars`` side by side over the positions ``x``, labelled, with its error bars."""
-    width = 0.8 / max(len(bars), 1)
+    width = GROUP / max(len(bars), 1)
     for k, (name, values) in enumerate(bars):
         heights = np.array([number(v) for v in values])
-        offsets = x - 0.4 + width * (k + 0.5)
+        offsets = x - GROUP / 2 + width * (k + 0.5)
         draw = axes.barh if horizontal else axes.bar
         draw(offsets, np.nan_to_num(heights), width, label=name, color=PALETTE[k % len(PALETTE)], zorder=2)
         row = list(intervals[k]) if k < len(intervals) else [None] * len(x)
@@ -254,11 +292,11 @@ def map_pair(predicted: dict[str, NDArray[np.float64]], truth: dict[str, NDArray
 
     A category keeps its colour (and marker) in both panels and is named once, in the legend beside them:
     labels at the points printed over each other where objects share a cell (Fig. 10). Markers sharing a
-    cell are spread on a small circle around its centre, so each stays visible.
+    cell are spread on a small circle around its centre, so each stays visible. Orientation (y up) and
+    colours are the HTML map's too (:mod:`spatialbench.charts.palette`).
     """
-    names = list(dict.fromkeys([*truth, *predicted]))
-    palette = plt.get_cmap("tab20")
-    colours = {name: palette(k % 20) for k, name in enumerate(names)}
+    names = map_names(truth, predicted)
+    colours = {name: map_colour(k) for k, name in enumerate(names)}
     figure, panels = plt.subplots(1, 2, figsize=(9.0, 4.6))
     for axes, points, label in ((panels[0], predicted, "predicted"), (panels[1], truth, "ground truth")):
         for name, xy in _spread(points).items():

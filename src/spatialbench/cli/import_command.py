@@ -37,12 +37,14 @@ def import_results(
 ) -> None:
     """Turn another tool's results file into a scored run folder and print its table."""
     from spatialbench.api.importing import import_run
+    from spatialbench.runs.imported import imported_origin
 
     with command_errors(ValueError, OSError):
         outcome = import_run(file, benchmark, annotations, out, model=model, tool=tool, version=version,
                              extract=extract, format=format, response_field=response_field,
                              notify=lambda line: typer.echo(line, err=True))
     run = outcome.run
-    typer.echo(f"imported {outcome.answered} answer(s) from {outcome.tool} {outcome.version} into {out} "
+    origin = imported_origin(run.record["backend"])
+    typer.echo(f"imported {outcome.answered} answer(s) from {origin} into {out} "
                f"(model {run.model}, extraction {run.config.scoring.extract})")
     typer.echo(render_markdown(run.score()))

@@ -29,6 +29,32 @@ def prepare_out_dir(out: Path, option: str = "--out") -> Path:
     return out
 
 
+#: what marks a run folder (``spatialbench run``, ``import``, ``merge``): its record or its store
+RUN_MARKS = ("config.json", "run.sqlite")
+SHOWN_FILES = 3
+
+
+def check_replaceable(out: Path, own: tuple[str, ...], what: str, option: str = "--out") -> None:
+    """Refuse an ``out`` whose files a command writing ``own`` would replace or mix with, before any work.
+
+    ``out`` may be new, empty or an earlier output of the command (it holds one of ``own``); a run folder
+    (its scores are the run's own) or a folder of other files is refused.
+
+    Raises:
+        CommandError: (exit 2) naming ``option``, the folder and what it holds.
+    """
+    if not out.is_dir():
+        return  # new (made later), or a file: prepare_out_dir words that
+    if any((out / mark).exists() for mark in RUN_MARKS):
+        raise CommandError(f"{option} {out}: a run folder; writing the {what} there would replace the run's "
+                           "own files: choose another folder")
+    names = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+    if names and not any((out / name).exists() for name in own):
+        shown = ", ".join(names[:SHOWN_FILES]) + (", …" if len(names) > SHOWN_FILES else "")
+        raise CommandError(f"{option} {out}: holds other files ({shown}) and no earlier {what}: choose a new "
+                           "or empty folder")
+
+
 def missing_folders(out: Path) -> list[Path]:
     """Return ``out`` and its parents that do not exist yet, deepest first.
 

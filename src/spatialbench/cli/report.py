@@ -26,10 +26,11 @@ def report(
     ] = None,
 ) -> None:
     """Write a self-contained HTML report: leaderboard, figures, breakdowns, analyses, items (worst first)."""
-    from spatialbench.cli.out_dir import new_out_dir
+    from spatialbench.cli.out_dir import check_replaceable, new_out_dir
     from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.report import build_report
 
+    check_replaceable(out, ("index.html",), "report")  # a run folder or a user's files are not replaced
     dropped = _flagged(exclude) if exclude is not None else frozenset()
     # a RunFolderError: one line, exit 2 (cli/apps.py), and no report folder left behind; the bar (stderr,
     # terminal only) counts build steps

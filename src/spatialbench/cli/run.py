@@ -157,7 +157,8 @@ def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
 
     Raises:
         SpatialBenchError: a set-up problem (RunSetupError, SelectionError, UnknownNameError,
-            BackendError), printed by the boundary. CommandError: an OSError, or a refused option value
+            BackendError; OtherRunError: the run file names a folder whose run has other settings),
+            printed by the boundary. CommandError: an OSError, or a refused option value
             worded by the flag. typer.Exit: (2) a bad value, worded as click words one (``Error: ...``).
     """
     from spatialbench.runs.checks import ConfigValueError, RunSetupError, check_blind_frames
@@ -167,7 +168,7 @@ def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
     config, given = _validated(config_file, flags)
     try:
         check_blind_frames(config)
-        return prepare(config)
+        prepared = prepare(config)
     except ConfigValueError as exc:
         _reword(exc, config_file, given)
         raise
@@ -177,6 +178,11 @@ def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
         raise CommandError(str(exc)) from None
     except ValueError as exc:  # pydantic's ValidationError (a prompt field, a strategy parameter)
         _fail(_invalid(exc, config_file, given))
+    if config_file is not None and "out" not in given:  # a copied record must not rewrite the run it names
+        from spatialbench.runs.copied_config import check_pointed_run
+
+        check_pointed_run(config_file, prepared.config)
+    return prepared
 
 
 def _validated(config_file: Path | None, flags: dict[str, Any]) -> tuple[RunConfig, dict[str, Any]]:

@@ -19,6 +19,9 @@ from spatialbench.records.rows import LoadedItems
 from spatialbench.scoring.output import render_markdown, write_scores
 from spatialbench.scoring.scorer import ScoreResult
 
+#: what a score writes (``scoring.output.write_scores``): a folder holding one is an earlier score
+SCORE_FILES = ("scores.json", "items.csv", "scores.md")
+
 BenchmarkOpt = Annotated[str, typer.Option("--benchmark", "-b", help="Registered benchmark name.")]
 AnnotationsOpt = Annotated[Path, typer.Option("--annotations", "-a", help="Annotation file or folder.")]
 MraOpt = Annotated[str, typer.Option("--mra", help="MRA comparison: official (<=) or paper (<).")]
@@ -89,15 +92,18 @@ def with_inputs(result: ScoreResult, items: LoadedItems, pruned_ids: Path | None
 
 @contextmanager
 def check_out(out: Path | None) -> Iterator[None]:
-    """Check ``--out`` before any work (one-line error, exit 2); the shared check of cli/out_dir.
+    """Check ``--out`` before any work (one-line error, exit 2); the shared checks of cli/out_dir.
+
+    A run folder, or a folder holding other files than an earlier score's, is refused.
 
     An input error in the block removes the folders made for ``--out`` (``cli.out_dir.new_out_dir``).
     """
     if out is None:
         yield
         return
-    from spatialbench.cli.out_dir import new_out_dir
+    from spatialbench.cli.out_dir import check_replaceable, new_out_dir
 
+    check_replaceable(out, SCORE_FILES, "scores")
     with new_out_dir(out):
         yield
 

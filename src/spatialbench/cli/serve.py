@@ -41,6 +41,7 @@ def serve(
                          runs=tuple(runs or ()), audit=audit)
     with command_errors(ValueError, OSError, KeyError):  # the benchmark data cannot be loaded
         application = create_app(config)
+    _check_items(application.state.serve, data)
     _notice_other_runs(application.state.serve)
     if host not in ("127.0.0.1", "localhost", "::1"):
         where = f"every interface ({host})" if host in _EVERY_INTERFACE else host
@@ -122,6 +123,21 @@ def _check_runs(runs: list[Path]) -> None:
         else:  # every run inside unreadable: the UI would show none of them, silently
             raise RunFolderError(f"--runs {folder}: none of its {len(inside)} run folder(s) can be read; "
                                  f"first: {reasons[0]}")
+
+
+def _check_items(state: ServeState, data: Path) -> None:
+    """Refuse data that gave no item (an empty browse page before, e.g. ReMindView data read as VSI-Bench).
+
+    Raises:
+        CommandError: no row of ``data`` loaded as a question of ``--benchmark``.
+    """
+    if state.items:
+        return
+    errors = state.load_errors
+    first = f"; first: {errors[0]}" if errors else ""
+    hint = "data of another benchmark needs --benchmark NAME (spatialbench list benchmarks)"
+    raise CommandError(f"{data}: no {state.config.benchmark} question loaded "
+                       f"({len(errors)} row error(s){first}); {hint}")
 
 
 def _notice_other_runs(state: ServeState) -> None:

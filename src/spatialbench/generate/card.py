@@ -60,6 +60,30 @@ def schema_features(schema: pa.Schema) -> list[dict[str, Any]]:
     return [{"name": name, **entry} for name, entry in found if entry is not None]
 
 
+def _value_dtype(value: Any) -> str | None:
+    """Return the card's dtype of one JSON value (``bool`` before ``int``: a bool is an int), None if none."""
+    for kind, dtype in ((bool, "bool"), (int, "int64"), (float, "float64"), (str, "string")):
+        if isinstance(value, kind):
+            return dtype
+    return None
+
+
+def value_features(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> list[dict[str, Any]]:
+    """Return the features of ``columns`` as the rows' values are typed (a list of values: ``list``).
+
+    A column's type is its first non-null value's (the generator writes each column one way); a column
+    of nulls or of values the card cannot name is ``string``.
+    """
+    features = []
+    for column in columns:
+        value = next((row[column] for row in rows if row.get(column) is not None), None)
+        if isinstance(value, list):
+            features.append({"name": column, "list": _value_dtype(value[0]) if value else "string"})
+        else:
+            features.append({"name": column, "dtype": _value_dtype(value) or "string"})
+    return features
+
+
 def write_card(
     out: Path, *, pretty_name: str, data_files: Sequence[str], features: Sequence[Mapping[str, Any]],
     how: str, seed: object, rows: int,
@@ -108,7 +132,10 @@ def find_seed(manifest: Mapping[str, Any]) -> object:
 
 def write_image_rows(out: Path, rows: Iterable[Mapping[str, Any]], columns: Sequence[str],
                      images: Iterable[Sequence[Path]]) -> Path:
-    """Write ``out/metadata.jsonl``: ``columns`` of each row as text (or null), plus its ``images``.
+    """Write ``out/metadata.jsonl``: ``columns`` of each row as its JSON value, plus its ``images``.
+
+    Values keep their types (the card declares them, :func:`value_features`): numbers stay numbers, flags
+    booleans, lists lists; anything else is written as text.
 
     ``images`` are the row's image files, under ``out``; a line names them by their paths relative to
     ``out`` in ``images_file_names``, which ``imagefolder`` loads as the feature ``images`` (a list of
@@ -117,7 +144,14 @@ def write_image_rows(out: Path, rows: Iterable[Mapping[str, Any]], columns: Sequ
     path = out / METADATA_NAME
     with path.open("w", encoding="utf-8") as sink:
         for row, files in zip(rows, images, strict=True):
-            line: dict[str, Any] = {c: None if row.get(c) is None else str(row[c]) for c in columns}
+            line: dict[str, Any] = {c: _json_value(row.get(c)) for c in columns}
             line["images_file_names"] = [p.relative_to(out).as_posix() for p in files]
             sink.write(json.dumps(line, ensure_ascii=False) + "\n")
     return path
+
+
+def _json_value(value: Any) -> Any:
+    """Return ``value`` as a metadata line holds it: JSON scalars and lists as they are, others as text."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return [_json_value(v) for v in value] if isinstance(value, list | tuple) else str(value)

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import orjson
 
@@ -30,6 +30,8 @@ from spatialbench.records.rows import EntryIndex, RowError
 
 SUFFIX_PRIORITY = (".jsonl", ".parquet", ".json")
 Record = tuple[str, int, dict[str, Any]]
+FileText = str | Callable[[TextIO], None]
+"""A file's content for :func:`atomic_write_files`: its text, or a function writing it to an open file."""
 PARQUET_BATCH = 65_536
 """Parquet rows converted to Python at a time."""
 BOM = b"\xef\xbb\xbf"
@@ -61,6 +63,10 @@ def utf8_bytes(path: Path) -> tuple[bytes, str | None]:
     if data.startswith(UTF16_BOMS):
         return b"", UTF16_TEXT
     return data.removeprefix(BOM), None
+
+
+TOO_DEEP = "nested too deeply to read (arrays or objects inside each other beyond Python's recursion limit)"
+"""Why a JSON value nested thousands of levels deep is refused (json.loads raises RecursionError)."""
 
 
 class NotUtf8Error(SpatialBenchError, ValueError):
@@ -106,10 +112,12 @@ class WriteError(SpatialBenchError, OSError):
         return f"cannot write {self.path}: {self.strerror}"
 
 
-def atomic_write_files(files: Mapping[Path, str]) -> None:
+def atomic_write_files(files: Mapping[Path, FileText]) -> None:
     """Write a set of files (UTF-8) so that a reader sees the earlier set or the new one, never a mix.
 
-    Every text goes to ``<name>.part`` in its folder first; only when all were written are they renamed
+    A file is given as its text, or as a function writing it to an open text file (``newline=""``: lines
+    are written as given), for a large file made in chunks rather than held whole.
+    Every file goes to ``<name>.part`` in its folder first; only when all were written are they renamed
     (``os.replace``, atomic on one file system; a rename needs no free space). On an error (a full disk)
     no file is renamed and every temporary is removed.
 
@@ -121,7 +129,7 @@ def atomic_write_files(files: Mapping[Path, str]) -> None:
     try:
         for path, text in files.items():
             try:
-                parts[path].write_text(text, encoding="utf-8")
+                _write(parts[path], text)
             except OSError as err:
                 raise WriteError(path, err) from err
         for path, part in parts.items():
@@ -129,6 +137,14 @@ def atomic_write_files(files: Mapping[Path, str]) -> None:
     finally:
         for part in parts.values():
             part.unlink(missing_ok=True)
+
+
+def _write(path: Path, text: FileText) -> None:
+    if isinstance(text, str):
+        path.write_text(text, encoding="utf-8")
+        return
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        text(handle)
 
 
 def atomic_write_text(path: Path, text: str) -> None:
@@ -173,6 +189,8 @@ def _jsonl_line(name: str, number: int, line: str) -> Record | RowError | None:
         record = json.loads(line)
     except json.JSONDecodeError as err:
         return RowError(name, number, None, f"not valid JSON ({err.msg} at column {err.colno})")
+    except RecursionError:
+        return RowError(name, number, None, TOO_DEEP)
     if not isinstance(record, dict):
         return RowError(name, number, None, f"expected a JSON object, got {type(record).__name__}")
     return name, number, record
@@ -241,6 +259,9 @@ def _json(path: Path) -> Iterator[Record | RowError]:
         return
     except json.JSONDecodeError as err:
         yield RowError(str(path), None, None, f"not valid JSON ({err.msg} at line {err.lineno})")
+        return
+    except RecursionError:
+        yield RowError(str(path), None, None, TOO_DEEP)
         return
     entries = data.get("questions") if isinstance(data, dict) else data
     if not isinstance(entries, list):

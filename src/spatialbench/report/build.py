@@ -116,7 +116,7 @@ def _item_pages(out: Path, runs: Sequence[RunData], views: list[ItemView], tasks
     stages.done("sheets")
     _transcripts(out, runs, views, makers, warnings)
     stages.done("transcripts")
-    pages.write_item_pages(out, views, list(tasks.items()), [r.label for r in runs])
+    pages.write_item_pages(out, views, list(tasks.items()), [r.label for r in runs], runs[0].spec.task_title)
 
 
 def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: list, grids: list[Grid],
@@ -130,7 +130,8 @@ def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: lis
         modes=first.result.modes_line, figure_sections=sections, breakdowns=grids, analyses=found,
         answerability=analyses.answerability_sections(runs),
         tasks=[(t, v[:per_task]) for t, v in tasks.items()], per_task=per_task,
-        run_labels=[r.label for r in runs], downloads=downloads, prefix="items/")
+        run_labels=[r.label for r in runs], downloads=downloads, prefix="items/",
+        task_title=first.spec.task_title)
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")
     return index

@@ -9,18 +9,20 @@ answer and the frames it sent). Links are relative, so the folder opens from dis
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 
 from spatialbench.report.items import ItemView
 from spatialbench.report.plots import slug
 from spatialbench.report.runs import RunData
 from spatialbench.report.tables import row_label
-from spatialbench.runs.transcript import settings_line
+from spatialbench.runs.transcript import sent_summary, settings_line
+from spatialbench.views.tables import score_class, table_css, table_script
 from spatialbench.views.transcript import stylesheet
 
 
@@ -36,6 +38,11 @@ def environment() -> jinja2.Environment:
     )
     env.filters["slug"] = slug
     env.globals["transcript_css"] = stylesheet()
+    env.globals["table_css"] = table_css()
+    env.globals["table_script"] = Markup(table_script())  # our own file, inlined as is
+    env.filters["score_class"] = score_class
+    env.filters["sent_summary"] = sent_summary
+    env.globals["task_title"] = lambda task: task.replace("_", " ")  # a page's benchmark words replace it
     return env
 
 
@@ -70,14 +77,15 @@ def write_run_pages(out: Path, runs: Sequence[RunData]) -> None:
 
 
 def write_item_pages(out: Path, views: Sequence[ItemView], tasks: list[tuple[str, list[ItemView]]],
-                     run_labels: list[str]) -> None:
-    """Write ``items/index.html`` and one page per item."""
+                     run_labels: list[str], task_title: Callable[[str], str]) -> None:
+    """Write ``items/index.html`` and one page per item (``task_title``: a task key in words)."""
     folder = out / "items"
     folder.mkdir(parents=True, exist_ok=True)
     template = environment().get_template("item.html.j2")
     for view in views:
-        page = template.render(title=f"Item {view.item.id}", v=view)
+        page = template.render(title=f"Item {view.item.id}", v=view, task_title=task_title)
         (folder / view.page).write_text(page, encoding="utf-8")
     index = render("items.html.j2", title="All items, worst first", tasks=tasks, run_labels=run_labels,
-                  prefix="")
+                  prefix="", count=len(views),
+                   task_title=task_title)
     (folder / "index.html").write_text(index, encoding="utf-8")

@@ -1,13 +1,13 @@
 """Which figures the report draws from its runs, and where (``figures/<name>.{png,svg}``).
 
-* ``tasks`` — per-task bars of every model, blind and human run, chance runs as dashed ticks (Fig. 6 /
-  Fig. 1 right);
+* ``tasks`` — per-task bars of every model, blind and human run, chance runs as ticks beside the bars
+  (Fig. 6 / Fig. 1 right);
 * ``radar`` — one radar with every model, blind and human run overlaid, frequency chance dashed behind
   (Fig. 1 left);
 * ``gap-<blind run>`` — for each blind run and its vision run (same model name; else the only vision run),
   Enabled − Disabled and Disabled − Chance (Freq.) per column, sorted by the first (Fig. 13);
 * ``breakdown-<k>`` — one set of bars per breakdown grid (per dataset, MMSI difficulty, ReMindView
-  object count and distance), chance rows as dashed ticks.
+  object count and distance), chance rows as ticks beside the bars.
 """
 
 from __future__ import annotations
@@ -69,7 +69,8 @@ def task_figures(out: Path, board: Leaderboard, runs: Sequence[RunData]) -> list
     paths = figures.grouped_bars(_with_n(columns, counts), bars, chance,
                                  f"{runs[0].spec.name}: score per task", out / "figures" / "tasks",
                                  intervals=intervals)
-    caption = "Score per task (error bars: scene-clustered 95 % intervals; dashed: chance)"
+    caption = ("Score per task (error bars: scene-clustered 95 % intervals; chance: the tick before each "
+               "task's bars, dashed across the bars that reach it)")
     drawn = [figure_of(out, paths, caption)]
     if bars:
         frequency = next(((n, v) for n, v in chance if "Frequency" in n), None)

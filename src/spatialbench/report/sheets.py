@@ -8,7 +8,7 @@ item's media order); the frames are decoded again from the benchmark's files —
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import numpy as np
@@ -75,10 +75,14 @@ class SheetMaker:
         return self._thumbs[key]
 
     def _tiles(self, item: Item, media: list[dict[str, Any]]) -> list[tuple[Image.Image, str]]:
-        tiles = []
+        tiles: list[tuple[Image.Image, str]] = []
         for number, (ref, sent) in enumerate(zip(item.media, media, strict=False)):
             frames = [int(i) for i in sent.get("frames", [])]
             times = [float(t) for t in sent.get("timestamps", [])]
+            if ref.kind is MediaKind.IMAGE:  # a still image: the name the question uses (frame0 ...), no time
+                name = ref.name or PurePosixPath(ref.path).stem
+                tiles.extend((thumb, name) for thumb in self.thumbnails(ref, frames))
+                continue
             prefix = f"v{number + 1} " if len(item.media) > 1 else ""
             for k, thumb in enumerate(self.thumbnails(ref, frames)):
                 label = f"{times[k]:.1f} s" if k < len(times) else f"#{frames[k]}"

@@ -35,9 +35,10 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from spatialbench.records.files import NotUtf8Error, read_text
+from spatialbench.records.files import TOO_DEEP, NotUtf8Error, read_text
 from spatialbench.runs.checks import RunSetupError
 from spatialbench.runs.config import RunConfig
+from spatialbench.runs.imported import imported_origin, imported_source
 
 SUFFIXES = (".yaml", ".yml", ".toml", ".json")
 RUN_RECORD = "config.json"
@@ -92,7 +93,7 @@ def read_config_file(path: Path) -> dict[str, Any]:
     Raises:
         RunConfigError: the file cannot be read, is not YAML / TOML, has another suffix or is not a mapping
             (one line starting with ``--config`` and the file, with the line and column of a syntax error;
-            a ValueError, as it always was).
+            a ValueError, as it always was); the record of an imported run (it cannot be re-run).
     """
     where = str(path)
     if path.suffix not in SUFFIXES:
@@ -104,6 +105,8 @@ def read_config_file(path: Path) -> dict[str, Any]:
         raise RunConfigError(f"--config {exc}", where) from None
     except (OSError, tomllib.TOMLDecodeError, yaml.YAMLError, json.JSONDecodeError) as exc:
         raise RunConfigError(f"--config {path}: {_syntax_error(exc)}", where) from None
+    except RecursionError:  # a value nested thousands deep: the parsers recurse per level
+        raise RunConfigError(f"--config {path}: {TOO_DEEP}", where) from None
     if data is None:
         return {}
     if _expanded_beyond(data, MAX_VALUES):  # before anything copies or prints it (json.dumps, errors)
@@ -113,17 +116,57 @@ def read_config_file(path: Path) -> dict[str, Any]:
         raise RunConfigError(f"--config {path}: expected a mapping of sections, got {type(data).__name__}",
                              where)
     if path.suffix == ".json" and isinstance(data.get("config"), dict):  # a run's own record
+        _not_imported(data, path)
         data = dict(data["config"])
         if isinstance(data.get("out"), str) and not Path(data["out"]).is_absolute():
             data["out"] = str(path.parent.absolute())
     return _paths_resolved(data, path.parent)
 
 
+def _not_imported(record: dict[str, Any], path: Path) -> None:
+    """Refuse the record of an imported run: another tool asked its questions, nothing here can again.
+
+    Raises:
+        RunConfigError: the record's ``backend`` marks it imported; the message names the tool and version.
+    """
+    source = imported_source(record)
+    if source is not None:
+        raise RunConfigError(f"--config {path}: imported from {imported_origin(source)}; it cannot be re-run "
+                             "(its answers came from that tool's file)", str(path))
+
+
+def is_run_record(path: Path) -> bool:
+    """Whether the run file at ``path`` (read before by :func:`read_config_file`) is a run's own record.
+
+    A record (``{"config": {...}, "environment": ...}``) is what a run wrote, not a file its user edits:
+    a copy of it kept elsewhere names the recorded folder wherever it is.
+    """
+    if path.suffix != ".json":
+        return False
+    data = _parsed(read_text(path), path.suffix)
+    return isinstance(data, dict) and isinstance(data.get("config"), dict)
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """YAML's safe loader refusing a key given twice in one mapping (``safe_load`` keeps the last)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} given twice (a run file gives each setting once)",
+                    key_node.start_mark)
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
+
+
 def _parsed(text: str, suffix: str) -> Any:
-    """Parse a run file's text by its suffix (TOML, JSON, else YAML)."""
+    """Parse a run file's text by its suffix (TOML, JSON, else YAML, each key once)."""
     if suffix == ".toml":
         return tomllib.loads(text)
-    return json.loads(text) if suffix == ".json" else yaml.safe_load(text)
+    return json.loads(text) if suffix == ".json" else yaml.load(text, Loader=_UniqueKeyLoader)  # noqa: S506
 
 
 def _syntax_error(exc: Exception) -> str:

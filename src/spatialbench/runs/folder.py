@@ -28,6 +28,8 @@ from spatialbench.records.rows import LoadedItems
 from spatialbench.registry import UnknownNameError
 from spatialbench.runs.checks import RunFolderError
 from spatialbench.runs.config import RunConfig
+from spatialbench.runs.imported import imported_extraction, imported_source
+from spatialbench.runs.items_table import check_numeric_scores
 from spatialbench.runs.plan import select_items
 from spatialbench.runs.shard import Shard, parse_shard, shard_ids
 from spatialbench.runs.store.reader import StoredRow, StoredTurn, StoreReader
@@ -328,8 +330,11 @@ class RunFolder:
                 raise ValueError(f"--extract does not apply to a {self.baseline} run ({why})")
             return BASELINES.get(self.baseline)(selected, self.spec.scoring, mra=mra)
         scorer = score_answered if self.kind == "human" else score_items
-        return scorer(selected, self.responses(), self.spec.scoring,
-                      extract=extract or scoring.get("extract"), mra=mra)
+        result = scorer(selected, self.responses(), self.spec.scoring,
+                        extract=extract or scoring.get("extract"), mra=mra)
+        if (source := imported_source(self.record)) is not None:  # which text of the tool's file was read
+            result = replace(result, extract=imported_extraction(source, result.extract))
+        return result
 
     @cached_property
     def rows(self) -> pd.DataFrame:
@@ -337,7 +342,8 @@ class RunFolder:
 
         Raises:
             RunFolderError: no or an unreadable ``items.csv`` (the run was not scored yet: ``spatialbench
-                run`` writes it when it finishes), or one without ``id``, ``task`` and ``score``.
+                run`` writes it when it finishes), or one without ``id``, ``task`` and ``score``, or a score
+                that is no number.
         """
         path = self.path / ITEMS_NAME
         if not path.is_file():
@@ -349,6 +355,7 @@ class RunFolder:
         missing = {"id", "task", "score"} - set(rows.columns)
         if missing:
             raise RunFolderError(f"{path}: missing column(s) {', '.join(sorted(missing))}")
+        check_numeric_scores(rows, path)
         rows["answered"] = rows["extracted"].notna() if "extracted" in rows else True
         return rows
 

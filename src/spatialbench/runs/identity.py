@@ -25,6 +25,27 @@ class OtherRunError(RunSetupError):
 #: back-end options a resumed run may change: its answers stay the same
 ANSWER_NEUTRAL_OPTIONS = frozenset({"trace", "trace_dir", "trace_top_k", "trace_layers", "device",
                                     "local_files_only"})
+#: configuration fields two runs of the same settings may differ in (where a run ran, not what it asked)
+TRANSPORT = (("model", "concurrency"), ("model", "timeout_s"), ("media", "frame_cache_mb"))
+
+
+def comparable(config: dict[str, Any]) -> dict[str, Any]:
+    """Return a recorded configuration without ``out`` and :data:`TRANSPORT`, the model by its served name."""
+    data = dict(config["data"])
+    data["path"] = str(Path(data["path"]).resolve())  # 'x/b' typed in /w and '/w/x/b' are one folder
+    view = {**config, "data": data, "out": None}
+    for section, key in TRANSPORT:
+        view[section] = {k: v for k, v in view.get(section, {}).items() if k != key}
+    view["model"] = {**view["model"], "name": model_identity(str(view["model"]["name"]))}
+    return view
+
+
+def differences(a: Any, b: Any, path: str = "") -> list[str]:
+    """Return ``field: old vs new`` for each leaf where nested ``a`` and ``b`` differ, in key order."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = sorted(set(a) | set(b))
+        return [d for k in keys for d in differences(a.get(k), b.get(k), f"{path}.{k}" if path else k)]
+    return [] if a == b else [f"{path}: {a!r} vs {b!r}"]
 
 
 def _options(config: dict[str, Any]) -> dict[str, Any]:

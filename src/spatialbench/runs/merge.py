@@ -26,7 +26,7 @@ from spatialbench.records.rows import LoadedItems
 from spatialbench.runs.checks import RunFolderError, RunSetupError
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.folder import CONFIG_NAME, RunFolder, open_run
-from spatialbench.runs.keys import model_identity
+from spatialbench.runs.identity import comparable, differences
 from spatialbench.runs.record import load_run_items
 from spatialbench.runs.shard import Shard
 from spatialbench.runs.store import RunStore
@@ -34,9 +34,6 @@ from spatialbench.runs.store.copy import StoreCopyError, checkpoint, copy_stores
 from spatialbench.runs.summary import STORE_NAME
 from spatialbench.scoring.output import write_scores
 from spatialbench.scoring.scorer import ScoreResult
-
-#: configuration fields that may differ between shards (where the shard ran, not what it asked)
-TRANSPORT = (("model", "concurrency"), ("model", "timeout_s"), ("media", "frame_cache_mb"))
 
 
 class MergeError(RunSetupError):
@@ -79,21 +76,9 @@ def _shard(run: RunFolder) -> Shard:
 
 
 def _comparable(config: dict[str, Any]) -> dict[str, Any]:
-    """Return the configuration without the fields shards may differ in."""
+    """Return the configuration without the fields shards may differ in (their shard and its ids too)."""
     data = {k: v for k, v in config["data"].items() if k not in ("shard", "ids")}
-    data["path"] = str(Path(data["path"]).resolve())  # 'x/b' typed in /w and '/w/x/b' are one folder
-    view = {**config, "data": data, "out": None}
-    for section, key in TRANSPORT:
-        view[section] = {k: v for k, v in view.get(section, {}).items() if k != key}
-    view["model"] = {**view["model"], "name": model_identity(str(view["model"]["name"]))}
-    return view
-
-
-def _differences(a: Any, b: Any, path: str = "") -> list[str]:
-    if isinstance(a, dict) and isinstance(b, dict):
-        keys = sorted(set(a) | set(b))
-        return [d for k in keys for d in _differences(a.get(k), b.get(k), f"{path}.{k}" if path else k)]
-    return [] if a == b else [f"{path}: {a!r} vs {b!r}"]
+    return comparable({**config, "data": data})
 
 
 def check_shards(runs: Sequence[RunFolder]) -> None:
@@ -110,7 +95,7 @@ def check_shards(runs: Sequence[RunFolder]) -> None:
             f"{first.path}: a chance baseline is scored whole (spatialbench baseline), not merged"
         )
     for other in runs[1:]:
-        diffs = _differences(_comparable(first.raw_config), _comparable(other.raw_config))
+        diffs = differences(_comparable(first.raw_config), _comparable(other.raw_config))
         if diffs:
             raise MergeError(
                 f"{other.path}: configuration differs from {first.path}: {'; '.join(diffs[:5])}"

@@ -21,6 +21,7 @@ from typing import Any
 
 from spatialbench.records.redaction import redact, secret_values
 from spatialbench.runs.folder import RunFolder
+from spatialbench.runs.imported import imported_settings, imported_source
 from spatialbench.runs.store.reader import StoredRow, StoredTurn, StoreReader
 
 _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp"}
@@ -124,6 +125,22 @@ def sent_images(prompt: dict[str, Any]) -> list[SentImage]:
             time_s = float(times[k]) if k < len(times) and times[k] is not None else None
             images.append(SentImage(source, frame, time_s, _label(source, time_s)))
     return images
+
+
+def sent_summary(media: list[Any]) -> str:
+    """Return the images a request sent in one line (``-`` for none).
+
+    Image files by name (``frame0, frame1``: no time, a still image has none), each video's frames with
+    their times (``4 frame(s) of scene.mp4 at 0.00, 1.50, 3.00, 4.50 s``).
+    """
+    images = sent_images({"media": media})
+    parts = [", ".join(i.label for i in images if i.is_file)]
+    for source in dict.fromkeys(i.source for i in images if not i.is_file):
+        times = [f"{i.time_s:.2f}" for i in images if i.source == source and i.time_s is not None]
+        count = sum(i.source == source for i in images)
+        at = f" at {', '.join(times)} s" if times else ""
+        parts.append(f"{count} frame(s) of {PurePosixPath(source).name}{at}")
+    return "; ".join(p for p in parts if p) or "-"
 
 
 def _label(source: str, time_s: float | None) -> str:
@@ -259,7 +276,9 @@ def _side(store: StoreReader, row: StoredRow | None, turns: list[StoredTurn] | N
 def settings_line(run: RunFolder) -> str:
     """Return a run's settings in one line: model, frames, strategy, extraction (blind when it sent none).
 
-    The extraction is the run's mode, or the benchmark's default mode marked ``(benchmark default)``.
+    The extraction is the run's mode, or the benchmark's default mode marked ``(benchmark default)``; an
+    imported run's line holds what its source recorded
+    (:func:`~spatialbench.runs.imported.imported_settings`).
 
     Raises:
         RunFolderError: ``config.json``'s ``config`` does not validate, or names no registered benchmark.
@@ -269,6 +288,9 @@ def settings_line(run: RunFolder) -> str:
     if run.kind == "human":
         return f"{run.model} (human evaluation)"
     config = run.config
+    source = imported_source(run.record)
+    if source is not None:  # the other tool chose frames and prompts: only what its file recorded
+        return imported_settings(run.model, source, config.scoring.extract or run.spec.scoring.default_mode)
     frames = "no frames (blind)" if run.blind else f"frames {config.frame_strategy}"
     extract = config.scoring.extract or f"{run.spec.scoring.default_mode} (benchmark default)"
     return f"{run.model} · {frames} · strategy {config.strategy.name} · extraction {extract}"

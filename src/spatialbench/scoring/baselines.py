@@ -21,6 +21,9 @@
 
   On the official data the authors report 61.8 / 31.9 / 29.9 / 33.1 for counting / abs. distance / size /
   room; the paper's row is 62.1, 32.0, 29.9, 33.1, 25.1, 47.9, 28.4, 25.2.
+  - a task whose ground truths are lists of counts (VSI-SUPER's streaming count, one per query time):
+    per query position the continuous optimum over the counts expected there, answered as a list
+    (``chance-frequency-restricted`` too).
 * ``chance-frequency-restricted`` — as ``chance-frequency``, but the constant is restricted to the task's
   ground-truth values (every one tried; ties: the smallest), the rule before issue 27 (0.1–0.4 below the
   paper's numerical cells).
@@ -32,6 +35,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -188,6 +192,27 @@ def _continuous_constant(items: list[Item], mra: str) -> str:
         raise ValueError(f"task {items[0].task!r}: {exc}") from None
 
 
+def _count_lists(items: list[Item]) -> list[list[float]] | None:
+    """Return the items' ground truths as lists of counts (a streaming count); None if one is not one."""
+    lists = []
+    for item in items:
+        try:
+            value = json.loads(item.ground_truth)
+        except ValueError:
+            return None
+        if not isinstance(value, list) or not value or not all(isinstance(v, int | float) for v in value):
+            return None
+        lists.append([float(v) for v in value])
+    return lists
+
+
+def _per_query_constants(lists: list[list[float]], mra: str) -> str:
+    """Return, as a JSON list, the best constant of each query position over the counts expected there."""
+    width = max(len(counts) for counts in lists)
+    columns = [np.array([counts[j] for counts in lists if len(counts) > j]) for j in range(width)]
+    return json.dumps([continuous_best_constant(column, mra) for column in columns])
+
+
 def frequency_responses(
     items: list[Item], mra: str = "official", *, continuous: bool = True
 ) -> dict[str, str]:
@@ -197,7 +222,9 @@ def frequency_responses(
     """
     responses: dict[str, str] = {}
     for task_items in _by_task(items).values():
-        if task_items[0].answer_kind is AnswerKind.NUMERICAL:
+        if task_items[0].answer_kind is AnswerKind.NUMERICAL and (lists := _count_lists(task_items)):
+            responses.update((i.id, _per_query_constants(lists, mra)) for i in task_items)
+        elif task_items[0].answer_kind is AnswerKind.NUMERICAL:
             value = _continuous_constant(task_items, mra) if continuous else best_constant(task_items, mra)
             responses.update((i.id, value) for i in task_items)
         elif len({frozenset(option_texts(i)) for i in task_items}) == 1:

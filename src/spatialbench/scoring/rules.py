@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from spatialbench.records.item import Item
 from spatialbench.scoring.extraction import ChoiceExtractor, NumberExtractor, official_choice, official_number
 from spatialbench.scoring.grouped import Group, Table, grouped
 from spatialbench.scoring.peer_lmms_eval import lmms_eval_073_choice, lmms_eval_073_number
@@ -22,6 +23,8 @@ from spatialbench.scoring.robust_number import question_unit, robust_number
 
 TableFn = Callable[[pd.DataFrame], Table]
 """Aggregates per-item score rows (columns ``id``, ``task``, ``dataset``, ``score``, ...) into a table."""
+ResponseScorer = Callable[[Item, "str | None", str], tuple[object, str, float]]
+"""(item, its response or None, MRA mode) -> (the value read, the rule that read it, the score in [0, 1])."""
 
 
 def whole_question(question: str) -> str:
@@ -71,6 +74,8 @@ class ScoringRules:
         modes: extraction mode name → its extractors. default_mode: the mode of new runs.
         column_groups: headers over the table's cells, as its paper groups them (VSI-Bench Fig. 6 by answer
             kind, MMSI-Video-Bench Table 2 by main category); () = one header row.
+        score_response: scores each item from its whole response instead of extractors then a metric, for
+            answers that are neither one letter nor one number (VSI-SUPER's streaming counts: a list).
     """
 
     name: str
@@ -78,6 +83,7 @@ class ScoringRules:
     modes: Mapping[str, Extractors]
     default_mode: str = "robust"
     column_groups: tuple[ColumnGroup, ...] = ()
+    score_response: ResponseScorer | None = None
 
     def group_of(self, key: str) -> str:
         """Return the label of the column group holding cell ``key`` ("" when none does)."""

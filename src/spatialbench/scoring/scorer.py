@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -21,8 +22,10 @@ from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring.extraction import Extraction
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.metrics import MRA_MODES, exact_match, ground_truth_error, mra_array
-from spatialbench.scoring.rules import ScoringRules
+from spatialbench.scoring.rules import ResponseScorer, ScoringRules
 
+_ID, _TASK, _DATASET, _SCENE, _KIND, _TRUTH, _METADATA, _OPTIONS = map(attrgetter, (
+    "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth", "metadata", "options"))
 ROW_COLUMNS = (
     "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth",
     "prediction", "extracted", "rule", "answered", "missing", "score", "pruned", "n_options",
@@ -155,12 +158,24 @@ def _score(
     extract = extract or rules.default_mode
     MRA_MODES.get(mra)
     texts = [responses.get(item.id) for item in items]
-    extractions = _extract_all(items, texts, rules, extract)
-    values = [e.value if e is not None else None for e in extractions]
-    scores, errors = _scores(items, values, mra)
-    read_by = [e.rule if e is not None else "missing_prediction" for e in extractions]
+    if rules.score_response is not None:  # a whole response scored at once (ScoringRules.score_response)
+        values, read_by, scores = _whole_responses(items, texts, rules.score_response, mra)
+        errors: list[str] = []
+    else:
+        extractions = _extract_all(items, texts, rules, extract)
+        values = [e.value if e is not None else None for e in extractions]
+        scores, errors = _scores(items, values, mra)
+        read_by = [e.rule if e is not None else "missing_prediction" for e in extractions]
     rows = build_rows(items, texts, values, read_by, scores)
     return result_from_rows(rules, extract, mra, rows, errors, _unmatched(items, responses))
+
+
+def _whole_responses(
+    items: list[Item], texts: list[str | None], scorer: ResponseScorer, mra: str
+) -> tuple[list, list[str], np.ndarray]:
+    """Values read, rules and scores of ``scorer`` applied to each item's response."""
+    scored = [scorer(item, text, mra) for item, text in zip(items, texts, strict=True)]
+    return [s[0] for s in scored], [s[1] for s in scored], np.array([s[2] for s in scored], dtype=float)
 
 
 def _unmatched(items: list[Item], responses: Mapping[str, str | None]) -> set[str]:
@@ -184,21 +199,25 @@ def build_rows(items: list[Item], texts: list[str | None], values: list, read_by
 
 def _row_columns(items: list[Item], texts: list[str | None], values: list, read_by: list[str],
                  scores: Sequence[float] | np.ndarray) -> Iterator[tuple[str, Any]]:
-    """Yield ``(name, cells)`` for each of ``ROW_COLUMNS``, one column at a time."""
-    yield "id", [i.id for i in items]
-    yield "task", [i.task for i in items]
-    yield "dataset", [i.dataset for i in items]
-    yield "scene_id", [i.scene_id for i in items]
-    yield "answer_kind", [i.answer_kind.value for i in items]
-    yield "ground_truth", [i.ground_truth for i in items]
+    """Yield ``(name, cells)`` for each of ``ROW_COLUMNS``, one column at a time.
+
+    Item fields are read by ``map(attrgetter(...))``, a C loop: half the time of a comprehension.
+    """
+    yield "id", list(map(_ID, items))
+    yield "task", list(map(_TASK, items))
+    yield "dataset", list(map(_DATASET, items))
+    yield "scene_id", list(map(_SCENE, items))
+    kinds = {kind: kind.value for kind in AnswerKind}  # Enum.value is a slow property
+    yield "answer_kind", list(map(kinds.__getitem__, map(_KIND, items)))
+    yield "ground_truth", list(map(_TRUTH, items))
     yield "prediction", texts
     yield "extracted", values
     yield "rule", read_by
     yield "answered", [v is not None for v in values]
     yield "missing", [t is None for t in texts]
     yield "score", np.asarray(scores, dtype=float)
-    yield "pruned", [i.metadata.get("pruned") for i in items]
-    yield "n_options", [len(i.options) for i in items]  # 0 for numerical items (chance-adjusted scores)
+    yield "pruned", [m.get("pruned") for m in map(_METADATA, items)]
+    yield "n_options", list(map(len, map(_OPTIONS, items)))  # 0 for numerical items (chance-adjusted scores)
 
 
 def result_from_rows(rules: ScoringRules, extract: str, mra: str, rows: pd.DataFrame, errors: list[str],

@@ -25,9 +25,10 @@ Draws are seeded (:data:`SEED`): the same inputs give the same interval, to the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import weakref
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -44,16 +45,21 @@ ALPHA = 0.05
 """A difference with ``p ≥ ALPHA`` is not shown (two-sided, the 95 % interval's level)."""
 CLUSTER = "scene_id"
 Interval = tuple[float, float] | None
+V = TypeVar("V")
+_PER_TABLE: dict[tuple[str, int], Any] = {}
+"""What :func:`_once` computed, by kind and table id (each entry removed when its table goes)."""
 
 
 def cluster_keys(rows: pd.DataFrame) -> pd.Series:
     """Return the cluster of each row: its ``scene_id``, or ``item:<id>`` when it has none."""
-    ids = "item:" + rows["id"].astype(str)
     if CLUSTER not in rows:
-        return ids
+        return "item:" + rows["id"].astype(str)
     scenes = rows[CLUSTER]
-    missing = scenes.isna() | (scenes.astype(str) == "")
-    return scenes.astype(str).where(~missing, ids)
+    text = scenes.astype(str)
+    missing = scenes.isna() | (text == "")
+    if not missing.any():  # the usual case: no million ``item:<id>`` texts made for nothing
+        return text
+    return text.where(~missing, "item:" + rows["id"].astype(str))
 
 
 @dataclass(frozen=True)
@@ -82,7 +88,7 @@ class Resampler:
     @classmethod
     def for_rows(cls, *frames: pd.DataFrame, resamples: int = RESAMPLES, seed: int = SEED) -> Resampler:
         """Return a resampler over the clusters of all ``frames``."""
-        keys = [k for frame in frames for k in cluster_keys(frame).tolist()]  # tolist: not cell by cell
+        keys = [k for frame in frames for k in cluster_keys(frame).unique().tolist()]  # not cell by cell
         return cls.of(keys, resamples, seed)
 
 
@@ -92,8 +98,7 @@ class _Sums:
     def __init__(self, rows: pd.DataFrame, resampler: Resampler, weight: str | None = None) -> None:
         self.counts = rows[weight].to_numpy(dtype=float) if weight else np.ones(len(rows))
         self.scores = rows["score"].to_numpy(dtype=float) * self.counts
-        clusters = resampler.clusters  # tolist: one conversion, not a pandas iterator cell by cell
-        self.codes = np.array([clusters[k] for k in cluster_keys(rows).tolist()], dtype=np.int64)
+        self.codes = _codes(cluster_keys(rows), resampler.clusters)
         self.weights = resampler.weights
 
     def mean(self, mask: np.ndarray) -> np.ndarray:
@@ -104,6 +109,15 @@ class _Sums:
         count = self.weights @ np.bincount(codes, weights=self.counts[mask], minlength=width)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(count > 0, 100.0 * total / count, np.nan)
+
+
+def _codes(keys: pd.Series, clusters: Mapping[str, int]) -> np.ndarray:
+    """Return the column of ``clusters`` of each key, in one hashed look-up (KeyError for an unknown one)."""
+    names = pd.Index(list(clusters))
+    found = names.get_indexer(keys.to_numpy(dtype=object))
+    if (found < 0).any():
+        raise KeyError(keys[found < 0].iloc[0])
+    return np.asarray([clusters[n] for n in names], dtype=np.int64)[found]
 
 
 def _nanmean(stack: list[np.ndarray]) -> np.ndarray:
@@ -161,6 +175,24 @@ def table_clusters(table: Table) -> dict[str, tuple[int, int]]:
     ``scenes`` counts the distinct clusters (:func:`cluster_keys`) the key's interval is drawn from;
     ``overall`` covers every row. Raises ValueError for a table made without its rows.
     """
+    return dict(_once("clusters", table, _table_clusters))
+
+
+def _once(kind: str, table: Table, compute: Callable[[Table], V]) -> V:
+    """Return ``compute(table)``, computed once per table object while it lives.
+
+    A table is frozen and so are its rows; the report, ``scores.json`` and ``scores.md`` each ask for the
+    same intervals (a million rows: ~0.3 s a time).
+    """
+    key = (kind, id(table))
+    if key not in _PER_TABLE:
+        _PER_TABLE[key] = compute(table)
+        weakref.finalize(table, _PER_TABLE.pop, key, None)  # the id may be reused by a later table
+    found: V = _PER_TABLE[key]
+    return found
+
+
+def _table_clusters(table: Table) -> dict[str, tuple[int, int]]:
     if table.source is None:
         raise ValueError(f"table {table.title!r} keeps no rows to resample")
     scored = table.source.reset_index(drop=True)
@@ -208,11 +240,16 @@ def interval(draws: np.ndarray | None) -> Interval:
 def table_ci(table: Table, resampler: Resampler | None = None) -> dict[str, Interval]:
     """Return ``{key: (low, high)}`` (percent) for every key of ``table``'s JSON.
 
-    Without ``resampler``, a seeded one over the table's own rows.
+    Without ``resampler``, a seeded one over the table's own rows (computed once per table).
     """
-    if resampler is None and table.source is not None:
-        resampler = Resampler.for_rows(table.source)
-    return {key: interval(d) for key, d in table_draws(table, resampler or Resampler.of([])).items()}
+    if resampler is None:
+        return dict(_once("ci", table, _seeded_ci))
+    return {key: interval(d) for key, d in table_draws(table, resampler).items()}
+
+
+def _seeded_ci(table: Table) -> dict[str, Interval]:
+    resampler = Resampler.for_rows(table.source) if table.source is not None else Resampler.of([])
+    return {key: interval(d) for key, d in table_draws(table, resampler).items()}
 
 
 def cells_ci(table: Table) -> tuple[Interval, ...]:

@@ -19,9 +19,8 @@ from importlib.resources import files
 import jinja2
 from markupsafe import Markup, escape
 
+from spatialbench.charts import map_colour, map_names, row_from_top
 from spatialbench.runs.transcript import SentImage, Transcript, TranscriptTurn
-
-_COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 
 
 @dataclass(frozen=True)
@@ -62,18 +61,20 @@ def map_svg(points: dict[str, list[list[float]]], grid: int, names: list[str], t
     """Return an SVG of a cognitive map: a ``grid`` x ``grid`` board, each category's cells as dots.
 
     ``points``: category → ``[x, y]`` grid cells; ``names`` fixes each category's colour across the two
-    maps of a pair (one :func:`map_legend` below the pair names them).
+    maps of a pair (one :func:`map_legend` below the pair names them). Drawn as the cognitive-map figure
+    draws it (:mod:`spatialbench.charts.palette`): y upwards, cell (0, 0) at the bottom left, the same
+    colour per category.
     """
     cell, size = 14, 14 * grid
     dots = []
     for name, cells in points.items():
-        colour = _COLOURS[names.index(name) % len(_COLOURS)] if name in names else "#555"
+        colour = map_colour(names.index(name)) if name in names else "#555"
         for p in cells:
             if len(p) == 2:
-                cx, cy = (float(p[0]) + 0.5) * cell, (float(p[1]) + 0.5) * cell
+                cx, cy = (float(p[0]) + 0.5) * cell, (row_from_top(float(p[1]), grid) + 0.5) * cell
                 dots.append(
                     f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="5" fill="{colour}">'
-                    f"<title>{escape(name)} ({p[0]:g}, {p[1]:g})</title></circle>"
+                    f"<title>{escape(name)} ({_cell(p[0])}, {_cell(p[1])})</title></circle>"
                 )
     width = size + 2
     return Markup(
@@ -87,13 +88,18 @@ def map_svg(points: dict[str, list[list[float]]], grid: int, names: list[str], t
 def map_legend(names: list[str]) -> Markup:
     """Return an SVG line naming each category in its :func:`map_svg` colour (one legend for a map pair)."""
     legend = "".join(
-        f'<tspan fill="{_COLOURS[k % len(_COLOURS)]}">● {escape(n)} </tspan>' for k, n in enumerate(names)
+        f'<tspan fill="{map_colour(k)}">● {escape(n)} </tspan>' for k, n in enumerate(names)
     )
     width = 62 * len(names)  # the legend fits on one line
     return Markup(
         f'<svg class="cogmap-legend" width="{width}" height="16" viewBox="0 0 {width} 16">'
         f'<text x="0" y="12" font-size="11">{legend}</text></svg>'
     )
+
+
+def _cell(value: float) -> str:
+    """Write a map coordinate: a cell index as an integer (``3``), a continuous one with one decimal."""
+    return f"{value:.0f}" if float(value).is_integer() else f"{value:.1f}"
 
 
 def _grid_lines(grid: int, cell: int) -> str:
@@ -103,7 +109,7 @@ def _grid_lines(grid: int, cell: int) -> str:
 def _maps(found: Transcript) -> tuple[list[Markup], Markup] | None:
     if found.predicted_map is None and found.truth_map is None:
         return None
-    names = list(dict.fromkeys([*(found.truth_map or {}), *(found.predicted_map or {})]))
+    names = map_names(found.truth_map or {}, found.predicted_map or {})
     pair = [
         map_svg(found.predicted_map or {}, found.grid, names, "predicted map"),
         map_svg(found.truth_map or {}, found.grid, names, "ground truth"),

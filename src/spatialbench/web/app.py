@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException
 from starlette.responses import Response
 from starlette.templating import Jinja2Templates
 
+from spatialbench.views.tables import score_class
 from spatialbench.web.csrf import csrf_middleware, form_token, new_form_secret
 from spatialbench.web.security import token_middleware
 from spatialbench.web.state import ServeConfig, ServeState
@@ -37,13 +38,15 @@ def templates() -> Jinja2Templates:
     """Return the page templates (package data ``web/templates``, autoescaped, undefined names raise)."""
     env = jinja2.Environment(loader=jinja2.PackageLoader("spatialbench.web", "templates"), autoescape=True,
                              undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True)
+    env.filters["score_class"] = score_class
     return Jinja2Templates(env=env)
 
 
 def page(request: Request, template: str, /, **context: Any) -> HTMLResponse:
-    """Render ``template`` for ``request`` (the benchmark name and form token always in the context)."""
+    """Render ``template`` for ``request`` (benchmark name, form token, ``task_title`` in every context)."""
     state: ServeState = request.app.state.serve
-    context = {"benchmark": state.spec.name, "csrf_token": form_token(request), **context}
+    context = {"benchmark": state.spec.name, "csrf_token": form_token(request),
+               "task_title": state.spec.task_title, **context}
     return templates().TemplateResponse(request, template, context)
 
 

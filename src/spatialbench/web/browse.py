@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote
 
 import pandas as pd
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -15,8 +15,10 @@ from spatialbench.records.item import Item, MediaKind, MediaRef
 from spatialbench.runs.store.reader import StoredRow
 from spatialbench.runs.transcript import settings_line
 from spatialbench.scoring.uncertainty import table_ci
+from spatialbench.views.tables import table_css, table_script
 from spatialbench.views.transcript import stylesheet
 from spatialbench.web.app import STATIC, page
+from spatialbench.web.listing import COLUMNS, FILTERS, Listing, value_of
 from spatialbench.web.runs import ServedRun
 from spatialbench.web.security import UnsafePathError, safe_file
 from spatialbench.web.state import ServeState
@@ -25,7 +27,6 @@ from spatialbench.web.transcripts import transcript_view
 router = APIRouter()
 PAGE_SIZE = 100
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
-FILTERS = ("task", "scene", "dataset", "kind")
 ICON = (b'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" '
         b'fill="#335"/><circle cx="8" cy="8" r="4" fill="#fc6"/></svg>')
 
@@ -35,40 +36,28 @@ def serve_state(request: Request) -> ServeState:
     return request.app.state.serve  # type: ignore[no-any-return]
 
 
-def _value(item: Item, name: str) -> str:
-    return {"task": item.task, "scene": item.scene_id or "", "dataset": item.dataset or "",
-            "kind": item.answer_kind.value}[name]
-
-
-def _matches(item: Item, chosen: dict[str, str]) -> bool:
-    return all(_value(item, k) == v for k, v in chosen.items() if v)
-
-
-def searched(item: Item, query: str) -> bool:
-    """Whether every word of ``query`` is in the item's id, task, scene, question, options or truth."""
-    text = " ".join([item.id, item.task, item.scene_id or "", item.question, *(item.options or ()),
-                     str(item.ground_truth)]).lower()
-    return all(word in text for word in query.lower().split())
-
-
 @router.get("/", response_class=HTMLResponse)
 def browse(request: Request, task: str = "", scene: str = "", dataset: str = "", kind: str = "",
-           q: str = "", page_number: int = 0) -> HTMLResponse:
-    """List items filtered by task, scene, dataset, answer kind and the words of ``q``, 100 a page.
+           q: str = "", sort: str = "", order: str = "asc", page_number: int = 0) -> HTMLResponse:
+    """List every item that passes the filters and the words of ``q``, sorted by ``sort``, 100 a page.
 
+    Filters, search and sort apply to all items before the page is cut (:mod:`spatialbench.web.listing`);
     ``page_number`` (0-based) is clamped to the pages there are.
     """
     state = serve_state(request)
-    chosen = {"task": task, "scene": scene, "dataset": dataset, "kind": kind}
-    items = [i for i in state.items if _matches(i, chosen) and searched(i, q)]
+    runs = state.runs()
+    listing = Listing({"task": task, "scene": scene, "dataset": dataset, "kind": kind}, q, sort,
+                      "desc" if order == "desc" else "asc")
+    items = listing.rows(state.items, runs)
     pages = -(-len(items) // PAGE_SIZE)
     page_number = min(max(page_number, 0), max(pages - 1, 0))
     shown = items[page_number * PAGE_SIZE:(page_number + 1) * PAGE_SIZE]
-    options = {name: sorted({_value(i, name) for i in state.items}) for name in FILTERS}
-    query = urlencode({**chosen, "q": q})
-    return page(request, "browse.html.j2", items=shown, total=len(items), chosen={**chosen, "q": q},
-                options=options, runs=state.runs(), page_number=page_number, pages=pages, query=query,
-                load_errors=state.load_errors)
+    options = {name: sorted({value_of(i, name) for i in state.items} - {""}) for name in FILTERS}
+    headers = [listing.header(key, key) for key in COLUMNS]
+    headers += [listing.header(f"run:{r.name}", r.name) for r in runs]
+    return page(request, "browse.html.j2", items=shown, total=len(items), chosen={**listing.chosen, "q": q},
+                options=options, runs=runs, page_number=page_number, pages=pages, query=listing.query(),
+                headers=headers, listing=listing, load_errors=state.load_errors)
 
 
 def media_url(state: ServeState, ref: MediaRef, name: str | None = None) -> str | None:
@@ -104,9 +93,9 @@ def _answer(state: ServeState, run: ServedRun, item_id: str) -> dict[str, Any]:
             "settings": settings_line(run.folder), "transcript": transcript_view(state.root, run, item_id)}
 
 
-def heading(item: Item) -> str:
-    """Return an item's heading in words: its task with spaces, scene and dataset when known."""
-    parts = [item.task.replace("_", " "), item.scene_id, item.dataset]
+def heading(state: ServeState, item: Item) -> str:
+    """Return an item's heading in words: its task (the benchmark's words), scene and dataset when known."""
+    parts = [state.spec.task_title(item.task), item.scene_id, item.dataset]
     return " · ".join(str(p) for p in parts if p not in (None, "", "None"))
 
 
@@ -127,8 +116,9 @@ def item_page(request: Request, item_id: str,
     flags = latest_flags(state.flags_file, state.spec.name) if state.flags_file.is_file() else {}
     k = state.items.index(item)
     query = "?" + "&".join(f"runs={quote(n)}" for n in wanted) if wanted else ""
-    return page(request, "item.html.j2", item=item, media=media_views(state, item), heading=heading(item),
-                answers=[_answer(state, r, item.id) for r in chosen], flag=flags.get(item.id),
+    return page(request, "item.html.j2", item=item, media=media_views(state, item),
+                heading=heading(state, item), answers=[_answer(state, r, item.id) for r in chosen],
+                flag=flags.get(item.id),
                 all_runs=[r.name for r in every], shown_runs=wanted, position=k + 1, total=len(state.items),
                 prev_id=state.items[k - 1].id if k > 0 else None, query=query,
                 next_id=state.items[k + 1].id if k + 1 < len(state.items) else None)
@@ -150,6 +140,18 @@ def favicon() -> Response:
 def transcript_css() -> Response:
     """Serve the transcript fragment's style (shared with the static report: ``views/data``)."""
     return Response(stylesheet(), media_type="text/css", headers={"Cache-Control": "max-age=3600"})
+
+
+@router.get("/tables.css")
+def tables_css() -> Response:
+    """Serve the item tables' style (score colours, sort arrows; shared with the report: ``views/data``)."""
+    return Response(table_css(), media_type="text/css", headers={"Cache-Control": "max-age=3600"})
+
+
+@router.get("/tables.js")
+def tables_js() -> Response:
+    """Serve the item tables' sort / filter script (shared with the report: ``views/data``)."""
+    return Response(table_script(), media_type="text/javascript", headers={"Cache-Control": "max-age=3600"})
 
 
 @router.get("/static/{path:path}")

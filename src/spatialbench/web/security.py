@@ -33,8 +33,9 @@ FORBIDDEN_PAGE = (
     "</head><body><main><h1>Error 403: this page needs the "
     "access token</h1><p>The token is in the URL <code>spatialbench serve</code> printed when it started "
     "(<code>http://127.0.0.1:PORT/?token=…</code>, also in the terminal that runs it). Open that URL once: "
-    "the browser keeps the token in a cookie for every later page. A server restarted without "
-    "<code>--token</code> has a new one.</p></main></body></html>")
+    "the browser keeps the token in a cookie for every later page. Each start of "
+    "<code>spatialbench serve</code> makes a new token: after a restart, open the new URL it printed."
+    "</p></main></body></html>")
 """The 403 page a browser gets: where the token is (the terminal that runs ``serve``)."""
 
 

@@ -48,17 +48,22 @@ def stress_document(random: StressTest, grouped: StressTest, source: dict[str, s
 
 
 def stress_table(random: StressTest, grouped: StressTest) -> Grid:
-    """Tabulate each question type and ``overall``: n, chance, TsT random and grouped (percent, 95 % CI)."""
+    """Tabulate each question type and ``overall``: n, chance, TsT random and grouped (percent, 95 % CI).
+
+    A type scored by one fold kind only (the other skipped it, :func:`skipped_lines`) shows ``-`` for the
+    other; its n and chance come from the kind that scored it.
+    """
 
     def ci(task: TaskScore | None) -> str:
         return f"{task.interval[0]:.1f}-{task.interval[1]:.1f}" if task else ""
 
     rows = []
-    for name, task in random.tasks.items():
-        other = grouped.tasks.get(name)
-        rows.append(
-            (name, (task.n, task.chance, task.score, ci(task), other.score if other else None, ci(other)))
-        )
+    for name in [*random.tasks, *(n for n in grouped.tasks if n not in random.tasks)]:
+        task, other = random.tasks.get(name), grouped.tasks.get(name)
+        known = task or other
+        assert known is not None  # the name comes from one of the two
+        rows.append((name, (known.n, known.chance, task.score if task else None, ci(task),
+                            other.score if other else None, ci(other))))
     score, chance = random.overall
     rows.append(("overall", (len(random.items), chance, score, "", grouped.overall[0], "")))
     return Grid(
@@ -66,6 +71,16 @@ def stress_table(random: StressTest, grouped: StressTest) -> Grid:
         tuple(rows),
         "TsT-RF (text-only random forest, k-fold on the test set)",
     )
+
+
+def skipped_lines(random: StressTest, grouped: StressTest) -> list[str]:
+    """One line per question type a fold kind could not split into k folds, saying why (type order)."""
+    lines = []
+    for name in sorted({*random.skipped, *grouped.skipped}):
+        why = [f"{kind}: {result.skipped[name]}" for kind, result in (("random folds", random),
+               ("grouped folds", grouped)) if name in result.skipped]
+        lines.append(f"{name} not scored with k={random.k} ({'; '.join(why)})")
+    return lines
 
 
 def write_stress_test(

@@ -42,24 +42,43 @@ class FeatureSet:
     transform: Callable[[Maps, pd.DataFrame], pd.DataFrame]
 
 
-def _extract(pattern: str, names: list[str]) -> Callable[[pd.DataFrame], pd.DataFrame]:
+def with_slots(frame: pd.DataFrame, names: list[str]) -> pd.DataFrame:
+    """Take each key column from the row's generator slots where the row has that slot.
+
+    A generated benchmark stores the objects and roles each question was drawn with
+    (``metadata["slots"]``, the ``slots`` column of :func:`.table.question_table`); those, not the
+    question text, are its keys. Rows without the slot keep the key parsed from the text.
+    """
+    if "slots" not in frame.columns:
+        return frame
+    out = frame.copy()
+    for name in names:
+        given = out["slots"].map(lambda slots, key=name: slots.get(key) if isinstance(slots, dict) else None)
+        out[name] = given.where(given.notna(), out[name]) if name in out.columns else given
+    return out
+
+
+def _extract(
+    pattern: str, names: list[str], clean: Callable[[pd.Series], pd.Series] = lambda s: s.str.strip()
+) -> Callable[[pd.DataFrame], pd.DataFrame]:
     def keys(frame: pd.DataFrame) -> pd.DataFrame:
         out = frame.copy()
         found = out["question"].str.extract(pattern)
         for i, name in enumerate(names):
-            out[name] = found[i].str.strip()
-        return out
+            out[name] = clean(found[i])
+        return with_slots(out, names)
 
     return keys
 
 
 def _pair_keys(frame: pd.DataFrame) -> pd.DataFrame:
-    out = _extract(r"between the (.*?) and the (.*?)(?: \(in meters\))?\?$", ["_a", "_b"])(frame)
+    names = ["object_1", "object_2"]  # the generator's slot names of the pair
+    out = _extract(r"between the (.*?) and the (.*?)(?: \(in meters\))?\?$", names)(frame)
     out["object_pair"] = [
         "_".join(sorted([a, b])) if isinstance(a, str) and isinstance(b, str) else None
-        for a, b in zip(out["_a"], out["_b"], strict=True)
+        for a, b in zip(out["object_1"], out["object_2"], strict=True)
     ]
-    return out.drop(columns=["_a", "_b"])
+    return out.drop(columns=names)
 
 
 def _global(train: pd.DataFrame) -> Maps:

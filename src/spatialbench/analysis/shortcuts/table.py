@@ -49,7 +49,8 @@ def question_table(items: Iterable[Item]) -> pd.DataFrame:
     Columns: ``id``, ``task`` (question type; the relative-direction levels merged, ``difficulty`` kept),
     ``question``, ``options`` (list of option texts), ``scene``, ``format`` (``"mc"`` / ``"num"``),
     ``gt_idx`` (int, -1 for numbers), ``gt_val`` (str), ``gt_num`` (float, NaN for multiple choice),
-    ``log_gt`` (``log10(gt_num + 1)``).
+    ``log_gt`` (``log10(gt_num + 1)``), ``slots`` (a generated item's ``metadata["slots"]``: the objects
+    and roles it was drawn with, by the feature sets' key names; None for other items).
     """
     rows = []
     for item in sorted(items, key=lambda it: _id_key(it.id)):
@@ -69,6 +70,7 @@ def question_table(items: Iterable[Item]) -> pd.DataFrame:
                 "gt_idx": gt_idx,
                 "gt_val": texts[gt_idx] if mc and 0 <= gt_idx < len(texts) else item.ground_truth,
                 "gt_num": number,
+                "slots": _slots(item.metadata.get("slots")),
             }
         )
     frame = pd.DataFrame(rows)
@@ -76,6 +78,11 @@ def question_table(items: Iterable[Item]) -> pd.DataFrame:
         return frame
     frame["log_gt"] = np.log10(frame["gt_num"] + 1.0)
     return frame
+
+
+def _slots(value: object) -> dict[str, str] | None:
+    """Return the generator's slots as a dict of names, None when absent."""
+    return {str(k): str(v) for k, v in value.items()} if isinstance(value, dict) else None
 
 
 def _number(text: str) -> float:

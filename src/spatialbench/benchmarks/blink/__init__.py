@@ -25,10 +25,13 @@ def prompt_text(item: Item) -> str:
 
 
 def blink_table(rows: pd.DataFrame) -> Table:
-    """Accuracy per subtask present (official order, then others); Avg. = mean of the subtask accuracies."""
+    """Accuracy per subtask present (official order, then others); Avg. = mean of the subtask accuracies.
+
+    Headers print the config name with spaces (``Relative Depth``, as the paper names the subtasks).
+    """
     present = {str(t) for t in rows["task"]}
     order = [t for t in SUBTASKS if t in present] + sorted(present - set(SUBTASKS))
-    return grouped(rows, [Group.of(t, task=t) for t in order], weighting="columns")
+    return grouped(rows, [Group.of(t.replace("_", " "), t, task=t) for t in order], weighting="columns")
 
 
 BlinkBuilder = images_then_text(prompt_text, "BlinkBuilder")

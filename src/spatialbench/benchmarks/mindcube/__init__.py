@@ -18,7 +18,13 @@ from pathlib import Path
 import pandas as pd
 
 from spatialbench.benchmarks.mindcube.extraction import answer_tag_choice, official_choice
-from spatialbench.benchmarks.mindcube.loader import BENCHMARK_NAME, SETTINGS, load_mindcube, tiny_only
+from spatialbench.benchmarks.mindcube.loader import (
+    BENCHMARK_NAME,
+    SETTINGS,
+    check_prompt,
+    load_mindcube,
+    tiny_only,
+)
 from spatialbench.benchmarks.shared.choice import column_table, images_then_text
 from spatialbench.benchmarks.spec import BenchmarkSpec, MediaLayout, RunDefaults, Subset
 from spatialbench.prompting.templates import fill, read_json
@@ -32,7 +38,14 @@ IN_OVERALL = ("rotation", "among", "around", "other")
 
 
 def prompt_text(item: Item) -> str:
-    """Return the official raw-QA prompt of ``item`` (``RawQATemplate.generate_prompt``)."""
+    """Return the item's ``input_prompt`` (a release prompt file's), else the official raw-QA prompt.
+
+    Raw QA: ``RawQATemplate.generate_prompt``. A prompt file's ``input_prompt`` is that setting's prompt
+    as the official ``generate_prompts.py`` wrote it (``plain_cgmap_out``: a map before the answer).
+    """
+    given = item.metadata.get("input_prompt")
+    if isinstance(given, str) and given.strip():
+        return given
     return fill(read_json(__name__, "prompt.json")["raw_qa"], {"question": item.question})
 
 
@@ -69,6 +82,7 @@ SPEC = BenchmarkSpec(
     ),
     breakdowns=mindcube_breakdowns,
     defaults=RunDefaults(frames="all"),
+    option_checks={"prompt": check_prompt},
     title="MindCube",
     media=MediaLayout("<data>/<images> (the release's paths under data/: other_all_image/...)"),
     subsets=(

@@ -9,6 +9,16 @@ and ``gt_answer`` (a letter), besides ``category``, ``type`` and ``meta_info``. 
 ``MindCubeBench_tiny_raw_qa.tsv`` / ``MindCubeBench_raw_qa.tsv``, read by VLMEvalKit's ``MindCubeBench``)
 has ``index``, ``question``, ``answer``, ``category`` (the setting) and ``image_path`` (or base64 ``image``).
 
+The release's prompt files (``data/prompts/general/MindCube_tinybench_<setting>.jsonl``, official
+``scripts/generate_prompts.py``) are the same rows plus ``input_prompt`` (the prompt of that setting, e.g.
+``plain_cgmap_out``: a cognitive map, then the answer) and, for the cognitive-map settings,
+``grounded_cogmap`` (the ground-truth map, JSON text); loader option ``prompt`` (``--option
+prompt=plain_cgmap_out``, one of :data:`PROMPTS`; default ``raw_qa``, the raw files) reads
+``MindCube_tinybench_<prompt>.jsonl`` (``MindCube_<prompt>.jsonl`` for the full set) from the folder, its
+``prompts/general`` or ``data/prompts/general``. Both fields are kept in ``metadata`` (the prompt then sends
+``input_prompt``; ``spatialbench cogmap`` scores the maps against ``grounded_cogmap``). A file's image paths
+are relative to ``data/``: the first folder above the file that holds its first image.
+
 ``subset="tiny"`` reads MindCube-Tiny (``MindCube_tinybench.jsonl`` / ``*tiny*.tsv``); the default reads
 the full benchmark (``MindCube.jsonl`` / ``MindCubeBench_raw_qa.tsv``) — the training file is never read.
 """
@@ -33,6 +43,9 @@ _FILES = {
     "tiny": ("MindCube_tinybench.jsonl", "MindCubeBench_tiny_raw_qa.tsv"),
     "full": ("MindCube.jsonl", "MindCubeBench_raw_qa.tsv"),
 }
+PROMPTS = ("raw_qa", "ff_rsn", "aug_cgmap_in", "aug_cgmap_out", "plain_cgmap_out", "plain_cgmap_ffr_out",
+           "aug_cgmap_ffr_out", "cgmap_in_ffr_out")
+"""The official prompt settings (``src/prompt_generation/templates.py`` ``TEMPLATE_REGISTRY``)."""
 _FIRST_OPTION = re.compile(r"(?:^|\s)A\.\s")
 _OPTION_SPLIT = re.compile(r"(?:^|\s)([A-E])\.\s+")
 
@@ -67,6 +80,12 @@ def options_of(question: str) -> tuple[str, ...]:
     return tuple(options)
 
 
+def check_prompt(prompt: object) -> None:
+    """Refuse a ``prompt`` option that is not one of :data:`PROMPTS` (ValueError naming them)."""
+    if prompt not in PROMPTS:
+        raise ValueError(f"prompt must be one of {', '.join(PROMPTS)}, got {prompt!r}")
+
+
 def tiny_only(loaded: LoadedItems) -> LoadedItems:
     """Keep the items read from a MindCube-Tiny file (``metadata["file"]`` names one), with the row errors.
 
@@ -80,40 +99,50 @@ def tiny_only(loaded: LoadedItems) -> LoadedItems:
     return kept
 
 
-def release_file(path: Path, subset: str) -> Path:
-    """Return the file of ``subset`` (``tiny`` / ``full``).
+def release_file(path: Path, subset: str, prompt: str = "raw_qa") -> Path:
+    """Return the file of ``subset`` (``tiny`` / ``full``) and ``prompt`` (module docstring).
 
-    ``path`` itself when it is a file, else the subset's release file in ``path``, ``path/raw`` or
-    ``path/data/raw``.
+    ``path`` itself when it is a file, else the subset's file in ``path``, ``path/raw`` or
+    ``path/data/raw`` (``raw_qa``), or the prompt file in ``path``, ``path/prompts/general`` or
+    ``path/data/prompts/general``.
 
     Raises:
-        FileNotFoundError: no such file or folder, or no release file of the subset in the folder.
+        FileNotFoundError: no such file or folder, or no such file in the folder.
     """
     if path.is_file():
         return path
-    names = _FILES[subset]
-    for folder in (path, path / "raw", path / "data" / "raw"):
+    if prompt == "raw_qa":
+        names: tuple[str, ...] = _FILES[subset]
+        folders = ("", "raw", "data/raw")
+    else:
+        stem = "MindCube_tinybench" if subset == "tiny" else "MindCube"
+        names, folders = (f"{stem}_{prompt}.jsonl",), ("", "prompts/general", "data/prompts/general")
+    for folder in folders:
         for name in names:
-            if (folder / name).is_file():
-                return folder / name
-    where = f"{path}, {path}/raw or {path}/data/raw"
+            if (path / folder / name).is_file():
+                return path / folder / name
+    where = ", ".join(str(path / f) if f else str(path) for f in folders)
     raise FileNotFoundError(f"no MindCube file ({' or '.join(names)}) in {where}")
 
 
-def load_mindcube(path: Path | str, subset: Literal["full", "tiny"] = "full") -> LoadedItems:
-    """Load MindCube (module docstring) from a release JSONL, a TSV, or the folder holding them.
+def load_mindcube(
+    path: Path | str, subset: Literal["full", "tiny"] = "full", prompt: str = "raw_qa"
+) -> LoadedItems:
+    """Load MindCube (module docstring) from a release JSONL, a TSV, a prompt file or the folder holding them.
 
     Returns:
         Items in file order (id: the release ``id`` / TSV ``index``; task: the setting; options parsed from
         the question); ``.errors`` has one RowError per malformed line or row.
 
     Raises:
-        FileNotFoundError: see :func:`release_file`. ValueError: ``subset`` is not ``full`` or ``tiny``.
+        FileNotFoundError: see :func:`release_file`. ValueError: ``subset`` is not ``full`` or ``tiny``,
+            or ``prompt`` not one of :data:`PROMPTS`.
         AnnotationFileError (a ValueError): a file that is not JSON lines or not a table.
     """
     if subset not in _FILES:
         raise ValueError(f"subset must be one of full, tiny, got {subset!r}")
-    table = release_file(Path(path).resolve(), subset)
+    check_prompt(prompt)
+    table = release_file(Path(path).resolve(), subset, prompt)
     loaded = LoadedItems()
     for number, make in _rows(table):
         try:
@@ -134,23 +163,35 @@ def _rows(table: Path) -> Iterator[tuple[int, Any]]:
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
             yield number, lambda r=row: _tsv_item(r, table, by_index)
         return
-    root = table.parent.parent if table.parent.name == "raw" else table.parent  # paths are under data/
     try:
         lines = table.read_text(encoding="utf-8").splitlines()
     except OSError as error:
         raise unreadable(table, error) from None
     for number, line in enumerate(lines, start=1):
         if line.strip():
-            yield number, lambda text=line, n=number: _json_item(text, n, table, root)
+            yield number, lambda text=line, n=number: _json_item(text, n, table)
 
 
-def _json_item(line: str, number: int, table: Path, root: Path) -> Item:
+def image_root(table: Path, first: str) -> Path:
+    """Return the folder the image paths of ``table`` are relative to (module docstring).
+
+    The first of the file's folders and those above it that holds ``first``; else the folder above
+    ``raw/`` (the release's layout) or the file's own folder.
+    """
+    found = next((folder for folder in table.parents if (folder / first).is_file()), None)
+    return found or (table.parent.parent if table.parent.name == "raw" else table.parent)
+
+
+def _json_item(line: str, number: int, table: Path) -> Item:
     try:
         entry = json.loads(line)
     except json.JSONDecodeError as error:
         raise MalformedSampleError(f"line {number}", "json", f"not JSON ({error.msg})") from None
-    media = tuple(MediaRef(kind=MediaKind.IMAGE, path=str(root / p)) for p in entry["images"])
-    return _item(str(entry["id"]), "", entry["question"], entry["gt_answer"], media, table.name)
+    images = [str(p) for p in entry["images"]]
+    root = image_root(table, images[0]) if images else table.parent
+    media = tuple(MediaRef(kind=MediaKind.IMAGE, path=str(root / p)) for p in images)
+    extra = {k: entry[k] for k in ("input_prompt", "grounded_cogmap") if isinstance(entry.get(k), str)}
+    return _item(str(entry["id"]), "", entry["question"], entry["gt_answer"], media, table.name, extra)
 
 
 def _tsv_item(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) -> Item:
@@ -166,7 +207,8 @@ def _tsv_item(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) 
 
 
 def _item(
-    sample_id: str, category: str, question: Any, answer: Any, media: tuple[MediaRef, ...], file: str
+    sample_id: str, category: str, question: Any, answer: Any, media: tuple[MediaRef, ...], file: str,
+    extra: Mapping[str, str] | None = None,
 ) -> Item:
     text = str(question)
     options = options_of(text)
@@ -184,5 +226,5 @@ def _item(
         ground_truth=letter,
         answer_kind=AnswerKind.MULTIPLE_CHOICE,
         media=media,
-        metadata={"file": file},
+        metadata={"file": file, **(extra or {})},
     )

@@ -25,7 +25,20 @@ from spatialbench.benchmarks.shared.variants import all_variants_right
 from spatialbench.benchmarks.spec import BenchmarkSpec, MediaLayout, RunDefaults
 from spatialbench.records.item import Item
 from spatialbench.scoring.grouped import Table
-from spatialbench.scoring.rules import STANDARD_MODES, Extractors, ScoringRules
+from spatialbench.scoring.rules import STANDARD_MODES, ColumnGroup, Extractors, ScoringRules
+
+#: the question types under the main categories of the paper's main table (Positional Relationship,
+#: Attribute, Motion, then Multi-Step Reasoning); a header prints the part in parentheses
+_CATEGORIES = {
+    "Positional Relationship": ("Cam.-Cam.", "Obj.-Obj.", "Reg.-Reg.", "Cam.-Obj.", "Obj.-Reg.", "Cam.-Reg."),
+    "Attribute": ("Meas.", "Appr."),
+    "Motion": ("Cam.", "Obj."),
+}
+LABELS = {f"{category} ({part})": part for category, parts in _CATEGORIES.items() for part in parts}
+ORDER = (*LABELS, "MSR")
+COLUMN_GROUPS = tuple(
+    ColumnGroup(c, tuple(f"{c} ({p})" for p in parts)) for c, parts in _CATEGORIES.items()
+)
 
 
 def prompt_text(item: Item) -> str:
@@ -39,7 +52,7 @@ def mmsi_bench_table(rows: pd.DataFrame) -> Table:
     Rotations of one question (circular evaluation) count as one question, right only when all are; a
     vanilla run has one row per question and is tabulated as it is.
     """
-    return column_table(all_variants_right(rows, group_of), "task")
+    return column_table(all_variants_right(rows, group_of), "task", ORDER, LABELS)
 
 
 def mmsi_bench_breakdowns(
@@ -49,7 +62,8 @@ def mmsi_bench_breakdowns(
     first = rows[rows["id"].astype(str).map(group_of) == rows["id"].astype(str)]
     if len(first) == len(rows):
         return []
-    return [replace(column_table(first, "task"), title="MMSI-Bench: vanilla (rotation 0 of each question)")]
+    vanilla = column_table(first, "task", ORDER, LABELS)
+    return [replace(vanilla, title="MMSI-Bench: vanilla (rotation 0 of each question)")]
 
 
 MMSIBenchBuilder = images_then_text(prompt_text, "MMSIBenchBuilder")
@@ -67,6 +81,7 @@ SPEC = BenchmarkSpec(
             "robust": STANDARD_MODES["robust"],
         },
         default_mode="official",
+        column_groups=COLUMN_GROUPS,
     ),
     breakdowns=mmsi_bench_breakdowns,
     defaults=RunDefaults(frames="all"),

@@ -31,6 +31,7 @@ from spatialbench.benchmarks.remindview.prompt import (
     system_prompt,
     user_text,
 )
+from spatialbench.benchmarks.remindview.query import query_words
 from spatialbench.benchmarks.spec import BenchmarkSpec, MediaLayout, RunDefaults
 from spatialbench.records.item import Item
 from spatialbench.scoring.grouped import Group, Table, grouped, with_items
@@ -106,6 +107,7 @@ SPEC = BenchmarkSpec(
     title="ReMindView-Bench",
     media=MediaLayout("<data>/<folder_path>/frame<k>.png"),
     write=write_items,
+    task_words=query_words,
 )
 
 __all__ = [

@@ -30,6 +30,9 @@ ROOM_TYPES = {
 _PERSPECTIVE_TAGS = {"perspective_changing": "PC", "non_perspective_changing": "SP"}
 _VIEWER_AT_OBJECT = re.compile(r"\bpositioned (?:where|at)\b|\bfrom the view of\b|^\s*after turning\b", re.I)
 _LEVEL = re.compile(r"level_(\d+)")
+#: Table 1 / Table 5 names of the query_type parts (Table 1 caption: V–V, V–O, O–O; SP, PC; Dir., Dis.)
+RELATION_WORDS = {"view-view": "View–View", "view-object": "View–Object", "object-object": "Object–Object"}
+KIND_WORDS = {"relative_direction": "Relative Direction", "relative_distance": "Relative Distance"}
 
 
 @dataclass(frozen=True)
@@ -96,3 +99,21 @@ def room_type(folder_path: str) -> str | None:
         if key in ROOM_TYPES:
             return ROOM_TYPES[key]
     return None
+
+
+def query_words(query_type: str) -> str:
+    """Return a ``query_type`` in the paper's words (Table 5), templates numbered from 1 as there.
+
+    ``view-object|relative_distance|perspective_changing|1`` → ``View–Object · Relative Distance (PC) ·
+    template 2``.
+
+    A key that is not ``<relation>|<query type>|...`` comes back with spaces for ``_`` (never raises).
+    """
+    parts = normalize_query_type(query_type).split("|")
+    if len(parts) < 2 or parts[0] not in RELATION_WORDS or parts[1] not in KIND_WORDS:
+        return query_type.replace("_", " ")
+    tag = next((_PERSPECTIVE_TAGS[p] for p in parts[2:] if p in _PERSPECTIVE_TAGS), None)
+    words = [RELATION_WORDS[parts[0]], KIND_WORDS[parts[1]] + (f" ({tag})" if tag else "")]
+    if parts[-1].isdigit() and len(parts) > 2:
+        words.append(f"template {int(parts[-1]) + 1}")
+    return " · ".join(words)

@@ -17,7 +17,7 @@ from spatialbench.benchmarks.revsi.loader import BENCHMARK_NAME, load_revsi, sub
 from spatialbench.benchmarks.spec import BenchmarkSpec, MediaLayout, RunDefaults
 from spatialbench.benchmarks.vsibench.prompt import VideoQABuilder
 from spatialbench.scoring.grouped import Group, Table, grouped
-from spatialbench.scoring.rules import STANDARD_MODES, ScoringRules
+from spatialbench.scoring.rules import STANDARD_MODES, ColumnGroup, ScoringRules
 
 COLUMNS = (
     Group.of("Obj. Count", "object_counting", task=("object_counting_single", "object_counting_multiple")),
@@ -46,6 +46,12 @@ COLUMNS = (
     Group.of("Route Plan", "route_planning", task="route_planning"),
 )
 
+NUMERICAL = ("object_counting", "object_abs_distance", "object_size_estimation", "room_size_estimation")
+COLUMN_GROUPS = (  # VSI-Bench's Fig. 6 header over the same columns (ReVSI has no appearance order)
+    ColumnGroup("Numerical Answer", NUMERICAL),
+    ColumnGroup("Multiple-Choice Answer", tuple(c.key for c in COLUMNS if c.key not in NUMERICAL)),
+)
+
 
 class ReVSIBuilder(VideoQABuilder):
     """VSI-Bench's video prompt with ReVSI's post-prompts (``revsi/prompt.json``)."""
@@ -69,7 +75,11 @@ SPEC = BenchmarkSpec(
     load=load_revsi,
     prompt_builder=ReVSIBuilder,
     scoring=ScoringRules(
-        name=BENCHMARK_NAME, table=revsi_table, modes=STANDARD_MODES, default_mode="official"
+        name=BENCHMARK_NAME,
+        table=revsi_table,
+        modes=STANDARD_MODES,
+        default_mode="official",
+        column_groups=COLUMN_GROUPS,
     ),
     # at most 128 frames: every frame of a budget's video (it holds the budget's frames), 128 of all_frame
     defaults=RunDefaults(frames="uniform:128"),
@@ -78,4 +88,4 @@ SPEC = BenchmarkSpec(
     media=MediaLayout("<data>/revsi_videos/<budget>_frame/<scene_id>.mp4"),
 )
 
-__all__ = ["COLUMNS", "SPEC", "ReVSIBuilder", "load_revsi", "revsi_table"]
+__all__ = ["COLUMNS", "COLUMN_GROUPS", "SPEC", "ReVSIBuilder", "load_revsi", "revsi_table"]

@@ -8,7 +8,7 @@ item column (``task`` or a metadata field), Avg. over all questions, the layout 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import pandas as pd
@@ -57,11 +57,21 @@ def images_then_text(text: TextFn, name: str, *, markers: bool = False) -> type[
     return type(name, (ImagesThenText,), {"text": staticmethod(text), "markers": markers})
 
 
-def column_table(rows: pd.DataFrame, column: str = "task", order: Sequence[str] = ()) -> Table:
+def column_table(
+    rows: pd.DataFrame,
+    column: str = "task",
+    order: Sequence[str] = (),
+    labels: Mapping[str, str] | None = None,
+) -> Table:
     """Accuracy per value of ``column`` (``order`` first, then the rest sorted); Avg. over all questions.
 
+    ``labels``: the header printed for a value (its paper's short name; the value stays the JSON key).
+
     ``rows`` are scored rows; a metadata field must already be a column (``scoring.grouped.with_items``).
+    The table is keyed by ``column`` too, so that every question counts under Avg. (its n and interval).
     """
     present = [str(v) for v in pd.unique(rows[column])] if column in rows else []
     values = [v for v in order if v in present] + sorted(v for v in present if v not in order)
-    return grouped(rows, [Group.of(v, **{column: v}) for v in values], weighting="questions")
+    named = labels or {}
+    groups = [Group.of(named.get(v, v), v, **{column: v}) for v in values]
+    return grouped(rows, groups, weighting="questions", by=column)

@@ -21,23 +21,36 @@ from spatialbench.benchmarks.viewspatial.extraction import PROMPT_FORMAT, offici
 from spatialbench.benchmarks.viewspatial.loader import BENCHMARK_NAME, load_viewspatial
 from spatialbench.records.item import Item
 from spatialbench.scoring.grouped import Table, with_items
-from spatialbench.scoring.rules import STANDARD_MODES, Extractors, ScoringRules
+from spatialbench.scoring.rules import STANDARD_MODES, ColumnGroup, Extractors, ScoringRules
 
 _NUMBER = STANDARD_MODES["official"].number
 
+#: the release's question types in the order and under the headers of the paper's main table (the README's
+#: docs/main_result.png): Camera-based Tasks Rel. Dir., Obj. Ori.; Person-based Tasks Obj. Ori., Rel. Dir.,
+#: Sce. Sim. Labels say the perspective, since a label names one column (the serve UI keys by it).
+CAMERA = {"Camera perspective - Relative Direction": "Cam. Rel. Dir.",
+          "Camera perspective - Object View Orientation": "Cam. Obj. Ori."}
+PERSON = {"Person perspective - Object View Orientation": "Per. Obj. Ori.",
+          "Person perspective - Relative Direction": "Per. Rel. Dir.",
+          "Person perspective - Scene Simulation Relative Direction": "Per. Sce. Sim."}
+COLUMN_GROUPS = (
+    ColumnGroup("Camera-based Tasks", tuple(CAMERA)),
+    ColumnGroup("Person-based Tasks", tuple(PERSON)),
+)
+
 
 def prompt_text(item: Item) -> str:
-    """Return the question, its choices one per line, then the official ``prompt_format``.
+    """Return the official text: question, choices (one per line) and ``prompt_format``, joined as is.
 
-    The official ``evaluate.py`` sends ``question + prompt_format`` of its JSON, whose questions hold no
-    choices; the choices are added here so that the options the answer names are shown.
+    ``evaluate.py`` (since commit 90a8c34) sends ``item["question"] + item["choices"] + prompt_format``:
+    no separator between the question and its first choice, which is reproduced here.
     """
-    return "\n".join([item.question, *item.options]) + PROMPT_FORMAT
+    return item.question + "\n".join(item.options) + PROMPT_FORMAT
 
 
 def viewspatial_table(rows: pd.DataFrame) -> Table:
-    """Accuracy per question type; Avg. over all questions (``evaluate_vlm``'s overall accuracy)."""
-    return column_table(rows, "task")
+    """Accuracy per question type (the paper's order); Avg. over all questions (``evaluate_vlm``'s)."""
+    return column_table(rows, "task", (*CAMERA, *PERSON), {**CAMERA, **PERSON})
 
 
 def viewspatial_breakdowns(
@@ -64,6 +77,7 @@ SPEC = BenchmarkSpec(
             "robust": STANDARD_MODES["robust"],
         },
         default_mode="viewspatial",
+        column_groups=COLUMN_GROUPS,
     ),
     breakdowns=viewspatial_breakdowns,
     defaults=RunDefaults(frames="all"),

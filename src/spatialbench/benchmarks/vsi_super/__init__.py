@@ -1,8 +1,10 @@
 """VSI-SUPER (Cambrian-S, Yang et al. 2025, arXiv 2511.04670): Recall and Count over long videos.
 
 Modules: ``loader`` (release tables → items), ``streaming`` (streaming Count: a count per query time, every
-expected one scored). Two benchmarks: ``vsi-super-recall`` (multiple choice, accuracy per video duration;
-``SPEC_RECALL``) and ``vsi-super-count`` (a count, MRA per duration; ``SPEC_COUNT``). Both send the sampled
+expected one scored). Three benchmarks: ``vsi-super-recall`` (multiple choice, accuracy per video duration;
+``SPEC_RECALL``), ``vsi-super-count`` (a count, MRA per duration; ``SPEC_COUNT``) and
+``vsi-super-count-streaming`` (a count per query time, the mean MRA over every expected count, a missing
+one 0; ``SPEC_STREAMING``). Both send the sampled
 frames, then the question (VSI-Bench's video prompt layout, App. C.1 of Thinking in Space); the robust
 reader is the default, so "The answer is B." reads B.
 """
@@ -13,8 +15,21 @@ import pandas as pd
 
 from spatialbench.benchmarks.shared.choice import column_table
 from spatialbench.benchmarks.spec import BenchmarkSpec, MediaLayout
-from spatialbench.benchmarks.vsi_super.loader import COUNT, DURATIONS, RECALL, load_count, load_recall
-from spatialbench.benchmarks.vsi_super.streaming import read_counts, streaming_score, streaming_scores
+from spatialbench.benchmarks.vsi_super.loader import (
+    COUNT,
+    DURATIONS,
+    RECALL,
+    STREAMING,
+    load_count,
+    load_recall,
+    load_streaming,
+)
+from spatialbench.benchmarks.vsi_super.streaming import (
+    read_counts,
+    score_streaming,
+    streaming_score,
+    streaming_scores,
+)
 from spatialbench.benchmarks.vsibench.prompt import VideoQABuilder
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.rules import STANDARD_MODES, ScoringRules
@@ -50,14 +65,28 @@ SPEC_COUNT = BenchmarkSpec(
     media=_MEDIA,
 )
 
+SPEC_STREAMING = BenchmarkSpec(
+    name=STREAMING,
+    description="VSI-SUPER-Count streaming (Cambrian-S): a count per query time, every one scored by MRA",
+    load=load_streaming,
+    prompt_builder=VideoQABuilder,
+    scoring=ScoringRules(name=STREAMING, table=duration_table, modes=STANDARD_MODES,
+                         score_response=score_streaming),
+    title="VSI-SUPER-Count (streaming)",
+    media=_MEDIA,
+)
+
 __all__ = [
     "DURATIONS",
     "SPEC_COUNT",
     "SPEC_RECALL",
+    "SPEC_STREAMING",
     "duration_table",
     "load_count",
     "load_recall",
+    "load_streaming",
     "read_counts",
+    "score_streaming",
     "streaming_score",
     "streaming_scores",
 ]

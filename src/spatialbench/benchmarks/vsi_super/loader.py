@@ -1,11 +1,14 @@
 """Load VSI-SUPER (Cambrian-S, Yang et al. 2025, arXiv 2511.04670): Recall and Count over long videos.
 
-Layout read (the Hugging Face releases ``nyu-visionx/VSI-SUPER-Recall`` / ``-Count`` as this module assumes
-them; the cards could not be read here, see ``docs/benchmarks/vsi-super.md``): a ``.json`` (a list),
-``.jsonl`` or ``.parquet`` table, one row per question, with ``video_path`` (relative to the data folder),
-``question``, ``answer`` (Recall: a letter; Count: a number; streaming Count: a list of numbers, one per
-query time), Recall's ``options`` (a list, lettered or not) and the video length in ``split`` /
-``duration`` (``10mins``, ``30mins``, ``60mins``, ``120mins``, ``240mins``).
+Layout read: the Hugging Face releases ``nyu-visionx/VSI-SUPER-Recall`` / ``-Count`` (their cards could not
+be read here; the fields are those lmms-eval's ``vsisuper`` tasks read, ``lmms_eval/tasks/vsisuper/``): a
+``.json`` (a list), ``.jsonl`` or ``.parquet`` table, one row per question, with ``video_path`` (relative to
+the data folder), ``question``, ``answer`` (Recall: a letter; Count: a number), Recall's ``options`` (a
+list, lettered or not) and the video length: Recall's ``type``, Count's ``split`` (``10mins`` ...
+``240mins``; ``duration`` is read too). Count's streaming rows sit in the same table: ``split``
+``10mins_streaming`` ... and ``answers``, a list of counts, one per query time; ``vsi-super-count`` leaves
+them out (not row errors) and ``vsi-super-count-streaming`` reads only them (duration without
+``_streaming``; ground truth the list as JSON text, scored by :mod:`.streaming`).
 """
 
 from __future__ import annotations
@@ -24,7 +27,8 @@ from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
 
-RECALL, COUNT = "vsi-super-recall", "vsi-super-count"
+RECALL, COUNT, STREAMING = "vsi-super-recall", "vsi-super-count", "vsi-super-count-streaming"
+STREAMING_SUFFIX = "_streaming"
 DURATIONS = ("10mins", "30mins", "60mins", "120mins", "240mins")
 SUFFIXES = (".json", ".jsonl", ".parquet")
 
@@ -52,6 +56,23 @@ def load_count(path: Path | str) -> LoadedItems:
     return _load(path, COUNT)
 
 
+def load_streaming(path: Path | str) -> LoadedItems:
+    """Load VSI-SUPER-Count's streaming rows (``answers``: a count per query time) from ``path``.
+
+    Returns:
+        Items (task ``count_streaming``; ground truth: the counts as JSON text; dataset: the duration).
+
+    Raises:
+        FileNotFoundError: no such file / no table in the folder. AnnotationFileError: unreadable table.
+    """
+    return _load(path, STREAMING)
+
+
+def is_streaming(row: Mapping[str, Any]) -> bool:
+    """Whether a Count row is a streaming one (``split`` ends ``_streaming`` or it has ``answers``)."""
+    return str(row.get("split") or "").endswith(STREAMING_SUFFIX) or row.get("answers") is not None
+
+
 def _load(path: Path | str, benchmark: str) -> LoadedItems:
     root = Path(path).resolve()
     tables = data_files(root, SUFFIXES, "VSI-SUPER")
@@ -59,6 +80,8 @@ def _load(path: Path | str, benchmark: str) -> LoadedItems:
     for table in tables:
         prefix = f"{table.stem}:" if len(tables) > 1 else ""
         for number, row in _rows(table):
+            if benchmark != RECALL and is_streaming(row) != (benchmark == STREAMING):
+                continue  # the other Count benchmark's row (module docstring)
             sample_id = prefix + str(row.get("id", row.get("idx", number)))
             try:
                 loaded.append(_item(sample_id, row, table.parent, benchmark))
@@ -83,10 +106,10 @@ def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
 
 
 def _duration(sample_id: str, row: Mapping[str, Any]) -> str:
-    value = str(row.get("split") or row.get("duration") or "").strip()
+    value = str(row.get("split") or row.get("type") or row.get("duration") or "").strip()
     if not value:
-        raise MalformedSampleError(sample_id, "split", "no video duration (split / duration)")
-    return value
+        raise MalformedSampleError(sample_id, "split", "no video duration (split / type / duration)")
+    return value.removesuffix(STREAMING_SUFFIX)
 
 
 def _item(sample_id: str, row: Mapping[str, Any], root: Path, benchmark: str) -> Item:
@@ -105,8 +128,18 @@ def _item(sample_id: str, row: Mapping[str, Any], root: Path, benchmark: str) ->
             raise MalformedSampleError(sample_id, "answer", f"{row.get('answer')!r} is not an option")
         return Item(task="recall", options=options, ground_truth=answer,
                     answer_kind=AnswerKind.MULTIPLE_CHOICE, **common)
+    if benchmark == STREAMING:
+        return Item(task="count_streaming", ground_truth=_counts(sample_id, row.get("answers")),
+                    answer_kind=AnswerKind.NUMERICAL, **common)
     return Item(task="count", ground_truth=_count(sample_id, row.get("answer")),
                 answer_kind=AnswerKind.NUMERICAL, **common)
+
+
+def _counts(sample_id: str, value: Any) -> str:
+    """Return the expected counts as JSON text (``[3, 5, 8, 12]``): a non-empty list of positive counts."""
+    if not isinstance(value, list | tuple | np.ndarray) or not len(value):
+        raise MalformedSampleError(sample_id, "answers", f"{value!r} is not a list of counts")
+    return json.dumps([json.loads(_count(sample_id, v)) for v in value])
 
 
 def _count(sample_id: str, value: Any) -> str:

@@ -1,5 +1,8 @@
 """VSI-SUPER-Count streaming: one response holds a count per query time; every expected count is scored.
 
+:func:`score_streaming` is ``vsi-super-count-streaming``'s ``ScoringRules.score_response``: the item's
+ground truth is the expected counts as JSON text, the value shown the counts read (JSON text).
+
 Cambrian-S (arXiv 2511.04670, Sec. 3, VSI-SUPER-Count) asks for the running object count at several query
 times of one long video and reports MRA. Each expected answer is scored against the count given for the
 same query time, and a query the response gives no count for scores 0: the item's score is the mean over
@@ -9,11 +12,14 @@ stops at the shorter list, so ``"[3]"`` against ``[3, 5, 8, 12]`` scores 1.0 the
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 
 import numpy as np
 
+from spatialbench.records.item import Item
+from spatialbench.scoring.extraction import NO_ANSWER
 from spatialbench.scoring.metrics import mra_array
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -47,3 +53,16 @@ def streaming_score(text: str | None, answers: Sequence[float], mra: str = "offi
     """Return the item's score: the mean of :func:`streaming_scores` over all expected answers (0.0: none)."""
     scores = streaming_scores(text, answers, mra)
     return float(np.nan_to_num(scores).mean()) if len(scores) else 0.0
+
+
+def score_streaming(item: Item, text: str | None, mra: str) -> tuple[str | None, str, float]:
+    """Return (the counts read as JSON text or None, the rule, the item's :func:`streaming_score`)."""
+    answers = json.loads(item.ground_truth)
+    if text is None:
+        return None, "missing_prediction", 0.0
+    counts = read_counts(text)
+    if not counts:
+        return None, f"{NO_ANSWER}:no_count", 0.0
+    rule = "streaming:list" if _BRACKETS.search(text) else "streaming:numbers"
+    shown = json.dumps([int(c) if c.is_integer() else c for c in counts])
+    return shown, rule, streaming_score(text, answers, mra)

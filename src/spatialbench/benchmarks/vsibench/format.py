@@ -6,7 +6,9 @@ Fields, as in the official ``test.jsonl``: ``id`` (int, or text in exports), ``d
 ground truth must be a finite number (text or JSON number); anything else is a row problem, so no consumer
 sees ``"abc"``/``"nan"``. Other fields go to ``metadata``; generated benchmarks
 (:mod:`spatialbench.generate.vsi`) write two, the multiple-choice version of numerical questions
-(App. B.1): ``mc_options`` and ``mc_ground_truth`` (null for multiple-choice questions). Media:
+(App. B.1): ``mc_options`` and ``mc_ground_truth`` (null for multiple-choice questions), and ``slots``,
+the objects each question was drawn with by role (JSON text of ``{role: name}``, the stress-test's key
+names; null when a question names none), read back into ``metadata["slots"]`` as a dict. Media:
 ``MediaRef(VIDEO, "<dataset>/<scene_name>.mp4")`` relative to the video root.
 
 Reading: :func:`record_to_item` (the loader, :mod:`~spatialbench.benchmarks.vsibench.loader`, reads files).
@@ -27,7 +29,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from spatialbench.errors import SpatialBenchError
-from spatialbench.records.bulk import Shared, checked_item
+from spatialbench.records.bulk import Shared, item_of
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 
 NAME = "vsibench"
@@ -93,7 +95,7 @@ def _ground_truth(record: dict[str, Any], kind: AnswerKind, options: tuple[str, 
     raw = record.get("ground_truth")
     if kind is not AnswerKind.MULTIPLE_CHOICE or type(raw) is not str:
         return _checked_truth(raw, kind, options)
-    return shared.made(("letter", raw, len(options)), lambda: _checked_truth(raw, kind, options))
+    return shared.made(("letter", raw, len(options)), _checked_truth, raw, kind, options)
 
 
 def _checked_truth(raw: object, kind: AnswerKind, options: tuple[str, ...]) -> str:
@@ -139,7 +141,7 @@ def record_to_item(
     """One official record → :class:`Item` (id must already be set).
 
     Every field is checked here (the module docstring's rules), so the item is built without a second
-    validation (:func:`~spatialbench.records.bulk.checked_item`). ``pruned``: the pruned id list, which
+    validation (:func:`~spatialbench.records.bulk.item_of`). ``pruned``: the pruned id list, which
     sets ``metadata["pruned"]``; ``shared``: a table storing repeated names, options and media once.
 
     Raises:
@@ -156,13 +158,16 @@ def record_to_item(
     kind = _answer_kind(task, options)
     item_id = str(record["id"])
     # the official fields only (the usual case): no extra metadata to copy
-    metadata = {} if record.keys() <= _KNOWN_FIELDS else {
-        k: v for k, v in record.items() if k not in _KNOWN_FIELDS}
+    metadata = (
+        {} if record.keys() <= _KNOWN_FIELDS else {k: v for k, v in record.items() if k not in _KNOWN_FIELDS}
+    )
+    if record.get("slots") is not None:
+        metadata["slots"] = _slots(record["slots"])
     if record.get("pruned") is not None:
         metadata["pruned"] = bool(record["pruned"])
     if pruned is not None:
         metadata["pruned"] = item_id in pruned
-    return checked_item(
+    return item_of(
         id=item_id,
         benchmark=NAME,
         task=task,
@@ -177,13 +182,24 @@ def record_to_item(
     )
 
 
+def _slots(raw: object) -> dict[str, str]:
+    """Parse a generated question's slots: JSON text (or an object) of names by role."""
+    try:
+        value = json.loads(raw) if isinstance(raw, str) else raw
+    except json.JSONDecodeError as exc:
+        raise RowProblem("slots", f"not JSON: {exc.msg}") from None
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise RowProblem("slots", f"not an object of names by role: {raw!r}")
+    return value
+
+
 def _scene(dataset: str, scene: str, shared: Shared) -> tuple[str, str, tuple[MediaRef, ...]]:
     """Return the checked names and the video reference of a scene, made once per scene (``shared``).
 
     Raises:
         RowProblem: ``dataset`` or ``scene_name`` is not a plain name (checked in that order).
     """
-    return shared.made(("scene", dataset, scene), lambda: _checked_scene(dataset, scene))
+    return shared.made(("scene", dataset, scene), _checked_scene, dataset, scene)
 
 
 def _checked_scene(dataset: str, scene: str) -> tuple[str, str, tuple[MediaRef, ...]]:
@@ -204,6 +220,7 @@ SCHEMA = pa.schema(
         ("ground_truth", pa.string()),
         ("mc_options", pa.list_(pa.string())),
         ("mc_ground_truth", pa.string()),
+        ("slots", pa.string()),
     ]
 )
 
@@ -226,6 +243,7 @@ def item_to_record(item: Item) -> dict[str, Any]:
         "ground_truth": item.ground_truth,
         "mc_options": item.metadata.get("mc_options"),
         "mc_ground_truth": item.metadata.get("mc_ground_truth"),
+        "slots": json.dumps(item.metadata["slots"], sort_keys=True) if item.metadata.get("slots") else None,
     }
 
 

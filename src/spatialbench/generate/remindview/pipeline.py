@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.remindview.format import natural_key, write_table
-from spatialbench.generate.card import CARD_NAME, METADATA_NAME, write_card, write_image_rows
+from spatialbench.generate.card import CARD_NAME, METADATA_NAME, value_features, write_card, write_image_rows
 from spatialbench.generate.remindview.choices import PatternBalancer
 from spatialbench.generate.remindview.dataset import COLUMNS, Asked, ask, per_template, rows
 from spatialbench.generate.remindview.render import SceneRenderer, rig_folder, write_json
@@ -197,10 +197,12 @@ def _write_dataset(out: Path, config: RemindViewConfig, table: list[dict[str, An
     """
     frames = [sorted((p for p in (out / r["folder_path"]).iterdir() if p.suffix == ".png"),
                      key=lambda p: natural_key(p.name)) for r in table]
-    write_image_rows(out, table, COLUMNS, frames)
+    # the QA tables join the choices as the release does; a dataset row holds them as a list
+    questions = [{**r, "choices": str(r["choices"]).split(", ")} for r in table]
+    write_image_rows(out, questions, COLUMNS, frames)
     folders = [rig_folder(rig) for rig in config.rigs
                if any(r["folder_path"].startswith(rig_folder(rig) + "/") for r in table)]
-    features = [{"name": c, "dtype": "string"} for c in COLUMNS] + [{"name": "images", "list": "image"}]
+    features = [*value_features(questions, COLUMNS), {"name": "images", "list": "image"}]
     write_card(out, pretty_name="ReMindView-Bench (generated)", features=features,
                data_files=[METADATA_NAME, *(f"{folder}/**/frame*.png" for folder in folders)],
                how=HOW, seed=config.seed, rows=len(table))

@@ -263,7 +263,8 @@ def direction_candidates(
     for k in np.flatnonzero(kept):
         names = dict(zip(("positioning", "orienting", "querying"), triples[k], strict=True))
         question = render(task, **{role: question_name(c) for role, c in names.items()})
-        metadata = {"objects": list(triples[k]), "bearing_deg": round(float(angles[k]), 3)}
+        slots = {f"{role}_object": question_name(c) for role, c in names.items()}
+        metadata = {"objects": list(triples[k]), "bearing_deg": round(float(angles[k]), 3), "slots": slots}
         answer = label(float(angles[k]), settings)
         result.candidates.append(choice_candidate(task, scene, question, answer, choices, metadata))
     return result

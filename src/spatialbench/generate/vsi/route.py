@@ -139,6 +139,16 @@ def distractor_weights(
     )
 
 
+def route_slots(route: Route) -> dict[str, str]:
+    """Return the route question's objects by the roles the stress-test's features name them.
+
+    Route ends are written as the question words them ("the sofa"); the slots hold the object names
+    (the article dropped, as the official TsT code cleans the names it parses).
+    """
+    roles = {"beginning_object": route.start, "facing_object": route.facing, "target_object": route.goal}
+    return {role: name.removesuffix(" and").removeprefix("the ").strip() for role, name in roles.items()}
+
+
 def route_candidate(
     route: Route, rng: np.random.Generator, n_options: int = 4, settings: GenerationSettings | None = None
 ) -> Candidate:
@@ -162,7 +172,7 @@ def route_candidate(
         question=route.question(),
         answer=turn_option(answer),
         choices=tuple(turn_option(seq) for seq in [answer, *picked]),
-        metadata={"route": route.model_dump(mode="json", exclude_none=True)},
+        metadata={"route": route.model_dump(mode="json", exclude_none=True), "slots": route_slots(route)},
     )
 
 

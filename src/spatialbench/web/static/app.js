@@ -10,43 +10,31 @@ document.addEventListener("click", function (event) {
   }
 });
 
-// Tables with class "sortable": a click on a header sorts by that column (numbers as numbers).
-document.addEventListener("click", function (event) {
-  var th = event.target.closest("th.sortable");
-  if (!th) { return; }
-  var table = th.closest("table"), body = table.tBodies[0], col = th.cellIndex;
-  var down = th.dataset.dir !== "asc"; th.dataset.dir = down ? "asc" : "desc";
-  var key = function (row) {
-    var text = row.cells[col].innerText.trim(), num = parseFloat(text);
-    return isNaN(num) || !/^[-\d.]/.test(text) ? text.toLowerCase() : num;
-  };
-  var rows = Array.prototype.slice.call(body.rows);
-  rows.sort(function (a, b) {
-    var x = key(a), y = key(b);
-    if (typeof x !== typeof y) { x = String(x); y = String(y); }
-    return (x < y ? -1 : x > y ? 1 : 0) * (down ? 1 : -1);
+// A form.live (browse's filters) applies as you type or choose: the element its data-results names is
+// replaced by the same element of the page its query answers (all items filtered and sorted on the
+// server). data-results is read with getAttribute: the form's "dataset" select shadows form.dataset.
+var liveTimer = null;
+function applyLive(form) {
+  var target = document.getElementById(form.getAttribute("data-results"));
+  var url = form.action.split("?")[0] + "?" + new URLSearchParams(new FormData(form)).toString();
+  fetch(url, {headers: {accept: "text/html"}}).then(function (reply) { return reply.text(); }).then(function (html) {
+    var page = new DOMParser().parseFromString(html, "text/html");
+    var fresh = page.getElementById(form.getAttribute("data-results"));
+    if (fresh && target) { target.replaceWith(fresh); window.history.replaceState(null, "", url); }
   });
-  rows.forEach(function (row) { body.appendChild(row); });
-});
-
-// A search box with data-filter="TABLE-ID" hides the rows whose text lacks every typed word.
+}
 document.addEventListener("input", function (event) {
-  var box = event.target;
-  if (!box.dataset || !box.dataset.filter) { return; }
-  var words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
-  var shown = 0, rows = document.querySelectorAll("#" + box.dataset.filter + " tbody tr");
-  rows.forEach(function (row) {
-    var text = row.innerText.toLowerCase();
-    var hit = words.every(function (w) { return text.indexOf(w) >= 0; });
-    row.hidden = !hit; if (hit) { shown += 1; }
-  });
-  var count = document.getElementById("shown-count");
-  if (count) { count.textContent = shown + " shown"; }
+  var form = event.target.form;
+  if (!form || !form.classList.contains("live")) { return; }
+  window.clearTimeout(liveTimer);
+  liveTimer = window.setTimeout(function () { applyLive(form); }, 250);
 });
-
-// Selects with class "auto" submit their form when changed (filters apply at once).
 document.addEventListener("change", function (event) {
-  if (event.target.matches("select.auto")) { event.target.form.submit(); }
+  var form = event.target.form;
+  if (form && form.classList.contains("live") && event.target.matches("select")) { applyLive(form); }
+});
+document.addEventListener("submit", function (event) {
+  if (event.target.classList.contains("live")) { event.preventDefault(); applyLive(event.target); }
 });
 
 // Inputs with class "remember" keep their value (the reviewer's name) in localStorage.

@@ -36,8 +36,9 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
             continue
         flip = settings.abs_distance_order == "random" and rng.random() < 0.5
         first, second = (earlier, later) if flip else (later, earlier)
-        question = render(TASK, object_1=question_name(first), object_2=question_name(second))
-        result.candidates.append(numeric_candidate(TASK, scene, question, d, 1, {"objects": [first, second]}))
+        slots = {"object_1": question_name(first), "object_2": question_name(second)}
+        metadata = {"objects": [first, second], "slots": slots}
+        result.candidates.append(numeric_candidate(TASK, scene, render(TASK, **slots), d, 1, metadata))
     return result
 
 

@@ -20,8 +20,11 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
         if count < 2:
             result.removed["single_instance"] += 1
             continue
-        question = render(TASK, category=question_name(category))
-        result.candidates.append(numeric_candidate(TASK, scene, question, count, 0, {"category": category}))
+        name = question_name(category)
+        metadata = {"category": category, "slots": {"object": name}}
+        result.candidates.append(
+            numeric_candidate(TASK, scene, render(TASK, category=name), count, 0, metadata)
+        )
     return result
 
 

@@ -22,8 +22,11 @@ def generate(scene: Scene, settings: GenerationSettings) -> TaskResult:
             result.removed["not_unique"] += 1
             continue
         size_cm = scene.unique_box(category).longest_side * 100.0
-        question = render(TASK, category=question_name(category))
-        result.candidates.append(numeric_candidate(TASK, scene, question, size_cm, 0, {"category": category}))
+        name = question_name(category)
+        metadata = {"category": category, "slots": {"object": name}}
+        result.candidates.append(
+            numeric_candidate(TASK, scene, render(TASK, category=name), size_cm, 0, metadata)
+        )
     return result
 
 

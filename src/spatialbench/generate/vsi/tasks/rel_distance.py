@@ -198,6 +198,7 @@ def choice_set_candidate(
         choices=tuple(map(question_name, choice_set)),
         metadata={
             "primary": primary,
+            "slots": {"target_object": question_name(primary)},
             "distances": {c: round(x, 4) for c, x in zip(choice_set, d, strict=True)},
         },
     )

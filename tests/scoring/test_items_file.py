@@ -1,0 +1,62 @@
+"""``items.csv`` written in chunks (issue 25, item 3): the bytes ``DataFrame.to_csv`` wrote before, and the
+intervals each report asks for computed once per table.
+
+The expected text was written by main before the change (52c02a5, pandas ``to_csv``) for these items: a
+data error (ground truth 0: no score), a missing prediction, formula-like cells, pruned flags, an item
+without a scene, an id beyond 64 bits.
+"""
+
+import gc
+
+from spatialbench.benchmarks import get_benchmark
+from spatialbench.records.item import AnswerKind, Item
+from spatialbench.scoring import score_items, uncertainty
+from spatialbench.scoring.items_file import items_csv_text
+from spatialbench.scoring.uncertainty import table_ci
+
+RULES = get_benchmark("vsibench").scoring
+BIG = str(2**64 + 1)
+EXPECTED = (
+    '"id","task","prediction","extracted","score","rule","ground_truth","dataset","pruned","scene_id",'
+    '"n_options"\n'
+    '"1","object_counting","\'-2",-2.0,0.0,"robust:plain_number","2","scannet",True,"s",0\n'
+    '"2","object_counting","3",3.0,"","robust:plain_number","0","scannet",False,"s",0\n'
+    '"3","object_counting","","",0.0,"missing_prediction","2","scannet",False,"s",0\n'
+    '"4","route_planning","\'=B","",0.0,"no_answer:not_found","B","scannet",True,"s",2\n'
+    '"5","object_counting","nan","",0.0,"no_answer:not_found","3","scannet",False,"",0\n'
+    '"18446744073709551617","object_counting","inf","","","no_answer:not_found","nan","scannet",False,"s",0\n'
+)
+
+
+def _item(item_id: str, truth: str, pruned: bool, options: tuple[str, ...] = ()) -> Item:
+    kind = AnswerKind.MULTIPLE_CHOICE if options else AnswerKind.NUMERICAL
+    return Item(id=item_id, benchmark="vsibench", task="route_planning" if options else "object_counting",
+                question="How many chairs (in meters)?", options=options, ground_truth=truth,
+                answer_kind=kind, dataset="scannet", scene_id=None if item_id == "5" else "s",
+                metadata={"pruned": pruned})
+
+
+def _result():
+    items = [_item("1", "2", True), _item("2", "0", False), _item("3", "2", False),
+             _item("4", "B", True, ("A. x", "B. =y")), _item("5", "3", False), _item(BIG, "nan", False)]
+    responses = {"1": "-2", "2": "3", "4": "=B", "5": "nan", BIG: "inf"}
+    return score_items(items, responses, RULES, extract="robust")
+
+
+def test_items_csv_is_the_text_to_csv_wrote(monkeypatch):
+    result = _result()
+    assert items_csv_text(result.rows) == EXPECTED
+    monkeypatch.setattr("spatialbench.scoring.items_file.CHUNK", 2)  # rows written 2 at a time: same text
+    assert items_csv_text(result.rows) == EXPECTED
+
+
+def test_intervals_are_computed_once_per_table_and_forgotten_with_it():
+    table = _result().table
+    first = table_ci(table)
+    first["overall"] = None  # a caller's copy: the stored intervals are not changed
+    assert table_ci(table) == table_ci(table) != first
+    key = ("ci", id(table))
+    assert key in uncertainty._PER_TABLE
+    del table
+    gc.collect()
+    assert key not in uncertainty._PER_TABLE
