@@ -109,3 +109,19 @@ def test_loopback_run_scores_the_card_formula(tmp_path: Path, monkeypatch: pytes
     report = CliRunner().invoke(app, ["report", str(out), "--out", str(tmp_path / "report")])
     assert report.exit_code == 0, report.output
     assert "<th>2D</th>" in (tmp_path / "report" / "index.html").read_text()
+
+
+def test_a_json_array_file_is_one_line_not_a_traceback(tmp_path: Path) -> None:
+    # EmbSpatial's JSON array passed as CV-Bench data ended in AttributeError: 'list' has no 'get'
+    from typer.testing import CliRunner
+
+    from spatialbench.cli.main import app
+
+    table = tmp_path / "test_2d.jsonl"
+    table.write_text('[{"question": "q", "answer": "A"}]\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["run", "--benchmark", "cvbench", "--data", str(table),
+                                      "--model", "chance-random", "--out", str(tmp_path / "run")])
+    assert result.exit_code == 2
+    assert result.output.strip() == (f"error: {table}: line 1 is a JSON list, not an object: CV-Bench files "
+                                     "hold one question object per line (another benchmark's file?)")
+    assert not (tmp_path / "run").exists()

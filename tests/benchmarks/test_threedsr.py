@@ -226,3 +226,12 @@ def test_loopback_run_scores_every_setting(tmp_path: Path, monkeypatch: pytest.M
         assert "| accuracy | " + " | ".join(f"{100 * h.mean():.1f}" for h in per_type) + " |" in section
         assert "| n | " + " | ".join(str(len(h)) for h in per_type) + " |" in section
     assert "<th>Multi-Object</th>" in html
+
+
+def test_a_row_without_its_qid_is_a_row_error(tmp_path: Path) -> None:
+    # a TSV without qid loaded with ids from index: variant groups lost, chance scored 45.5 not 15.0
+    rows = _kit_rows()[:2]
+    del rows[0]["qid"]
+    loaded = get_benchmark("3dsrbench").load_items(write_tsv(rows, tmp_path / "3dsr.tsv"))
+    assert [item.id for item in loaded] == [ROWS[1][0]] and [e.line for e in loaded.errors] == [2]
+    assert "field 'qid'" in str(loaded.errors[0]) and "group a question's variants" in str(loaded.errors[0])

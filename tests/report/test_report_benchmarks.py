@@ -86,3 +86,23 @@ def test_remindview_report_has_table_1_rows(tmp_path: Path) -> None:
     page = next((tmp_path / "report" / "items").glob("object_centric_qa_0-*.html")).read_text()
     assert re.findall(r"<figcaption>([^<]*)</figcaption>", page) == ["frame0", "frame1", "frame2", "frame3"]
     assert "None" not in page.split('<div class="runs">')[0] and "<td>scene</td>" not in page
+
+
+def test_data_of_another_benchmark_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    # a newcomer's `report RUN --data <other benchmark>`: an IndexError in the radar, or a report of 0 items
+    from typer.testing import CliRunner
+
+    from spatialbench.cli.main import app
+    from support.vsi_data import make_vsibench
+
+    chance = tmp_path / "chance"
+    make_vsibench(tmp_path / "vsi", n_videos=1, per_video=2)
+    run(RunConfig.model_validate({"data": {"benchmark": "vsibench", "path": str(tmp_path / "vsi")},
+                                  "model": {"name": "chance-random"}, "out": str(chance)}), progress=False)
+    other = build_remindview(tmp_path / "rmv")  # every row a row error for VSI-Bench's loader: 0 questions
+    args = ["report", str(chance), "--data", str(other), "--out", str(tmp_path / "rep")]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert result.output.strip() == (f"error: {chance}: no vsibench question loaded from {other} "
+                                     "(is --data another benchmark's data?)")
+    assert not (tmp_path / "rep").exists()

@@ -150,12 +150,12 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     Raises:
         RunFolderError: a run folder cannot be read, names an unregistered benchmark, or runs of different
             benchmarks (checked from the configurations before any is loaded). ValueError: two runs with
-            the same folder name.
+            the same folder name, or a run with no question loaded (``data`` of another benchmark).
     """
     folders = check_benchmarks(run_paths)
     stages = _Stages(Tally(len(folders) + len(_STAGES), progress))
     runs = [load_run(f, data, exclude) for f in stages.tally.each(folders)]
-    _check_labels(runs)
+    _check_runs(runs)
     stages.done("load_and_score", step=False)
     target = Path(out)
     target.mkdir(parents=True, exist_ok=True)
@@ -204,9 +204,13 @@ class _Stages:
             self.tally.step()
 
 
-def _check_labels(runs: Sequence[RunData]) -> None:
+def _check_runs(runs: Sequence[RunData]) -> None:
+    """Refuse, before anything is written, a run with no question loaded and two runs of one folder name."""
     seen: dict[str, Path] = {}
     for run in runs:
+        if not run.by_id:  # --data of another benchmark: an IndexError in the radar and half a report before
+            raise ValueError(f"{run.path}: no {run.spec.name} question loaded from {run.data} (is --data "
+                             "another benchmark's data?)")
         if run.label in seen:
             raise ValueError(f"two runs share the folder name {run.label!r} ({seen[run.label]}, {run.path}); "
                              "rename one (row names are folder names)")

@@ -155,23 +155,12 @@ def iterative_bias_pruning(
     full = items if isinstance(items, pd.DataFrame) else question_table(items)
     groups = plan_groups(full, alloc, budget, frac, budgets, floor)
     tally = Tally(sum(-(-g.budget // batch_size) for g in groups) + 2 + control_seeds, progress)
-    options = {
-        "batch_size": batch_size, "floor": floor, "stop_below": stop_below, "folds": folds, "seed": seed
-    }
+    options = dict(batch_size=batch_size, floor=floor, stop_below=stop_below, folds=folds, seed=seed)
     removed, records = _groups(full, groups, options, tally)
     table = full[~full["id"].isin(removed)].reset_index(drop=True)
-    settings = {
-        "alloc": alloc,
-        "budget": budget,
-        "frac": frac,
-        "budgets": {g.name: g.budget for g in groups},
-        "batch_size": batch_size,
-        "floor": floor,
-        "stop_below": stop_below,
-        "folds": folds,
-        "seed": seed,
-        "control_seeds": control_seeds,
-        "fingerprint": order_digest(full["id"].astype(str)),
+    settings = {  # summary.json's key order: the allocation, then the loop's options
+        "alloc": alloc, "budget": budget, "frac": frac, "budgets": {g.name: g.budget for g in groups},
+        **options, "control_seeds": control_seeds, "fingerprint": order_digest(full["id"].astype(str)),
     }
     tally.total = tally.done + 2 + control_seeds  # the iterations that ran
     before, after = (_score(t, folds, seed) for t in tally.each([full, table]))

@@ -21,7 +21,7 @@ import pandas as pd
 
 from spatialbench.benchmarks.shared.images import image_folder, write_images
 from spatialbench.benchmarks.shared.tsv import data_files, image_index, option_columns, read_tsv, tsv_images
-from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
 
@@ -69,7 +69,12 @@ def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             records = [json.loads(line) for line in table.read_text(encoding="utf-8").splitlines() if line]
     except (OSError, ValueError) as error:
         raise unreadable(table, error) from None
-    yield from enumerate(records, start=1)
+    for number, record in enumerate(records, start=1):
+        if not isinstance(record, dict):  # e.g. another benchmark's JSON array: a traceback before
+            kind = type(record).__name__
+            raise AnnotationFileError(table, f"line {number} is a JSON {kind}, not an object: CV-Bench files "
+                                      "hold one question object per line (another benchmark's file?)", number)
+        yield number, record
 
 
 def _media(sample_id: str, row: Mapping[str, Any], table: Path) -> tuple[MediaRef, ...]:

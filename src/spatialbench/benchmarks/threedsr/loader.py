@@ -51,8 +51,8 @@ def load_3dsrbench(path: Path | str) -> LoadedItems:
     """Load every row of ``path`` (a ``3dsrbench_v1_vlmevalkit*.tsv`` / ``.parquet`` file or their folder).
 
     Returns:
-        Items in file order (id: the ``qid``, else the ``index``; task: the question type; metadata
-        ``type``: its main type, ``index``); ``.errors`` names each malformed row.
+        Items in file order (id: the ``qid``, required: a row without one is a row error; task: the
+        question type; metadata ``type``: its main type, ``index``); ``.errors`` names each malformed row.
 
     Raises:
         FileNotFoundError: no such file or no 3DSRBench file in the folder. AnnotationFileError: unreadable.
@@ -84,6 +84,9 @@ def _id(row: Mapping[str, Any]) -> str:
 
 def _item(row: Mapping[str, Any], media: ImagesOrError) -> Item:
     sample_id = _id(row)
+    if not str(row.get("qid") or "").strip():  # ids from the index silently lost the variant groups before
+        reason = "missing: the flip and circular settings group a question's variants by it"
+        raise MalformedSampleError(sample_id, "qid", reason)
     if isinstance(media, MalformedSampleError):
         raise media
     options = option_columns(row)
