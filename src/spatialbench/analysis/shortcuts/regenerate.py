@@ -17,13 +17,16 @@ questions: their flagged questions stay, counted in the report. Same seeds, same
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from spatialbench.analysis.shortcuts.forest import StressTest, TaskScore, stress_test
 from spatialbench.analysis.shortcuts.table import question_table
+from spatialbench.errors import SpatialBenchError
 from spatialbench.generate.vsi import (
     Candidate,
     GeneratedBenchmark,
@@ -32,12 +35,19 @@ from spatialbench.generate.vsi import (
     assemble,
     run_generators,
 )
+from spatialbench.generate.vsi.folder import DEBIAS_FILE
 from spatialbench.generate.vsi.seeding import derived_rng
+from spatialbench.generate.vsi.writers import write_benchmark
 from spatialbench.records import AnswerKind, Item
+from spatialbench.records.files import atomic_write_text
 from spatialbench.scene.model import Scene
 
 Results = dict[str, list[TaskResult]]
 Slot = tuple[str, int, int]  # (generator task, scene index, candidate index)
+
+
+class DebiasSettingsError(SpatialBenchError, ValueError):
+    """A re-draw setting out of range (the message names it and its range)."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +62,17 @@ class DebiasSettings:
     rounds: int = 5
     folds: str = "random"
     seed: int = 42
+
+    def __post_init__(self) -> None:
+        """Refuse a threshold no bias can exceed meaningfully or a round count below one.
+
+        Raises:
+            DebiasSettingsError: ``threshold`` outside [0, 1) (NaN included) or ``rounds`` below 1.
+        """
+        if not 0.0 <= self.threshold < 1.0:  # also refuses NaN
+            raise DebiasSettingsError(f"debias threshold {self.threshold}: use a bias score in [0, 1)")
+        if isinstance(self.rounds, bool) or not isinstance(self.rounds, int) or self.rounds < 1:
+            raise DebiasSettingsError(f"debias rounds {self.rounds!r}: use a whole number of at least 1")
 
 
 @dataclass(frozen=True)
@@ -73,7 +94,8 @@ class _State:
 
 
 def _key(c: Candidate) -> tuple[Any, ...]:
-    return (c.task, c.scene_id, c.question, c.answer, tuple(sorted(c.choices)))
+    # no answer: the same question with a re-sampled distance estimate is no other question
+    return (c.task, c.scene_id, c.question, tuple(sorted(c.choices)))
 
 
 def _slots(results: Results) -> list[Slot]:
@@ -151,14 +173,39 @@ def _round(state: _State, proposal: Results, types: Mapping[str, str], settings:
     return kept
 
 
+REASONS = {
+    "no_spares": "the generator asked no other question of these tasks and scenes (it asks every one they "
+                 "allow, or every spare was tried)",
+    "not_kept": "the last re-draws of this type raised its TsT accuracy, so they were not kept",
+    "max_rounds": "re-draws were still being kept when the rounds ran out (more rounds may lower it further)",
+}
+"""Why a type still has flagged questions after the rounds (``tasks.<type>.left_because``)."""
+
+NOTE = ("The re-draws were chosen and kept against the same forest that measures 'after' (settings: folds, "
+        "seed), so an 'after' below chance means fitted to this forest, not free of shortcuts: re-test the "
+        "folder with `spatialbench stress-test` (both fold kinds, another --seed) before trusting it.")
+
+
+@dataclass
+class _Rounds:
+    """What the rounds did: a record per round, replacements kept and the last outcome per TsT type."""
+
+    records: list[dict[str, Any]]
+    replaced: Counter[str]
+    outcome: dict[str, str]  # type -> "no_spares" | "not_kept" | "max_rounds" (its last round)
+    stop: str = "max_rounds"
+
+
 def _summary(before: StressTest, after: StressTest, flagged: tuple[Counter[str], Counter[str]],
-             replaced: Counter[str]) -> dict[str, Any]:
-    """Per TsT type and overall (mean over types): TsT accuracy before and after, chance, counts."""
+             done: _Rounds) -> dict[str, Any]:
+    """Per TsT type and overall (mean over types): TsT accuracy before and after, chance, counts, reasons."""
     tasks = {
         name: {
             "n": b.n, "chance": b.chance, "before": b.score,
             "after": after.tasks[name].score if name in after.tasks else None,
-            "flagged_before": flagged[0][name], "flagged_after": flagged[1][name], "replaced": replaced[name],
+            "flagged_before": flagged[0][name], "flagged_after": flagged[1][name],
+            "replaced": done.replaced[name],
+            "left_because": done.outcome.get(name, "no_spares") if flagged[1][name] else None,
         }
         for name, b in before.tasks.items()
     }
@@ -169,25 +216,30 @@ def _summary(before: StressTest, after: StressTest, flagged: tuple[Counter[str],
 def _loop(
     state: _State, scenes: list[Scene], types: Mapping[str, str], settings: GenerationSettings,
     debias: DebiasSettings, log: Callable[[str], None],
-) -> tuple[list[dict[str, Any]], Counter[str], str]:
-    """Run the re-draw rounds on ``state``: round records, replacements kept per type, why it stopped."""
-    rounds, replaced = list[dict[str, Any]](), Counter[str]()
+) -> _Rounds:
+    """Run the re-draw rounds on ``state`` until nothing is flagged, nothing is re-drawn or ``rounds``."""
+    done = _Rounds([], Counter(), {})
     for number in range(1, debias.rounds + 1):
         flagged = _flagged(state, debias.threshold)
         if not flagged:
-            return rounds, replaced, "none_flagged"
+            done.stop = "none_flagged"
+            break
         spares = _spares(scenes, sorted({t for t, _, _ in flagged}), settings, number)
         proposal, proposed = _propose(state, flagged, spares)
+        tried = {types[t] for t in proposed}
+        done.outcome.update({types[t]: "no_spares" for t, _, _ in flagged if types[t] not in tried})
         if not proposed:
-            return rounds, replaced, "no_spares"
+            done.stop = "no_spares"
+            break
         kept = _round(state, proposal, types, settings, debias)
+        done.outcome.update({name: "max_rounds" if name in kept else "not_kept" for name in tried})
         for task, n in proposed.items():
-            replaced[types[task]] += n if types[task] in kept else 0
-        rounds.append({"round": number, "flagged": len(flagged), "replaced": dict(sorted(proposed.items())),
-                       "kept_types": kept})
+            done.replaced[types[task]] += n if types[task] in kept else 0
+        done.records.append({"round": number, "flagged": len(flagged),
+                             "replaced": dict(sorted(proposed.items())), "kept_types": kept})
         log(f"[debias] round {number}: {len(flagged)} flagged, {sum(proposed.values())} re-drawn, "
             f"kept for {', '.join(kept) or 'no type'}")
-    return rounds, replaced, "max_rounds"
+    return done
 
 
 def regenerate_biased(
@@ -199,11 +251,13 @@ def regenerate_biased(
 ) -> Regeneration:
     """Generate ``tasks`` on ``scenes`` and re-draw the questions the stress-test flags (module docstring).
 
-    Report: ``settings`` (threshold, rounds, folds, seed, generator_seed), ``tasks``: per TsT type
-    ``{n, chance, before, after, flagged_before, flagged_after, replaced}`` (TsT accuracy and chance in
-    percent), ``overall`` (means over types), ``rounds``: per round ``{round, flagged, replaced: {task:
-    n}, kept_types}``, ``stop_reason`` (``none_flagged``, ``no_spares``, ``max_rounds``), ``skipped``
-    (types the stress-test cannot split). ``log``: called with one line per round.
+    Report (``debias.json``): ``settings`` (threshold, rounds, folds, seed, generator_seed), ``tasks``: per
+    TsT type ``{n, chance, before, after, flagged_before, flagged_after, replaced, left_because}`` (TsT
+    accuracy and chance in percent; ``left_because`` a key of :data:`REASONS` or null), ``reasons``,
+    ``overall`` (means over types), ``rounds``: per round ``{round, flagged, replaced: {task: n},
+    kept_types}``, ``stop_reason`` (``none_flagged``, ``no_spares``, ``max_rounds``), ``skipped`` (types
+    the stress-test cannot split), ``note`` (:data:`NOTE`). The manifest gains ``debias`` (the settings).
+    ``log``: called with one line per round.
 
     Raises:
         StressTestError / LeakError: from the stress-test.
@@ -216,15 +270,38 @@ def regenerate_biased(
     asked = {_key(c) for rs in results.values() for r in rs for c in r.candidates}
     state = _State(results, dict(before.tasks), bias, asked)
     initially = Counter(types[t] for t, _, _ in _flagged(state, debias.threshold))
-    rounds, replaced, reason = _loop(state, scene_list, types, settings, debias, log)
+    done = _loop(state, scene_list, types, settings, debias, log)
     bench = assemble(state.results, settings)
     after, final = _measure(bench.items, debias)
     still = Counter(types[bench.items[int(i)].task] for i, b in final.items() if b > debias.threshold)
-    report = {
-        "settings": {"threshold": debias.threshold, "rounds": debias.rounds, "folds": debias.folds,
-                     "seed": debias.seed, "generator_seed": settings.seed},
-        **_summary(before, after, (initially, still), replaced),
-        "rounds": rounds,
-        "stop_reason": reason,
-    }
+    chosen = {"threshold": debias.threshold, "rounds": debias.rounds, "folds": debias.folds,
+              "seed": debias.seed, "generator_seed": settings.seed}
+    report = {"settings": chosen, **_summary(before, after, (initially, still), done), "reasons": REASONS,
+              "rounds": done.records, "stop_reason": done.stop, "note": NOTE}
+    bench.manifest["debias"] = {**chosen, "report": DEBIAS_FILE}
     return Regeneration(bench, report)
+
+
+def write_regeneration(regen: Regeneration, out: Path) -> dict[str, Path]:
+    """Write the re-drawn benchmark (:func:`write_benchmark`) and its report, ``out/debias.json``.
+
+    The report is indented JSON with sorted keys and no timings: the same seeds write the same bytes.
+    """
+    paths = write_benchmark(regen.bench.items, regen.bench.manifest, out)
+    paths["debias"] = out / DEBIAS_FILE
+    atomic_write_text(paths["debias"], json.dumps(regen.report, indent=2, sort_keys=True) + "\n")
+    return paths
+
+
+def summary_lines(report: Mapping[str, Any]) -> list[str]:
+    """Return one line per TsT type (before -> after, chance, replaced, flagged left and why), the note."""
+    lines = []
+    for name, t in report["tasks"].items():
+        after = "n/a" if t["after"] is None else f"{t['after']:.1f}"
+        left = f", {t['flagged_after']} flagged left ({t['left_because']})" if t["flagged_after"] else ""
+        lines.append(f"{name:28s} TsT {t['before']:5.1f} -> {after:>5s} (chance {t['chance']:.1f}, "
+                     f"n {t['n']}): {t['replaced']} replaced{left}")
+    lines += [f"{name:28s} not stress-tested ({why}), not re-drawn"
+              for name, why in report["skipped"].items()]
+    chosen = report["settings"]
+    return [*lines, f"note ({chosen['folds']} folds, seed {chosen['seed']}): {report['note']}"]
