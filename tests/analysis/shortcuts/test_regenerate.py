@@ -164,3 +164,22 @@ def test_the_library_refuses_the_same_values() -> None:
     for bad in ({"threshold": math.inf}, {"rounds": 2.5}, {"rounds": True}):
         with pytest.raises(DebiasSettingsError):
             DebiasSettings(**bad)  # type: ignore[arg-type]
+
+
+def test_a_task_without_questions_is_carried_through() -> None:
+    # the docs' one-scene demo sees one object of each category: no counting question, a task the
+    # re-draw rounds once looked up among the tested ones (KeyError)
+    from spatialbench.analysis.shortcuts.regenerate import regenerate_biased
+    from spatialbench.generate.vsi import GenerationSettings, builtin_tasks, generate_vsibench
+    from spatialbench.scene import scene_from_meta
+
+    [((config, seed), sid)] = zip(scene_configs(1, 0), scene_ids(1, 0), strict=True)
+    room = generate_scene(config, seed, scene_id=sid)
+    first = {obj.category: obj.instance_id for obj in reversed(room.objects)}  # one of each category
+    scene = scene_from_meta(sid, room.meta_info(f"synthetic/{sid}.mp4", visible=set(first.values())))
+    plain = generate_vsibench([scene], builtin_tasks(), GenerationSettings())
+    regen = regenerate_biased([scene], builtin_tasks(), GenerationSettings())
+    assert plain.manifest["tasks"]["object_counting"]["count"] == 0
+    assert {t: e["count"] for t, e in regen.bench.manifest["tasks"].items()} == {
+        t: e["count"] for t, e in plain.manifest["tasks"].items()}
+    assert [(it.id, it.task) for it in regen.bench.items] == [(it.id, it.task) for it in plain.items]

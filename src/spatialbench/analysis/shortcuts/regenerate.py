@@ -165,7 +165,7 @@ def _round(state: _State, proposal: Results, types: Mapping[str, str], settings:
     kept = sorted(n for n in changed if n in tasks and n in old and tasks[n].score <= old[n].score)
     by_id = {it.id: types[it.task] for it in items}
     for task in proposal:
-        if types[task] in kept:
+        if types.get(task) in kept:  # a task without questions has no type
             state.results[task] = proposal[task]
     for name in kept:
         state.tasks[name] = tasks[name]
