@@ -20,31 +20,54 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from spatialbench.registry import unknown_name
+
+if TYPE_CHECKING:
+    from spatialbench.analysis.shortcuts.regenerate import DebiasSettings
+    from spatialbench.generate.vsi import GenerationSettings
+    from spatialbench.scene.model import Scene
 
 Progress = Callable[[int, int, str], None]
 RULES = ("data", "paper")
 
 
+def write_vsibench(
+    out: Path, scenes: list[Scene], tasks: list[str], settings: GenerationSettings,
+    debias: DebiasSettings | None = None, progress: Callable[[int, int], None] | None = None,
+    log: Callable[[str], None] = lambda line: None,
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Generate ``tasks`` on ``scenes`` into ``out``; with ``debias`` re-draw the flagged questions first.
+
+    ``progress`` (tasks done, tasks) without ``debias``; ``log`` a line per re-draw round with it. Returns
+    the manifest and the re-draw report written to ``debias.json`` (None without ``debias``).
+    """
+    from spatialbench.analysis.shortcuts.regenerate import regenerate_biased, write_regeneration
+    from spatialbench.generate.vsi import generate_vsibench, write_benchmark
+
+    if debias is None:
+        bench = generate_vsibench(scenes, tasks, settings, progress)
+        write_benchmark(bench.items, bench.manifest, out)
+        return bench.manifest, None
+    regen = regenerate_biased(scenes, tasks, settings, debias, log)
+    write_regeneration(regen, out)
+    return regen.bench.manifest, regen.report
+
+
 def _vsibench(out: Path, meta_info: str | os.PathLike[str], tasks: list[str] | None = None,
-              rules: str = "data", **settings: Any) -> dict[str, Any]:
-    from spatialbench.generate.vsi import (
-        GenerationSettings,
-        builtin_tasks,
-        generate_vsibench,
-        write_benchmark,
-    )
+              rules: str = "data", debias: bool | dict[str, Any] = False, **settings: Any) -> dict[str, Any]:
+    from spatialbench.analysis.shortcuts.regenerate import DebiasSettings
+    from spatialbench.generate.vsi import GenerationSettings, builtin_tasks
     from spatialbench.scene import load_meta_info
 
     if rules not in RULES:
         raise ValueError(f"rules {rules!r}; use one of: {', '.join(RULES)}")
     chosen = GenerationSettings.paper(**settings) if rules == "paper" else GenerationSettings(**settings)
-    scenes = load_meta_info(Path(meta_info))
-    bench = generate_vsibench(scenes.values(), list(dict.fromkeys(tasks or builtin_tasks())), chosen)
-    write_benchmark(bench.items, bench.manifest, out)
-    return dict(bench.manifest)
+    redraw = DebiasSettings(**debias) if isinstance(debias, dict) else DebiasSettings() if debias else None
+    scenes = list(load_meta_info(Path(meta_info)).values())
+    asked = list(dict.fromkeys(tasks or builtin_tasks()))
+    return dict(write_vsibench(out, scenes, asked, chosen, redraw)[0])
 
 
 def _synthetic(out: Path, scenes: int = 3, seed: int = 0, routes: str | os.PathLike[str] | None = None,
