@@ -11,17 +11,22 @@ VLMEvalKit-style TSV row has ``index``, ``image`` (base64), ``question``, option
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import pandas as pd
-
 from spatialbench.benchmarks.shared.images import image_folder, write_images
-from spatialbench.benchmarks.shared.tsv import data_files, image_index, option_columns, read_tsv, tsv_images
-from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
+from spatialbench.benchmarks.shared.tsv import (
+    data_files,
+    image_index,
+    jsonl_records,
+    option_columns,
+    parquet_records,
+    read_tsv,
+    tsv_images,
+)
+from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
 
@@ -62,19 +67,10 @@ def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):
             yield number, {**row, "_by_index": by_index}
         return
-    try:
-        if table.suffix == ".parquet":
-            records = pd.read_parquet(table).to_dict(orient="records")
-        else:
-            records = [json.loads(line) for line in table.read_text(encoding="utf-8").splitlines() if line]
-    except (OSError, ValueError) as error:
-        raise unreadable(table, error) from None
-    for number, record in enumerate(records, start=1):
-        if not isinstance(record, dict):  # e.g. another benchmark's JSON array: a traceback before
-            kind = type(record).__name__
-            raise AnnotationFileError(table, f"line {number} is a JSON {kind}, not an object: CV-Bench files "
-                                      "hold one question object per line (another benchmark's file?)", number)
-        yield number, record
+    if table.suffix == ".parquet":
+        yield from enumerate(parquet_records(table), start=1)
+    else:
+        yield from enumerate(jsonl_records(table, "CV-Bench"), start=1)
 
 
 def _media(sample_id: str, row: Mapping[str, Any], table: Path) -> tuple[MediaRef, ...]:

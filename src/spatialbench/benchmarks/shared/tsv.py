@@ -24,7 +24,7 @@ from spatialbench.benchmarks.shared.images import (
     images_or_error,
     write_images,
 )
-from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
 from spatialbench.records.item import Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
 
@@ -79,6 +79,26 @@ def tsv_rows(table: Path) -> Iterator[TableRow]:
     by_index = image_index(frame)
     for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
         yield number, row, images_or_error(tsv_images, row, table, by_index)
+
+
+def jsonl_records(table: Path, benchmark: str) -> list[dict[str, Any]]:
+    """Return the objects of a JSON Lines file, in order (``benchmark`` names the format in the error).
+
+    Raises:
+        AnnotationFileError (a ValueError): not UTF-8 JSON, or a line that is not an object (e.g. another
+            benchmark's JSON array).
+    """
+    try:
+        records = [json.loads(line) for line in table.read_text(encoding="utf-8").splitlines() if line]
+    except (OSError, ValueError) as error:
+        raise unreadable(table, error) from None
+    for number, record in enumerate(records, start=1):
+        if not isinstance(record, dict):
+            kind = type(record).__name__
+            raise AnnotationFileError(table, f"line {number} is a JSON {kind}, not an object: "
+                                      f"{benchmark} files hold one question object per line (another "
+                                      "benchmark's file?)", number)
+    return records
 
 
 def parquet_records(table: Path) -> list[dict[str, Any]]:

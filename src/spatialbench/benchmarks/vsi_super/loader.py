@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from spatialbench.benchmarks.shared.tsv import data_files
+from spatialbench.benchmarks.shared.tsv import data_files, jsonl_records
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -91,15 +91,16 @@ def _load(path: Path | str, benchmark: str) -> LoadedItems:
 
 
 def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    try:
-        if table.suffix == ".parquet":
-            records = pd.read_parquet(table).to_dict(orient="records")
-        elif table.suffix == ".jsonl":
-            records = [json.loads(line) for line in table.read_text(encoding="utf-8").splitlines() if line]
-        else:
-            records = json.loads(table.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise unreadable(table, error) from None
+    if table.suffix == ".jsonl":
+        records = jsonl_records(table, "VSI-SUPER")
+    else:
+        try:
+            if table.suffix == ".parquet":
+                records = pd.read_parquet(table).to_dict(orient="records")
+            else:
+                records = json.loads(table.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise unreadable(table, error) from None
     if not isinstance(records, list):
         raise unreadable(table, ValueError("not a list of rows"))
     yield from enumerate((r if isinstance(r, dict) else {} for r in records), start=1)
