@@ -25,6 +25,7 @@ from spatialbench.benchmarks.shared.images import (
     write_images,
 )
 from spatialbench.benchmarks.shared.tsv import TableRow, data_files, load_tables, option_columns, tsv_rows
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -32,6 +33,7 @@ from spatialbench.records.rows import LoadedItems
 BENCHMARK_NAME = "embspatial"
 #: the three embodied scene sources, in VLMEvalKit's ``_task_category`` order
 SOURCES = ("mp3d", "ai2thor", "scannet")
+TSV_KIND = TsvKind("EmbSpatial-Bench", ("data_source",), SOURCES, "scene sources")
 
 
 def load_embspatial(path: Path | str) -> LoadedItems:
@@ -52,7 +54,7 @@ def load_embspatial(path: Path | str) -> LoadedItems:
 def _rows(table: Path) -> Iterator[TableRow]:
     """Yield (row number, row, its images or the error reading them)."""
     if table.suffix == ".tsv":
-        yield from tsv_rows(table)
+        yield from tsv_rows(table, TSV_KIND)
         return
     try:
         text = table.read_text(encoding="utf-8")

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from spatialbench.benchmarks.shared.tsv import image_index, read_tsv, tsv_images
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -39,6 +40,8 @@ from spatialbench.records.rows import LoadedItems
 BENCHMARK_NAME = "mindcube"
 SETTINGS = ("rotation", "among", "around", "translation", "other")
 """The settings of the official evaluation, ``translation`` tracked but left out of the overall."""
+#: a MindCube TSV's ``category`` is the setting (VLMEvalKit's ``MindCubeBench``: ``id.split("_")[0]``)
+TSV_KIND = TsvKind("MindCube", ("category",), SETTINGS[:4], "settings", lambda v: v.strip().lower())
 _FILES = {
     "tiny": ("MindCube_tinybench.jsonl", "MindCubeBench_tiny_raw_qa.tsv"),
     "full": ("MindCube.jsonl", "MindCubeBench_raw_qa.tsv"),
@@ -158,7 +161,7 @@ def load_mindcube(
 def _rows(table: Path) -> Iterator[tuple[int, Any]]:
     """Yield (line or row number, a function making the item) per question of ``table``."""
     if table.suffix == ".tsv":
-        frame = read_tsv(table)
+        frame = read_tsv(table, TSV_KIND)
         by_index = image_index(frame)
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
             yield number, lambda r=row: _tsv_item(r, table, by_index)

@@ -19,6 +19,7 @@ from typing import Any
 from spatialbench.benchmarks.mmsi_bench.circular import rotations
 from spatialbench.benchmarks.shared.images import images_or_error, table_images
 from spatialbench.benchmarks.shared.tsv import data_files, option_columns, parquet_records, tsv_rows
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -29,6 +30,18 @@ BENCHMARK_NAME = "mmsi-bench"
 LETTERS = ("A", "B", "C", "D")
 SUFFIXES = (".parquet", ".tsv")
 EVALUATIONS = ("vanilla", "circular")
+#: the question types under the main categories of the paper's main table (Positional Relationship,
+#: Attribute, Motion, then Multi-Step Reasoning); a header prints the part in parentheses
+CATEGORIES = {
+    "Positional Relationship": ("Cam.-Cam.", "Obj.-Obj.", "Reg.-Reg.", "Cam.-Obj.", "Obj.-Reg.", "Cam.-Reg."),
+    "Attribute": ("Meas.", "Appr."),
+    "Motion": ("Cam.", "Obj."),
+}
+LABELS = {f"{category} ({part})": part for category, parts in CATEGORIES.items() for part in parts}
+ORDER = (*LABELS, "MSR")
+#: an MMSI-Bench TSV names these question types (a 3DSRBench or CV-Bench TSV has the same columns)
+TSV_KIND = TsvKind("MMSI-Bench", ("category", "question_type"), ORDER, "question types",
+                   lambda v: v.strip().replace("\u2013", "-"))
 
 
 def load_mmsi_bench(path: Path | str, evaluation: str = "vanilla") -> LoadedItems:
@@ -67,7 +80,7 @@ def check_evaluation(evaluation: object) -> None:
 def _rows(table: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """Yield (row number, id, fields with ``media``) per row; images are written as files first."""
     if table.suffix == ".tsv":
-        for number, row, media in tsv_rows(table):
+        for number, row, media in tsv_rows(table, TSV_KIND):
             kind = row.get("category") or row.get("question_type")
             fields = {**row, "question_type": kind, "media": media, **_option_fields(row)}
             yield number, str(row.get("index", "")), fields

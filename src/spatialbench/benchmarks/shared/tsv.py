@@ -24,6 +24,7 @@ from spatialbench.benchmarks.shared.images import (
     images_or_error,
     write_images,
 )
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind, check_kind
 from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
 from spatialbench.records.item import Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -35,17 +36,21 @@ TableRow = tuple[int, dict[str, Any], ImagesOrError]
 _REFERENCE_LENGTH = 64
 
 
-def read_tsv(path: Path) -> pd.DataFrame:
+def read_tsv(path: Path, kind: TsvKind | None = None) -> pd.DataFrame:
     """Read a VLMEvalKit TSV file as text columns (empty cells as ``""``), in file order.
 
+    ``kind``: the benchmark the file must belong to (:func:`~.tsv_kind.check_kind`).
+
     Raises:
-        AnnotationFileError (a ValueError): the file is not UTF-8 or not a table.
+        AnnotationFileError (a ValueError): the file is not UTF-8, not a table, or another benchmark's.
     """
     try:  # as VLMEvalKit's ``load`` reads it: pandas' default quoting
         frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
     except (UnicodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
         raise unreadable(path, error) from None
     frame.columns = [str(c).strip() for c in frame.columns]
+    if kind is not None:
+        check_kind(path, list(frame.columns), frame.to_dict(orient="records"), kind)
     return frame
 
 
@@ -69,13 +74,13 @@ def load_tables(
     return loaded
 
 
-def tsv_rows(table: Path) -> Iterator[TableRow]:
+def tsv_rows(table: Path, kind: TsvKind | None = None) -> Iterator[TableRow]:
     """Yield (line number, row, its images or the error reading them) for each row of a TSV, in order.
 
     Raises:
-        AnnotationFileError (a ValueError): see :func:`read_tsv`.
+        AnnotationFileError (a ValueError): see :func:`read_tsv` (``kind`` as there).
     """
-    frame = read_tsv(table)
+    frame = read_tsv(table, kind)
     by_index = image_index(frame)
     for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
         yield number, row, images_or_error(tsv_images, row, table, by_index)

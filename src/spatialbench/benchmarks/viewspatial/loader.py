@@ -15,11 +15,15 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.shared.tsv import data_files, image_index, option_columns, read_tsv, tsv_images
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import EntryIndex, LoadedItems
 
 BENCHMARK_NAME = "viewspatial"
+#: a ViewSpatial-Bench question type starts with its perspective (``Camera perspective - Relative Direction``)
+TSV_KIND = TsvKind("ViewSpatial-Bench", ("category",), ("Camera perspective", "Person perspective"),
+                   "perspectives", lambda v: v.split(" - ")[0].strip())
 
 
 def load_viewspatial(path: Path | str) -> LoadedItems:
@@ -35,7 +39,7 @@ def load_viewspatial(path: Path | str) -> LoadedItems:
     table = data_files(Path(path).resolve(), (".json", ".tsv"), "ViewSpatial-Bench")[0]
     loaded = LoadedItems()
     if table.suffix == ".tsv":
-        frame = read_tsv(table)
+        frame = read_tsv(table, TSV_KIND)
         by_index = image_index(frame)
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):
             _add(loaded, str(row.get("index")), lambda r=row: _tsv_item(r, table, by_index), table, number)
