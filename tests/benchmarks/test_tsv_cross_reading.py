@@ -77,7 +77,8 @@ def test_the_message_names_the_values_found_and_expected(tables: dict[str, Path]
         f"{tables['3dsrbench']}: not a TSV of MMSI-Bench: its category values (height_higher, "
         "location_above, multi_object_facing, orientation_on_the_left) are none of MMSI-Bench's question "
         "types (Positional Relationship (Cam.-Cam.), Positional Relationship (Obj.-Obj.), "
-        "Positional Relationship (Reg.-Reg.), Positional Relationship (Cam.-Obj.), ...); another benchmark's file?"
+        "Positional Relationship (Reg.-Reg.), Positional Relationship (Cam.-Obj.), ...); "
+        "another benchmark's file?"
     )
     with pytest.raises(AnnotationFileError) as missing:
         _load("cvbench", tables["embspatial"])
