@@ -32,8 +32,12 @@ class MalformedSampleError(SpatialBenchError, ValueError):
         self.location = f"{sample_id}:{field}"
 
     def row_error(self, file: str, line: int | None = None) -> RowError:
-        """Return the registry's record of this error; its text names the file, field and sample id."""
-        return RowError(file, line, self.field, f"sample {self.sample_id!r}: {self.reason}")
+        """Return the registry's record of this error; its text names the file, field and sample id.
+
+        An empty id (a row without one) is left out: the file and line already say which row it is.
+        """
+        sample = f"sample {self.sample_id!r}: " if self.sample_id else ""
+        return RowError(file, line, self.field, f"{sample}{self.reason}")
 
 
 class AnnotationFileError(SpatialBenchError, ValueError):

@@ -82,7 +82,8 @@ def _rows(table: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     if table.suffix == ".tsv":
         for number, row, media in tsv_rows(table, TSV_KIND):
             kind = row.get("category") or row.get("question_type")
-            fields = {**row, "question_type": kind, "media": media, **_option_fields(row)}
+            names = {"question_type": "category" if "category" in row else "question_type", "images": "image"}
+            fields = {**row, "question_type": kind, "media": media, **_option_fields(row), "_names": names}
             yield number, str(row.get("index", "")), fields
         return
     for number, row in enumerate(parquet_records(table), start=1):
@@ -114,14 +115,15 @@ def _parquet_images(images: Any, table: Path, sample_id: str) -> tuple[MediaRef,
 def _item(sample_id: str, row: Mapping[str, Any]) -> Item:
     if isinstance(row["media"], MalformedSampleError):
         raise row["media"]
+    names = row.get("_names", {})  # a TSV's own names for the release's fields (its category column)
     for field in ("question", "answer", "question_type"):
         if not str(row.get(field) or "").strip():
-            raise MalformedSampleError(sample_id, field, "missing or empty")
+            raise MalformedSampleError(sample_id, names.get(field, field), "missing or empty")
     answer = str(row["answer"]).strip()
     if answer not in LETTERS:
         raise MalformedSampleError(sample_id, "answer", f"{answer!r} is not one of A-D")
     if not row["media"]:
-        raise MalformedSampleError(sample_id, "images", "no image")
+        raise MalformedSampleError(sample_id, names.get("images", "images"), "no image")
     return Item(
         id=sample_id,
         benchmark=BENCHMARK_NAME,

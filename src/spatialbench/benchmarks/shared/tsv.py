@@ -130,7 +130,7 @@ def tsv_images(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str])
     if row.get("image_path"):
         return tuple(MediaRef(kind=MediaKind.IMAGE, path=p) for p in _listed(row["image_path"], sample_id))
     value = str(row.get("image", ""))
-    if len(value) <= _REFERENCE_LENGTH and value in by_index:
+    if value and len(value) <= _REFERENCE_LENGTH and value in by_index:  # never an empty cell's "reference"
         value = by_index[value]
     if not value:
         raise MalformedSampleError(sample_id, "image", "no image and no image_path")
