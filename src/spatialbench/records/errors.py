@@ -15,6 +15,10 @@ from spatialbench.errors import SpatialBenchError
 from spatialbench.records.rows import RowError
 
 
+NOT_PARQUET = "not a Parquet file (it does not end in Parquet's PAR1 marker; JSON or CSV renamed .parquet?)"
+"""The reason for a ``.parquet`` file whose bytes are not Parquet (pyarrow's "magic bytes" error)."""
+
+
 class MalformedSampleError(SpatialBenchError, ValueError):
     """One sample of a benchmark file is malformed.
 
@@ -71,6 +75,8 @@ def unreadable(path: str | Path, error: Exception) -> AnnotationFileError:
         return AnnotationFileError(path, reason, error.lineno)
     if type(error).__name__ == "EmptyDataError":  # pandas: no header row at all
         return AnnotationFileError(path, "empty file (no header row)")
+    if "Parquet magic bytes not found" in str(error):  # pyarrow: the file does not end in b"PAR1"
+        return AnnotationFileError(path, NOT_PARQUET)
     reason = str(error)
     for quote in ("'", '"', ""):  # the file is already named in front
         reason = reason.replace(f"{quote}{path}{quote}", "the file")

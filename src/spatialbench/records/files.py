@@ -26,6 +26,7 @@ from typing import Any, TextIO
 import orjson
 
 from spatialbench.errors import SpatialBenchError
+from spatialbench.records.errors import unreadable
 from spatialbench.records.rows import EntryIndex, RowError
 
 SUFFIX_PRIORITY = (".jsonl", ".parquet", ".json")
@@ -240,7 +241,11 @@ def _parquet(path: Path) -> Iterator[Record | RowError]:
     import pyarrow.parquet as pq
 
     name, number = str(path), 0
-    for batch in pq.ParquetFile(path).iter_batches(batch_size=PARQUET_BATCH):
+    try:
+        table = pq.ParquetFile(path)
+    except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError
+        raise unreadable(path, error) from None
+    for batch in table.iter_batches(batch_size=PARQUET_BATCH):
         for record in batch.to_pylist():
             number += 1
             yield name, number, record
