@@ -14,7 +14,6 @@ from pathlib import Path
 from spatialbench.errors import SpatialBenchError
 from spatialbench.records.rows import RowError
 
-
 NOT_PARQUET = "not a Parquet file (it does not end in Parquet's PAR1 marker; JSON or CSV renamed .parquet?)"
 """The reason for a ``.parquet`` file whose bytes are not Parquet (pyarrow's "magic bytes" error)."""
 
