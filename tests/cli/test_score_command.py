@@ -117,8 +117,9 @@ def test_no_response_field_is_a_usage_error(tmp_path):
     args = ["score", "-a", str(_annotations(tmp_path)), "-p", str(preds), "--out", str(out)]
     result = runner.invoke(app, args)
     assert result.exit_code == 2
-    assert result.output == (f"error: no usable prediction column in {preds}: expected 'id' and a response "
-                             "field (response, prediction, model_answer or *_answer) on each line; found: id\n")
+    assert result.output == (f"error: no usable prediction column in {preds}: expected 'id' and a "
+                             "response field (response, prediction, model_answer or *_answer) on each line; "
+                             "found: id\n")
     assert not (out / "scores.json").exists()
 
 
