@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from spatialbench.benchmarks.shared.tsv import data_files, jsonl_records
-from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
 
@@ -76,18 +77,38 @@ def is_streaming(row: Mapping[str, Any]) -> bool:
 def _load(path: Path | str, benchmark: str) -> LoadedItems:
     root = Path(path).resolve()
     tables = data_files(root, SUFFIXES, "VSI-SUPER")
-    loaded = LoadedItems()
+    loaded, others = LoadedItems(), Counter[str]()
     for table in tables:
         prefix = f"{table.stem}:" if len(tables) > 1 else ""
         for number, row in _rows(table):
-            if benchmark != RECALL and is_streaming(row) != (benchmark == STREAMING):
-                continue  # the other Count benchmark's row (module docstring)
+            kind = _kind_of(row)
+            if kind != benchmark:
+                others[kind] += 1
+                if benchmark != RECALL:  # the other Count benchmark's row (module docstring), or Recall's
+                    continue
             sample_id = prefix + str(row.get("id", row.get("idx", number)))
             try:
                 loaded.append(_item(sample_id, row, table.parent, benchmark))
             except MalformedSampleError as error:
                 loaded.errors.append(error.row_error(str(table), number))
+    if others and not loaded and len(loaded.errors) == (others.total() if benchmark == RECALL else 0):
+        raise _none_of(root, benchmark, others)  # every row is another VSI-SUPER benchmark's
     return loaded
+
+
+def _kind_of(row: Mapping[str, Any]) -> str:
+    """Name the benchmark a row belongs to: a streaming count, a Recall question (options) or a count."""
+    return STREAMING if is_streaming(row) else RECALL if row.get("options") is not None else COUNT
+
+
+def _none_of(root: Path, benchmark: str, others: Counter[str]) -> AnnotationFileError:
+    """Return the error for data holding only the other VSI-SUPER benchmarks' rows (``others``: their counts)."""
+    wanted = {STREAMING: "streaming-count rows (split *_streaming, answers: a count per query time)",
+              COUNT: "single-count rows (answer: one number)", RECALL: "Recall rows (options and a letter)"}
+
+    held = ", ".join(f"{n} {name} row(s)" for name, n in others.most_common())
+    other = others.most_common(1)[0][0]
+    return AnnotationFileError(root, f"no {wanted[benchmark]}: it holds {held}; use --benchmark {other}")
 
 
 def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
