@@ -102,7 +102,7 @@ def _kind_of(row: Mapping[str, Any]) -> str:
 
 
 def _none_of(root: Path, benchmark: str, others: Counter[str]) -> AnnotationFileError:
-    """Return the error for data holding only the other VSI-SUPER benchmarks' rows (``others``: their counts)."""
+    """Return the error for data holding only other VSI-SUPER benchmarks' rows (``others``: their counts)."""
     wanted = {STREAMING: "streaming-count rows (split *_streaming, answers: a count per query time)",
               COUNT: "single-count rows (answer: one number)", RECALL: "Recall rows (options and a letter)"}
 
