@@ -1,4 +1,4 @@
-"""ReVSI's default uniform:128 on a budget's video (16 frames by design) sends every frame, silently (issue 24).
+"""ReVSI's default uniform:128 on a budget's video (16 frames by design): every frame, no warning (issue 24).
 
 The run used to print "uniform:128 asks for more frames than .../16_frame/scene0.mp4 has (16 frames): all of
 its frames are sent"; a budget's video holds just the budget's frames, so that is the benchmark's intent.
