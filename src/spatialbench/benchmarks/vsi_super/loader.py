@@ -139,7 +139,7 @@ def _item(sample_id: str, row: Mapping[str, Any], root: Path, benchmark: str) ->
     if not video:
         raise MalformedSampleError(sample_id, "video_path", "missing")
     common: dict[str, Any] = {
-        "id": sample_id, "benchmark": benchmark, "question": str(row.get("question") or ""),
+        "id": sample_id, "benchmark": benchmark, "question": str(row.get("question") or "").strip(),
         "media": (MediaRef(kind=MediaKind.VIDEO, path=str(root / video)),),
         "dataset": _duration(sample_id, row), "scene_id": Path(video).stem,
     }
@@ -148,8 +148,9 @@ def _item(sample_id: str, row: Mapping[str, Any], root: Path, benchmark: str) ->
         answer = str(row.get("answer") or "").strip().strip("().").upper()
         if len(answer) != 1 or not "A" <= answer < chr(65 + len(options)):
             raise MalformedSampleError(sample_id, "answer", f"{row.get('answer')!r} is not an option")
+        lines = [str(o) for o in row["options"]]  # as lmms-eval's doc_to_text writes them
         return Item(task="recall", options=options, ground_truth=answer,
-                    answer_kind=AnswerKind.MULTIPLE_CHOICE, **common)
+                    answer_kind=AnswerKind.MULTIPLE_CHOICE, metadata={"option_lines": lines}, **common)
     if benchmark == STREAMING:
         return Item(task="count_streaming", ground_truth=_counts(sample_id, row.get("answers")),
                     answer_kind=AnswerKind.NUMERICAL, **common)
