@@ -116,3 +116,28 @@ def test_run_refuses_a_3dsrbench_tsv_as_mmsi_bench(
     assert result.exit_code == 2
     assert result.output.startswith(f"error: {tables['3dsrbench']}: not a TSV of MMSI-Bench: its category")
     assert result.output.count("\n") == 1 and not (out / "scores.json").exists()
+
+
+KINDS = {
+    "3dsrbench": "*.tsv, *.parquet",
+    "blink": "*.parquet, *.tsv",
+    "mmsi-bench": "*.parquet, *.tsv",
+    "cvbench": "*.parquet, *.jsonl, *.tsv",
+    "embspatial": "*.json, *.jsonl, *.tsv",
+    "viewspatial": "*.json, *.tsv",
+    "mindcube": "*.jsonl, *.tsv",
+}
+
+
+@pytest.mark.parametrize("reader", list(KINDS))
+def test_a_file_of_another_kind_is_refused_by_its_suffix(reader: str, tmp_path: Path) -> None:
+    """A ``.json`` given to a Parquet reader was read as Parquet ("not a Parquet file"), a ``.parquet``
+    given to a JSON reader as text ("not UTF-8"); now the kinds the benchmark reads are named."""
+    suffix = ".parquet" if "*.parquet" not in KINDS[reader] else ".json"
+    other = tmp_path / f"release{suffix}"
+    other.write_text("[]")
+    with pytest.raises(AnnotationFileError) as refused:
+        _load(reader, other)
+    assert str(refused.value) == (
+        f"{other}: {TITLES[reader]} reads {KINDS[reader]}, not *{suffix} (another benchmark's file?)"
+    )

@@ -19,6 +19,7 @@ from typing import Any
 from spatialbench.benchmarks.shared.images import ImagesOrError, images_or_error, table_images
 from spatialbench.benchmarks.shared.tsv import (
     TableRow,
+    check_suffix,
     load_tables,
     option_columns,
     parquet_records,
@@ -57,10 +58,11 @@ def blink_tables(path: Path) -> list[Path]:
     """Return ``path`` itself, or the validation Parquet files / TSV files under folder ``path`` (two levels).
 
     Raises:
-        FileNotFoundError: no such path, or no BLINK file in it.
+        FileNotFoundError: no such path, or no BLINK file in it. AnnotationFileError: a file of another
+            kind (:func:`~..shared.tsv.check_suffix`).
     """
     if path.is_file():
-        return [path]
+        return [check_suffix(path, (".parquet", ".tsv"), "BLINK")]
     if not path.is_dir():
         raise FileNotFoundError(f"BLINK data not found: {path}")
     found = [p for p in [*path.glob("*"), *path.glob("*/*")] if p.is_file()]

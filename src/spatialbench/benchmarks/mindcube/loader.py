@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from spatialbench.benchmarks.shared.fields import entry_object, path_list, required
-from spatialbench.benchmarks.shared.tsv import image_index, read_tsv, tsv_images
+from spatialbench.benchmarks.shared.tsv import check_suffix, image_index, read_tsv, tsv_images
 from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
@@ -113,9 +113,10 @@ def release_file(path: Path, subset: str, prompt: str = "raw_qa") -> Path:
     Raises:
         FileNotFoundError: no such file or folder, or no such file in the folder (naming the files looked
             for, and the other subset's file when the folder holds that one: ``--subset tiny``).
+        AnnotationFileError: a file that is neither JSON Lines nor TSV.
     """
     if path.is_file():
-        return path
+        return check_suffix(path, (".jsonl", ".tsv"), "MindCube")
     names, folders = _looked_for(subset, prompt)
     found = _first(path, names, folders)
     if found:

@@ -168,14 +168,29 @@ def option_columns(row: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(options)
 
 
+def check_suffix(path: Path, suffixes: tuple[str, ...], title: str) -> Path:
+    """Return ``path`` when its suffix is one of ``suffixes``.
+
+    Raises:
+        AnnotationFileError (a ValueError): another kind of file (a ``.json`` would be read as Parquet,
+            a ``.parquet`` as text); the message names the kinds ``title`` reads.
+    """
+    if path.suffix.lower() not in suffixes:
+        kinds = ", ".join(f"*{s}" for s in suffixes)
+        got = f"*{path.suffix}" if path.suffix else "a file without a suffix"
+        raise AnnotationFileError(path, f"{title} reads {kinds}, not {got} (another benchmark's file?)")
+    return path
+
+
 def data_files(path: Path, suffixes: tuple[str, ...], title: str) -> list[Path]:
     """Return ``path`` itself, or the files of folder ``path`` ending in one of ``suffixes`` (sorted).
 
     Raises:
         FileNotFoundError: ``path`` does not exist, or the folder holds no such file (named by ``title``).
+        AnnotationFileError (a ValueError): ``path`` is a file of another kind (:func:`check_suffix`).
     """
     if path.is_file():
-        return [path]
+        return [check_suffix(path, suffixes, title)]
     if not path.is_dir():
         raise FileNotFoundError(f"{title} data not found: {path}")
     found = sorted(p for p in path.iterdir() if p.suffix in suffixes and p.is_file())

@@ -26,7 +26,7 @@ import pandas as pd
 from spatialbench.benchmarks.shared.tsv import data_files, jsonl_records
 from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
-from spatialbench.records.rows import LoadedItems
+from spatialbench.records.rows import EntryIndex, LoadedItems
 
 RECALL, COUNT, STREAMING = "vsi-super-recall", "vsi-super-count", "vsi-super-count-streaming"
 STREAMING_SUFFIX = "_streaming"
@@ -82,7 +82,7 @@ def _load(path: Path | str, benchmark: str) -> LoadedItems:
         prefix = f"{table.stem}:" if len(tables) > 1 else ""
         for number, row in _rows(table):
             kind = _kind_of(row)
-            if kind != benchmark:
+            if kind is not None and kind != benchmark:
                 others[kind] += 1
                 if benchmark != RECALL:  # the other Count benchmark's row (module docstring), or Recall's
                     continue
@@ -96,8 +96,13 @@ def _load(path: Path | str, benchmark: str) -> LoadedItems:
     return loaded
 
 
-def _kind_of(row: Mapping[str, Any]) -> str:
-    """Name the benchmark a row belongs to: a streaming count, a Recall question (options) or a count."""
+def _kind_of(row: Mapping[str, Any]) -> str | None:
+    """Name the benchmark a row belongs to: a streaming count, a Recall question (options) or a count.
+
+    None for a row without a video (no VSI-SUPER row: it is read, and refused, as the benchmark's own).
+    """
+    if not (row.get("video_path") or row.get("video")):
+        return None
     return STREAMING if is_streaming(row) else RECALL if row.get("options") is not None else COUNT
 
 
@@ -124,7 +129,9 @@ def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             raise unreadable(table, error) from None
     if not isinstance(records, list):
         raise unreadable(table, ValueError("not a list of rows"))
-    yield from enumerate((r if isinstance(r, dict) else {} for r in records), start=1)
+    rows = (r if isinstance(r, dict) else {} for r in records)
+    for k, row in enumerate(rows, start=1):  # a JSON list's rows are printed "entry N"
+        yield (EntryIndex(k) if table.suffix == ".json" else k), row
 
 
 def _duration(sample_id: str, row: Mapping[str, Any]) -> str:
