@@ -12,13 +12,11 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from benchmarks import test_vsi_super, test_vsi_super_streaming
 from spatialbench.benchmarks import get_benchmark
-from spatialbench.cli.main import app
 from spatialbench.prompting.config import PromptConfig
-from support.openai_server import OpenAIServer, ServerScript
+from support.scripted_runs import scripted_run
 
 LETTERED = [f"{letter}. {text}" for letter, text in zip("ABCD", test_vsi_super.OPTIONS, strict=True)]
 
@@ -93,24 +91,7 @@ def test_the_recall_request_sent_is_the_official_text(
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     data = _lettered_recall(tmp_path / "recall")
-    script = ServerScript(answer=lambda text: "A")
-    with OpenAIServer(script) as server:
-        args = [
-            "run",
-            "--benchmark",
-            "vsi-super-recall",
-            "--data",
-            str(data),
-            "--out",
-            str(tmp_path / "run"),
-            "--no-progress",
-            "--frames",
-            "uniform:4",
-            "--model",
-            f"openai-compatible:{server.url}#m",
-        ]
-        result = CliRunner().invoke(app, args)
-    assert result.exit_code == 0, result.output
+    script = scripted_run("vsi-super-recall", data, tmp_path / "run", lambda _: "A", "--frames", "uniform:4")
     sent = sorted((r.text, r.n_images) for r in script.answered())
     assert sent == sorted((_recall_doc_to_text(d), 4) for d in _docs(data))
     assert not any("These are frames of a video." in text for text, _ in sent)

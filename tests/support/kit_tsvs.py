@@ -24,19 +24,7 @@ from support.image_tables import png, tsv_image, write_tsv
 
 
 def _blink(folder: Path) -> Path:
-    rows = [
-        {
-            "index": f"val_{c[0]}_{k}",
-            "question": f"Question {k}: which point is closer?",
-            "A": c[1][0],
-            "B": c[1][1],
-            "answer": c[2][1],
-            "category": c[0].replace("_", " "),
-            "image": tsv_image([png(10 * k + j) for j in range(c[3])]),
-        }
-        for k, c in enumerate(test_blink.CASES)
-    ]
-    return write_tsv(rows, folder / "BLINK.tsv")
+    return write_tsv(test_blink.kit_rows(), folder / "BLINK.tsv")
 
 
 def _cvbench(folder: Path) -> Path:
