@@ -71,10 +71,9 @@ def _official_total(gold: dict[str, str], predictions: dict[str, str]) -> tuple[
     return accuracy, sum(accuracy.values()) / len(accuracy)
 
 
-def test_release_and_tsv_give_the_same_items(tmp_path: Path) -> None:
-    spec = get_benchmark("blink")
-    release = spec.load_items(write_release(tmp_path / "hf"))
-    rows = [
+def kit_rows() -> list[dict[str, str]]:
+    """The cases as rows of VLMEvalKit's ``BLINK.tsv`` (subtask with spaces, options in ``A``/``B``)."""
+    return [
         {
             "index": f"val_{c[0]}_{k}",
             "question": f"Question {k}: which point is closer?",
@@ -86,7 +85,12 @@ def test_release_and_tsv_give_the_same_items(tmp_path: Path) -> None:
         }
         for k, c in enumerate(CASES)
     ]
-    kit = spec.load_items(write_tsv(rows, tmp_path / "kit" / "BLINK.tsv"))
+
+
+def test_release_and_tsv_give_the_same_items(tmp_path: Path) -> None:
+    spec = get_benchmark("blink")
+    release = spec.load_items(write_release(tmp_path / "hf"))
+    kit = spec.load_items(write_tsv(kit_rows(), tmp_path / "kit" / "BLINK.tsv"))
     assert not release.errors and not kit.errors and len(release) == len(kit) == len(CASES)
     by_question = {i.question: i for i in release}
     for b in kit:

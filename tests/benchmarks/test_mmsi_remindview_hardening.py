@@ -166,7 +166,7 @@ def _empty_json(folder):
 BAD_FILES = {
     "latin1-csv": ("remindview", _latin1_csv, "not UTF-8 text at line {line} (byte 0xe9)"),
     "empty-csv": ("remindview", _empty_csv, "empty file (no header row)"),
-    "junk-parquet": ("remindview", _junk_parquet, "cannot be read: Could not open Parquet input source the"),
+    "junk-parquet": ("remindview", _junk_parquet, "not a Parquet file (it does not end in Parquet's PAR1"),
     "latin1-json": ("mmsi-video", _latin1_json, "not UTF-8 text at line {line} (byte 0xf6)"),
     "truncated-json": ("mmsi-video", _truncated_json, "invalid JSON at line {line}, column 1"),
     "empty-json": ("mmsi-video", _empty_json, "empty file (expected JSON)"),

@@ -96,7 +96,7 @@ def test_junk_pruned_ids_file_is_refused(tmp_path):
     assert result.exit_code == 2 and "line 1: 'abc'" in result.output
 
 
-@pytest.mark.parametrize("content", ["", '{"id": 1}\n', '{"id": 77, "response": "2"}\n'])
+@pytest.mark.parametrize("content", ["", '{"id": 77, "response": "2"}\n'])
 def test_nothing_scored_is_an_error(tmp_path, content):
     # newcomer report: an empty predictions file, or predictions for another file, exited 0 with zeros
     preds = tmp_path / "p.jsonl"
@@ -107,6 +107,20 @@ def test_nothing_scored_is_an_error(tmp_path, content):
     assert result.exit_code == 1 and "nothing was scored" in result.output
     assert "| all |" not in result.output
     assert not (out / "scores.json").exists()  # no score files of zeros (issue 10 follow-up)
+
+
+def test_no_response_field_is_a_usage_error(tmp_path):
+    # issue 24: a line without a response field is no run failure (exit 1) but an input error (exit 2)
+    preds = tmp_path / "p.jsonl"
+    preds.write_text('{"id": 1}\n')
+    out = tmp_path / "out"
+    args = ["score", "-a", str(_annotations(tmp_path)), "-p", str(preds), "--out", str(out)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2
+    assert result.output == (f"error: no usable prediction column in {preds}: expected 'id' and a "
+                             "response field (response, prediction, model_answer or *_answer) on each line; "
+                             "found: id\n")
+    assert not (out / "scores.json").exists()
 
 
 def test_bad_out_is_one_line_before_scoring(tmp_path):

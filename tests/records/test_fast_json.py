@@ -73,3 +73,18 @@ def test_random_records_equal_json_loads(tmp_path):
     lines = [json.dumps(r, ensure_ascii=bool(k % 2)).encode() for k, r in enumerate(records)]
     got = [entry[2] for entry in read_records(_write(tmp_path / "a.jsonl", lines))]
     assert [repr(r) for r in got] == [repr(json.loads(line)) for line in lines]
+
+
+def test_a_reason_ending_in_at_is_not_followed_by_at_at(tmp_path):
+    """``json``'s "Unterminated string starting at" read "... starting at at column 27" (issue 24)."""
+    lines = [b'{"id": "1", "prediction": "xxxxxxxxxx', b'{"id": "2", "prediction": "a\tb"}']
+    entries = list(read_records(_write(tmp_path / "p.jsonl", lines)))
+    assert [(e.line, e.message) for e in entries] == [
+        (1, "not valid JSON (Unterminated string starting at column 27)"),
+        (2, "not valid JSON (Invalid control character at column 29)"),
+    ]
+    listed = tmp_path / "p.json"
+    listed.write_text('[{"id": "1", "prediction": "x')
+    assert [e.message for e in read_records(listed)] == [
+        "not valid JSON (Unterminated string starting at line 1)"
+    ]

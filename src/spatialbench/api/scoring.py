@@ -185,12 +185,16 @@ def _read(
             read = Predictions(format="baseline") if folder.baseline else Predictions(
                 responses=folder.responses(), format="run")
             return _Read(spec, data, loaded, items, read, result, flagged, folder)
+        from spatialbench.scoring.prediction_columns import unusable_columns
         from spatialbench.scoring.predictions import read_predictions
         from spatialbench.scoring.scorer import score_items
 
         items = [i for i in loaded if i.id not in flagged]
         read = read_predictions(predictions, items, options["predictions_format"],  # type: ignore[arg-type]
                                 options["response_field"])
+        missing = unusable_columns(read, options["response_field"])
+        if missing:  # no row can be used: a usage error, not a run that scored nothing
+            raise ScoreInputError(f"no usable prediction column in {predictions}: {missing}")
         notes.rows("prediction", read.errors)
         result = score_items(items, read.responses, spec.scoring, extract=extract, mra=mra or "official")
     return _Read(spec, data, loaded, items, read, result, flagged, None)

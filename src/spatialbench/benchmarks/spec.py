@@ -230,6 +230,9 @@ class RunDefaults:
             value of its first frame option that does so (MMSI-Video-Bench: ``consecutive:N@S`` →
             ``setting=consecutive-N@S``, one local segment over a question's videos); None for any other
             strategy. It raises ValueError for a form it refuses. None: every strategy samples each media.
+        frames_ceiling: a ``uniform:N`` is the most frames a media is sent, and shorter media are expected
+            (ReVSI: a budget's video holds just the budget's frames): they send all theirs without the
+            "asks for more frames than ... has" warning.
     """
 
     frames: str | None = None
@@ -237,6 +240,7 @@ class RunDefaults:
     options: Mapping[str, Scalar] = field(default_factory=dict)
     frame_options: tuple[str, ...] = ()
     question_frames: Callable[[str], str | None] | None = None
+    frames_ceiling: bool = False
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,9 @@ from pathlib import Path
 from spatialbench.errors import SpatialBenchError
 from spatialbench.records.rows import RowError
 
+NOT_PARQUET = "not a Parquet file (it does not end in Parquet's PAR1 marker; JSON or CSV renamed .parquet?)"
+"""The reason for a ``.parquet`` file whose bytes are not Parquet (pyarrow's "magic bytes" error)."""
+
 
 class MalformedSampleError(SpatialBenchError, ValueError):
     """One sample of a benchmark file is malformed.
@@ -32,8 +35,12 @@ class MalformedSampleError(SpatialBenchError, ValueError):
         self.location = f"{sample_id}:{field}"
 
     def row_error(self, file: str, line: int | None = None) -> RowError:
-        """Return the registry's record of this error; its text names the file, field and sample id."""
-        return RowError(file, line, self.field, f"sample {self.sample_id!r}: {self.reason}")
+        """Return the registry's record of this error; its text names the file, field and sample id.
+
+        An empty id (a row without one) is left out: the file and line already say which row it is.
+        """
+        sample = f"sample {self.sample_id!r}: " if self.sample_id else ""
+        return RowError(file, line, self.field, f"{sample}{self.reason}")
 
 
 class AnnotationFileError(SpatialBenchError, ValueError):
@@ -67,6 +74,8 @@ def unreadable(path: str | Path, error: Exception) -> AnnotationFileError:
         return AnnotationFileError(path, reason, error.lineno)
     if type(error).__name__ == "EmptyDataError":  # pandas: no header row at all
         return AnnotationFileError(path, "empty file (no header row)")
+    if "Parquet magic bytes not found" in str(error):  # pyarrow: the file does not end in b"PAR1"
+        return AnnotationFileError(path, NOT_PARQUET)
     reason = str(error)
     for quote in ("'", '"', ""):  # the file is already named in front
         reason = reason.replace(f"{quote}{path}{quote}", "the file")

@@ -26,6 +26,7 @@ from typing import Any, TextIO
 import orjson
 
 from spatialbench.errors import SpatialBenchError
+from spatialbench.records.errors import unreadable
 from spatialbench.records.rows import EntryIndex, RowError
 
 SUFFIX_PRIORITY = (".jsonl", ".parquet", ".json")
@@ -182,13 +183,21 @@ def annotation_files(path: Path) -> list[Path]:
     raise FileNotFoundError(f"no {'/'.join(SUFFIX_PRIORITY)} annotation file in {path}")
 
 
+def json_reason(err: json.JSONDecodeError) -> str:
+    """Return the parser's reason without its trailing "at" (``Unterminated string starting at``).
+
+    The place is written after it (``at column 27``); the parser's own ending made it "at at column 27".
+    """
+    return err.msg.removesuffix(" at")
+
+
 def _jsonl_line(name: str, number: int, line: str) -> Record | RowError | None:
     if not line or line.isspace():  # as ``not line.strip()``, without copying the line
         return None
     try:
         record = json.loads(line)
     except json.JSONDecodeError as err:
-        return RowError(name, number, None, f"not valid JSON ({err.msg} at column {err.colno})")
+        return RowError(name, number, None, f"not valid JSON ({json_reason(err)} at column {err.colno})")
     except RecursionError:
         return RowError(name, number, None, TOO_DEEP)
     if not isinstance(record, dict):
@@ -240,7 +249,11 @@ def _parquet(path: Path) -> Iterator[Record | RowError]:
     import pyarrow.parquet as pq
 
     name, number = str(path), 0
-    for batch in pq.ParquetFile(path).iter_batches(batch_size=PARQUET_BATCH):
+    try:
+        table = pq.ParquetFile(path)
+    except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid is a ValueError
+        raise unreadable(path, error) from None
+    for batch in table.iter_batches(batch_size=PARQUET_BATCH):
         for record in batch.to_pylist():
             number += 1
             yield name, number, record
@@ -258,7 +271,7 @@ def _json(path: Path) -> Iterator[Record | RowError]:
         yield RowError(str(path), line, None, message)
         return
     except json.JSONDecodeError as err:
-        yield RowError(str(path), None, None, f"not valid JSON ({err.msg} at line {err.lineno})")
+        yield RowError(str(path), None, None, f"not valid JSON ({json_reason(err)} at line {err.lineno})")
         return
     except RecursionError:
         yield RowError(str(path), None, None, TOO_DEEP)

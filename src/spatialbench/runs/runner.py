@@ -144,6 +144,7 @@ class Runner:
         self.out = Path(config.out)
         self.owns_cache = cache is None and _SHARED_CACHES.get() is None  # frames released after use
         self.cache = cache if cache is not None else frame_cache(config, prepared.scorer)
+        self.cache.expect_short = self.spec.defaults.frames_ceiling  # ReVSI's budget videos (RunDefaults)
         self._decodes_before: Counter[str] = Counter()  # a shared cache's decodes by earlier runs
         self.strategy = parse_strategy(config.frame_strategy)
         self.builder = prepared.builder

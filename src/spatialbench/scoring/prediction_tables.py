@@ -105,6 +105,11 @@ EXPECTED_COLUMNS = ("an id column (id or index; else scene_name and question) an
 """The columns a prediction table needs (:mod:`spatialbench.scoring.predictions`), as an error says them."""
 
 
+def table_columns(path: Path) -> list[str]:
+    """Return a prediction table's column names (the first sheet's, for ``.xlsx``)."""
+    return _header(path)[0]
+
+
 def _header(path: Path) -> tuple[list[str], int, str]:
     """Return a table's columns, data rows and where they were read (``X.xlsx sheet 'Sheet1'``)."""
     if path.suffix.lower() != ".xlsx":

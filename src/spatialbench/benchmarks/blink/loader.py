@@ -19,11 +19,13 @@ from typing import Any
 from spatialbench.benchmarks.shared.images import ImagesOrError, images_or_error, table_images
 from spatialbench.benchmarks.shared.tsv import (
     TableRow,
+    check_suffix,
     load_tables,
     option_columns,
     parquet_records,
     tsv_rows,
 )
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -48,6 +50,7 @@ SUBTASKS = (
 """The 14 subtasks, in the official ``evaluate.py`` order."""
 SPATIAL = ("Relative_Depth", "Spatial_Relation", "Multi-view_Reasoning", "Object_Localization")
 """The subtasks ``--subset spatial`` keeps (spatialbench's choice: depth, relations, views, boxes)."""
+TSV_KIND = TsvKind("BLINK", ("category",), SUBTASKS, "subtasks", lambda v: v.strip().replace(" ", "_"))
 _IMAGE_COLUMNS = ("image_1", "image_2", "image_3", "image_4")
 
 
@@ -55,10 +58,11 @@ def blink_tables(path: Path) -> list[Path]:
     """Return ``path`` itself, or the validation Parquet files / TSV files under folder ``path`` (two levels).
 
     Raises:
-        FileNotFoundError: no such path, or no BLINK file in it.
+        FileNotFoundError: no such path, or no BLINK file in it. AnnotationFileError: a file of another
+            kind (:func:`~..shared.tsv.check_suffix`).
     """
     if path.is_file():
-        return [path]
+        return [check_suffix(path, (".parquet", ".tsv"), "BLINK")]
     if not path.is_dir():
         raise FileNotFoundError(f"BLINK data not found: {path}")
     found = [p for p in [*path.glob("*"), *path.glob("*/*")] if p.is_file()]
@@ -95,7 +99,7 @@ def spatial_only(loaded: LoadedItems) -> LoadedItems:
 def _rows(table: Path) -> Iterator[TableRow]:
     """(row number, row, its images or their error) per row; a release row's images are written first."""
     if table.suffix == ".tsv":
-        yield from ((n, {**row, "_tsv": True}, media) for n, row, media in tsv_rows(table))
+        yield from ((n, {**row, "_tsv": True}, media) for n, row, media in tsv_rows(table, TSV_KIND))
         return
     for number, row in enumerate(parquet_records(table), start=1):
         images = [row[c] for c in _IMAGE_COLUMNS if row.get(c) is not None]

@@ -26,6 +26,7 @@ from spatialbench.benchmarks.shared.tsv import (
     read_tsv,
     tsv_images,
 )
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -33,6 +34,7 @@ from spatialbench.records.rows import LoadedItems
 BENCHMARK_NAME = "cvbench"
 SUFFIXES = (".parquet", ".jsonl", ".tsv")
 SOURCES = ("ADE20K", "COCO", "Omni3D")
+TSV_KIND = TsvKind("CV-Bench", ("source",), SOURCES, "image sources")
 _LETTER = re.compile(r"^\(?([A-F])\)?$")
 
 
@@ -62,7 +64,7 @@ def load_cvbench(path: Path | str) -> LoadedItems:
 
 def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     if table.suffix == ".tsv":
-        frame = read_tsv(table)
+        frame = read_tsv(table, TSV_KIND)
         by_index = image_index(frame)
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):
             yield number, {**row, "_by_index": by_index}

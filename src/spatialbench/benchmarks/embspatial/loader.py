@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from spatialbench.benchmarks.shared.fields import not_an_object
 from spatialbench.benchmarks.shared.images import (
     ImagesOrError,
     from_base64,
@@ -25,13 +26,15 @@ from spatialbench.benchmarks.shared.images import (
     write_images,
 )
 from spatialbench.benchmarks.shared.tsv import TableRow, data_files, load_tables, option_columns, tsv_rows
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaRef
-from spatialbench.records.rows import LoadedItems
+from spatialbench.records.rows import EntryIndex, LoadedItems
 
 BENCHMARK_NAME = "embspatial"
 #: the three embodied scene sources, in VLMEvalKit's ``_task_category`` order
 SOURCES = ("mp3d", "ai2thor", "scannet")
+TSV_KIND = TsvKind("EmbSpatial-Bench", ("data_source",), SOURCES, "scene sources")
 
 
 def load_embspatial(path: Path | str) -> LoadedItems:
@@ -52,7 +55,7 @@ def load_embspatial(path: Path | str) -> LoadedItems:
 def _rows(table: Path) -> Iterator[TableRow]:
     """Yield (row number, row, its images or the error reading them)."""
     if table.suffix == ".tsv":
-        yield from tsv_rows(table)
+        yield from tsv_rows(table, TSV_KIND)
         return
     try:
         text = table.read_text(encoding="utf-8")
@@ -61,7 +64,11 @@ def _rows(table: Path) -> Iterator[TableRow]:
         )
     except (OSError, ValueError) as error:
         raise unreadable(table, error) from None
-    for number, entry in enumerate(entries, start=1):
+    for k, entry in enumerate(entries, start=1):
+        number = EntryIndex(k) if table.suffix == ".json" else k  # printed "entry N" in a JSON list
+        if not isinstance(entry, dict):  # the row error names the entry's kind
+            yield number, {}, not_an_object(entry)
+            continue
         yield number, entry, images_or_error(_json_image, entry, table)
 
 
@@ -111,7 +118,8 @@ def _item(row: Mapping[str, Any], media: ImagesOrError) -> Item:
         raise media
     options = _options(row)
     if len(options) < 2:
-        raise MalformedSampleError(sample_id, "answer_options", "fewer than two options")
+        field = next((f for f in ("answer_options", "options") if f in row), "A")  # the row's own field
+        raise MalformedSampleError(sample_id, field, f"{len(options)} option(s); a question has two or more")
     source = str(row.get("data_source") or "")
     if not source:
         raise MalformedSampleError(sample_id, "data_source", "missing")

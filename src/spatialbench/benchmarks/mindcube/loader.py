@@ -31,7 +31,9 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from spatialbench.benchmarks.shared.tsv import image_index, read_tsv, tsv_images
+from spatialbench.benchmarks.shared.fields import entry_object, path_list, required
+from spatialbench.benchmarks.shared.tsv import check_suffix, image_index, read_tsv, tsv_images
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -39,6 +41,8 @@ from spatialbench.records.rows import LoadedItems
 BENCHMARK_NAME = "mindcube"
 SETTINGS = ("rotation", "among", "around", "translation", "other")
 """The settings of the official evaluation, ``translation`` tracked but left out of the overall."""
+#: a MindCube TSV's ``category`` is the setting (VLMEvalKit's ``MindCubeBench``: ``id.split("_")[0]``)
+TSV_KIND = TsvKind("MindCube", ("category",), SETTINGS[:4], "settings", lambda v: v.strip().lower())
 _FILES = {
     "tiny": ("MindCube_tinybench.jsonl", "MindCubeBench_tiny_raw_qa.tsv"),
     "full": ("MindCube.jsonl", "MindCubeBench_raw_qa.tsv"),
@@ -107,22 +111,33 @@ def release_file(path: Path, subset: str, prompt: str = "raw_qa") -> Path:
     ``path/data/prompts/general``.
 
     Raises:
-        FileNotFoundError: no such file or folder, or no such file in the folder.
+        FileNotFoundError: no such file or folder, or no such file in the folder (naming the files looked
+            for, and the other subset's file when the folder holds that one: ``--subset tiny``).
+        AnnotationFileError: a file that is neither JSON Lines nor TSV.
     """
     if path.is_file():
-        return path
-    if prompt == "raw_qa":
-        names: tuple[str, ...] = _FILES[subset]
-        folders = ("", "raw", "data/raw")
-    else:
-        stem = "MindCube_tinybench" if subset == "tiny" else "MindCube"
-        names, folders = (f"{stem}_{prompt}.jsonl",), ("", "prompts/general", "data/prompts/general")
-    for folder in folders:
-        for name in names:
-            if (path / folder / name).is_file():
-                return path / folder / name
+        return check_suffix(path, (".jsonl", ".tsv"), "MindCube")
+    names, folders = _looked_for(subset, prompt)
+    found = _first(path, names, folders)
+    if found:
+        return found
     where = ", ".join(str(path / f) if f else str(path) for f in folders)
-    raise FileNotFoundError(f"no MindCube file ({' or '.join(names)}) in {where}")
+    other = "full" if subset == "tiny" else "tiny"
+    instead = _first(path, *_looked_for(other, prompt))
+    hint = f"; the folder holds the {other} subset's {instead}: add --subset {other}" if instead else ""
+    raise FileNotFoundError(f"no MindCube file of subset {subset} ({' or '.join(names)}) in {where}{hint}")
+
+
+def _looked_for(subset: str, prompt: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Return the file names of ``subset`` and ``prompt`` and the folders (in the data folder) they sit in."""
+    if prompt == "raw_qa":
+        return _FILES[subset], ("", "raw", "data/raw")
+    stem = "MindCube_tinybench" if subset == "tiny" else "MindCube"
+    return (f"{stem}_{prompt}.jsonl",), ("", "prompts/general", "data/prompts/general")
+
+
+def _first(path: Path, names: tuple[str, ...], folders: tuple[str, ...]) -> Path | None:
+    return next((path / f / n for f in folders for n in names if (path / f / n).is_file()), None)
 
 
 def load_mindcube(
@@ -149,16 +164,13 @@ def load_mindcube(
             loaded.append(make())
         except MalformedSampleError as error:
             loaded.errors.append(error.row_error(str(table), number))
-        except (KeyError, TypeError, AttributeError) as error:
-            problem = MalformedSampleError(f"line {number}", str(error), "missing or malformed")
-            loaded.errors.append(problem.row_error(str(table), number))
     return tiny_only(loaded) if subset == "tiny" else loaded
 
 
 def _rows(table: Path) -> Iterator[tuple[int, Any]]:
     """Yield (line or row number, a function making the item) per question of ``table``."""
     if table.suffix == ".tsv":
-        frame = read_tsv(table)
+        frame = read_tsv(table, TSV_KIND)
         by_index = image_index(frame)
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
             yield number, lambda r=row: _tsv_item(r, table, by_index)
@@ -184,39 +196,46 @@ def image_root(table: Path, first: str) -> Path:
 
 def _json_item(line: str, number: int, table: Path) -> Item:
     try:
-        entry = json.loads(line)
+        entry = entry_object(json.loads(line))
     except json.JSONDecodeError as error:
-        raise MalformedSampleError(f"line {number}", "json", f"not JSON ({error.msg})") from None
-    images = [str(p) for p in entry["images"]]
+        raise MalformedSampleError("", "", f"not JSON ({error.msg})") from None
+    sample_id = str(entry.get("id") or "")
+    required(entry, ("id", "question", "gt_answer"), sample_id)
+    images = path_list(entry, "images", sample_id)
     root = image_root(table, images[0]) if images else table.parent
     media = tuple(MediaRef(kind=MediaKind.IMAGE, path=str(root / p)) for p in images)
     extra = {k: entry[k] for k in ("input_prompt", "grounded_cogmap") if isinstance(entry.get(k), str)}
-    return _item(str(entry["id"]), "", entry["question"], entry["gt_answer"], media, table.name, extra)
+    return _item(sample_id, "", entry["question"], entry["gt_answer"], media, table.name, extra)
 
 
 def _tsv_item(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) -> Item:
-    sample_id = str(row.get("index"))
-    return _item(
-        sample_id,
-        str(row.get("category", "")),
-        row["question"],
-        row["answer"],
-        tsv_images(row, table, by_index),
-        table.name,
-    )
+    sample_id = str(row.get("index") or "")
+    required(row, ("question", "answer"), sample_id)
+    media = tsv_images(row, table, by_index)
+    return _item(sample_id, str(row.get("category", "")), row["question"], row["answer"], media, table.name,
+                 fields=_KIT_FIELDS)
+
+
+_RELEASE_FIELDS = ("gt_answer", "images")
+_KIT_FIELDS = ("answer", "image")
+"""The answer and image fields of a release line and of a TSV row (named in row errors)."""
 
 
 def _item(
     sample_id: str, category: str, question: Any, answer: Any, media: tuple[MediaRef, ...], file: str,
-    extra: Mapping[str, str] | None = None,
+    extra: Mapping[str, str] | None = None, fields: tuple[str, str] = _RELEASE_FIELDS,
 ) -> Item:
     text = str(question)
     options = options_of(text)
     letter = str(answer).strip()
+    if not options:
+        raise MalformedSampleError(sample_id, "question", "no lettered options (A. ... B. ...) written in it")
     if letter not in [o[0] for o in options]:
-        raise MalformedSampleError(sample_id, "gt_answer", f"{answer!r} is not one of the question's options")
+        letters = ", ".join(o[0] for o in options)
+        raise MalformedSampleError(sample_id, fields[0], f"{answer!r} is not one of the question's options "
+                                   f"({letters})")
     if not media:
-        raise MalformedSampleError(sample_id, "images", "no image")
+        raise MalformedSampleError(sample_id, fields[1], "no image")
     return Item(
         id=sample_id,
         benchmark=BENCHMARK_NAME,

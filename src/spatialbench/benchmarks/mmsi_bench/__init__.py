@@ -19,7 +19,14 @@ import pandas as pd
 
 from spatialbench.benchmarks.mmsi_bench.circular import group_of
 from spatialbench.benchmarks.mmsi_bench.extraction import POST_PROMPT, mmsi_choice
-from spatialbench.benchmarks.mmsi_bench.loader import BENCHMARK_NAME, check_evaluation, load_mmsi_bench
+from spatialbench.benchmarks.mmsi_bench.loader import (
+    BENCHMARK_NAME,
+    CATEGORIES,
+    LABELS,
+    ORDER,
+    check_evaluation,
+    load_mmsi_bench,
+)
 from spatialbench.benchmarks.shared.choice import column_table, images_then_text
 from spatialbench.benchmarks.shared.variants import all_variants_right
 from spatialbench.benchmarks.spec import BenchmarkSpec, MediaLayout, RunDefaults
@@ -27,17 +34,8 @@ from spatialbench.records.item import Item
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.rules import STANDARD_MODES, ColumnGroup, Extractors, ScoringRules
 
-#: the question types under the main categories of the paper's main table (Positional Relationship,
-#: Attribute, Motion, then Multi-Step Reasoning); a header prints the part in parentheses
-_CATEGORIES = {
-    "Positional Relationship": ("Cam.-Cam.", "Obj.-Obj.", "Reg.-Reg.", "Cam.-Obj.", "Obj.-Reg.", "Cam.-Reg."),
-    "Attribute": ("Meas.", "Appr."),
-    "Motion": ("Cam.", "Obj."),
-}
-LABELS = {f"{category} ({part})": part for category, parts in _CATEGORIES.items() for part in parts}
-ORDER = (*LABELS, "MSR")
 COLUMN_GROUPS = tuple(
-    ColumnGroup(c, tuple(f"{c} ({p})" for p in parts)) for c, parts in _CATEGORIES.items()
+    ColumnGroup(c, tuple(f"{c} ({p})" for p in parts)) for c, parts in CATEGORIES.items()
 )
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from spatialbench.benchmarks.mmsi_bench.circular import rotations
 from spatialbench.benchmarks.shared.images import images_or_error, table_images
 from spatialbench.benchmarks.shared.tsv import data_files, option_columns, parquet_records, tsv_rows
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -29,6 +30,18 @@ BENCHMARK_NAME = "mmsi-bench"
 LETTERS = ("A", "B", "C", "D")
 SUFFIXES = (".parquet", ".tsv")
 EVALUATIONS = ("vanilla", "circular")
+#: the question types under the main categories of the paper's main table (Positional Relationship,
+#: Attribute, Motion, then Multi-Step Reasoning); a header prints the part in parentheses
+CATEGORIES = {
+    "Positional Relationship": ("Cam.-Cam.", "Obj.-Obj.", "Reg.-Reg.", "Cam.-Obj.", "Obj.-Reg.", "Cam.-Reg."),
+    "Attribute": ("Meas.", "Appr."),
+    "Motion": ("Cam.", "Obj."),
+}
+LABELS = {f"{category} ({part})": part for category, parts in CATEGORIES.items() for part in parts}
+ORDER = (*LABELS, "MSR")
+#: an MMSI-Bench TSV names these question types (a 3DSRBench or CV-Bench TSV has the same columns)
+TSV_KIND = TsvKind("MMSI-Bench", ("category", "question_type"), ORDER, "question types",
+                   lambda v: v.strip().replace("\u2013", "-"))
 
 
 def load_mmsi_bench(path: Path | str, evaluation: str = "vanilla") -> LoadedItems:
@@ -67,9 +80,10 @@ def check_evaluation(evaluation: object) -> None:
 def _rows(table: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """Yield (row number, id, fields with ``media``) per row; images are written as files first."""
     if table.suffix == ".tsv":
-        for number, row, media in tsv_rows(table):
+        for number, row, media in tsv_rows(table, TSV_KIND):
             kind = row.get("category") or row.get("question_type")
-            fields = {**row, "question_type": kind, "media": media, **_option_fields(row)}
+            names = {"question_type": "category" if "category" in row else "question_type", "images": "image"}
+            fields = {**row, "question_type": kind, "media": media, **_option_fields(row), "_names": names}
             yield number, str(row.get("index", "")), fields
         return
     for number, row in enumerate(parquet_records(table), start=1):
@@ -101,14 +115,15 @@ def _parquet_images(images: Any, table: Path, sample_id: str) -> tuple[MediaRef,
 def _item(sample_id: str, row: Mapping[str, Any]) -> Item:
     if isinstance(row["media"], MalformedSampleError):
         raise row["media"]
+    names = row.get("_names", {})  # a TSV's own names for the release's fields (its category column)
     for field in ("question", "answer", "question_type"):
         if not str(row.get(field) or "").strip():
-            raise MalformedSampleError(sample_id, field, "missing or empty")
+            raise MalformedSampleError(sample_id, names.get(field, field), "missing or empty")
     answer = str(row["answer"]).strip()
     if answer not in LETTERS:
         raise MalformedSampleError(sample_id, "answer", f"{answer!r} is not one of A-D")
     if not row["media"]:
-        raise MalformedSampleError(sample_id, "images", "no image")
+        raise MalformedSampleError(sample_id, names.get("images", "images"), "no image")
     return Item(
         id=sample_id,
         benchmark=BENCHMARK_NAME,

@@ -24,6 +24,7 @@ from spatialbench.benchmarks.shared.images import (
     images_or_error,
     write_images,
 )
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind, check_kind
 from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
 from spatialbench.records.item import Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -35,17 +36,21 @@ TableRow = tuple[int, dict[str, Any], ImagesOrError]
 _REFERENCE_LENGTH = 64
 
 
-def read_tsv(path: Path) -> pd.DataFrame:
+def read_tsv(path: Path, kind: TsvKind | None = None) -> pd.DataFrame:
     """Read a VLMEvalKit TSV file as text columns (empty cells as ``""``), in file order.
 
+    ``kind``: the benchmark the file must belong to (:func:`~.tsv_kind.check_kind`).
+
     Raises:
-        AnnotationFileError (a ValueError): the file is not UTF-8 or not a table.
+        AnnotationFileError (a ValueError): the file is not UTF-8, not a table, or another benchmark's.
     """
     try:  # as VLMEvalKit's ``load`` reads it: pandas' default quoting
         frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
     except (UnicodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
         raise unreadable(path, error) from None
     frame.columns = [str(c).strip() for c in frame.columns]
+    if kind is not None:
+        check_kind(path, list(frame.columns), frame.to_dict(orient="records"), kind)
     return frame
 
 
@@ -69,13 +74,13 @@ def load_tables(
     return loaded
 
 
-def tsv_rows(table: Path) -> Iterator[TableRow]:
+def tsv_rows(table: Path, kind: TsvKind | None = None) -> Iterator[TableRow]:
     """Yield (line number, row, its images or the error reading them) for each row of a TSV, in order.
 
     Raises:
-        AnnotationFileError (a ValueError): see :func:`read_tsv`.
+        AnnotationFileError (a ValueError): see :func:`read_tsv` (``kind`` as there).
     """
-    frame = read_tsv(table)
+    frame = read_tsv(table, kind)
     by_index = image_index(frame)
     for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
         yield number, row, images_or_error(tsv_images, row, table, by_index)
@@ -125,7 +130,7 @@ def tsv_images(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str])
     if row.get("image_path"):
         return tuple(MediaRef(kind=MediaKind.IMAGE, path=p) for p in _listed(row["image_path"], sample_id))
     value = str(row.get("image", ""))
-    if len(value) <= _REFERENCE_LENGTH and value in by_index:
+    if value and len(value) <= _REFERENCE_LENGTH and value in by_index:  # never an empty cell's "reference"
         value = by_index[value]
     if not value:
         raise MalformedSampleError(sample_id, "image", "no image and no image_path")
@@ -163,14 +168,29 @@ def option_columns(row: Mapping[str, Any]) -> tuple[str, ...]:
     return tuple(options)
 
 
+def check_suffix(path: Path, suffixes: tuple[str, ...], title: str) -> Path:
+    """Return ``path`` when its suffix is one of ``suffixes``.
+
+    Raises:
+        AnnotationFileError (a ValueError): another kind of file (a ``.json`` would be read as Parquet,
+            a ``.parquet`` as text); the message names the kinds ``title`` reads.
+    """
+    if path.suffix.lower() not in suffixes:
+        kinds = ", ".join(f"*{s}" for s in suffixes)
+        got = f"*{path.suffix}" if path.suffix else "a file without a suffix"
+        raise AnnotationFileError(path, f"{title} reads {kinds}, not {got} (another benchmark's file?)")
+    return path
+
+
 def data_files(path: Path, suffixes: tuple[str, ...], title: str) -> list[Path]:
     """Return ``path`` itself, or the files of folder ``path`` ending in one of ``suffixes`` (sorted).
 
     Raises:
         FileNotFoundError: ``path`` does not exist, or the folder holds no such file (named by ``title``).
+        AnnotationFileError (a ValueError): ``path`` is a file of another kind (:func:`check_suffix`).
     """
     if path.is_file():
-        return [path]
+        return [check_suffix(path, suffixes, title)]
     if not path.is_dir():
         raise FileNotFoundError(f"{title} data not found: {path}")
     found = sorted(p for p in path.iterdir() if p.suffix in suffixes and p.is_file())

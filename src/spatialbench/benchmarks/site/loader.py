@@ -25,7 +25,8 @@ from typing import Any
 import pandas as pd
 
 from spatialbench.benchmarks.shared.tsv import image_index, read_tsv, tsv_images
-from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
+from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
 
@@ -40,6 +41,7 @@ CATEGORIES = (
     "movement prediction & navigation",
 )
 """The six categories of the release, in EASI's table order."""
+TSV_KIND = TsvKind("SITE", ("category",), CATEGORIES, "categories", lambda v: v.strip().lower())
 _SUFFIXES = (".parquet", ".json", ".jsonl", ".tsv")
 _TSV_PART = {"sitebenchimage": "image", "sitebenchvideo": "video"}
 
@@ -57,9 +59,13 @@ def site_tables(path: Path) -> list[tuple[str, Path]]:
     """Return ``(part, table)`` for ``path`` (a table) or every table under folder ``path`` (two levels).
 
     Raises:
-        FileNotFoundError: no such path, or no SITE table in it.
+        FileNotFoundError: no such path, or no SITE table in it. AnnotationFileError: a file whose name
+            names no part.
     """
     if path.is_file():
+        if part_of(path) is None:
+            raise AnnotationFileError(path, "not a SITE table: its part is read from its name (image_test* / "
+                                      "video_test*, SiteBenchImage*.tsv / SiteBenchVideo*.tsv)")
         found = [path]
     elif path.is_dir():
         found = sorted(
@@ -87,7 +93,7 @@ def load_site(path: Path | str) -> LoadedItems:
     loaded = LoadedItems()
     tables = sorted(site_tables(given), key=lambda pair: PARTS.index(pair[0]))
     for part, table in tables:
-        frame = read_tsv(table) if table.suffix == ".tsv" else _release_frame(table)
+        frame = read_tsv(table, TSV_KIND) if table.suffix == ".tsv" else _release_frame(table)
         by_index = image_index(frame)  # TSV rows may point at another row's image
         first = 2 if table.suffix == ".tsv" else 1  # a TSV's header is line 1
         for number, row in enumerate(frame.to_dict(orient="records"), start=first):

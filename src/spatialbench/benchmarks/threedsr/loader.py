@@ -25,6 +25,7 @@ from spatialbench.benchmarks.shared.tsv import (
     parquet_records,
     tsv_rows,
 )
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -45,6 +46,7 @@ TYPES: dict[str, tuple[str, ...]] = {
     ),
 }
 TYPE_OF = {category: kind for kind, categories in TYPES.items() for category in categories}
+TSV_KIND = TsvKind("3DSRBench", ("category",), tuple(TYPE_OF), "question types")
 
 
 def load_3dsrbench(path: Path | str) -> LoadedItems:
@@ -63,7 +65,7 @@ def load_3dsrbench(path: Path | str) -> LoadedItems:
 def _rows(table: Path) -> Iterator[TableRow]:
     """Yield (row number, row, its images or the error reading them)."""
     if table.suffix == ".tsv":
-        yield from tsv_rows(table)
+        yield from tsv_rows(table, TSV_KIND)
         return
     for number, row in enumerate(parquet_records(table), start=1):
         row = {k: ("" if v is None else v) for k, v in row.items()}

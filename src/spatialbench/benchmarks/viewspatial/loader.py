@@ -14,12 +14,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from spatialbench.benchmarks.shared.fields import entry_object, path_list, required
 from spatialbench.benchmarks.shared.tsv import data_files, image_index, option_columns, read_tsv, tsv_images
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import EntryIndex, LoadedItems
 
 BENCHMARK_NAME = "viewspatial"
+#: a ViewSpatial-Bench question type starts with its perspective (``Camera perspective - Relative Direction``)
+TSV_KIND = TsvKind("ViewSpatial-Bench", ("category",), ("Camera perspective", "Person perspective"),
+                   "perspectives", lambda v: v.split(" - ")[0].strip())
 
 
 def load_viewspatial(path: Path | str) -> LoadedItems:
@@ -35,7 +40,7 @@ def load_viewspatial(path: Path | str) -> LoadedItems:
     table = data_files(Path(path).resolve(), (".json", ".tsv"), "ViewSpatial-Bench")[0]
     loaded = LoadedItems()
     if table.suffix == ".tsv":
-        frame = read_tsv(table)
+        frame = read_tsv(table, TSV_KIND)
         by_index = image_index(frame)
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):
             _add(loaded, str(row.get("index")), lambda r=row: _tsv_item(r, table, by_index), table, number)
@@ -55,30 +60,39 @@ def _add(loaded: LoadedItems, sample_id: str, make: Any, table: Path, line: int)
         loaded.append(make())
     except MalformedSampleError as error:
         loaded.errors.append(error.row_error(str(table), line))
-    except (KeyError, TypeError, AttributeError) as error:
-        loaded.errors.append(MalformedSampleError(sample_id, str(error), "missing or malformed").row_error(
-            str(table), line))
 
 
-def _json_item(entry: Mapping[str, Any], sample_id: str, root: Path) -> Item:
+def _json_item(entry: Any, sample_id: str, root: Path) -> Item:
+    entry = entry_object(entry, sample_id)
+    required(entry, ("question_type", "question", "answer", "choices"), sample_id)
     options = tuple(line.strip() for line in str(entry["choices"]).split("\n") if line.strip())
-    media = tuple(MediaRef(kind=MediaKind.IMAGE, path=str(root / p)) for p in entry["image_path"])
-    return _item(sample_id, entry["question_type"], entry["question"], options, entry["answer"], media)
+    paths = path_list(entry, "image_path", sample_id)
+    media = tuple(MediaRef(kind=MediaKind.IMAGE, path=str(root / p)) for p in paths)
+    fields = ("question_type", "choices", "image_path")
+    kind, question, answer = entry["question_type"], entry["question"], entry["answer"]
+    return _item(sample_id, kind, question, options, answer, media, fields)
 
 
 def _tsv_item(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) -> Item:
-    sample_id = str(row.get("index"))
+    sample_id = str(row.get("index") or "")
+    required(row, ("category", "question", "answer"), sample_id)
     media = tsv_images(row, table, by_index)
-    return _item(sample_id, row["category"], row["question"], option_columns(row), row["answer"], media)
+    fields = ("category", "A", "image")
+    options = option_columns(row)
+    return _item(sample_id, row["category"], row["question"], options, row["answer"], media, fields)
 
 
 def _item(sample_id: str, kind: Any, question: Any, options: tuple[str, ...], answer: Any,
-          media: tuple[MediaRef, ...]) -> Item:
+          media: tuple[MediaRef, ...], fields: tuple[str, str, str]) -> Item:
+    """``fields``: the names of the type, options and image fields in this file (for row errors)."""
+    if len(options) < 2:
+        reason = f"{len(options)} option(s); a question has two or more"
+        raise MalformedSampleError(sample_id, fields[1], reason)
     letter = str(answer).strip()[:1].upper()
     if letter not in "ABCD" or not letter or ord(letter) - 65 >= len(options):
         raise MalformedSampleError(sample_id, "answer", f"{answer!r} is not one of the options")
     if not media:
-        raise MalformedSampleError(sample_id, "image_path", "no image")
+        raise MalformedSampleError(sample_id, fields[2], "no image")
     kind = str(kind)
     return Item(
         id=sample_id,

@@ -4,9 +4,11 @@ Modules: ``loader`` (release tables → items), ``streaming`` (streaming Count: 
 expected one scored). Three benchmarks: ``vsi-super-recall`` (multiple choice, accuracy per video duration;
 ``SPEC_RECALL``), ``vsi-super-count`` (a count, MRA per duration; ``SPEC_COUNT``) and
 ``vsi-super-count-streaming`` (a count per query time, the mean MRA over every expected count, a missing
-one 0; ``SPEC_STREAMING``). Both send the sampled
-frames, then the question (VSI-Bench's video prompt layout, App. C.1 of Thinking in Space); the robust
-reader is the default, so "The answer is B." reads B.
+one 0; ``SPEC_STREAMING``). Each sends the sampled frames, then lmms-eval's ``vsisuper`` text: Count
+"These are frames of a video.", the question and "Please answer the question using a single word or
+phrase." (VSI-Bench's layout); Recall the question, ``Options:``, the release's options as written and
+"Answer with the option's letter from the given choices directly." (:class:`RecallBuilder`, no frames
+line). The robust reader is the default, so "The answer is B." reads B.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from spatialbench.benchmarks.vsi_super.streaming import (
     streaming_scores,
 )
 from spatialbench.benchmarks.vsibench.prompt import VideoQABuilder
+from spatialbench.records.item import Item
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.rules import STANDARD_MODES, ScoringRules
 
@@ -43,13 +46,30 @@ def duration_table(rows: pd.DataFrame) -> Table:
     return column_table(rows, "dataset", DURATIONS)
 
 
+class RecallBuilder(VideoQABuilder):
+    """lmms-eval's Recall request (``vsr_utils.doc_to_text``), after the frames.
+
+    The question, ``Options:``, the release's options as written (``metadata["option_lines"]``) and the
+    letter post-prompt; no "These are frames of a video." line.
+    """
+
+    package = __name__
+    template = "recall_prompt.json"
+
+    def text(self, item: Item, post_prompt: bool = True) -> str:
+        """Return the question block with the options as the release writes them (``recall_prompt.json``)."""
+        lines = item.metadata.get("option_lines")
+        shown = item.model_copy(update={"options": tuple(lines)}) if lines else item
+        return super().text(shown, post_prompt)
+
+
 _MEDIA = MediaLayout("<data>/<video_path>.mp4 (the release's video_path, relative to the table)")
 
 SPEC_RECALL = BenchmarkSpec(
     name=RECALL,
     description="VSI-SUPER-Recall (Cambrian-S): recall objects in 10-240 min videos, accuracy per duration",
     load=load_recall,
-    prompt_builder=VideoQABuilder,
+    prompt_builder=RecallBuilder,
     scoring=ScoringRules(name=RECALL, table=duration_table, modes=STANDARD_MODES),
     title="VSI-SUPER-Recall",
     media=_MEDIA,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -23,9 +24,9 @@ import numpy as np
 import pandas as pd
 
 from spatialbench.benchmarks.shared.tsv import data_files, jsonl_records
-from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
-from spatialbench.records.rows import LoadedItems
+from spatialbench.records.rows import EntryIndex, LoadedItems
 
 RECALL, COUNT, STREAMING = "vsi-super-recall", "vsi-super-count", "vsi-super-count-streaming"
 STREAMING_SUFFIX = "_streaming"
@@ -76,18 +77,43 @@ def is_streaming(row: Mapping[str, Any]) -> bool:
 def _load(path: Path | str, benchmark: str) -> LoadedItems:
     root = Path(path).resolve()
     tables = data_files(root, SUFFIXES, "VSI-SUPER")
-    loaded = LoadedItems()
+    loaded, others = LoadedItems(), Counter[str]()
     for table in tables:
         prefix = f"{table.stem}:" if len(tables) > 1 else ""
         for number, row in _rows(table):
-            if benchmark != RECALL and is_streaming(row) != (benchmark == STREAMING):
-                continue  # the other Count benchmark's row (module docstring)
+            kind = _kind_of(row)
+            if kind is not None and kind != benchmark:
+                others[kind] += 1
+                if benchmark != RECALL:  # the other Count benchmark's row (module docstring), or Recall's
+                    continue
             sample_id = prefix + str(row.get("id", row.get("idx", number)))
             try:
                 loaded.append(_item(sample_id, row, table.parent, benchmark))
             except MalformedSampleError as error:
                 loaded.errors.append(error.row_error(str(table), number))
+    if others and not loaded and len(loaded.errors) == (others.total() if benchmark == RECALL else 0):
+        raise _none_of(root, benchmark, others)  # every row is another VSI-SUPER benchmark's
     return loaded
+
+
+def _kind_of(row: Mapping[str, Any]) -> str | None:
+    """Name the benchmark a row belongs to: a streaming count, a Recall question (options) or a count.
+
+    None for a row without a video (no VSI-SUPER row: it is read, and refused, as the benchmark's own).
+    """
+    if not (row.get("video_path") or row.get("video")):
+        return None
+    return STREAMING if is_streaming(row) else RECALL if row.get("options") is not None else COUNT
+
+
+def _none_of(root: Path, benchmark: str, others: Counter[str]) -> AnnotationFileError:
+    """Return the error for data holding only other VSI-SUPER benchmarks' rows (``others``: their counts)."""
+    wanted = {STREAMING: "streaming-count rows (split *_streaming, answers: a count per query time)",
+              COUNT: "single-count rows (answer: one number)", RECALL: "Recall rows (options and a letter)"}
+
+    held = ", ".join(f"{n} {name} row(s)" for name, n in others.most_common())
+    other = others.most_common(1)[0][0]
+    return AnnotationFileError(root, f"no {wanted[benchmark]}: it holds {held}; use --benchmark {other}")
 
 
 def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -103,7 +129,9 @@ def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             raise unreadable(table, error) from None
     if not isinstance(records, list):
         raise unreadable(table, ValueError("not a list of rows"))
-    yield from enumerate((r if isinstance(r, dict) else {} for r in records), start=1)
+    rows = (r if isinstance(r, dict) else {} for r in records)
+    for k, row in enumerate(rows, start=1):  # a JSON list's rows are printed "entry N"
+        yield (EntryIndex(k) if table.suffix == ".json" else k), row
 
 
 def _duration(sample_id: str, row: Mapping[str, Any]) -> str:
@@ -118,7 +146,7 @@ def _item(sample_id: str, row: Mapping[str, Any], root: Path, benchmark: str) ->
     if not video:
         raise MalformedSampleError(sample_id, "video_path", "missing")
     common: dict[str, Any] = {
-        "id": sample_id, "benchmark": benchmark, "question": str(row.get("question") or ""),
+        "id": sample_id, "benchmark": benchmark, "question": str(row.get("question") or "").strip(),
         "media": (MediaRef(kind=MediaKind.VIDEO, path=str(root / video)),),
         "dataset": _duration(sample_id, row), "scene_id": Path(video).stem,
     }
@@ -127,8 +155,9 @@ def _item(sample_id: str, row: Mapping[str, Any], root: Path, benchmark: str) ->
         answer = str(row.get("answer") or "").strip().strip("().").upper()
         if len(answer) != 1 or not "A" <= answer < chr(65 + len(options)):
             raise MalformedSampleError(sample_id, "answer", f"{row.get('answer')!r} is not an option")
+        lines = [str(o) for o in row["options"]]  # as lmms-eval's doc_to_text writes them
         return Item(task="recall", options=options, ground_truth=answer,
-                    answer_kind=AnswerKind.MULTIPLE_CHOICE, **common)
+                    answer_kind=AnswerKind.MULTIPLE_CHOICE, metadata={"option_lines": lines}, **common)
     if benchmark == STREAMING:
         return Item(task="count_streaming", ground_truth=_counts(sample_id, row.get("answers")),
                     answer_kind=AnswerKind.NUMERICAL, **common)
