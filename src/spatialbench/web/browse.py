@@ -87,10 +87,15 @@ def media_views(state: ServeState, item: Item) -> list[dict[str, Any]]:
 
 def _answer(state: ServeState, run: ServedRun, item_id: str) -> dict[str, Any]:
     stored = run.stored(item_id) or StoredRow(item_id, "", None)
-    media = [{**m, "video": not str(m.get("source", "")).lower().endswith(IMAGE_SUFFIXES)}
-             for m in stored.prompt.get("media", []) if isinstance(m, dict)]
+    media = [{**m, "video": _sent_video(state.root, m)} for m in stored.prompt.get("media", []) if isinstance(m, dict)]
     return {"run": run, "stored": stored, "score": run.scores.get(item_id), "media": media,
             "settings": settings_line(run.folder), "transcript": transcript_view(state.root, run, item_id)}
+
+
+def _sent_video(root: Path, media: dict[str, Any]) -> bool:
+    """Whether a stored media record is of a video (seek buttons), not of image files or a frame folder."""
+    source = str(media.get("source", ""))
+    return not (source.lower().endswith(IMAGE_SUFFIXES) or "files" in media or (root / source).is_dir())
 
 
 def heading(state: ServeState, item: Item) -> str:
