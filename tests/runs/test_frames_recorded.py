@@ -24,8 +24,9 @@ def mmsi_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     data = build_mmsi(root / "data")
     runs = {}
     with OpenAIServer(ServerScript(answer=lambda text: "B")) as server:
-        for name, extra in (("uniform", {}), ("coverage", {"data": {"options": {"setting": "sufficient-coverage"}}}),
-                            ("own", {"media": {"frames": "uniform:1"}})):
+        coverage = {"data": {"options": {"setting": "sufficient-coverage"}}}
+        own = {"media": {"frames": "uniform:1"}}
+        for name, extra in (("uniform", {}), ("coverage", coverage), ("own", own)):
             runs[name] = root / name
             config = {"data": {"benchmark": "mmsi-video", "path": str(data), "ids": ["question_0010"]},
                       "model": {"name": f"openai-compatible:{server.url}#m"}, "out": str(runs[name])}
@@ -50,8 +51,10 @@ def test_the_transcript_shows_the_frame_files_sent(mmsi_runs: dict[str, Path]) -
     # three videos (2, 1 and 2 frames) and a reference image after the first two
     names = [Path(i.source).relative_to(mmsi_runs["uniform"].parent / "data").as_posix() for i in images]
     assert names == ["frames/question_0010/video_0/00:00.00_frame_2_0.jpg",
-                     "frames/question_0010/video_0/00:02.00_frame_2_1.jpg", "ref_images/question_0010_ref_0.png",
-                     "frames/question_0010/video_1/00:00.00_frame_2_0.jpg", "ref_images/question_0010_ref_1.png",
+                     "frames/question_0010/video_0/00:02.00_frame_2_1.jpg",
+                     "ref_images/question_0010_ref_0.png",
+                     "frames/question_0010/video_1/00:00.00_frame_2_0.jpg",
+                     "ref_images/question_0010_ref_1.png",
                      "frames/question_0010/video_2/00:00.00_frame_2_0.jpg",
                      "frames/question_0010/video_2/00:02.00_frame_2_1.jpg"]
     assert [i.label for i in images] == ["0.00 s", "2.00 s", "question_0010_ref_0", "0.00 s",
@@ -62,7 +65,8 @@ def test_the_transcript_shows_the_frame_files_sent(mmsi_runs: dict[str, Path]) -
         assert decode_colour(np.asarray(last.convert("RGB"))) == (2, 1)
 
 
-def test_the_report_item_page_shows_each_video_s_own_frames(mmsi_runs: dict[str, Path], tmp_path: Path) -> None:
+def test_the_report_item_page_shows_each_video_s_own_frames(mmsi_runs: dict[str, Path],
+                                                            tmp_path: Path) -> None:
     import html5lib
 
     from spatialbench.report import build_report

@@ -90,3 +90,29 @@ def test_an_mmsi_card_shows_the_frame_files_sent_and_no_seek_buttons(mmsi) -> No
         "/media/frames/question_0010/video_2/00%3A02.00_frame_2_1.jpg"]
     assert not list(card.iter("video")) and not [b for b in card.iter("button") if b.get("class") == "seek"]
     assert "frames setting=uniform-50" in "".join(card.find("h3").itertext())
+
+
+def test_browse_shows_no_column_that_every_item_leaves_empty(vsi, mmsi) -> None:
+    def headers(served: Any) -> list[str]:
+        table = next(t for t in html5lib.parse(_get(served, "/"), namespaceHTMLElements=False).iter("table")
+                     if t.get("id") == "items")
+        rows = table.find("tbody").findall("tr")
+        assert {len(r.findall("td")) for r in rows} == {len(table.find("thead").find("tr").findall("th"))}
+        return ["".join(th.itertext()) for th in table.find("thead").find("tr").findall("th")]
+
+    assert headers(vsi[0]) == ["id", "task", "scene", "question", "truth", "chance", "vision"]
+    assert headers(mmsi) == ["id", "task", "question", "truth", "chance", "vision"]  # no MMSI item has a scene
+
+
+def test_the_search_box_shows_its_whole_hint(mmsi) -> None:
+    from web.conftest import chromium_browser
+
+    with chromium_browser() as browser:
+        tab = browser.new_page(viewport={"width": 1280, "height": 900})
+        tab.goto(f"{mmsi.url}/?token={mmsi.token}")
+        box = tab.locator("#search")
+        hint, free = box.evaluate(
+            "e => { const s = getComputedStyle(e); const c = document.createElement('canvas').getContext('2d');"
+            " c.font = s.font; return [c.measureText(e.placeholder).width,"
+            " e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)]; }")
+        assert "search" in box.get_attribute("placeholder") and 0 < hint <= free

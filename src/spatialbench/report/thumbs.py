@@ -42,7 +42,8 @@ class ThumbWriter:
         for ref, sent in zip(item.media, media, strict=False):
             frames = [int(i) for i in sent.get("frames", [])]
             shown = sent_images({"media": [{**sent, "timestamps": [None] * len(frames)}]})
-            for frame, sent_image, image in zip(frames, shown, self.maker.thumbnails(ref, frames), strict=True):
+            thumbs = self.maker.thumbnails(ref, frames)
+            for frame, sent_image, image in zip(frames, shown, thumbs, strict=True):
                 name = hashlib.sha256(_digested(ref, sent_image, frame).encode()).hexdigest()[:20] + ".jpg"
                 if name not in self._written:
                     self.folder.mkdir(parents=True, exist_ok=True)
@@ -53,7 +54,7 @@ class ThumbWriter:
 
 
 def _digested(ref: MediaRef, image: SentImage, frame: int) -> str:
-    """What a thumbnail's file name hashes: the frame's own file when known, else source and frame number.
+    """Return what a thumbnail's file name hashes: the frame's own file when known, else source and frame.
 
     A frame folder's record before it named its files (``files``) gives the folder alone: the item's frame
     list names the file, so two items' frame 0 of one folder are not taken for one frame.

@@ -118,7 +118,7 @@ def _prompt_record(request: Request, media: list[SampledFrames], item: Item) -> 
 
 
 def _refs(item: Item, media: list[SampledFrames]) -> list[MediaRef | None]:
-    """The item's media refs beside the sampled media (None each when they do not pair up)."""
+    """Return the item's media refs beside the sampled media (None each when they do not pair up)."""
     return list(item.media) if len(item.media) == len(media) else [None] * len(media)
 
 

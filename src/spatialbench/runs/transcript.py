@@ -324,7 +324,7 @@ def settings_line(run: RunFolder) -> str:
 
 
 def _frames(run: RunFolder) -> str:
-    """The frames a run sent: its frame-choosing loader option (``setting=uniform-50``), else its strategy."""
+    """Return the frames a run sent: its frame-choosing option (``setting=uniform-50``), else its strategy."""
     options = run.config.data.options
     chosen = [f"{name}={options[name]}" for name in run.spec.defaults.frame_options if name in options]
     return chosen[0] if chosen else run.config.frame_strategy
