@@ -73,6 +73,8 @@ def test_a_chance_card_says_no_request_was_sent(vsi, where: str) -> None:
         "no request: the chance-random baseline answers without a model (nothing was sent)"]
     assert _boxes(chance) == ["msg assistant"]  # no empty user box
     assert "random letter" in "".join(chance.itertext())
+    summaries = ["".join(s.itertext()) for s in chance.iter("summary")]
+    assert "stored record (no request)" in summaries and "raw request (secrets redacted)" not in summaries
     assert _boxes(vision) == ["msg user", "msg assistant"]
     assert not [e for e in vision.iter("p") if e.get("class") == "unsent"]
 
@@ -116,3 +118,20 @@ def test_the_search_box_shows_its_whole_hint(mmsi) -> None:
             " c.font = s.font; return [c.measureText(e.placeholder).width,"
             " e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)]; }")
         assert "search" in box.get_attribute("placeholder") and 0 < hint <= free
+
+
+def test_an_item_s_images_sit_in_a_row_at_a_readable_size(tmp_path_factory: pytest.TempPathFactory) -> None:
+    from benchmarks.mmsi_remindview_fixtures import build_remindview
+    from web.conftest import chromium_browser
+
+    root = tmp_path_factory.mktemp("cards-remindview")
+    data = build_remindview(root / "data")
+    (root / "runs").mkdir()
+    with serving(data, root / "runs", root / "work", "remindview") as served, chromium_browser() as browser:
+        tab = browser.new_page(viewport={"width": 1280, "height": 900})
+        tab.goto(f"{served.url}/item/object_centric_qa:2?token={served.token}")
+        boxes = tab.locator("#media figure img").evaluate_all(
+            "images => images.map(i => [i.alt, i.getBoundingClientRect().top, i.getBoundingClientRect().width])")
+    assert [alt for alt, _, _ in boxes] == ["frame0", "frame1", "frame2", "frame3"]
+    assert len({round(top) for _, top, _ in boxes}) == 2  # side by side (3 fit the column), not one per line
+    assert all(width >= 120 for _, _, width in boxes)  # the fixture's images are 16 px: shown at 160 px
