@@ -103,7 +103,7 @@ def test_browse_shows_no_column_that_every_item_leaves_empty(vsi, mmsi) -> None:
         return ["".join(th.itertext()) for th in table.find("thead").find("tr").findall("th")]
 
     assert headers(vsi[0]) == ["id", "task", "scene", "question", "truth", "chance", "vision"]
-    assert headers(mmsi) == ["id", "task", "question", "truth", "chance", "vision"]  # no MMSI item has a scene
+    assert headers(mmsi) == ["id", "task", "question", "truth", "chance", "vision"]  # no scene in MMSI
 
 
 def test_the_search_box_shows_its_whole_hint(mmsi) -> None:
@@ -114,7 +114,8 @@ def test_the_search_box_shows_its_whole_hint(mmsi) -> None:
         tab.goto(f"{mmsi.url}/?token={mmsi.token}")
         box = tab.locator("#search")
         hint, free = box.evaluate(
-            "e => { const s = getComputedStyle(e); const c = document.createElement('canvas').getContext('2d');"
+            "e => { const s = getComputedStyle(e);"
+            " const c = document.createElement('canvas').getContext('2d');"
             " c.font = s.font; return [c.measureText(e.placeholder).width,"
             " e.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)]; }")
         assert "search" in box.get_attribute("placeholder") and 0 < hint <= free
@@ -131,7 +132,8 @@ def test_an_item_s_images_sit_in_a_row_at_a_readable_size(tmp_path_factory: pyte
         tab = browser.new_page(viewport={"width": 1280, "height": 900})
         tab.goto(f"{served.url}/item/object_centric_qa:2?token={served.token}")
         boxes = tab.locator("#media figure img").evaluate_all(
-            "images => images.map(i => [i.alt, i.getBoundingClientRect().top, i.getBoundingClientRect().width])")
+            "images => images.map(i => [i.alt, i.getBoundingClientRect().top,"
+            " i.getBoundingClientRect().width])")
     assert [alt for alt, _, _ in boxes] == ["frame0", "frame1", "frame2", "frame3"]
     assert len({round(top) for _, top, _ in boxes}) == 2  # side by side (3 fit the column), not one per line
     assert all(width >= 120 for _, _, width in boxes)  # the fixture's images are 16 px: shown at 160 px
