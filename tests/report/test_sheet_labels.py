@@ -20,3 +20,14 @@ def test_image_tiles_are_labelled_by_frame_name_without_times(tmp_path: Path) ->
     stored = [{"frames": [0], "timestamps": [0.0]} for _ in item.media]  # as a run stores a still image
     labels = [label for _, label in SheetMaker(data)._tiles(item, stored)]
     assert labels == names
+
+
+def test_video_tiles_carry_the_transcript_s_times(tmp_path: Path) -> None:
+    from support.transcript_runs import room_data
+
+    data = room_data(tmp_path / "data")
+    item = next(iter(get_benchmark("vsibench").load_items(data)))
+    stored = [{"frames": [0, 2, 4, 7], "timestamps": [0.0, 2 / 30, 4 / 30, 7 / 30]}]  # uniform:4, 30 fps
+    labels = [label for _, label in SheetMaker(data)._tiles(item, stored)]
+    # as the thumbnails above the sheet say them: two frames 1/15 s apart are not both "0.1 s"
+    assert labels == ["0.00 s", "0.07 s", "0.13 s", "0.23 s"]

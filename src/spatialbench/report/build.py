@@ -92,8 +92,8 @@ def _transcripts(out: Path, runs: Sequence[RunData], views: Sequence[ItemView],
                  makers: dict[str, SheetMaker], warnings: list[str]) -> None:
     """Each run's dialogue for each item, its frames sent written as thumbnails (``thumbs/``)."""
     writers = {label: ThumbWriter(out, maker) for label, maker in makers.items()}
-    # a chance baseline asked nothing: its stored rows are its picks, shown as its response
-    every = {r.label: transcripts(r.folder) for r in runs if r.kind != "baseline"}
+    # a chance baseline asked nothing: its transcript says so in one line, above its pick
+    every = {r.label: transcripts(r.folder) for r in runs}
     for view in views:
         for k, answer in enumerate(view.answers):
             found = every.get(answer.run, {}).get(view.item.id)

@@ -85,7 +85,7 @@ class SheetMaker:
                 continue
             prefix = f"v{number + 1} " if len(item.media) > 1 else ""
             for k, thumb in enumerate(self.thumbnails(ref, frames)):
-                label = f"{times[k]:.1f} s" if k < len(times) else f"#{frames[k]}"
+                label = f"{times[k]:.2f} s" if k < len(times) else f"#{frames[k]}"
                 tiles.append((thumb, f"{prefix}{label}"))
         return tiles
 

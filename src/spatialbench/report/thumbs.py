@@ -13,9 +13,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from spatialbench.records.item import Item
+from spatialbench.records.item import Item, MediaKind, MediaRef
 from spatialbench.report.sheets import SheetMaker
-from spatialbench.runs.transcript import SentImage
+from spatialbench.runs.transcript import SentImage, sent_images
 from spatialbench.views.transcript import Thumb
 
 Placed = dict[tuple[str, int | None], str]
@@ -40,16 +40,28 @@ class ThumbWriter:
         """
         placed: Placed = {}
         for ref, sent in zip(item.media, media, strict=False):
-            source = str(sent.get("source", ""))
             frames = [int(i) for i in sent.get("frames", [])]
-            for frame, image in zip(frames, self.maker.thumbnails(ref, frames), strict=True):
-                name = hashlib.sha256(f"{source}\0{frame}".encode()).hexdigest()[:20] + ".jpg"
+            shown = sent_images({"media": [{**sent, "timestamps": [None] * len(frames)}]})
+            thumbs = self.maker.thumbnails(ref, frames)
+            for frame, sent_image, image in zip(frames, shown, thumbs, strict=True):
+                name = hashlib.sha256(_digested(ref, sent_image, frame).encode()).hexdigest()[:20] + ".jpg"
                 if name not in self._written:
                     self.folder.mkdir(parents=True, exist_ok=True)
                     image.save(self.folder / name, quality=80)
                     self._written.add(name)
-                placed[(source, frame)] = f"../thumbs/{name}"
+                placed[(sent_image.source, frame)] = f"../thumbs/{name}"
         return placed
+
+
+def _digested(ref: MediaRef, image: SentImage, frame: int) -> str:
+    """Return what a thumbnail's file name hashes: the frame's own file when known, else source and frame.
+
+    A frame folder's record before it named its files (``files``) gives the folder alone: the item's frame
+    list names the file, so two items' frame 0 of one folder are not taken for one frame.
+    """
+    if ref.kind is MediaKind.FRAMES and image.source == ref.path and 0 <= frame < len(ref.frames):
+        return f"{ref.path}\0{ref.frames[frame]}"
+    return f"{image.source}\0{frame}"
 
 
 def thumb_of(placed: Placed, image: SentImage) -> Thumb:

@@ -36,7 +36,7 @@ from spatialbench.media.sampling import parse_strategy
 from spatialbench.media.video import SampledFrames
 from spatialbench.media.visibility import answerability
 from spatialbench.models.errors import BackendError, EndpointUnreachableError
-from spatialbench.records.item import Item, MediaKind
+from spatialbench.records.item import Item, MediaKind, MediaRef
 from spatialbench.records.messages import ImagePart, Request, Response
 from spatialbench.records.redaction import redact, secret_values
 from spatialbench.runs.baseline import run_baseline
@@ -95,8 +95,12 @@ def frame_cache(config: RunConfig, scorer: ImageTextScorer | None = None) -> Fra
     return cache
 
 
-def _prompt_record(request: Request, media: list[SampledFrames]) -> dict[str, Any]:
-    """Return the request as stored: text verbatim, images by position; media by source and frame numbers."""
+def _prompt_record(request: Request, media: list[SampledFrames], item: Item) -> dict[str, Any]:
+    """Return the request as stored: text verbatim, images by position; media by source and frame numbers.
+
+    A frame folder's record also names the files sent (``files``, relative to its ``source``): the frame
+    numbers index the item's frame list, which a loader option may have cut (MMSI-Video-Bench ``setting``).
+    """
     parts: list[Any] = []
     image = 0
     for part in request.parts:
@@ -108,12 +112,22 @@ def _prompt_record(request: Request, media: list[SampledFrames]) -> dict[str, An
     return {
         "system": request.system,
         "parts": parts,
-        "media": [
-            {"source": m.source, "frames": m.indices.tolist(), "timestamps": m.timestamps.tolist()}
-            for m in media
-        ],
+        "media": [_media_record(m, ref) for m, ref in zip(media, _refs(item, media), strict=True)],
         "settings": asdict(request.settings),
     }
+
+
+def _refs(item: Item, media: list[SampledFrames]) -> list[MediaRef | None]:
+    """Return the item's media refs beside the sampled media (None each when they do not pair up)."""
+    return list(item.media) if len(item.media) == len(media) else [None] * len(media)
+
+
+def _media_record(sampled: SampledFrames, ref: MediaRef | None) -> dict[str, Any]:
+    record: dict[str, Any] = {"source": sampled.source, "frames": sampled.indices.tolist(),
+                              "timestamps": sampled.timestamps.tolist()}
+    if ref is not None and ref.kind is MediaKind.FRAMES:
+        record["files"] = [ref.frames[k] for k in record["frames"] if 0 <= k < len(ref.frames)]
+    return record
 
 
 def sent_answerability(item: Item, media: list[SampledFrames]) -> dict[str, Any] | None:
@@ -286,7 +300,7 @@ class Runner:
             # a reasoning strategy starts from the request without its answer-directly post-prompt (B.3)
             build = self.builder.build_reasoning if self.answer_strategy.reasons else self.builder.build
             request = replace(build(planned.item, media), settings=planned.settings)
-            prompt = _prompt_record(request, media)
+            prompt = _prompt_record(request, media, planned.item)
             verdict = await asyncio.to_thread(sent_answerability, planned.item, media) if media else None
             if verdict is not None:  # synthetic scenes: were the question's objects in the frames sent?
                 prompt["answerability"] = verdict

@@ -56,7 +56,8 @@ class TranscriptTurn:
             run). system: the system prompt (first turn only). text: the user text this turn added, images
             standing as ``[frame0]`` / ``[1.5 s]``. images: the images it added. earlier: how many messages
             of history it carried. reply, status, error, latency_s (seconds), input_tokens, output_tokens:
-            as stored. raw: the stored request, JSON, secrets redacted.
+            as stored. raw: the stored request, JSON, secrets redacted. unsent: why no request was sent (a
+            chance baseline, a person, another tool's answers), shown in place of the user's message.
     """
 
     name: str
@@ -71,6 +72,7 @@ class TranscriptTurn:
     input_tokens: int | None = None
     output_tokens: int | None = None
     raw: str = ""
+    unsent: str | None = None
 
 
 @dataclass(frozen=True)
@@ -112,7 +114,10 @@ class SideDialogue:
 
 
 def sent_images(prompt: dict[str, Any]) -> list[SentImage]:
-    """Every image of a stored request's ``media`` record, in the order sent (sources, then frames)."""
+    """Every image of a stored request's ``media`` record, in the order sent (sources, then frames).
+
+    A frame of a frame folder whose record names its files is that file (``source``), labelled by its time.
+    """
     images = []
     for media in prompt.get("media") or []:
         if not isinstance(media, dict):
@@ -120,10 +125,15 @@ def sent_images(prompt: dict[str, Any]) -> list[SentImage]:
         source = str(media.get("source", ""))
         frames = list(media.get("frames") or [])
         times = list(media.get("timestamps") or [])
+        files = [str(f) for f in media.get("files") or []]
         for k in range(max(len(frames), len(times))):
             frame = frames[k] if k < len(frames) else None
             time_s = float(times[k]) if k < len(times) and times[k] is not None else None
-            images.append(SentImage(source, frame, time_s, _label(source, time_s)))
+            if k < len(files):
+                label = f"{time_s:.2f} s" if time_s is not None else PurePosixPath(files[k]).stem
+                images.append(SentImage(str(PurePosixPath(source, files[k])), frame, time_s, label))
+            else:
+                images.append(SentImage(source, frame, time_s, _label(source, time_s)))
     return images
 
 
@@ -193,7 +203,20 @@ def _turn(name: str, row: StoredRow, images: list[SentImage], first: bool,
         name=name, text=text, images=used, reply=row.response, status=row.status,
         system=prompt.get("system") if first or not history else None, earlier=len(history),
         error=row.error, latency_s=row.latency_s, input_tokens=row.input_tokens,
-        output_tokens=row.output_tokens, raw=raw_view(prompt, secrets))
+        output_tokens=row.output_tokens, raw=raw_view(prompt, secrets), unsent=_unsent(prompt))
+
+
+def _unsent(prompt: dict[str, Any]) -> str | None:
+    """One line saying why a stored answer came with no request (None when a request was sent)."""
+    if prompt.get("parts") or prompt.get("media"):
+        return None
+    if prompt.get("baseline"):
+        return f"no request: the {prompt['baseline']} baseline answers without a model (nothing was sent)"
+    if prompt.get("human"):
+        return f"no request: a person answered (shown: {prompt.get('shown') or 'the item'})"
+    if prompt.get("imported"):
+        return f"no request: answer imported from {prompt['imported']} (that tool's request was not recorded)"
+    return None
 
 
 def _map(value: Any) -> dict[str, list[list[float]]] | None:
@@ -276,6 +299,10 @@ def _side(store: StoreReader, row: StoredRow | None, turns: list[StoredTurn] | N
 def settings_line(run: RunFolder) -> str:
     """Return a run's settings in one line: model, frames, strategy, extraction (blind when it sent none).
 
+    The frames are the loader option that chose them when one did (MMSI-Video-Bench
+    ``setting=uniform-50``: its media strategy is ``all``, of the frames the setting kept), else the frame
+    strategy.
+
     The extraction is the run's mode, or the benchmark's default mode marked ``(benchmark default)``; an
     imported run's line holds what its source recorded
     (:func:`~spatialbench.runs.imported.imported_settings`).
@@ -291,6 +318,13 @@ def settings_line(run: RunFolder) -> str:
     source = imported_source(run.record)
     if source is not None:  # the other tool chose frames and prompts: only what its file recorded
         return imported_settings(run.model, source, config.scoring.extract or run.spec.scoring.default_mode)
-    frames = "no frames (blind)" if run.blind else f"frames {config.frame_strategy}"
+    frames = "no frames (blind)" if run.blind else f"frames {_frames(run)}"
     extract = config.scoring.extract or f"{run.spec.scoring.default_mode} (benchmark default)"
     return f"{run.model} · {frames} · strategy {config.strategy.name} · extraction {extract}"
+
+
+def _frames(run: RunFolder) -> str:
+    """Return the frames a run sent: its frame-choosing option (``setting=uniform-50``), else its strategy."""
+    options = run.config.data.options
+    chosen = [f"{name}={options[name]}" for name in run.spec.defaults.frame_options if name in options]
+    return chosen[0] if chosen else run.config.frame_strategy

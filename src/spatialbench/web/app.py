@@ -27,6 +27,7 @@ from starlette.templating import Jinja2Templates
 
 from spatialbench.views.tables import score_class
 from spatialbench.web.csrf import csrf_middleware, form_token, new_form_secret
+from spatialbench.web.error_pages import PageError, invalid_form, invalid_query, query_errors
 from spatialbench.web.security import token_middleware
 from spatialbench.web.state import ServeConfig, ServeState
 
@@ -54,24 +55,28 @@ def _wants_html(request: Request) -> bool:
     return request.method == "POST" or "text/html" in request.headers.get("accept", "")
 
 
-def _error_page(request: Request, status: int, message: str) -> HTMLResponse:
+def _error_page(request: Request, status: int, message: str, back: str | None = None,
+                back_text: str = "") -> HTMLResponse:
     return templates().TemplateResponse(request, "error.html.j2", {
-        "benchmark": request.app.state.serve.spec.name, "status": status, "message": message},
-        status_code=status)
+        "benchmark": request.app.state.serve.spec.name, "status": status, "message": message,
+        "back": back, "back_text": back_text}, status_code=status)
 
 
 async def _http_error(request: Request, exc: HTTPException) -> Response:
     if not _wants_html(request):
         return await http_exception_handler(request, exc)
+    if isinstance(exc, PageError):
+        return _error_page(request, exc.status_code, str(exc.detail), exc.back, exc.back_text)
     return _error_page(request, exc.status_code, str(exc.detail))
 
 
 async def _invalid_request(request: Request, exc: RequestValidationError) -> Response:
+    errors = query_errors(exc)
+    if request.method == "GET" and errors:  # an address with a bad value is a page address: its page
+        return _error_page(request, 422, *invalid_query(request, errors))
     if not _wants_html(request):
         return await request_validation_exception_handler(request, exc)
-    fields = "; ".join(f"{'.'.join(str(p) for p in e['loc'][1:]) or 'request'}: {e['msg']}"
-                       for e in exc.errors())
-    return _error_page(request, 422, f"the form is incomplete or invalid ({fields})")
+    return _error_page(request, 422, *invalid_form(request, exc))
 
 
 def create_app(config: ServeConfig) -> FastAPI:

@@ -53,11 +53,12 @@ def browse(request: Request, task: str = "", scene: str = "", dataset: str = "",
     page_number = min(max(page_number, 0), max(pages - 1, 0))
     shown = items[page_number * PAGE_SIZE:(page_number + 1) * PAGE_SIZE]
     options = {name: sorted({value_of(i, name) for i in state.items} - {""}) for name in FILTERS}
-    headers = [listing.header(key, key) for key in COLUMNS]
+    columns = [key for key in COLUMNS if key != "scene" or options["scene"]]  # no scene in any item: none
+    headers = [listing.header(key, key) for key in columns]
     headers += [listing.header(f"run:{r.name}", r.name) for r in runs]
     return page(request, "browse.html.j2", items=shown, total=len(items), chosen={**listing.chosen, "q": q},
                 options=options, runs=runs, page_number=page_number, pages=pages, query=listing.query(),
-                headers=headers, listing=listing, load_errors=state.load_errors)
+                headers=headers, columns=columns, listing=listing, load_errors=state.load_errors)
 
 
 def media_url(state: ServeState, ref: MediaRef, name: str | None = None) -> str | None:
@@ -87,10 +88,16 @@ def media_views(state: ServeState, item: Item) -> list[dict[str, Any]]:
 
 def _answer(state: ServeState, run: ServedRun, item_id: str) -> dict[str, Any]:
     stored = run.stored(item_id) or StoredRow(item_id, "", None)
-    media = [{**m, "video": not str(m.get("source", "")).lower().endswith(IMAGE_SUFFIXES)}
+    media = [{**m, "video": _sent_video(state.root, m)}
              for m in stored.prompt.get("media", []) if isinstance(m, dict)]
     return {"run": run, "stored": stored, "score": run.scores.get(item_id), "media": media,
             "settings": settings_line(run.folder), "transcript": transcript_view(state.root, run, item_id)}
+
+
+def _sent_video(root: Path, media: dict[str, Any]) -> bool:
+    """Whether a stored media record is of a video (seek buttons), not of image files or a frame folder."""
+    source = str(media.get("source", ""))
+    return not (source.lower().endswith(IMAGE_SUFFIXES) or "files" in media or (root / source).is_dir())
 
 
 def heading(state: ServeState, item: Item) -> str:
@@ -109,7 +116,7 @@ def item_page(request: Request, item_id: str,
     state = serve_state(request)
     item = state.by_id.get(item_id)
     if item is None:
-        raise HTTPException(404, f"no item {item_id!r} in {state.spec.name}: browse the items at /")
+        raise HTTPException(404, f"no item {item_id!r} in {state.spec.name}")
     wanted = [name for value in runs or [] for name in value.split(",") if name]
     every = state.runs()
     chosen = [r for r in every if not wanted or r.name in wanted]

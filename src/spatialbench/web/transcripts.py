@@ -31,6 +31,8 @@ def source_url(root: Path, source: str) -> str | None:
 def thumbnail(root: Path, image: SentImage) -> Thumb:
     """Return where the page shows a sent image: the file, or the video at its time (``#t=``)."""
     url = source_url(root, image.source)
+    if not image.is_file and (root / image.source).is_dir():  # a frame folder recorded before its files were
+        return Thumb(None, False, image.label, image.time_s)
     if url is not None and not image.is_file and image.time_s is not None:
         url = f"{url}#t={image.time_s:.3f}"
     return Thumb(url, not image.is_file, image.label, image.time_s)

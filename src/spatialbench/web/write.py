@@ -21,6 +21,7 @@ from spatialbench.web.annotations import annotation_file, create_sample, save_an
 from spatialbench.web.app import page
 from spatialbench.web.browse import media_views, serve_state
 from spatialbench.web.csrf import check_form_token
+from spatialbench.web.error_pages import PageError
 
 router = APIRouter()
 REVIEW_PAGE = 100
@@ -64,7 +65,7 @@ def _human_config(request: Request, name: str) -> RunConfig:
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None
     if not (folder / "config.json").is_file():
-        raise HTTPException(404, f"no human run {name!r}; start one at /human")
+        raise PageError(404, f"no human run {name!r}", "/human", "start a human evaluation")
     return human.start(state.config.workdir, name, state.spec, state.config.data, [])
 
 
@@ -124,10 +125,10 @@ def flag(request: Request, item_id: Annotated[str, Form()], flag: Annotated[str,
     """
     state = serve_state(request)
     if item_id not in state.by_id:
-        raise HTTPException(404, f"no item {item_id!r}: browse the items at /")
+        raise HTTPException(404, f"no item {item_id!r}")
     if not flag:
-        raise HTTPException(422, f"choose wrong, ambiguous or fine before saving the flag of item "
-                                 f"{item_id!r} (back to /item/{quote(item_id)})")
+        raise PageError(422, f"choose wrong, ambiguous or fine before saving the flag of item {item_id!r}",
+                        f"/item/{quote(item_id)}", f"back to item {item_id}")
     try:
         append_flag(state.flags_file, state.spec.name, item_id, flag, note, reviewer)
     except ValueError as exc:
