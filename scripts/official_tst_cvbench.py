@@ -70,8 +70,12 @@ def _stubs(src: Path) -> None:
 
 def load_data(folder: Path) -> pd.DataFrame:
     """``CVBBenchmark.load_data`` on the files (2D then 3D, as the release's ``test`` split)."""
-    rows = [json.loads(line) for name in ("test_2d.jsonl", "test_3d.jsonl")
-            for line in (folder / name).read_text().splitlines() if line.strip()]
+    rows = [
+        json.loads(line)
+        for name in ("test_2d.jsonl", "test_3d.jsonl")
+        for line in (folder / name).read_text().splitlines()
+        if line.strip()
+    ]
     df = pd.DataFrame(rows)
     df["question_type"] = df["task"].str.lower() + "_" + df["type"].str.lower()
     df["gt_idx"] = df["answer"].apply(lambda x: ord(x[1]) - ord("A"))
@@ -86,6 +90,7 @@ LABEL_READING = ("pair_answer_freq_score", "is_majority_answer")
 
 
 def main(src: Path, data: Path, leak_free: bool = False) -> dict[str, object]:
+    """Run the four official models; return per type its fold scores, feature columns and s(x) by idx."""
     _stubs(src)
     rf = sys.modules["TsT.evaluators.rf"]
     cv = sys.modules["TsT.core.cross_validation"]
@@ -101,9 +106,16 @@ def main(src: Path, data: Path, leak_free: bool = False) -> dict[str, object]:
 
     rf.score_rf = recording
     df = load_data(data)
-    config = cv.CrossValidationConfig(n_folds=5, random_state=42, repeats=1, verbose=False, show_progress=False)
+    config = cv.CrossValidationConfig(
+        n_folds=5, random_state=42, repeats=1, verbose=False, show_progress=False
+    )
     out: dict[str, object] = {}
-    for model in (models.Count2DModel(), models.Relation2DModel(), models.Depth3DModel(), models.Distance3DModel()):
+    for model in (
+        models.Count2DModel(),
+        models.Relation2DModel(),
+        models.Depth3DModel(),
+        models.Distance3DModel(),
+    ):
         probs.clear()
         if leak_free:
             model.feature_cols = [c for c in model.feature_cols if c not in LABEL_READING]
@@ -112,8 +124,11 @@ def main(src: Path, data: Path, leak_free: bool = False) -> dict[str, object]:
         s = {}
         for fold, p in zip(folds, probs, strict=True):
             s.update({int(df.loc[i, "idx"]): v for i, v in zip(fold.test_idx, p, strict=True)})
-        out[model.name] = {"folds": [round(100 * f.score, 4) for f in folds], "features": model.feature_cols,
-                           "s": {k: s[k] for k in sorted(s)}}
+        out[model.name] = {
+            "folds": [round(100 * f.score, 4) for f in folds],
+            "features": model.feature_cols,
+            "s": {k: s[k] for k in sorted(s)},
+        }
     return out
 
 

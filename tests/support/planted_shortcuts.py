@@ -97,7 +97,10 @@ def planted_size_categories(n: int, seed: int = 0) -> tuple[list[Item], set[str]
     for i in range(n):
         name = OBJECTS[int(rng.integers(len(OBJECTS)))]
         fixed = OBJECTS.index(name) % 2 == 0
-        size = SIZES[name] * rng.uniform(0.97, 1.03) if fixed else float(np.exp(rng.uniform(np.log(20), np.log(200))))
+        if fixed:
+            size = SIZES[name] * rng.uniform(0.97, 1.03)
+        else:
+            size = float(np.exp(rng.uniform(np.log(20), np.log(200))))
         if fixed:
             marked.add(str(i))
         question = (

@@ -42,13 +42,37 @@ AS_PUBLISHED = {
 }
 # the official feature_cols, in order
 OFFICIAL_COLUMNS = {
-    "count_2d": ["n_options", "object", "obj_count", "obj_freq_score", "obj_val_mean", "obj_val_std",
-                 "obj_val_log_mean", "obj_val_log_std", "obj_val_log_ratio", "global_mean_log", "global_std_log",
-                 *(f"choice_{i}_dist_from_obj_mean" for i in range(6)),
-                 *(f"choice_{i}_dist_from_global_mean" for i in range(6))],
-    "relation_2d": ["n_options", "object_1", "object_2", "pair_freq_score", "pair_answer_freq_score",
-                    "contains_left", "contains_right", "contains_above", "contains_below", "contains_front",
-                    "contains_behind", "spatial_keyword_count", "question_length", "is_majority_answer"],
+    "count_2d": [
+        "n_options",
+        "object",
+        "obj_count",
+        "obj_freq_score",
+        "obj_val_mean",
+        "obj_val_std",
+        "obj_val_log_mean",
+        "obj_val_log_std",
+        "obj_val_log_ratio",
+        "global_mean_log",
+        "global_std_log",
+        *(f"choice_{i}_dist_from_obj_mean" for i in range(6)),
+        *(f"choice_{i}_dist_from_global_mean" for i in range(6)),
+    ],
+    "relation_2d": [
+        "n_options",
+        "object_1",
+        "object_2",
+        "pair_freq_score",
+        "pair_answer_freq_score",
+        "contains_left",
+        "contains_right",
+        "contains_above",
+        "contains_below",
+        "contains_front",
+        "contains_behind",
+        "spatial_keyword_count",
+        "question_length",
+        "is_majority_answer",
+    ],
     "depth_3d": ["object_1", "object_2", "pair_freq_score", "pair_answer_freq_score", "n_options"],
     "distance_3d": ["object_1", "object_2", "pair_freq_score", "pair_answer_freq_score", "n_options"],
 }
@@ -72,7 +96,9 @@ def test_leak_free_sets_equal_the_official_code_without_its_label_columns(rows):
     for task, (folds, digest) in LEAK_FREE.items():
         assert result.tasks[task].folds == pytest.approx(folds, abs=1e-4), task
         assert _digest(result.items, task, rows) == digest, task
-        official = [c for c in OFFICIAL_COLUMNS[task] if c not in ("pair_answer_freq_score", "is_majority_answer")]
+        official = [
+            c for c in OFFICIAL_COLUMNS[task] if c not in ("pair_answer_freq_score", "is_majority_answer")
+        ]
         assert result.tasks[task].features == official, task
 
 
@@ -88,7 +114,11 @@ def test_the_official_sets_as_published_equal_the_official_code(rows):  # type: 
 @pytest.mark.parametrize("task", sorted(AS_PUBLISHED))
 def test_the_leak_check_refuses_the_official_label_reading_sets(rows, task):  # type: ignore[no-untyped-def]
     only = [it for it in rows if f"{it.task.lower()}_{it.metadata['type'].lower()}" == task]
-    leaked = ["pair_answer_freq_score", "is_majority_answer"] if task == "relation_2d" else ["pair_answer_freq_score"]
+    leaked = (
+        ["pair_answer_freq_score", "is_majority_answer"]
+        if task == "relation_2d"
+        else ["pair_answer_freq_score"]
+    )
     with pytest.raises(LeakError) as error:
         stress_test(only, "random", sets={**FEATURE_SETS, **LEAKY_FEATURE_SETS})
     assert error.value.task == task and error.value.columns == leaked
@@ -98,4 +128,8 @@ def test_release_ids_sort_by_file_then_number(rows):  # type: ignore[no-untyped-
     from spatialbench.analysis.shortcuts.table import question_table
 
     ids = list(question_table(rows)["id"])
-    assert ids[:3] == ["test_2d:0", "test_2d:1", "test_2d:2"] and ids[119:122] == ["test_2d:119", "test_3d:120", "test_3d:121"]
+    assert ids[:3] == ["test_2d:0", "test_2d:1", "test_2d:2"] and ids[119:122] == [
+        "test_2d:119",
+        "test_3d:120",
+        "test_3d:121",
+    ]

@@ -24,14 +24,28 @@ NUMBER_S = {"9": 0.125, "10": 0.5, "11": 0.1, "12": 0.125}
 
 def _items() -> list[Item]:
     choices = [
-        Item(id=i, benchmark="vsibench", task="object_rel_distance", question=f"Which is closest ({i})?",
-             options=("A. sofa", "B. bed", "C. tv", "D. sink"), ground_truth=g,
-             answer_kind=AnswerKind.MULTIPLE_CHOICE, scene_id=f"s{i}")
+        Item(
+            id=i,
+            benchmark="vsibench",
+            task="object_rel_distance",
+            question=f"Which is closest ({i})?",
+            options=("A. sofa", "B. bed", "C. tv", "D. sink"),
+            ground_truth=g,
+            answer_kind=AnswerKind.MULTIPLE_CHOICE,
+            scene_id=f"s{i}",
+        )
         for i, g in GOLD.items()
     ]
     numbers = [
-        Item(id=i, benchmark="vsibench", task="object_size_estimation", question=f"How long is the bed ({i})?",
-             ground_truth="100", answer_kind=AnswerKind.NUMERICAL, scene_id=f"s{i}")
+        Item(
+            id=i,
+            benchmark="vsibench",
+            task="object_size_estimation",
+            question=f"How long is the bed ({i})?",
+            ground_truth="100",
+            answer_kind=AnswerKind.NUMERICAL,
+            scene_id=f"s{i}",
+        )
         for i in NUMBER_S
     ]
     return [*choices, *numbers]
@@ -41,12 +55,16 @@ def by_hand(table: pd.DataFrame) -> Mapping[str, float]:
     """s(x): multiple choice, the share of remaining same-type items with its gold index; numbers, fixed."""
     mc = table[table["format"] == "mc"]
     share = mc["gt_idx"].map(mc["gt_idx"].value_counts(normalize=True))
-    return {**dict(zip(mc["id"], share, strict=True)), **{i: NUMBER_S[i] for i in table["id"] if i in NUMBER_S}}
+    return {
+        **dict(zip(mc["id"], share, strict=True)),
+        **{i: NUMBER_S[i] for i in table["id"] if i in NUMBER_S},
+    }
 
 
 def _run(budget: int, stop_below: float | None = None):  # type: ignore[no-untyped-def]
-    return iterative_bias_pruning(_items(), budget=budget, batch_size=2, floor=2, stop_below=stop_below,
-                                  control_seeds=1, scorer=by_hand)
+    return iterative_bias_pruning(
+        _items(), budget=budget, batch_size=2, floor=2, stop_below=stop_below, control_seeds=1, scorer=by_hand
+    )
 
 
 def test_the_removal_order_equals_the_hand_computation():
@@ -60,7 +78,12 @@ def test_the_removal_order_equals_the_hand_computation():
     assert result.removed == ["10", "1", "9", "2"]
     assert result.kept == ["3", "4", "5", "6", "7", "8", "11", "12"]
     first, second = result.groups[0]["iterations"]
-    assert (first["size_before"], first["removed"], second["size_before"], second["removed"]) == (12, 2, 10, 2)
+    assert (first["size_before"], first["removed"], second["size_before"], second["removed"]) == (
+        12,
+        2,
+        10,
+        2,
+    )
     assert first["max_bias"] == pytest.approx(0.5) and second["max_bias"] == pytest.approx(0.125)
     assert first["mean_bias"] == pytest.approx((3 * 0.125 - 0.125 + 0.125 + 0.5 + 0.1 + 0.125) / 12)
     assert second["mean_bias"] == pytest.approx((6 * (2 / 7 - 0.25) + (1 / 7 - 0.25) + 0.35) / 10)

@@ -50,7 +50,8 @@ def test_a_numbers_chance_is_the_mra_of_its_training_folds_mean(planted):  # typ
         expected.update(zip(table["id"].iloc[test], got.tolist(), strict=True))
     assert result.chances == dict(sorted(expected.items()))
     assert float(np.mean(list(result.chances.values()))) * 100 == pytest.approx(
-        result.tasks["object_size_estimation"].chance, abs=1e-9)
+        result.tasks["object_size_estimation"].chance, abs=1e-9
+    )
     assert result.above_chance() == {i: result.items[i] - expected[i] for i in result.items}
 
 

@@ -26,19 +26,39 @@ from spatialbench.analysis.shortcuts.features import FeatureSet, Maps
 _EPS = 1e-6
 _CHOICES = 6  # the official count set's choice columns
 _COUNT = [
-    "n_options", "object", "obj_count", "obj_freq_score", "obj_val_mean", "obj_val_std", "obj_val_log_mean",
-    "obj_val_log_std", "obj_val_log_ratio", "global_mean_log", "global_std_log",
+    "n_options",
+    "object",
+    "obj_count",
+    "obj_freq_score",
+    "obj_val_mean",
+    "obj_val_std",
+    "obj_val_log_mean",
+    "obj_val_log_std",
+    "obj_val_log_ratio",
+    "global_mean_log",
+    "global_std_log",
     *(f"choice_{i}_dist_from_obj_mean" for i in range(_CHOICES)),
     *(f"choice_{i}_dist_from_global_mean" for i in range(_CHOICES)),
 ]
 _KEYWORDS = {
-    "left": ["left", "to the left"], "right": ["right", "to the right"], "above": ["above", "over", "on top"],
-    "below": ["below", "under", "beneath"], "front": ["front", "in front", "foreground"],
+    "left": ["left", "to the left"],
+    "right": ["right", "to the right"],
+    "above": ["above", "over", "on top"],
+    "below": ["below", "under", "beneath"],
+    "front": ["front", "in front", "foreground"],
     "behind": ["behind", "back", "background"],
 }
-_RELATION = ["n_options", "object_1", "object_2", "pair_freq_score", "pair_answer_freq_score",
-             *(f"contains_{d}" for d in _KEYWORDS), "spatial_keyword_count", "question_length",
-             "is_majority_answer"]
+_RELATION = [
+    "n_options",
+    "object_1",
+    "object_2",
+    "pair_freq_score",
+    "pair_answer_freq_score",
+    *(f"contains_{d}" for d in _KEYWORDS),
+    "spatial_keyword_count",
+    "question_length",
+    "is_majority_answer",
+]
 _PAIR = ["object_1", "object_2", "pair_freq_score", "pair_answer_freq_score", "n_options"]
 #: Official columns that read the row's own gold option.
 LABEL_READING = ("pair_answer_freq_score", "is_majority_answer")
@@ -61,10 +81,15 @@ def _count_fit(train: pd.DataFrame) -> Maps:
     rows = pd.DataFrame({"object": train["object"].to_numpy(), "gt": gold.to_numpy()})
     rows["log"] = np.log10(rows["gt"] + 1.0)
     grouped = rows.groupby("object")
-    stats = pd.DataFrame({"obj_count": grouped["gt"].size(), "obj_val_mean": grouped["gt"].mean(),
-                          "obj_val_std": grouped["gt"].std().fillna(0),
-                          "obj_val_log_mean": grouped["log"].mean(),
-                          "obj_val_log_std": grouped["log"].std().fillna(0)})
+    stats = pd.DataFrame(
+        {
+            "obj_count": grouped["gt"].size(),
+            "obj_val_mean": grouped["gt"].mean(),
+            "obj_val_std": grouped["gt"].std().fillna(0),
+            "obj_val_log_mean": grouped["log"].mean(),
+            "obj_val_log_std": grouped["log"].std().fillna(0),
+        }
+    )
     stats["obj_val_log_ratio"] = (stats["obj_val_log_std"] / (stats["obj_val_log_mean"] + _EPS)).fillna(0)
     return {"stats": stats, "global_mean_log": rows["log"].mean(), "global_std_log": rows["log"].std()}
 
@@ -75,7 +100,9 @@ def _count(maps: Maps, frame: pd.DataFrame) -> pd.DataFrame:
     out["obj_val_log_ratio"] = 1.0 - minmax_scale(out["obj_val_log_ratio"] + _EPS)
     out["global_mean_log"], out["global_std_log"] = maps["global_mean_log"], maps["global_std_log"]
     for i in range(_CHOICES):
-        value = out["options"].map(lambda o, i=i: pd.to_numeric(o[i], errors="coerce") if len(o) > i else np.nan)
+        value = out["options"].map(
+            lambda o, i=i: pd.to_numeric(o[i], errors="coerce") if len(o) > i else np.nan
+        )
         logged = np.log10(value.astype(float) + 1.0)
         out[f"choice_{i}_dist_from_obj_mean"] = (logged - out["obj_val_log_mean"]).abs()
         out[f"choice_{i}_dist_from_global_mean"] = (logged - maps["global_mean_log"]).abs()
@@ -83,7 +110,7 @@ def _count(maps: Maps, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _relation_objects(question: str) -> tuple[str | None, str | None]:
-    """The official ``extract_objects``: the pair after 'the relative positions of', else two 'the X'."""
+    """Return the official ``extract_objects``: the pair after 'relative positions of', else two 'the X'."""
     question = question.replace(" (annotated by the red box)", "").replace(" (annotated by the blue box)", "")
     match = re.search(r"the relative positions of the ([^,]+?) and the ([^,]+?)[, ]", question)
     if match:
@@ -104,7 +131,9 @@ def _relation_keys(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _choice_keys(frame: pd.DataFrame) -> pd.DataFrame:
-    return _sorted_pair(frame.copy(), [(o[0], o[1]) if len(o) >= 2 else (None, None) for o in frame["options"]])
+    return _sorted_pair(
+        frame.copy(), [(o[0], o[1]) if len(o) >= 2 else (None, None) for o in frame["options"]]
+    )
 
 
 def _pair_fit(train: pd.DataFrame) -> Maps:
@@ -113,8 +142,11 @@ def _pair_fit(train: pd.DataFrame) -> Maps:
     for key, answers in train.groupby(["object_1", "object_2"], sort=False)["gt_val"]:
         counts = answers.value_counts(sort=False)
         shares[(str(key[0]), str(key[1]))] = {str(a): n / counts.sum() for a, n in counts.items()}
-    return {"pair_freq": pairs.value_counts(normalize=True).to_dict(), "pair_answer": shares,
-            "majority": train["gt_val"].value_counts().idxmax()}
+    return {
+        "pair_freq": pairs.value_counts(normalize=True).to_dict(),
+        "pair_answer": shares,
+        "majority": train["gt_val"].value_counts().idxmax(),
+    }
 
 
 def _pairs(maps: Maps, frame: pd.DataFrame) -> pd.DataFrame:
@@ -122,7 +154,8 @@ def _pairs(maps: Maps, frame: pd.DataFrame) -> pd.DataFrame:
     keys = list(zip(out["object_1"], out["object_2"], strict=True))
     out["pair_freq_score"] = [maps["pair_freq"].get(f"{a}-{b}", 0) for a, b in keys]
     out["pair_answer_freq_score"] = [  # reads the row's own gold option: a leak
-        maps["pair_answer"].get(k, {}).get(g, 0) for k, g in zip(keys, out["gt_val"], strict=True)]
+        maps["pair_answer"].get(k, {}).get(g, 0) for k, g in zip(keys, out["gt_val"], strict=True)
+    ]
     return out
 
 

@@ -1,4 +1,4 @@
-"""Iterative Bias Pruning (IBP; Brown et al., Sec. 4.1, Algorithm 1): re-diagnose, remove the highest-bias items.
+"""Iterative Bias Pruning (IBP; Brown et al., Sec. 4.1, Algorithm 1): re-diagnose, remove the most biased.
 
 No official IBP code is published: the official repository (vision-x-nyu/test-set-training, every branch
 and commit of the stored snapshot, last ef47fa7) has an "IBP" README section reading "TODO"; its only
@@ -85,7 +85,7 @@ def select_batch(table: pd.DataFrame, bias: pd.Series, size: int, floor: int) ->
 
 
 def _forest(folds: str, seed: int) -> Scorer:
-    """The default diagnosis: one stress-test (TsT-RF) of the remaining rows."""
+    """Return the default diagnosis: one stress-test (TsT-RF) of the remaining rows."""
     return lambda table: stress_test(table, folds, seed=seed).items
 
 

@@ -82,7 +82,8 @@ class DebiasSettings:
         if isinstance(self.rounds, bool) or not isinstance(self.rounds, int) or self.rounds < 1:
             raise DebiasSettingsError(f"debias rounds {self.rounds!r}: use a whole number of at least 1")
         if self.numbers not in NUMBER_RULES:
-            raise DebiasSettingsError(f"debias numbers {self.numbers!r}: use one of {', '.join(NUMBER_RULES)}")
+            rules = ", ".join(NUMBER_RULES)
+            raise DebiasSettingsError(f"debias numbers {self.numbers!r}: use one of {rules}")
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ def _slots(results: Results) -> list[Slot]:
 
 
 def _measure(items: Sequence[Item], debias: DebiasSettings) -> tuple[StressTest, dict[str, float]]:
-    """Stress-test ``items``; also return per item id its bias (s above chance; ``mra``: numbers' s itself)."""
+    """Stress-test ``items``; also return each item's bias (s above chance; ``mra``: a number's s itself)."""
     result = stress_test(items, debias.folds, seed=debias.seed)
     if debias.numbers == "above_chance":
         return result, result.above_chance()
@@ -262,10 +263,10 @@ def regenerate_biased(
 ) -> Regeneration:
     """Generate ``tasks`` on ``scenes`` and re-draw the questions the stress-test flags (module docstring).
 
-    Report (``debias.json``): ``settings`` (threshold, numbers, rounds, folds, seed, generator_seed), ``tasks``: per
-    TsT type ``{n, chance, before, after, flagged_before, flagged_after, replaced, left_because}`` (TsT
-    accuracy and chance in percent; ``left_because`` a key of :data:`REASONS` or null), ``reasons``,
-    ``overall`` (means over types), ``rounds``: per round ``{round, flagged, replaced: {task: n},
+    Report (``debias.json``): ``settings`` (threshold, numbers, rounds, folds, seed, generator_seed),
+    ``tasks``: per TsT type ``{n, chance, before, after, flagged_before, flagged_after, replaced,
+    left_because}`` (TsT accuracy and chance in percent; ``left_because`` a key of :data:`REASONS` or
+    null), ``reasons``, ``overall`` (means over types), ``rounds``: per round ``{round, flagged, replaced: {task: n},
     kept_types}``, ``stop_reason`` (``none_flagged``, ``no_spares``, ``max_rounds``), ``skipped`` (types
     the stress-test cannot split), ``note`` (:data:`NOTE`). The manifest gains ``debias`` (the settings).
     ``log``: called with one line per round.

@@ -12,7 +12,7 @@ FEATURE_SETS: dict[str, FeatureSet] = {
     fs.name: fs for fs in [*NUMBER_SETS, *CHOICE_SETS, APPEARANCE_ORDER, *CVBENCH_SETS]
 }
 
-#: Sets that read the answer (the official relative-distance and CV-Bench pair sets): refused by the leak check.
+#: Sets that read the answer (official relative distance, CV-Bench pairs): refused by the leak check.
 LEAKY_FEATURE_SETS: dict[str, FeatureSet] = {"object_rel_distance": LEAKY_REL_DISTANCE, **LEAKY_CVBENCH_SETS}
 
 #: The generic numerical set (training-fold log-value mean and spread) for any other question type.

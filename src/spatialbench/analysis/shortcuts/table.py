@@ -41,7 +41,7 @@ def _id_key(identifier: str) -> tuple[int, str, float, str]:
 
 
 def tst_type(item: Item) -> str:
-    """The question type the official TsT code tests ``item`` in.
+    """Return the question type the official TsT code tests ``item`` in.
 
     VSI-Bench's relative-direction levels are one type; CV-Bench's are ``task_type`` in lower case
     (``count_2d``, ``relation_2d``, ``depth_3d``, ``distance_3d``: the official ``question_type``).
@@ -57,11 +57,12 @@ def order_digest(ids: Iterable[str]) -> str:
 
 
 def question_table(items: Iterable[Item]) -> pd.DataFrame:
-    """One row per item, sorted by id (numeric ids numerically, ``file:n`` by file then n), index 0..n-1.
+    """One row per item, sorted by id (numbers numerically, ``file:n`` by file then n), index 0..n-1.
 
     Columns: ``id``, ``task`` (:func:`tst_type`; the relative-direction levels merged, ``difficulty`` kept),
     ``question``, ``question_text`` (the question as the file writes it, before choices are appended: a
-    CV-Bench row's ``question``; else the question), ``options`` (list of option texts), ``scene``, ``format`` (``"mc"`` / ``"num"``),
+    CV-Bench row's ``question``; else the question), ``options`` (list of option texts), ``scene``,
+    ``format`` (``"mc"`` / ``"num"``),
     ``gt_idx`` (int, -1 for numbers), ``gt_val`` (str), ``gt_num`` (float, NaN for multiple choice),
     ``log_gt`` (``log10(gt_num + 1)``), ``slots`` (a generated item's ``metadata["slots"]``: the objects
     and roles it was drawn with, by the feature sets' key names; None for other items).
