@@ -51,6 +51,9 @@ def test_debias_writes_ids_in_order_and_the_control(tmp_path):
     summary = json.loads((out / "summary.json").read_text())
     assert len(removed) == 40 and len(kept) == 80 and summary["n_removed"] == 40
     assert len(summary["tst_random_removal"]) == 10 and len(summary["groups"][0]["iterations"]) == 2
+    # no official IBP code exists: the summary says the loop follows the paper's Algorithm 1 / Sec. 4.1
+    assert "Sec. 4.1" in summary["procedure"] and "no official IBP code" in summary["procedure"]
+    assert summary["scorer"] == "tst_rf"
 
 
 def test_debias_per_format_budgets_are_recorded_and_bad_budgets_refused(tmp_path):

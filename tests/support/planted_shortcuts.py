@@ -87,3 +87,29 @@ def planted_sizes(n: int, planted: bool, seed: int = 0) -> list[Item]:
             )
         )
     return items
+
+
+def planted_size_categories(n: int, seed: int = 0) -> tuple[list[Item], set[str]]:
+    """Object sizes where every second category (chair, sofa, desk, ...) always has its size (±3 %) and
+    the others are log-uniform in 20–200 cm; returns the items and the ids of the planted categories."""
+    rng = np.random.default_rng(seed)
+    items, marked = [], set()
+    for i in range(n):
+        name = OBJECTS[int(rng.integers(len(OBJECTS)))]
+        fixed = OBJECTS.index(name) % 2 == 0
+        if fixed:
+            size = SIZES[name] * rng.uniform(0.97, 1.03)
+        else:
+            size = float(np.exp(rng.uniform(np.log(20), np.log(200))))
+        if fixed:
+            marked.add(str(i))
+        question = (
+            f"What is the length of the longest dimension (length, width, or height) of the {name}, "
+            "measured in centimeters?"
+        )
+        items.append(
+            Item(id=str(i), benchmark="vsibench", task="object_size_estimation", question=question,
+                 ground_truth=f"{size:.0f}", answer_kind=AnswerKind.NUMERICAL, scene_id=f"scene{i % 40}",
+                 dataset="synthetic")
+        )
+    return items, marked

@@ -34,6 +34,9 @@ def answerability_command(
     with progress_bar("answerability") as bar:  # stderr, on a terminal only
         shares = answerability_shares(items, root, strategies, bar)
     tasks = sorted({t for s in shares.values() for t in s})
+    if not tasks:  # e.g. an official file: its videos carry no per-frame visibility
+        raise CommandError(f"{data}: no item's media has per-frame visibility (synthetic scenes of "
+                           "`spatialbench demo` or `generate synthetic` only); nothing to report")
     typer.echo("| task | " + " | ".join(shares) + " |")
     typer.echo("|---|" + "---:|" * len(shares))
     for task in tasks:

@@ -84,6 +84,8 @@ def debias_command(
     if budgets_from is not None:
         if wanted is not None:
             raise CommandError("--budgets and --budgets-from: give one")
+        if not budgets_from.is_file():
+            raise CommandError(f"--budgets-from {budgets_from}: no such file")
         with command_errors(OSError):
             wanted = budgets_from_ids(table, budgets_from.read_text().split())
     with command_errors(ValueError), progress_bar("debias", unit="stress-test") as bar:  # stderr, terminal
@@ -99,6 +101,20 @@ def debias_command(
         f"removed {len(result.removed)} of {len(items)}: TsT-RF {result.before:.1f} -> {result.after:.1f} "
         f"(random removal of the same counts: {mean:.1f}, {len(result.control)} seeds)"
     )
+    for line in short_lines(result, floor, early_stop):
+        typer.echo(line)
+
+
+def short_lines(result: Pruning, floor: int, early_stop: float | None) -> list[str]:
+    """One line per group that removed less than its budget, saying why (its ``stop_reason``)."""
+    why = {
+        "no_candidates": f"every question type left is at --floor {floor} or has no bias score (a type too "
+        "small for k=5 folds has none)",
+        "early_stop": f"its highest bias fell to --early-stop {early_stop} or below",
+    }
+    return [f"group {g['group']}: removed {g['removed']} of its budget {g['budget']} ({g['stop_reason']}): "
+            f"{why.get(g['stop_reason'], g['stop_reason'])}"
+            for g in result.groups if g["removed"] < g["budget"]]
 
 
 def _write(out: Path, result: Pruning, source: dict[str, object]) -> None:

@@ -67,8 +67,14 @@ def _debias_setting(field: str) -> Callable[[Any], Any]:
 ThresholdOpt = Annotated[
     float,
     typer.Option("--debias-threshold", callback=_debias_setting("threshold"),
-                 help="--debias: re-draw questions whose bias (multiple choice P(gold) - 1/options, "
-                 "numbers the forest's MRA) is above this."),
+                 help="--debias: re-draw questions whose bias above chance (multiple choice P(gold) - "
+                 "1/options, numbers the forest's MRA - the mean guess's MRA) is above this."),
+]
+NumbersOpt = Annotated[
+    str,
+    typer.Option("--debias-numbers", callback=_debias_setting("numbers"),
+                 help="--debias: a number's bias: above_chance (MRA - the mean guess's MRA) or mra "
+                 "(the MRA itself)."),
 ]
 RoundsOpt = Annotated[
     int,
@@ -91,6 +97,7 @@ def generate_vsibench_command(
     debias: DebiasOpt = False,
     debias_threshold: ThresholdOpt = 0.25,
     debias_rounds: RoundsOpt = 5,
+    debias_numbers: NumbersOpt = "above_chance",
 ) -> None:
     """Generate VSI-Bench questions for every scene of the meta-info and write them with a manifest.
 
@@ -103,7 +110,7 @@ def generate_vsibench_command(
 
     if rules not in RULES:
         raise CommandError(f"--rules {rules!r}; use one of: {', '.join(RULES)}")
-    redraw = _debias_settings(ctx, debias, debias_threshold, debias_rounds)
+    redraw = _debias_settings(ctx, debias, debias_threshold, debias_rounds, debias_numbers)
     scenes = load_meta_info(meta_info)
     if not scenes:  # ``{}``: an empty benchmark would be written and look generated
         raise CommandError(f"{meta_info}: no scenes in the meta-info (expected an object mapping "
@@ -133,19 +140,19 @@ def _settings(rules: str, fields: dict[str, object]) -> GenerationSettings:
 
 
 def _debias_settings(
-    ctx: typer.Context, debias: bool, threshold: float, rounds: int
+    ctx: typer.Context, debias: bool, threshold: float, rounds: int, numbers: str
 ) -> DebiasSettings | None:
     """Return the re-draw settings of ``--debias``; None without it (then its options must not be given)."""
     from spatialbench.analysis.shortcuts.regenerate import DebiasSettings
 
     if not debias:
-        given = [f"--debias-{name}" for name in ("threshold", "rounds")
+        given = [f"--debias-{name}" for name in ("threshold", "rounds", "numbers")
                  if (source := ctx.get_parameter_source(f"debias_{name}")) is not None
                  and source.name != "DEFAULT"]  # typer's own click: compare by name
         if given:
             raise CommandError(f"{' and '.join(given)} without --debias: add --debias or leave them out")
         return None
-    return DebiasSettings(threshold=threshold, rounds=rounds)
+    return DebiasSettings(threshold=threshold, rounds=rounds, numbers=numbers)
 
 
 def _generate(out: Path, scenes: list[Scene], tasks: list[str], settings: GenerationSettings,

@@ -8,7 +8,10 @@ import pytest
 
 from spatialbench.analysis.shortcuts import LeakError, check_label_invariance, question_table, stress_test
 from spatialbench.analysis.shortcuts.choices import GENERIC_CHOICE
+from spatialbench.analysis.shortcuts.cvbench import CVBENCH_SETS
 from spatialbench.analysis.shortcuts.sets import FEATURE_SETS, GENERIC_NUMBER, LEAKY_FEATURE_SETS, feature_set
+from spatialbench.benchmarks import get_benchmark
+from support.cvbench_rows import write_cvbench_rows
 from support.planted_shortcuts import planted_choices, planted_sizes
 
 
@@ -17,11 +20,17 @@ def _split(table, task, fs):
     return rows.iloc[: len(rows) // 2], rows.iloc[len(rows) // 2 :]
 
 
-@pytest.mark.parametrize("task", sorted(FEATURE_SETS))
+@pytest.mark.parametrize("task", sorted(set(FEATURE_SETS) - {fs.name for fs in CVBENCH_SETS}))
 def test_every_default_set_is_label_invariant_on_the_official_sample(subset_300, task):
     table = question_table(subset_300)
     fs = FEATURE_SETS[task]
     assert check_label_invariance(fs, *_split(table, task, fs)) == []
+
+
+@pytest.mark.parametrize("fs", CVBENCH_SETS, ids=lambda fs: fs.name)
+def test_every_cvbench_default_set_is_label_invariant(tmp_path, fs):
+    items = get_benchmark("cvbench").load_items(write_cvbench_rows(tmp_path / "CV-Bench"))
+    assert check_label_invariance(fs, *_split(question_table(items), fs.name, fs)) == []
 
 
 def test_generic_sets_are_label_invariant(subset_300):

@@ -74,7 +74,7 @@ def test_counts_ids_and_scenes_are_kept_and_questions_are_new(folders: dict[str,
     assert {t: e["count"] for t, e in manifest["tasks"].items()} == {
         t: e["count"] for t, e in plain_manifest["tasks"].items()}
     assert manifest["debias"] == {"folds": "random", "generator_seed": 0, "report": "debias.json",
-                                  "rounds": 5, "seed": 42, "threshold": THRESHOLD}
+                                  "rounds": 5, "seed": 42, "threshold": THRESHOLD, "numbers": "above_chance"}
 
 
 def test_the_report_is_an_independent_stress_test_and_never_rises(folders: dict[str, Path]) -> None:
@@ -83,7 +83,7 @@ def test_the_report_is_an_independent_stress_test_and_never_rises(folders: dict[
     debiased = _items(folders["debiased"])
     after = stress_test(debiased, "random", seed=42)
     assert report["settings"] == {"folds": "random", "generator_seed": 0, "rounds": 5, "seed": 42,
-                                  "threshold": THRESHOLD}
+                                  "threshold": THRESHOLD, "numbers": "above_chance"}
     assert set(report["tasks"]) == set(before.tasks) == set(after.tasks)
     assert report["skipped"] == {"room_size_estimation": "2 items in 2 rows < k=5"}
     options = {it.id: len(it.options) for it in debiased if it.answer_kind is AnswerKind.MULTIPLE_CHOICE}
@@ -92,8 +92,9 @@ def test_the_report_is_an_independent_stress_test_and_never_rises(folders: dict[
         assert entry["before"] == before.tasks[name].score and entry["after"] == after.tasks[name].score
         assert entry["chance"] == before.tasks[name].chance and entry["n"] == before.tasks[name].n
         assert entry["after"] <= entry["before"], name
-        left = [i for i, s in after.items.items() if task[i].startswith(name)
-                and s - (1 / options[i] if i in options else 0.0) > THRESHOLD]
+        # bias above chance: multiple choice s - 1/options, numbers s - the MRA of the fold's mean answer
+        chance = {i: 1 / options[i] if i in options else after.chances[i] for i in after.items}
+        left = [i for i, s in after.items.items() if task[i].startswith(name) and s - chance[i] > THRESHOLD]
         assert entry["flagged_after"] == len(left), name
         assert (entry["left_because"] is None) == (not left), name
         assert entry["left_because"] in (None, *report["reasons"]), name
@@ -102,7 +103,9 @@ def test_the_report_is_an_independent_stress_test_and_never_rises(folders: dict[
     # counting and object size ask every question a scene allows: nothing to re-draw them with
     for name in ("object_counting", "object_size_estimation"):
         entry = report["tasks"][name]
-        assert (entry["replaced"], entry["after"], entry["left_because"]) == (0, entry["before"], "no_spares")
+        left = "no_spares" if entry["flagged_after"] else None  # none flagged: nothing needed re-drawing
+        assert (entry["replaced"], entry["after"], entry["left_because"]) == (0, entry["before"], left)
+    assert report["tasks"]["object_size_estimation"]["flagged_after"] > 0  # above chance, no spares
 
 
 def test_one_line_per_type_before_and_after_and_the_honest_note(folders: dict[str, Path]) -> None:
@@ -147,6 +150,8 @@ def test_a_plain_rerun_removes_the_earlier_report(folders: dict[str, Path], tmp_
         (["--debias", "--debias-threshold", "nan"], "debias threshold nan: use a bias score in [0, 1)"),
         (["--debias", "--debias-rounds", "0"], "debias rounds 0: use a whole number of at least 1"),
         (["--debias-rounds", "3"], "--debias-rounds without --debias: add --debias or leave them out"),
+        (["--debias", "--debias-numbers", "log"], "debias numbers 'log': use one of above_chance, mra"),
+        (["--debias-numbers", "mra"], "--debias-numbers without --debias: add --debias or leave them out"),
     ],
 )
 def test_a_bad_value_is_one_line_exit_2_and_nothing_made(

@@ -1,4 +1,9 @@
-"""How an IBP removal budget is split into groups pruned on their own (official ``TsT.debiasing.allocation``).
+"""How an IBP removal budget is split into groups pruned on their own.
+
+The paper's Algorithm 1 has one budget B; these splits are ours (no official IBP code exists to follow:
+:mod:`.pruning`). The official ``debias_vsi_clean.py`` hard-codes per-type budgets (object size 600,
+absolute and relative distance 400 each, appearance order 300, counting 314, relative direction 586,
+room size 88, route planning 80) summing to 2,768, the length of the released VSI-Bench-Debiased list.
 
 - ``global``: one group (every question), one budget.
 - ``per_format``: one group per answer format (``mc``, ``num``), in name order; a total budget split in

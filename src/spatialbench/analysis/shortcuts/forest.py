@@ -47,7 +47,11 @@ class TaskScore:
 
 @dataclass(frozen=True)
 class StressTest:
-    """Result of one fold kind: per-type scores, per-item bias score s(x) in [0, 1], the row-order digest."""
+    """Result of one fold kind: per-type scores, per-item bias score s(x) in [0, 1], the row-order digest.
+
+    ``chances``: per item what chance scores on it, as the ``chance`` column (1/options for multiple
+    choice; for numbers the MRA of its training fold's mean answer, the constant guess).
+    """
 
     folds: str
     k: int
@@ -56,6 +60,11 @@ class StressTest:
     items: dict[str, float]
     digest: str
     skipped: dict[str, str] = field(default_factory=dict)
+    chances: dict[str, float] = field(default_factory=dict)
+
+    def above_chance(self) -> dict[str, float]:
+        """Per item s(x) minus its chance (multiple choice s - 1/options; numbers MRA - the mean's MRA)."""
+        return {i: s - self.chances[i] for i, s in self.items.items()}
 
     @property
     def overall(self) -> tuple[float, float]:
@@ -75,7 +84,7 @@ def _interval(hits: np.ndarray) -> tuple[float, float]:
 
 def _task(
     frame: pd.DataFrame, fs: FeatureSet, kind: str, k: int, seed: int, n_jobs: int, leak_check: bool
-) -> tuple[TaskScore, dict[str, float]]:
+) -> tuple[TaskScore, dict[str, float], dict[str, float]]:
     cols = list(fs.columns)
     hits, scores, chance, per_fold = np.zeros(len(frame)), np.zeros(len(frame)), np.zeros(len(frame)), []
     for number, (tr, te) in enumerate(fold_plan(frame, kind, k, seed, fs.format)):
@@ -100,7 +109,8 @@ def _task(
         per_fold,
         cols,
     )
-    return score, dict(zip(frame["id"], scores.tolist(), strict=True))
+    ids = frame["id"]
+    return score, dict(zip(ids, scores.tolist(), strict=True)), dict(zip(ids, chance.tolist(), strict=True))
 
 
 def _unsplittable(rows: pd.DataFrame, format: str, folds: str, k: int) -> str | None:
@@ -143,7 +153,7 @@ def stress_test(
         raise StressTestError(f"unknown fold kind {folds!r}; use random or grouped")
     table = items if isinstance(items, pd.DataFrame) else question_table(items)
     digest = order_digest(table["id"].astype(str)) if len(table) else order_digest([])
-    tasks, scores, skipped = {}, {}, {}
+    tasks, scores, skipped, chances = {}, {}, {}, {}
     names = sorted(table["task"].unique()) if len(table) else []
     for task in Tally(len(names), progress).each(names):
         rows = table[table["task"] == task]
@@ -153,8 +163,10 @@ def stress_test(
         if why is not None:
             skipped[task] = why
             continue
-        tasks[task], found = _task(rows, fs, folds, k, seed, n_jobs, leak_check)
+        tasks[task], found, chance = _task(rows, fs, folds, k, seed, n_jobs, leak_check)
         scores.update(found)
+        chances.update(chance)
     if order_digest(table["id"].astype(str)) != digest:
         raise StressTestError("the row order changed during the stress-test")
-    return StressTest(folds, k, seed, tasks, dict(sorted(scores.items())), digest, skipped)
+    return StressTest(folds, k, seed, tasks, dict(sorted(scores.items())), digest, skipped,
+                      dict(sorted(chances.items())))

@@ -1,4 +1,10 @@
-"""Iterative Bias Pruning (IBP; Brown et al., Sec. 4): repeat the stress-test, remove the highest-bias items.
+"""Iterative Bias Pruning (IBP; Brown et al., Sec. 4.1, Algorithm 1): re-diagnose, remove the most biased.
+
+No official IBP code is published: the official repository (vision-x-nyu/test-set-training, every branch
+and commit of the stored snapshot, last ef47fa7) has an "IBP" README section reading "TODO"; its only
+pruning script, ``debias_vsi_clean.py``, is a single-pass per-type filter with hand-tuned heuristic scores
+(no forest, no re-diagnosis) whose output ``data/removed_ids.txt`` is the released VSI-Bench-Debiased
+removal list. This module therefore follows the algorithm as the paper writes it (:data:`PROCEDURE`).
 
 Bias of an item: multiple choice s(x) - 1/options (above chance), numbers s(x) (MRA of the text-only
 prediction). The budget is split into groups pruned on their own (global, per format, per type:
@@ -13,6 +19,7 @@ result.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +30,16 @@ from spatialbench.analysis.shortcuts.allocation import Group, plan_groups, quest
 from spatialbench.analysis.shortcuts.forest import stress_test
 from spatialbench.analysis.shortcuts.table import order_digest, question_table
 from spatialbench.records.progress import Progress, Tally
+
+#: ``ComputeSampleBiasScores`` of Algorithm 1: the remaining rows -> s(x) per id.
+Scorer = Callable[[pd.DataFrame], Mapping[str, float]]
+
+#: Where the procedure comes from (``summary.json``'s ``procedure``).
+PROCEDURE = (
+    "Algorithm 1 / Sec. 4.1 (Iterative Bias Pruning) of Brown et al., as written in the paper (its draft: "
+    "docs/draft.tex of vision-x-nyu/test-set-training, branch meta_nov25, commit ef47fa7): no official IBP "
+    "code is published (the repository's README section 'IBP' reads 'TODO'), so this is not a port"
+)
 
 
 @dataclass(frozen=True)
@@ -67,16 +84,21 @@ def select_batch(table: pd.DataFrame, bias: pd.Series, size: int, floor: int) ->
     return chosen
 
 
+def _forest(folds: str, seed: int) -> Scorer:
+    """Return the default diagnosis: one stress-test (TsT-RF) of the remaining rows."""
+    return lambda table: stress_test(table, folds, seed=seed).items
+
+
 def _prune(
-    table: pd.DataFrame, budget: int, batch_size: int, floor: int, stop_below: float | None, folds: str,
-    seed: int, tally: Tally,
+    table: pd.DataFrame, budget: int, batch_size: int, floor: int, stop_below: float | None, scorer: Scorer,
+    tally: Tally,
 ) -> tuple[pd.DataFrame, list[str], list[dict[str, float]], str]:
-    """Run one group's IBP iterations (a stress-test each): kept, removed, iterations, why it stopped."""
+    """Run one group's IBP iterations (a diagnosis each): kept, removed, iterations, why it stopped."""
     removed, iterations, reason = list[str](), list[dict[str, float]](), "budget"
     while len(removed) < budget:
-        result = stress_test(table, folds, seed=seed)
+        scores = dict(scorer(table))
         tally.step()
-        bias = _bias(table, result.items)
+        bias = _bias(table, scores)
         top = float(bias.max()) if bias.notna().any() else float("nan")
         if stop_below is not None and not top > stop_below:
             reason = "early_stop"
@@ -113,13 +135,14 @@ def _control(
 
 
 def _groups(
-    full: pd.DataFrame, groups: list[Group], options: dict[str, Any], tally: Tally
+    full: pd.DataFrame, groups: list[Group], options: dict[str, Any], scorer: Scorer, tally: Tally
 ) -> tuple[list[str], list[dict[str, Any]]]:
     """Prune each group on its own; return the ids removed (group after group) and each group's record."""
     removed, records = list[str](), list[dict[str, Any]]()
+    loop = {k: options[k] for k in ("batch_size", "floor", "stop_below")}
     for group in groups:
         rows = full[full["id"].astype(str).isin(group.ids)].reset_index(drop=True)
-        _, gone, iterations, reason = _prune(rows, group.budget, **options, tally=tally)
+        _, gone, iterations, reason = _prune(rows, group.budget, **loop, scorer=scorer, tally=tally)
         removed += gone
         records.append({"group": group.name, "n": len(rows), "budget": group.budget, "removed": len(gone),
                         "stop_reason": reason, "iterations": iterations})
@@ -139,12 +162,15 @@ def iterative_bias_pruning(
     alloc: str = "global",
     frac: float | None = None,
     budgets: dict[str, int] | None = None,
+    scorer: Scorer | None = None,
 ) -> Pruning:
     """Run IBP on ``items`` (benchmark items or a question table).
 
     ``alloc``, ``budget``, ``frac``, ``budgets``: how removals are split into groups pruned on their own
     (:func:`~spatialbench.analysis.shortcuts.allocation.plan_groups`); ``floor``: questions every type
-    keeps; ``stop_below``: a group stops when its highest bias is at or below it. ``progress``: called with
+    keeps; ``stop_below``: a group stops when its highest bias is at or below it. ``scorer``: the
+    diagnosis re-run each iteration (default a TsT-RF stress-test with ``folds``/``seed``; the score
+    before/after and the control always use TsT-RF). ``progress``: called with
     (stress-tests done, stress-tests): one per iteration (at most ``ceil(budget / batch_size)`` a group;
     the total shrinks when a group stops early), before, after, and one per control seed.
 
@@ -156,11 +182,12 @@ def iterative_bias_pruning(
     groups = plan_groups(full, alloc, budget, frac, budgets, floor)
     tally = Tally(sum(-(-g.budget // batch_size) for g in groups) + 2 + control_seeds, progress)
     options = dict(batch_size=batch_size, floor=floor, stop_below=stop_below, folds=folds, seed=seed)
-    removed, records = _groups(full, groups, options, tally)
+    removed, records = _groups(full, groups, options, scorer or _forest(folds, seed), tally)
     table = full[~full["id"].isin(removed)].reset_index(drop=True)
     settings = {  # summary.json's key order: the allocation, then the loop's options
         "alloc": alloc, "budget": budget, "frac": frac, "budgets": {g.name: g.budget for g in groups},
         **options, "control_seeds": control_seeds, "fingerprint": order_digest(full["id"].astype(str)),
+        "procedure": PROCEDURE, "scorer": getattr(scorer, "__name__", "custom") if scorer else "tst_rf",
     }
     tally.total = tally.done + 2 + control_seeds  # the iterations that ran
     before, after = (_score(t, folds, seed) for t in tally.each([full, table]))

@@ -2,8 +2,9 @@
 
 Deleting the questions a text-only forest answers (IBP) shrinks a task; a generated benchmark can ask
 other questions instead. After generating, the stress-test (TsT-RF, :func:`.forest.stress_test`) flags
-every question whose bias (multiple choice s(x) - 1/options, numbers the MRA of the forest's prediction)
-is above ``threshold``; each flagged question is replaced in place (same task, same scene, so every
+every question whose bias — s(x) above chance: multiple choice P(gold) - 1/options, numbers the MRA of the
+forest's prediction minus the MRA of the constant guess (the training fold's mean answer, the ``chance``
+column) — is above ``threshold``; each flagged question is replaced in place (same task, same scene, so every
 per-task and per-scene count is kept) by a question the same generator asks with another seed — other
 objects, pairs or choice sets — never one asked before, the one whose answer is rarest among the task's
 current answers first (balanced answers; the assembler rebalances the answer letters). A round's
@@ -46,6 +47,10 @@ Results = dict[str, list[TaskResult]]
 Slot = tuple[str, int, int]  # (generator task, scene index, candidate index)
 
 
+#: How a numerical question's bias is read (:class:`DebiasSettings` ``numbers``).
+NUMBER_RULES = ("above_chance", "mra")
+
+
 class DebiasSettingsError(SpatialBenchError, ValueError):
     """A re-draw setting out of range (the message names it and its range)."""
 
@@ -55,13 +60,16 @@ class DebiasSettings:
     """How questions are flagged and re-drawn.
 
     ``threshold``: bias above which a question is re-drawn; ``rounds``: most re-draw rounds;
-    ``folds``/``seed``: the stress-test's fold kind and seed (official: random, 42).
+    ``folds``/``seed``: the stress-test's fold kind and seed (official: random, 42); ``numbers``: a
+    number's bias, ``above_chance`` (MRA minus the constant guess's MRA, as multiple choice subtracts
+    1/options) or ``mra`` (the MRA itself: a guess near the mean passes 0.25 on many items).
     """
 
     threshold: float = 0.25
     rounds: int = 5
     folds: str = "random"
     seed: int = 42
+    numbers: str = "above_chance"
 
     def __post_init__(self) -> None:
         """Refuse a threshold no bias can exceed meaningfully or a round count below one.
@@ -73,6 +81,9 @@ class DebiasSettings:
             raise DebiasSettingsError(f"debias threshold {self.threshold}: use a bias score in [0, 1)")
         if isinstance(self.rounds, bool) or not isinstance(self.rounds, int) or self.rounds < 1:
             raise DebiasSettingsError(f"debias rounds {self.rounds!r}: use a whole number of at least 1")
+        if self.numbers not in NUMBER_RULES:
+            rules = ", ".join(NUMBER_RULES)
+            raise DebiasSettingsError(f"debias numbers {self.numbers!r}: use one of {rules}")
 
 
 @dataclass(frozen=True)
@@ -105,11 +116,12 @@ def _slots(results: Results) -> list[Slot]:
 
 
 def _measure(items: Sequence[Item], debias: DebiasSettings) -> tuple[StressTest, dict[str, float]]:
-    """Stress-test ``items``; also return per item id its bias (s - 1/options for multiple choice, else s)."""
+    """Stress-test ``items``; also return each item's bias (s above chance; ``mra``: a number's s itself)."""
     result = stress_test(items, debias.folds, seed=debias.seed)
+    if debias.numbers == "above_chance":
+        return result, result.above_chance()
     options = {it.id: len(it.options) for it in items if it.answer_kind is AnswerKind.MULTIPLE_CHOICE}
-    bias = {i: s - (1.0 / options[i] if i in options else 0.0) for i, s in result.items.items()}
-    return result, bias
+    return result, {i: s - (1.0 / options[i] if i in options else 0.0) for i, s in result.items.items()}
 
 
 def _tst_types(items: Sequence[Item]) -> dict[str, str]:
@@ -251,10 +263,10 @@ def regenerate_biased(
 ) -> Regeneration:
     """Generate ``tasks`` on ``scenes`` and re-draw the questions the stress-test flags (module docstring).
 
-    Report (``debias.json``): ``settings`` (threshold, rounds, folds, seed, generator_seed), ``tasks``: per
-    TsT type ``{n, chance, before, after, flagged_before, flagged_after, replaced, left_because}`` (TsT
-    accuracy and chance in percent; ``left_because`` a key of :data:`REASONS` or null), ``reasons``,
-    ``overall`` (means over types), ``rounds``: per round ``{round, flagged, replaced: {task: n},
+    Report (``debias.json``): ``settings`` (threshold, numbers, rounds, folds, seed, generator_seed),
+    ``tasks``: per TsT type ``{n, chance, before, after, flagged_before, flagged_after, replaced,
+    left_because}`` (TsT accuracy and chance in percent; ``left_because`` a key of :data:`REASONS` or
+    null), ``reasons``, ``overall`` (means over types), ``rounds``: per round ``{round, flagged, replaced: {task: n},
     kept_types}``, ``stop_reason`` (``none_flagged``, ``no_spares``, ``max_rounds``), ``skipped`` (types
     the stress-test cannot split), ``note`` (:data:`NOTE`). The manifest gains ``debias`` (the settings).
     ``log``: called with one line per round.
@@ -274,8 +286,8 @@ def regenerate_biased(
     bench = assemble(state.results, settings)
     after, final = _measure(bench.items, debias)
     still = Counter(types[bench.items[int(i)].task] for i, b in final.items() if b > debias.threshold)
-    chosen = {"threshold": debias.threshold, "rounds": debias.rounds, "folds": debias.folds,
-              "seed": debias.seed, "generator_seed": settings.seed}
+    chosen = {"threshold": debias.threshold, "numbers": debias.numbers, "rounds": debias.rounds,
+              "folds": debias.folds, "seed": debias.seed, "generator_seed": settings.seed}
     report = {"settings": chosen, **_summary(before, after, (initially, still), done), "reasons": REASONS,
               "rounds": done.records, "stop_reason": done.stop, "note": NOTE}
     bench.manifest["debias"] = {**chosen, "report": DEBIAS_FILE}

@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 from spatialbench.analysis.shortcuts.choices import CHOICE_SETS, GENERIC_CHOICE, LEAKY_REL_DISTANCE
+from spatialbench.analysis.shortcuts.cvbench import CVBENCH_SETS, LEAKY_CVBENCH_SETS
 from spatialbench.analysis.shortcuts.features import NUMBER_SETS, FeatureSet, _global, _with_global
 from spatialbench.analysis.shortcuts.order import APPEARANCE_ORDER
 
 #: The leak-free default sets, by question type.
-FEATURE_SETS: dict[str, FeatureSet] = {fs.name: fs for fs in [*NUMBER_SETS, *CHOICE_SETS, APPEARANCE_ORDER]}
+FEATURE_SETS: dict[str, FeatureSet] = {
+    fs.name: fs for fs in [*NUMBER_SETS, *CHOICE_SETS, APPEARANCE_ORDER, *CVBENCH_SETS]
+}
 
-#: Sets that read the answer (the official relative-distance set): refused by the leak check.
-LEAKY_FEATURE_SETS: dict[str, FeatureSet] = {"object_rel_distance": LEAKY_REL_DISTANCE}
+#: Sets that read the answer (official relative distance, CV-Bench pairs): refused by the leak check.
+LEAKY_FEATURE_SETS: dict[str, FeatureSet] = {"object_rel_distance": LEAKY_REL_DISTANCE, **LEAKY_CVBENCH_SETS}
 
 #: The generic numerical set (training-fold log-value mean and spread) for any other question type.
 GENERIC_NUMBER = FeatureSet(

@@ -31,11 +31,24 @@ def option_text(option: str) -> str:
     return option.split(". ")[-1].strip()
 
 
-def _id_key(identifier: str) -> tuple[int, float, str]:
+def _id_key(identifier: str) -> tuple[int, str, float, str]:
+    """Numeric ids numerically; ``file:number`` ids (a folder of several files) by file, then number."""
+    head, sep, tail = identifier.rpartition(":")
     try:
-        return (0, float(identifier), identifier)
+        return (0, "", float(identifier), identifier) if not sep else (1, head, float(tail), identifier)
     except ValueError:
-        return (1, 0.0, identifier)
+        return (2, "", 0.0, identifier)
+
+
+def tst_type(item: Item) -> str:
+    """Return the question type the official TsT code tests ``item`` in.
+
+    VSI-Bench's relative-direction levels are one type; CV-Bench's are ``task_type`` in lower case
+    (``count_2d``, ``relation_2d``, ``depth_3d``, ``distance_3d``: the official ``question_type``).
+    """
+    if item.benchmark == "cvbench" and item.metadata.get("type"):
+        return f"{item.task.lower()}_{str(item.metadata['type']).lower()}"
+    return _TASK_ALIASES.get(item.task, item.task)
 
 
 def order_digest(ids: Iterable[str]) -> str:
@@ -44,10 +57,12 @@ def order_digest(ids: Iterable[str]) -> str:
 
 
 def question_table(items: Iterable[Item]) -> pd.DataFrame:
-    """One row per item, sorted by id (numeric ids numerically), index 0..n-1.
+    """One row per item, sorted by id (numbers numerically, ``file:n`` by file then n), index 0..n-1.
 
-    Columns: ``id``, ``task`` (question type; the relative-direction levels merged, ``difficulty`` kept),
-    ``question``, ``options`` (list of option texts), ``scene``, ``format`` (``"mc"`` / ``"num"``),
+    Columns: ``id``, ``task`` (:func:`tst_type`; the relative-direction levels merged, ``difficulty`` kept),
+    ``question``, ``question_text`` (the question as the file writes it, before choices are appended: a
+    CV-Bench row's ``question``; else the question), ``options`` (list of option texts), ``scene``,
+    ``format`` (``"mc"`` / ``"num"``),
     ``gt_idx`` (int, -1 for numbers), ``gt_val`` (str), ``gt_num`` (float, NaN for multiple choice),
     ``log_gt`` (``log10(gt_num + 1)``), ``slots`` (a generated item's ``metadata["slots"]``: the objects
     and roles it was drawn with, by the feature sets' key names; None for other items).
@@ -61,9 +76,10 @@ def question_table(items: Iterable[Item]) -> pd.DataFrame:
         rows.append(
             {
                 "id": item.id,
-                "task": _TASK_ALIASES.get(item.task, item.task),
+                "task": tst_type(item),
                 "difficulty": item.task.rsplit("_", 1)[-1] if item.task in _TASK_ALIASES else "",
                 "question": item.question,
+                "question_text": str(item.metadata.get("question_text") or item.question),
                 "options": texts,
                 "scene": item.scene_id or item.id,
                 "format": "mc" if mc else "num",

@@ -115,7 +115,8 @@ def _item(sample_id: str, row: Mapping[str, Any], table: Path) -> Item:
         answer_kind=AnswerKind.MULTIPLE_CHOICE,
         media=_media(sample_id, row, table),
         dataset=source,
-        metadata={"type": str(row.get("type") or ("3D" if source == "Omni3D" else "2D"))},
+        metadata={"type": str(row.get("type") or ("3D" if source == "Omni3D" else "2D")),
+                  "question_text": str(row.get("question") or "")},
     )
 
 
