@@ -16,9 +16,14 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
+from spatialbench.errors import SpatialBenchError
 
-class PageError(HTTPException):
-    """An HTTP error whose page links ``back_text`` to ``back`` (a path of this server)."""
+
+class PageError(HTTPException, SpatialBenchError):
+    """An HTTP error whose page links ``back_text`` to ``back`` (a path of this server).
+
+    Also a :class:`SpatialBenchError`, as every error spatialbench raises on purpose is.
+    """
 
     def __init__(self, status: int, detail: str, back: str, back_text: str) -> None:
         super().__init__(status, detail)
