@@ -211,4 +211,4 @@ def scores(request: Request, exclude: int = 0) -> HTMLResponse:
     rows = [score_rows(state, run, excluded) for run in state.runs()]
     columns = list(dict.fromkeys(c for row in rows for c in row["cells"]))
     return page(request, "scores.html.j2", rows=rows, columns=columns, exclude=exclude,
-                excluded=sorted(excluded))
+                excluded=sorted(excluded), mismatched=state.mismatched_runs())
