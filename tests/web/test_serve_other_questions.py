@@ -74,6 +74,6 @@ def test_serve_names_the_runs_of_other_questions(folders: Path, tmp_path: Path) 
         server.wait(timeout=20)
     text = "".join(lines)
     assert (f"notice: 1 run(s) made on other questions than --data not shown (their scores would be by id "
-            f"only): {folders / 'runs' / 'other'} ({folders / 'other' / 'test.jsonl'}: item 1: the run's questions "
-            "ask '[q1] Which is closest to the window?', --data's '[q1] Which is closest to the sofa?' (3 of 6 "
-            "questions differ))") in text, text
+            f"only): {folders / 'runs' / 'other'} ({folders / 'other' / 'test.jsonl'}: item 1: the run's "
+            "questions ask '[q1] Which is closest to the window?', --data's '[q1] Which is closest to the "
+            "sofa?' (3 of 6 questions differ))") in text, text

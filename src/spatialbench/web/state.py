@@ -102,11 +102,12 @@ class ServeState:
         return self._verdicts[key]
 
     def runs(self) -> list[ServedRun]:
-        """Return the runs of these items (other benchmarks', other questions' and unreadable folders left out).
+        """Return the runs of these items (other benchmarks', other questions', unreadable runs left out).
 
         A folder name held by two runs becomes ``parent/name`` for both, so each stays reachable.
         """
-        runs = [r for r in self._loaded() if r.benchmark == self.spec.name and self._other_questions(r) is None]
+        runs = [r for r in self._loaded()
+                if r.benchmark == self.spec.name and self._other_questions(r) is None]
         counts = Counter(r.name for r in runs)
         return [replace(r, name=f"{r.path.parent.name}/{r.name}") if counts[r.name] > 1 else r for r in runs]
 
