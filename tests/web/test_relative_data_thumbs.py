@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from spatialbench.runs.transcript import SentImage
+from spatialbench.web.transcripts import thumbnail
 from support.vsi_data import answer_script, make_vsibench
 from web.conftest import TOKEN, Served, chromium_browser, serving, vision_run
-from spatialbench.web.transcripts import thumbnail
 
 
 @pytest.fixture(scope="module")

@@ -37,8 +37,9 @@ def item_notes(rows: Sequence[RunItems], progress: bool = True) -> list[str]:
     Item sets differ when the ids differ or the runs read different data (ids are shared by every file).
     ``progress=False``: no progress lines (the report's row label says it).
     """
-    notes = [] if not progress else [f"{r.name}: in progress: {len(r.ids)} of {r.sample} items answered; only the answered ones "
-             "are scored" for r in rows if r.sample is not None and len(r.ids) < r.sample]
+    unfinished = [r for r in rows if progress and r.sample is not None and len(r.ids) < r.sample]
+    notes = [f"{r.name}: in progress: {len(r.ids)} of {r.sample} items answered; only the answered ones "
+             "are scored" for r in unfinished]
     whole = [r for r in rows if r.sample is None]
     same_ids = len({frozenset(r.ids) for r in whole}) <= 1
     same_data = len({r.data for r in rows}) <= 1

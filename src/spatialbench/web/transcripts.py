@@ -45,7 +45,8 @@ def thumbnail(root: Path, image: SentImage) -> Thumb:
     """Return where the page shows a sent image: the file, or the video at its time (``#t=``)."""
     url = source_url(root, image.source)
     inside = served_path(root, image.source)
-    if not image.is_file and inside is not None and (root / inside).is_dir():  # a frame folder recorded before its files were
+    # a frame folder recorded before its files were
+    if not image.is_file and inside is not None and (root / inside).is_dir():
         return Thumb(None, False, image.label, image.time_s)
     if url is not None and not image.is_file and image.time_s is not None:
         url = f"{url}#t={image.time_s:.3f}"
