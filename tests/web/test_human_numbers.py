@@ -53,7 +53,8 @@ def test_a_measure_is_not_negative() -> None:
 
     distance = Item(id="9", benchmark="vsibench", task="object_abs_distance", question="How far (in m)?",
                     answer_kind=AnswerKind.NUMERICAL, ground_truth="1.5")
-    assert human.refusal(distance, "-1.2") == "'-1.2' is not a distance or size: type 0 or more, e.g. 2 or 3.5"
+    why = "'-1.2' is not a distance or size: type 0 or more, e.g. 2 or 3.5"
+    assert human.refusal(distance, "-1.2") == why
     assert human.refusal(distance, "1.2") is None and human.refusal(distance, "0.5e1") is None
 
 
