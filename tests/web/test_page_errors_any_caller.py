@@ -40,3 +40,8 @@ def test_a_page_address_naming_nothing_is_an_html_page(client: TestClient, addre
 def test_a_missing_media_file_stays_a_plain_404(client: TestClient) -> None:
     reply = client.get("/media/nothing.mp4")
     assert reply.status_code == 404 and reply.headers["content-type"] == "application/json"
+
+
+def test_leaving_out_flagged_items_when_none_is_flagged_says_so(client: TestClient) -> None:
+    page = client.get("/scores?exclude=1").text  # newcomer: "left out (0: )."
+    assert "No item is flagged wrong or ambiguous: nothing left out." in page and "(0: )" not in page
