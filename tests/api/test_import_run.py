@@ -106,3 +106,20 @@ def test_serve_lists_it_beside_the_native_run(runs: tuple[Path, Path], tmp_path:
     page = TestClient(app, headers={"X-Spatialbench-Token": "t"}).get("/scores")
     assert page.status_code == 200
     assert "lmms" in page.text and "native" in page.text and "63.5" in page.text
+
+
+def test_every_row_not_imported_is_listed_with_its_reason(shared_data: Path, tmp_path: Path) -> None:
+    # newcomer: ids 999 and abc (in no annotation) were dropped without a word; lines 5-6 alone were listed
+    annotations = require_file(shared_data / ANNOTATIONS)
+    table = tmp_path / "unk.csv"
+    table.write_text("id,response\n0,3\n999,4\nabc,1\n0,5\n,2\n")
+    result = CliRunner().invoke(app, ["import", str(table), "-b", "vsibench", "-a", str(annotations),
+                                      "--out", str(tmp_path / "unk")])
+    assert result.exit_code == 0, result.output
+    assert [line for line in result.output.splitlines() if line.startswith(str(table))] == [
+        f"{table}:3: field 'id': no item '999' in {annotations} (not imported)",
+        f"{table}:4: field 'id': no item 'abc' in {annotations} (not imported)",
+        f"{table}:5: field 'id': second prediction for item '0' (first kept)",
+        f"{table}:6: field 'id': empty, and no question to find the item by",
+    ]
+    assert "imported 1 answer(s)" in result.output

@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict
 
 from spatialbench.analysis import compare_render, compare_stats
 from spatialbench.analysis.compare_checks import check_runs, id_subset
+from spatialbench.analysis.item_sets import folder_items, item_notes
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.analysis.stored import settings, shown_setting
 from spatialbench.benchmarks import get_benchmark
@@ -334,7 +335,7 @@ def compare_runs(
         differences = [_relative(d, scores[d.subtrahend]) for d in differences]
     differences += _means(differences)
     differences = compare_stats.with_intervals(differences, selection, spec.scoring.table, relative)
-    notes = tuple(_notes(differences, rows, chosen))
+    notes = (*_notes(differences, rows, chosen), *item_notes([folder_items(r) for r in runs]))
     return Comparison(benchmark, subset, tuple(columns), tuple(rows), tuple(differences), notes, relative)
 
 

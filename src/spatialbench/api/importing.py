@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.errors import SpatialBenchError
 from spatialbench.records.item import Item
+from spatialbench.records.rows import RowError
 from spatialbench.runs.baseline import store_answers
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.folder import RunFolder, open_run
@@ -116,7 +117,7 @@ def import_run(
     except (FileNotFoundError, ValueError) as err:
         raise ImportInputError(str(err)) from None
     path = _source(read, path, notify)
-    skipped = _noted([str(e) for e in read.errors], notify)
+    skipped = _noted(_not_imported(read, {i.id for i in loaded}, annotations), notify)
     items = [i for i in loaded if i.id in read.responses]
     if not items:
         raise ImportInputError(f"{path}: no response matches an item of {annotations}")
@@ -128,6 +129,14 @@ def import_run(
                "file": str(path.absolute()), **_recorded(path, found_tool, response_field)}
     _write(config, backend, items, read.responses, target)
     return ImportOutcome(open_run(target, scored=True), found_tool, found_version, len(items), skipped)
+
+
+def _not_imported(read: Predictions, ids: set[str], annotations: str | Path) -> list[str]:
+    """Every row not imported, in file order: the reader's refusals and the ids the annotations lack."""
+    errors = list(read.errors) + [
+        RowError(*read.where.get(i, (str(read.source), None)), "id", f"no item {i!r} in {annotations} "
+                 "(not imported)") for i in read.responses if i not in ids]
+    return [str(e) for e in sorted(errors, key=lambda e: (e.file, e.line if isinstance(e.line, int) else 0))]
 
 
 def _recorded(path: Path, tool: str, response_field: str | None) -> dict[str, Any]:

@@ -141,8 +141,13 @@ def _check_items(state: ServeState, data: Path) -> None:
 
 
 def _notice_other_runs(state: ServeState) -> None:
-    """Name on stderr the runs under ``--runs`` that belong to another benchmark (they are not shown)."""
+    """Name on stderr the runs under ``--runs`` of another benchmark or other questions (not shown)."""
     others = state.other_runs()
     if others:
         listing = ", ".join(f"{r.path} ({r.benchmark or '?'})" for r in others)
         typer.echo(f"notice: {len(others)} run(s) of other benchmarks not shown: {listing}", err=True)
+    mismatched = state.mismatched_runs()
+    if mismatched:
+        listing = ", ".join(f"{r.path} ({why})" for r, why in mismatched)
+        typer.echo(f"notice: {len(mismatched)} run(s) made on other questions than --data not shown (their "
+                   f"scores would be by id only): {listing}", err=True)

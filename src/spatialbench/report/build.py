@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
+from spatialbench.analysis.item_sets import RunItems, item_notes
 from spatialbench.media.errors import MediaError
 from spatialbench.records.progress import Progress, Tally
 from spatialbench.report import analyses, pages, plots
@@ -120,7 +121,8 @@ def _item_pages(out: Path, runs: Sequence[RunData], views: list[ItemView], tasks
 
 
 def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: list, grids: list[Grid],
-           found: list, tasks: dict[str, list[ItemView]], per_task: int, downloads: list[str]) -> Path:
+           found: list, tasks: dict[str, list[ItemView]], per_task: int, downloads: list[str],
+           notes: Sequence[str] = ()) -> Path:
     """Write ``index.html``; its answerability section is drawn from the runs (issue 23 item 5)."""
     first = runs[0]
     page = pages.render(
@@ -130,7 +132,7 @@ def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: lis
         modes=first.result.modes_line, figure_sections=sections, breakdowns=grids, analyses=found,
         answerability=analyses.answerability_sections(runs),
         tasks=[(t, v[:per_task]) for t, v in tasks.items()], per_task=per_task,
-        run_labels=[r.label for r in runs], downloads=downloads, prefix="items/",
+        run_labels=[r.label for r in runs], downloads=downloads, notes=notes, prefix="items/",
         task_title=first.spec.task_title)
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")
@@ -177,12 +179,14 @@ def build_report(run_paths: Sequence[str | Path], out: str | Path, data: str | P
     warnings: list[str] = []
     _item_pages(target, runs, views, tasks, sheets, stages, warnings)
     pages.write_run_pages(target, runs)
-    index = _index(target, runs, board, sections, grids, found, tasks, per_task, downloads)
+    notes = item_notes([_items(r) for r in runs], progress=False)
+    index = _index(target, runs, board, sections, grids, found, tasks, per_task, downloads, notes)
     relativize(target, [p for r in runs for p in (r.path, r.path.parent, r.data, data_root(str(r.data)))])
     stages.done("html")
     figs = [f for _, fs in sections for f in fs] + [f for a in found for f in a.figures]
     if exclude:
         warnings.insert(0, f"{len(exclude)} flagged item id(s) left out of every run")
+    warnings[:0] = notes
     return ReportResult(index, figs, warnings, stages.laps)
 
 
@@ -202,6 +206,13 @@ class _Stages:
         self.laps[name] = time.perf_counter() - self.started - sum(self.laps.values())
         if step:
             self.tally.step()
+
+
+def _items(run: RunData) -> RunItems:
+    """Return the items a leaderboard row is scored on (a human run: its answered ones, of its sample)."""
+    if run.kind == "human":
+        return RunItems(run.label, set(run.result.rows["id"].astype(str)), run.data, len(run.items))
+    return RunItems(run.label, {i.id for i in run.items}, run.data)
 
 
 def _check_runs(runs: Sequence[RunData]) -> None:

@@ -36,6 +36,7 @@ from spatialbench.records.item import Item
 from spatialbench.records.redaction import redact
 from spatialbench.report.sheets import SheetMaker
 from spatialbench.runs.folder import RunFolder, open_run
+from spatialbench.runs.imported import imported_solver, imported_source
 from spatialbench.runs.plan import data_root
 from spatialbench.runs.transcript import Transcript, TranscriptTurn, settings_line, transcripts
 from spatialbench.scoring.scorer import ScoreResult
@@ -258,8 +259,8 @@ def eval_spec(run: RunFolder, items: list[Item], data: Path) -> dict[str, Any]:
         "task_attribs": {},
         "task_args": {},
         "task_args_passed": {},
-        "solver": config.strategy.name,
-        "solver_args": dict(config.strategy.params),
+        "solver": imported_solver(run.record, config.strategy.name),
+        "solver_args": {} if imported_source(run.record) else dict(config.strategy.params),
         "dataset": {
             "name": run.benchmark,
             "location": data.name,
@@ -323,7 +324,7 @@ def inspect_log(run: RunFolder, images: bool = False) -> dict[str, Any]:
     """
     loaded = list(run.load())
     items = run.items(loaded)
-    result = run.score(loaded)
+    ids, result = {i.id for i in items}, run.score(loaded)
     model = redact(run.model)
     samples = _samples(run, items, result, model, images)
     usage = {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}
@@ -333,11 +334,11 @@ def inspect_log(run: RunFolder, images: bool = False) -> dict[str, Any]:
     answered = sum(1 for s in samples if "scores" in s)
     return {
         "version": 2,
-        "status": "success",
-        "eval": eval_spec(run, items, run.data_path),
+        "status": "started" if run.kind == "human" and not ids <= set(run.responses()) else "success",
+        "eval": (spec := eval_spec(run, items, run.data_path)),
         "plan": {
             "name": "plan",
-            "steps": [{"solver": run.config.strategy.name, "params": dict(run.config.strategy.params)}],
+            "steps": [{"solver": spec["solver"], "params": spec["solver_args"]}],
             "config": {},
         },
         "results": {

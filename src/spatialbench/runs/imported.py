@@ -28,6 +28,18 @@ def _recorded(value: Any) -> str:
     return NOT_RECORDED if value in (None, "", "unknown") else str(value)
 
 
+def imported_solver(record: dict[str, Any], strategy: str) -> str:
+    """Return what answered a run: ``lmms-eval (imported)`` for an imported run, else its ``strategy``."""
+    source = imported_source(record)
+    return strategy if source is None else f"{source.get('tool')} (imported)"
+
+
+def imported_strategy(record: dict[str, Any], strategy: str) -> str:
+    """Return a run's strategy in words: ``none (answers imported from csv)`` for an imported run."""
+    source = imported_source(record)
+    return strategy if source is None else f"none (answers imported from {source.get('tool')})"
+
+
 def imported_origin(source: dict[str, Any]) -> str:
     """``lmms-eval 0.7.3`` or ``vlmevalkit (version not recorded)``: the tool and version as recorded."""
     version = _recorded(source.get("version"))

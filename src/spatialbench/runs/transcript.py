@@ -21,7 +21,7 @@ from typing import Any
 
 from spatialbench.records.redaction import redact, secret_values
 from spatialbench.runs.folder import RunFolder
-from spatialbench.runs.imported import imported_settings, imported_source
+from spatialbench.runs.imported import imported_settings, imported_source, imported_strategy
 from spatialbench.runs.store.reader import StoredRow, StoredTurn, StoreReader
 
 _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp"}
@@ -237,8 +237,9 @@ def _dialogue(run: RunFolder, row: StoredRow, stored: list[StoredTurn], side: li
     grid = run.config.strategy.params.get("grid_size", 10) if run.config.strategy else 10
     return Transcript(
         item_id=row.item_id, turns=turns, answer=row.response, status=row.status,
-        strategy=str(row.raw.get("strategy") or "direct"), predicted_map=_map(trace.get("map")),
-        truth_map=_map(trace.get("ground_truth")), grid=int(grid) if isinstance(grid, int) else 10,
+        strategy=imported_strategy(run.record, str(row.raw.get("strategy") or "direct")),
+        predicted_map=_map(trace.get("map")), truth_map=_map(trace.get("ground_truth")),
+        grid=int(grid) if isinstance(grid, int) else 10,
         meta=raw_view(row.raw, secrets) if row.raw else "", images=images, side=side)
 
 

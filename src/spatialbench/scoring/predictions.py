@@ -85,6 +85,8 @@ class Predictions:
     ``filtered_resps`` unlike ``resps``, e.g. a stripped ``<think>`` block), in file order."""
     source: Path | None = None
     questions: dict[str, LoggedQuestion] = field(default_factory=dict)
+    where: dict[str, tuple[str, int | None]] = field(default_factory=dict)
+    """Item id -> the file and line its response was read from."""
 
     def log_question(self, item_id: str | RowError, record: dict[str, Any], where: tuple[str, int]) -> None:
         """Keep the question text of ``record`` for ``item_id`` (first row kept), when it carries one."""
@@ -139,6 +141,8 @@ class _Joiner:
     def find(self, record: dict[str, Any]) -> str | RowError:
         """Return the one item id for the record's (scene, question), else why not (file/line unset)."""
         key = self.key(record.get("scene_name"), record.get("question"))
+        if not key[1]:
+            return RowError("", None, "id", "empty, and no question to find the item by")
         ids = self.ids.get(key, [])
         if len(ids) == 1:
             return ids[0]
@@ -187,6 +191,7 @@ def _add(
         out.errors.append(RowError(file, line, "id", f"second prediction for item {item_id!r} (first kept)"))
     else:
         out.responses[item_id] = text
+        out.where[item_id] = where
 
 
 def _jsonl_files(folder: Path) -> list[Path]:

@@ -46,6 +46,23 @@ def _short(text: str) -> str:
     return repr(plain if len(plain) <= SHOWN else plain[: SHOWN - 3] + "...")
 
 
+def disagreement(logged: Mapping[str, LoggedQuestion], items: Iterable[Item], ours: str = "the predictions",
+                 theirs: str = "the annotations", unit: str = "logged questions") -> str | None:
+    """Return why ``logged`` questions are not the questions of ``items`` (None when every shared id agrees).
+
+    The reason names the first disagreeing row (where, id), both questions shortened (``ours`` asks ...,
+    ``theirs`` ...) and how many of the shared ids disagree.
+    """
+    questions = {item.id: item.question for item in items}
+    shared = [i for i in logged if i in questions]
+    wrong = [i for i in shared if not _agree(logged[i].text, questions[i])]
+    if not wrong:
+        return None
+    first = logged[wrong[0]]
+    return (f"{first.where}: item {wrong[0]}: {ours} ask {_short(first.text)}, {theirs} "
+            f"{_short(questions[wrong[0]])} ({len(wrong)} of {len(shared)} {unit} differ)")
+
+
 def check_questions(logged: Mapping[str, LoggedQuestion], items: Iterable[Item]) -> None:
     """Refuse predictions whose logged questions disagree with the questions of the items they name.
 
@@ -58,13 +75,6 @@ def check_questions(logged: Mapping[str, LoggedQuestion], items: Iterable[Item])
             first such row (file, line, id), both questions shortened, and how many of the logged ones
             disagree.
     """
-    questions = {item.id: item.question for item in items}
-    shared = [i for i in logged if i in questions]
-    wrong = [i for i in shared if not _agree(logged[i].text, questions[i])]
-    if wrong:
-        first = logged[wrong[0]]
-        raise QuestionMismatchError(
-            f"{first.where}: item {wrong[0]}: the predictions ask {_short(first.text)}, the annotations "
-            f"{_short(questions[wrong[0]])} ({len(wrong)} of {len(shared)} logged questions differ); "
-            "scored against another benchmark file? refused"
-        )
+    why = disagreement(logged, items)
+    if why is not None:
+        raise QuestionMismatchError(f"{why}; scored against another benchmark file? refused")

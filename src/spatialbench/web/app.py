@@ -51,8 +51,15 @@ def page(request: Request, template: str, /, **context: Any) -> HTMLResponse:
     return templates().TemplateResponse(request, template, context)
 
 
+#: addresses of files, not pages: their errors stay FastAPI's JSON for every caller
+FILE_PREFIXES = ("/media/", "/static/")
+
+
 def _wants_html(request: Request) -> bool:
-    return request.method == "POST" or "text/html" in request.headers.get("accept", "")
+    """Whether an error is the HTML page: a form post, asked for, or a page not asked as JSON (curl)."""
+    accept = request.headers.get("accept", "")
+    page_address = request.method == "GET" and not request.url.path.startswith(FILE_PREFIXES)
+    return request.method == "POST" or "text/html" in accept or (page_address and "json" not in accept)
 
 
 def _error_page(request: Request, status: int, message: str, back: str | None = None,

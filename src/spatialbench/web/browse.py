@@ -22,7 +22,7 @@ from spatialbench.web.listing import COLUMNS, FILTERS, Listing, value_of
 from spatialbench.web.runs import ServedRun
 from spatialbench.web.security import UnsafePathError, safe_file
 from spatialbench.web.state import ServeState
-from spatialbench.web.transcripts import transcript_view
+from spatialbench.web.transcripts import served_path, transcript_view
 
 router = APIRouter()
 PAGE_SIZE = 100
@@ -97,7 +97,9 @@ def _answer(state: ServeState, run: ServedRun, item_id: str) -> dict[str, Any]:
 def _sent_video(root: Path, media: dict[str, Any]) -> bool:
     """Whether a stored media record is of a video (seek buttons), not of image files or a frame folder."""
     source = str(media.get("source", ""))
-    return not (source.lower().endswith(IMAGE_SUFFIXES) or "files" in media or (root / source).is_dir())
+    inside = served_path(root, source)
+    folder = inside is not None and (root / inside).is_dir()
+    return not (source.lower().endswith(IMAGE_SUFFIXES) or "files" in media or folder)
 
 
 def heading(state: ServeState, item: Item) -> str:
@@ -211,4 +213,4 @@ def scores(request: Request, exclude: int = 0) -> HTMLResponse:
     rows = [score_rows(state, run, excluded) for run in state.runs()]
     columns = list(dict.fromkeys(c for row in rows for c in row["cells"]))
     return page(request, "scores.html.j2", rows=rows, columns=columns, exclude=exclude,
-                excluded=sorted(excluded))
+                excluded=sorted(excluded), mismatched=state.mismatched_runs())

@@ -103,11 +103,24 @@ def answered(config: RunConfig) -> set[str]:
         store.close()
 
 
+#: form input patterns (HTML ``pattern``): a count, a measure (no sign but ``+``, a decimal, an exponent)
+COUNT_PATTERN = r"\s*\+?\d+\s*"
+MEASURE_PATTERN = r"\s*\+?(\d+\.?\d*|\.\d+)([eE](\+|-)?\d+)?\s*"
+_HOW_MANY = re.compile(r"\bhow many\b", re.IGNORECASE)
+
+
+def is_count(item: Item) -> bool:
+    """Whether a numerical item asks for a count (a counting task, or "How many ...")."""
+    return item.answer_kind is AnswerKind.NUMERICAL and ("count" in item.task or bool(
+        _HOW_MANY.search(item.question)))
+
+
 def refusal(item: Item, answer: str) -> str | None:
     """Return why ``answer`` is no answer of ``item``'s kind (None when it is one).
 
-    A numerical item takes a number (``2``, ``2.5``, ``-0.3``, ``1e3``; not ``about two``); a
-    multiple-choice item one of its option letters.
+    A count takes a whole number of 0 or more (``3``; not ``-3``, ``2.5``); another numerical item a number
+    of 0 or more (``2``, ``2.5``, ``1e3``; not ``about two``, ``-1.2``: MRA's ground truths are positive);
+    a multiple-choice item one of its option letters.
     """
     text = answer.strip()
     if item.answer_kind is AnswerKind.NUMERICAL:
@@ -115,7 +128,11 @@ def refusal(item: Item, answer: str) -> str | None:
             value = float(text)
         except ValueError:
             return f"{text!r} is not a number: type digits only, e.g. 2 or 3.5"
-        return None if math.isfinite(value) else f"{text!r} is not a finite number"
+        if not math.isfinite(value):
+            return f"{text!r} is not a finite number"
+        if is_count(item) and not re.fullmatch(COUNT_PATTERN, text):
+            return f"{text!r} is not a count: type a whole number of 0 or more, e.g. 3"
+        return f"{text!r} is not a distance or size: type 0 or more, e.g. 2 or 3.5" if value < 0 else None
     letters = [o.split(".")[0].strip() for o in item.options or ()]
     if letters and text not in letters:
         return f"{text!r} is not one of the options: choose {', '.join(letters)}"

@@ -20,6 +20,7 @@ from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.records.flags import FILE_NAME as FLAGS
 from spatialbench.records.item import Item
 from spatialbench.runs.checks import RunFolderError
+from spatialbench.web.other_questions import other_questions
 from spatialbench.web.runs import ServedRun, load_served_run
 
 
@@ -61,6 +62,8 @@ class ServeState:
         self.by_id = {item.id: item for item in self.items}
         self.root = config.data if config.data.is_dir() else config.data.parent
         self.reasons = _disagreements(config.audit) if config.audit is not None else {}
+        self._verdicts: dict[tuple[Path, float], str | None] = {}
+        """(run folder, its config.json's mtime) → why it was made on other questions (None: it was not)."""
         self.shown: dict[tuple[str, str], float] = {}
         """(human run name, item id) → ``time.monotonic()`` when the server first showed the item."""
 
@@ -88,14 +91,30 @@ class ServeState:
                 continue
         return runs
 
+    def _other_questions(self, run: ServedRun) -> str | None:
+        """Why ``run`` was made on other questions than the served items (cached per ``config.json``)."""
+        try:
+            key = (run.path, (run.path / "config.json").stat().st_mtime)
+        except OSError:
+            return None
+        if key not in self._verdicts:
+            self._verdicts[key] = other_questions(run, self.config.data, self.items)
+        return self._verdicts[key]
+
     def runs(self) -> list[ServedRun]:
-        """Return the runs of this benchmark (other benchmarks' and unreadable folders left out).
+        """Return the runs of these items (other benchmarks', other questions', unreadable runs left out).
 
         A folder name held by two runs becomes ``parent/name`` for both, so each stays reachable.
         """
-        runs = [r for r in self._loaded() if r.benchmark == self.spec.name]
+        runs = [r for r in self._loaded()
+                if r.benchmark == self.spec.name and self._other_questions(r) is None]
         counts = Counter(r.name for r in runs)
         return [replace(r, name=f"{r.path.parent.name}/{r.name}") if counts[r.name] > 1 else r for r in runs]
+
+    def mismatched_runs(self) -> list[tuple[ServedRun, str]]:
+        """Return the runs of this benchmark made on other questions than ``--data``, each with why."""
+        found = [(r, self._other_questions(r)) for r in self._loaded() if r.benchmark == self.spec.name]
+        return [(r, why) for r, why in found if why is not None]
 
     def other_runs(self) -> list[ServedRun]:
         """Return the readable runs of other benchmarks (not shown; ``serve`` names them at start)."""

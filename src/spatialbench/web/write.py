@@ -86,7 +86,9 @@ def _human_item(request: Request, name: str, refused: str | None = None) -> HTML
     state.shown.setdefault((name, item.id), time.monotonic())
     response = page(request, "human_item.html.j2", name=name, item=item, media=media_views(state, item),
                     position=len(done) + 1, total=len(config.data.ids or ()), answered=len(done),
-                    numerical=item.answer_kind is AnswerKind.NUMERICAL, refused=refused)
+                    numerical=item.answer_kind is AnswerKind.NUMERICAL, refused=refused,
+                    pattern=human.COUNT_PATTERN if human.is_count(item) else human.MEASURE_PATTERN,
+                    count=human.is_count(item))
     if refused is not None:
         response.status_code = 422
     return response

@@ -146,7 +146,8 @@ def test_templates_are_the_22_of_table_6_with_named_placeholders():
     assert [t.relation for t in found].count("view-object") == 10
     allowed = {"frame_1", "frame_2", "object_1", "object_2", "object_3", "direction", "turn"}
     assert all(placeholders(t.text) <= allowed for t in found)
-    assert found[19].query_type == "object-object|relative_direction|perspective_changing|20"
+    # the second template of its Table 6 row, numbered from 0 as the official code does
+    assert found[19].query_type == "object-object|relative_direction|perspective_changing|1"
 
 
 def _pillow(instance_id: int, rgb: tuple[int, int, int]) -> SynthObject:

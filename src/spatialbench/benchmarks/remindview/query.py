@@ -102,10 +102,11 @@ def room_type(folder_path: str) -> str | None:
 
 
 def query_words(query_type: str) -> str:
-    """Return a ``query_type`` in the paper's words (Table 5), templates numbered from 1 as there.
+    """Return a ``query_type`` in the paper's words (Table 5), templates numbered from 1 as Table 6 does.
 
+    The official index is 0-based within a Table 6 row (``ground_truth_generation.py``):
     ``view-object|relative_distance|perspective_changing|1`` → ``View–Object · Relative Distance (PC) ·
-    template 2``.
+    template 2``, the row's second template.
 
     A key that is not ``<relation>|<query type>|...`` comes back with spaces for ``_`` (never raises).
     """

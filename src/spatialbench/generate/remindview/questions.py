@@ -95,10 +95,21 @@ class Template:
     params: dict[str, Any]
 
     @property
+    def group(self) -> tuple[str, str, str | None]:
+        """The Table 6 row of the template: relation, query kind, perspective."""
+        return self.relation, self.query_kind, self.perspective
+
+    @property
     def query_type(self) -> str:
-        """``relation|query kind|[non_]perspective_changing|index`` (the official ``query_type`` layout)."""
+        """``relation|query kind|[non_]perspective_changing|k`` (the official ``query_type`` layout).
+
+        ``k`` numbers the template within its Table 6 row from 0, as the official
+        ``ground_truth_generation.py`` does (template 5 is ``view-object|relative_distance|
+        non_perspective_changing|0``); :attr:`index` is the 1-22 number over all templates.
+        """
         tag = [_TAGS[self.perspective]] if self.perspective else []
-        return "|".join([self.relation, self.query_kind, *tag, str(self.index)])
+        k = [t.index for t in templates() if t.group == self.group].index(self.index)
+        return "|".join([self.relation, self.query_kind, *tag, str(k)])
 
 
 @cache

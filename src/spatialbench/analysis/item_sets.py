@@ -1,0 +1,56 @@
+"""Notes for tables that put runs side by side: on other items, or a human run still in progress (issue 22).
+
+``compare`` and ``report`` rank runs by their scores; a 66-item import of one benchmark file beside a
+90-item run of another, or a human run that answered 2 of its 4 items, read as one ranking without a word
+(``score --run`` warned of the second alone). :func:`item_notes` says both, one line each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from spatialbench.runs.folder import RunFolder
+
+
+@dataclass(frozen=True)
+class RunItems:
+    """A row of a table: its name, the ids it is scored on, the data they come from, its sample size.
+
+    ``sample``: a human run's sample (None for any other run); ``answered`` of it are scored.
+    """
+
+    name: str
+    ids: Collection[str]
+    data: Path
+    sample: int | None = None
+
+
+def _data(path: Path) -> str:
+    return Path(*path.parts[-2:]).as_posix()  # no absolute local path in a note (issue 22)
+
+
+def item_notes(rows: Sequence[RunItems], progress: bool = True) -> list[str]:
+    """Return ``in progress: k of n`` for each unfinished human run, then one line when the item sets differ.
+
+    Item sets differ when the ids differ or the runs read different data (ids are shared by every file).
+    ``progress=False``: no progress lines (the report's row label says it).
+    """
+    unfinished = [r for r in rows if progress and r.sample is not None and len(r.ids) < r.sample]
+    notes = [f"{r.name}: in progress: {len(r.ids)} of {r.sample} items answered; only the answered ones "
+             "are scored" for r in unfinished]
+    whole = [r for r in rows if r.sample is None]
+    same_ids = len({frozenset(r.ids) for r in whole}) <= 1
+    same_data = len({r.data for r in rows}) <= 1
+    if not (same_ids and same_data):
+        shown = ", ".join(f"{r.name} {len(r.ids)} item(s) of {_data(r.data)}" for r in rows)
+        notes.append(f"items differ: {shown}; these scores are not over the same questions")
+    return notes
+
+
+def folder_items(run: RunFolder) -> RunItems:
+    """Return a scored run folder's :class:`RunItems` (its ``items.csv`` rows; a human run's sample)."""
+    sample = run.selection.ids if run.kind == "human" else None
+    return RunItems(run.name, set(run.rows["id"].astype(str)), run.data_path,
+                    None if sample is None else len(sample))
