@@ -293,4 +293,5 @@ def settings_line(run: RunFolder) -> str:
         return imported_settings(run.model, source, config.scoring.extract or run.spec.scoring.default_mode)
     frames = "no frames (blind)" if run.blind else f"frames {config.frame_strategy}"
     extract = config.scoring.extract or f"{run.spec.scoring.default_mode} (benchmark default)"
-    return f"{run.model} · {frames} · strategy {config.strategy.name} · extraction {extract}"
+    loaded = "".join(f" · {name} {value}" for name, value in sorted(run.options.items()))  # ReVSI's budget
+    return f"{run.model}{loaded} · {frames} · strategy {config.strategy.name} · extraction {extract}"
