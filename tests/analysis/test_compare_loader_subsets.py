@@ -16,8 +16,8 @@ def _baselines(data: Path, root: Path, benchmark: str) -> list[str]:
     outs = []
     for model in ("chance-random", "chance-frequency"):
         out = root / model
-        result = CliRunner().invoke(app, ["run", "--benchmark", benchmark, "--data", str(data), "--model", model,
-                                          "--out", str(out), "--no-progress"])
+        args = ["run", "--benchmark", benchmark, "--data", str(data), "--model", model, "--out", str(out)]
+        result = CliRunner().invoke(app, [*args, "--no-progress"])
         assert result.exit_code == 0, result.output
         outs.append(str(out))
     return outs

@@ -90,8 +90,9 @@ def test_blink_release_with_a_repeated_idx(tmp_path: Path) -> None:
 @pytest.mark.parametrize("answer", [True, None, 1.5])
 def test_embspatial_answer_that_is_no_index_letter_or_text(answer: object, tmp_path: Path) -> None:
     """A JSON boolean answer raised "invalid literal for int() with base 10: 'True'"."""
-    entry = {"data_source": "mp3d", "scene_id": "s", "question_id": "emb0", "question": "Q?", "relation": "left",
-             "image": b64(png(0)), "answer_options": ["chair", "lamp"], "answer": answer, "objects": []}
+    entry = {"data_source": "mp3d", "scene_id": "s", "question_id": "emb0", "question": "Q?",
+             "relation": "left", "image": b64(png(0)), "answer_options": ["chair", "lamp"], "answer": answer,
+             "objects": []}
     data = tmp_path / "embspatial_bench.json"
     data.write_text(json.dumps([entry]), encoding="utf-8")
     loaded = get_benchmark("embspatial").load_items(data)

@@ -48,8 +48,10 @@ def chosen_subset(spec: BenchmarkSpec, subset: str | None) -> Subset | None:
 
 
 def subset_ids(run: RunFolder, subset: Subset) -> Sequence[str]:
-    """Return the ids of ``subset``: its fixed id list, else the items its loader option selects from the
-    run's data (BLINK's spatial subtasks, MindCube-Tiny, VSI-Bench-Debiased), in benchmark order.
+    """Return the ids of ``subset``: its fixed id list, else those its loader option selects.
+
+    The latter load the run's data with the subset (BLINK's spatial subtasks, MindCube-Tiny,
+    VSI-Bench-Debiased), in benchmark order.
 
     Raises:
         CompareError: the subset needs the items and the run's data cannot be loaded with it.
