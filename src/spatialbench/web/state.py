@@ -67,7 +67,7 @@ class ServeState:
         self._own: dict[str, dict[str, Item]] = {}
 
     def _runs_options(self) -> dict[str, Any]:
-        """Return the loader options every run of this benchmark was loaded with, when they agree (else none)."""
+        """Return the loader options all this benchmark's runs were loaded with, if they agree (else none)."""
         chosen = {json.dumps(r.folder.options, sort_keys=True) for r in self.runs()}
         return dict(json.loads(chosen.pop())) if len(chosen) == 1 else {}
 
