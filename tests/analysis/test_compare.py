@@ -189,7 +189,7 @@ def test_against_naming_one_run_and_the_folder_of_another_is_refused(runs, tmp_p
     ("args", "message"),
     [
         (["--against", "nope"], "--against 'nope' is not one of the runs (vision, blind)"),
-        (["--subset", "huge"], "subset 'huge': only 'tiny' of VSI-Bench is known"),
+        (["--subset", "huge"], "vsibench has no subset 'huge'; its subsets: "),
         (["--format", "yaml"], "--format 'yaml': choose from markdown, csv, latex, json"),
     ],
 )

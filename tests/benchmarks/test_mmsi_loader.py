@@ -111,8 +111,9 @@ def test_duplicate_id_keeps_the_first(tmp_path):
     samples = mmsi_samples()
     data_dir = build_mmsi(tmp_path / "mmsi", samples + [copy.deepcopy(samples[2])])
     loaded = load_mmsi_video(data_dir)
-    assert len(loaded) == 14 and [(e.field, e.message) for e in loaded.errors] == [
-        ("id", "sample 'question_0002': duplicate id (sample #14); first kept")
+    annotations = data_dir / "mmsivideo.json"
+    assert len(loaded) == 14 and [str(e) for e in loaded.errors] == [
+        f"{annotations}: entry 15: field 'id': duplicate id 'question_0002' (first at {annotations}: entry 3)"
     ]
 
 

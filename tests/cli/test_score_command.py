@@ -176,4 +176,4 @@ def test_score_subset_for_a_benchmark_without_subsets_is_refused(tmp_path):
     result = runner.invoke(app, ["score", "-b", "mmsi-video", "-a", str(tmp_path), "-p", str(predictions),
                                  "--subset", "tiny"])
     assert result.exit_code == 2
-    assert "unknown benchmark option 'subset'" in result.output
+    assert "has no subsets (--subset); benchmarks with subsets: blink (spatial)" in result.output

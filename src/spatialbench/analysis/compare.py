@@ -39,7 +39,7 @@ from typing import Any, ClassVar
 from pydantic import BaseModel, ConfigDict
 
 from spatialbench.analysis import compare_render, compare_stats
-from spatialbench.analysis.compare_checks import check_runs, id_subset
+from spatialbench.analysis.compare_checks import check_runs, chosen_subset, subset_ids
 from spatialbench.analysis.item_sets import folder_items, item_notes
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.analysis.stored import settings, shown_setting
@@ -157,9 +157,9 @@ class Comparison:
 
 def _selected_rows(run: RunFolder, subset: Subset | None) -> tuple[Any, tuple[str, ...]]:
     scored = run.rows[run.rows["score"].notna()]
-    if subset is None or subset.ids is None:
+    if subset is None:
         return scored, ()
-    wanted = subset.ids()
+    wanted = subset_ids(run, subset)
     kept = scored[scored["id"].isin(set(wanted))]
     present = set(kept["id"])
     return kept, tuple(i for i in wanted if i not in present)
@@ -301,8 +301,8 @@ def compare_runs(
         runs: scored runs, each with a unique ``name``.
         against: name of the reference run: every other run minus it; None: the automatic
             Enabled−Disabled and Disabled−Chance rows.
-        subset: the name of a subset of fixed ids the benchmark declares (``"tiny"``): every run is scored
-            on its items of the subset only.
+        subset: the name of a subset the benchmark declares (``"tiny"``, BLINK's ``"spatial"``): every
+            run is scored on its items of the subset only (:func:`~.compare_checks.subset_ids`).
         relative: differences in percent of the subtracted run's score (Fig. 9 "relative improvements");
             None where that score is 0 or missing.
 
@@ -312,7 +312,7 @@ def compare_runs(
     """
     benchmark = check_runs(runs, against)
     spec = get_benchmark(benchmark)
-    chosen = id_subset(spec, subset)
+    chosen = chosen_subset(spec, subset)
     scores: dict[str, dict[str, float | None]] = {}
     ids: dict[str, set[str]] = {}
     selection: dict[str, Any] = {}

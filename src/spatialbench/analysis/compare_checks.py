@@ -33,14 +33,33 @@ def check_runs(runs: Sequence[RunFolder], against: str | None) -> str:
     return benchmarks[0]
 
 
-def id_subset(spec: BenchmarkSpec, subset: str | None) -> Subset | None:
-    """Return the declared subset of fixed ids named ``subset`` (None for None); CompareError otherwise."""
+def chosen_subset(spec: BenchmarkSpec, subset: str | None) -> Subset | None:
+    """Return the declared subset named ``subset`` (None for None), as ``run --subset`` resolves it.
+
+    Raises:
+        CompareError: the benchmark declares no such subset (the message lists those it declares).
+    """
     if subset is None:
         return None
-    known = [s for s in spec.subsets if s.ids is not None]
-    chosen = [s for s in known if s.name == subset]
-    if not chosen:
-        names = ", ".join(repr(s.name) for s in known)
-        said = f"only {names} of {spec.display_name} is known" if known else f"{spec.display_name} has none"
-        raise CompareError(f"subset {subset!r}: {said}")
-    return chosen[0]
+    try:
+        return spec.subset(subset)
+    except ValueError as exc:
+        raise CompareError(str(exc)) from None
+
+
+def subset_ids(run: RunFolder, subset: Subset) -> Sequence[str]:
+    """Return the ids of ``subset``: its fixed id list, else those its loader option selects.
+
+    The latter load the run's data with the subset (BLINK's spatial subtasks, MindCube-Tiny,
+    VSI-Bench-Debiased), in benchmark order.
+
+    Raises:
+        CompareError: the subset needs the items and the run's data cannot be loaded with it.
+    """
+    if subset.ids is not None:
+        return subset.ids()
+    try:
+        return [item.id for item in run.load(subset=subset.name)]
+    except (ValueError, OSError) as exc:
+        raise CompareError(f"{run.name}: subset {subset.name!r} is chosen from the run's data "
+                           f"({run.data_path}), which cannot be read with it: {exc}") from None

@@ -359,6 +359,10 @@ class BenchmarkSpec:
         except (NameError, TypeError):  # annotations that do not resolve: no type checks
             hints = {}
         for name, value in options.items():
+            if name == "subset" and known is not None and name not in known:
+                from spatialbench.benchmarks.subset_names import no_subsets  # the registry imports spec
+
+                raise ValueError(no_subsets(self.name))
             if known is not None and name not in known:
                 close = near_misses(name, known)
                 hint = f" did you mean {', '.join(map(repr, close))}?" if close else ""

@@ -81,7 +81,7 @@ def _sheets(out: Path, runs: Sequence[RunData], tasks: dict[str, list[ItemView]]
                     continue
                 target = out / "sheets" / plots.slug(run.label) / view.page.replace(".html", ".jpg")
                 try:
-                    written = makers[run.label].write(view.item, answer.frames, target)
+                    written = makers[run.label].write(run.item(view.item), answer.frames, target)
                 except (MediaError, OSError) as exc:
                     warnings.append(f"{run.label}: item {view.item.id}: no contact sheet ({exc})")
                     continue
@@ -93,6 +93,7 @@ def _transcripts(out: Path, runs: Sequence[RunData], views: Sequence[ItemView],
                  makers: dict[str, SheetMaker], warnings: list[str]) -> None:
     """Each run's dialogue for each item, its frames sent written as thumbnails (``thumbs/``)."""
     writers = {label: ThumbWriter(out, maker) for label, maker in makers.items()}
+    by_label = {r.label: r for r in runs}
     # a chance baseline asked nothing: its transcript says so in one line, above its pick
     every = {r.label: transcripts(r.folder) for r in runs}
     for view in views:
@@ -102,7 +103,7 @@ def _transcripts(out: Path, runs: Sequence[RunData], views: Sequence[ItemView],
                 continue
             placed: Placed = {}
             try:
-                placed = writers[answer.run].place(view.item, answer.frames)
+                placed = writers[answer.run].place(by_label[answer.run].item(view.item), answer.frames)
             except (MediaError, OSError) as exc:
                 warnings.append(f"{answer.run}: item {view.item.id}: no thumbnails ({exc})")
             html = transcript_html(found, partial(thumb_of, placed))

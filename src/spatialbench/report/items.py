@@ -57,6 +57,8 @@ class RunAnswer:
     sheet: str | None = None
     settings: str = ""
     transcript: Markup | None = None
+    truth: str | None = None
+    """The run's own ground truth where it is not the page's (a ReVSI run of another frame budget)."""
 
 
 @dataclass
@@ -80,7 +82,8 @@ class ItemView:
         return sum(chosen) / len(chosen) if chosen else math.nan
 
 
-def _answer(run: RunData, item_id: str, row: dict[str, Any] | None) -> RunAnswer:
+def _answer(run: RunData, shown: Item, row: dict[str, Any] | None) -> RunAnswer:
+    item_id, own = shown.id, run.item(shown).ground_truth
     stored = run.answers.get(item_id)
     score = row["score"] if row is not None else None
     extracted = row["extracted"] if row is not None else None
@@ -97,6 +100,7 @@ def _answer(run: RunData, item_id: str, row: dict[str, Any] | None) -> RunAnswer
         blind=run.config.prompt.blind,
         error=stored.error if stored else None,
         settings=settings_line(run.folder),
+        truth=None if own == shown.ground_truth else str(own),
     )
 
 
@@ -114,7 +118,7 @@ def item_views(runs: Sequence[RunData]) -> list[ItemView]:
         rows = {str(r["id"]): r for r in run.result.rows.to_dict("records")}
         for item_id, view in views.items():
             if item_id in run.by_id:
-                view.answers.append(_answer(run, item_id, rows.get(item_id)))
+                view.answers.append(_answer(run, view.item, rows.get(item_id)))
     return list(views.values())
 
 

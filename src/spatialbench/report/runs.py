@@ -43,6 +43,10 @@ class RunData:
         """The run folder."""
         return self.folder.path
 
+    def item(self, shown: Item) -> Item:
+        """Return this run's own copy of item ``shown`` (a ReVSI budget's truth and video), else ``shown``."""
+        return self.by_id.get(shown.id, shown)
+
     @property
     def label(self) -> str:
         """The run's row name (its folder name)."""

@@ -321,7 +321,10 @@ def settings_line(run: RunFolder) -> str:
         return imported_settings(run.model, source, config.scoring.extract or run.spec.scoring.default_mode)
     frames = "no frames (blind)" if run.blind else f"frames {_frames(run)}"
     extract = config.scoring.extract or f"{run.spec.scoring.default_mode} (benchmark default)"
-    return f"{run.model} · {frames} · strategy {config.strategy.name} · extraction {extract}"
+    frame_options = run.spec.defaults.frame_options  # shown once, as the frames
+    loaded = "".join(f" · {name} {value}" for name, value in sorted(run.options.items())
+                     if name not in frame_options)  # ReVSI's budget
+    return f"{run.model}{loaded} · {frames} · strategy {config.strategy.name} · extraction {extract}"
 
 
 def _frames(run: RunFolder) -> str:

@@ -225,6 +225,9 @@ def frequency_responses(
         if task_items[0].answer_kind is AnswerKind.NUMERICAL and (lists := _count_lists(task_items)):
             responses.update((i.id, _per_query_constants(lists, mra)) for i in task_items)
         elif task_items[0].answer_kind is AnswerKind.NUMERICAL:
+            if all(ground_truth_error(i.ground_truth) is not None for i in task_items):
+                responses.update((i.id, "") for i in task_items)  # no usable truth ("many"): data errors,
+                continue  # listed and left out, as run and score do
             value = _continuous_constant(task_items, mra) if continuous else best_constant(task_items, mra)
             responses.update((i.id, value) for i in task_items)
         elif len({frozenset(option_texts(i)) for i in task_items}) == 1:

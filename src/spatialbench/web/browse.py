@@ -90,7 +90,9 @@ def _answer(state: ServeState, run: ServedRun, item_id: str) -> dict[str, Any]:
     stored = run.stored(item_id) or StoredRow(item_id, "", None)
     media = [{**m, "video": _sent_video(state.root, m)}
              for m in stored.prompt.get("media", []) if isinstance(m, dict)]
-    return {"run": run, "stored": stored, "score": run.scores.get(item_id), "media": media,
+    own, shown = state.item_of(run, item_id), state.by_id.get(item_id)
+    truth = own.ground_truth if own and shown and own.ground_truth != shown.ground_truth else None
+    return {"run": run, "stored": stored, "score": run.scores.get(item_id), "media": media, "truth": truth,
             "settings": settings_line(run.folder), "transcript": transcript_view(state.root, run, item_id)}
 
 

@@ -56,7 +56,8 @@ class ServeState:
     def __init__(self, config: ServeConfig) -> None:
         self.config = config
         self.spec: BenchmarkSpec = get_benchmark(config.benchmark)
-        loaded = self.spec.load_items(config.data, **config.options)
+        self.options = config.options or self._runs_options()
+        loaded = self.spec.load_items(config.data, **self.options)
         self.items: list[Item] = list(loaded)
         self.load_errors = [str(e) for e in loaded.errors]
         self.by_id = {item.id: item for item in self.items}
@@ -66,6 +67,28 @@ class ServeState:
         """(run folder, its config.json's mtime) → why it was made on other questions (None: it was not)."""
         self.shown: dict[tuple[str, str], float] = {}
         """(human run name, item id) → ``time.monotonic()`` when the server first showed the item."""
+        self._own: dict[str, dict[str, Item]] = {}
+
+    def _runs_options(self) -> dict[str, Any]:
+        """Return the loader options all this benchmark's runs were loaded with, if they agree (else none)."""
+        chosen = {json.dumps(r.folder.options, sort_keys=True) for r in self.runs()}
+        return dict(json.loads(chosen.pop())) if len(chosen) == 1 else {}
+
+    def item_of(self, run: ServedRun, item_id: str) -> Item | None:
+        """Return item ``item_id`` as run ``run`` loaded it (its loader options: a ReVSI budget's truth).
+
+        Items of other options are loaded once per option set; None when that load fails or lacks the id.
+        """
+        options = run.folder.options
+        if options == self.options:
+            return self.by_id.get(item_id)
+        key = json.dumps(options, sort_keys=True)
+        if key not in self._own:
+            try:
+                self._own[key] = {i.id: i for i in self.spec.load_items(self.config.data, **options)}
+            except (ValueError, OSError):
+                self._own[key] = {}
+        return self._own[key].get(item_id)
 
     @property
     def flags_file(self) -> Path:

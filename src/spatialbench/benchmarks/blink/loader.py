@@ -87,8 +87,12 @@ def load_blink(path: Path | str, subset: str = "all") -> LoadedItems:
     """
     if subset not in ("all", "spatial"):
         raise ValueError(f"subset must be all or spatial, got {subset!r}")
-    loaded = load_tables(blink_tables(Path(path).resolve()), _rows, _row_item)
+    loaded = load_tables(blink_tables(Path(path).resolve()), _rows, _row_item, _id_field)
     return spatial_only(loaded) if subset == "spatial" else loaded
+
+
+def _id_field(table: Path) -> str:
+    return "index" if table.suffix == ".tsv" else "idx"
 
 
 def spatial_only(loaded: LoadedItems) -> LoadedItems:

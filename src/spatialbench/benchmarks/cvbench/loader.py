@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.images import image_folder, write_images
 from spatialbench.benchmarks.shared.tsv import (
     data_files,
@@ -50,15 +51,18 @@ def load_cvbench(path: Path | str) -> LoadedItems:
     """
     root = Path(path).resolve()
     tables = data_files(root, SUFFIXES, "CV-Bench")
-    loaded = LoadedItems()
+    loaded, ids = LoadedItems(), UniqueIds()
     for table in tables:
         prefix = f"{table.stem}:" if len(tables) > 1 else ""
         for number, row in _rows(table):
             sample_id = prefix + str(row.get("idx", row.get("index", number)))
             try:
-                loaded.append(_item(sample_id, row, table))
+                item = _item(sample_id, row, table)
             except MalformedSampleError as error:
                 loaded.errors.append(error.row_error(str(table), number))
+                continue
+            field = "idx" if "idx" in row else "index"
+            ids.keep(loaded, item, str(table), number, field, sample_id[len(prefix):])
     return loaded
 
 

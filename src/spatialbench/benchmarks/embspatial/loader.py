@@ -48,7 +48,8 @@ def load_embspatial(path: Path | str) -> LoadedItems:
         FileNotFoundError: no such file or no EmbSpatial-Bench file. AnnotationFileError: unreadable.
     """
     return load_tables(
-        data_files(Path(path).resolve(), (".json", ".jsonl", ".tsv"), "EmbSpatial-Bench"), _rows, _item
+        data_files(Path(path).resolve(), (".json", ".jsonl", ".tsv"), "EmbSpatial-Bench"), _rows, _item,
+        lambda table: "index" if table.suffix == ".tsv" else "question_id",
     )
 
 
@@ -101,6 +102,8 @@ def _options(row: Mapping[str, Any]) -> list[str]:
 def _letter(answer: Any, options: list[str], sample_id: str) -> str:
     """Return the answer as a letter, given an index (the release), a letter (``B``, ``B. x``) or the text."""
     text = str(answer).strip()
+    if isinstance(answer, bool) or not isinstance(answer, (str, int)):  # JSON true, 1.5, null, a list
+        raise MalformedSampleError(sample_id, "answer", f"{answer!r} is not an option index, letter or text")
     if isinstance(answer, int) or text.isdigit():
         index = int(text)
     elif text[:1].isalpha() and text[:1].isupper() and (len(text) == 1 or text[1] in ".:)"):

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from spatialbench.benchmarks.shared.fields import entry_object, path_list, required
+from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.tsv import check_suffix, image_index, read_tsv, tsv_images
 from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError, unreadable
@@ -158,12 +159,14 @@ def load_mindcube(
         raise ValueError(f"subset must be one of full, tiny, got {subset!r}")
     check_prompt(prompt)
     table = release_file(Path(path).resolve(), subset, prompt)
-    loaded = LoadedItems()
+    loaded, ids = LoadedItems(), UniqueIds()
     for number, make in _rows(table):
         try:
-            loaded.append(make())
+            item = make()
         except MalformedSampleError as error:
             loaded.errors.append(error.row_error(str(table), number))
+            continue
+        ids.keep(loaded, item, str(table), number, "index" if table.suffix == ".tsv" else "id")
     return tiny_only(loaded) if subset == "tiny" else loaded
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.mmsi_bench.circular import rotations
+from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.images import images_or_error, table_images
 from spatialbench.benchmarks.shared.tsv import data_files, option_columns, parquet_records, tsv_rows
 from spatialbench.benchmarks.shared.tsv_kind import TsvKind
@@ -60,14 +61,19 @@ def load_mmsi_bench(path: Path | str, evaluation: str = "vanilla") -> LoadedItem
         ValueError: an unknown ``evaluation``.
     """
     check_evaluation(evaluation)
-    loaded = LoadedItems()
+    loaded, ids = LoadedItems(), UniqueIds()
     for table in data_files(Path(path).resolve(), SUFFIXES, "MMSI-Bench"):
         for number, sample_id, fields in _rows(table):
             try:
                 item = _item(sample_id, fields)
-                loaded.extend(rotations(item) if evaluation == "circular" else (item,))
+                made = rotations(item) if evaluation == "circular" else [item]
             except MalformedSampleError as error:
                 loaded.errors.append(error.row_error(str(table), number))
+                continue
+            field = "index" if table.suffix == ".tsv" else "id"
+            problem = ids.refusal(item.id, str(table), number, field)
+            loaded.extend([] if problem else made)
+            loaded.errors.extend([problem] if problem else [])
     return loaded
 
 

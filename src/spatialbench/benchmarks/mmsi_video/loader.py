@@ -21,9 +21,10 @@ from typing import Any
 
 from spatialbench.benchmarks.mmsi_video.format import ANNOTATION_FILE, sample_to_item
 from spatialbench.benchmarks.mmsi_video.frames import apply_setting, frame_budget
+from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.files import NotUtf8Error, read_text
-from spatialbench.records.rows import LoadedItems
+from spatialbench.records.rows import EntryIndex, LoadedItems
 
 
 def load_mmsi_video(data_dir: Path | str, setting: str | None = None) -> LoadedItems:
@@ -50,16 +51,15 @@ def load_mmsi_video(data_dir: Path | str, setting: str | None = None) -> LoadedI
     if root.is_file():
         root = root.parent
     annotations = root / ANNOTATION_FILE
-    loaded, seen = LoadedItems(), set()
+    loaded, ids = LoadedItems(), UniqueIds()
     for index, sample in enumerate(_read_annotations(annotations)):
         try:
             item = sample_to_item(sample, root, index)
-            if item.id in seen:
-                raise MalformedSampleError(item.id, "id", f"duplicate id (sample #{index}); first kept")
-            seen.add(item.id)
-            loaded.append(apply_setting(item, setting) if setting is not None else item)
+            item = apply_setting(item, setting) if setting is not None else item
         except MalformedSampleError as error:
             loaded.errors.append(error.row_error(str(annotations)))
+            continue
+        ids.keep(loaded, item, str(annotations), EntryIndex(index + 1))
     return loaded
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from spatialbench.benchmarks.remindview.format import REQUIRED_COLUMNS, row_to_item
+from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.records.errors import MalformedSampleError, unreadable
 from spatialbench.records.rows import LoadedItems
 
@@ -36,16 +37,18 @@ def load_remindview(path: Path | str) -> LoadedItems:
     """
     path = Path(path).resolve()
     root = path.parent if path.is_file() else path
-    loaded = LoadedItems()
+    loaded, ids = LoadedItems(), UniqueIds()
     for table in _tables(path):
         frame = _read_table(table)
         for index, row in enumerate(frame.to_dict(orient="records")):
             sample_id = f"{table.stem}:{index}"
+            line = index + 2 if table.suffix == ".csv" else None  # header is line 1
             try:
-                loaded.append(row_to_item(row, sample_id, (root, table.parent), table.name))
+                item = row_to_item(row, sample_id, (root, table.parent), table.name)
             except MalformedSampleError as error:
-                line = index + 2 if table.suffix == ".csv" else None  # header is line 1
                 loaded.errors.append(error.row_error(str(table), line))
+                continue
+            ids.keep(loaded, item, str(table), line)
     return loaded
 
 

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.files import read_records
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
@@ -70,16 +71,18 @@ def load_revsi(path: Path | str, budget: str = "all") -> LoadedItems:
     path = Path(path).resolve()
     rows, root = _rows_of(path, subset)
     videos = root / "revsi_videos" / subset
-    loaded = LoadedItems()
+    loaded, ids = LoadedItems(), UniqueIds()
     for entry in read_records(rows):
         if isinstance(entry, RowError):
             loaded.errors.append(entry)
             continue
         file, line, record = entry
         try:
-            loaded.append(_item(record, line, subset, videos))
+            item = _item(record, line, subset, videos)
         except MalformedSampleError as error:
             loaded.errors.append(error.row_error(str(file), line))
+            continue
+        ids.keep(loaded, item, str(file), line, "id" if "id" in record else "question_id")
     return loaded
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.images import (
     ImagesOrError,
     from_base64,
@@ -58,19 +59,23 @@ def load_tables(
     tables: Iterable[Path],
     rows: Callable[[Path], Iterable[TableRow]],
     item: Callable[[dict[str, Any], ImagesOrError], Item],
+    id_field: Callable[[Path], str] = lambda table: "index",
 ) -> LoadedItems:
     """Return ``item(row, images)`` for every row of every table, a row error for each it refuses.
 
     ``rows(table)`` yields :data:`TableRow` values; ``item`` raises MalformedSampleError for a bad row
-    (its images' error included), recorded with the table and the row's number.
+    (its images' error included), recorded with the table and the row's number. An empty or repeated id
+    is a row error too (:class:`~.ids.UniqueIds`; ``id_field(table)`` names the field in it).
     """
-    loaded = LoadedItems()
+    loaded, ids = LoadedItems(), UniqueIds()
     for table in tables:
         for number, row, media in rows(table):
             try:
-                loaded.append(item(row, media))
+                made = item(row, media)
             except MalformedSampleError as error:
                 loaded.errors.append(error.row_error(str(table), number))
+                continue
+            ids.keep(loaded, made, str(table), number, id_field(table))
     return loaded
 
 

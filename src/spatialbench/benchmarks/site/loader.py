@@ -24,6 +24,7 @@ from typing import Any
 
 import pandas as pd
 
+from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.tsv import image_index, read_tsv, tsv_images
 from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
@@ -90,7 +91,7 @@ def load_site(path: Path | str) -> LoadedItems:
     """
     given = Path(path).resolve()
     root = given if given.is_dir() else given.parent
-    loaded = LoadedItems()
+    loaded, ids = LoadedItems(), UniqueIds()
     tables = sorted(site_tables(given), key=lambda pair: PARTS.index(pair[0]))
     for part, table in tables:
         frame = read_tsv(table, TSV_KIND) if table.suffix == ".tsv" else _release_frame(table)
@@ -99,9 +100,11 @@ def load_site(path: Path | str) -> LoadedItems:
         for number, row in enumerate(frame.to_dict(orient="records"), start=first):
             sample_id = str(row.get("index", row.get("id", number - first)))
             try:
-                loaded.append(_item(f"{part}:{sample_id}", part, row, (table, root, by_index)))
+                item = _item(f"{part}:{sample_id}", part, row, (table, root, by_index))
             except MalformedSampleError as error:
                 loaded.errors.append(error.row_error(str(table), number))
+                continue
+            ids.keep(loaded, item, str(table), number, "index" if "index" in row else "id", sample_id)
     return loaded
 
 

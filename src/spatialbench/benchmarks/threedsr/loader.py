@@ -59,7 +59,8 @@ def load_3dsrbench(path: Path | str) -> LoadedItems:
     Raises:
         FileNotFoundError: no such file or no 3DSRBench file in the folder. AnnotationFileError: unreadable.
     """
-    return load_tables(data_files(Path(path).resolve(), (".tsv", ".parquet"), "3DSRBench"), _rows, _item)
+    return load_tables(data_files(Path(path).resolve(), (".tsv", ".parquet"), "3DSRBench"), _rows, _item,
+                       lambda table: "qid")
 
 
 def _rows(table: Path) -> Iterator[TableRow]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.shared.fields import entry_object, path_list, required
+from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.tsv import data_files, image_index, option_columns, read_tsv, tsv_images
 from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import MalformedSampleError, unreadable
@@ -38,12 +39,12 @@ def load_viewspatial(path: Path | str) -> LoadedItems:
         FileNotFoundError: no such file. AnnotationFileError: not JSON / not a table.
     """
     table = data_files(Path(path).resolve(), (".json", ".tsv"), "ViewSpatial-Bench")[0]
-    loaded = LoadedItems()
+    loaded, ids = LoadedItems(), UniqueIds()
     if table.suffix == ".tsv":
         frame = read_tsv(table, TSV_KIND)
         by_index = image_index(frame)
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):
-            _add(loaded, str(row.get("index")), lambda r=row: _tsv_item(r, table, by_index), table, number)
+            _add((loaded, ids), lambda r=row: _tsv_item(r, table, by_index), table, number)
         return loaded
     try:
         entries = json.loads(table.read_text(encoding="utf-8"))
@@ -51,15 +52,18 @@ def load_viewspatial(path: Path | str) -> LoadedItems:
         raise unreadable(table, error) from None
     for k, entry in enumerate(entries):
         make = lambda e=entry, i=k: _json_item(e, str(i), table.parent)  # noqa: E731
-        _add(loaded, str(k), make, table, EntryIndex(k + 1))
+        _add((loaded, ids), make, table, EntryIndex(k + 1))
     return loaded
 
 
-def _add(loaded: LoadedItems, sample_id: str, make: Any, table: Path, line: int) -> None:
+def _add(into: tuple[LoadedItems, UniqueIds], make: Any, table: Path, line: int) -> None:
+    loaded, ids = into
     try:
-        loaded.append(make())
+        item = make()
     except MalformedSampleError as error:
         loaded.errors.append(error.row_error(str(table), line))
+        return
+    ids.keep(loaded, item, str(table), line, "index")
 
 
 def _json_item(entry: Any, sample_id: str, root: Path) -> Item:

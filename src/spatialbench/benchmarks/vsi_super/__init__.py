@@ -63,7 +63,7 @@ class RecallBuilder(VideoQABuilder):
         return super().text(shown, post_prompt)
 
 
-_MEDIA = MediaLayout("<data>/<video_path>.mp4 (the release's video_path, relative to the table)")
+_MEDIA = MediaLayout("<data>/<video_path> (video_path as released, e.g. videos/x.mp4, relative to the table)")
 
 SPEC_RECALL = BenchmarkSpec(
     name=RECALL,

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.tsv import data_files, jsonl_records
 from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
@@ -77,7 +78,7 @@ def is_streaming(row: Mapping[str, Any]) -> bool:
 def _load(path: Path | str, benchmark: str) -> LoadedItems:
     root = Path(path).resolve()
     tables = data_files(root, SUFFIXES, "VSI-SUPER")
-    loaded, others = LoadedItems(), Counter[str]()
+    loaded, others, ids = LoadedItems(), Counter[str](), UniqueIds()
     for table in tables:
         prefix = f"{table.stem}:" if len(tables) > 1 else ""
         for number, row in _rows(table):
@@ -88,9 +89,12 @@ def _load(path: Path | str, benchmark: str) -> LoadedItems:
                     continue
             sample_id = prefix + str(row.get("id", row.get("idx", number)))
             try:
-                loaded.append(_item(sample_id, row, table.parent, benchmark))
+                item = _item(sample_id, row, table.parent, benchmark)
             except MalformedSampleError as error:
                 loaded.errors.append(error.row_error(str(table), number))
+                continue
+            field = "idx" if "id" not in row and "idx" in row else "id"
+            ids.keep(loaded, item, str(table), number, field, sample_id[len(prefix):])
     if others and not loaded and len(loaded.errors) == (others.total() if benchmark == RECALL else 0):
         raise _none_of(root, benchmark, others)  # every row is another VSI-SUPER benchmark's
     return loaded

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.vsibench.format import RowProblem, record_to_item
 from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
 from spatialbench.benchmarks.vsibench.subsets import FULL, NAMES, SUBSETS
@@ -48,30 +49,20 @@ def _with_id(record: dict[str, Any], seen: dict[str, int]) -> dict[str, Any]:
 
 def _read_items(path: Path, pruned: set[str] | None) -> LoadedItems:
     """Every item of ``path`` in file order; bad rows and repeated ids go to ``.errors``."""
-    items, errors = LoadedItems(), []
-    seen_ids: dict[str, int | tuple[str, int]] = {}  # id → its line (in the first file) or (file, line)
-    first_file = None
+    items, ids = LoadedItems(), UniqueIds()
     derived: dict[str, int] = {}
     shared = Shared()
     for entry in read_records(path):
         if isinstance(entry, RowError):
-            errors.append(entry)
+            items.errors.append(entry)
             continue
         file, line, record = entry
-        first_file = first_file or file
         try:
             item = record_to_item(_with_id(record, derived), pruned, shared)
         except RowProblem as problem:
-            errors.append(RowError(file, line, problem.field, str(problem)))
+            items.errors.append(RowError(file, line, problem.field, str(problem)))
             continue
-        if item.id in seen_ids:
-            place = seen_ids[item.id]
-            first = f"{first_file}:{place}" if isinstance(place, int) else "{}:{}".format(*place)
-            errors.append(RowError(file, line, "id", f"duplicate id {item.id!r} (first at {first})"))
-            continue
-        seen_ids[item.id] = line if file == first_file else (file, line)
-        items.append(item)
-    items.errors = errors
+        ids.keep(items, item, file, line)
     return items
 
 
