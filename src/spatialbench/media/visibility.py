@@ -18,6 +18,7 @@ import functools
 import json
 import math
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,10 +69,25 @@ def _load(npz: Path) -> FrameVisibility:
     return FrameVisibility(frames, {int(r["instance_id"]): str(r["category"]) for r in table})
 
 
+_GUARD = threading.Lock()
+_LOADING: dict[Path, threading.Lock] = {}  # npz → the lock its one load holds
+
+
 def find_visibility(video: str | Path) -> FrameVisibility | None:
-    """Per-frame visibility of a synthetic walkthrough video, or None when the media has none."""
+    """Per-frame visibility of a synthetic walkthrough video, or None when the media has none.
+
+    Read once per ``frames.npz`` (kept for the 16 most recent): concurrent callers wait for the one
+    reading it (inflating the masks costs ~1.5 s of CPU for a 20 s demo video; issue 25: every request
+    of a video read them at once, in the to_thread pool, and nothing was in flight for seconds).
+    """
     npz = visibility_files(video)
-    return _load(npz.resolve()) if npz is not None else None
+    if npz is None:
+        return None
+    npz = npz.resolve()
+    with _GUARD:
+        lock = _LOADING.setdefault(npz, threading.Lock())
+    with lock:
+        return _load(npz)
 
 
 def named_categories(item: Item, categories: Iterable[str]) -> list[str]:
