@@ -111,8 +111,11 @@ def answerability(item: Item, video: str | Path, sent: Sequence[int]) -> dict[st
     (``visible_count``). None when the video has no visibility or the item names no object (room size).
     """
     vis = find_visibility(video)
-    if vis is None:
-        return None
+    return None if vis is None else verdict(item, vis, sent)
+
+
+def verdict(item: Item, vis: FrameVisibility, sent: Sequence[int]) -> dict[str, Any] | None:
+    """:func:`answerability` for a video's visibility already read (``vis``)."""
     names = named_categories(item, vis.categories.values())
     if not names:
         return None
