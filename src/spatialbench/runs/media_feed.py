@@ -40,6 +40,9 @@ from spatialbench.records.item import Item, MediaKind, MediaRef
 #: threads decoding media at once: one, so media decode in dispatch order (the next one first); the
 #: decoder (PyAV, ``thread_type="AUTO"``) already uses several cores for one video
 DECODERS = 1
+#: threads encoding a media's frames for the wire once decoded (zlib releases the interpreter lock), beside
+#: the decoding thread: the next media's decode does not wait for this one's encodings
+ENCODERS = 2
 
 Warm = Callable[[list[NDArray[np.uint8]]], None]
 Verdict = dict[str, Any] | None  # an item's answerability (media.visibility.verdict)
@@ -75,9 +78,10 @@ class MediaFeed:
                 self._refs.setdefault(key, (ref, item.question))
                 self._uses[key] += 1
         self._next = dict(zip(self._refs, list(self._refs)[1:], strict=False))  # key → the media after it
-        self._tasks: dict[CacheKey, asyncio.Future[SampledFrames]] = {}
+        self._tasks: dict[CacheKey, asyncio.Future[SampledFrames]] = {}  # key → its preparation
         self._visibility: dict[str, asyncio.Future[FrameVisibility | None]] = {}  # video path → its read
         self._pool = ThreadPoolExecutor(DECODERS, thread_name_prefix="spatialbench-decode")
+        self._encoders = ThreadPoolExecutor(ENCODERS, thread_name_prefix="spatialbench-encode")
         self._aside = ThreadPoolExecutor(1, thread_name_prefix="spatialbench-visibility")
 
     def _key(self, ref: MediaRef, item: Item) -> CacheKey:
@@ -101,7 +105,7 @@ class MediaFeed:
             return
         ref, question = self._refs[key]
         loop = asyncio.get_running_loop()
-        task = loop.run_in_executor(self._pool, self._prepare, ref, question)
+        task = asyncio.ensure_future(self._prepare(ref, question))
         task.add_done_callback(_observe)
         self._tasks[key] = task
         path = str(key[1])
@@ -110,11 +114,16 @@ class MediaFeed:
             read.add_done_callback(_observe)
             self._visibility[path] = read
 
-    def _prepare(self, ref: MediaRef, question: str) -> SampledFrames:
-        """Decode ``ref`` and encode its frames for the wire (in the decoding thread)."""
-        frames = self.cache.get(ref, self.strategy, self.max_pixels, question)
+    async def _prepare(self, ref: MediaRef, question: str) -> SampledFrames:
+        """Decode ``ref`` (in the decoding thread), then encode its frames for the wire (encoding threads)."""
+        loop = asyncio.get_running_loop()
+        frames = await loop.run_in_executor(
+            self._pool, self.cache.get, ref, self.strategy, self.max_pixels, question
+        )
         if self.warm is not None:
-            self.warm(list(frames.pixels))
+            pixels = list(frames.pixels)
+            parts = [pixels[k::ENCODERS] for k in range(ENCODERS) if pixels[k::ENCODERS]]
+            await asyncio.gather(*(loop.run_in_executor(self._encoders, self.warm, part) for part in parts))
         return frames
 
     async def visibility(self, frames: SampledFrames) -> FrameVisibility | None:
@@ -159,8 +168,8 @@ class MediaFeed:
 
     def close(self) -> None:
         """Stop the decoding threads (decodes not started are cancelled)."""
-        self._pool.shutdown(wait=False, cancel_futures=True)
-        self._aside.shutdown(wait=False, cancel_futures=True)
+        for pool in (self._pool, self._encoders, self._aside):
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _observe(task: asyncio.Future[Any]) -> None:

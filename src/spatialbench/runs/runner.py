@@ -43,6 +43,7 @@ from spatialbench.records.redaction import redact, secret_values
 from spatialbench.runs.baseline import run_baseline
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.dialogue import Turns, answer_reader, run_strategy, strategy_key
+from spatialbench.runs.heap import frozen_heap
 from spatialbench.runs.lock import run_lock
 from spatialbench.runs.media_feed import MediaFeed, Verdict
 from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan
@@ -198,7 +199,8 @@ class Runner:
                              self.backend.prepare_images)
             try:
                 started = time.perf_counter()
-                await self._execute(pending, store, progress, feed)
+                with frozen_heap():
+                    await self._execute(pending, store, progress, feed)
                 request_seconds = time.perf_counter() - started
             finally:
                 feed.close()
