@@ -90,8 +90,10 @@ class ServerScript:
     latency_s: float = 0.0
     hold_after: int | None = None
     keep_bodies: bool = True
+    keep_raw: bool = False  # keep each request body's bytes as received, in ``raw``
     raw_type: str = "application/json"
     log: list[LoggedRequest] = field(default_factory=list)
+    raw: list[bytes] = field(default_factory=list)
     timeline: list[tuple[float, float]] = field(default_factory=list)  # (arrived, replied), monotonic s
     seen: dict[str, int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -130,7 +132,11 @@ def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
             """The request's JSON; without ``keep_bodies``, image data URLs are cut before parsing."""
             size = int(self.headers.get("Content-Length", "0"))
             if script.keep_bodies:
-                return dict(json.loads(self.rfile.read(size) or b"{}"))
+                data = self.rfile.read(size)
+                if script.keep_raw:
+                    with script.lock:
+                        script.raw.append(data)
+                return dict(json.loads(data or b"{}"))
             buffer = getattr(self, "_buffer", None)  # one per connection, reused: no page faults per body
             if buffer is None or len(buffer) < size:
                 buffer = self._buffer = bytearray(size)

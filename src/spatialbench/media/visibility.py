@@ -18,6 +18,7 @@ import functools
 import json
 import math
 import re
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,10 +69,25 @@ def _load(npz: Path) -> FrameVisibility:
     return FrameVisibility(frames, {int(r["instance_id"]): str(r["category"]) for r in table})
 
 
+_GUARD = threading.Lock()
+_LOADING: dict[Path, threading.Lock] = {}  # npz → the lock its one load holds
+
+
 def find_visibility(video: str | Path) -> FrameVisibility | None:
-    """Per-frame visibility of a synthetic walkthrough video, or None when the media has none."""
+    """Per-frame visibility of a synthetic walkthrough video, or None when the media has none.
+
+    Read once per ``frames.npz`` (kept for the 16 most recent): concurrent callers wait for the one
+    reading it (inflating the masks costs ~1.5 s of CPU for a 20 s demo video; issue 25: every request
+    of a video read them at once, in the to_thread pool, and nothing was in flight for seconds).
+    """
     npz = visibility_files(video)
-    return _load(npz.resolve()) if npz is not None else None
+    if npz is None:
+        return None
+    npz = npz.resolve()
+    with _GUARD:
+        lock = _LOADING.setdefault(npz, threading.Lock())
+    with lock:
+        return _load(npz)
 
 
 def named_categories(item: Item, categories: Iterable[str]) -> list[str]:
@@ -95,8 +111,11 @@ def answerability(item: Item, video: str | Path, sent: Sequence[int]) -> dict[st
     (``visible_count``). None when the video has no visibility or the item names no object (room size).
     """
     vis = find_visibility(video)
-    if vis is None:
-        return None
+    return None if vis is None else verdict(item, vis, sent)
+
+
+def verdict(item: Item, vis: FrameVisibility, sent: Sequence[int]) -> dict[str, Any] | None:
+    """:func:`answerability` for a video's visibility already read (``vis``)."""
     names = named_categories(item, vis.categories.values())
     if not names:
         return None

@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Literal, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 import numpy as np
+from numpy.typing import NDArray
 
 from spatialbench.models.base import Backend
 from spatialbench.models.errors import BackendError, RetryableError
@@ -153,6 +154,14 @@ class ApiBackend(Backend):
             rng=self._rng,
             breaker=self.breaker,
         )
+
+    def prepare_images(self, images: list[NDArray[np.uint8]]) -> None:
+        """Encode ``images`` as requests will send them (each distinct frame once; thread-safe).
+
+        Skipped when they are more than ``max_images``: a request would not send them all.
+        """
+        if self.settings.max_images is None or len(images) <= self.settings.max_images:
+            encode_together(images, self.settings.image_format, self.settings.jpeg_quality, self.image_form)
 
     async def _prepared(self, build: Callable[[Request], T], request: Request) -> T:
         """Return ``build(request)`` with the request's images encoded; off the event loop when large.

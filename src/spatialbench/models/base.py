@@ -12,6 +12,9 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+from numpy.typing import NDArray
+
 from spatialbench.records.messages import Request, Response
 from spatialbench.registry import Registry
 
@@ -31,6 +34,13 @@ class Backend(ABC):
 
         Raises:
             spatialbench.models.errors.BackendError (or a subclass) on a failure after retries.
+        """
+
+    def prepare_images(self, images: list[NDArray[np.uint8]]) -> None:  # noqa: B027 - optional hook
+        """Prepare images that requests will carry, in a worker thread ahead of them; default does nothing.
+
+        API back ends encode them for the wire (:class:`~spatialbench.models.api.ApiBackend`), so the
+        first requests about a new video find their encodings made.
         """
 
     def requests_sent(self) -> int | None:

@@ -20,12 +20,14 @@ through :mod:`spatialbench.runs.baseline`.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
+import zipfile
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -34,25 +36,28 @@ from spatialbench.media.errors import MediaError
 from spatialbench.media.relevance import ImageTextScorer
 from spatialbench.media.sampling import parse_strategy
 from spatialbench.media.video import SampledFrames
-from spatialbench.media.visibility import answerability
 from spatialbench.models.errors import BackendError, EndpointUnreachableError
-from spatialbench.records.item import Item, MediaKind, MediaRef
-from spatialbench.records.messages import ImagePart, Request, Response
+from spatialbench.records.item import Item
+from spatialbench.records.messages import Request, Response
 from spatialbench.records.redaction import redact, secret_values
 from spatialbench.runs.baseline import run_baseline
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.dialogue import Turns, answer_reader, run_strategy, strategy_key
+from spatialbench.runs.heap import frozen_heap
 from spatialbench.runs.lock import run_lock
-from spatialbench.runs.media_feed import MediaFeed
+from spatialbench.runs.media_feed import MediaFeed, Verdict
 from spatialbench.runs.plan import PlannedItem, data_root, media_order, plan
 from spatialbench.runs.preflight import check_image_limit, image_limit
 from spatialbench.runs.prepare import PreparedRun
 from spatialbench.runs.progress import Progress
+from spatialbench.runs.prompt_record import prompt_record
 from spatialbench.runs.record import record_run
 from spatialbench.runs.store import RunStore, RunStoreError, StoredResult
 from spatialbench.runs.summary import STORE_NAME, RunSummary
 from spatialbench.scoring.output import write_scores
 from spatialbench.scoring.scorer import ScoreResult, score_items
+
+log = logging.getLogger(__name__)
 
 #: the frame caches of a sweep, by data folder and ``aks:N`` scorer model
 _SHARED_CACHES: ContextVar[dict[tuple[Path, str | None], FrameCache] | None] = ContextVar(
@@ -93,50 +98,6 @@ def frame_cache(config: RunConfig, scorer: ImageTextScorer | None = None) -> Fra
     if pool is not None:
         pool[name] = cache
     return cache
-
-
-def _prompt_record(request: Request, media: list[SampledFrames], item: Item) -> dict[str, Any]:
-    """Return the request as stored: text verbatim, images by position; media by source and frame numbers.
-
-    A frame folder's record also names the files sent (``files``, relative to its ``source``): the frame
-    numbers index the item's frame list, which a loader option may have cut (MMSI-Video-Bench ``setting``).
-    """
-    parts: list[Any] = []
-    image = 0
-    for part in request.parts:
-        if isinstance(part, ImagePart):
-            parts.append({"image": image, "label": part.label, "shape": list(part.pixels.shape)})
-            image += 1
-        else:
-            parts.append(part.text)
-    return {
-        "system": request.system,
-        "parts": parts,
-        "media": [_media_record(m, ref) for m, ref in zip(media, _refs(item, media), strict=True)],
-        "settings": asdict(request.settings),
-    }
-
-
-def _refs(item: Item, media: list[SampledFrames]) -> list[MediaRef | None]:
-    """Return the item's media refs beside the sampled media (None each when they do not pair up)."""
-    return list(item.media) if len(item.media) == len(media) else [None] * len(media)
-
-
-def _media_record(sampled: SampledFrames, ref: MediaRef | None) -> dict[str, Any]:
-    record: dict[str, Any] = {"source": sampled.source, "frames": sampled.indices.tolist(),
-                              "timestamps": sampled.timestamps.tolist()}
-    if ref is not None and ref.kind is MediaKind.FRAMES:
-        record["files"] = [ref.frames[k] for k in record["frames"] if 0 <= k < len(ref.frames)]
-    return record
-
-
-def sent_answerability(item: Item, media: list[SampledFrames]) -> dict[str, Any] | None:
-    """Return the item's answerability from the frames sent of its first video (None without visibility).
-
-    :func:`~spatialbench.media.visibility.answerability`; stored as the prompt record's ``answerability``.
-    """
-    videos = [m for ref, m in zip(item.media, media, strict=False) if ref.kind is MediaKind.VIDEO]
-    return answerability(item, videos[0].source, videos[0].indices.tolist()) if videos else None
 
 
 class Runner:
@@ -215,10 +176,12 @@ class Runner:
             title = redact(f"{self.config.data.benchmark} × {self.config.model.name}", self._secrets)
             progress = self.progress = Progress(len(pending), self.show_progress, title)
             feed = MediaFeed(self.cache, self.strategy, self.config.media.max_pixels,
-                             [p.item for p in pending] if self.uses_media else [], self.owns_cache)
+                             [p.item for p in pending] if self.uses_media else [], self.owns_cache,
+                             self.backend.prepare_images)
             try:
                 started = time.perf_counter()
-                await self._execute(pending, store, progress, feed)
+                with frozen_heap():
+                    await self._execute(pending, store, progress, feed)
                 request_seconds = time.perf_counter() - started
             finally:
                 feed.close()
@@ -247,7 +210,10 @@ class Runner:
     ) -> None:
         """Answer ``pending``; the first failed store write stops dispatching, in-flight items still try.
 
-        Frames come from ``feed`` (decoded ahead, released once an item is the last of its media to finish).
+        Frames come from ``feed`` (prepared ahead, released once an item is the last of its media to
+        finish). An item holds its slot until its answer is in; its answerability, worked out while the
+        request was in flight, is awaited and the row stored after the slot is free (issue 25: items
+        of the first video waiting for its visibility held every slot, and the next video's waited).
 
         Raises:
             RunStoreError: a write failed (full disk); the message adds how many answers received in this
@@ -260,62 +226,86 @@ class Runner:
         lost = 0
 
         async def one(planned: PlannedItem) -> None:
-            async with slots:
-                try:
-                    await attempt(planned)
-                finally:
-                    feed.done(planned.item)
-
-        async def attempt(planned: PlannedItem) -> None:
             nonlocal lost
-            if self.stopped is None and not failure:
-                started = time.perf_counter()
-                response = None
-                try:
-                    prompt, response, error = await self._answer(planned, store, feed)
-                    latency = time.perf_counter() - started
-                    status = store.put(planned.key, planned.item.id, prompt, response, error, latency)
-                except EndpointUnreachableError as exc:  # stop: leave this and later items unsent
-                    self.stopped = redact(str(exc), self._secrets)
-                except RunStoreError as exc:  # stop sending; answers still in flight try to store
-                    failure.append(exc)
-                    lost += response is not None
-                else:
-                    progress.update(status, response)
+            sent = None
+            try:
+                async with slots:
+                    sent = await self._attempt(planned, store, feed, failure)
+                if sent is None:
+                    progress.update("not_attempted", None)
                     return
-            progress.update("not_attempted", None)
+                prompt, response, error, aside, latency = sent
+                await _settle(prompt, aside)
+                status = store.put(planned.key, planned.item.id, prompt, response, error, latency)
+            except RunStoreError as exc:  # stop sending; answers still in flight try to store
+                failure.append(exc)
+                lost += sent is not None and sent[1] is not None
+                progress.update("not_attempted", None)
+            else:
+                progress.update(status, response)
+            finally:
+                feed.done(planned.item)
 
         await asyncio.gather(*(one(p) for p in pending))
         if failure:
             unstored = f"; {lost} answer(s) received in this run could not be stored" if lost else ""
             raise RunStoreError(f"{failure[0]}{unstored}") from None
 
+    async def _attempt(
+        self, planned: PlannedItem, store: RunStore, feed: MediaFeed, failure: list[RunStoreError]
+    ) -> _Sent | None:
+        """Ask about ``planned`` unless the run stopped; returns what to store and the request's seconds.
+
+        Raises:
+            RunStoreError: a strategy's turn could not be stored.
+        """
+        if self.stopped is not None or failure:
+            return None
+        started = time.perf_counter()
+        try:
+            prompt, response, error, aside = await self._answer(planned, store, feed)
+        except EndpointUnreachableError as exc:  # stop: leave this and later items unsent
+            self.stopped = redact(str(exc), self._secrets)
+            return None
+        return prompt, response, error, aside, time.perf_counter() - started
+
     async def _answer(
         self, planned: PlannedItem, store: RunStore, feed: MediaFeed
-    ) -> tuple[dict[str, Any], Response | None, str | None]:
-        """Ask about one item; errors of media, prompt or model come back as text, never raised."""
+    ) -> tuple[dict[str, Any], Response | None, str | None, asyncio.Future[Verdict] | None]:
+        """Ask about one item; errors of media, prompt or model come back as text, never raised.
+
+        Also returns the item's answerability (synthetic scenes: were the question's objects in the
+        frames sent?), started beside the request, for :func:`_settle` to add to the prompt record.
+        """
         prompt: dict[str, Any] = {}
         try:
             media = await feed.frames(planned.item) if self.uses_media else []
             # a reasoning strategy starts from the request without its answer-directly post-prompt (B.3)
             build = self.builder.build_reasoning if self.answer_strategy.reasons else self.builder.build
             request = replace(build(planned.item, media), settings=planned.settings)
-            prompt = _prompt_record(request, media, planned.item)
-            verdict = await asyncio.to_thread(sent_answerability, planned.item, media) if media else None
-            if verdict is not None:  # synthetic scenes: were the question's objects in the frames sent?
-                prompt["answerability"] = verdict
-            if self.config.strategy.name == "direct":
-                return prompt, await self.backend.generate(request), None
-            prompt["strategy"] = self.config.strategy.model_dump(mode="json")
-            turns = Turns(self.backend, store, planned.key, planned.item.id)
-            read = answer_reader(self.spec.scoring, self.config.scoring.extract, planned.item)
-            response = await run_strategy(self.answer_strategy, request, planned.item, turns, read)
-            return prompt, response, None
-        except (EndpointUnreachableError, RunStoreError):  # RunStoreError is a ValueError: not the item's
-            raise
+            prompt = prompt_record(request, media, planned.item)
         # ValueError: an item the prompt builder refuses (TemplateError is one)
         except (MediaError, BackendError, ValueError) as exc:
-            return prompt, None, f"{type(exc).__name__}: {exc}"
+            return prompt, None, f"{type(exc).__name__}: {exc}", None
+        aside = asyncio.ensure_future(feed.answerability(planned.item, media)) if media else None
+        if self.config.strategy.name != "direct":
+            prompt["strategy"] = self.config.strategy.model_dump(mode="json")
+        try:
+            return prompt, await self._ask(planned, request, store), None, aside
+        except (EndpointUnreachableError, RunStoreError):  # RunStoreError is a ValueError: not the item's
+            if aside is not None:
+                aside.cancel()
+            raise
+        except (MediaError, BackendError, ValueError) as exc:
+            return prompt, None, f"{type(exc).__name__}: {exc}", aside
+
+    async def _ask(self, planned: PlannedItem, request: Request, store: RunStore) -> Response:
+        """Send ``request`` (the direct strategy) or run the item's strategy from it."""
+        if self.config.strategy.name == "direct":
+            return await self.backend.generate(request)
+        turns = Turns(self.backend, store, planned.key, planned.item.id)
+        read = answer_reader(self.spec.scoring, self.config.scoring.extract, planned.item)
+        return await run_strategy(self.answer_strategy, request, planned.item, turns, read)
 
     async def _media(self, item: Item) -> list[SampledFrames]:
         """Return the sampled frames of each media of ``item`` (decoding runs in a worker thread)."""
@@ -335,6 +325,27 @@ class Runner:
         result = score_items(selected, responses, self.spec.scoring, extract=scoring.extract, mra=scoring.mra)
         write_scores(result, self.out)
         return result
+
+
+_Sent = tuple[dict[str, Any], Response | None, str | None, "asyncio.Future[Verdict] | None", float]
+
+
+async def _settle(prompt: dict[str, Any], aside: asyncio.Future[Verdict] | None) -> None:
+    """Put the item's answerability in its prompt record, where it always stood (before ``strategy``).
+
+    A visibility file that cannot be read leaves the item without a verdict (a warning says which).
+    """
+    try:
+        found = await aside if aside is not None else None
+    except (OSError, ValueError, zipfile.BadZipFile) as exc:
+        log.warning("answerability not recorded: %s", exc)
+        return
+    if found is None:
+        return
+    strategy = prompt.pop("strategy", None)
+    prompt["answerability"] = found
+    if strategy is not None:
+        prompt["strategy"] = strategy
 
 
 def _unanswered(planned: list[PlannedItem], rows: list[StoredResult]) -> list[tuple[str, str, str | None]]:

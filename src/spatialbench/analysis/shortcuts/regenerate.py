@@ -267,8 +267,8 @@ def regenerate_biased(
     ``tasks``: per TsT type ``{n, chance, before, after, flagged_before, flagged_after, replaced,
     left_because}`` (TsT accuracy and chance in percent; ``left_because`` a key of :data:`REASONS` or
     null), ``reasons``, ``overall`` (means over types), ``rounds``: per round
-    ``{round, flagged, replaced: {task: n}, kept_types}``, ``stop_reason`` (``none_flagged``, ``no_spares``, ``max_rounds``), ``skipped`` (types
-    the stress-test cannot split), ``note`` (:data:`NOTE`). The manifest gains ``debias`` (the settings).
+    ``{round, flagged, replaced: {task: n}, kept_types}``, ``stop_reason`` (``none_flagged``, ``no_spares``,
+    ``max_rounds``), ``skipped`` (types the stress-test cannot split), ``note`` (:data:`NOTE`). The manifest gains ``debias`` (the settings).
     ``log``: called with one line per round.
 
     Raises:
