@@ -76,7 +76,9 @@ def instance_frames(path: Path) -> Iterator[NDArray[np.uint16]]:
 
 def depth_to_mm(depth: NDArray[np.float32]) -> NDArray[np.uint16]:
     """Metres → uint16 millimetres (rounded; saturates at 65.535 m)."""
-    return np.clip(np.rint(depth * 1000.0), 0, 65535).astype(np.uint16)
+    mm = np.multiply(depth, 1000.0)  # float32 for float32 depth, as before; then rounded in place
+    np.rint(mm, out=mm)
+    return np.clip(mm, 0, 65535, out=mm).astype(np.uint16)
 
 
 def scene_mesh(scene: SynthScene) -> trimesh.Scene:

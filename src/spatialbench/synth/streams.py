@@ -33,6 +33,9 @@ class FrameSetWriter:
         self._npz = NpzWriter(path)
         self._instance = self._npz.stream("instance", tuple(shape), np.uint16)
         self._depth = self._npz.stream("depth_mm_dx", tuple(shape), np.int16)
+        # one frame's ids and row differences, reused: no temporaries per frame (a fresh thread's heap
+        # returns freed megabytes to the kernel, and page faults then cost as much as deflating)
+        self._ids, self._dx = np.empty(shape[1:], np.uint16), np.empty(shape[1:], np.int16)
 
     def write(self, instance: NDArray[np.integer], depth_mm: NDArray[np.uint16]) -> None:
         """Append one frame: (H, W) instance ids (< 65536) and uint16 depth in millimetres.
@@ -42,8 +45,15 @@ class FrameSetWriter:
         """
         if depth_mm.size and int(depth_mm.max()) > np.iinfo(np.int16).max:
             raise ValueError("depth beyond 32.767 m cannot be stored as int16 row differences")
-        self._instance.write(instance)
-        self._depth.write(np.diff(depth_mm.astype(np.int32), axis=-1, prepend=0))
+        if instance.shape != self._ids.shape or depth_mm.shape != self._dx.shape:
+            shapes = f"{instance.shape} and {depth_mm.shape}"
+            raise ValueError(f"frame {self._instance.frames} of shapes {shapes} for frames of {self._ids.shape}")
+        np.copyto(self._ids, instance, casting="unsafe")
+        self._instance.write(self._ids)
+        depth = np.asarray(depth_mm, np.uint16).view(np.int16)  # all <= 32767: the same numbers
+        self._dx[..., :1] = depth[..., :1]
+        np.subtract(depth[..., 1:], depth[..., :-1], out=self._dx[..., 1:])  # |difference| <= 32767
+        self._depth.write(self._dx)
 
     def close(
         self,
