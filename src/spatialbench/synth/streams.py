@@ -47,7 +47,7 @@ class FrameSetWriter:
             raise ValueError("depth beyond 32.767 m cannot be stored as int16 row differences")
         if instance.shape != self._ids.shape or depth_mm.shape != self._dx.shape:
             shapes = f"{instance.shape} and {depth_mm.shape}"
-            raise ValueError(f"frame {self._instance.frames} of shapes {shapes} for frames of {self._ids.shape}")
+            raise ValueError(f"frame {self._instance.frames}: shapes {shapes}, frames are {self._ids.shape}")
         np.copyto(self._ids, instance, casting="unsafe")
         self._instance.write(self._ids)
         depth = np.asarray(depth_mm, np.uint16).view(np.int16)  # all <= 32767: the same numbers
