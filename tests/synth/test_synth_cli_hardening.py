@@ -61,11 +61,11 @@ def test_ctrl_c_leaves_no_truncated_video_and_a_rerun_resumes(
     render = Renderer.render
     calls = [0]
 
-    def interrupting(self: Renderer, K, pose):  # type: ignore[no-untyped-def]
+    def interrupting(self: Renderer, K, pose, **kwargs):  # type: ignore[no-untyped-def]
         calls[0] += 1
         if calls[0] == 6:  # scene 0 has 4 frames (1 s at 4 fps): Ctrl-C in the middle of scene 1
             raise KeyboardInterrupt
-        return render(self, K, pose)
+        return render(self, K, pose, **kwargs)
 
     monkeypatch.setattr(Renderer, "render", interrupting)
     out = tmp_path / "bench"

@@ -136,7 +136,7 @@ def test_an_interrupted_run_is_recorded_before_it_writes(
     import spatialbench.synth.pipeline as pipeline
 
     config = RenderConfig(width=32, height=24, fps=4, max_seconds=1.0)
-    real = pipeline.render_scene
+    real = pipeline.begin_scene
 
     def interrupted(scene, out, *args):
         if scene.scene_id == "synth_0000_001":
@@ -144,7 +144,7 @@ def test_an_interrupted_run_is_recorded_before_it_writes(
             raise KeyboardInterrupt
         return real(scene, out, *args)
 
-    monkeypatch.setattr(pipeline, "render_scene", interrupted)
+    monkeypatch.setattr(pipeline, "begin_scene", interrupted)
     with pytest.raises(KeyboardInterrupt):
         pipeline.generate_synthetic(tmp_path, 2, 0, config)
     monkeypatch.undo()

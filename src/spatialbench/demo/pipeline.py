@@ -28,7 +28,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,7 @@ from spatialbench.records.files import atomic_write_text
 from spatialbench.scoring.baselines import chance_frequency, chance_random
 from spatialbench.scoring.output import markdown_rows
 from spatialbench.synth.pipeline import RenderConfig, RenderedScene, generate_synthetic, scene_ids
+from spatialbench.synth.scene import SYNTHETIC_DATASET
 
 SHEETS = "contact_sheets"
 DEMO_FILES = OwnedFiles("demo", "demo_files.txt", ("routes.jsonl", "chance_baselines.md", "summary.json"))
@@ -113,16 +115,22 @@ def claim_demo_folder(out: Path, scenes: int, seed: int) -> None:
     DEMO_FILES.record(out, own | set(DEMO_FILES.top_files) | set(sheets))
 
 
-def write_contact_sheets(rendered: Sequence[RenderedScene], out: Path) -> None:
+def write_contact_sheets(
+    rendered: Sequence[RenderedScene], out: Path, early: Mapping[str, Future[Path]] | None = None
+) -> None:
     """One contact sheet per rendered video in ``out/contact_sheets``; an earlier demo's others are removed.
 
+    ``early``: sheets already being made (name under ``out`` → future), waited for instead of made again.
     Only sheets the demo's journal records (:data:`DEMO_FILES`, written before any sheet) are removed;
     files it does not list are never touched.
     """
     sheets = {f"{SHEETS}/{r.scene.scene_id}.jpg": r.video for r in rendered}
     (out / SHEETS).mkdir(parents=True, exist_ok=True)
     for name, video in sheets.items():
-        contact_sheet(video, out / name)
+        if early is not None and name in early:
+            early[name].result()
+        else:
+            contact_sheet(video, out / name)
     for name in DEMO_FILES.recorded(out) - set(sheets):  # an earlier, larger run's
         if name.startswith(f"{SHEETS}/"):
             (out / name).unlink(missing_ok=True)
@@ -173,21 +181,23 @@ def run_demo(
     laps = Laps(log)
     claim_demo_folder(out, scenes, seed)
     bench_dir = out / "benchmark"
-    rendered = generate_synthetic(
-        bench_dir,
-        scenes,
-        seed,
-        RenderConfig(max_seconds=seconds),
-        progress=lambda d, n, s: log(f"[demo] rendered {s} ({d}/{n})"),
-    )
-    laps.lap("generate and render scenes")
-    bench = write_synthetic_benchmark(rendered, bench_dir, seed, out / "routes.jsonl")
-    laps.lap("generate questions")
-    table = chance_table(bench_dir)
-    atomic_write_text(out / "chance_baselines.md", table)
-    laps.lap("chance baselines")
-    write_contact_sheets(rendered, out)
-    laps.lap("contact sheets")
+    early: dict[str, Future[Path]] = {}
+    with ThreadPoolExecutor(1, thread_name_prefix="contact-sheets") as sheets:
+
+        def scene_done(done: int, total: int, scene_id: str) -> None:
+            log(f"[demo] rendered {scene_id} ({done}/{total})")
+            video, name = bench_dir / SYNTHETIC_DATASET / f"{scene_id}.mp4", f"{SHEETS}/{scene_id}.jpg"
+            early[name] = sheets.submit(contact_sheet, video, out / name)  # while the next scene renders
+
+        rendered = generate_synthetic(bench_dir, scenes, seed, RenderConfig(max_seconds=seconds), scene_done)
+        laps.lap("generate and render scenes")
+        bench = write_synthetic_benchmark(rendered, bench_dir, seed, out / "routes.jsonl")
+        laps.lap("generate questions")
+        table = chance_table(bench_dir)
+        atomic_write_text(out / "chance_baselines.md", table)
+        laps.lap("chance baselines")
+        write_contact_sheets(rendered, out, early)
+        laps.lap("contact sheets")
     result = demo_result(out, table, bench, rendered, laps)
     summary = {k: v for k, v in result.__dict__.items() if k not in ("out", "table")}
     atomic_write_text(out / "summary.json", json.dumps(summary, indent=1, sort_keys=True) + "\n")

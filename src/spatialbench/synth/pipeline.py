@@ -33,9 +33,9 @@ import hashlib
 import json
 import math
 import zipfile
-from collections import deque
 from collections.abc import Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
+from contextlib import ExitStack, suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -46,8 +46,6 @@ from numpy.typing import NDArray
 from spatialbench.synth.camera import PathConfig, intrinsics, walkthrough
 from spatialbench.synth.export import (
     FrameSet,
-    FrameSetWriter,
-    VideoWriter,
     depth_to_mm,
     instance_frames,
     scene_mesh,
@@ -60,6 +58,7 @@ from spatialbench.synth.plan import PlanKind
 from spatialbench.synth.renderer import Renderer
 from spatialbench.synth.scene import SYNTHETIC_DATASET, SynthScene
 from spatialbench.synth.visibility import Visibility
+from spatialbench.synth.writer_process import SceneStream, SceneWriter
 
 ROOM_ORDER = ("bedroom", "living room", "kitchen", "office", "dining room", "bathroom")
 
@@ -145,14 +144,51 @@ def synth_code_digest() -> str:
 
 
 def render_scene(
-    scene: SynthScene, out: Path, config: RenderConfig = RenderConfig(), renderer: Renderer | None = None
+    scene: SynthScene,
+    out: Path,
+    config: RenderConfig = RenderConfig(),
+    renderer: Renderer | None = None,
+    writer: SceneWriter | None = None,
 ) -> RenderedScene:
     """Render ``scene``'s walkthrough into ``out`` (layout in the module docstring); deterministic per seed.
 
     Returns the RenderedScene; its ``meta_info`` is this scene's entry (all instances, as in the scene
     folder), ``seen_meta_info`` the entry of the visible ones (not yet written to the combined file).
-    A complete earlier render of the same scene, settings and camera path in ``out`` is reused.
+    A complete earlier render of the same scene, settings and camera path in ``out`` is reused. The video
+    and ``frames.npz`` are written by ``writer``'s background process (one of its own when none is given).
     """
+    with ExitStack() as own:
+        writer = writer or own.enter_context(SceneWriter(config.width, config.height))
+        return begin_scene(scene, out, config, renderer, writer).finish()
+
+
+@dataclass
+class PendingScene:
+    """A scene whose frames are all rendered and queued; :meth:`finish` waits for its files."""
+
+    rendered: RenderedScene
+    record: dict[str, Any]
+    written: Future[None] | None  # the video and frames.npz (None: an earlier render reused)
+
+    def finish(self) -> RenderedScene:
+        """Wait for the video and ``frames.npz``, then write ``scene.json`` (the scene is complete)."""
+        if self.written is not None:
+            folder = self.rendered.folder
+            try:
+                self.written.result()
+            except BaseException:  # the scene's other files go too (written while the writer worked)
+                for name in ("freespace.npz", "mesh.glb", "meta_info.json"):
+                    (folder / name).unlink(missing_ok=True)
+                raise
+            write_json(folder / ".scene.json.part", self.record)  # last: marks the scene complete
+            (folder / ".scene.json.part").replace(folder / "scene.json")
+        return self.rendered
+
+
+def begin_scene(
+    scene: SynthScene, out: Path, config: RenderConfig, renderer: Renderer | None, writer: SceneWriter
+) -> PendingScene:
+    """Render ``scene`` (see :func:`render_scene`) and return before its video and npz are written."""
     space = free_space_map(scene)
     rng = np.random.default_rng([scene.seed, 1])
     path = PathConfig(
@@ -160,7 +196,6 @@ def render_scene(
     )
     objects = np.array([o.position[:2] for o in scene.objects if o.category != "ceiling light"])
     poses = walkthrough(space, entrance(scene, space), rng, path, view_targets(scene), objects)
-    K = intrinsics(config.width, config.height, config.horizontal_fov_deg)
     folder = out / "scenes" / scene.scene_id
     folder.mkdir(parents=True, exist_ok=True)
     video = out / SYNTHETIC_DATASET / f"{scene.scene_id}.mp4"
@@ -171,20 +206,16 @@ def render_scene(
     timestamps = _earlier_render(folder, video, record, poses)
     if timestamps is not None:  # the masks are read back one frame at a time
         visibility = Visibility.from_masks(instance_frames(folder / "frames.npz"), timestamps, n_ids)
-    else:
-        own = renderer is None
-        renderer = renderer or Renderer(config.width, config.height)
-        try:
-            visibility = _render_frames(renderer, scene, K, poses, folder, video, config, n_ids)
-        finally:
-            if own:
-                renderer.close()
-        space.save(folder / "freespace.npz")
-        scene_mesh(scene).export(folder / "mesh.glb")
-        write_json(folder / "meta_info.json", {scene.scene_id: meta})
-        write_json(folder / ".scene.json.part", record)  # last: marks the scene complete
-        (folder / ".scene.json.part").replace(folder / "scene.json")
-    return RenderedScene(scene, video, folder, space, meta, visibility, timestamps is not None)
+        return PendingScene(RenderedScene(scene, video, folder, space, meta, visibility, True), record, None)
+    with ExitStack() as own:
+        renderer = renderer or own.enter_context(Renderer(config.width, config.height))
+        renderer.load(scene)
+        stream = writer.begin(video, folder / "frames.npz", len(poses), config.fps, config.crf)
+        visibility, written = _render_frames(renderer, poses, stream, config, n_ids)
+    space.save(folder / "freespace.npz")  # while the writer process finishes the video
+    scene_mesh(scene).export(folder / "mesh.glb")
+    write_json(folder / "meta_info.json", {scene.scene_id: meta})
+    return PendingScene(RenderedScene(scene, video, folder, space, meta, visibility), record, written)
 
 
 def _earlier_render(
@@ -206,52 +237,32 @@ def _earlier_render(
     return np.asarray(timestamps, dtype=np.float64)
 
 
-#: frames rendered ahead of the h264 and frames.npz writers at most (bounds the memory in flight)
-FRAMES_IN_FLIGHT = 4
-
-
 def _render_frames(
-    renderer: Renderer,
-    scene: SynthScene,
-    K: np.ndarray,
-    poses: np.ndarray,
-    folder: Path,
-    video: Path,
-    config: RenderConfig,
-    n_ids: int,
-) -> Visibility:
-    """Render every pose and return the visibility summary; the video and ``frames.npz`` are written.
+    renderer: Renderer, poses: NDArray[Any], stream: SceneStream, config: RenderConfig, n_ids: int
+) -> tuple[Visibility, Future[None]]:
+    """Render every pose into the writer's slots; return the visibility and the future of the two files.
 
-    h264 encoding and the deflating of masks and depth run on two worker threads (x264 and zlib release
-    the GIL) while the next frame renders; each writer gets its frames in order, and nothing holds more
-    than :data:`FRAMES_IN_FLIGHT` frames, so memory does not grow with the video's length.
+    Each frame is read back straight into a free slot of the ring the writer process shares; its
+    instance masks are counted here while the process encodes and deflates (:mod:`.writer_process`).
+    On any error or Ctrl-C the scene is aborted (no video or npz, no ``.part`` file) before it propagates.
     """
-    renderer.load(scene)
+    K = intrinsics(config.width, config.height, config.horizontal_fov_deg)
     timestamps = np.arange(len(poses)) / config.fps
-    writer = VideoWriter(video, config.width, config.height, config.fps, config.crf)
-    frames = FrameSetWriter(folder / "frames.npz", (len(poses), config.height, config.width))
+
+    def rendered() -> Iterator[NDArray[np.int32]]:
+        for pose in poses:
+            slot = stream.slot()
+            frame = renderer.render(K, pose, into=(slot.color, slot.id_depth))
+            slot.depth_mm[...] = depth_to_mm(frame.depth)
+            stream.push(slot)
+            yield frame.instance
+
     try:
-        with ThreadPoolExecutor(1) as encoder, ThreadPoolExecutor(1) as deflater:
-            queued: deque[Future[None]] = deque()
-
-            def rendered() -> Iterator[NDArray[np.int32]]:
-                for pose in poses:
-                    frame = renderer.render(K, pose)
-                    queued.append(encoder.submit(writer.write, frame.color))
-                    queued.append(deflater.submit(frames.write, frame.instance, depth_to_mm(frame.depth)))
-                    while len(queued) > 2 * FRAMES_IN_FLIGHT:
-                        queued.popleft().result()  # a writer's error surfaces here
-                    yield frame.instance
-
-            visibility = Visibility.from_masks(rendered(), timestamps, n_ids)
-            for future in queued:
-                future.result()
+        visibility = Visibility.from_masks(rendered(), timestamps, n_ids)
+        return visibility, stream.finish(K, poses, timestamps, float(config.fps))
     except BaseException:
-        writer.abort()
+        stream.abort()
         raise
-    writer.close()
-    frames.close(K, poses, timestamps, float(config.fps))
-    return visibility
 
 
 def scene_configs(count: int, seed: int) -> list[tuple[SceneConfig, int]]:
@@ -285,13 +296,30 @@ def generate_synthetic(
     out.mkdir(parents=True, exist_ok=True)
     plan = [(c, s, i) for (c, s), i in zip(scene_configs(scenes, seed), scene_ids(scenes, seed), strict=True)]
     record_written(out, recorded_scenes(out) | {scene_id for *_, scene_id in plan})  # before any file
-    results = []
-    with Renderer(config.width, config.height) as renderer:
-        for index, (scene_config, scene_seed, scene_id) in enumerate(plan):
-            scene = generate_scene(scene_config, scene_seed, scene_id=scene_id)
-            results.append(render_scene(scene, out, config, renderer))
-            if progress is not None:
-                progress(index + 1, scenes, scene.scene_id)
+    results: list[RenderedScene] = []
+
+    def finished(pending: PendingScene) -> None:
+        results.append(pending.finish())
+        if progress is not None:
+            progress(len(results), scenes, results[-1].scene.scene_id)
+
+    size = (config.width, config.height)
+    with Renderer(*size) as renderer, SceneWriter(*size) as writer:
+        pending: PendingScene | None = None
+        try:
+            for scene_config, scene_seed, scene_id in plan:
+                scene = generate_scene(scene_config, scene_seed, scene_id=scene_id)
+                current = begin_scene(scene, out, config, renderer, writer)  # the previous scene's
+                if pending is not None:  # files were written meanwhile
+                    finished(pending)
+                pending = current
+        except BaseException:
+            if pending is not None:  # a scene whose frames were all rendered is kept (Ctrl-C, error)
+                with suppress(Exception):
+                    finished(pending)
+            raise
+        if pending is not None:
+            finished(pending)
     remove_stale(out, {r.scene.scene_id for r in results})
     (out / "meta_info").mkdir(exist_ok=True)
     write_json(

@@ -299,8 +299,16 @@ class Renderer:
         ]
         self._uniform("key_dir", tuple(float(v) for v in KEY_DIR))
 
-    def render(self, K: NDArray[np.float64], cam_to_world: NDArray[np.float64]) -> Frame:
+    def render(
+        self,
+        K: NDArray[np.float64],
+        cam_to_world: NDArray[np.float64],
+        into: tuple[NDArray[np.uint8], NDArray[np.int32]] | None = None,
+    ) -> Frame:
         """Render the loaded scene from ``cam_to_world`` (4, 4) with intrinsics ``K`` (3, 3).
+
+        ``into``: (H, W, 3) uint8 and (H, W, 2) int32 C-contiguous arrays to read the frame back into (a
+        writer's shared slot, say); the Frame's arrays are then views of them. Default: new arrays.
 
         Raises:
             RuntimeError: no scene was loaded.
@@ -317,9 +325,11 @@ class Renderer:
         self.ctx.depth_func = "<"
         for patterned, first, count in self.scene.draws:
             self.resources[2 + patterned].render(first=first, vertices=count)
-        color = np.empty((self.height, self.width, 3), dtype=np.uint8)
+        color, id_depth = into or (
+            np.empty((self.height, self.width, 3), dtype=np.uint8),
+            np.empty((self.height, self.width, 2), dtype=np.int32),
+        )
         self.fbo.read_into(color, components=3, attachment=0)
-        id_depth = np.empty((self.height, self.width, 2), dtype=np.int32)
         self.fbo.read_into(id_depth, components=2, attachment=1, dtype="i4")
         return Frame(color, id_depth[..., 0], id_depth[..., 1].view(np.float32))
 
