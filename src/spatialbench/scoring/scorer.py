@@ -22,6 +22,7 @@ from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring.extraction import Extraction
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.metrics import MRA_MODES, exact_match, ground_truth_error, mra_array
+from spatialbench.scoring.row_frame import column
 from spatialbench.scoring.rules import ResponseScorer, ScoringRules
 
 _ID, _TASK, _DATASET, _SCENE, _KIND, _TRUTH, _METADATA, _OPTIONS = map(attrgetter, (
@@ -157,7 +158,7 @@ def _score(
 ) -> ScoreResult:
     extract = extract or rules.default_mode
     MRA_MODES.get(mra)
-    texts = [responses.get(item.id) for item in items]
+    texts = list(map(responses.get, map(_ID, items)))
     if rules.score_response is not None:  # a whole response scored at once (ScoringRules.score_response)
         values, read_by, scores = _whole_responses(items, texts, rules.score_response, mra)
         errors: list[str] = []
@@ -194,7 +195,7 @@ def build_rows(items: list[Item], texts: list[str | None], values: list, read_by
     columns = _row_columns(items, texts, values, read_by, scores)
     if not items:  # a frame of empty lists, as before: float64 columns
         return pd.DataFrame(dict(columns), columns=list(ROW_COLUMNS))
-    return pd.DataFrame({name: pd.Series(cells) for name, cells in columns}, columns=list(ROW_COLUMNS))
+    return pd.DataFrame({name: column(cells) for name, cells in columns}, columns=list(ROW_COLUMNS))
 
 
 def _row_columns(items: list[Item], texts: list[str | None], values: list, read_by: list[str],
