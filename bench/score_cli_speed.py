@@ -18,13 +18,15 @@ the 1-minute load average (``os.getloadavg``) before and after its runs, the par
 the same annotation and prediction lines in this process, results dropped, and kept) and each total's
 ratio to it, and whether the two trees wrote byte-identical ``scores.json`` / ``items.csv`` / ``scores.md``.
 
+``--cli-only`` (with ``--src``) leaves out the steps' child processes: half the time on a busy machine.
+
 ``--data DIR`` writes the input files there and keeps them; ``--keep DIR`` keeps each run's output
 folder under DIR (``DIR/<annotations>-<predictions>/``), so the files of two versions can be compared
 byte for byte (``cmp``).
 
 Usage: .venv/bin/python bench/score_cli_speed.py [--n 1000000] [--seed 0] [--repeat 2] [--stages]
        [--annotations jsonl,parquet] [--predictions jsonl,lmms-eval] [--keep DIR] [--data DIR]
-       [--src OTHER_SRC]
+       [--src OTHER_SRC [--cli-only]]
 """
 
 from __future__ import annotations
@@ -201,7 +203,8 @@ def compare(args: argparse.Namespace, paths: dict[str, Path], folder: Path) -> N
             loads[name].append(os.getloadavg()[0])
             total, wall, _ = child_cpu(src, [*cli, str(folder / f"out-{name}")], folder / "cli.log")
             stage = [sys.executable, __file__, "--stage-child", *inputs, str(folder / "stage-out")]
-            runs[name].append((total, wall, child_cpu(src, stage, folder / "stage.log")[2]))
+            steps = [] if args.cli_only else child_cpu(src, stage, folder / "stage.log")[2]
+            runs[name].append((total, wall, steps))
             loads[name].append(os.getloadavg()[0])
         floors.append(parser_floor(paths["jsonl"], paths["pred-jsonl"]))
         kept.append(parser_floor(paths["jsonl"], paths["pred-jsonl"], keep=True))
@@ -211,7 +214,8 @@ def compare(args: argparse.Namespace, paths: dict[str, Path], folder: Path) -> N
           f"({span(kept)} with the parsed objects kept)")
     for name, src in sources.items():
         totals, walls = [r[0] for r in runs[name]], [r[1] for r in runs[name]]
-        steps = ", ".join(f"{s} {span([r[2][k] for r in runs[name]])}" for k, s in enumerate(STAGES))
+        steps = "not run (--cli-only)" if args.cli_only else ", ".join(
+            f"{s} {span([r[2][k] for r in runs[name]])}" for k, s in enumerate(STAGES))
         print(f"  {name} ({src}): CLI {span(totals)} s CPU ({min(totals) / floor:.1f}-"
               f"{max(totals) / floor:.1f}x the floor), {span(walls)} s wall, load average "
               f"{span(loads[name])}; steps (CPU s): {steps}")
@@ -255,6 +259,7 @@ def main() -> None:
     parser.add_argument("--keep", type=Path)
     parser.add_argument("--data", type=Path, help="write the input files here (kept) instead of a temp dir")
     parser.add_argument("--src", type=Path, help="compare with this other checkout's src folder")
+    parser.add_argument("--cli-only", action="store_true", help="--src: time the CLI only, not its steps")
     parser.add_argument("--stage-child", nargs=3, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.stage_child:

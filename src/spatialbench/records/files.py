@@ -39,10 +39,10 @@ BOM = b"\xef\xbb\xbf"
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # UTF-32 LE starts like UTF-16 LE
 UTF16_TEXT = "UTF-16 text (it starts with a UTF-16 byte-order mark); save the file as UTF-8"
 """The message (and :class:`RowError` message) for a file that starts with a UTF-16 byte-order mark."""
-_DIGIT_MARKS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
+DIGIT_MARKS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
 """``bytes.translate`` table: each digit becomes ``0``, any other byte a space (one C pass, no regex)."""
-_LONG_DIGITS = b"0" * 19
-"""19 digits in a row (after :data:`_DIGIT_MARKS`): an integer orjson may read as a float (beyond 64 bits,
+LONG_DIGITS = b"0" * 19
+"""19 digits in a row (after :data:`DIGIT_MARKS`): an integer orjson may read as a float (beyond 64 bits,
 or below -2**63), or a float with more digits than it is tested on; such a line is read by :mod:`json`."""
 
 
@@ -215,17 +215,25 @@ def _jsonl(path: Path) -> Iterator[Record | RowError]:
                     yield RowError(name, 1, None, UTF16_TEXT)
                     return
                 raw = raw.removeprefix(BOM)
-            raw = raw.removesuffix(b"\n")
-            record = _fast_record(raw)
-            if record is not None:
-                yield name, number, record
-                continue
-            try:
-                entry = _jsonl_line(name, number, raw.decode("utf-8"))
-            except UnicodeDecodeError as err:
-                entry = RowError(name, number, None, not_utf8(err, raw, number - 1)[1])
+            entry = jsonl_entry(name, number, raw)
             if entry is not None:
                 yield entry
+
+
+def jsonl_entry(name: str, number: int, raw: bytes) -> Record | RowError | None:
+    """Return line ``number`` of JSONL file ``name`` (its bytes ``raw``) read: a record, a row error, None.
+
+    None for a blank line. The record is orjson's when orjson reads it as ``json`` would
+    (:func:`_fast_record`), else the standard library's (so is every error message).
+    """
+    raw = raw.removesuffix(b"\n")
+    record = _fast_record(raw)
+    if record is not None:
+        return name, number, record
+    try:
+        return _jsonl_line(name, number, raw.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        return RowError(name, number, None, not_utf8(err, raw, number - 1)[1])
 
 
 def _fast_record(raw: bytes) -> dict[str, Any] | None:
@@ -233,9 +241,9 @@ def _fast_record(raw: bytes) -> dict[str, Any] | None:
 
     None for a line orjson refuses (bad JSON or UTF-8, a lone surrogate escape, NaN, a blank line: the
     standard library's verdict and message stand), one that is not an object, and one with 19 digits in a
-    row (:data:`_LONG_DIGITS`). Otherwise orjson's result equals ``json.loads``'s.
+    row (:data:`LONG_DIGITS`). Otherwise orjson's result equals ``json.loads``'s.
     """
-    if _LONG_DIGITS in raw.translate(_DIGIT_MARKS):
+    if LONG_DIGITS in raw.translate(DIGIT_MARKS):
         return None
     try:
         record = orjson.loads(raw)

@@ -170,7 +170,7 @@ def grouped(
     ``weight``: the column of per-question weights of every mean over questions (None: unweighted).
     Never raises for groups without questions; rows with a NaN score are left out.
     """
-    scored = rows[rows["score"].notna()]
+    scored = _scored(rows, groups, by, weight)
     per_part = scored.groupby(by, sort=True)["score"]
     means = _group_means(scored, by, weight)
     cells = tuple(_cell(scored, group, weighting, by, means, weight) for group in groups)
@@ -188,6 +188,16 @@ def grouped(
         source=_source(scored, groups, by, weight),
         weight=weight,
     )
+
+
+def _scored(rows: pd.DataFrame, groups: Sequence[Group], by: str, weight: str | None) -> pd.DataFrame:
+    """Return the rows with a score, only the columns the table reads.
+
+    A million rows: a text column nothing reads is not copied for each cell.
+    """
+    wanted = ["id", "scene_id", "score", "answered", "n_options", by, *([weight] if weight else []),
+              *(column for g in groups for column, _ in g.where)]
+    return rows.loc[rows["score"].notna(), [c for c in dict.fromkeys(wanted) if c in rows]]
 
 
 def _mean(chosen: pd.DataFrame, weight: str | None) -> float:
@@ -213,7 +223,8 @@ def _source(scored: pd.DataFrame, groups: Sequence[Group], by: str, weight: str 
 
 def _cell(scored: pd.DataFrame, group: Group, weighting: Weighting, by: str, means: dict[str, float],
           weight: str | None) -> Cell:
-    chosen = scored[group.mask(scored)]
+    needed = ["score", "answered", "n_options", by, *([weight] if weight else [])]
+    chosen = scored.loc[group.mask(scored), [c for c in dict.fromkeys(needed) if c in scored]]
     parts = group.parts(by)
     present = _part_means(chosen, group, by, means, weight)
     accuracy: float | None = None

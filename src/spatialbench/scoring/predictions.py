@@ -44,8 +44,9 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from spatialbench.records.blocks import Block, jsonl_blocks
 from spatialbench.records.bulk import paused_gc
 from spatialbench.records.files import UTF16_TEXT, NotUtf8Error, Record, read_records, read_text
 from spatialbench.records.item import Item
@@ -59,6 +60,7 @@ from spatialbench.scoring.lmms_eval_log import (
     sample_item,
     sample_response,
 )
+from spatialbench.scoring.prediction_blocks import add_block
 from spatialbench.scoring.prediction_tables import TABLE_SUFFIXES, read_table
 from spatialbench.scoring.question_check import LoggedQuestion, check_questions
 
@@ -66,6 +68,7 @@ RESPONSE_FIELDS = ("response", "prediction", "model_answer")
 FORMATS = ("jsonl", "lmms-eval", "export", "table")
 _TRUTH_FIELD = re.compile(r"^(?:correct|gt|true|gold|target|reference|expected|ground_truth)_", re.IGNORECASE)
 _MISSING = object()
+T = TypeVar("T")
 
 
 @dataclass
@@ -203,6 +206,11 @@ def _jsonl_records(path: Path) -> Iterator[Record | RowError]:
         yield from read_records(file)
 
 
+def _jsonl_blocks(path: Path) -> Iterator[Record | Block | RowError]:
+    for file in _jsonl_files(path) if path.is_dir() else [path]:  # a .jsonl file in blocks of lines
+        yield from jsonl_blocks(file) if file.suffix.lower() == ".jsonl" else read_records(file)
+
+
 def _table_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in TABLE_SUFFIXES)
 
@@ -290,7 +298,7 @@ def _question_of(items: list[Item]) -> Callable[[dict[str, Any]], str | None]:
     return question
 
 
-def _readable(entries: Iterable[Record | RowError], out: Predictions) -> Iterator[Record]:
+def _readable(entries: Iterable[T | RowError], out: Predictions) -> Iterator[T]:
     """Yield the readable records; unreadable rows go to ``out.errors``; a UTF-16 file raises ValueError."""
     for entry in entries:
         if isinstance(entry, RowError) and entry.message == UTF16_TEXT:
@@ -302,13 +310,23 @@ def _readable(entries: Iterable[Record | RowError], out: Predictions) -> Iterato
 
 
 def _read_jsonl(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:
-    for file, line, record in _readable(_jsonl_records(path), out):
-        if record.get("id") is None:
-            out.errors.append(RowError(file, line, "id", "missing (each line needs 'id' and 'response')"))
-            continue
-        name = field or ("response" if "response" in record else None)
-        name = name or _response_field(record, RowError(file, line, None, ""), None) or "response"
-        _add(out, _id_text(record["id"]), record.get(name, _MISSING), (file, line), name)
+    entries: Iterator[Record | Block] = _readable(_jsonl_blocks(path), out)
+    for entry in entries:
+        if not isinstance(entry, Block):
+            _jsonl_row(out, entry, field)
+        elif not add_block(out.responses, entry.records, field):  # a block with a line to report: one by one
+            for line, record in enumerate(entry.records, start=entry.first):
+                _jsonl_row(out, (entry.file, line, record), field)
+
+
+def _jsonl_row(out: Predictions, entry: Record, field: str | None) -> None:
+    file, line, record = entry
+    if record.get("id") is None:
+        out.errors.append(RowError(file, line, "id", "missing (each line needs 'id' and 'response')"))
+        return
+    name = field or ("response" if "response" in record else None)
+    name = name or _response_field(record, RowError(file, line, None, ""), None) or "response"
+    _add(out, _id_text(record["id"]), record.get(name, _MISSING), (file, line), name)
 
 
 def _read_lmms(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:

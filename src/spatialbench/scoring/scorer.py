@@ -22,6 +22,7 @@ from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring.extraction import Extraction
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.metrics import MRA_MODES, exact_match, ground_truth_error, mra_array
+from spatialbench.scoring.row_frame import column
 from spatialbench.scoring.rules import ResponseScorer, ScoringRules
 
 _ID, _TASK, _DATASET, _SCENE, _KIND, _TRUTH, _METADATA, _OPTIONS = map(attrgetter, (
@@ -105,23 +106,30 @@ def _extract_all(items: list[Item], texts: list[str | None], rules: ScoringRules
 
 
 def _scores(items: list[Item], values: list, mra: str) -> tuple[np.ndarray, list[str]]:
+    """Score items: exact match once per distinct (answer, truth) pair, MRA on all numerical ones at once."""
     scores = np.zeros(len(items))
-    numeric_idx, preds, truths, errors = [], [], [], []
-    for i, (item, value) in enumerate(zip(items, values, strict=True)):
-        if item.answer_kind is AnswerKind.MULTIPLE_CHOICE:
-            scores[i] = exact_match(value, item.ground_truth)
-            continue
-        problem = ground_truth_error(item.ground_truth)
-        if problem:
-            errors.append(f"item {item.id}: {problem}")
-            truths.append(np.nan)
-        else:
-            truths.append(float(item.ground_truth))
-        numeric_idx.append(i)
-        preds.append(np.nan if value is None else value)
-    if numeric_idx:
-        scores[numeric_idx] = mra_array(np.array(preds, dtype=float), np.array(truths, dtype=float), mra)
+    truths = list(map(_TRUTH, items))
+    choice = np.array([kind is AnswerKind.MULTIPLE_CHOICE for kind in map(_KIND, items)], dtype=bool)
+    picked, numeric = np.flatnonzero(choice).tolist(), np.flatnonzero(~choice).tolist()
+    if picked:
+        pairs = list(zip(_take(values, picked), _take(truths, picked), strict=True))
+        matches = {pair: exact_match(*pair) for pair in set(pairs)}
+        scores[picked] = list(map(matches.__getitem__, pairs))
+    if not numeric:
+        return scores, []
+    numeric_truths = _take(truths, numeric)
+    problems = {truth: ground_truth_error(truth) for truth in set(numeric_truths)}
+    errors = [f"item {items[i].id}: {problems[t]}" for i, t in zip(numeric, numeric_truths, strict=True)
+              if problems[t]]
+    expected = [np.nan if problems[t] else float(t) for t in numeric_truths]
+    preds = [np.nan if value is None else value for value in _take(values, numeric)]
+    scores[numeric] = mra_array(np.array(preds, dtype=float), np.array(expected, dtype=float), mra)
     return scores, errors
+
+
+def _take(cells: list, positions: list[int]) -> list:
+    """Return ``[cells[i] for i in positions]`` (a C loop)."""
+    return list(map(cells.__getitem__, positions))
 
 
 def score_items(
@@ -157,7 +165,7 @@ def _score(
 ) -> ScoreResult:
     extract = extract or rules.default_mode
     MRA_MODES.get(mra)
-    texts = [responses.get(item.id) for item in items]
+    texts = list(map(responses.get, map(_ID, items)))
     if rules.score_response is not None:  # a whole response scored at once (ScoringRules.score_response)
         values, read_by, scores = _whole_responses(items, texts, rules.score_response, mra)
         errors: list[str] = []
@@ -194,7 +202,7 @@ def build_rows(items: list[Item], texts: list[str | None], values: list, read_by
     columns = _row_columns(items, texts, values, read_by, scores)
     if not items:  # a frame of empty lists, as before: float64 columns
         return pd.DataFrame(dict(columns), columns=list(ROW_COLUMNS))
-    return pd.DataFrame({name: pd.Series(cells) for name, cells in columns}, columns=list(ROW_COLUMNS))
+    return pd.DataFrame({name: column(cells) for name, cells in columns}, columns=list(ROW_COLUMNS))
 
 
 def _row_columns(items: list[Item], texts: list[str | None], values: list, read_by: list[str],

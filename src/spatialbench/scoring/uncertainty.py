@@ -139,7 +139,8 @@ def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | No
     scored = table.source.reset_index(drop=True)
     sums = _Sums(scored, resampler, table.weight)
     by = scored[table.by].astype(str).to_numpy() if len(scored) else np.array([], dtype=str)
-    tasks = {t: sums.mean(by == t) for t in table.task_scores}
+    is_task = _Labels(by)
+    tasks = {t: sums.mean(is_task(t)) for t in table.task_scores}
     draws: dict[str, np.ndarray | None] = {}
     covered = np.zeros(len(scored), dtype=bool)
     group_of = {g.key: g for g in table.groups}
@@ -150,9 +151,9 @@ def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | No
         if cell.accuracy is None:
             draws[cell.key] = None
         elif table.weighting == "columns":
-            parts = sorted(set(by[mask]))
-            draws[cell.key] = _nanmean([tasks[p] if _only_by(group, table.by) else sums.mean(mask & (by == p))
-                                        for p in parts])
+            parts = is_task.sorted_in(mask)
+            only_by = _only_by(group, table.by)
+            draws[cell.key] = _nanmean([tasks[p] if only_by else sums.mean(mask & is_task(p)) for p in parts])
         else:
             draws[cell.key] = sums.mean(mask)
     present = [d for d in draws.values() if d is not None]
@@ -201,9 +202,32 @@ def _table_clusters(table: Table) -> dict[str, tuple[int, int]]:
     group_of = {g.key: g for g in table.groups}
     masks = {c.key: group_of[c.key].mask(scored).to_numpy(dtype=bool)
              for c in table.cells if c.key in group_of}
-    masks.update({t: by == t for t in {*table.task_scores, *table.other_tasks}})
+    is_task = _Labels(by)
+    masks.update({t: is_task(t) for t in {*table.task_scores, *table.other_tasks}})
     masks["overall"] = np.ones(len(scored), dtype=bool)
-    return {k: (int(m.sum()), len(set(keys[m]))) for k, m in masks.items() if m.any()}
+    scenes = _Labels(keys)
+    return {k: (int(m.sum()), scenes.count_in(m)) for k, m in masks.items() if m.any()}
+
+
+class _Labels:
+    """A column of texts as integer codes: ``labels(t)`` is ``column == t`` by an integer comparison."""
+
+    def __init__(self, column: np.ndarray) -> None:
+        self.codes, names = pd.factorize(column)
+        self.names = np.asarray(names, dtype=object)
+        self.code_of = {name: code for code, name in enumerate(self.names.tolist())}
+
+    def __call__(self, label: str) -> np.ndarray:
+        return self.codes == self.code_of.get(label, -2)  # factorize gives -1 to nothing here (no NaN)
+
+    def sorted_in(self, mask: np.ndarray) -> list[str]:
+        """Return ``sorted(set(column[mask]))``."""
+        found = np.unique(self.codes[mask])
+        return sorted(self.names[found[found >= 0]].tolist())
+
+    def count_in(self, mask: np.ndarray) -> int:
+        """Return ``len(set(column[mask]))``."""
+        return len(np.unique(self.codes[mask]))
 
 
 def too_few(questions: int, scenes: int) -> bool:

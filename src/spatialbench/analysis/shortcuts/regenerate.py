@@ -268,7 +268,8 @@ def regenerate_biased(
     left_because}`` (TsT accuracy and chance in percent; ``left_because`` a key of :data:`REASONS` or
     null), ``reasons``, ``overall`` (means over types), ``rounds``: per round
     ``{round, flagged, replaced: {task: n}, kept_types}``, ``stop_reason`` (``none_flagged``, ``no_spares``,
-    ``max_rounds``), ``skipped`` (types the stress-test cannot split), ``note`` (:data:`NOTE`). The manifest gains ``debias`` (the settings).
+    ``max_rounds``), ``skipped`` (types the stress-test cannot split), ``note`` (:data:`NOTE`). The manifest
+    gains ``debias`` (the settings).
     ``log``: called with one line per round.
 
     Raises:

@@ -94,20 +94,25 @@ def _ground_truth(record: dict[str, Any], kind: AnswerKind, options: tuple[str, 
     """
     raw = record.get("ground_truth")
     if kind is not AnswerKind.MULTIPLE_CHOICE or type(raw) is not str:
-        return _checked_truth(raw, kind, options)
-    return shared.made(("letter", raw, len(options)), _checked_truth, raw, kind, options)
+        return checked_truth(raw, kind, len(options))
+    return shared.made(("letter", raw, len(options)), checked_truth, raw, kind, len(options))
 
 
-def _checked_truth(raw: object, kind: AnswerKind, options: tuple[str, ...]) -> str:
+def checked_truth(raw: object, kind: AnswerKind, option_count: int) -> str:
+    """Return the ground truth ``raw`` checked (a letter of ``option_count`` options, or a finite number).
+
+    Raises:
+        RowProblem: not a string / number, not an option letter, or not a finite number.
+    """
     if isinstance(raw, bool) or not isinstance(raw, (str, int, float)):
         raise RowProblem("ground_truth", f"missing or not a string/number: {raw!r}")
     truth = str(raw).strip()
     if kind is AnswerKind.MULTIPLE_CHOICE:
-        letters = _letters(len(options))
+        letters = _letters(option_count)
         if len(truth) != 1 or truth.upper() not in letters:
             raise RowProblem("ground_truth", f"{truth!r} is not one of the option letters {letters!r}")
         truth = truth.upper()
-    elif not _is_finite_number(truth):
+    elif not is_finite_number(truth):
         raise RowProblem("ground_truth", f"numerical ground truth {truth!r} is not a finite number")
     return truth
 
@@ -117,14 +122,16 @@ def _letters(count: int) -> str:
     return "".join(chr(ord("A") + i) for i in range(count))
 
 
-def _is_finite_number(text: str) -> bool:
+def is_finite_number(text: str) -> bool:
+    """Return whether ``text`` reads as a finite number with Python's ``float``."""
     try:
         return math.isfinite(float(text))
     except ValueError:
         return False
 
 
-def _answer_kind(task: str, options: tuple[str, ...]) -> AnswerKind:
+def answer_kind(task: str, options: tuple[str, ...]) -> AnswerKind:
+    """Return the answer kind of ``task`` with ``options``; RowProblem for a multiple-choice task without."""
     if task in MCA_TASKS:
         if not options:
             raise RowProblem("options", f"multiple-choice task {task!r} needs options")
@@ -152,10 +159,10 @@ def record_to_item(
         value = record.get(name)
         if not isinstance(value, str) or not value or value.isspace():  # as ``not value.strip()``, no copy
             raise RowProblem(name, f"missing or not a non-empty string: {value!r}")
-    dataset, scene, media = _scene(record["dataset"], record["scene_name"], shared)
+    dataset, scene, media = scene_of(record["dataset"], record["scene_name"], shared)
     options = _options(record, shared)
     task = shared(record["question_type"])
-    kind = _answer_kind(task, options)
+    kind = answer_kind(task, options)
     item_id = str(record["id"])
     # the official fields only (the usual case): no extra metadata to copy
     metadata = (
@@ -193,7 +200,7 @@ def _slots(raw: object) -> dict[str, str]:
     return value
 
 
-def _scene(dataset: str, scene: str, shared: Shared) -> tuple[str, str, tuple[MediaRef, ...]]:
+def scene_of(dataset: str, scene: str, shared: Shared) -> tuple[str, str, tuple[MediaRef, ...]]:
     """Return the checked names and the video reference of a scene, made once per scene (``shared``).
 
     Raises:

@@ -15,16 +15,18 @@ item gets ``metadata["pruned"]``. ``subset=`` selects one of :mod:`~spatialbench
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.vsibench.format import RowProblem, record_to_item
 from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
+from spatialbench.benchmarks.vsibench.rows_bulk import block_items
 from spatialbench.benchmarks.vsibench.subsets import FULL, NAMES, SUBSETS
+from spatialbench.records.blocks import Block, jsonl_blocks
 from spatialbench.records.bulk import Shared, paused_gc
-from spatialbench.records.files import read_records
+from spatialbench.records.files import Record, annotation_files, read_records
 from spatialbench.records.rows import LoadedItems, RowError
 
 
@@ -47,23 +49,66 @@ def _with_id(record: dict[str, Any], seen: dict[str, int]) -> dict[str, Any]:
     return {**record, "id": base + suffix, "derived_id": True}
 
 
+class _Reader:
+    """Reads one path's items: blocks of JSONL lines in bulk (:mod:`.rows_bulk`), other rows one by one."""
+
+    def __init__(self, pruned: set[str] | None) -> None:
+        self.items, self.errors = LoadedItems(), list[RowError]()
+        # id → its line (in the first file) or (file, line)
+        self.seen_ids: dict[str, int | tuple[str, int]] = {}
+        self.first_file: str | None = None
+        self.derived: dict[str, int] = {}
+        self.shared, self.pruned = Shared(), pruned
+
+    def block(self, block: Block) -> None:
+        """Add a block's items at once, or row by row when one of its rows needs its own reading."""
+        self.first_file = self.first_file or block.file
+        built = block_items(block.records, self.pruned, self.shared)
+        ids = [item.id for item in built] if built is not None else []
+        if built is None or len(set(ids)) != len(ids) or not self.seen_ids.keys().isdisjoint(ids):
+            for offset, record in enumerate(block.records):
+                self.row(block.file, block.first + offset, record)
+            return
+        lines = range(block.first, block.first + len(ids))
+        places = lines if block.file == self.first_file else zip(repeat(block.file), lines)
+        self.seen_ids.update(zip(ids, places, strict=True))
+        self.items.extend(built)
+
+    def row(self, file: str, line: int, record: dict[str, Any]) -> None:
+        """Add one record's item, or its row error (a bad field, a repeated id)."""
+        self.first_file = self.first_file or file
+        try:
+            item = record_to_item(_with_id(record, self.derived), self.pruned, self.shared)
+        except RowProblem as problem:
+            self.errors.append(RowError(file, line, problem.field, str(problem)))
+            return
+        if item.id in self.seen_ids:
+            place = self.seen_ids[item.id]
+            first = f"{self.first_file}:{place}" if isinstance(place, int) else "{}:{}".format(*place)
+            self.errors.append(RowError(file, line, "id", f"duplicate id {item.id!r} (first at {first})"))
+            return
+        self.seen_ids[item.id] = line if file == self.first_file else (file, line)
+        self.items.append(item)
+
+
+def _entries(path: Path) -> Iterator[Block | Record | RowError]:
+    """Every record of ``path`` as :func:`read_records` yields it, JSONL files in blocks of lines."""
+    for file in annotation_files(path):
+        yield from jsonl_blocks(file) if file.suffix.lower() == ".jsonl" else read_records(file)
+
+
 def _read_items(path: Path, pruned: set[str] | None) -> LoadedItems:
     """Every item of ``path`` in file order; bad rows and repeated ids go to ``.errors``."""
-    items, ids = LoadedItems(), UniqueIds()
-    derived: dict[str, int] = {}
-    shared = Shared()
-    for entry in read_records(path):
-        if isinstance(entry, RowError):
-            items.errors.append(entry)
-            continue
-        file, line, record = entry
-        try:
-            item = record_to_item(_with_id(record, derived), pruned, shared)
-        except RowProblem as problem:
-            items.errors.append(RowError(file, line, problem.field, str(problem)))
-            continue
-        ids.keep(items, item, file, line)
-    return items
+    reader = _Reader(pruned)
+    for entry in _entries(path):
+        if isinstance(entry, Block):
+            reader.block(entry)
+        elif isinstance(entry, RowError):
+            reader.errors.append(entry)
+        else:
+            reader.row(*entry)
+    reader.items.errors = reader.errors
+    return reader.items
 
 
 def load_vsibench(

@@ -1,0 +1,29 @@
+"""Per-item score columns as pandas Series: text columns converted by Arrow in one C pass.
+
+``pd.Series(cells)`` on a million texts spends most of its time inferring the type cell by cell before
+pandas (3.x: a text column is ``str``, Arrow-backed) converts them; :func:`column` sees in one pass that
+every cell is a text (or None), converts them with ``pyarrow.array`` and returns the Series pandas would
+have returned: same dtype, same values (None → NaN). Anything else, and a pandas whose text columns are
+``object`` or not Arrow-backed, goes through ``pd.Series(cells)`` as before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+_TEXT_KINDS = ({str}, {str, type(None)})
+
+
+def column(cells: Any) -> pd.Series:
+    """Return ``pd.Series(cells)`` (module docstring): the same Series, faster for a list of texts."""
+    text = pd.Series(["text"]).dtype  # what this pandas (and its options) makes of texts
+    if isinstance(cells, list) and cells and getattr(text, "storage", None) == "pyarrow":
+        if set(map(type, cells)) in _TEXT_KINDS:
+            try:
+                return pd.Series(pa.array(cells, type=pa.large_string()), dtype=text)
+            except (pa.ArrowException, UnicodeError):  # e.g. a lone surrogate: pandas decides, as before
+                pass
+    return pd.Series(cells)

@@ -1,0 +1,71 @@
+"""JSONL read in blocks (issue 25 round 2): the same records, line numbers and row errors as line by line."""
+
+import json
+
+import pytest
+
+from spatialbench.benchmarks.vsibench.format import record_to_item
+from spatialbench.benchmarks.vsibench.rows_bulk import block_items
+from spatialbench.records.blocks import Block, jsonl_blocks
+from spatialbench.records.bulk import Shared
+from spatialbench.records.files import read_records
+from spatialbench.scoring.prediction_blocks import add_block
+
+ROW = {"id": 1, "dataset": "scannet", "scene_name": "s1", "question_type": "object_counting",
+       "question": "How many chairs?", "options": None, "ground_truth": " 3 "}
+
+
+def _write(tmp_path, lines):
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b"".join(line.encode() + b"\n" for line in lines))
+    return path
+
+
+def test_a_clean_file_is_one_block_of_the_records(tmp_path):
+    rows = [{**ROW, "id": k} for k in range(3)]
+    [block] = jsonl_blocks(_write(tmp_path, ["\ufeff" + json.dumps(rows[0]), *map(json.dumps, rows[1:])]))
+    assert isinstance(block, Block) and block.first == 1 and block.records == rows
+
+
+@pytest.mark.parametrize("big", [2**63, 2**64 + 1, -(2**63) - 1, 10**30])
+def test_ids_beyond_64_bits_are_read_line_by_line_exactly(tmp_path, big):
+    path = _write(tmp_path, [json.dumps({**ROW, "id": big}), json.dumps(ROW)])
+    entries = list(jsonl_blocks(path))
+    assert [e[2]["id"] for e in entries] == [big, 1]  # orjson would give 1.8446744073709552e+19 for 2**64 + 1
+    assert entries == list(read_records(path))
+
+
+def test_a_block_with_a_blank_or_bad_line_is_read_as_read_records_reads_it(tmp_path):
+    path = _write(tmp_path, [json.dumps(ROW), "", "{bad", "[1]", json.dumps({**ROW, "id": 2})])
+    entries = list(jsonl_blocks(path))
+    assert entries == list(read_records(path))
+    assert [e.line if hasattr(e, "line") else e[1] for e in entries] == [1, 3, 4, 5]
+
+
+def test_block_items_equal_the_items_read_one_by_one():
+    rows = [{**ROW, "id": k, "pruned": k % 2 == 0} for k in range(4)]
+    rows[1].update(question_type="route_planning", options=["A. x", "B. y"], ground_truth="b")
+    built = block_items(rows, None, Shared())
+    assert built == [record_to_item(r, None, Shared()) for r in rows]
+    assert [i.ground_truth for i in built] == ["3", "B", "3", "3"]
+    assert [i.metadata["pruned"] for i in built] == [True, False, True, False]
+    assert block_items(rows, {"2"}, Shared()) == [record_to_item(r, {"2"}, Shared()) for r in rows]
+
+
+@pytest.mark.parametrize("change", [{"extra": 1}, {"options": None, "question_type": "route_planning"},
+                                    {"ground_truth": "abc"}, {"ground_truth": 3}, {"question": " "},
+                                    {"scene_name": "../x"}, {"id": None}, {"options": ["A. x", 2]}])
+def test_a_block_with_a_row_to_report_is_left_to_the_row_reader(change):
+    assert block_items([ROW, {**ROW, **change}], None, Shared()) is None
+
+
+def test_add_block_takes_clean_blocks_only():
+    responses = {"9": "A"}
+    assert add_block(responses, [{"id": 1, "response": "B"}, {"id": "x", "response": "é"}], None)
+    assert responses == {"9": "A", "1": "B", "x": "é"}
+    for bad in ([{"id": 9, "response": "C"}], [{"id": 2, "response": "C"}, {"id": 2, "response": "D"}],
+                [{"id": 3, "response": "\ud800"}], [{"id": 3, "response": 4}], [{"id": 3.0, "response": "C"}],
+                [{"id": 3, "prediction": "C"}]):
+        assert not add_block(responses, bad, None)
+    assert responses == {"9": "A", "1": "B", "x": "é"}
+    assert add_block(responses, [{"id": 3, "prediction": "C"}], "prediction") and responses["3"] == "C"
