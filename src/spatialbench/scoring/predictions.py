@@ -17,11 +17,8 @@ Formats (detected from the content):
 * ``table`` — ``.csv`` / ``.tsv`` / ``.xlsx`` with a header row: a plain ``id,response`` CSV or a
   VLMEvalKit result table (``index``, ``prediction``; :mod:`spatialbench.scoring.prediction_tables`).
   The item id is ``id``, else ``index``, else the scene + question join. A folder is read as a table
-  when it holds exactly one and no ``.jsonl`` / ``.json`` file; a folder of several tables (VLMEvalKit
-  writes predictions, per-item scores and a score table side by side) is refused, naming them, and so
-  is a folder holding tables beside ``.jsonl`` / ``.json`` files (VLMEvalKit's output folder with the
-  annotations ``.jsonl`` and ``status.json``), naming both: which file holds the predictions is not
-  guessed — give the prediction file itself.
+  when it holds exactly one and no ``.jsonl`` / ``.json`` file; a folder of several tables, or of tables
+  beside ``.jsonl`` / ``.json`` files (VLMEvalKit's output folder), is refused, naming them (give the file).
 
 The response field of exports and tables is the one field named ``response``, ``prediction``,
 ``model_answer`` or ``*_answer`` (``gemini_answer``). A file whose record has two such fields

@@ -16,10 +16,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
+from spatialbench.errors import SpatialBenchError
 from spatialbench.synth.streams import FrameSetWriter, VideoWriter
 
 
-class SceneAborted(Exception):
+class SceneAborted(SpatialBenchError):
     """The caller dropped the scene (its files are not written)."""
 
 

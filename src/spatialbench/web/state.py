@@ -71,7 +71,9 @@ class ServeState:
 
     def _runs_options(self) -> dict[str, Any]:
         """Return the loader options all this benchmark's runs were loaded with, if they agree (else none)."""
-        chosen = {json.dumps(r.folder.options, sort_keys=True) for r in self.runs()}
+        # before the items are loaded: every readable run of this benchmark (questions not checked yet)
+        mine = [r for r in self._loaded() if r.benchmark == self.spec.name]
+        chosen = {json.dumps(r.folder.options, sort_keys=True) for r in mine}
         return dict(json.loads(chosen.pop())) if len(chosen) == 1 else {}
 
     def item_of(self, run: ServedRun, item_id: str) -> Item | None:
@@ -146,7 +148,6 @@ class ServeState:
     def run(self, name: str) -> ServedRun | None:
         """Return the run whose folder is named ``name``."""
         return next((r for r in self.runs() if r.name == name), None)
-
 
 
 def _disagreements(path: Path) -> dict[str, str]:
