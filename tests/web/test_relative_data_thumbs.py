@@ -54,7 +54,8 @@ def test_thumbnails_of_a_relative_data_run_load_in_chromium(relative: Served) ->
         assert all(s.startswith("/media/arkitscenes/scene0.mp4#t=") for s in sources), sources
         statuses = tab.evaluate("Promise.all([...document.querySelectorAll('.transcript video')]"
                                 ".map(v => fetch(v.src.split('#')[0]).then(r => r.status)))")
-        assert statuses == [200] * 4
+        # 206: Chromium may answer from the range request the <video> already made (a partial response)
+        assert len(statuses) == 4 and set(statuses) <= {200, 206}, statuses
         tab.wait_for_function("[...document.querySelectorAll('.transcript video')]"
                               ".every(v => v.readyState >= 1 && v.videoWidth > 0)")
         context.close()
