@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +16,7 @@ from fastapi.testclient import TestClient
 
 from spatialbench.api.importing import import_run
 from spatialbench.web import ServeConfig, create_app
+from support.serve_stderr import serve_start_text
 from support.vsi_data import make_vsibench
 
 TOKEN = "t0k3n-for-other-questions"
@@ -58,21 +56,8 @@ def test_a_run_of_other_questions_is_not_scored_against_the_data(folders: Path, 
 
 
 def test_serve_names_the_runs_of_other_questions(folders: Path, tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "spatialbench.cli.main", "serve", "--data", str(folders / "served"),
-               "--runs", str(folders / "runs"), "--workdir", str(tmp_path / "w"), "--port", "0"]
-    server = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
-    try:
-        lines = []
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and server.stderr is not None:
-            line = server.stderr.readline()
-            lines.append(line)
-            if "open http" in line or not line:
-                break
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-    text = "".join(lines)
+    text = serve_start_text("--data", str(folders / "served"),
+               "--runs", str(folders / "runs"), "--workdir", str(tmp_path / "w"), "--port", "0")
     assert (f"notice: 1 run(s) made on other questions than --data not shown (their scores would be by id "
             f"only): {folders / 'runs' / 'other'} ({folders / 'other' / 'test.jsonl'}: item 1: the run's "
             "questions ask '[q1] Which is closest to the window?', --data's '[q1] Which is closest to the "

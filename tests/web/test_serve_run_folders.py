@@ -4,9 +4,6 @@ runs of another benchmark are named in a notice when the server starts (issue 14
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -14,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.web import ServeConfig, create_app, human
+from support.serve_stderr import serve_start_text
 from support.vsi_data import make_vsibench
 
 TOKEN = "t0k3n-for-run-folders"
@@ -48,21 +46,8 @@ def test_same_folder_name_under_two_parents_both_reachable(folders: Path, tmp_pa
 
 
 def test_serve_names_the_runs_of_another_benchmark(folders: Path, tmp_path: Path) -> None:
-    command = [sys.executable, "-m", "spatialbench.cli.main", "serve", "--data", str(folders / "data"),
+    text = serve_start_text("--data", str(folders / "data"),
                "--runs", str(folders / "a"), "--runs", str(folders / "c"), "--workdir", str(tmp_path / "w"),
-               "--port", "0"]
-    server = subprocess.Popen(command, stderr=subprocess.PIPE, text=True)
-    try:
-        lines = []
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and server.stderr is not None:
-            line = server.stderr.readline()
-            lines.append(line)
-            if "open http" in line or not line:
-                break
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-    text = "".join(lines)
+               "--port", "0")
     notice = f"notice: 1 run(s) of other benchmarks not shown: {folders / 'c' / 'human-y'} (mmsi-video)"
     assert notice in text, text
