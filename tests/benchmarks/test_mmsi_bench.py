@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.mmsi_bench import mmsi_choice, prompt_text
 from spatialbench.cli.main import app
+from spatialbench.scoring import score_items
 from support.image_tables import png, tsv_image, write_parquet, write_tsv
 from support.openai_server import OpenAIServer, ServerScript
 
@@ -125,3 +126,20 @@ def test_loopback_run_scores_and_reports(tmp_path: Path, monkeypatch: pytest.Mon
     html = (tmp_path / "report" / "index.html").read_text()
     assert "mmsi-bench report" in html and "<th>Meas.</th>" in html  # under its main category, as the paper
     assert '<th class="group" colspan="1">Attribute</th>' in html and "<th>MSR</th>" in html
+
+
+def test_breakdown_of_a_vanilla_run_is_the_papers_table(tmp_path: Path) -> None:
+    """A vanilla run's breakdown: accuracy per question type and per main category (Table 2), not empty."""
+    parquet, _ = _write_both(tmp_path)
+    spec = get_benchmark("mmsi-bench")
+    items = spec.load_items(parquet)
+    responses = {item.id: r for item, (*_, r) in zip(items, CASES, strict=True)}
+    rows = score_items(items, responses, spec.scoring).rows
+    assert spec.breakdowns is not None
+    by_type, by_category = spec.breakdowns(items, rows)
+    # by hand from EXPECTED: Cam.-Obj. q0 q1 = 2/2, Meas. q2 q3 q4 = 1/3, MSR q5 = 1/1, Avg. 4/6
+    assert [(c.group, c.n, round(c.accuracy, 1)) for c in by_type.cells] == [
+        ("Cam.-Obj.", 2, 100.0), ("Meas.", 3, 33.3), ("MSR", 1, 100.0)]
+    assert [(c.group, c.n, round(c.accuracy, 1)) for c in by_category.cells] == [
+        ("Positional Relationship", 2, 100.0), ("Attribute", 3, 33.3), ("MSR", 1, 100.0)]
+    assert round(by_type.average, 1) == round(by_category.average, 1) == 66.7
