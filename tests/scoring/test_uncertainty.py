@@ -176,3 +176,25 @@ def test_scores_md_says_from_k_scenes_under_five_scenes() -> None:
     line = interval_line(task_table(rows))
     assert "Avg. n=40 [" in line and "] from 2 scenes" in line
     assert "from" not in interval_line(task_table(_clustered_rows()))  # 60 scenes: no note
+
+
+def test_overall_interval_resamples_only_the_questions_the_point_counts() -> None:
+    """MindCube: translation is scored but left out of the overall (3/5 = 60.0 over rotation/among/around).
+
+    The interval must resample those 5 questions (each its own scene): every bootstrap mean is then a
+    multiple of 1/5. Resampling the 6 scenes, translation's too, gave 1/6 = 16.7 as its lower end.
+    """
+    from spatialbench.benchmarks.mindcube import mindcube_table
+
+    rows = pd.DataFrame({"id": [f"q{i}" for i in range(6)], "scene_id": [f"s{i}" for i in range(6)],
+                         "task": ["rotation", "among", "among", "around", "around", "translation"],
+                         "score": [1.0, 1.0, 0.0, 1.0, 0.0, 1.0], "answered": True})
+    table = mindcube_table(rows)
+    assert table.average == pytest.approx(60.0) and sum(c.n for c in table.cells) == 5
+    low, high = table_ci(table)["overall"]
+    assert (low * 5 / 100) == pytest.approx(round(low * 5 / 100))  # k/5, not k/6
+    assert (high * 5 / 100) == pytest.approx(round(high * 5 / 100))
+    inner = rows[rows["task"] != "translation"]
+    expected = table_ci(grouped(inner, [Group.of("all", task=("rotation", "among", "around"))]))["overall"]
+    assert (low, high) == expected
+    assert table_ci(table)["translation"] == (100.0, 100.0)

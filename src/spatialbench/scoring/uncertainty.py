@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 import numpy as np
@@ -272,8 +272,25 @@ def table_ci(table: Table, resampler: Resampler | None = None) -> dict[str, Inte
 
 
 def _seeded_ci(table: Table) -> dict[str, Interval]:
-    resampler = Resampler.for_rows(table.source) if table.source is not None else Resampler.of([])
-    return {key: interval(d) for key, d in table_draws(table, resampler).items()}
+    """Intervals over the table's own scenes; its groups' keys over the scenes of their questions alone.
+
+    A task no group names (MindCube's translation, tracked outside the overall) must not add its scenes
+    to the overall's resamples: the interval would then be over other questions than the point.
+    """
+    if table.source is None:
+        return {key: interval(d) for key, d in table_draws(table, Resampler.of([])).items()}
+    scored = table.source.reset_index(drop=True)
+    out = {key: interval(d) for key, d in table_draws(table, Resampler.for_rows(scored)).items()}
+    covered = np.zeros(len(scored), dtype=bool)
+    for group in table.groups:
+        covered |= group.mask(scored).to_numpy(dtype=bool)
+    if covered.all() or not covered.any():
+        return out
+    inner = replace(table, source=scored[covered], other_tasks=())
+    outside = set(table.other_tasks)
+    out.update({key: interval(d) for key, d in table_draws(inner, Resampler.for_rows(inner.source)).items()
+                if key not in outside})
+    return out
 
 
 def cells_ci(table: Table) -> tuple[Interval, ...]:
