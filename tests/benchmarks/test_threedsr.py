@@ -235,3 +235,18 @@ def test_a_row_without_its_qid_is_a_row_error(tmp_path: Path) -> None:
     loaded = get_benchmark("3dsrbench").load_items(write_tsv(rows, tmp_path / "3dsr.tsv"))
     assert [item.id for item in loaded] == [ROWS[1][0]] and [e.line for e in loaded.errors] == [2]
     assert "field 'qid'" in str(loaded.errors[0]) and "group a question's variants" in str(loaded.errors[0])
+
+
+def test_chance_row_follows_the_setting_of_the_score() -> None:
+    """A yes/no question asked as 4 variants: random guess is 1/2 alone, 1/4 for flip or circular (two
+    variants both right), 1/16 = 6.25 for flip-circular (all four): what ``baseline random`` gives."""
+    from spatialbench.benchmarks.threedsr import threedsr_breakdowns
+
+    ids = ["Q0000000", "Q0000000-1", "Q0000000-flip", "Q0000000-flip-1"]
+    rows = pd.DataFrame({"id": ids, "scene_id": "s", "task": "height_higher", "score": 1.0,
+                         "answered": True, "n_options": 2})
+    tables = threedsr_breakdowns([], rows)
+    chance = {t.title: t.cells[0].chance for t in tables[:4]}
+    assert chance == {"3DSRBench: vanilla": 50.0, "3DSRBench: flip": 25.0, "3DSRBench: circular": 25.0,
+                      "3DSRBench: flip-circular": 6.25}
+    assert tables[4].cells[0].chance == 6.25

@@ -23,7 +23,9 @@ def all_variants_right(rows: pd.DataFrame, key: GroupKey) -> pd.DataFrame:
     The row kept is the group's first (the original question: its task, dataset, answer); its ``id`` is
     the group key, ``score`` the product of the group's scores (0/1 for multiple choice: 1 only when every
     variant is right; NaN when one is a data error), ``answered`` true only when every variant was read,
-    ``missing`` true when any variant has no response (each when ``rows`` has the column).
+    ``missing`` true when any variant has no response, ``n_options`` the product of the variants' (random
+    guessing gets all of them right with probability Π 1/nᵢ: the chance row of the same rule as the score;
+    each when ``rows`` has the column).
     """
     if rows.empty:
         return rows
@@ -31,7 +33,7 @@ def all_variants_right(rows: pd.DataFrame, key: GroupKey) -> pd.DataFrame:
     folded = rows.assign(id=groups).groupby("id", sort=False)
     first = folded.head(1).set_index("id")
     first["score"] = folded["score"].apply(lambda s: s.prod(skipna=False))
-    for column, fold in (("answered", "all"), ("missing", "any")):
+    for column, fold in (("answered", "all"), ("missing", "any"), ("n_options", "prod")):
         if column in rows:  # rows of a baseline carry no ``missing``
             first[column] = folded[column].agg(fold)
     return first.reset_index()[list(rows.columns)]
