@@ -128,3 +128,15 @@ def test_count_loopback_run_scores_mra(tmp_path: Path, monkeypatch: pytest.Monke
     assert scores["overall"] == pytest.approx(100 * np.mean(COUNT_MRA))
     rows = pd.read_csv(out / "items.csv")
     assert rows.sort_values("id")["score"].round(6).tolist() == COUNT_MRA
+
+
+def test_a_bad_jsonl_line_is_named_by_its_line(tmp_path: Path) -> None:
+    """Line 3 cut short: the error names line 3 (it named line 1, the line of the one line parsed)."""
+    good = [json.dumps({"id": k, "video_path": f"v{k}.mp4", "question": "q", "answer": 5, "split": "10mins"})
+            for k in range(2)]
+    path = tmp_path / "count.jsonl"
+    path.write_text("\n".join([*good, '{"id": 2, "video_path": "v']) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError) as raised:
+        get_benchmark("vsi-super-count").load_items(path)
+    assert raised.value.line == 3  # type: ignore[attr-defined]
+    assert "invalid JSON at line 3: Unterminated string starting at (column 25)" in str(raised.value)

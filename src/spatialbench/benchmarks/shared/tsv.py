@@ -99,16 +99,31 @@ def jsonl_records(table: Path, benchmark: str) -> list[dict[str, Any]]:
             benchmark's JSON array).
     """
     try:
-        records = [json.loads(line) for line in table.read_text(encoding="utf-8").splitlines() if line]
+        lines = table.read_text(encoding="utf-8").splitlines()
     except (OSError, ValueError) as error:
         raise unreadable(table, error) from None
-    for number, record in enumerate(records, start=1):
+    records = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as error:  # the line of the file, not line 1 of the one line parsed
+            raise AnnotationFileError(table, f"invalid JSON at line {number}: {_reason(error)}", number) from None
         if not isinstance(record, dict):
             kind = type(record).__name__
             raise AnnotationFileError(table, f"line {number} is a JSON {kind}, not an object: "
                                       f"{benchmark} files hold one question object per line (another "
                                       "benchmark's file?)", number)
+        records.append(record)
     return records
+
+
+def _reason(error: ValueError) -> str:
+    """JSON's message with its column (``Unterminated string ... (column 25)``)."""
+    if isinstance(error, json.JSONDecodeError):
+        return f"{error.msg} (column {error.colno})"
+    return str(error)
 
 
 def parquet_records(table: Path) -> list[dict[str, Any]]:
