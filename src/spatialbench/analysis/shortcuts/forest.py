@@ -124,6 +124,13 @@ def _unsplittable(rows: pd.DataFrame, format: str, folds: str, k: int) -> str | 
     return None
 
 
+def _not_applicable(questions: int, first_ids: dict[str, str]) -> StressTestError:
+    """No question type has a question with one number or option (streaming count: a list per question)."""
+    kinds = ", ".join(f"{task}, e.g. item {first}" for task, first in first_ids.items())
+    return StressTestError(f"stress-test does not apply to these {questions} questions: none has one number "
+                           f"or option as its answer ({kinds}); the forest learns one answer per question")
+
+
 def stress_test(
     items: Iterable[Item] | pd.DataFrame,
     folds: str = "random",
@@ -147,25 +154,29 @@ def stress_test(
         progress: called with (question types done, question types).
 
     Raises:
-        StressTestError: an unknown ``folds``. LeakError: a feature reads a held-out answer.
+        StressTestError: an unknown ``folds``; no question with one answer. LeakError: a leaky feature.
     """
     if folds not in ("random", "grouped"):
         raise StressTestError(f"unknown fold kind {folds!r}; use random or grouped")
     table = items if isinstance(items, pd.DataFrame) else question_table(items)
     digest = order_digest(table["id"].astype(str)) if len(table) else order_digest([])
-    tasks, scores, skipped, chances = {}, {}, {}, {}
+    tasks, scores, skipped, chances, unanswerable = {}, {}, {}, {}, {}
     names = sorted(table["task"].unique()) if len(table) else []
     for task in Tally(len(names), progress).each(names):
         rows = table[table["task"] == task]
         fs = feature_set(task, str(rows["format"].iloc[0]), sets)
         rows = fs.keys(rows.dropna(subset=["gt_num"]) if fs.format == "num" else rows).reset_index(drop=True)
-        why = _unsplittable(rows, fs.format, folds, k)
-        if why is not None:
+        if rows.empty:  # no question of the type has one answer (a list per question: streaming count)
+            unanswerable[task] = str(table.loc[table["task"] == task, "id"].iloc[0])
+            skipped[task] = "no question has one number or option as its answer"
+        elif (why := _unsplittable(rows, fs.format, folds, k)) is None:
+            tasks[task], found, chance = _task(rows, fs, folds, k, seed, n_jobs, leak_check)
+            scores.update(found)
+            chances.update(chance)
+        else:
             skipped[task] = why
-            continue
-        tasks[task], found, chance = _task(rows, fs, folds, k, seed, n_jobs, leak_check)
-        scores.update(found)
-        chances.update(chance)
+    if unanswerable and len(unanswerable) == len(names):
+        raise _not_applicable(len(table), unanswerable)
     if order_digest(table["id"].astype(str)) != digest:
         raise StressTestError("the row order changed during the stress-test")
     return StressTest(folds, k, seed, tasks, dict(sorted(scores.items())), digest, skipped,
