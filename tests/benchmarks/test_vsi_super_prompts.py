@@ -95,3 +95,20 @@ def test_the_recall_request_sent_is_the_official_text(
     sent = sorted((r.text, r.n_images) for r in script.answered())
     assert sent == sorted((_recall_doc_to_text(d), 4) for d in _docs(data))
     assert not any("These are frames of a video." in text for text, _ in sent)
+
+
+@pytest.mark.slow
+def test_the_streaming_request_sent_is_the_official_text(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """lmms-eval's ``vsc_streaming_utils.doc_to_text`` names no query times (its ``query_times`` column
+    drives the Cambrian-S streaming model's answers, not the text): the request is that text, exactly."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    data = test_vsi_super_streaming._release(tmp_path / "count")
+    script = scripted_run("vsi-super-count-streaming", data, tmp_path / "run", lambda _: "[3]",
+                          "--frames", "uniform:4")
+    streaming = [d for d in _docs(data) if str(d["split"]).endswith("_streaming")]
+    sent = sorted(r.text for r in script.answered())
+    assert sent == sorted(_count_doc_to_text(d) for d in streaming)
+    assert sent[0] == ("These are frames of a video.\nStreaming question 0: how many chairs have you seen at "
+                       "each query time?\nPlease answer the question using a single word or phrase.")
