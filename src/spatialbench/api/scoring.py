@@ -266,7 +266,7 @@ def score(
                  default_benchmark)
     result = _with_inputs(read.spec, read.result, read.loaded.errors, read.items, pruned,
                           read.predictions.errors, notes)
-    result = _unmatched(result, read, notes)
+    result = _unmatched(result, read, notes, subset)
     outcome = ScoreOutcome(result, read.spec, read.items, read.data, read.run, list(notes))
     failure = _nothing_scored(read.predictions, result, _path(run) or _path(predictions), read.data)
     if failure is not None:
@@ -274,15 +274,33 @@ def score(
     return outcome
 
 
-def _unmatched(result: ScoreResult, read: _Read, notes: _Notes) -> ScoreResult:
-    """Add the predictions' warnings; note the prediction ids that match no item (flagged ones left out)."""
+def _unmatched(result: ScoreResult, read: _Read, notes: _Notes, subset: str | None = None) -> ScoreResult:
+    """Add the predictions' warnings; note the prediction ids that match no item (flagged ones left out).
+
+    With ``subset``, ids of the full benchmark outside it are expected: one line counts them.
+    """
     unmatched = [i for i in result.unmatched_predictions if i not in read.flagged]  # excluded, not unknown
+    if unmatched and subset:
+        outside = _outside(read, subset, unmatched)
+        if outside:
+            notes.add(f"{len(outside)} prediction id(s) are for items outside subset {subset} (not scored)")
+            unmatched = [i for i in unmatched if i not in outside]
     if unmatched:
         more = " ..." if len(unmatched) > SHOWN_ERRORS else ""
         shown = ", ".join(unmatched[:SHOWN_ERRORS])
         notes.add(f"{len(unmatched)} prediction id(s) match no item: {shown}{more}")
     return replace(result, warnings=[*read.predictions.warnings, *result.warnings],
                    unmatched_predictions=unmatched, filtered_responses=read.predictions.filtered)
+
+
+def _outside(read: _Read, subset: str, unmatched: Sequence[str]) -> set[str]:
+    """The ``unmatched`` ids that are items of the whole benchmark (loaded again without ``subset``)."""
+    options = {k: v for k, v in (read.run.options if read.run is not None else {}).items() if k != "subset"}
+    try:
+        every = {i.id for i in read.spec.load_items(read.data, **options)}
+    except (OSError, ValueError):  # the whole set cannot be read: every id stays unmatched
+        return set()
+    return {i for i in unmatched if i in every}
 
 
 def with_inputs(
