@@ -33,7 +33,8 @@ def radar(columns: Sequence[str], series: Sequence[tuple[str, Sequence[Value]]],
     ``series`` = ``[(run name, value per column)]``; ``reference`` (frequency chance) is dashed behind.
 
     Each run is a line in its own colour with a light fill, named in the legend beside the chart; missing
-    values are drawn at 0. Text is at least 9 pt (:data:`spatialbench.charts.LABEL_POINTS`).
+    values are drawn at 0. A negative score (chance-adjusted accuracy below chance) moves the centre below
+    0 (:func:`radial_scale`), with the 0 ring drawn. Text is at least 9 pt (:data:`spatialbench.charts.LABEL_POINTS`).
     """
     angles = np.linspace(0, 2 * np.pi, len(columns), endpoint=False)
     closed = np.append(angles, angles[0])
@@ -50,8 +51,11 @@ def radar(columns: Sequence[str], series: Sequence[tuple[str, Sequence[Value]]],
     axes.set_xticks(angles, [""] * len(columns))  # the spokes; their names are placed below
     for angle, name in zip(angles, columns, strict=True):
         _spoke_label(axes, float(angle), name)
-    axes.set_ylim(0, 100)
-    axes.set_yticks([25, 50, 75, 100], ["25", "50", "75", "100"], fontsize=LABEL_POINTS, color="#666")
+    low, ticks = radial_scale([v for _, values in series for v in values])
+    axes.set_ylim(low, 100)
+    axes.set_yticks(ticks, [f"{t:g}" for t in ticks], fontsize=LABEL_POINTS, color="#666")
+    if low < 0:  # a chance-adjusted score below chance (SITE's CAA): the 0 ring drawn, the centre below it
+        axes.plot(np.linspace(0, 2 * np.pi, 181), np.zeros(181), color="black", linewidth=0.8, zorder=1)
     axes.set_rlabel_position(180 / max(len(columns), 1))  # between the first two spokes, off every line end
     for label in axes.get_yticklabels():  # the runs' lines pass behind the scale, not through it
         label.set_bbox({"boxstyle": "square,pad=0.1", "facecolor": "white", "edgecolor": "none",
@@ -59,6 +63,19 @@ def radar(columns: Sequence[str], series: Sequence[tuple[str, Sequence[Value]]],
     axes.set_title(title, pad=40)  # above the top spoke's name
     axes.legend(fontsize=LABEL_POINTS, loc="upper left", bbox_to_anchor=(1.12, 1.0), frameon=False)
     return save(figure, stem)
+
+
+def radial_scale(values: Sequence[Value]) -> tuple[float, list[float]]:
+    """The radar's centre and ring values: 0 and 25…100, or a multiple of 25 below the lowest negative value.
+
+    ``[-50.0, 100.0]`` → ``(-50.0, [-50, -25, 0, 25, 50, 75, 100])``: the 0 ring is labelled when the centre
+    lies below it. NaN values are left out.
+    """
+    drawn = [v for v in map(number, values) if not np.isnan(v)]
+    low = min([0.0, *drawn])
+    centre = 25.0 * float(np.floor(low / 25.0)) if low < 0 else 0.0
+    ticks = [float(t) for t in np.arange(centre, 100.1, 25.0) if t > centre or centre < 0]
+    return centre, ticks
 
 
 def _spoke_label(axes: Any, angle: float, name: str) -> None:
