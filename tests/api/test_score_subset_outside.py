@@ -17,7 +17,8 @@ def _mindcube(root: Path) -> Path:
     for k, setting in enumerate(["rotation", "among", "around", "among", "around", "rotation"]):
         image = f"other_all_image/{k}.png"
         (root / "data" / image).write_bytes(png(k))
-        rows.append({"id": f"{setting}_group{k}_q{k}", "question": f"Q{k}: what is behind you? A. Above B. Under",
+        question = f"Q{k}: what is behind you? A. Above B. Under"
+        rows.append({"id": f"{setting}_group{k}_q{k}", "question": question,
                      "images": [image], "gt_answer": "AB"[k % 2], "category": [setting], "type": "self"})
     for name, part in (("MindCube.jsonl", rows), ("MindCube_tinybench.jsonl", rows[:4])):
         (root / "data" / "raw" / name).write_text("".join(json.dumps(r) + "\n" for r in part))
@@ -29,7 +30,8 @@ def test_predictions_outside_the_subset_are_one_counted_line(tmp_path: Path) -> 
     ids = [f"{s}_group{k}_q{k}" for k, s in enumerate(["rotation", "among", "around", "among", "around",
                                                         "rotation"])]
     predictions = tmp_path / "p.jsonl"
-    lines = [{"id": i, "response": "AB"[k % 2]} for k, i in enumerate(ids)] + [{"id": "nowhere", "response": "A"}]
+    lines = [{"id": i, "response": "AB"[k % 2]} for k, i in enumerate(ids)]
+    lines.append({"id": "nowhere", "response": "A"})
     predictions.write_text("".join(json.dumps(r) + "\n" for r in lines))
     notes: list[str] = []
     outcome = score("mindcube", data, predictions, subset="tiny", notify=notes.append)

@@ -17,7 +17,8 @@ def test_radial_scale_reaches_below_the_lowest_negative_score() -> None:
     assert radial_scale([0.0, 60.0]) == (0.0, [25.0, 50.0, 75.0, 100.0])  # as before: centre 0
 
 
-def test_radar_draws_the_negative_score_at_its_radius(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_radar_draws_the_negative_score_at_its_radius(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     drawn: list = []
     monkeypatch.setattr(figures, "save", lambda figure, stem: drawn.append(figure.axes[0]) or [])
     figures.radar(["counting & existence", "spatial relationship reasoning", "3D"],

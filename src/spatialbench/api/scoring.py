@@ -294,7 +294,7 @@ def _unmatched(result: ScoreResult, read: _Read, notes: _Notes, subset: str | No
 
 
 def _outside(read: _Read, subset: str, unmatched: Sequence[str]) -> set[str]:
-    """The ``unmatched`` ids that are items of the whole benchmark (loaded again without ``subset``)."""
+    """Return the ``unmatched`` ids that are items of the whole benchmark (loaded without the subset)."""
     options = {k: v for k, v in (read.run.options if read.run is not None else {}).items() if k != "subset"}
     try:
         every = {i.id for i in read.spec.load_items(read.data, **options)}

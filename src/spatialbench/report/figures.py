@@ -33,8 +33,9 @@ def radar(columns: Sequence[str], series: Sequence[tuple[str, Sequence[Value]]],
     ``series`` = ``[(run name, value per column)]``; ``reference`` (frequency chance) is dashed behind.
 
     Each run is a line in its own colour with a light fill, named in the legend beside the chart; missing
-    values are drawn at 0. A negative score (chance-adjusted accuracy below chance) moves the centre below
-    0 (:func:`radial_scale`), with the 0 ring drawn. Text is at least 9 pt (:data:`spatialbench.charts.LABEL_POINTS`).
+    values are drawn at 0. A negative score (chance-adjusted accuracy below chance) moves the centre
+    below 0 (:func:`radial_scale`), with the 0 ring drawn. Text is at least 9 pt
+    (:data:`spatialbench.charts.LABEL_POINTS`).
     """
     angles = np.linspace(0, 2 * np.pi, len(columns), endpoint=False)
     closed = np.append(angles, angles[0])
@@ -66,7 +67,7 @@ def radar(columns: Sequence[str], series: Sequence[tuple[str, Sequence[Value]]],
 
 
 def radial_scale(values: Sequence[Value]) -> tuple[float, list[float]]:
-    """The radar's centre and ring values: 0 and 25…100, or a multiple of 25 below the lowest negative value.
+    """Return the radar's centre and rings: 0 and 25…100, or from a multiple of 25 below the lowest value.
 
     ``[-50.0, 100.0]`` → ``(-50.0, [-50, -25, 0, 25, 50, 75, 100])``: the 0 ring is labelled when the centre
     lies below it. NaN values are left out.

@@ -54,14 +54,14 @@ def mmsi_bench_table(rows: pd.DataFrame) -> Table:
 
 
 def _category(task: str) -> str:
-    """The main category of a question type: ``Motion (Cam.)`` → ``Motion``; ``MSR`` stays ``MSR``."""
+    """Return the main category of a question type: ``Motion (Cam.)`` → ``Motion``; ``MSR`` stays ``MSR``."""
     return next((c for c in CATEGORIES if task.startswith(f"{c} (")), task)
 
 
 def mmsi_bench_breakdowns(
     items: Sequence[Item], rows: pd.DataFrame, *, data_dir: Path | str | None = None
 ) -> list[Table]:
-    """The paper's Table 2: accuracy per question type, then per main category (MSR alone).
+    """Return the paper's Table 2: accuracy per question type, then per main category (MSR alone).
 
     For a circular run (rotations of one question counted as one), the official ``Vanilla`` table follows:
     rotation 0 of each question alone.

@@ -109,7 +109,8 @@ def jsonl_records(table: Path, benchmark: str) -> list[dict[str, Any]]:
         try:
             record = json.loads(line)
         except ValueError as error:  # the line of the file, not line 1 of the one line parsed
-            raise AnnotationFileError(table, f"invalid JSON at line {number}: {_reason(error)}", number) from None
+            reason = f"invalid JSON at line {number}: {_reason(error)}"
+            raise AnnotationFileError(table, reason, number) from None
         if not isinstance(record, dict):
             kind = type(record).__name__
             raise AnnotationFileError(table, f"line {number} is a JSON {kind}, not an object: "

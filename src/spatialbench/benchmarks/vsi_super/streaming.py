@@ -9,9 +9,9 @@ same query time, and a query the response gives no count for scores 0: the item'
 *all* expected answers. lmms-eval's ``vsi_super_count`` averages over ``zip(predictions, answers)``, which
 stops at the shorter list, so ``"[3]"`` against ``[3, 5, 8, 12]`` scores 1.0 there (0.25 here).
 
-The request is lmms-eval's ``vsc_streaming_utils.doc_to_text`` (commit 75571cf): no query times in it. There the
-``query_times`` column is read by the Cambrian-S streaming model, which answers at each query frame; one request
-per question, as here, keeps that text (the one the published numbers were measured with).
+The request is lmms-eval's ``vsc_streaming_utils.doc_to_text`` (commit 75571cf): no query times in it.
+There the ``query_times`` column is read by the Cambrian-S streaming model, which answers at each query
+frame; one request per question, as here, keeps that text (the one the published numbers were measured with).
 """
 
 from __future__ import annotations
