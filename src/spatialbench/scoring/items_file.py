@@ -82,7 +82,7 @@ def _distinct_cells(values: np.ndarray) -> np.ndarray:
 
 
 def _object_cells(values: np.ndarray) -> np.ndarray:
-    """Return the cells of an object array: texts, floats, bools, missing ones by kind, the rest one by one."""
+    """Return the cells of an object array: texts, floats, bools, missing ones by kind, others one by one."""
     kinds = np.fromiter(map(_KINDS.get, map(type, values), repeat(-1)), dtype=np.int8, count=len(values))
     cells = np.empty(len(values), dtype=object)
     for kind in np.unique(kinds).tolist():

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, is_, is_not, methodcaller
 from typing import Any
 
 import numpy as np
@@ -22,11 +23,14 @@ from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring.extraction import Extraction
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.metrics import MRA_MODES, exact_match, ground_truth_error, mra_array
-from spatialbench.scoring.row_frame import column
+from spatialbench.scoring.row_frame import column, text_column
 from spatialbench.scoring.rules import ResponseScorer, ScoringRules
 
 _ID, _TASK, _DATASET, _SCENE, _KIND, _TRUTH, _METADATA, _OPTIONS = map(attrgetter, (
     "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth", "metadata", "options"))
+_PRUNED = methodcaller("get", "pruned")
+_ITEM_TEXTS = frozenset(("id", "task", "dataset", "scene_id", "answer_kind", "ground_truth", "rule"))
+"""Row columns whose cells are texts or None by construction (validated item fields, rule names)."""
 ROW_COLUMNS = (
     "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth",
     "prediction", "extracted", "rule", "answered", "missing", "score", "pruned", "n_options",
@@ -188,8 +192,7 @@ def _whole_responses(
 
 def _unmatched(items: list[Item], responses: Mapping[str, str | None]) -> set[str]:
     """Return the response ids that match no item (from the items' own id strings, no copies)."""
-    ids = {item.id for item in items}
-    return {key for key in responses if key not in ids}
+    return set(responses.keys() - set(map(_ID, items)))
 
 
 def build_rows(items: list[Item], texts: list[str | None], values: list, read_by: list[str],
@@ -202,7 +205,8 @@ def build_rows(items: list[Item], texts: list[str | None], values: list, read_by
     columns = _row_columns(items, texts, values, read_by, scores)
     if not items:  # a frame of empty lists, as before: float64 columns
         return pd.DataFrame(dict(columns), columns=list(ROW_COLUMNS))
-    return pd.DataFrame({name: column(cells) for name, cells in columns}, columns=list(ROW_COLUMNS))
+    frame = {name: (text_column if name in _ITEM_TEXTS else column)(cells) for name, cells in columns}
+    return pd.DataFrame(frame, columns=list(ROW_COLUMNS))
 
 
 def _row_columns(items: list[Item], texts: list[str | None], values: list, read_by: list[str],
@@ -221,11 +225,16 @@ def _row_columns(items: list[Item], texts: list[str | None], values: list, read_
     yield "prediction", texts
     yield "extracted", values
     yield "rule", read_by
-    yield "answered", [v is not None for v in values]
-    yield "missing", [t is None for t in texts]
+    yield "answered", _flags(map(is_not, values, repeat(None)), len(values))
+    yield "missing", _flags(map(is_, texts, repeat(None)), len(texts))
     yield "score", np.asarray(scores, dtype=float)
-    yield "pruned", [m.get("pruned") for m in map(_METADATA, items)]
+    yield "pruned", list(map(_PRUNED, map(_METADATA, items)))
     yield "n_options", list(map(len, map(_OPTIONS, items)))  # 0 for numerical items (chance-adjusted scores)
+
+
+def _flags(flags: Iterator[bool], count: int) -> np.ndarray | list:
+    """Return a bool column of ``count`` flags (an empty list when none: float64 when empty, as before)."""
+    return np.fromiter(flags, dtype=bool, count=count) if count else []
 
 
 def result_from_rows(rules: ScoringRules, extract: str, mra: str, rows: pd.DataFrame, errors: list[str],
