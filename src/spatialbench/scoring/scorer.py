@@ -24,10 +24,10 @@ from spatialbench.scoring.extraction import Extraction
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.metrics import MRA_MODES, exact_match, ground_truth_error, mra_array
 from spatialbench.scoring.row_frame import column, text_column
-from spatialbench.scoring.rules import ResponseScorer, ScoringRules
+from spatialbench.scoring.rules import Extractors, ResponseScorer, ScoringRules
 
-_ID, _TASK, _DATASET, _SCENE, _KIND, _TRUTH, _METADATA, _OPTIONS = map(attrgetter, (
-    "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth", "metadata", "options"))
+_ID, _TASK, _DATASET, _SCENE, _KIND, _TRUTH, _METADATA, _OPTIONS, _QUESTION = map(attrgetter, (
+    "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth", "metadata", "options", "question"))
 _PRUNED = methodcaller("get", "pruned")
 _ITEM_TEXTS = frozenset(("id", "task", "dataset", "scene_id", "answer_kind", "ground_truth", "rule"))
 """Row columns whose cells are texts or None by construction (validated item fields, rule names)."""
@@ -90,23 +90,35 @@ class ScoreResult:
 
 
 def _extract_all(items: list[Item], texts: list[str | None], rules: ScoringRules, mode: str) -> list:
+    """Return each item's extraction (None without a response): choice and number items read apart.
+
+    Extractors are pure functions of (text, options | the question's key): model answers repeat a lot
+    ("B", "2"), so each distinct input is read once; keys are built and looked up in C loops.
+    """
     extractors = rules.extractors(mode)
-    choice, number, question_key = extractors.choice, extractors.number, extractors.question_key
-    # Extractors are pure functions of (text, options | the question's key): model answers repeat a lot
-    # ("B", "2"), so each distinct input is read once.
-    seen: dict[tuple[bool, str, object], Extraction] = {}
-    results: list[Extraction | None] = []
-    for item, text in zip(items, texts, strict=True):
-        if text is None:
-            results.append(None)
-            continue
-        is_choice = item.answer_kind is AnswerKind.MULTIPLE_CHOICE
-        key = (is_choice, text, item.options if is_choice else question_key(item.question))
-        found = seen.get(key)
-        if found is None:
-            found = seen[key] = choice(text, item.options) if is_choice else number(text, item.question)
-        results.append(found)
+    results: list[Extraction | None] = [None] * len(items)
+    choice = np.fromiter(map(is_, map(_KIND, items), repeat(AnswerKind.MULTIPLE_CHOICE)), bool, len(items))
+    given = np.fromiter(map(is_not, texts, repeat(None)), bool, len(texts))
+    for picked, read in ((choice & given, _read_choices), (~choice & given, _read_numbers)):
+        positions = np.flatnonzero(picked).tolist()
+        for position, found in zip(positions, read(_take(items, positions), _take(texts, positions),
+                                                   extractors), strict=True):
+            results[position] = found
     return results
+
+
+def _read_choices(items: list[Item], texts: list[str], extractors: Extractors) -> list[Extraction]:
+    keys = list(zip(texts, map(_OPTIONS, items), strict=True))
+    found = {key: extractors.choice(*key) for key in dict.fromkeys(keys)}
+    return list(map(found.__getitem__, keys))
+
+
+def _read_numbers(items: list[Item], texts: list[str], extractors: Extractors) -> list[Extraction]:
+    questions = list(map(_QUESTION, items))
+    keys = list(zip(texts, map(extractors.question_key, questions), strict=True))
+    first = dict(zip(reversed(keys), reversed(questions), strict=True))  # the question of its first item
+    found = {key: extractors.number(key[0], question) for key, question in first.items()}
+    return list(map(found.__getitem__, keys))
 
 
 def _scores(items: list[Item], values: list, mra: str) -> tuple[np.ndarray, list[str]]:
