@@ -203,7 +203,9 @@ def _whole_responses(
 
 
 def _unmatched(items: list[Item], responses: Mapping[str, str | None]) -> set[str]:
-    """Return the response ids that match no item (from the items' own id strings, no copies)."""
+    """Return the response ids that match no item (item ids are unique: none when all responses matched)."""
+    if sum(map(responses.__contains__, map(_ID, items))) == len(responses):
+        return set()
     return set(responses.keys() - set(map(_ID, items)))
 
 
