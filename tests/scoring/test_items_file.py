@@ -8,10 +8,14 @@ without a scene, an id beyond 64 bits.
 
 import gc
 
+import numpy as np
+import pandas as pd
+
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring import score_items, uncertainty
-from spatialbench.scoring.items_file import items_csv_text
+from spatialbench.scoring.items_file import CSV_COLUMNS, items_csv_text
+from spatialbench.scoring.row_frame import column
 from spatialbench.scoring.uncertainty import table_ci
 
 RULES = get_benchmark("vsibench").scoring
@@ -60,3 +64,23 @@ def test_intervals_are_computed_once_per_table_and_forgotten_with_it():
     del table
     gc.collect()
     assert key not in uncertainty._PER_TABLE
+
+
+def test_cells_of_every_kind_are_written_as_the_csv_module_wrote_them():
+    """Expected text: main's csv.writer (71e3553) on this frame: quotes doubled, line breaks kept inside the
+    quotes, formula starts escaped in text and object columns, numpy floats as ``str``, 1 / True bare."""
+    cols = {name: column(["x"] * 5) for name in CSV_COLUMNS}
+    cols["prediction"] = column(['say "B"', "a,b\nc", "\r=1", None, "-x"])
+    cols["extracted"] = pd.Series(["B", 2.5, None, float("nan"), np.float64(3.0)], dtype=object)
+    cols["score"] = pd.Series([1.0, 0.1 + 0.2, float("nan"), 0.0, 1e-20])
+    cols["pruned"] = pd.Series([True, None, False, 1, "+x"], dtype=object)
+    cols["n_options"] = pd.Series([4, 0, 2, 0, 10])
+    cols["ground_truth"] = column(["=A", "@b", "", "\tc", "ok"])
+    assert items_csv_text(pd.DataFrame(cols)) == (
+        '"id","task","prediction","extracted","score","rule","ground_truth","dataset","pruned","scene_id",'
+        '"n_options"\n'
+        '"x","x","say ""B""","B",1.0,"x","\'=A","x",True,"x",4\n'
+        '"x","x","a,b\nc",2.5,0.30000000000000004,"x","\'@b","x","","x",0\n'
+        '"x","x","\'\r=1","","","x","","x",False,"x",2\n'
+        '"x","x","","",0.0,"x","\'\tc","x",1,"x",0\n'
+        '"x","x","\'-x",3.0,1e-20,"x","ok","x","\'+x","x",10\n')

@@ -53,6 +53,8 @@ def disagreement(logged: Mapping[str, LoggedQuestion], items: Iterable[Item], ou
     The reason names the first disagreeing row (where, id), both questions shortened (``ours`` asks ...,
     ``theirs`` ...) and how many of the shared ids disagree.
     """
+    if not logged:  # no question logged: nothing to compare (a million items not even read)
+        return None
     questions = {item.id: item.question for item in items}
     shared = [i for i in logged if i in questions]
     wrong = [i for i in shared if not _agree(logged[i].text, questions[i])]

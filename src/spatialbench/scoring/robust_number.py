@@ -112,8 +112,17 @@ def question_unit(question: str) -> tuple[str, float] | None:
     for word in _IN_WORD.finditer(question):
         match = tables.question_unit.match(question, word.end())
         if match is not None:
-            return _dimension(match.group("unit"), tables)
+            unit = match.group("unit")
+            found = _UNIT_DIMENSIONS.get(unit, _MISSING)
+            if found is _MISSING:  # a few spellings of units, met over and over: each looked up once
+                found = _UNIT_DIMENSIONS[unit] = _dimension(unit, tables)
+            return found  # type: ignore[return-value]
     return None
+
+
+_UNIT_DIMENSIONS: dict[str, tuple[str, float] | None] = {}
+""":func:`_dimension` of each unit text a question held (the tables never change)."""
+_MISSING = object()
 
 
 def _feet_inches(match: re.Match[str]) -> str:

@@ -27,3 +27,14 @@ def column(cells: Any) -> pd.Series:
             except (pa.ArrowException, UnicodeError):  # e.g. a lone surrogate: pandas decides, as before
                 pass
     return pd.Series(cells)
+
+
+def text_column(cells: list[str | None]) -> pd.Series:
+    """Return :func:`column` of cells the caller knows are texts or None (item fields): no type pass."""
+    text = pd.Series(["text"]).dtype
+    if cells and getattr(text, "storage", None) == "pyarrow":
+        try:
+            return pd.Series(pa.array(cells, type=pa.large_string()), dtype=text)
+        except (pa.ArrowException, UnicodeError):  # not texts after all, or a lone surrogate: as column()
+            pass
+    return column(cells)

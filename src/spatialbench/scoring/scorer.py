@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from operator import attrgetter
+from itertools import repeat
+from operator import attrgetter, is_, is_not, methodcaller
 from typing import Any
 
 import numpy as np
@@ -22,11 +23,14 @@ from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring.extraction import Extraction
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.metrics import MRA_MODES, exact_match, ground_truth_error, mra_array
-from spatialbench.scoring.row_frame import column
-from spatialbench.scoring.rules import ResponseScorer, ScoringRules
+from spatialbench.scoring.row_frame import column, text_column
+from spatialbench.scoring.rules import Extractors, ResponseScorer, ScoringRules
 
-_ID, _TASK, _DATASET, _SCENE, _KIND, _TRUTH, _METADATA, _OPTIONS = map(attrgetter, (
-    "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth", "metadata", "options"))
+_ID, _TASK, _DATASET, _SCENE, _KIND, _TRUTH, _METADATA, _OPTIONS, _QUESTION = map(attrgetter, (
+    "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth", "metadata", "options", "question"))
+_PRUNED = methodcaller("get", "pruned")
+_ITEM_TEXTS = frozenset(("id", "task", "dataset", "scene_id", "answer_kind", "ground_truth", "rule"))
+"""Row columns whose cells are texts or None by construction (validated item fields, rule names)."""
 ROW_COLUMNS = (
     "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth",
     "prediction", "extracted", "rule", "answered", "missing", "score", "pruned", "n_options",
@@ -86,23 +90,35 @@ class ScoreResult:
 
 
 def _extract_all(items: list[Item], texts: list[str | None], rules: ScoringRules, mode: str) -> list:
+    """Return each item's extraction (None without a response): choice and number items read apart.
+
+    Extractors are pure functions of (text, options | the question's key): model answers repeat a lot
+    ("B", "2"), so each distinct input is read once; keys are built and looked up in C loops.
+    """
     extractors = rules.extractors(mode)
-    choice, number, question_key = extractors.choice, extractors.number, extractors.question_key
-    # Extractors are pure functions of (text, options | the question's key): model answers repeat a lot
-    # ("B", "2"), so each distinct input is read once.
-    seen: dict[tuple[bool, str, object], Extraction] = {}
-    results: list[Extraction | None] = []
-    for item, text in zip(items, texts, strict=True):
-        if text is None:
-            results.append(None)
-            continue
-        is_choice = item.answer_kind is AnswerKind.MULTIPLE_CHOICE
-        key = (is_choice, text, item.options if is_choice else question_key(item.question))
-        found = seen.get(key)
-        if found is None:
-            found = seen[key] = choice(text, item.options) if is_choice else number(text, item.question)
-        results.append(found)
+    results: list[Extraction | None] = [None] * len(items)
+    choice = np.fromiter(map(is_, map(_KIND, items), repeat(AnswerKind.MULTIPLE_CHOICE)), bool, len(items))
+    given = np.fromiter(map(is_not, texts, repeat(None)), bool, len(texts))
+    for picked, read in ((choice & given, _read_choices), (~choice & given, _read_numbers)):
+        positions = np.flatnonzero(picked).tolist()
+        for position, found in zip(positions, read(_take(items, positions), _take(texts, positions),
+                                                   extractors), strict=True):
+            results[position] = found
     return results
+
+
+def _read_choices(items: list[Item], texts: list[str], extractors: Extractors) -> list[Extraction]:
+    keys = list(zip(texts, map(_OPTIONS, items), strict=True))
+    found = {key: extractors.choice(*key) for key in dict.fromkeys(keys)}
+    return list(map(found.__getitem__, keys))
+
+
+def _read_numbers(items: list[Item], texts: list[str], extractors: Extractors) -> list[Extraction]:
+    questions = list(map(_QUESTION, items))
+    keys = list(zip(texts, map(extractors.question_key, questions), strict=True))
+    first = dict(zip(reversed(keys), reversed(questions), strict=True))  # the question of its first item
+    found = {key: extractors.number(key[0], question) for key, question in first.items()}
+    return list(map(found.__getitem__, keys))
 
 
 def _scores(items: list[Item], values: list, mra: str) -> tuple[np.ndarray, list[str]]:
@@ -187,9 +203,10 @@ def _whole_responses(
 
 
 def _unmatched(items: list[Item], responses: Mapping[str, str | None]) -> set[str]:
-    """Return the response ids that match no item (from the items' own id strings, no copies)."""
-    ids = {item.id for item in items}
-    return {key for key in responses if key not in ids}
+    """Return the response ids that match no item (item ids are unique: none when all responses matched)."""
+    if sum(map(responses.__contains__, map(_ID, items))) == len(responses):
+        return set()
+    return set(responses.keys() - set(map(_ID, items)))
 
 
 def build_rows(items: list[Item], texts: list[str | None], values: list, read_by: list[str],
@@ -202,7 +219,8 @@ def build_rows(items: list[Item], texts: list[str | None], values: list, read_by
     columns = _row_columns(items, texts, values, read_by, scores)
     if not items:  # a frame of empty lists, as before: float64 columns
         return pd.DataFrame(dict(columns), columns=list(ROW_COLUMNS))
-    return pd.DataFrame({name: column(cells) for name, cells in columns}, columns=list(ROW_COLUMNS))
+    frame = {name: (text_column if name in _ITEM_TEXTS else column)(cells) for name, cells in columns}
+    return pd.DataFrame(frame, columns=list(ROW_COLUMNS))
 
 
 def _row_columns(items: list[Item], texts: list[str | None], values: list, read_by: list[str],
@@ -221,11 +239,16 @@ def _row_columns(items: list[Item], texts: list[str | None], values: list, read_
     yield "prediction", texts
     yield "extracted", values
     yield "rule", read_by
-    yield "answered", [v is not None for v in values]
-    yield "missing", [t is None for t in texts]
+    yield "answered", _flags(map(is_not, values, repeat(None)), len(values))
+    yield "missing", _flags(map(is_, texts, repeat(None)), len(texts))
     yield "score", np.asarray(scores, dtype=float)
-    yield "pruned", [m.get("pruned") for m in map(_METADATA, items)]
+    yield "pruned", list(map(_PRUNED, map(_METADATA, items)))
     yield "n_options", list(map(len, map(_OPTIONS, items)))  # 0 for numerical items (chance-adjusted scores)
+
+
+def _flags(flags: Iterator[bool], count: int) -> np.ndarray | list:
+    """Return a bool column of ``count`` flags (an empty list when none: float64 when empty, as before)."""
+    return np.fromiter(flags, dtype=bool, count=count) if count else []
 
 
 def result_from_rows(rules: ScoringRules, extract: str, mra: str, rows: pd.DataFrame, errors: list[str],
