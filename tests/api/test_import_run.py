@@ -89,6 +89,21 @@ def test_a_file_that_matches_nothing_leaves_no_folder(shared_data: Path, tmp_pat
     assert not (tmp_path / "x").exists()
 
 
+@pytest.mark.parametrize("version", ["0.6.1", "0.7.3"])
+def test_lmms_evals_aggregated_results_file_names_the_sample_log(shared_data: Path, tmp_path: Path,
+                                                                 version: str) -> None:
+    annotations = require_file(shared_data / ANNOTATIONS)
+    results = require_file(shared_data / f"lmms_eval/lmms_eval_{version}_results.json")
+    result = CliRunner().invoke(app, ["import", str(results), "-b", "vsibench", "-a", str(annotations),
+                                      "--out", str(tmp_path / "x")])
+    assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+    assert result.output == (
+        f"error: {results}: this is lmms-eval's aggregated results file (scores per task, no answers); "
+        "the file to give is the per-sample log lmms-eval writes beside it with --log_samples, "
+        "*_samples_<task>.jsonl\n")
+    assert not (tmp_path / "x").exists()
+
+
 def test_the_version_comes_from_the_file_name() -> None:
     assert tool_version(Path("lmms_eval_0.6.1_samples_vsibench.jsonl")) == "0.6.1"
     assert tool_version(Path("20250101_samples_vsibench.jsonl")) == "unknown"

@@ -68,3 +68,20 @@ def test_cli_setup_errors_are_one_clear_line(tmp_path: Path, monkeypatch: pytest
     for extra, message in cases:
         result = CliRunner().invoke(app, _args(root, tmp_path / "o", None, *extra))
         assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_a_human_run_s_config_names_serve_not_an_unknown_model(tmp_path: Path) -> None:
+    from spatialbench.benchmarks import get_benchmark
+    from spatialbench.web import human
+
+    make_vsibench(tmp_path / "data", n_videos=1, per_video=2)
+    spec = get_benchmark("vsibench")
+    human.start(tmp_path / "work", "ana", spec, tmp_path / "data", ["0"])
+    result = CliRunner().invoke(app, ["run", "--config", str(tmp_path / "work" / "human-ana" / "config.json"),
+                                      "--no-progress"])
+    assert result.exit_code == 2 and result.output.count("\n") == 1, result.output
+    assert result.output == (
+        "error: model 'human:ana' is a human evaluation: human runs cannot be re-run by `spatialbench run`; "
+        f"continue it with `spatialbench serve --data {tmp_path / 'data'} --benchmark vsibench "
+        f"--workdir {tmp_path / 'work'}`, page Human evaluation, name ana\n")
+

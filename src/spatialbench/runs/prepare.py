@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec, OptionError
@@ -33,7 +34,7 @@ from spatialbench.runs.checks import ConfigValueError, RunSetupError, check_conf
 from spatialbench.runs.config import RunConfig
 from spatialbench.runs.defaults import apply_benchmark_defaults
 from spatialbench.runs.dialogue import prepare_strategy
-from spatialbench.runs.folder import baseline_name
+from spatialbench.runs.folder import HUMAN_PREFIX, baseline_name
 from spatialbench.runs.plan import data_root, select_items
 from spatialbench.runs.preflight import check_media
 from spatialbench.runs.record import load_run_items
@@ -120,7 +121,8 @@ def prepare(config: RunConfig, backend: Backend | None = None) -> PreparedRun:
         ValueError: a prompt field or strategy parameter refused (pydantic's ValidationError names it).
         RunSetupError: a frame strategy that conflicts with the benchmark's options, a scoring mode the
             benchmark lacks, a strategy that does not apply to a baseline, unreadable meta-info, data
-            that cannot be read or holds no item, missing or unusable media.
+            that cannot be read or holds no item, missing or unusable media; a human evaluation's model
+            (``human:NAME``, continued in ``spatialbench serve``).
         SelectionError: ``data.ids`` the benchmark lacks.
         ConfigValueError: also a selection of nothing (runs/checks.py).
     """
@@ -168,10 +170,13 @@ def _backend_factory(config: RunConfig, baseline: str | None) -> BackendFactory 
     """Check the model name, its URLs and ``model.options``; return what builds the back end.
 
     Raises:
+        RunSetupError: a human evaluation's model (``human:NAME``: the run folder's ``config.json``).
         UnknownNameError, BackendError: as :func:`prepare`. ConfigValueError: ``model.options`` refused
             (field ``model.options``), or given to a baseline.
     """
     name = config.model.name
+    if name.startswith(HUMAN_PREFIX):  # its answers come from a person in the browser, not from a back end
+        raise RunSetupError(_human_run(config))
     check_model_name(name)
     check_model_urls(name)
     if baseline is not None:
@@ -200,3 +205,12 @@ def _check_benchmark_options(spec: BenchmarkSpec, config: RunConfig) -> None:
         raise ConfigValueError(("data", "options", exc.option), exc.reason, str(exc)) from None
     except ValueError as exc:
         raise ConfigValueError(("data", "options"), str(exc), str(exc)) from None
+
+
+def _human_run(config: RunConfig) -> str:
+    """Say that a human evaluation is continued in ``serve`` (its folder is ``WORKDIR/human-NAME``)."""
+    person = config.model.name.removeprefix(HUMAN_PREFIX)
+    serve = (f"spatialbench serve --data {config.data.path} --benchmark {config.data.benchmark} "
+             f"--workdir {Path(config.out).parent}")
+    return (f"model {config.model.name!r} is a human evaluation: human runs cannot be re-run by "
+            f"`spatialbench run`; continue it with `{serve}`, page Human evaluation, name {person}")

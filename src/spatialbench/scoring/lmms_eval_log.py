@@ -16,16 +16,41 @@ hold (read from unedited 0.6.1 and 0.7.3 output, ../shared/data/lmms_eval):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from spatialbench.records.files import read_records
+from spatialbench.records.files import read_records, read_text
 from spatialbench.records.rows import RowError
 
 LMMS_KEYS = frozenset({"doc_id", "doc", "resps", "filtered_resps"})
 """Keys that mark an lmms-eval sample line (a plain prediction line has ``id`` and ``response``)."""
+
+
+RESULTS_KEYS = frozenset({"results", "configs", "versions", "n-samples"})
+"""Top-level keys of lmms-eval's aggregated ``*_results.json`` (0.6.1 and 0.7.3 alike): scores, no answers."""
+
+
+def refuse_results_file(path: Path) -> None:
+    """Refuse lmms-eval's aggregated results file, naming the per-sample log to give instead.
+
+    Called once nothing could be read from ``path``, so that no other ``.json`` file is parsed twice.
+
+    Raises:
+        ValueError: ``path`` is a ``.json`` object holding every key of :data:`RESULTS_KEYS`.
+    """
+    if not path.is_file() or path.suffix.lower() != ".json":
+        return
+    try:
+        data = json.loads(read_text(path))
+    except ValueError:  # not JSON, or not UTF-8: the reader has reported it
+        return
+    if isinstance(data, dict) and RESULTS_KEYS <= set(data):
+        raise ValueError(f"{path}: this is lmms-eval's aggregated results file (scores per task, "
+                         "no answers); the file to give is the per-sample log lmms-eval writes beside "
+                         "it with --log_samples, *_samples_<task>.jsonl")
 
 
 def sample_files(folder: Path) -> list[Path]:

@@ -140,3 +140,26 @@ def describe_table(path: Path) -> str:
     if len(columns) == 1 and ";" in columns[0]:
         found += " (one column: a semicolon-separated file? save it comma-separated)"
     return f"read {rows} row(s) from {where}; expected {EXPECTED_COLUMNS}; found: {found}"
+
+
+def table_files(folder: Path) -> list[Path]:
+    """List the prediction tables (:data:`TABLE_SUFFIXES`) directly in ``folder``, sorted."""
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in TABLE_SUFFIXES)
+
+
+def file_names(files: list[Path]) -> str:
+    """Name the first five files (``a.csv, b.csv ...``) for a message."""
+    return ", ".join(f.name for f in files[:5]) + (" ..." if len(files) > 5 else "")
+
+
+def check_folder(folder: Path) -> None:
+    """Refuse a folder holding prediction tables beside other prediction files (``.jsonl`` / ``.json``).
+
+    Raises:
+        ValueError: both kinds are there (VLMEvalKit's output folder), naming the first of each.
+    """
+    tables = table_files(folder)
+    others = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in (".jsonl", ".json"))
+    if tables and others:
+        raise ValueError(f"{folder}: a folder of prediction tables ({file_names(tables)}) and other "
+                         f"prediction files ({file_names(others)}); give the prediction file itself")

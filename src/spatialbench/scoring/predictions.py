@@ -53,12 +53,19 @@ from spatialbench.scoring.lmms_eval_log import (
     choose_log,
     filter_changed,
     is_sample,
+    refuse_results_file,
     sample_files,
     sample_item,
     sample_response,
 )
 from spatialbench.scoring.prediction_blocks import add_block
-from spatialbench.scoring.prediction_tables import TABLE_SUFFIXES, read_table
+from spatialbench.scoring.prediction_tables import (
+    TABLE_SUFFIXES,
+    check_folder,
+    file_names,
+    read_table,
+    table_files,
+)
 from spatialbench.scoring.question_check import LoggedQuestion, check_questions
 
 RESPONSE_FIELDS = ("response", "prediction", "model_answer")
@@ -208,29 +215,12 @@ def _jsonl_blocks(path: Path) -> Iterator[Record | Block | RowError]:
         yield from jsonl_blocks(file) if file.suffix.lower() == ".jsonl" else read_records(file)
 
 
-def _table_files(folder: Path) -> list[Path]:
-    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in TABLE_SUFFIXES)
-
-
-def _names(files: list[Path]) -> str:
-    return ", ".join(f.name for f in files[:5]) + (" ..." if len(files) > 5 else "")
-
-
-def _check_folder(folder: Path) -> None:
-    """Refuse a folder holding prediction tables beside other prediction files (``.jsonl`` / ``.json``)."""
-    tables = _table_files(folder)
-    others = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in (".jsonl", ".json"))
-    if tables and others:
-        raise ValueError(f"{folder}: a folder of prediction tables ({_names(tables)}) and other prediction "
-                         f"files ({_names(others)}); give the prediction file itself")
-
-
 def detect_format(path: Path) -> str:
     """Return ``jsonl``, ``lmms-eval``, ``export`` or ``table`` for ``path`` (file or folder)."""
     if path.is_dir():
         jsonl = _jsonl_files(path)
         if not jsonl:
-            return "table" if _table_files(path) else "export"
+            return "table" if table_files(path) else "export"
         path = jsonl[0]
     if path.suffix.lower() in TABLE_SUFFIXES:
         return "table"
@@ -260,7 +250,8 @@ def read_predictions(
             unreadable ``.xlsx``; a UTF-16 file (:class:`~spatialbench.records.files.NotUtf8Error`); a
             folder of several tables, or of tables beside ``.jsonl`` / ``.json`` files; an lmms-eval
             output folder with no log, or several, of these items' questions
-            (:func:`~spatialbench.scoring.lmms_eval_log.choose_log`).
+            (:func:`~spatialbench.scoring.lmms_eval_log.choose_log`); lmms-eval's aggregated results file
+            (:func:`~spatialbench.scoring.lmms_eval_log.refuse_results_file`).
         QuestionMismatchError (a ValueError): rows carrying question texts that are not the items' (the
             wrong annotation file; :mod:`spatialbench.scoring.question_check`).
     """
@@ -269,7 +260,7 @@ def read_predictions(
         raise FileNotFoundError(f"predictions not found: {path}")
     items, notes = list(items), []
     if path.is_dir():
-        _check_folder(path)
+        check_folder(path)
         if format in (None, "lmms-eval") and sample_files(path):  # an lmms-eval output folder: one task
             path, note = choose_log(path, _question_of(items), items[0].benchmark if items else None)
             notes.append(note)
@@ -280,6 +271,8 @@ def read_predictions(
     out = Predictions(format=format, warnings=notes, source=path)
     with paused_gc():  # many new rows: no cycle scans while they are read (records.bulk)
         readers[format](path, _Joiner(items), out, response_field)
+    if not out.responses:  # nothing read: say so if it is lmms-eval's scores rather than its answers
+        refuse_results_file(path)
     check_questions(out.questions, items)
     return out
 
@@ -393,8 +386,9 @@ def _read_export(path: Path, joiner: _Joiner, out: Predictions, field: str | Non
 
 
 def _read_table(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:
-    files = _table_files(path) if path.is_dir() else [path]
+    files = table_files(path) if path.is_dir() else [path]
     if len(files) > 1:  # e.g. a VLMEvalKit folder: predictions, per-item scores and the score table
-        raise ValueError(f"{path}: {len(files)} tables ({_names(files)}); give the prediction file itself")
+        raise ValueError(f"{path}: {len(files)} tables ({file_names(files)}); give the prediction file "
+                         "itself")
     for file in files:
         _read_records(read_table(file), joiner, out, field, id_fields=("id", "index"))
