@@ -85,3 +85,23 @@ def test_sort_by_score_descending_puts_the_global_best_first(tab: Any, many: Any
     tab.wait_for_url("**page_number=1*")
     assert tab.locator("#items th", has_text="vision").get_attribute("aria-sort") == "descending"
     assert best["id"] not in [int(i) for i in ids_shown(tab)]
+
+
+def test_next_and_browse_of_an_item_keep_the_search_and_the_sort(tab: Any, many: Any) -> None:
+    served, rows, _ = many
+    tab.goto(f"{served.url}/")
+    tab.fill("#search", "how many")  # the counting questions: 270 / 2 = 135 (even ids, support.vsi_data)
+    tab.wait_for_function("document.querySelector('#results p.muted').textContent.startsWith('135 item(s)')")
+    for order in ("asc", "desc"):
+        tab.locator("#items th", has_text="vision").locator("a").click()
+        tab.wait_for_url(f"**order={order}*")
+    address, listed = tab.url, ids_shown(tab)
+    assert address == f"{served.url}/?q=how+many&sort=run%3Avision&order=desc"
+    tab.locator("#items tbody tr").nth(11).locator("td:first-child a").click()
+    tab.wait_for_url(f"**/item/{listed[11]}?q=how+many&sort=run%3Avision&order=desc")
+    tab.click("#next")
+    tab.wait_for_url(f"**/item/{listed[12]}?q=how+many&sort=run%3Avision&order=desc")
+    assert "item 13 of 135" in tab.inner_text("nav.walk")
+    tab.click("#browse")
+    tab.wait_for_url(address)
+    assert ids_shown(tab) == listed

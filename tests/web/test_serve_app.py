@@ -47,6 +47,30 @@ def test_human_run_on_chosen_ids_in_benchmark_order(client: TestClient, data: Pa
     assert client.post("/human/start", data={"name": "../x", "size": "2"}).status_code == 400
 
 
+@pytest.mark.parametrize(("task", "named"), [("object_counting", " of task object_counting"), ("", "")])
+def test_a_sample_of_no_item_names_its_task_and_the_least_size(client: TestClient, tmp_path: Path,
+                                                               task: str, named: str) -> None:
+    reply = client.post("/human/start", data={"name": "zoe", "size": "0", "task": task},
+                        headers={"accept": "text/html"})
+    assert reply.status_code == 400 and not (tmp_path / "work" / "human-zoe").exists()
+    message = re.search(r'<p id="error">(.*?)</p>', reply.text, re.S)
+    assert message is not None, reply.text
+    assert message.group(1).strip() == (
+        f"cannot start a human evaluation of 0 item(s){named}: the sample size must be ≥ 1")
+    assert '<a id="back" href="/human">' in reply.text  # the way back to the form
+
+
+def test_a_task_given_twice_samples_from_both(client: TestClient, data: Path, tmp_path: Path) -> None:
+    # 6 items: ids 0, 2, 4 count chairs, 1, 3, 5 ask a relative distance (support.vsi_data)
+    client.post("/human/start", data={"name": "two", "size": "6", "seed": "0",
+                                      "task": ["object_counting", "object_rel_distance"]})
+    config = json.loads((tmp_path / "work" / "human-two" / "config.json").read_text())["config"]
+    assert sorted(config["data"]["ids"], key=int) == ["0", "1", "2", "3", "4", "5"]
+    client.post("/human/start", data={"name": "one", "size": "6", "seed": "0", "task": "object_counting"})
+    config = json.loads((tmp_path / "work" / "human-one" / "config.json").read_text())["config"]
+    assert sorted(config["data"]["ids"], key=int) == ["0", "2", "4"]
+
+
 def test_review_lists_audit_disagreements_first(client: TestClient) -> None:
     page = client.get("/review").text
     first = re.search(r"<tbody>\s*<tr[^>]*><td><a href=\"/item/([^\"]+)\"", page)

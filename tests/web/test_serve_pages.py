@@ -28,10 +28,12 @@ def items(served: Any) -> list[dict]:
 def test_browse_filters_by_task_and_scene(client, tiny_served) -> None:
     records = items(tiny_served)
     page = client.get("/", params={"task": "object_rel_distance", "scene": "scene1"}).text
-    listed = set(re.findall(r'href="/item/([^"]+)"', page))
+    links = re.findall(r'href="/item/([^"?]+)([^"]*)"', page)
     expected = {str(r["id"]) for r in records if r["question_type"] == "object_rel_distance"
                 and r["scene_name"] == "scene1"}
-    assert listed == expected and f"{len(expected)} item(s)" in page
+    assert {i for i, _ in links} == expected and f"{len(expected)} item(s)" in page
+    # each item link carries the filters, so the item page walks this list (issue 22)
+    assert {q for _, q in links} == {"?task=object_rel_distance&amp;scene=scene1"}
 
 
 def test_item_page_shows_video_frames_sent_and_the_answer(client, tiny_served) -> None:

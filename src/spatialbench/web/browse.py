@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pandas as pd
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
 from spatialbench.records.flags import EXCLUDED, latest_flags
@@ -18,7 +18,7 @@ from spatialbench.scoring.uncertainty import table_ci
 from spatialbench.views.tables import table_css, table_script
 from spatialbench.views.transcript import stylesheet
 from spatialbench.web.app import STATIC, page
-from spatialbench.web.listing import COLUMNS, FILTERS, Listing, value_of
+from spatialbench.web.listing import COLUMNS, FILTERS, Listing, listing_query, value_of
 from spatialbench.web.runs import ServedRun
 from spatialbench.web.security import UnsafePathError, safe_file
 from spatialbench.web.state import ServeState
@@ -36,18 +36,18 @@ def serve_state(request: Request) -> ServeState:
     return request.app.state.serve  # type: ignore[no-any-return]
 
 
+ListingQuery = Annotated[Listing, Depends(listing_query)]
+
+
 @router.get("/", response_class=HTMLResponse)
-def browse(request: Request, task: str = "", scene: str = "", dataset: str = "", kind: str = "",
-           q: str = "", sort: str = "", order: str = "asc", page_number: int = 0) -> HTMLResponse:
+def browse(request: Request, listing: ListingQuery, page_number: int = 0) -> HTMLResponse:
     """List every item that passes the filters and the words of ``q``, sorted by ``sort``, 100 a page.
 
-    Filters, search and sort apply to all items before the page is cut (:mod:`spatialbench.web.listing`);
-    ``page_number`` (0-based) is clamped to the pages there are.
+    Filters, search and sort apply to all items before the page is cut (:mod:`spatialbench.web.listing`;
+    a filter repeated keeps any of its values); ``page_number`` (0-based) is clamped to the pages there are.
     """
     state = serve_state(request)
     runs = state.runs()
-    listing = Listing({"task": task, "scene": scene, "dataset": dataset, "kind": kind}, q, sort,
-                      "desc" if order == "desc" else "asc")
     items = listing.rows(state.items, runs)
     pages = -(-len(items) // PAGE_SIZE)
     page_number = min(max(page_number, 0), max(pages - 1, 0))
@@ -56,9 +56,14 @@ def browse(request: Request, task: str = "", scene: str = "", dataset: str = "",
     columns = [key for key in COLUMNS if key != "scene" or options["scene"]]  # no scene in any item: none
     headers = [listing.header(key, key) for key in columns]
     headers += [listing.header(f"run:{r.name}", r.name) for r in runs]
-    return page(request, "browse.html.j2", items=shown, total=len(items), chosen={**listing.chosen, "q": q},
-                options=options, runs=runs, page_number=page_number, pages=pages, query=listing.query(),
-                headers=headers, columns=columns, listing=listing, load_errors=state.load_errors)
+    return page(request, "browse.html.j2", items=shown, total=len(items), options=options, runs=runs,
+                page_number=page_number, pages=pages, item_query=_query(listing.pairs()), headers=headers,
+                columns=columns, listing=listing, load_errors=state.load_errors)
+
+
+def _query(pairs: list[tuple[str, str]]) -> str:
+    """``?a=1&b=2``, or nothing for no parameters."""
+    return "?" + urlencode(pairs) if pairs else ""
 
 
 def media_url(state: ServeState, ref: MediaRef, name: str | None = None) -> str | None:
@@ -111,11 +116,13 @@ def heading(state: ServeState, item: Item) -> str:
 
 
 @router.get("/item/{item_id}", response_class=HTMLResponse)
-def item_page(request: Request, item_id: str,
+def item_page(request: Request, item_id: str, listing: ListingQuery,
               runs: Annotated[list[str] | None, Query()] = None) -> HTMLResponse:
     """Show one item: video or frames, question, options, truth, flag form, and each run's request and answer.
 
     ``runs`` (repeated, or comma-separated) shows only those runs, side by side; all runs by default.
+    Browse's parameters (``q``, ``sort``, filters) choose the list previous / next walk and the browse
+    link returns to (its page holding this item); an item outside that list walks the benchmark's order.
     """
     state = serve_state(request)
     item = state.by_id.get(item_id)
@@ -125,14 +132,18 @@ def item_page(request: Request, item_id: str,
     every = state.runs()
     chosen = [r for r in every if not wanted or r.name in wanted]
     flags = latest_flags(state.flags_file, state.spec.name) if state.flags_file.is_file() else {}
-    k = state.items.index(item)
-    query = "?" + "&".join(f"runs={quote(n)}" for n in wanted) if wanted else ""
+    walk = listing.rows(state.items, every)
+    if item not in walk:
+        walk, listing = list(state.items), listing_query()
+    k = walk.index(item)
+    back = listing.pairs(**({"page_number": k // PAGE_SIZE} if k >= PAGE_SIZE else {}))
+    query = _query(listing.pairs() + [("runs", n) for n in wanted])
     return page(request, "item.html.j2", item=item, media=media_views(state, item),
                 heading=heading(state, item), answers=[_answer(state, r, item.id) for r in chosen],
-                flag=flags.get(item.id),
-                all_runs=[r.name for r in every], shown_runs=wanted, position=k + 1, total=len(state.items),
-                prev_id=state.items[k - 1].id if k > 0 else None, query=query,
-                next_id=state.items[k + 1].id if k + 1 < len(state.items) else None)
+                flag=flags.get(item.id), listing_pairs=listing.pairs(), browse_href="/" + _query(back),
+                all_runs=[r.name for r in every], shown_runs=wanted, position=k + 1, total=len(walk),
+                prev_id=walk[k - 1].id if k > 0 else None, query=query,
+                next_id=walk[k + 1].id if k + 1 < len(walk) else None)
 
 
 @router.get("/media/{path:path}")

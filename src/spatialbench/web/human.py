@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -34,15 +34,21 @@ NAME = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 PROMPT = {"human": True, "shown": "whole video(s), question and options as in the benchmark"}
 
 
-def sample_ids(items: Sequence[Item], size: int, seed: int, task: str | None = None) -> list[str]:
+def sample_ids(items: Sequence[Item], size: int, seed: int, tasks: Collection[str] = ()) -> list[str]:
     """Ids of ``size`` items drawn without replacement (``numpy`` generator from ``seed``), benchmark order.
 
+    ``tasks``: draw from the items of these tasks (their union); none given: from every item.
+
     Raises:
-        ValueError: ``size`` < 1, or no item of ``task``.
+        ValueError: ``size`` < 1 (the message names the tasks given), or no item of ``tasks``.
     """
-    pool = [i for i in items if task in (None, "", i.task)]
-    if size < 1 or not pool:
-        raise ValueError(f"cannot sample {size} item(s) from {len(pool)} of task {task or 'any'}")
+    named = f" of task {' or '.join(tasks)}" if tasks else ""
+    if size < 1:
+        raise ValueError(f"cannot start a human evaluation of {size} item(s){named}: "
+                         "the sample size must be ≥ 1")
+    pool = [i for i in items if not tasks or i.task in tasks]
+    if not pool:
+        raise ValueError(f"cannot start a human evaluation{named}: no item{named} in the benchmark")
     chosen = set(np.random.default_rng(seed).choice(len(pool), size=min(size, len(pool)), replace=False))
     return [item.id for k, item in enumerate(pool) if k in chosen]
 

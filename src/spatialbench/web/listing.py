@@ -2,9 +2,11 @@
 
 The query parameters (``task``, ``scene``, ``dataset``, ``kind``, ``q``, ``sort``, ``order``) apply to all
 items before the page of 100 is cut, so a search finds an item on any page and a sort by a run's score
-puts the benchmark's best item first. ``sort`` is ``id``, ``task``, ``scene``, ``question``, ``truth`` or
-``run:NAME`` (that run's score; unscored items last in either direction); unknown names keep the
-benchmark's order.
+puts the benchmark's best item first. A filter given more than once keeps the items of any of its values
+(``?task=a&task=b``: the union of the two tasks). ``sort`` is ``id``, ``task``, ``scene``, ``question``,
+``truth`` or ``run:NAME`` (that run's score; unscored items last in either direction); unknown names keep
+the benchmark's order. The item page reads the same parameters (:func:`listing_query`), so its previous /
+next links walk the list browse showed and its browse link returns to it.
 """
 
 from __future__ import annotations
@@ -12,8 +14,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import urlencode
+
+from fastapi import Query
 
 from spatialbench.records.item import Item
 from spatialbench.web.runs import ServedRun
@@ -45,9 +49,12 @@ def _natural(text: str) -> tuple[int, float, str]:
 
 @dataclass(frozen=True)
 class Listing:
-    """The browse request: chosen filters, search words, sort column and order (``asc`` / ``desc``)."""
+    """The browse request: chosen filter values, search words, sort column and order (``asc`` / ``desc``).
 
-    chosen: dict[str, str]
+    ``chosen`` maps each of :data:`FILTERS` to the values kept (none: every item).
+    """
+
+    chosen: dict[str, tuple[str, ...]]
     q: str = ""
     sort: str = ""
     order: str = "asc"
@@ -69,11 +76,22 @@ class Listing:
         return [i for _, i in scored] + unscored
 
     def _kept(self, item: Item) -> bool:
-        return all(value_of(item, k) == v for k, v in self.chosen.items() if v) and searched(item, self.q)
+        return all(value_of(item, k) in v for k, v in self.chosen.items() if v) and searched(item, self.q)
 
-    def query(self, **changed: str) -> str:
-        """Return this request's query string with ``changed`` parameters replaced (no page number)."""
-        return urlencode({**self.chosen, "q": self.q, "sort": self.sort, "order": self.order, **changed})
+    def pairs(self, **changed: str | int) -> list[tuple[str, str]]:
+        """Return this request's parameters, ``changed`` ones replaced; defaults left out unless changed.
+
+        A filter with several values gives one pair per value, in the order they were chosen.
+        """
+        given = {**{k: list(v) for k, v in self.chosen.items()}, "q": self.q, "sort": self.sort,
+                 "order": "" if self.order == "asc" else self.order, **changed}
+        return [(key, str(value)) for key, values in given.items()
+                for value in (values if isinstance(values, list) else [values])
+                if value != "" or key in changed]
+
+    def query(self, **changed: str | int) -> str:
+        """Return :meth:`pairs` as a query string (``q=trash+bin&sort=run%3Acot&order=desc``; no ``?``)."""
+        return urlencode(self.pairs(**changed))
 
     def header(self, key: str, label: str) -> dict[str, Any]:
         """Return a column header: its label, link (a click sorts by it, again reverses) and ``aria-sort``."""
@@ -82,6 +100,18 @@ class Listing:
         aria = ("descending" if self.order == "desc" else "ascending") if active else "none"
         return {"label": label, "href": "?" + self.query(sort=key, order=order), "aria": aria,
                 "arrow": {"ascending": "▲", "descending": "▼"}.get(aria, "")}
+
+
+Values = Annotated[list[str] | None, Query()]
+"""A filter's query parameter: repeated for several values (``?task=a&task=b``); empty values ignored."""
+
+
+def listing_query(task: Values = None, scene: Values = None, dataset: Values = None, kind: Values = None,
+                  q: str = "", sort: str = "", order: str = "asc") -> Listing:
+    """Read the browse list's parameters (a FastAPI dependency of browse and of the item page)."""
+    given = {"task": task, "scene": scene, "dataset": dataset, "kind": kind}
+    chosen = {name: tuple(dict.fromkeys(v for v in values or () if v)) for name, values in given.items()}
+    return Listing(chosen, q, sort, "desc" if order == "desc" else "asc")
 
 
 def _score(run: ServedRun, item_id: str) -> float | None:

@@ -41,19 +41,20 @@ def human_start_page(request: Request) -> HTMLResponse:
 
 @router.post("/human/start", dependencies=FORM_TOKEN)
 def human_start(request: Request, name: Annotated[str, Form()], size: Annotated[int, Form()] = 5,
-                seed: Annotated[int, Form()] = 0, task: Annotated[str, Form()] = "",
+                seed: Annotated[int, Form()] = 0, task: Annotated[list[str] | None, Form()] = None,
                 ids: Annotated[str, Form()] = "") -> RedirectResponse:
     """Create the run ``human-NAME``: the chosen ``ids`` (comma-separated), else a seeded random sample.
 
-    An existing run keeps its sample.
+    The sample is drawn from the items of ``task`` (repeated: of any of them; empty: of every task). An
+    existing run keeps its sample. A refused value: 400, a page linking back to the form.
     """
     state = serve_state(request)
     try:
         folder = human.run_folder(state.config.workdir, name)
         chosen = human.chosen_ids(state.items, ids) if ids.strip() else human.sample_ids(
-            state.items, size, seed, task or None)
+            state.items, size, seed, [t for t in task or () if t])
     except ValueError as exc:
-        raise HTTPException(400, str(exc)) from None
+        raise PageError(400, str(exc), "/human", "back to the human evaluation form") from None
     human.start(state.config.workdir, name, state.spec, state.config.data, chosen)
     return _see(f"/human/{folder.name.removeprefix('human-')}")
 
@@ -121,21 +122,23 @@ def human_answer(request: Request, name: str, item_id: Annotated[str, Form()],
 @router.post("/flag", dependencies=FORM_TOKEN)
 def flag(request: Request, item_id: Annotated[str, Form()], flag: Annotated[str, Form()] = "",
          note: Annotated[str, Form()] = "", reviewer: Annotated[str, Form()] = "") -> RedirectResponse:
-    """Append a review flag (wrong / ambiguous / fine) for an item; back to its page.
+    """Append a review flag (wrong / ambiguous / fine) for an item; back to its page (its query kept).
 
     No choice made: 422, a page saying to choose one (with a link back to the item).
     """
     state = serve_state(request)
     if item_id not in state.by_id:
         raise HTTPException(404, f"no item {item_id!r}")
+    query = request.url.query  # the item page's own (browse's list, runs side by side): back to it as it was
+    back = f"/item/{quote(item_id)}" + (f"?{query}" if query else "")
     if not flag:
         raise PageError(422, f"choose wrong, ambiguous or fine before saving the flag of item {item_id!r}",
-                        f"/item/{quote(item_id)}", f"back to item {item_id}")
+                        back, f"back to item {item_id}")
     try:
         append_flag(state.flags_file, state.spec.name, item_id, flag, note, reviewer)
     except ValueError as exc:
         raise HTTPException(400, str(exc)) from None
-    return _see(f"/item/{quote(item_id)}")
+    return _see(back)
 
 
 @router.get("/review", response_class=HTMLResponse)
