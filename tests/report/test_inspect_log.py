@@ -110,3 +110,27 @@ def test_an_out_file_that_is_not_json_is_refused(exported, tmp_path) -> None:
     assert done.exit_code == 2
     assert "log.eval: an Inspect log written here is a .json file" in done.output
     assert not (tmp_path / "log.eval").exists()
+
+
+def test_frames_of_a_run_given_a_relative_data_path_keep_their_folder(tmp_path, monkeypatch) -> None:
+    # the run stored bench/data/arkitscenes/room0.mp4 (its --data as given): the frames' source is the
+    # path inside the benchmark folder, as serve's /media URLs are (was: the bare name room0.mp4)
+    from spatialbench.api import run
+    from spatialbench.runs import RunConfig
+    from support.openai_server import OpenAIServer, ServerScript
+    from support.transcript_runs import room_data
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    room_data(Path("bench") / "data")
+    with OpenAIServer(ServerScript(answer=lambda text: "D")) as server:
+        run(RunConfig.model_validate({
+            "data": {"benchmark": "vsibench", "path": "bench/data"},
+            "model": {"name": f"openai-compatible:{server.url}#vlm"}, "media": {"frames": "uniform:4"},
+            "out": "runs/relative"}), progress=False)
+    done = CliRunner().invoke(app, ["export", "runs/relative", "--format", "inspect", "--out", "logs"])
+    assert done.exit_code == 0, done.output
+    log = _read(next((tmp_path / "logs").glob("*.json")))  # Inspect's own reader loads it
+    assert [[f["source"] for f in s.metadata["frames"]] for s in log.samples] == [
+        ["arkitscenes/room0.mp4"] * 4, ["arkitscenes/room0.mp4"] * 4]  # 2 items, uniform:4 frames each
+    assert [f["frame"] for f in log.samples[0].metadata["frames"]] == [0, 2, 4, 7]

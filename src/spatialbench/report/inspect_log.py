@@ -38,7 +38,7 @@ from spatialbench.report.sheets import SheetMaker
 from spatialbench.runs.folder import RunFolder, open_run
 from spatialbench.runs.imported import imported_solver, imported_source
 from spatialbench.runs.plan import data_root
-from spatialbench.runs.transcript import Transcript, TranscriptTurn, settings_line, transcripts
+from spatialbench.runs.transcript import Transcript, TranscriptTurn, data_relative, settings_line, transcripts
 from spatialbench.scoring.scorer import ScoreResult
 
 SCORER = "spatialbench"
@@ -106,11 +106,11 @@ def _usage(turns: list[TranscriptTurn]) -> dict[str, int]:
 
 
 def _frames(found: Transcript, root: Path) -> list[dict[str, Any]]:
-    """Return the images sent, their source relative to the benchmark folder (no local path)."""
+    """Return the images sent, each source relative to the benchmark folder (else its name: no local path)."""
 
     def relative(source: str) -> str:
-        path = Path(source)
-        return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+        inside = data_relative(root, source)
+        return inside.as_posix() if inside is not None else Path(source).name
 
     return [
         {"source": relative(i.source), "frame": i.frame, "time_s": i.time_s, "label": i.label}

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from spatialbench.records.redaction import redact, secret_values
@@ -25,6 +25,27 @@ from spatialbench.runs.imported import imported_settings, imported_source, impor
 from spatialbench.runs.store.reader import StoredRow, StoredTurn, StoreReader
 
 _IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg", ".webp", ".bmp"}
+
+
+def data_relative(root: Path, source: str) -> PurePosixPath | None:
+    """Return a stored media path relative to the benchmark folder ``root`` (None when it is not under it).
+
+    Serve's ``/media`` URLs and the Inspect export's ``metadata.frames[].source`` are this path, so no
+    local path leaves the machine.
+
+    A run given a relative ``--data`` stores its sources as given (``demo-out/benchmark/synthetic/x.mp4``,
+    relative to where it ran): the path is the longest tail of the source that is a file or folder of
+    ``root`` (``synthetic/x.mp4``). An absolute source is taken relative to ``root``.
+    """
+    path = Path(source)
+    if path.is_absolute():
+        try:
+            return PurePosixPath(path.resolve().relative_to(root.resolve()).as_posix())
+        except ValueError:
+            return None
+    parts = PurePosixPath(path.as_posix()).parts
+    tails = [PurePosixPath(*parts[k:]) for k in range(len(parts))]
+    return next((tail for tail in tails if (root / tail).exists()), None)
 
 
 @dataclass(frozen=True)

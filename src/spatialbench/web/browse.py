@@ -13,7 +13,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 from spatialbench.records.flags import EXCLUDED, latest_flags
 from spatialbench.records.item import Item, MediaKind, MediaRef
 from spatialbench.runs.store.reader import StoredRow
-from spatialbench.runs.transcript import settings_line
+from spatialbench.runs.transcript import data_relative, settings_line
 from spatialbench.scoring.uncertainty import table_ci
 from spatialbench.views.tables import table_css, table_script
 from spatialbench.views.transcript import stylesheet
@@ -22,7 +22,7 @@ from spatialbench.web.listing import COLUMNS, FILTERS, Listing, listing_query, v
 from spatialbench.web.runs import ServedRun
 from spatialbench.web.security import UnsafePathError, safe_file
 from spatialbench.web.state import ServeState
-from spatialbench.web.transcripts import served_path, transcript_view
+from spatialbench.web.transcripts import transcript_view
 
 router = APIRouter()
 PAGE_SIZE = 100
@@ -104,7 +104,7 @@ def _answer(state: ServeState, run: ServedRun, item_id: str) -> dict[str, Any]:
 def _sent_video(root: Path, media: dict[str, Any]) -> bool:
     """Whether a stored media record is of a video (seek buttons), not of image files or a frame folder."""
     source = str(media.get("source", ""))
-    inside = served_path(root, source)
+    inside = data_relative(root, source)
     folder = inside is not None and (root / inside).is_dir()
     return not (source.lower().endswith(IMAGE_SUFFIXES) or "files" in media or folder)
 
