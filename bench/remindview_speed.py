@@ -1,8 +1,8 @@
 """Speed of ``generate remindview`` (issue 12): scenes/minute and questions/minute on this machine.
 
 Generates ``--scenes`` rooms with the paper's settings (both rigs, all 11 distance levels, every target,
-1024×768 frames unless told otherwise) into a temporary folder and prints the rates, the frames rendered
-and the share of time spent outside rendering and ray casting (question generation and writing).
+1024×768 frames unless told otherwise) into a temporary folder and prints the wall time, the rates, the
+frames rendered and the megabytes written (all files, the frames, ``metadata.jsonl``).
 
     .venv/bin/python bench/remindview_speed.py [--scenes 1] [--width 1024 --height 768] [--keep DIR]
 """
@@ -33,7 +33,10 @@ def main() -> None:
             out, config, progress=lambda d, n, s: print(f"[{d}/{n}] {s}", flush=True)
         )
         minutes = (time.perf_counter() - started) / 60
-        frames = sum(1 for _ in out.rglob("frame*.png"))
+        pngs = [path.stat().st_size for path in out.rglob("frame*.png")]
+        frames = len(pngs)
+        total = sum(path.stat().st_size for path in out.rglob("*") if path.is_file())
+        metadata = sum(path.stat().st_size for path in out.rglob("metadata.jsonl"))
     questions = generated.manifest["questions"]
     print(
         f"{args.scenes} scenes, {generated.manifest['frame_sets']} frame sets, {frames} frames "
@@ -42,6 +45,8 @@ def main() -> None:
     print(f"scenes/minute: {args.scenes / minutes:.2f}")
     print(f"questions/minute: {questions / minutes:.0f}")
     print(f"frames/second (render + ray casting + PNG): {frames / (minutes * 60):.1f}")
+    print(f"written: {total / 1e6:.1f} MB, of which the frames {sum(pngs) / 1e6:.1f} MB and metadata.jsonl "
+          f"{metadata / 1e6:.1f} MB")
 
 
 if __name__ == "__main__":

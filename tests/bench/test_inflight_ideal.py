@@ -1,0 +1,41 @@
+"""``bench/inflight.py``'s ideal: n requests at concurrency c take ceil(n / c) rounds of one latency."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from support.shared_data import REPO_ROOT
+
+
+@pytest.fixture(scope="module")
+def inflight() -> ModuleType:
+    """The bench script as a module (bench/ is no package; its imports are numpy and the standard library)."""
+    spec = importlib.util.spec_from_file_location("bench_inflight", REPO_ROOT / "bench" / "inflight.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_inflight", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_round_based_ideal_counts_whole_rounds(inflight: ModuleType) -> None:
+    # the demo's 132 items at 16: 8.25 rounds naive (1.65 s), 9 whole rounds (1.80 s)
+    assert inflight.ideals(132, 0.2, 16) == pytest.approx((1.65, 1.8))
+    # 320 at 16 divides: both are 20 rounds, 4.0 s
+    assert inflight.ideals(320, 0.2, 16) == pytest.approx((4.0, 4.0))
+    assert inflight.ideals(1, 0.2, 16) == pytest.approx((0.0125, 0.2))
+
+
+def test_a_client_that_never_idles_reaches_the_round_based_ideal(inflight: ModuleType) -> None:
+    # 20 requests at 16, 200 ms each: 16 in [0, 0.2), 4 in [0.2, 0.4) — span 0.4 s, the round-based ideal
+    spans = np.array([[0.0, 0.2]] * 16 + [[0.2, 0.4]] * 4)
+    figures = inflight.in_flight(spans, argparse.Namespace(latency=0.2, concurrency=16))
+    assert figures["share"] == pytest.approx(1.0)
+    assert figures["naive_share"] == pytest.approx(0.25 / 0.4)
+    assert figures["n"] == 20 and figures["span_s"] == pytest.approx(0.4)
