@@ -44,8 +44,8 @@ def _units(text: str) -> list[str]:
 def measured_figures(unit: str) -> list[str]:
     """The figures of ``unit`` when it reads as a measurement (else none)."""
     figures = FIGURE.findall(unit)
-    # an approximate figure or a range ("~5 MiB", "65–85 items/s") is one measured, whatever the words
-    approximate = any(f.startswith("~") or re.search(r"\d[–-]\d", f) for f in figures)
+    # an approximate figure ("~5 MiB") is one measured, whatever the words; a bare range is not ("10–240 min videos")
+    approximate = any(f.startswith("~") for f in figures)
     return figures if figures and (approximate or MEASURED.search(unit)) else []
 
 
@@ -73,6 +73,7 @@ def test_a_unit_with_a_figure_must_name_an_existing_script_and_its_load() -> Non
     # settings and limits are no measurements: no measuring word beside them
     assert measured_figures("T-second 640×480 videos; after 30 s it gets requests again") == []
     assert measured_figures("at 64 KiB, `@2.5s` is refused") == []
+    assert measured_figures("`options` (Recall, 10–240 min videos)") == []
 
 
 def test_units_split_list_items_and_paragraphs() -> None:
