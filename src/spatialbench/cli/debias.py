@@ -12,6 +12,7 @@ from spatialbench.cli.apps import CommandError, app, command_errors
 from spatialbench.cli.out_dir import prepare_out_dir
 from spatialbench.cli.score import BenchmarkOpt, load_annotations, lookup
 from spatialbench.cli.stress_test import DataOpt
+from spatialbench.records.wording import plural
 
 if TYPE_CHECKING:
     from spatialbench.analysis.shortcuts.pruning import Pruning
@@ -44,6 +45,11 @@ StopOpt = Annotated[
     float | None,
     typer.Option("--early-stop", help="A group stops when its highest bias is at or below this."),
 ]
+ControlOpt = Annotated[
+    int,
+    typer.Option("--control-seeds", help="Random removals of the same counts per type to compare with (one "
+                 "stress-test each; 0: none). None run when nothing was removed.", min=0),
+]
 
 
 def parse_budgets(text: str) -> dict[str, int]:
@@ -71,6 +77,7 @@ def debias_command(
     floor: Annotated[int, typer.Option("--floor", help="Items every question type keeps.", min=5)] = 10,
     early_stop: StopOpt = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of folds and forests.")] = 42,
+    control_seeds: ControlOpt = 10,
 ) -> None:
     """Remove the highest-bias items by repeated stress-tests; compare with random removal of as many."""
     from spatialbench.analysis.shortcuts.allocation import budgets_from_ids
@@ -90,19 +97,30 @@ def debias_command(
             wanted = budgets_from_ids(table, budgets_from.read_text().split())
     with command_errors(ValueError), progress_bar("debias", unit="stress-test") as bar:  # stderr, terminal
         result = iterative_bias_pruning(
-            table, budget, batch_size, floor, early_stop, seed=seed, progress=bar, alloc=alloc, frac=frac,
-            budgets=wanted,
+            table, budget, batch_size, floor, early_stop, seed=seed, control_seeds=control_seeds,
+            progress=bar, alloc=alloc, frac=frac, budgets=wanted,
         )
     prepare_out_dir(out)
     _write(out, result, {"benchmark": benchmark, "data": str(data), "n_before": len(items),
                          "budgets_source": str(budgets_from) if budgets_from else None})
-    mean = sum(result.control) / len(result.control)
     typer.echo(
         f"removed {len(result.removed)} of {len(items)}: TsT-RF {result.before:.1f} -> {result.after:.1f} "
-        f"(random removal of the same counts: {mean:.1f}, {len(result.control)} seeds)"
+        f"({control_text(result)})"
     )
     for line in short_lines(result, floor, early_stop):
         typer.echo(line)
+
+
+def control_text(result: Pruning) -> str:
+    """Word the random-removal control's mean and seeds, or why none ran (and what it has shown before)."""
+    if result.no_control is None:
+        return f"random removal of the same counts: {_mean(result.control):.1f}, " + plural(
+            len(result.control), "seed"
+        )
+    if not result.removed:
+        return "no random-removal control: nothing was removed"
+    return ("no random-removal control (--control-seeds 0); the published automated pruning did no better "
+            "than random removal at B = 1000")
 
 
 def short_lines(result: Pruning, floor: int, early_stop: float | None) -> list[str]:
@@ -117,6 +135,10 @@ def short_lines(result: Pruning, floor: int, early_stop: float | None) -> list[s
             for g in result.groups if g["removed"] < g["budget"]]
 
 
+def _mean(values: list[float]) -> float:
+    return sum(values) / len(values)
+
+
 def _write(out: Path, result: Pruning, source: dict[str, object]) -> None:
     """Write removed_ids.txt (removal order), kept_ids.txt and summary.json (budgets, groups, control)."""
     summary = {
@@ -126,7 +148,8 @@ def _write(out: Path, result: Pruning, source: dict[str, object]) -> None:
         "tst_before": result.before,
         "tst_after": result.after,
         "tst_random_removal": result.control,
-        "tst_random_removal_mean": sum(result.control) / len(result.control),
+        "tst_random_removal_mean": _mean(result.control) if result.control else None,
+        "no_control": result.no_control,
         "groups": result.groups,
         "note": "TsT-RF overall score (mean of types, percent) on the kept items beside random removal of "
         "the same number per type; the published automated pruning did no better than random "

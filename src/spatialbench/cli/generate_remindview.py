@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from spatialbench.cli.apps import CommandError, generate_app
-from spatialbench.cli.synth_options import MAX_SIZE, plural
+from spatialbench.cli.synth_options import MAX_SIZE
+from spatialbench.records.wording import plural
 
 MIN_SIDE = 16
 

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from spatialbench.cli.apps import CommandError, generate_app
-from spatialbench.cli.synth_options import check_frame_side, check_seconds, interrupted, plural
+from spatialbench.cli.synth_options import check_frame_side, check_seconds, interrupted
+from spatialbench.records.wording import plural
 
 if TYPE_CHECKING:
     from spatialbench.generate.executors import ExecutorSettings

@@ -9,6 +9,8 @@ import math
 
 import typer
 
+from spatialbench.records.wording import plural
+
 MAX_SECONDS = 600.0  # ten minutes of walkthrough per scene (official videos are shorter)
 MAX_SIZE = 4096  # frame side in pixels; a 20000x20000 frame would need GBs per frame of masks and depth
 
@@ -25,11 +27,6 @@ def check_frame_side(value: int) -> int:
     if value % 2 or value > MAX_SIZE:
         raise typer.BadParameter(f"{value}: use an even number of pixels up to {MAX_SIZE} (h264 needs it)")
     return value
-
-
-def plural(count: int, word: str) -> str:
-    """``"1 frame"``, ``"2 frames"``."""
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def interrupted(finished: int) -> typer.Exit:

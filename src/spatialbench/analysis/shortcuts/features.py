@@ -5,7 +5,7 @@ statistics of the *training fold* (``fit``); ``transform`` must not read a row's
 (:data:`spatialbench.analysis.shortcuts.table.LABEL_COLUMNS`) — the leak check verifies it.
 Names and statistics follow the official ``TsT/benchmarks/vsi/models.py`` (leak-free default columns);
 the official relative-distance set also reads the row's gold object, which is a leak: it is kept as
-:data:`LEAKY_FEATURE_SETS` ``["object_rel_distance"]`` for parity and for the leak check's own test.
+:data:`.sets.LEAKY_FEATURE_SETS` ``["object_rel_distance"]`` for parity and for the leak check's own test.
 """
 
 from __future__ import annotations

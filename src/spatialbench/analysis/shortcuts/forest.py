@@ -21,6 +21,7 @@ from spatialbench.analysis.shortcuts.table import order_digest, question_table
 from spatialbench.errors import SpatialBenchError
 from spatialbench.records import Item
 from spatialbench.records.progress import Progress, Tally
+from spatialbench.records.wording import plural
 
 
 class StressTestError(SpatialBenchError, ValueError):
@@ -117,7 +118,8 @@ def _unsplittable(rows: pd.DataFrame, format: str, folds: str, k: int) -> str | 
     """Why ``k`` folds of ``folds`` cannot be made of a type's rows, None when they can."""
     groups = rows["scene"].nunique() if folds == "grouped" else len(rows)
     if min(len(rows), groups) < k:
-        return f"{len(rows)} items in {groups} {'scenes' if folds == 'grouped' else 'rows'} < k={k}"
+        unit = "scene" if folds == "grouped" else "row"
+        return f"{plural(len(rows), 'item')} in {plural(groups, unit)} < k={k}"
     most = int(rows["gt_idx"].value_counts().max()) if format == "mc" and folds == "random" else k
     if most < k:  # StratifiedKFold needs one answer with k members, else it raises
         return f"every answer occurs fewer than k={k} times (most often: {most})"

@@ -11,9 +11,10 @@ prediction). The budget is split into groups pruned on their own (global, per fo
 :mod:`.allocation`); in a group each iteration removes the top ``batch_size`` by ``(-round(bias, 12), id)``
 while every question type keeps at least ``floor`` items; it stops at the group's budget, when nothing is
 eligible, or when the highest bias is at or below ``stop_below`` (early stop). A matched random-removal
-control (same count per type, 10 seeds) is scored the same way: the paper reports that at B = 1000 its
-automated pruning did no better than random removal (gap 12.36 vs 12.20), so the control is part of every
-result.
+control (same count per type, 10 seeds by default) is scored the same way: the paper reports that at
+B = 1000 its automated pruning did no better than random removal (gap 12.36 vs 12.20), so the control is
+part of every result that removed something (with no removal it would only re-score the same table, so it
+is skipped and :attr:`Pruning.no_control` says why; ``control_seeds=0`` skips it too).
 """
 
 from __future__ import annotations
@@ -26,13 +27,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from spatialbench.analysis.shortcuts.allocation import Group, plan_groups, question_types
+from spatialbench.analysis.shortcuts.allocation import BudgetError, Group, plan_groups, question_types
 from spatialbench.analysis.shortcuts.forest import stress_test
 from spatialbench.analysis.shortcuts.table import order_digest, question_table
 from spatialbench.records.progress import Progress, Tally
 
 #: ``ComputeSampleBiasScores`` of Algorithm 1: the remaining rows -> s(x) per id.
 Scorer = Callable[[pd.DataFrame], Mapping[str, float]]
+
+#: Why no random-removal control ran (:attr:`Pruning.no_control`).
+NO_REMOVAL = "nothing was removed, so random removal of as many would only re-score the same items"
+NO_SEEDS = "control_seeds is 0: no random-removal control ran"
 
 #: Where the procedure comes from (``summary.json``'s ``procedure``).
 PROCEDURE = (
@@ -49,7 +54,7 @@ class Pruning:
     ``removed`` in removal order, ``kept`` sorted as the table, ``groups``: per group ``{group, n,
     budget, removed, stop_reason, iterations}``, each iteration ``{size_before, removed, max_bias,
     mean_bias}`` (bias at its start); ``before``/``after`` overall TsT score (percent); ``control``: the
-    random-removal scores per seed.
+    random-removal scores per seed, empty when none ran, and then ``no_control`` says why (else None).
     """
 
     removed: list[str]
@@ -59,6 +64,7 @@ class Pruning:
     after: float
     control: list[float]
     settings: dict[str, Any]
+    no_control: str | None = None
 
 
 def _bias(table: pd.DataFrame, scores: dict[str, float]) -> pd.Series:
@@ -173,11 +179,15 @@ def iterative_bias_pruning(
     before/after and the control always use TsT-RF). ``progress``: called with
     (stress-tests done, stress-tests): one per iteration (at most ``ceil(budget / batch_size)`` a group;
     the total shrinks when a group stops early), before, after, and one per control seed.
+    ``control_seeds``: random removals of the same counts per type (0: none); none run, and ``after`` is
+    ``before``, when nothing was removed (:attr:`Pruning.no_control` says why).
 
     Raises:
-        BudgetError: budgets that do not fit ``alloc`` or the benchmark.
+        BudgetError: budgets that do not fit ``alloc`` or the benchmark; ``control_seeds`` below 0.
         StressTestError / LeakError: from :func:`~spatialbench.analysis.shortcuts.forest.stress_test`.
     """
+    if control_seeds < 0:
+        raise BudgetError(f"--control-seeds {control_seeds}: must be 0 or more (0: no control)")
     full = items if isinstance(items, pd.DataFrame) else question_table(items)
     groups = plan_groups(full, alloc, budget, frac, budgets, floor)
     tally = Tally(sum(-(-g.budget // batch_size) for g in groups) + 2 + control_seeds, progress)
@@ -189,9 +199,11 @@ def iterative_bias_pruning(
         **options, "control_seeds": control_seeds, "fingerprint": order_digest(full["id"].astype(str)),
         "procedure": PROCEDURE, "scorer": getattr(scorer, "__name__", "custom") if scorer else "tst_rf",
     }
-    tally.total = tally.done + 2 + control_seeds  # the iterations that ran
-    before, after = (_score(t, folds, seed) for t in tally.each([full, table]))
+    why = NO_REMOVAL if not removed else NO_SEEDS if not control_seeds else None
+    seeds = 0 if why else control_seeds
+    tally.total = tally.done + (2 if removed else 1) + seeds  # the iterations that ran
+    scores = [_score(t, folds, seed) for t in tally.each([full, table] if removed else [full])]
     return Pruning(
-        removed, list(table["id"]), records, before, after,
-        _control(full, removed, folds, seed, control_seeds, tally), settings,
+        removed, list(table["id"]), records, scores[0], scores[-1],
+        _control(full, removed, folds, seed, seeds, tally), settings, why,
     )
