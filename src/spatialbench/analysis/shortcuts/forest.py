@@ -131,8 +131,8 @@ def _task(
             warnings.simplefilter("ignore", RuntimeWarning)
             # Every fold, not the first only: invariance is a property of the feature maps, but a map may
             # read a held-out answer in a branch only some folds reach (a key unseen in its training
-            # fold). Cheap: one fit and two transforms a fold; the 3-scene demo's 25 checks (both fold
-            # kinds) cost 0.37 s of its 6.3 s CPU, the first folds alone would cost 0.07 s.
+            # fold). Cheap: one fit and two transforms a fold; the 3-scene demo's 25 checks (5 types x 5
+            # folds) cost 0.37 s of its 6.3 s stress-test CPU; its first folds alone cost 0.07 s.
             if leak_check and (leaked := check_label_invariance(fs, train, test)):
                 raise LeakError(fs.name if fs.name != "*" else str(frame["task"].iloc[0]), leaked)
             maps = fs.fit(train)
