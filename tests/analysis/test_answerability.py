@@ -79,3 +79,17 @@ def test_aks_frames_are_refused_with_the_command_that_takes_them(tmp_path: Path)
     result = CliRunner().invoke(app, ["answerability", "--data", str(tmp_path), "--frames", "aks:8"])
     assert result.exit_code == 2
     assert "--frames aks:N is for spatialbench run (with --aks-model)" in result.output
+
+
+def test_overall_is_the_last_row_after_tasks_sorting_past_it(tmp_path: Path) -> None:
+    """``route_planning`` sorts after ``overall``; the overall row still comes last (newcomer check #4)."""
+    _scene(tmp_path)
+    count = _item("object_counting", "How many cup(s) are in this room?", "2")
+    route = _item("route_planning", "You stand by the sofa. How do you reach the cup?", "A")
+    shares = answerability_shares([route, count], tmp_path, [parse_strategy("uniform:2")])
+    # uniform:2 sends frames 0 and 4: 1 cup of 2 (counting not answerable); sofa and a cup (route answerable)
+    assert list(shares["uniform:2"].items()) == [
+        ("object_counting", {"n": 1, "share": 0.0}),
+        ("route_planning", {"n": 1, "share": 1.0}),
+        ("overall", {"n": 2, "share": 0.5}),
+    ]

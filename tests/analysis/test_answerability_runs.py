@@ -43,8 +43,9 @@ def test_run_records_the_commands_verdicts_and_report_splits_accuracy(demo: Path
     assert len(recorded) == 41  # room size names no object: no verdict
     assert sum(v["answerable"] for v in recorded.values()) == 10  # the command's share 0.244 of 41
     split = accuracy_by_answerability(folder.score().rows, recorded)
-    assert split["overall"]["answerable"] == {"score": 100.0, "ci95": [100.0, 100.0], "n": 10}
-    assert split["overall"]["unanswerable"] == {"score": 0.0, "ci95": [0.0, 0.0], "n": 31}
+    # the demo is one scene: no interval (it was [100.0, 100.0], the point; newcomer check item 1)
+    assert split["overall"]["answerable"] == {"score": 100.0, "ci95": None, "n": 10, "scenes": 1}
+    assert split["overall"]["unanswerable"] == {"score": 0.0, "ci95": None, "n": 31, "scenes": 1}
     for task, cells in split.items():
         if task != "overall":
             n_task = sum(1 for i in items if i.task == task and i.id in recorded)
@@ -52,7 +53,20 @@ def test_run_records_the_commands_verdicts_and_report_splits_accuracy(demo: Path
     report = build_report([tmp_path / "run"], tmp_path / "report", sheets=0)
     html = report.index.read_text()
     assert '<h2 id="answerability">Answerable vs unanswerable items</h2>' in html and "<h3>run</h3>" in html
-    assert "100.0 [100.0, 100.0] n=10" in html and "0.0 [0.0, 0.0] n=31" in html
+    assert "100.0 - n=10 (1 scene)" in html and "0.0 - n=31 (1 scene)" in html
+
+
+def test_the_command_prints_overall_last(demo: Path) -> None:
+    """Newcomer check item 4: ``overall`` sorted among the tasks, before ``route_planning``."""
+    from typer.testing import CliRunner
+
+    from spatialbench.cli.main import app
+
+    result = CliRunner().invoke(app, ["answerability", "--data", str(demo), "--frames", "uniform:2"])
+    assert result.exit_code == 0, result.output
+    rows = [line.split(" | ")[0].lstrip("| ") for line in result.output.splitlines()[2:] if line]
+    assert rows[-2:] == ["route_planning", "overall"] and rows[:-1] == sorted(rows[:-1])
+    assert "| overall | 0.24 (n=41) |" in result.output  # 10 of 41 answerable (the run test above)
 
 
 def test_a_run_of_media_without_visibility_records_none(tmp_path: Path) -> None:

@@ -80,7 +80,9 @@ def test_profile_of_the_demo_against_the_loopback_server(demo: Path, tmp_path: P
             assert rows["blind"][column]["score"] == 0.0
             assert rows["frames-8"][column]["score"] == rows["coverage-8"][column]["score"] == 100.0
             assert rows["frames-1"][column]["score"] == (100.0 if column in MC else 0.0)
-        assert rows["frames-1"]["overall"] == {"score": 50.0, "ci95": [50.0, 50.0], "n": 42, "label": "Avg."}
+        # one scene: no interval (it was [50.0, 50.0], the point itself; newcomer check item 1)
+        one_scene = {"score": 50.0, "ci95": None, "n": 42, "scenes": 1, "label": "Avg."}
+        assert rows["frames-1"]["overall"] == one_scene
         assert rows["frames-8"]["object_rel_distance"]["n"] == 12 and rows["blind"]["overall"]["n"] == 42
         # chance levels by hand from the benchmark's answers: 1 / options, and the most frequent letter
         random = _per_column(items, lambda its: 100 * sum(1 / len(i.options) for i in its) / len(its))
@@ -118,11 +120,41 @@ def test_profile_of_the_demo_against_the_loopback_server(demo: Path, tmp_path: P
         assert result.exit_code == 0, result.output
         assert len(server.script.answered()) == 4 * 42
     assert "| 1 frame | 0.0 | 0.0 | 0.0 | 0.0 | 100.0 | 100.0 | 100.0 | 100.0 | 50.0 |" in result.output
+    assert "| - n=42 (1 scene) |" in result.output  # 1 frame's Avg.: no 0-wide interval
+    _same_rel_dir_chance(items, demo, tmp_path, result.output)
     report = build_report(sorted(p for p in out.iterdir() if p.is_dir()), tmp_path / "report", sheets=0)
     html = report.index.read_text()
     assert f"Benchmark diagnostic profile: vsibench × openai-compatible:{server.url}#scripted" in html
     assert "Coverage oracle (8 frames)" in html and "TsT-RF (text only)" in html
     assert any(f.png.endswith("/profile.png") for f in report.figures)
+
+
+def _cell(markdown: str, row: str, column: str) -> str:
+    """The text of ``row``'s cell under ``column`` in the first Markdown table of ``markdown`` naming both."""
+    lines = [line for line in markdown.splitlines() if line.startswith("|")]
+    header = next(line for line in lines if f" {column} |" in line).split(" | ")
+    found = next(line for line in lines if line.startswith(f"| {row} |")).split(" | ")
+    return found[header.index(column)].strip(" |")
+
+
+def _same_rel_dir_chance(items: list[Item], demo: Path, tmp_path: Path, profile_output: str) -> None:
+    """Newcomer check item 2: stress-test said 34.0, profile 36.1, unlabelled; each now names which.
+
+    By hand: the level mean (1/2 + 1/3 + 1/4) / 3 = 36.1 (VSI-Bench Table 1, Chance Level (Random), the
+    Rel. Dir. column a mean of its levels); the item mean weighs each level by its questions.
+    """
+    levels = Counter(i.task for i in items if i.task in REL_DIR)
+    easy, medium, hard = (levels[t] for t in REL_DIR)
+    item_mean = 100 * (easy / 2 + medium / 3 + hard / 4) / (easy + medium + hard)
+    assert (easy, medium, hard) == (3, 5, 5) and f"{item_mean:.1f}" == "34.0"
+    assert _cell(profile_output, "Chance (random)", "Rel. Dir.") == "36.1"
+    assert _cell(profile_output, "TsT-RF chance (item mean)", "Rel. Dir.") == "34.0"
+    assert "Rel. Dir. is the mean of its three levels" in profile_output
+    result = CliRunner().invoke(app, ["stress-test", "--data", str(demo), "--out", str(tmp_path / "st")])
+    assert result.exit_code == 0, result.output
+    assert _cell(result.output, "object_rel_direction", "chance (item mean)") == "34.0"
+    assert ("object_rel_direction: 34.0 over its 13 items (easy 50.0, medium 33.3, hard 25.0); the mean of "
+            "the levels, as the benchmark's table (Chance Level (Random)), is 36.1") in result.output
 
 
 def test_no_coverage_row_without_visibility(tmp_path: Path) -> None:

@@ -44,7 +44,8 @@ def _units(text: str) -> list[str]:
 def measured_figures(unit: str) -> list[str]:
     """The figures of ``unit`` when it reads as a measurement (else none)."""
     figures = FIGURE.findall(unit)
-    # an approximate figure ("~5 MiB") is one measured, whatever the words; a bare range is not ("10–240 min videos")
+    # an approximate figure ("~5 MiB") is one measured, whatever the words; a bare range is not
+    # ("10–240 min videos")
     approximate = any(f.startswith("~") for f in figures)
     return figures if figures and (approximate or MEASURED.search(unit)) else []
 

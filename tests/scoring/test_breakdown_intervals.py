@@ -33,12 +33,12 @@ def test_each_breakdown_cell_has_its_clustered_interval_and_n() -> None:
     doc = cells_json(table)
     assert [(c["group"], c["n"], c["accuracy"], c["ci95"]) for c in doc["cells"]] == [
         ("A", 4, 50.0, [0.0, 100.0]),
-        ("B", 2, 50.0, [50.0, 50.0]),
+        ("B", 2, 50.0, None),  # its 2 questions from 1 scene (s3): no interval (was the 0-wide [50, 50])
         ("all", 6, 50.0, [0.0, 100.0]),  # s2 drawn 3 times (1/27 = 3.7 %): 0; s1 3 times: 100
     ]
     assert doc["small_cells"] == [{"group": "A", "n": 4}, {"group": "B", "n": 2}, {"group": "all", "n": 6}]
     rows = dict(breakdown_grid(table).rows)
-    assert rows[CI_ROW][:2] == ("[0.0, 100.0]*", "[50.0, 50.0]*") and rows["n"] == (4, 2, 6)
+    assert rows[CI_ROW][:2] == ("[0.0, 100.0]*", None) and rows["n"] == (4, 2, 6)
     assert cells_json(table) == doc  # seeded: the same table gives the same intervals
 
 

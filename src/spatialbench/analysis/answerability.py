@@ -10,7 +10,7 @@ for the frames it sent; :func:`accuracy_by_answerability` splits a run's accurac
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +23,16 @@ from spatialbench.media.visibility import answerability, find_visibility
 from spatialbench.records.item import Item, MediaKind
 from spatialbench.records.progress import Progress, Tally
 from spatialbench.scoring.render import Grid
-from spatialbench.scoring.uncertainty import Resampler, masked_mean
+from spatialbench.scoring.uncertainty import Resampler, cluster_keys, interval_text, masked_mean
+
+OVERALL = "overall"
+"""The row over every task: always last, after the tasks in name order (:func:`task_order`)."""
+
+
+def task_order(tasks: Iterable[str]) -> list[str]:
+    """Return the task names sorted, then :data:`OVERALL` (when given): every table's row order."""
+    names = set(tasks)
+    return [*sorted(names - {OVERALL}), *([OVERALL] if OVERALL in names else [])]
 
 
 def item_answerability(item: Item, root: Path, strategy: FrameStrategy) -> dict[str, Any] | None:
@@ -51,7 +60,7 @@ def answerability_shares(
     strategies: Sequence[FrameStrategy],
     progress: Progress | None = None,
 ) -> dict[str, dict[str, dict[str, float]]]:
-    """``{strategy: {task: {"n": items with visibility, "share": answerable share}}}`` (plus ``overall``).
+    """``{strategy: {task: {"n": items with visibility, "share": answerable share}}}``, ``overall`` last.
 
     ``progress``: called with (items done over every strategy, items × strategies).
     """
@@ -63,8 +72,9 @@ def answerability_shares(
             result = item_answerability(item, root, strategy)
             if result is not None:
                 flags[item.task].append(bool(result["answerable"]))
-                flags["overall"].append(bool(result["answerable"]))
-        out[strategy.name] = {t: {"n": len(v), "share": float(np.mean(v))} for t, v in sorted(flags.items())}
+                flags[OVERALL].append(bool(result["answerable"]))
+        out[strategy.name] = {t: {"n": len(flags[t]), "share": float(np.mean(flags[t]))}
+                              for t in task_order(flags)}
     return out
 
 
@@ -76,9 +86,10 @@ def accuracy_by_answerability(
     ``rows``: a run's scored rows (``id``, ``task``, ``scene_id``, ``score`` in [0, 1]; NaN scores, data
     errors, left out); ``verdicts``: item id → its recorded answerability
     (:meth:`~spatialbench.runs.folder.RunFolder.answerability`). Returns ``{task | "overall":
-    {"answerable" | "unanswerable": {"score": percent | None, "ci95": [low, high] | None, "n": int}}}``
-    (``overall`` question-weighted); empty when no scored row has a verdict. Intervals: the scene-clustered
-    bootstrap of :mod:`spatialbench.scoring.uncertainty`, one seeded draw for every cell.
+    {"answerable" | "unanswerable": {"score": percent | None, "ci95": [low, high] | None, "n": int,
+    "scenes": int}}}`` (tasks by name, ``overall`` last, question-weighted); empty when no scored row has a
+    verdict. Intervals: the scene-clustered bootstrap of :mod:`spatialbench.scoring.uncertainty`, one
+    seeded draw for every cell; None for a cell whose items come from fewer than 2 scenes.
     """
     known = rows[rows["id"].astype(str).isin(verdicts) & rows["score"].notna()].reset_index(drop=True)
     if known.empty:
@@ -86,26 +97,31 @@ def accuracy_by_answerability(
     answerable = known["id"].astype(str).map(lambda i: bool(verdicts[i]["answerable"])).to_numpy()
     resampler = Resampler.for_rows(known)
     tasks = known["task"].astype(str).to_numpy()
+    scenes = cluster_keys(known).to_numpy()
     out: dict[str, dict[str, dict[str, Any]]] = {}
-    for task in [*sorted(set(tasks)), "overall"]:
-        in_task = np.ones(len(known), bool) if task == "overall" else tasks == task
+    for task in task_order([*tasks, OVERALL]):
+        in_task = np.ones(len(known), bool) if task == OVERALL else tasks == task
         out[task] = {}
         for label, flag in (("answerable", True), ("unanswerable", False)):
             mask = in_task & (answerable == flag)
             score, ci = masked_mean(known, mask, resampler)
             interval = None if ci is None else list(ci)
-            out[task][label] = {"score": score, "ci95": interval, "n": int(mask.sum())}
+            out[task][label] = {"score": score, "ci95": interval, "n": int(mask.sum()),
+                                "scenes": len(set(scenes[mask]))}
     return out
 
 
 def answerability_grid(split: Mapping[str, Mapping[str, Mapping[str, Any]]], title: str) -> Grid:
-    """Return :func:`accuracy_by_answerability`'s split as a table: ``score [low, high] n=N`` per cell."""
+    """Return :func:`accuracy_by_answerability`'s split as a table: ``score [low, high] n=N`` per cell.
+
+    Rows: the tasks by name, ``overall`` last; a cell from 1 scene reads ``score - n=N (1 scene)``.
+    """
 
     def cell(c: Mapping[str, Any]) -> str:
         if not c["n"]:
             return "-"
-        ci = c["ci95"]
-        return f"{c['score']:.1f} " + (f"[{ci[0]:.1f}, {ci[1]:.1f}] " if ci else "") + f"n={c['n']}"
+        return f"{c['score']:.1f} " + interval_text(c["ci95"], c["n"], c.get("scenes"))
 
-    rows = tuple((task, (cell(s["answerable"]), cell(s["unanswerable"]))) for task, s in split.items())
+    rows = tuple((task, (cell(split[task]["answerable"]), cell(split[task]["unanswerable"])))
+                 for task in task_order(split))
     return Grid(("answerable", "unanswerable"), rows, title)

@@ -10,10 +10,12 @@ row above the N-frame row says the frames sent, not the model, limit the score (
 ``OUT/profile.json`` (``analysis`` ``profile``, ``version`` 1): ``benchmark``, ``model``, ``data``,
 ``frames`` (N), ``columns`` (the benchmark table's columns, other question types, then ``overall``),
 ``labels`` (column → its name in the table), ``rows``: ``[{setting, label, path,
-cells: {column: {score, ci95, n}}}]`` (percent; ``ci95`` the scene-clustered bootstrap of the run's
-table, for TsT-RF the normal interval ``stress-test`` gives per type; a column a setting cannot answer,
-e.g. numerical questions for chance (random), has ``score`` null). The runs are ``OUT/<setting>``; the
-report draws the document for the runs inside ``OUT``.
+cells: {column: {score, ci95, n, scenes}}}]`` (percent; ``ci95`` the scene-clustered bootstrap of the
+run's table, for TsT-RF the normal interval ``stress-test`` gives per type and ``chance`` its chance
+column, the item mean; ``ci95`` null when the column's questions come from fewer than 2 scenes,
+``scenes`` their count; a column a setting cannot answer, e.g. numerical questions for chance (random),
+has ``score`` null). The score table adds TsT-RF's chance as a row, ``TsT-RF chance (item mean)``. The
+runs are ``OUT/<setting>``; the report draws the document for the runs inside ``OUT``.
 """
 
 from __future__ import annotations
@@ -29,13 +31,16 @@ from spatialbench import charts
 from spatialbench.analysis.registry import Analysis, AnalysisDocument, DrawnFigure
 from spatialbench.runs.folder import RunFolder, open_run
 from spatialbench.scoring.render import Grid, Value
-from spatialbench.scoring.uncertainty import table_ci
+from spatialbench.scoring.uncertainty import interval_text, table_ci, table_clusters
 
 NAME = "profile"
 VERSION = 1
 FILE = "profile.json"
 TST = "tst-rf"
 OVERALL = "overall"
+TST_CHANCE = "TsT-RF chance (item mean)"
+SCORE_NOTE = ("Rel. Dir. is the mean of its three levels, chance too, as VSI-Bench's table; TsT-RF tests "
+              "it as one type over its items, its chance the item mean, as stress-test prints it")
 
 
 @dataclass(frozen=True)
@@ -62,8 +67,9 @@ def settings(frames: int, coverage: bool) -> list[Setting]:
     return rows
 
 
-def _cell(score: float | None, ci: Any, n: int) -> dict[str, Any]:
-    return {"score": score, "ci95": None if ci is None else [float(ci[0]), float(ci[1])], "n": int(n)}
+def _cell(score: float | None, ci: Any, n: int, scenes: int | None = None) -> dict[str, Any]:
+    return {"score": score, "ci95": None if ci is None else [float(ci[0]), float(ci[1])], "n": int(n),
+            "scenes": scenes}
 
 
 def run_cells(run: RunFolder) -> dict[str, dict[str, Any]]:
@@ -75,11 +81,14 @@ def run_cells(run: RunFolder) -> dict[str, dict[str, Any]]:
     """
     table = run.score().table
     intervals = table_ci(table)
-    cells = {c.key: {**_cell(c.accuracy, intervals.get(c.key), c.n), "label": c.group} for c in table.cells}
+    scenes = {key: count for key, (_, count) in table_clusters(table).items()}
+    cells = {c.key: {**_cell(c.accuracy, intervals.get(c.key), c.n, scenes.get(c.key)), "label": c.group}
+             for c in table.cells}
     for task in table.other_tasks:
-        cells[task] = _cell(table.task_scores.get(task), intervals.get(task), table.counts.get(task, 0))
+        cells[task] = _cell(table.task_scores.get(task), intervals.get(task), table.counts.get(task, 0),
+                            scenes.get(task))
     cells[OVERALL] = {
-        **_cell(table.average, intervals.get(OVERALL), sum(c.n for c in table.cells)),
+        **_cell(table.average, intervals.get(OVERALL), sum(c.n for c in table.cells), scenes.get(OVERALL)),
         "label": "Avg.",
     }
     return cells
@@ -87,9 +96,10 @@ def run_cells(run: RunFolder) -> dict[str, dict[str, Any]]:
 
 def tst_cells(part: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     """Return the cells of a stress-test fold part (``tasks``, ``overall``, as in ``stress_test.json``)."""
-    cells = {t: _cell(v["score"], v.get("interval"), v["n"]) for t, v in part["tasks"].items()}
+    cells = {t: {**_cell(v["score"], v.get("interval"), v["n"], v.get("scenes")), "chance": v.get("chance")}
+             for t, v in part["tasks"].items()}
     overall = part["overall"]
-    cells[OVERALL] = _cell(overall["score"], None, overall["n"])
+    cells[OVERALL] = {**_cell(overall["score"], None, overall["n"]), "chance": overall.get("chance")}
     return cells
 
 
@@ -159,8 +169,13 @@ class ProfileAnalysis(Analysis):
         ]
         scores = tuple((label, tuple(c["score"] for c in row)) for label, row in cells)
         spans = tuple((label, tuple(_interval_text(c) for c in row)) for label, row in cells)
+        tst = [row for row in doc["rows"] if row["setting"] == TST]
+        if tst:  # its chance as stress-test prints it, beside the chance rows (item 2 of the newcomer check)
+            chances = tuple(tst[0]["cells"].get(c, {}).get("chance") for c in doc["columns"])
+            scores += ((TST_CHANCE, chances),)
+        title = f"Diagnostic profile: {doc['benchmark']} × {doc['model']} (%; {SCORE_NOTE})"
         return [
-            Grid(header, scores, f"Diagnostic profile: {doc['benchmark']} × {doc['model']} (%)"),
+            Grid(header, scores, title),
             Grid(header, spans, "95 % intervals and n"),
         ]
 
@@ -189,8 +204,7 @@ def _span(ci: Sequence[float] | None) -> tuple[float, float] | None:
 def _interval_text(cell: Mapping[str, Any]) -> str:
     if not cell["n"] or cell["score"] is None:
         return "-"
-    ci = cell["ci95"]
-    return (f"[{ci[0]:.1f}, {ci[1]:.1f}] " if ci else "") + f"n={cell['n']}"
+    return interval_text(cell["ci95"], cell["n"], cell.get("scenes"))
 
 
 ANALYSIS = ProfileAnalysis()

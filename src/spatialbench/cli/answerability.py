@@ -20,7 +20,7 @@ def answerability_command(
     benchmark: BenchmarkOpt = "vsibench",
 ) -> None:
     """Print, per task and frame strategy, the share of items whose named objects a sent frame shows."""
-    from spatialbench.analysis.answerability import answerability_shares
+    from spatialbench.analysis.answerability import answerability_shares, task_order
     from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.media.sampling import parse_strategy
 
@@ -33,7 +33,7 @@ def answerability_command(
     root = data if data.is_dir() else data.parent
     with progress_bar("answerability") as bar:  # stderr, on a terminal only
         shares = answerability_shares(items, root, strategies, bar)
-    tasks = sorted({t for s in shares.values() for t in s})
+    tasks = task_order(t for s in shares.values() for t in s)  # overall last
     if not tasks:  # e.g. an official file: its videos carry no per-frame visibility
         raise CommandError(f"{data}: no item's media has per-frame visibility (synthetic scenes of "
                            "`spatialbench demo` or `generate synthetic` only); nothing to report")

@@ -31,7 +31,7 @@ def stress_test_command(
     feature reads a held-out answer.
     """
     from spatialbench.analysis.shortcuts import stress_test, write_stress_test
-    from spatialbench.analysis.shortcuts.document import skipped_lines, stress_table
+    from spatialbench.analysis.shortcuts.document import chance_lines, skipped_lines, stress_table
     from spatialbench.cli.progress_bar import progress_bar
     from spatialbench.scoring.render import to_markdown
 
@@ -46,5 +46,7 @@ def stress_test_command(
     with command_errors(OSError):
         write_stress_test(out, random, grouped, {"benchmark": benchmark, "data": str(data)})
     typer.echo("\n".join(to_markdown(stress_table(random, grouped))))
+    for line in chance_lines(random, grouped):  # what chance is; relative direction's levels
+        typer.echo(line)
     for line in skipped_lines(random, grouped):  # types too small for k folds; the others are above
         typer.echo(line)

@@ -100,7 +100,7 @@ def interval_line(table: Table) -> str:
 
 def _interval_text(label: str, n: int, ci: tuple[float, float] | None, scenes: int | None) -> str:
     # an interval drawn from a handful of scenes says so: it is far rougher than its width suggests
-    return f"{label} n={n} " + (f"[{ci[0]:.1f}, {ci[1]:.1f}]{from_scenes(scenes)}" if ci else "-")
+    return f"{label} n={n} " + (f"[{ci[0]:.1f}, {ci[1]:.1f}]" if ci else "-") + from_scenes(scenes)
 
 
 def render_markdown(result: ScoreResult, scores_file: bool = True) -> str:

@@ -41,6 +41,11 @@ SMALL = 30
 """A cell with fewer questions than this says so: its interval is too rough to rank by."""
 FEW_SCENES = 5
 """A cell whose questions come from fewer scenes than this (clusters) is never called significant."""
+MIN_SCENES = 2
+"""A cell whose questions come from fewer scenes than this has no interval (None, printed ``-``).
+
+Every resample of one cluster draws that cluster: its "interval" is the point, 0 wide, and says nothing
+about another scene (issue 23 newcomer check: ``37.1 [37.1, 37.1] n=7`` on a one-scene benchmark)."""
 ALPHA = 0.05
 """A difference with ``p ≥ ALPHA`` is not shown (two-sided, the 95 % interval's level)."""
 CLUSTER = "scene_id"
@@ -109,6 +114,10 @@ class _Sums:
         count = self.weights @ np.bincount(codes, weights=self.counts[mask], minlength=width)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(count > 0, 100.0 * total / count, np.nan)
+
+    def scenes(self, mask: np.ndarray) -> int:
+        """Return how many distinct clusters the masked questions come from."""
+        return len(np.unique(self.codes[mask]))
 
 
 def _codes(keys: pd.Series, clusters: Mapping[str, int]) -> np.ndarray:
@@ -246,13 +255,28 @@ def from_scenes(scenes: int | None) -> str:
     return f" from {scenes} scene{'' if scenes == 1 else 's'}"
 
 
+def interval_text(ci: Interval, n: int, scenes: int | None = None) -> str:
+    """Return ``[low, high] n=N`` (one decimal), or ``- n=N``, ``- n=N (1 scene)`` under :data:`MIN_SCENES`.
+
+    ``scenes``: the distinct scenes of the cell's questions, None when unknown.
+    """
+    if ci is not None:
+        return f"[{ci[0]:.1f}, {ci[1]:.1f}] n={n}"
+    few = scenes is not None and 0 < scenes < MIN_SCENES
+    return f"- n={n}" + (f" ({scenes} scene)" if few else "")
+
+
 def _only_by(group: Any, by: str) -> bool:
     return bool(group.where) and all(column == by for column, _ in group.where)
 
 
-def interval(draws: np.ndarray | None) -> Interval:
-    """Return the 95 % interval of the resamples (row 0, the estimate, left out); None if empty."""
-    if draws is None:
+def interval(draws: np.ndarray | None, scenes: int) -> Interval:
+    """Return the 95 % interval of the resamples (row 0, the estimate, left out).
+
+    ``scenes``: how many clusters the questions behind ``draws`` come from. None when there are no
+    resamples or fewer than :data:`MIN_SCENES` scenes (every consumer's intervals come from here).
+    """
+    if draws is None or scenes < MIN_SCENES:
         return None
     values = draws[1:][~np.isnan(draws[1:])]
     if not len(values):
@@ -268,7 +292,13 @@ def table_ci(table: Table, resampler: Resampler | None = None) -> dict[str, Inte
     """
     if resampler is None:
         return dict(_once("ci", table, _seeded_ci))
-    return {key: interval(d) for key, d in table_draws(table, resampler).items()}
+    return _intervals(table, resampler)
+
+
+def _intervals(table: Table, resampler: Resampler) -> dict[str, Interval]:
+    """Each key's interval, None for a key whose questions come from under :data:`MIN_SCENES` scenes."""
+    scenes = table_clusters(table) if table.source is not None else {}
+    return {key: interval(d, scenes.get(key, (0, 0))[1]) for key, d in table_draws(table, resampler).items()}
 
 
 def _seeded_ci(table: Table) -> dict[str, Interval]:
@@ -278,9 +308,9 @@ def _seeded_ci(table: Table) -> dict[str, Interval]:
     to the overall's resamples: the interval would then be over other questions than the point.
     """
     if table.source is None:
-        return {key: interval(d) for key, d in table_draws(table, Resampler.of([])).items()}
+        return _intervals(table, Resampler.of([]))
     scored = table.source.reset_index(drop=True)
-    out = {key: interval(d) for key, d in table_draws(table, Resampler.for_rows(scored)).items()}
+    out = _intervals(table, Resampler.for_rows(scored))
     covered = np.zeros(len(scored), dtype=bool)
     for group in table.groups:
         covered |= group.mask(scored).to_numpy(dtype=bool)
@@ -288,7 +318,7 @@ def _seeded_ci(table: Table) -> dict[str, Interval]:
         return out
     inner = replace(table, source=scored[covered], other_tasks=())
     outside = set(table.other_tasks)
-    out.update({key: interval(d) for key, d in table_draws(inner, Resampler.for_rows(inner.source)).items()
+    out.update({key: ci for key, ci in _intervals(inner, Resampler.for_rows(inner.source)).items()
                 if key not in outside})
     return out
 
@@ -313,8 +343,9 @@ def masked_mean(rows: pd.DataFrame, mask: np.ndarray, resampler: Resampler | Non
     if not mask.any():
         return None, None
     frame = rows.reset_index(drop=True)
-    draws = _Sums(frame, resampler or Resampler.for_rows(frame)).mean(mask)
-    return float(draws[0]), interval(draws)
+    sums = _Sums(frame, resampler or Resampler.for_rows(frame))
+    draws = sums.mean(mask)
+    return float(draws[0]), interval(draws, sums.scenes(mask))
 
 
 def small_cells(table: Table, threshold: int = SMALL) -> list[tuple[str, int]]:

@@ -113,7 +113,8 @@ def test_one_line_per_type_before_and_after_and_the_honest_note(folders: dict[st
     printed = folders["printed"].read_text().splitlines()
     for name, entry in report["tasks"].items():
         [line] = [p for p in printed if p.startswith(f"{name} ") and " TsT " in p]
-        assert f"TsT {entry['before']:5.1f} -> {entry['after']:5.1f} (chance {entry['chance']:.1f}" in line
+        before, after = f"{entry['before']:5.1f}", f"{entry['after']:5.1f}"
+        assert f"TsT {before} -> {after} (chance, item mean {entry['chance']:.1f}" in line
     assert "room_size_estimation         not stress-tested (2 items in 2 rows < k=5), not re-drawn" in printed
     [note] = [p for p in printed if p.startswith("note (random folds, seed 42): ")]
     assert "below chance means fitted to this forest, not free of shortcuts" in note

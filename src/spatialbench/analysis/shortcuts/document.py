@@ -1,8 +1,10 @@
 """``stress_test.json``, its table (Markdown, CSV) and its figure (TsT-RF score beside chance per type).
 
-Document (version 1): ``tasks: {task: {score, chance, n, interval, folds, format, features}}`` and
-``items: {id: s}`` of the random folds at the top level (the official protocol), the same for the
-scene-grouped folds under ``grouped``, plus ``k``, ``seed``, ``order_digest`` and ``overall``.
+Document (version 1): ``tasks: {task: {score, chance, chance_levels, n, scenes, interval, folds, format,
+features, leak_check}}`` and ``items: {id: s}`` of the random folds at the top level (the official
+protocol), the same for the scene-grouped folds under ``grouped``, plus ``k``, ``seed``, ``order_digest``
+and ``overall``. ``interval`` is null for a type whose items come from fewer than 2 scenes;
+``leak_check`` (:func:`~.forest.leak_record`): ``{feature_set, columns, folds, result, left_out}``.
 """
 
 from __future__ import annotations
@@ -53,24 +55,57 @@ def stress_table(random: StressTest, grouped: StressTest) -> Grid:
     A type scored by one fold kind only (the other skipped it, :func:`skipped_lines`) shows ``-`` for the
     other; its n and chance come from the kind that scored it.
     """
-
-    def ci(task: TaskScore | None) -> str:
-        return f"{task.interval[0]:.1f}-{task.interval[1]:.1f}" if task else ""
-
     rows = []
     for name in [*random.tasks, *(n for n in grouped.tasks if n not in random.tasks)]:
         task, other = random.tasks.get(name), grouped.tasks.get(name)
         known = task or other
         assert known is not None  # the name comes from one of the two
-        rows.append((name, (known.n, known.chance, task.score if task else None, ci(task),
-                            other.score if other else None, ci(other))))
+        rows.append((name, (known.n, known.chance, task.score if task else None, _ci(task),
+                            other.score if other else None, _ci(other), _leak_text(task, other))))
     score, chance = random.overall
-    rows.append(("overall", (len(random.items), chance, score, "", grouped.overall[0], "")))
+    rows.append(("overall", (len(random.items), chance, score, "", grouped.overall[0], "", "")))
     return Grid(
-        ("n", "chance", "TsT random", "95% CI", "TsT grouped", "95% CI"),
+        ("n", "chance (item mean)", "TsT random", "95% CI", "TsT grouped", "95% CI", "leak check"),
         tuple(rows),
         "TsT-RF (text-only random forest, k-fold on the test set)",
     )
+
+
+def _ci(task: TaskScore | None) -> str:
+    if task is None:
+        return ""
+    if task.interval is None:  # one scene: no interval (scoring.uncertainty.MIN_SCENES)
+        return f"- ({task.scenes} scene)"
+    return f"{task.interval[0]:.1f}-{task.interval[1]:.1f}"
+
+
+def _leak_text(random: TaskScore | None, grouped: TaskScore | None) -> str:
+    """Return ``passed (5 random, 5 grouped folds)``, ``; N official columns left out`` after; ``not run``."""
+    checks = [(kind, t.leak_check) for kind, t in (("random", random), ("grouped", grouped))
+              if t is not None and t.leak_check is not None]
+    if not checks:
+        return "not run"
+    text = "passed (" + ", ".join(f"{check['folds']} {kind}" for kind, check in checks) + " folds)"
+    left_out = len(checks[0][1]["left_out"])  # their names: stress_test.json
+    return text + (f"; {left_out} official column{'s' if left_out > 1 else ''} left out" if left_out else "")
+
+
+def chance_lines(random: StressTest, grouped: StressTest) -> list[str]:
+    """Say what the chance column is; for a merged type (relative direction) its levels' chance too.
+
+    VSI-Bench's Rel. Dir. column (``score``, ``profile``, the paper's Table 1: 36.1) is the mean of its
+    three levels; TsT-RF tests them as one type over its items (the official code), so its chance is
+    the item mean. Both are printed, each named.
+    """
+    lines = ["chance (item mean): per type the mean over its items of 1/options (numbers: the MRA of the "
+             "training fold's mean answer)"]
+    for name, task in {**grouped.tasks, **random.tasks}.items():
+        if task.chance_levels:
+            levels = ", ".join(f"{level} {value:.1f}" for level, value in task.chance_levels.items())
+            mean = sum(task.chance_levels.values()) / len(task.chance_levels)
+            lines.append(f"{name}: {task.chance:.1f} over its {task.n} items ({levels}); the mean of the "
+                         f"levels, as the benchmark's table (Chance Level (Random)), is {mean:.1f}")
+    return lines
 
 
 def skipped_lines(random: StressTest, grouped: StressTest) -> list[str]:
@@ -94,7 +129,8 @@ def write_stress_test(
     doc = out / "stress_test.json"
     doc.write_text(json.dumps(stress_document(random, grouped, source), indent=2, sort_keys=True) + "\n")
     table = stress_table(random, grouped)
-    (out / "stress_test.md").write_text("\n".join(to_markdown(table)) + "\n")
+    notes = [*chance_lines(random, grouped), *skipped_lines(random, grouped)]
+    (out / "stress_test.md").write_text("\n".join([*to_markdown(table), "", *notes]) + "\n")
     (out / "stress_test.csv").write_text(to_csv(table))
     names = list(random.tasks)
     figure = grouped_bars(

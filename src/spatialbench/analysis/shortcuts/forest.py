@@ -9,6 +9,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -16,12 +17,13 @@ import pandas as pd
 from spatialbench.analysis.shortcuts.features import FeatureSet
 from spatialbench.analysis.shortcuts.folds import constant_baseline, encode, fold_plan, forest_scores
 from spatialbench.analysis.shortcuts.leak import LeakError, check_label_invariance
-from spatialbench.analysis.shortcuts.sets import feature_set
+from spatialbench.analysis.shortcuts.sets import LEAKY_FEATURE_SETS, feature_set
 from spatialbench.analysis.shortcuts.table import order_digest, question_table
 from spatialbench.errors import SpatialBenchError
 from spatialbench.records import Item
 from spatialbench.records.progress import Progress, Tally
 from spatialbench.records.wording import plural
+from spatialbench.scoring.uncertainty import MIN_SCENES
 
 
 class StressTestError(SpatialBenchError, ValueError):
@@ -32,8 +34,12 @@ class StressTestError(SpatialBenchError, ValueError):
 class TaskScore:
     """One question type's result.
 
-    ``score`` and ``chance`` in percent (mean over folds, as the official code), ``interval`` the 95 %
-    normal interval of the per-item hits (percent), ``n`` items, ``folds`` the per-fold scores.
+    ``score`` in percent (mean over folds, as the official code), ``chance`` the mean over the type's
+    items of what chance scores on each (percent: VSI-Bench's relative direction is one type here, so
+    its chance weighs its levels by their items, :func:`level_chance` by level), ``interval`` the 95 %
+    normal interval of the per-item hits (percent; None when the items come from fewer than 2 scenes),
+    ``n`` items, ``scenes`` their scenes, ``folds`` the per-fold scores, ``leak_check`` what
+    :func:`leak_record` says (None when not run).
     """
 
     task: str
@@ -41,9 +47,12 @@ class TaskScore:
     n: int
     score: float
     chance: float
-    interval: tuple[float, float]
+    interval: tuple[float, float] | None
     folds: list[float]
     features: list[str]
+    scenes: int = 0
+    chance_levels: dict[str, float] = field(default_factory=dict)
+    leak_check: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -78,9 +87,38 @@ class StressTest:
         )
 
 
-def _interval(hits: np.ndarray) -> tuple[float, float]:
+def _interval(hits: np.ndarray, scenes: int) -> tuple[float, float] | None:
+    """Return the normal interval of the hits; None from one scene (it speaks for that scene alone)."""
+    if scenes < MIN_SCENES:
+        return None
     mean, half = hits.mean(), 1.96 * hits.std(ddof=1) / np.sqrt(len(hits)) if len(hits) > 1 else 0.0
     return (100.0 * max(mean - half, 0.0), 100.0 * min(mean + half, 1.0))
+
+
+_LEVELS = {"easy": 0, "medium": 1, "hard": 2}
+
+
+def level_chance(frame: pd.DataFrame, chance: np.ndarray) -> dict[str, float]:
+    """Chance (percent) per ``difficulty`` level of a merged type (relative direction), {} for others."""
+    levels = frame["difficulty"].astype(str) if "difficulty" in frame else pd.Series("", index=frame.index)
+    if not levels.ne("").any():
+        return {}
+    means = pd.Series(chance, index=frame.index).groupby(levels.to_numpy()).mean()
+    order = sorted((str(level) for level in means.index if level), key=lambda lv: (_LEVELS.get(lv, 3), lv))
+    return {level: 100.0 * float(means[level]) for level in order}
+
+
+def leak_record(fs: FeatureSet, folds: int) -> dict[str, Any]:
+    """Return what the leak check covered: the set, its columns, the folds checked, and the result.
+
+    ``left_out``: the columns of the type's official set (:data:`LEAKY_FEATURE_SETS`) this set drops
+    because they read the answer (the check refuses them); ``[]`` for a type whose official set is clean.
+    """
+    official = LEAKY_FEATURE_SETS.get(fs.name)
+    left_out = [c for c in official.columns if c not in fs.columns] if official is not None else []
+    name = fs.name if fs.name != "*" else f"generic {fs.format}"
+    return {"feature_set": name, "columns": len(fs.columns), "folds": folds, "result": "passed",
+            "left_out": left_out}
 
 
 def _task(
@@ -88,27 +126,34 @@ def _task(
 ) -> tuple[TaskScore, dict[str, float], dict[str, float]]:
     cols = list(fs.columns)
     hits, scores, chance, per_fold = np.zeros(len(frame)), np.zeros(len(frame)), np.zeros(len(frame)), []
-    for number, (tr, te) in enumerate(fold_plan(frame, kind, k, seed, fs.format)):
+    for tr, te in fold_plan(frame, kind, k, seed, fs.format):
         train, test = frame.iloc[tr], frame.iloc[te]
         with warnings.catch_warnings():  # min-max of a fold whose keys are all unseen: all-NaN, kept NaN
             warnings.simplefilter("ignore", RuntimeWarning)
-            if leak_check and number == 0 and (leaked := check_label_invariance(fs, train, test)):
+            # Every fold, not the first only: invariance is a property of the feature maps, but a map may
+            # read a held-out answer in a branch only some folds reach (a key unseen in its training
+            # fold). Cheap: one fit and two transforms a fold; the 3-scene demo's 25 checks (5 types x 5
+            # folds) cost 0.37 s of its 6.3 s stress-test CPU; its first folds alone cost 0.07 s.
+            if leak_check and (leaked := check_label_invariance(fs, train, test)):
                 raise LeakError(fs.name if fs.name != "*" else str(frame["task"].iloc[0]), leaked)
             maps = fs.fit(train)
             x_train, x_test = encode(fs.transform(maps, train)[cols], fs.transform(maps, test)[cols])
         hits[te], scores[te] = forest_scores(x_train, train, x_test, test, fs.format, seed, n_jobs)
         chance[te] = constant_baseline(train, test, fs.format)
         per_fold.append(100.0 * float(hits[te].mean()))
-    task = str(frame["task"].iloc[0])
+    task, scenes = str(frame["task"].iloc[0]), int(frame["scene"].nunique())
     score = TaskScore(
         task,
         fs.format,
         len(frame),
         float(np.mean(per_fold)),
         100.0 * float(chance.mean()),
-        _interval(hits),
+        _interval(hits, scenes),
         per_fold,
         cols,
+        scenes,
+        level_chance(frame, chance),
+        leak_record(fs, len(per_fold)) if leak_check else None,
     )
     ids = frame["id"]
     return score, dict(zip(ids, scores.tolist(), strict=True)), dict(zip(ids, chance.tolist(), strict=True))
@@ -152,7 +197,7 @@ def stress_test(
         seed: seed of the splitters and forests (official: 42).
         n_jobs: forest threads (the result does not depend on it).
         sets: question type -> feature set (default the leak-free official sets).
-        leak_check: run :func:`check_label_invariance` on each type's first fold first.
+        leak_check: run :func:`check_label_invariance` on every fold of each type before its forest.
         progress: called with (question types done, question types).
 
     Raises:

@@ -312,8 +312,8 @@ def summary_lines(report: Mapping[str, Any]) -> list[str]:
     for name, t in report["tasks"].items():
         after = "n/a" if t["after"] is None else f"{t['after']:.1f}"
         left = f", {t['flagged_after']} flagged left ({t['left_because']})" if t["flagged_after"] else ""
-        lines.append(f"{name:28s} TsT {t['before']:5.1f} -> {after:>5s} (chance {t['chance']:.1f}, "
-                     f"n {t['n']}): {t['replaced']} replaced{left}")
+        lines.append(f"{name:28s} TsT {t['before']:5.1f} -> {after:>5s} (chance, item mean "
+                     f"{t['chance']:.1f}, n {t['n']}): {t['replaced']} replaced{left}")
     lines += [f"{name:28s} not stress-tested ({why}), not re-drawn"
               for name, why in report["skipped"].items()]
     chosen = report["settings"]
