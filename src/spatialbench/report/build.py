@@ -214,8 +214,9 @@ def _items(run: RunData) -> RunItems:
     truths = {i.id: (i.task, truth_text(i.ground_truth)) for i in run.items}
     if run.kind == "human":
         answered = set(run.result.rows["id"].astype(str))
-        return RunItems(run.label, answered, run.data, len(run.items), {k: truths[k] for k in answered})
-    return RunItems(run.label, set(truths), run.data, truths=truths)
+        return RunItems(run.label, answered, run.data, len(run.items), {k: truths[k] for k in answered},
+                        run.folder.options)
+    return RunItems(run.label, set(truths), run.data, truths=truths, options=run.folder.options)
 
 
 def _check_runs(runs: Sequence[RunData]) -> None:
