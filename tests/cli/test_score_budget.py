@@ -69,3 +69,10 @@ def test_compare_and_report_say_the_budgets_differ(data: Path, tmp_path: Path) -
     code, out, _ = _invoke("compare", tmp_path / "b16", tmp_path / "ball", "--out", tmp_path / "compared")
     assert code == 0 and note in out
     assert note in build_report([tmp_path / "b16", tmp_path / "ball"], tmp_path / "report", sheets=0).warnings
+
+
+def test_the_budget_as_a_breakdown_option_names_option(data: Path, tmp_path: Path) -> None:
+    """``-B budget=16`` was refused with no word of ``--option``."""
+    code, _, err = _invoke("score", "-b", "revsi", "-a", data, "-p", tmp_path / "p.jsonl", "-B", "budget=16")
+    assert (code, err) == (2, ["error: breakdown option 'budget' does not apply to revsi (its options: "
+                               "none); budget is a loader option: --option budget=VALUE"])
