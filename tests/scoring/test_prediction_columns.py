@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from benchmarks import test_cvbench
+from benchmarks import test_cvbench, test_embspatial
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.cli.main import app
 
@@ -58,3 +58,12 @@ def test_rows_with_the_fields_that_match_nothing_still_exit_1(data: Path, tmp_pa
     path.write_text('{"id": "elsewhere:0", "response": "A"}\n')
     result = CliRunner().invoke(app, ["score", "-a", str(data), "-p", str(path), "-b", "cvbench"])
     assert result.exit_code == 1 and "none of the 1 predictions" in result.output
+
+
+def test_an_annotation_json_given_as_predictions(tmp_path: Path) -> None:
+    """EmbSpatial-Bench's release JSON as ``--predictions``: it printed 7 row errors and exited 1."""
+    release = test_embspatial.write_release(tmp_path / "embspatial")
+    result = CliRunner().invoke(app, ["score", "-b", "embspatial", "-a", str(release), "-p", str(release)])
+    found = "data_source, scene_id, question_id, question, relation, image, answer_options, answer, objects"
+    assert (result.exit_code, result.output) == (
+        2, f"error: no usable prediction column in {release}: {JSONL}; found: {found}\n")

@@ -7,8 +7,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from spatialbench.runs.folder import RunFolder
@@ -18,13 +18,18 @@ from spatialbench.runs.folder import RunFolder
 class RunItems:
     """A row of a table: its name, the ids it is scored on, the data they come from, its sample size.
 
-    ``sample``: a human run's sample (None for any other run); ``answered`` of it are scored.
+    ``sample``: a human run's sample (None for any other run); ``answered`` of it are scored. ``truths``:
+    each id's (task, ground truth), what makes it the same question in another file (the Parquet and the
+    TSV of MMSI-Bench); None: the data path decides. ``options``: the loader options the items were read
+    with (ReVSI's ``budget``: another budget is another ground truth, even where the truths agree).
     """
 
     name: str
     ids: Collection[str]
     data: Path
     sample: int | None = None
+    truths: Mapping[str, tuple[str, str]] | None = None
+    options: Mapping[str, object] = field(default_factory=dict)
 
 
 def _data(path: Path) -> str:
@@ -42,15 +47,45 @@ def item_notes(rows: Sequence[RunItems], progress: bool = True) -> list[str]:
              "are scored" for r in unfinished]
     whole = [r for r in rows if r.sample is None]
     same_ids = len({frozenset(r.ids) for r in whole}) <= 1
-    same_data = len({r.data for r in rows}) <= 1
+    same_options = len({_options(r) for r in rows}) <= 1
+    same_data = same_options and _same_questions(rows)
     if not (same_ids and same_data):
-        shown = ", ".join(f"{r.name} {len(r.ids)} item(s) of {_data(r.data)}" for r in rows)
+        with_options = "" if same_options else " ({})"
+        shown = ", ".join(f"{r.name} {len(r.ids)} item(s) of {_data(r.data)}"
+                          f"{with_options.format(_options(r) or 'default options')}" for r in rows)
         notes.append(f"items differ: {shown}; these scores are not over the same questions")
     return notes
+
+
+def _options(row: RunItems) -> str:
+    """Return the row's loader options as ``budget=16, ...`` (sorted; empty: the defaults)."""
+    return ", ".join(f"{k}={v}" for k, v in sorted(row.options.items()))
+
+
+def _same_questions(rows: Sequence[RunItems]) -> bool:
+    """Whether the rows read one set of questions: each id the same task and truth in all (else one path).
+
+    Ids alone are shared by every file (``0``, ``1``...); a copy of the file in another format is not
+    another set of questions.
+    """
+    if any(r.truths is None for r in rows):
+        return len({r.data for r in rows}) <= 1
+    seen: dict[str, tuple[str, str]] = {}
+    return all(seen.setdefault(k, v) == v for r in rows for k, v in (r.truths or {}).items())
+
+
+def truth_text(value: object) -> str:
+    """Return a ground truth as text, alike read from ``items.csv`` (``3.0``) or from an item (``"3"``)."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
 
 
 def folder_items(run: RunFolder) -> RunItems:
     """Return a scored run folder's :class:`RunItems` (its ``items.csv`` rows; a human run's sample)."""
     sample = run.selection.ids if run.kind == "human" else None
-    return RunItems(run.name, set(run.rows["id"].astype(str)), run.data_path,
-                    None if sample is None else len(sample))
+    rows = run.rows
+    columns = zip(rows["id"], rows["task"], rows["ground_truth"], strict=True)
+    truths = {str(i): (str(t), truth_text(g)) for i, t, g in columns}
+    return RunItems(run.name, set(rows["id"].astype(str)), run.data_path,
+                    None if sample is None else len(sample), truths, run.options)

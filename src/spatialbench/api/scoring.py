@@ -135,10 +135,12 @@ def _load(
     loader = {**(options or {}), **({"pruned_ids": pruned_ids} if pruned_ids is not None else {})}
     loader = {**loader, "subset": subset} if subset else loader
     with _as_input_error():
-        if subset is not None or pruned_ids is not None:
-            spec.check_options(loader)  # a benchmark without subsets or pruned ids: one line naming it
+        spec.check_options(loader)  # an option the benchmark lacks (a subset, pruned ids): one line
         items = spec.load_items(annotations, **loader)
     notes.rows("annotation", items.errors)
+    budgets = sorted({str(i.metadata["budget"]) for i in items if "budget" in i.metadata})
+    if budgets:  # ReVSI: each frame budget has its own ground truth; say which one was scored against
+        notes.add(f"ground truth of frame budget {', '.join(budgets)} (--option budget=N selects another)")
     if not items:
         raise ScoreInputError(f"no usable items in {annotations}")
     return items
@@ -175,7 +177,7 @@ def _read(
     spec = _lookup(benchmark or (folder.benchmark if folder is not None else default_benchmark))
     data = annotations if annotations is not None else folder.data_path  # type: ignore[union-attr]
     loaded = _load(spec, data, options["pruned_ids"], options["subset"], notes,
-                   folder.options if folder is not None else None)
+                   {**(folder.options if folder is not None else {}), **options.get("options", {})})
     flagged = _flagged(loaded, options["exclude"], spec.name, notes)
     extract, mra = options["extract"], options["mra"]
     with _as_input_error():
@@ -232,6 +234,7 @@ def score(
     extract: str | None = None, mra: str | None = None,
     pruned_ids: str | Path | None = None, subset: str | None = None, exclude: str | Path | None = None,
     predictions_format: str | None = None, response_field: str | None = None,
+    options: Mapping[str, Any] | None = None,
     default_benchmark: str = "vsibench", notify: Callable[[str], None] | None = None,
 ) -> ScoreOutcome:
     """Score saved predictions, or a run folder's stored answers, against the benchmark's annotations.
@@ -243,7 +246,8 @@ def score(
     benchmark's). ``mra``: ``official`` (<=) / ``paper`` (<). ``pruned_ids``: a bias-pruned id list (one
     per line; its match count goes into the result, no debiased row when none matches). ``subset``:
     the ``subset`` loader option (``tiny``). ``exclude``: a review flags file; items flagged wrong or
-    ambiguous are left out. ``predictions_format``, ``response_field``: see
+    ambiguous are left out. ``options``: loader options (``{"budget": "16"}``), over a run's own.
+    ``predictions_format``, ``response_field``: see
     :func:`~spatialbench.scoring.predictions.read_predictions`. ``notify``: called with each note line
     (skipped rows, excluded items, pruning, unmatched ids) as it arises.
 
@@ -261,7 +265,7 @@ def score(
     pruned = _path(pruned_ids)
     knobs = {"extract": extract, "mra": mra, "pruned_ids": pruned, "subset": subset,
              "exclude": _path(exclude), "predictions_format": predictions_format,
-             "response_field": response_field}
+             "response_field": response_field, "options": dict(options or {})}
     read = _read(benchmark, _path(annotations), _path(predictions), _path(run), knobs, notes,
                  default_benchmark)
     result = _with_inputs(read.spec, read.result, read.loaded.errors, read.items, pruned,

@@ -30,7 +30,6 @@ from spatialbench.errors import SpatialBenchError
 from spatialbench.media.cache import resolve_path
 from spatialbench.prompting.builders import BuilderFactory
 from spatialbench.prompting.templates import read_json
-from spatialbench.records.errors import unreadable
 from spatialbench.records.item import Item, MediaKind
 from spatialbench.records.rows import LoadedItems
 from spatialbench.registry import near_misses
@@ -324,17 +323,17 @@ class BenchmarkSpec:
     def load_items(self, path: str | Path, **options: Any) -> LoadedItems:
         """Load the benchmark from ``path`` (a folder or an annotation file).
 
-        Loaders name the file they could not read; a decoding error that escapes a loader without a file
-        name is named here by ``path``.
+        A decoding error escaping a loader is named by ``path``; a missing column by the benchmark it fits.
 
         Raises:
             FileNotFoundError / ValueError: from the loader (an unreadable file is a
                 ``records.errors.AnnotationFileError``, a ValueError, naming the file and line).
         """
+        from spatialbench.benchmarks.look_alike import MissingColumnError, hinted  # it imports the registry
         try:
             return self.load(Path(path), **options)
-        except UnicodeError as error:
-            raise unreadable(path, error) from None
+        except (UnicodeError, MissingColumnError) as error:
+            raise hinted(path, error) from None
 
     def option_names(self) -> list[str] | None:
         """Return the loader's keyword options (all but the data path), sorted; None if it takes any."""

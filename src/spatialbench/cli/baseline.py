@@ -20,6 +20,7 @@ from spatialbench.cli.score import (
     lookup,
     with_inputs,
 )
+from spatialbench.cli.score_options import LoaderOpt, loader_options
 from spatialbench.cli.subset_option import SubsetOpt
 
 
@@ -42,6 +43,7 @@ def baseline(
     out: OutOpt = None,
     pruned_ids: PrunedOpt = None,
     subset: SubsetOpt = None,
+    option: LoaderOpt = None,
 ) -> None:
     """Score a chance baseline (no media needed) and print its table (``run --model chance-...`` too)."""
     from spatialbench.scoring.baselines import BASELINES
@@ -49,7 +51,7 @@ def baseline(
     check_mra(mra)  # the baselines pass the mode on unread where no item is numerical
     with check_out(out):  # unreadable annotations: one line, exit 2, no new --out left behind
         spec = lookup(benchmark)
-        items = load_annotations(spec, annotations, pruned_ids, subset)
+        items = load_annotations(spec, annotations, pruned_ids, subset, loader_options(option))
         try:
             result = BASELINES.get(model)(items, spec.scoring, mra=mra)
         except ValueError as err:  # a baseline undefined for these items (no options, no positive truth)

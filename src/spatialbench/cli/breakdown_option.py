@@ -37,8 +37,8 @@ def breakdown_options(spec: BenchmarkSpec, pairs: list[str] | None, sub_bench: s
 
     Raises:
         BreakdownOptionError: an option the benchmark does not declare.
-        CommandError: a pair without ``=``, a value the option does not allow; ``--sub-bench`` for a
-            benchmark without sub-benchmarks.
+        CommandError: a loader option given as ``-B`` (named as ``--option``), a pair without ``=``, a
+            value the option does not allow; ``--sub-bench`` for a benchmark without sub-benchmarks.
     """
     from spatialbench.benchmarks.spec import BreakdownOptionError
     from spatialbench.cli.run_options import parse_assignments
@@ -53,6 +53,9 @@ def breakdown_options(spec: BenchmarkSpec, pairs: list[str] | None, sub_bench: s
             raise CommandError(
                 f"--sub-bench does not apply to {spec.name} (it has no sub-benchmarks)"
             ) from None
+        if err.option in (spec.option_names() or ()):  # ReVSI's budget: it selects the items, -B breaks down
+            loader = f"{err.option} is a loader option: --option {err.option}=VALUE"
+            raise CommandError(f"{err}; {loader}") from None
         raise
     except ValueError as err:  # a pair without "=", a value outside the option's values
         raise CommandError(str(err)) from None

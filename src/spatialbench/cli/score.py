@@ -13,7 +13,7 @@ from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.cli.apps import app, command_errors
 from spatialbench.cli.breakdown_option import BreakdownOpt, SubBenchOpt, checked_before_work
-from spatialbench.cli.score_options import RunAnnotationsOpt, RunOpt, note
+from spatialbench.cli.score_options import LoaderOpt, RunAnnotationsOpt, RunOpt, loader_options, note
 from spatialbench.cli.subset_option import SubsetOpt
 from spatialbench.records.rows import LoadedItems
 from spatialbench.scoring.output import render_markdown, write_scores
@@ -145,6 +145,7 @@ def score(
     sub_bench: SubBenchOpt = None,
     subset: SubsetOpt = None,
     exclude: ExcludeOpt = None,
+    option: LoaderOpt = None,
 ) -> None:
     """Score predictions (or a run folder's answers, ``--run``); prints the table, optionally writes files.
 
@@ -159,7 +160,7 @@ def score(
         outcome = score_saved(benchmark, annotations, predictions, run, extract=extract, mra=mra,
                               pruned_ids=pruned_ids, subset=subset, exclude=exclude,
                               predictions_format=predictions_format, response_field=response_field,
-                              notify=note)
+                              options=loader_options(option), notify=note)
     # with -B the score files are written with the breakdown files, as one set
     emit(outcome.result, out, write=not breakdown)
     if breakdown:  # the breakdown's tables, e.g. an MMSI sub-benchmark from its id lists (cli/breakdown.py)

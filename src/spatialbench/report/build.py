@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
-from spatialbench.analysis.item_sets import RunItems, item_notes
+from spatialbench.analysis.item_sets import RunItems, item_notes, truth_text
 from spatialbench.media.errors import MediaError
 from spatialbench.records.progress import Progress, Tally
 from spatialbench.report import analyses, pages, plots
@@ -211,9 +211,12 @@ class _Stages:
 
 def _items(run: RunData) -> RunItems:
     """Return the items a leaderboard row is scored on (a human run: its answered ones, of its sample)."""
+    truths = {i.id: (i.task, truth_text(i.ground_truth)) for i in run.items}
     if run.kind == "human":
-        return RunItems(run.label, set(run.result.rows["id"].astype(str)), run.data, len(run.items))
-    return RunItems(run.label, {i.id for i in run.items}, run.data)
+        answered = set(run.result.rows["id"].astype(str))
+        return RunItems(run.label, answered, run.data, len(run.items), {k: truths[k] for k in answered},
+                        run.folder.options)
+    return RunItems(run.label, set(truths), run.data, truths=truths, options=run.folder.options)
 
 
 def _check_runs(runs: Sequence[RunData]) -> None:

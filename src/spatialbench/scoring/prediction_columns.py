@@ -22,8 +22,8 @@ EXPECTED_FIELDS = "'id' and a response field (response, prediction, model_answer
 def unusable_columns(read: Predictions, response_field: str | None = None) -> str | None:
     """Return why no prediction was read when the file lacks the id or response column, else None.
 
-    Only a JSONL file or a table, of which no row was usable and some row was readable: ``"expected ...;
-    found: a, b"`` (a table: :func:`~.prediction_tables.describe_table`).
+    Only a JSONL or JSON file or a table, of which no row was usable and some row was readable:
+    ``"expected ...; found: a, b"`` (a table: :func:`~.prediction_tables.describe_table`).
     """
     source = read.source
     if read.responses or not read.errors or not isinstance(source, Path) or not source.is_file():
@@ -31,7 +31,7 @@ def unusable_columns(read: Predictions, response_field: str | None = None) -> st
     if read.format == "table":
         columns = table_columns(source)
         ids = bool({"id", "index"} & set(columns)) or {"scene_name", "question"} <= set(columns)
-    elif read.format == "jsonl":
+    elif read.format in ("jsonl", "export"):  # export: a JSON list of records (an annotation file, too)
         columns = _jsonl_fields(source)
         ids = "id" in columns
     else:
@@ -50,7 +50,7 @@ def _has_response(columns: list[str], chosen: str | None) -> bool:
 
 
 def _jsonl_fields(path: Path) -> list[str]:
-    """Return the fields of the first readable records of a JSONL file, in first-seen order."""
+    """Return the fields of the first readable records of a JSONL (or JSON list) file, in first-seen order."""
     fields: dict[str, None] = {}
     records = (entry[2] for entry in read_records(path) if isinstance(entry, tuple))
     for record in islice(records, _LOOKED_AT):

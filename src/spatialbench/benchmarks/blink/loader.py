@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from spatialbench.benchmarks.shared.columns import Columns
 from spatialbench.benchmarks.shared.images import ImagesOrError, images_or_error, table_images
 from spatialbench.benchmarks.shared.tsv import (
     TableRow,
@@ -51,6 +52,8 @@ SUBTASKS = (
 SPATIAL = ("Relative_Depth", "Spatial_Relation", "Multi-view_Reasoning", "Object_Localization")
 """The subtasks ``--subset spatial`` keeps (spatialbench's choice: depth, relations, views, boxes)."""
 TSV_KIND = TsvKind("BLINK", ("category",), SUBTASKS, "subtasks", lambda v: v.strip().replace(" ", "_"))
+COLUMNS = Columns(BENCHMARK_NAME, {".parquet": ("idx", "prompt", "sub_task", "choices", "answer", "image_1"),
+                            ".tsv": ("index", "question", "A", "B", "answer", ("image", "image_path"))})
 _IMAGE_COLUMNS = ("image_1", "image_2", "image_3", "image_4")
 
 
@@ -103,9 +106,9 @@ def spatial_only(loaded: LoadedItems) -> LoadedItems:
 def _rows(table: Path) -> Iterator[TableRow]:
     """(row number, row, its images or their error) per row; a release row's images are written first."""
     if table.suffix == ".tsv":
-        yield from ((n, {**row, "_tsv": True}, media) for n, row, media in tsv_rows(table, TSV_KIND))
+        yield from ((n, {**row, "_tsv": True}, media) for n, row, media in tsv_rows(table, TSV_KIND, COLUMNS))
         return
-    for number, row in enumerate(parquet_records(table), start=1):
+    for number, row in enumerate(parquet_records(table, COLUMNS), start=1):
         images = [row[c] for c in _IMAGE_COLUMNS if row.get(c) is not None]
         yield number, row, images_or_error(table_images, images, table, str(row.get("idx", "")), "image_1")
 

@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from spatialbench.benchmarks.shared.columns import Columns
 from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.images import image_folder, write_images
 from spatialbench.benchmarks.shared.tsv import (
@@ -36,6 +37,10 @@ BENCHMARK_NAME = "cvbench"
 SUFFIXES = (".parquet", ".jsonl", ".tsv")
 SOURCES = ("ADE20K", "COCO", "Omni3D")
 TSV_KIND = TsvKind("CV-Bench", ("source",), SOURCES, "image sources")
+_RELEASE = ("choices", "answer", ("task", "category"), "source", ("prompt", "question"),
+            ("image", "filename"))
+COLUMNS = Columns(BENCHMARK_NAME, {".parquet": _RELEASE, ".jsonl": _RELEASE, ".tsv": (
+    "question", "A", "B", "answer", ("task", "category"), "source", ("image", "image_path"))})
 _LETTER = re.compile(r"^\(?([A-F])\)?$")
 
 
@@ -68,15 +73,15 @@ def load_cvbench(path: Path | str) -> LoadedItems:
 
 def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     if table.suffix == ".tsv":
-        frame = read_tsv(table, TSV_KIND)
+        frame = read_tsv(table, TSV_KIND, COLUMNS)
         by_index = image_index(frame)
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):
             yield number, {**row, "_by_index": by_index}
         return
     if table.suffix == ".parquet":
-        yield from enumerate(parquet_records(table), start=1)
+        yield from enumerate(parquet_records(table, COLUMNS), start=1)
     else:
-        yield from enumerate(jsonl_records(table, "CV-Bench"), start=1)
+        yield from enumerate(jsonl_records(table, "CV-Bench", COLUMNS), start=1)
 
 
 def _media(sample_id: str, row: Mapping[str, Any], table: Path) -> tuple[MediaRef, ...]:

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from spatialbench.benchmarks.shared.columns import Columns
 from spatialbench.benchmarks.shared.fields import not_an_object
 from spatialbench.benchmarks.shared.images import (
     ImagesOrError,
@@ -25,9 +26,17 @@ from spatialbench.benchmarks.shared.images import (
     images_or_error,
     write_images,
 )
-from spatialbench.benchmarks.shared.tsv import TableRow, data_files, load_tables, option_columns, tsv_rows
+from spatialbench.benchmarks.shared.tsv import (
+    TableRow,
+    data_files,
+    json_records,
+    jsonl_records,
+    load_tables,
+    option_columns,
+    tsv_rows,
+)
 from spatialbench.benchmarks.shared.tsv_kind import TsvKind
-from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaRef
 from spatialbench.records.rows import EntryIndex, LoadedItems
 
@@ -35,6 +44,9 @@ BENCHMARK_NAME = "embspatial"
 #: the three embodied scene sources, in VLMEvalKit's ``_task_category`` order
 SOURCES = ("mp3d", "ai2thor", "scannet")
 TSV_KIND = TsvKind("EmbSpatial-Bench", ("data_source",), SOURCES, "scene sources")
+_RELEASE = ("question_id", "question", "answer_options", "answer", "image", "data_source")
+COLUMNS = Columns(BENCHMARK_NAME, {".json": _RELEASE, ".jsonl": _RELEASE, ".tsv": (
+    "index", "question", ("options", "A"), "answer", "data_source", ("image", "image_path"))})
 
 
 def load_embspatial(path: Path | str) -> LoadedItems:
@@ -56,15 +68,12 @@ def load_embspatial(path: Path | str) -> LoadedItems:
 def _rows(table: Path) -> Iterator[TableRow]:
     """Yield (row number, row, its images or the error reading them)."""
     if table.suffix == ".tsv":
-        yield from tsv_rows(table, TSV_KIND)
+        yield from tsv_rows(table, TSV_KIND, COLUMNS)
         return
-    try:
-        text = table.read_text(encoding="utf-8")
-        entries = (
-            json.loads(text) if table.suffix == ".json" else [json.loads(x) for x in text.splitlines() if x]
-        )
-    except (OSError, ValueError) as error:
-        raise unreadable(table, error) from None
+    if table.suffix == ".json":
+        entries = json_records(table, COLUMNS)
+    else:
+        entries = jsonl_records(table, "EmbSpatial-Bench", COLUMNS)
     for k, entry in enumerate(entries, start=1):
         number = EntryIndex(k) if table.suffix == ".json" else k  # printed "entry N" in a JSON list
         if not isinstance(entry, dict):  # the row error names the entry's kind

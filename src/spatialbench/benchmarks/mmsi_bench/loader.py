@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.mmsi_bench.circular import rotations
+from spatialbench.benchmarks.shared.columns import Columns
 from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.images import images_or_error, table_images
 from spatialbench.benchmarks.shared.tsv import data_files, option_columns, parquet_records, tsv_rows
@@ -43,6 +44,10 @@ ORDER = (*LABELS, "MSR")
 #: an MMSI-Bench TSV names these question types (a 3DSRBench or CV-Bench TSV has the same columns)
 TSV_KIND = TsvKind("MMSI-Bench", ("category", "question_type"), ORDER, "question types",
                    lambda v: v.strip().replace("\u2013", "-"))
+COLUMNS = Columns(BENCHMARK_NAME, {
+    ".tsv": ("index", "question", "answer", ("category", "question_type"), ("image", "image_path")),
+    ".parquet": ("images", "question_type", "question", "answer"),
+})
 
 
 def load_mmsi_bench(path: Path | str, evaluation: str = "vanilla") -> LoadedItems:
@@ -86,13 +91,13 @@ def check_evaluation(evaluation: object) -> None:
 def _rows(table: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """Yield (row number, id, fields with ``media``) per row; images are written as files first."""
     if table.suffix == ".tsv":
-        for number, row, media in tsv_rows(table, TSV_KIND):
+        for number, row, media in tsv_rows(table, TSV_KIND, COLUMNS):
             kind = row.get("category") or row.get("question_type")
             names = {"question_type": "category" if "category" in row else "question_type", "images": "image"}
             fields = {**row, "question_type": kind, "media": media, **_option_fields(row), "_names": names}
             yield number, str(row.get("index", "")), fields
         return
-    for number, row in enumerate(parquet_records(table), start=1):
+    for number, row in enumerate(parquet_records(table, COLUMNS), start=1):
         sample_id = str(row.get("id", number))
         media = images_or_error(_parquet_images, row.get("images"), table, sample_id)
         yield number, sample_id, {**row, "media": media}

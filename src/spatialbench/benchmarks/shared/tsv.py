@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from spatialbench.benchmarks.shared.columns import Columns, check_columns, record_columns
 from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.images import (
     ImagesOrError,
@@ -37,13 +38,15 @@ TableRow = tuple[int, dict[str, Any], ImagesOrError]
 _REFERENCE_LENGTH = 64
 
 
-def read_tsv(path: Path, kind: TsvKind | None = None) -> pd.DataFrame:
+def read_tsv(path: Path, kind: TsvKind | None = None, columns: Columns | None = None) -> pd.DataFrame:
     """Read a VLMEvalKit TSV file as text columns (empty cells as ``""``), in file order.
 
-    ``kind``: the benchmark the file must belong to (:func:`~.tsv_kind.check_kind`).
+    ``kind``: the benchmark the file must belong to (:func:`~.tsv_kind.check_kind`); ``columns``: those
+    it must have (:func:`~.columns.check_columns`).
 
     Raises:
         AnnotationFileError (a ValueError): the file is not UTF-8, not a table, or another benchmark's.
+            MissingColumnError (one): a required column is missing.
     """
     try:  # as VLMEvalKit's ``load`` reads it: pandas' default quoting
         frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
@@ -52,6 +55,7 @@ def read_tsv(path: Path, kind: TsvKind | None = None) -> pd.DataFrame:
     frame.columns = [str(c).strip() for c in frame.columns]
     if kind is not None:
         check_kind(path, list(frame.columns), frame.to_dict(orient="records"), kind)
+    check_columns(path, frame.columns, columns)
     return frame
 
 
@@ -79,24 +83,24 @@ def load_tables(
     return loaded
 
 
-def tsv_rows(table: Path, kind: TsvKind | None = None) -> Iterator[TableRow]:
+def tsv_rows(table: Path, kind: TsvKind | None = None, columns: Columns | None = None) -> Iterator[TableRow]:
     """Yield (line number, row, its images or the error reading them) for each row of a TSV, in order.
 
     Raises:
-        AnnotationFileError (a ValueError): see :func:`read_tsv` (``kind`` as there).
+        AnnotationFileError (a ValueError): see :func:`read_tsv` (``kind``, ``columns`` as there).
     """
-    frame = read_tsv(table, kind)
+    frame = read_tsv(table, kind, columns)
     by_index = image_index(frame)
     for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
         yield number, row, images_or_error(tsv_images, row, table, by_index)
 
 
-def jsonl_records(table: Path, benchmark: str) -> list[dict[str, Any]]:
+def jsonl_records(table: Path, benchmark: str, columns: Columns | None = None) -> list[dict[str, Any]]:
     """Return the objects of a JSON Lines file, in order (``benchmark`` names the format in the error).
 
     Raises:
         AnnotationFileError (a ValueError): not UTF-8 JSON, or a line that is not an object (e.g. another
-            benchmark's JSON array).
+            benchmark's JSON array). MissingColumnError (one): no line has a field ``columns`` requires.
     """
     try:
         lines = table.read_text(encoding="utf-8").splitlines()
@@ -117,7 +121,25 @@ def jsonl_records(table: Path, benchmark: str) -> list[dict[str, Any]]:
                                       f"{benchmark} files hold one question object per line (another "
                                       "benchmark's file?)", number)
         records.append(record)
+    check_columns(table, record_columns(records), columns)
     return records
+
+
+def json_records(table: Path, columns: Columns | None = None) -> list[Any]:
+    """Return the entries of a JSON file holding a list (objects or not: a row error names each other one).
+
+    Raises:
+        AnnotationFileError (a ValueError): not UTF-8 JSON, or not a list. MissingColumnError (one): no
+            entry has a field ``columns`` requires.
+    """
+    try:
+        entries = json.loads(table.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise unreadable(table, error) from None
+    if not isinstance(entries, list):
+        raise AnnotationFileError(table, f"a JSON {type(entries).__name__}, not a list of questions")
+    check_columns(table, record_columns(entries), columns)
+    return entries
 
 
 def _reason(error: ValueError) -> str:
@@ -127,16 +149,19 @@ def _reason(error: ValueError) -> str:
     return str(error)
 
 
-def parquet_records(table: Path) -> list[dict[str, Any]]:
+def parquet_records(table: Path, columns: Columns | None = None) -> list[dict[str, Any]]:
     """Return the rows of a Parquet file as dicts, in order.
 
     Raises:
-        AnnotationFileError (a ValueError): the file cannot be read as Parquet.
+        AnnotationFileError (a ValueError): the file cannot be read as Parquet. MissingColumnError (one):
+            it lacks a column ``columns`` requires.
     """
     try:
-        return pd.read_parquet(table).to_dict(orient="records")
+        frame = pd.read_parquet(table)
     except (OSError, ValueError) as error:
         raise unreadable(table, error) from None
+    check_columns(table, frame.columns, columns)
+    return frame.to_dict(orient="records")
 
 
 def tsv_images(row: Mapping[str, Any], table: Path, by_index: Mapping[str, str]) -> tuple[MediaRef, ...]:

@@ -24,6 +24,7 @@ from typing import Any
 
 import pandas as pd
 
+from spatialbench.benchmarks.shared.columns import Columns, check_columns
 from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.tsv import image_index, read_tsv, tsv_images
 from spatialbench.benchmarks.shared.tsv_kind import TsvKind
@@ -43,6 +44,9 @@ CATEGORIES = (
 )
 """The six categories of the release, in EASI's table order."""
 TSV_KIND = TsvKind("SITE", ("category",), CATEGORIES, "categories", lambda v: v.strip().lower())
+_RELEASE = ("question", "category", "answer", "options", "visual")
+COLUMNS = Columns(BENCHMARK_NAME, {".parquet": _RELEASE, ".json": _RELEASE, ".jsonl": _RELEASE,
+                                   ".tsv": ("question", "category", "answer", ("options", "candidates"))})
 _SUFFIXES = (".parquet", ".json", ".jsonl", ".tsv")
 _TSV_PART = {"sitebenchimage": "image", "sitebenchvideo": "video"}
 
@@ -94,7 +98,7 @@ def load_site(path: Path | str) -> LoadedItems:
     loaded, ids = LoadedItems(), UniqueIds()
     tables = sorted(site_tables(given), key=lambda pair: PARTS.index(pair[0]))
     for part, table in tables:
-        frame = read_tsv(table, TSV_KIND) if table.suffix == ".tsv" else _release_frame(table)
+        frame = read_tsv(table, TSV_KIND, COLUMNS) if table.suffix == ".tsv" else _release_frame(table)
         by_index = image_index(frame)  # TSV rows may point at another row's image
         first = 2 if table.suffix == ".tsv" else 1  # a TSV's header is line 1
         for number, row in enumerate(frame.to_dict(orient="records"), start=first):
@@ -111,10 +115,13 @@ def load_site(path: Path | str) -> LoadedItems:
 def _release_frame(table: Path) -> pd.DataFrame:
     try:
         if table.suffix == ".parquet":
-            return pd.read_parquet(table)
-        return pd.read_json(table, lines=table.suffix == ".jsonl", dtype=False)
+            frame = pd.read_parquet(table)
+        else:
+            frame = pd.read_json(table, lines=table.suffix == ".jsonl", dtype=False)
     except (OSError, ValueError) as error:
         raise unreadable(table, error) from None
+    check_columns(table, frame.columns, COLUMNS)
+    return frame
 
 
 def _listed(value: Any, sample_id: str, field: str) -> list[str]:

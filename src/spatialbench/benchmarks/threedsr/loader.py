@@ -16,6 +16,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from spatialbench.benchmarks.shared.columns import Columns
 from spatialbench.benchmarks.shared.images import ImagesOrError, image_folder, images_or_error, write_images
 from spatialbench.benchmarks.shared.tsv import (
     TableRow,
@@ -47,6 +48,8 @@ TYPES: dict[str, tuple[str, ...]] = {
 }
 TYPE_OF = {category: kind for kind, categories in TYPES.items() for category in categories}
 TSV_KIND = TsvKind("3DSRBench", ("category",), tuple(TYPE_OF), "question types")
+_ROW = ("qid", "question", "A", "B", "answer", "category")
+COLUMNS = Columns(BENCHMARK_NAME, {".tsv": (*_ROW, ("image", "image_path")), ".parquet": (*_ROW, "image")})
 
 
 def load_3dsrbench(path: Path | str) -> LoadedItems:
@@ -66,9 +69,9 @@ def load_3dsrbench(path: Path | str) -> LoadedItems:
 def _rows(table: Path) -> Iterator[TableRow]:
     """Yield (row number, row, its images or the error reading them)."""
     if table.suffix == ".tsv":
-        yield from tsv_rows(table, TSV_KIND)
+        yield from tsv_rows(table, TSV_KIND, COLUMNS)
         return
-    for number, row in enumerate(parquet_records(table), start=1):
+    for number, row in enumerate(parquet_records(table, COLUMNS), start=1):
         row = {k: ("" if v is None else v) for k, v in row.items()}
         yield number, row, images_or_error(_parquet_image, row, table)
 

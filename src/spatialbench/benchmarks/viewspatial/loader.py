@@ -9,16 +9,23 @@ perspective - ..."``), ``image_path`` (a list of paths relative to the data fold
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from spatialbench.benchmarks.shared.columns import Columns
 from spatialbench.benchmarks.shared.fields import entry_object, path_list, required
 from spatialbench.benchmarks.shared.ids import UniqueIds
-from spatialbench.benchmarks.shared.tsv import data_files, image_index, option_columns, read_tsv, tsv_images
+from spatialbench.benchmarks.shared.tsv import (
+    data_files,
+    image_index,
+    json_records,
+    option_columns,
+    read_tsv,
+    tsv_images,
+)
 from spatialbench.benchmarks.shared.tsv_kind import TsvKind
-from spatialbench.records.errors import MalformedSampleError, unreadable
+from spatialbench.records.errors import MalformedSampleError
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import EntryIndex, LoadedItems
 
@@ -26,6 +33,10 @@ BENCHMARK_NAME = "viewspatial"
 #: a ViewSpatial-Bench question type starts with its perspective (``Camera perspective - Relative Direction``)
 TSV_KIND = TsvKind("ViewSpatial-Bench", ("category",), ("Camera perspective", "Person perspective"),
                    "perspectives", lambda v: v.split(" - ")[0].strip())
+COLUMNS = Columns(BENCHMARK_NAME, {
+    ".json": ("question_type", "question", "answer", "choices", "image_path"),
+    ".tsv": ("index", "category", "question", "A", "B", "answer", ("image", "image_path")),
+})
 
 
 def load_viewspatial(path: Path | str) -> LoadedItems:
@@ -41,16 +52,12 @@ def load_viewspatial(path: Path | str) -> LoadedItems:
     table = data_files(Path(path).resolve(), (".json", ".tsv"), "ViewSpatial-Bench")[0]
     loaded, ids = LoadedItems(), UniqueIds()
     if table.suffix == ".tsv":
-        frame = read_tsv(table, TSV_KIND)
+        frame = read_tsv(table, TSV_KIND, COLUMNS)
         by_index = image_index(frame)
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):
             _add((loaded, ids), lambda r=row: _tsv_item(r, table, by_index), table, number)
         return loaded
-    try:
-        entries = json.loads(table.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise unreadable(table, error) from None
-    for k, entry in enumerate(entries):
+    for k, entry in enumerate(json_records(table, COLUMNS)):
         make = lambda e=entry, i=k: _json_item(e, str(i), table.parent)  # noqa: E731
         _add((loaded, ids), make, table, EntryIndex(k + 1))
     return loaded

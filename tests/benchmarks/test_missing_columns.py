@@ -1,0 +1,55 @@
+"""A file without a column its benchmark needs is one line, exit 2, before any row is read (issue 24).
+
+A 3DSRBench TSV without ``answer`` printed "11 row(s) skipped ... '' is not one of the options", then "no
+usable items"; an MMSI-Bench Parquet without ``question_type`` the same. Another benchmark's file of the
+same suffix (``--benchmark embspatial`` on ``ViewSpatial-Bench.json``) printed a row list and no hint: it
+now names the benchmark whose columns the file has. Each file is the benchmark's own test fixture.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+from typer.testing import CliRunner
+
+from benchmarks import test_mmsi_bench, test_threedsr, test_viewspatial
+from spatialbench.cli.main import app
+from support.image_tables import write_parquet, write_tsv
+
+
+def _baseline(benchmark: str, annotations: Path) -> tuple[int, list[str]]:
+    command = ["baseline", "-m", "chance-random", "-b", benchmark, "-a", str(annotations)]
+    result = CliRunner().invoke(app, command)
+    return result.exit_code, result.stderr.splitlines()
+
+
+def test_a_3dsrbench_tsv_without_answers_is_one_line(tmp_path: Path) -> None:
+    rows = [{k: v for k, v in row.items() if k != "answer"} for row in test_threedsr._kit_rows()]
+    table = write_tsv(rows, tmp_path / "3dsrbench_v1_vlmevalkit_circular.tsv")
+    assert _baseline("3dsrbench", table) == (2, [
+        f"error: {table}: no column 'answer' (columns: index, qid, question, A, B, C, D, category, image, "
+        "image_source, image_url)"])
+
+
+def test_an_mmsi_parquet_without_question_types_is_one_line(tmp_path: Path) -> None:
+    parquet, _ = test_mmsi_bench._write_both(tmp_path)
+    rows = pd.read_parquet(parquet).drop(columns=["question_type"]).to_dict(orient="records")
+    table = write_parquet(rows, tmp_path / "MMSI_Bench.parquet")
+    assert _baseline("mmsi-bench", table) == (2, [
+        f"error: {table}: no column 'question_type' (columns: id, images, question, answer, thought)"])
+
+
+def test_viewspatial_json_read_as_embspatial_names_viewspatial(tmp_path: Path) -> None:
+    table = test_viewspatial.write_release(tmp_path)
+    assert table.name == "ViewSpatial-Bench.json"
+    assert _baseline("embspatial", table) == (2, [
+        f"error: {table}: no column 'question_id' (columns: question_type, image_path, question, answer, "
+        "choices); another benchmark's file? (its columns are those of --benchmark viewspatial)"])
+
+
+def test_mmsi_parquet_read_as_blink_names_mmsi_bench(tmp_path: Path) -> None:
+    parquet, _ = test_mmsi_bench._write_both(tmp_path)
+    assert _baseline("blink", parquet) == (2, [
+        f"error: {parquet}: no column 'idx' (columns: id, images, question_type, question, answer, "
+        "thought); another benchmark's file? (its columns are those of --benchmark mmsi-bench)"])
