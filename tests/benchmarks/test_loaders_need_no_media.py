@@ -82,7 +82,8 @@ def test_breakdown_of_a_run_folder_takes_its_benchmark_and_data(tmp_path: Path) 
     code, output = _invoke("breakdown", "--run", out)  # benchmark and annotations from config.json
     assert code == 0 and "items: 5" in output, output
     assert open_run(out).responses() == {str(k): row[4] for k, row in enumerate(VSI_ROWS, 1)}
-    assert "| accuracy | 75.0 | 100.0 | - | - | - | - | 50.0 |" in output.split("**vsibench: scannet**")[1]
+    scannet = output.split("**vsibench: scannet**")[1]
+    assert "| accuracy / MRA | 75.0 | 100.0 | - | - | - | - | 50.0 |" in scannet
     (out / "run.sqlite").write_bytes(b"garbage" * 100)
     code, output = _invoke("breakdown", "--run", out)
     assert code == 2 and output.strip().startswith(f"error: {out / 'run.sqlite'}: not a readable run store")
