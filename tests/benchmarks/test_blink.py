@@ -127,3 +127,21 @@ def test_loopback_run_scores_the_official_total(tmp_path: Path, monkeypatch: pyt
 
 def _case(prompt: str) -> int:
     return next(k for k, c in enumerate(CASES) if _prompt(k, c[1]) == prompt)
+
+
+@pytest.mark.parametrize(("subset", "note"), [
+    ((), "Avg. is over 3 of 14 tasks (Relative Depth, Jigsaw, Multi-view Reasoning); no items for: Visual"),
+    (("--subset", "spatial"), "Avg. is over 2 of 4 tasks (Relative Depth, Multi-view Reasoning); no items "
+                              "for: Spatial Relation, Object Localization."),
+])
+def test_avg_over_fewer_subtasks_than_blink_defines_says_so(tmp_path: Path, subset, note) -> None:
+    # issue 24: BLINK's Avg. over 3 of its 14 subtasks carried no note (ReVSI's table has one)
+    args = ["run", "--benchmark", "blink", "--data", str(write_release(tmp_path / "hf")), *subset,
+            "--model", "chance-random", "--out", str(tmp_path / "run"), "--no-progress"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0 and note in result.output, result.output
+    scores = json.loads((tmp_path / "run" / "scores.json").read_text())
+    assert scores["overall"] == pytest.approx(50.0)  # two-option subtasks: 1/2 each, mean over those present
+    assert len(scores["missing_tasks"]) == (2 if subset else 11)
+    assert scores["averaged_over"] == (["Relative_Depth", "Multi-view_Reasoning"] if subset
+                                       else ["Relative_Depth", "Jigsaw", "Multi-view_Reasoning"])

@@ -19,6 +19,7 @@ from typer.testing import CliRunner
 
 from benchmarks.test_vsi_super import _run, _write
 from spatialbench.benchmarks import get_benchmark
+from spatialbench.benchmarks.vsi_super import streaming_score, streaming_scores
 from spatialbench.cli.main import app
 from spatialbench.scoring.baselines import chance_frequency
 
@@ -106,3 +107,25 @@ def test_chance_frequency_answers_a_constant_per_query_time(tmp_path: Path) -> N
     # by hand: s0 all four hit → 1.0; s1 3 vs 10 and 5.175 vs 20 → 0; s2 3 vs 4 (0.25: θ ≤ .75, 6 of 10)
     # and 5.175 vs 6 (0.1375: θ ≤ .85, 8 of 10) → 0.7
     assert result.rows["score"].tolist() == pytest.approx([1.0, 0.0, 0.7])
+
+
+def _cambrians_streaming_pairs(prediction: str, answers: list[float]) -> list[float]:
+    """The ``cambrians_vsc_streaming`` task's ``process_results`` (cache ``cambrians_vsc``), again.
+
+    One MRA per ``zip(json.loads(prediction), answers)`` pair, θ = linspace(.5, .95, 10), a hit when ``<=``.
+    """
+    thresholds = np.linspace(0.5, 0.95, 10)
+    pairs = zip(json.loads(prediction), answers, strict=False)  # the official zip: the shorter list decides
+    return [float(np.mean(abs(p - a) / a <= 1 - thresholds)) for p, a in pairs]
+
+
+def test_extra_counts_are_ignored_as_the_official_code_does() -> None:
+    # issue 24 item 5: "[3, 5, 8, 12, 99]" against [3, 5, 8, 12]. The official code pairs counts with answers
+    # by zip, so the fifth count (no query time asks for it) is never compared: four pairs, each MRA 1 → 1.0.
+    answers = [3.0, 5.0, 8.0, 12.0]
+    official = _cambrians_streaming_pairs("[3, 5, 8, 12, 99]", answers)
+    assert official == [1.0, 1.0, 1.0, 1.0]
+    assert streaming_score("[3, 5, 8, 12, 99]", answers) == pytest.approx(np.mean(official)) == 1.0
+    assert streaming_scores("[3, 5, 8, 12, 99]", answers).tolist() == [1.0, 1.0, 1.0, 1.0]  # one per query
+    # 9 vs 8: relative error 0.125, hits for θ = .50 ... .85 (8 of 10): 0.8
+    assert streaming_score("[3, 5, 9, 12, 99]", answers) == pytest.approx((1 + 1 + 0.8 + 1) / 4)

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks import test_blink
 from benchmarks.mmsi_remindview_fixtures import build_mmsi
 from spatialbench.api import run
+from spatialbench.benchmarks import get_benchmark
 from spatialbench.report import build_report
 from spatialbench.runs import RunConfig
 from support.openai_server import OpenAIServer, ServerScript
@@ -73,3 +75,23 @@ def test_the_best_run_of_a_column_is_marked_within_its_track() -> None:
     # c's 80.0 tops the Avg. column over all runs, yet a is still the best of Uniform-50 (ranked apart)
     assert board.marks() == {"a": ("best", "second"), "b": ("second", "best"),
                              "c": ("best", "second"), "d": ("second", "best")}
+
+
+FOOTNOTE = "Runs of another protocol (MMSI-Video-Bench Uniform-50 / Sufficient-Coverage)"
+
+
+def test_the_protocol_footnote_comes_from_the_spec(report: Path) -> None:
+    assert FOOTNOTE in (report / "index.html").read_text()  # MMSI-Video-Bench declares its two settings
+
+
+def test_a_benchmark_without_protocols_has_no_protocol_footnote(tmp_path: Path) -> None:
+    # issue 24: every report's footnote named MMSI-Video-Bench's protocols (here a BLINK chance run)
+    assert get_benchmark("blink").protocols == () and get_benchmark("vsibench").protocols == ()
+    data = test_blink.write_release(tmp_path / "blink")
+    run(RunConfig.model_validate({"data": {"benchmark": "blink", "path": str(data)},
+                                  "model": {"name": "chance-random"}, "out": str(tmp_path / "run")}),
+        progress=False)
+    build_report([tmp_path / "run"], tmp_path / "report")
+    html = (tmp_path / "report" / "index.html").read_text()
+    assert "another protocol" not in html and "MMSI-Video" not in html
+    assert '"[other items: n]" after a rank' in html  # the rest of the footnote stays

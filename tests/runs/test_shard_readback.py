@@ -88,7 +88,8 @@ def test_breakdown_run_of_a_shard_is_the_shard(shard: tuple[Path, Path]) -> None
     assert code == 0, output
     assert "items: 7\n" in output, output
     overall = output.split("**vsibench: all items**")[1]
-    assert f"| accuracy | {AVG} | 75.0 | - | - | - | 66.7 |" in overall, output
+    # counting is scored by MRA, direction by accuracy: the row says both (issue 24)
+    assert f"| accuracy / MRA | {AVG} | 75.0 | - | - | - | 66.7 |" in overall, output
 
 
 def test_report_of_a_shard_is_the_shard(shard: tuple[Path, Path], tmp_path: Path) -> None:

@@ -66,7 +66,7 @@ def test_breakdown_command_writes_intervals_in_markdown_and_json(tmp_path: Path)
     tables = json.loads((tmp_path / "b" / "breakdown.json").read_text())
     per_type = tables[-1]
     # chance: the rows carry each question's option count (issue 24), so 1/2 for these two-option questions
-    assert per_type["cells"] == [{"group": easy, "n": 4, "accuracy": 50.0,
+    assert per_type["cells"] == [{"group": easy, "n": 4, "accuracy": 50.0, "metric": "accuracy",
                                   "chance": 50.0, "failures": 0, "ci95": [0.0, 100.0]}]  # fmt: skip
     assert tables[0]["cells"][0]["group"] == "Avg." and tables[0]["cells"][0]["ci95"] == [0.0, 100.0]
     assert "95 % CI" in (tmp_path / "b" / "breakdown.md").read_text()

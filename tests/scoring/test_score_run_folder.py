@@ -76,6 +76,6 @@ def test_breakdown_of_a_baseline_run_uses_its_mra_and_limit(tmp_path: Path) -> N
     assert round(own["object_counting"], 6) == 80.0
     code, output = _invoke("breakdown", "--run", tmp_path / "run")
     assert code == 0, output
-    assert "| accuracy | 80.0 | 80.0 | - |" in output and "62.5" not in output, output
+    assert "| MRA | 80.0 | 80.0 | - |" in output and "62.5" not in output, output  # counting: MRA (issue 24)
     code, output = _invoke("score", "--run", tmp_path / "run", "--mra", "official")
     assert code == 0 and "| all | 83.3 | 83.3 |" in output, output  # (1 + 1 + 0.5) / 3

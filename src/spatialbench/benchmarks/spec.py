@@ -3,8 +3,7 @@
 A benchmark package (``spatialbench.benchmarks.<name>``) composes the generic parts — a loader reading its
 official files, a prompt builder (:mod:`spatialbench.prompting`), scoring rules and tables
 (:mod:`spatialbench.scoring`) — into one frozen :class:`BenchmarkSpec` named ``SPEC``; the registry in
-:mod:`spatialbench.benchmarks` lists it lazily. The runner and the CLI look a spec up once per command and
-pass it down.
+:mod:`spatialbench.benchmarks` lists it lazily; the runner and the CLI look it up once per command.
 
 Besides loading, prompting and scoring, a spec declares (each with a default, so a new benchmark declares
 none of them): its media layout (:class:`MediaLayout`, checked before a run sends anything), its subsets
@@ -267,6 +266,7 @@ class BenchmarkSpec:
             spaces for ``_``; :meth:`task_title`).
         write: ``write(items, folder) -> paths``: the items as the benchmark's files, which ``load(folder)``
             reads back (the benchmark's ``format`` module; None: no writer).
+        protocols: its protocol tracks, which reports rank apart (MMSI-Video-Bench's settings); () none.
     """
 
     name: str
@@ -285,6 +285,7 @@ class BenchmarkSpec:
     pruned_ids: Callable[[Any], set[str]] | None = None
     write: Writer | None = None
     task_words: Callable[[str], str] | None = None
+    protocols: tuple[str, ...] = ()
 
     def task_title(self, task: str) -> str:
         """Return a task key in words (``task_words``, else ``object_counting`` → ``object counting``)."""
@@ -301,9 +302,9 @@ class BenchmarkSpec:
         Raises:
             ValueError: the benchmark declares no such subset (the message lists the ones it declares).
         """
-        for subset in self.subsets:
-            if subset.name == name:
-                return subset
+        found = [subset for subset in self.subsets if subset.name == name]
+        if found:
+            return found[0]
         known = ", ".join(s.name for s in self.subsets) or "none"
         raise ValueError(f"{self.name} has no subset {name!r}; its subsets: {known}")
 
@@ -363,9 +364,8 @@ class BenchmarkSpec:
 
                 raise ValueError(no_subsets(self.name))
             if known is not None and name not in known:
-                close = near_misses(name, known)
+                close, listed = near_misses(name, known), ", ".join(known) or "none"
                 hint = f" did you mean {', '.join(map(repr, close))}?" if close else ""
-                listed = ", ".join(known) or "none"
                 raise ValueError(f"unknown benchmark option {name!r};{hint} known: {listed}")
             _check_kind(name, value, hints.get(name, Any))
             if name in self.option_checks:

@@ -27,7 +27,7 @@ from pathlib import Path
 from spatialbench.analysis.item_sets import RunItems, item_notes, truth_text
 from spatialbench.media.errors import MediaError
 from spatialbench.records.progress import Progress, Tally
-from spatialbench.report import analyses, pages, plots
+from spatialbench.report import analyses, pages, plots, protocols
 from spatialbench.report.items import ItemView, item_views, worst_first
 from spatialbench.report.paths import relativize
 from spatialbench.report.runs import RunData, check_benchmarks, load_run
@@ -134,7 +134,7 @@ def _index(out: Path, runs: Sequence[RunData], board: Leaderboard, sections: lis
         answerability=analyses.answerability_sections(runs),
         tasks=[(t, v[:per_task]) for t, v in tasks.items()], per_task=per_task,
         run_labels=[r.label for r in runs], downloads=downloads, notes=notes, prefix="items/",
-        task_title=first.spec.task_title)
+        task_title=first.spec.task_title, protocols=protocols.footnote(first.spec))
     index = out / "index.html"
     index.write_text(page, encoding="utf-8")
     return index

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.report.runs import RunData
 from spatialbench.scoring.uncertainty import SMALL, Interval, table_ci
 
@@ -27,6 +28,14 @@ def protocol(run: RunData) -> str:
     # a run that names no setting ran the benchmark's default one (MMSI-Video-Bench: uniform-50)
     setting = {**run.spec.defaults.options, **run.folder.options}.get("setting")
     return SETTING_TITLES.get(str(setting), str(setting)) if setting else ""
+
+
+def footnote(spec: BenchmarkSpec) -> str:
+    """Return the protocols the leaderboard footnote names: ``"MMSI-Video-Bench Uniform-50 / ..."``.
+
+    ``""`` for a benchmark whose spec declares none (``BenchmarkSpec.protocols``): no protocol sentence.
+    """
+    return f"{spec.display_name} {' / '.join(spec.protocols)}" if spec.protocols else ""
 
 
 def is_map_only(run: RunData) -> bool:

@@ -82,6 +82,8 @@ class Cell:
         chance: random-guess baseline in percent (mean of 1 / options), None when unknown or empty.
         failures: questions whose answer could not be extracted (counted wrong).
         parts: the values of the grouping key the group names; partial: some of them have no question.
+        metric: what ``accuracy`` measures — ``accuracy`` (multiple choice), ``MRA`` (numerical questions),
+            ``accuracy / MRA`` (both kinds), ``""`` for an empty group.
     """
 
     key: str
@@ -92,6 +94,7 @@ class Cell:
     failures: int
     parts: tuple[Any, ...] = ()
     partial: bool = False
+    metric: str = ""
 
 
 @dataclass(frozen=True)
@@ -241,7 +244,16 @@ def _cell(scored: pd.DataFrame, group: Group, weighting: Weighting, by: str, mea
         failures=int((~chosen["answered"].astype(bool)).sum()),
         parts=parts,
         partial=bool(present) and len(present) < len(parts),
+        metric=_metric(chosen),
     )
+
+
+def _metric(chosen: pd.DataFrame) -> str:
+    """Return the metric of a group's questions: MRA for numerical ones (``n_options`` 0), else accuracy."""
+    if not len(chosen) or "n_options" not in chosen:
+        return "" if not len(chosen) else "accuracy"
+    numerical = chosen["n_options"] == 0
+    return "MRA" if numerical.all() else "accuracy / MRA" if numerical.any() else "accuracy"
 
 
 def _part_means(chosen: pd.DataFrame, group: Group, by: str, means: dict[str, float],

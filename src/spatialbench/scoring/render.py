@@ -194,8 +194,19 @@ def interval_cell(ci: Interval, n: int) -> str | None:
     return f"[{ci[0]:.1f}, {ci[1]:.1f}]" + ("*" if 0 < n < SMALL else "")
 
 
+def metric_label(table: Table) -> str:
+    """Return the first breakdown row's label: the metric its cells share (``MRA``: numerical ones).
+
+    ``accuracy / MRA`` when the cells differ; ``accuracy`` for a table of empty cells.
+    """
+    metrics = {c.metric for c in table.cells if c.metric}
+    return metrics.pop() if len(metrics) == 1 else "accuracy / MRA" if metrics else "accuracy"
+
+
 def breakdown_grid(table: Table) -> Grid:
-    """Breakdown layout: one column per cell; rows accuracy, 95 % CI, random guess, n, extraction failures.
+    """Breakdown layout: one column per cell; rows the metric, 95 % CI, random guess, n, extraction failures.
+
+    The metric row is labelled by :func:`metric_label` (``accuracy``, or ``MRA`` for numerical questions).
 
     The interval row reads ``[low, high]`` (percent, one decimal; :func:`cells_ci`), ``*`` after it
     for a cell of fewer than :data:`SMALL` items (:data:`CI_NOTE` says so), ``-`` for an empty cell.
@@ -203,7 +214,7 @@ def breakdown_grid(table: Table) -> Grid:
     cells = table.cells
     intervals = cells_ci(table)
     rows: tuple[tuple[str, tuple[Value, ...]], ...] = (
-        ("accuracy", tuple(c.accuracy for c in cells)),
+        (metric_label(table), tuple(c.accuracy for c in cells)),
         (CI_ROW, tuple(interval_cell(ci, c.n) for ci, c in zip(intervals, cells, strict=True))),
         ("random guess", tuple(c.chance for c in cells)),
         ("n", tuple(c.n for c in cells)),
@@ -215,11 +226,12 @@ def breakdown_grid(table: Table) -> Grid:
 def cells_json(table: Table) -> dict[str, Any]:
     """Return a breakdown as JSON: ``title``, its cells, and ``small_cells``.
 
-    Each cell: ``group``, ``n``, ``accuracy``, ``chance``, ``failures``, ``ci95`` (``[low, high]`` percent,
-    the scene-clustered bootstrap of :func:`cells_ci`). ``small_cells``: ``{group, n}`` of the cells
-    with fewer than :data:`SMALL` items. Percentages and intervals are None for an empty cell.
+    Each cell: ``group``, ``n``, ``accuracy`` (the score in percent, by ``metric``: ``accuracy`` or
+    ``MRA``), ``chance``, ``failures``, ``ci95`` (``[low, high]`` percent, the scene-clustered bootstrap of
+    :func:`cells_ci`). ``small_cells``: ``{group, n}`` of the cells with fewer than :data:`SMALL` items.
+    Percentages and intervals are None for an empty cell.
     """
-    keys = ("group", "n", "accuracy", "chance", "failures")
+    keys = ("group", "n", "accuracy", "metric", "chance", "failures")
     intervals = cells_ci(table)
     cells = [{**{k: getattr(c, k) for k in keys}, "ci95": list(ci) if ci else None}
              for c, ci in zip(table.cells, intervals, strict=True)]

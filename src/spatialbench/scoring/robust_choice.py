@@ -21,24 +21,32 @@ C3 hedges: a letter followed by another option letter (``B, C``, ``B or C``, ``B
    bracketed or softened too (``(B) or maybe (C)``, ``B (or C)``, ``B, perhaps C``, ``[B] and possibly
    [C]``), is **no answer** — the response names two — never the first letter.
 C4 the article: a response starting ``A`` / ``a`` then a space and an option's text (``A sofa is
-   closest`` with ``B. sofa``) names that option (B); ``A because ...`` is still the letter A.
+   closest`` with ``B. sofa``) names that option (B). Any other starting ``A`` / ``a`` before a lower-case
+   word that is not an option marker is the article too, never option A (``A person stands nearer, so B``
+   is no starting letter; :func:`spatialbench.scoring.article.is_article`): the letter is ``A``, ``A.``,
+   ``A)``, ``(A)``, ``A: sofa`` and ``A`` before a verb, conjunction or vowel-initial word (``A because
+   ...``, ``A is correct``, ``A or B`` → hedge).
+C5 the closing letter: where no earlier rule reads a letter, an upper-case option letter standing alone
+   as the last word (``..., so B``, ``the order is (C).``) is the answer, unless a hedge names another
+   letter just before it (``B or C``).
 
 Order (the first candidate that gives a letter decides): ``\boxed{}`` (alone when present), ``<answer>``
 tag, JSON ``"answer"``, segments after self-corrections (last first: ``Answer: B. Wait, actually C`` →
 C), segments after answer phrases (``The answer is``, ``final answer:``; last first), then the letter
 the response *starts* with, then segments after ``option`` / ``choice`` (strict C1 only), then the
-whole text (C2). When the response starts with a letter, later segments count only by a letter they
-state (C1), never by an option text they mention: ``B. This is because the answer must be on the
-left`` stays B; ``A seems close, so the answer is (C)`` is C.
+closing letter (C5), then the whole text (C2). When the response starts with a letter, later segments
+count only by a letter they state (C1), never by an option text they mention: ``B. This is because the
+answer must be on the left`` stays B; ``A seems close, so the answer is (C)`` is C.
 
 Robust therefore scores at or above the official rule (which reads the first space-separated token)
 on every response that starts with an option letter — the same letter — except where the response
 itself says otherwise: a hedge (C3), a self-correction, a later answer phrase naming another letter,
-or the article ``A`` before another option's text (C4). **The hedge rule deliberately wins over
+or the article ``A`` (C4: ``A sofa`` when B is the sofa, ``A lamp`` naming no option; the official rule
+reads A in both). **The hedge rule deliberately wins over
 "robust never below official"** (issue 10 asks for both): ``B or C`` is B for the official rule and no
 answer here, so a hedging model can score below its official-mode figure — a response naming two
 letters has not chosen one, and reading its first letter would reward hedging.
-``A chair is there`` (no option named chair) reads as A, as the official rule reads it. A letter
+``A chair is there`` (no option named chair) names no letter (the official rule reads A). A letter
 outside the options (``E`` for four options) is no answer; without known options only strict C1
 applies. Anything else is no answer — never a guess.
 """
@@ -48,6 +56,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from spatialbench.scoring.article import is_article
 from spatialbench.scoring.extraction import (
     CHOICE_EXTRACTORS,
     NO_ANSWER,
@@ -67,6 +76,8 @@ _AFTER_STRICT = ".:,;!?"
 _OPTION_PREFIX = re.compile(r"^\s*[(\[]?[A-Za-z][.:)\]]\s*")
 _EDGE_PUNCT = " \t\r\n.,;:!?\"'()[]"
 _ARTICLE = re.compile(r"\s*[Aa][ \t]+(\S.*)", re.DOTALL)
+_CLOSING = re.compile(r"(?:^|[\s,:;])[(\[]?([A-Z])[)\]]?[.!]?\s*$")  # C5: "..., so B", "is (C)."
+_HEDGE_BEFORE = re.compile(r"(?<![A-Za-z])([A-Z])[)\]]?\s*(?:,|/|&|\bor\b|\band\b)[\s\w,]{0,20}$")
 _STATED = ("boxed", "tag", "json", "correction", "marker", "lead")
 _HEDGED = "hedged"
 
@@ -76,8 +87,13 @@ def _normalise(text: str) -> str:
 
 
 def option_texts(options: Sequence[str]) -> list[str]:
-    """Option contents without their letter prefix, normalised (``"A. Sofa"`` → ``"sofa"``)."""
-    return [_normalise(_OPTION_PREFIX.sub("", option, count=1)) for option in options]
+    """Option contents without their letter prefix, normalised (``"A. Sofa"`` → ``"sofa"``).
+
+    An option that is its letter alone (MMSI-Bench's ``"A"``, texts in the question) has no text: else the
+    article in "a person stands there" would name option A by its text.
+    """
+    texts = [_normalise(_OPTION_PREFIX.sub("", option, count=1)) for option in options]
+    return ["" if len(text) == 1 and text.isalpha() else text for text in texts]
 
 
 def _by_option_text(text: str, options: Sequence[str]) -> str | None:
@@ -138,6 +154,8 @@ def _read(text: str, options: Sequence[str], where: str, by_text: bool = True) -
     article = _article(text, options) if where == "lead" else None
     if article is not None:
         return article, "article"
+    if where == "lead" and is_article(text, len(text) - len(text.lstrip())):
+        return None, "article_no_letter"
     letter = _letter(text, _relaxed(where, options, text), letters)
     if letter == _HEDGED:
         return None, _HEDGED
@@ -153,6 +171,17 @@ def _read(text: str, options: Sequence[str], where: str, by_text: bool = True) -
     return None, "not_found"
 
 
+def _closing(text: str, letters: str) -> list[tuple[str, str, bool]]:
+    """C5: the candidate ``(letter, "closing", False)`` for a letter ending ``text``, none after a hedge."""
+    match = _CLOSING.search(text)
+    if match is None:
+        return []
+    hedge = _HEDGE_BEFORE.search(text, 0, match.start(1))
+    if hedge and hedge.group(1) in letters and hedge.group(1) != match.group(1):
+        return []
+    return [(match.group(1), "closing", False)]
+
+
 def _ordered(text: str, options: Sequence[str]) -> list[tuple[str, str, bool]]:
     """Candidates ``(text, where, read option texts)`` in the order of the module docstring."""
     candidates = answer_texts(text)
@@ -161,13 +190,15 @@ def _ordered(text: str, options: Sequence[str]) -> list[tuple[str, str, bool]]:
     ordered = [(t, w, True) for t, w in candidates if w in ("boxed", "tag", "json", "correction")]
     ordered += [(t, w, not starts) for t, w in candidates if w == "marker"]
     ordered += [(plain[0][0], "lead", False)] if plain else []
-    ordered += [(t, w, not starts) for t, w in candidates if w in ("option", "plain")]
+    ordered += [(t, w, not starts) for t, w in candidates if w == "option"]
+    ordered += _closing(plain[0][0], option_letters(options)) if plain and options else []
+    ordered += [(t, w, not starts) for t, w in candidates if w == "plain"]
     return ordered
 
 
 @CHOICE_EXTRACTORS.register("robust")
 def robust_choice(text: str, options: Sequence[str] = ()) -> Extraction:
-    """Read an option letter by rules C1–C4 after clean-up R0–R3 (module docstring). Never raises."""
+    """Read an option letter by rules C1–C5 after clean-up R0–R3 (module docstring). Never raises."""
     if not isinstance(text, str):
         return Extraction(None, f"{NO_ANSWER}:not_text")
     rule = "not_found"

@@ -25,12 +25,15 @@ def prompt_text(item: Item) -> str:
 
 
 def blink_table(rows: pd.DataFrame) -> Table:
-    """Accuracy per subtask present (official order, then others); Avg. = mean of the subtask accuracies.
+    """Accuracy per subtask (official order, then others); Avg. = mean of the subtask accuracies present.
 
-    Headers print the config name with spaces (``Relative Depth``, as the paper names the subtasks).
+    Every subtask BLINK defines is a column — the four of ``--subset spatial`` when the rows hold only
+    those — so a subtask without items prints ``-`` and the table's note says "Avg. is over n of m"
+    (issue 24). Headers print the config name with spaces (``Relative Depth``, as the paper names them).
     """
     present = {str(t) for t in rows["task"]}
-    order = [t for t in SUBTASKS if t in present] + sorted(present - set(SUBTASKS))
+    defined = SPATIAL if present <= set(SPATIAL) else SUBTASKS
+    order = list(defined) + sorted(present - set(defined))
     return grouped(rows, [Group.of(t.replace("_", " "), t, task=t) for t in order], weighting="columns")
 
 

@@ -105,6 +105,7 @@ SPEC = BenchmarkSpec(
     ),
     option_checks={"setting": frame_budget},
     title="MMSI-Video-Bench",
+    protocols=("Uniform-50", "Sufficient-Coverage"),  # Table 2 reports the two settings apart
     media=MediaLayout(
         "<data>/frames/... and <data>/ref_images/... (the unzipped frames.zip, ref_images.zip)"
     ),

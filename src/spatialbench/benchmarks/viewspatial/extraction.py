@@ -3,7 +3,8 @@ r"""ViewSpatial-Bench's answer reader (github ZJU-REAL/ViewSpatial-Bench, ``eval
 Official: take the last line of the response and the first ``\b([A-D])\b`` in it, case-insensitively
 (``extract_option``), compared with the same reading of the answer (``"A. right"``). That reading takes the
 article in "a chair is on the left" as option A. ``viewspatial`` (the default) is the official reader
-except that an "a"/"A" followed by a space and a word is an article, not a letter.
+except that an "a"/"A" that is the article (:func:`spatialbench.scoring.article.is_article`, the rule the
+``robust`` reader of every benchmark uses: "a chair", not "A is correct") is no letter.
 """
 
 from __future__ import annotations
@@ -11,10 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from spatialbench.scoring.article import is_article
 from spatialbench.scoring.extraction import NO_ANSWER, Extraction
 
 _OFFICIAL = re.compile(r"\b([A-D])\b", re.IGNORECASE)
-_NO_ARTICLE = re.compile(r"\b(?:[B-Db-d]|[Aa](?!\s+[A-Za-z]))\b")
+_LETTER = re.compile(r"\b[A-Da-d]\b")
 PROMPT_FORMAT = "\nReply only to the corresponding option.\nAnswer:"
 
 
@@ -33,10 +35,11 @@ def official_choice(text: str, options: Sequence[str] = ()) -> Extraction:
 
 
 def viewspatial_choice(text: str, options: Sequence[str] = ()) -> Extraction:
-    """Read the letter as the official reader, but "a"/"A" before a word is no letter; never raises."""
+    """Read the letter as the official reader, but the article "a"/"A" is no letter; never raises."""
     if not isinstance(text, str):
         return Extraction(None, f"{NO_ANSWER}:not_text")
-    found = _NO_ARTICLE.search(_last_line(text))
+    line = _last_line(text)
+    found = next((m for m in _LETTER.finditer(line) if not is_article(line, m.start())), None)
     if found is None:
         return Extraction(None, f"{NO_ANSWER}:no_letter_on_last_line")
     return Extraction(found.group().upper(), "viewspatial:last_line_no_article")

@@ -7,7 +7,9 @@ Cambrian-S (arXiv 2511.04670, Sec. 3, VSI-SUPER-Count) asks for the running obje
 times of one long video and reports MRA. Each expected answer is scored against the count given for the
 same query time, and a query the response gives no count for scores 0: the item's score is the mean over
 *all* expected answers. lmms-eval's ``vsi_super_count`` averages over ``zip(predictions, answers)``, which
-stops at the shorter list, so ``"[3]"`` against ``[3, 5, 8, 12]`` scores 1.0 there (0.25 here).
+stops at the shorter list, so ``"[3]"`` against ``[3, 5, 8, 12]`` scores 1.0 there (0.25 here). Counts past
+the last query time are ignored, as the official ``cambrians_vsc_streaming`` ``process_results`` (its ``zip``)
+ignores them: ``"[3, 5, 8, 12, 99]"`` scores 1.0 — a count after the last query time answers no question.
 
 The request is lmms-eval's ``vsc_streaming_utils.doc_to_text`` (commit 75571cf): no query times in it.
 There the ``query_times`` column is read by the Cambrian-S streaming model, which answers at each query
