@@ -7,12 +7,15 @@ A scene bootstrap of one cluster draws that cluster every time: its "interval" w
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pandas as pd
 import pytest
 
 from spatialbench.analysis.answerability import accuracy_by_answerability, answerability_grid
 from spatialbench.analysis.shortcuts import stress_test
-from spatialbench.analysis.shortcuts.document import stress_table
+from spatialbench.analysis.shortcuts.document import stress_table, write_stress_test
 from spatialbench.records.item import AnswerKind, Item
 from spatialbench.scoring.grouped import Group, grouped
 from spatialbench.scoring.uncertainty import interval_text, masked_mean, table_ci
@@ -73,3 +76,20 @@ def test_tst_rf_of_one_scene_has_no_interval() -> None:
     assert row[1:4] == (50.0, task.score, "- (1 scene)")
     two = stress_test(_choices(2), "random").tasks["toy_choice"]
     assert two.scenes == 2 and two.interval is not None
+
+
+def test_grouped_folds_of_one_scene_write_strict_json_and_dashes(tmp_path: Path) -> None:
+    # one scene cannot be split into k=5 scene-grouped folds: the grouped kind scores no type, so its
+    # overall is undefined. stress_test.json must stay strict JSON (null, never NaN) and the table "-".
+    random, grouped_kind = stress_test(_choices(1), "random"), stress_test(_choices(1), "grouped")
+    assert grouped_kind.tasks == {}
+    write_stress_test(tmp_path, random, grouped_kind, {"benchmark": "toy"})
+    text = (tmp_path / "stress_test.json").read_text()
+    doc = json.loads(text, parse_constant=lambda name: pytest.fail(f"{name} in stress_test.json"))
+    assert doc["grouped"]["overall"] == {"score": None, "chance": None, "n": 0}
+    assert doc["overall"]["chance"] == 50.0
+    rows = dict(stress_table(random, grouped_kind).rows)
+    assert rows["toy_choice"][4:6] == (None, None)  # grouped score and CI: "-"
+    assert rows["overall"][4] is None
+    csv_overall = (tmp_path / "stress_test.csv").read_text().splitlines()[-1]
+    assert "nan" not in csv_overall.lower()

@@ -10,20 +10,29 @@ and ``overall``. ``interval`` is null for a type whose items come from fewer tha
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from spatialbench.analysis.shortcuts.forest import StressTest, TaskScore
 from spatialbench.charts import grouped_bars
-from spatialbench.scoring.render import Grid, to_csv, to_markdown
+from spatialbench.scoring.render import Grid, Value, to_csv, to_markdown
 
 VERSION = 1
 
 
+def _defined(value: float) -> float | None:
+    """None for the NaN of a fold kind that scored no type (one scene cannot make grouped folds)."""
+    return None if math.isnan(value) else value
+
+
 def fold_part(result: StressTest) -> dict[str, Any]:
-    """Return one fold kind as the document stores it: ``tasks``, ``items``, ``overall``, ``skipped``."""
-    score, chance = result.overall
+    """Return one fold kind as the document stores it: ``tasks``, ``items``, ``overall``, ``skipped``.
+
+    ``overall`` score and chance are null when the kind scored no type (every type skipped).
+    """
+    score, chance = map(_defined, result.overall)
     return {
         "tasks": {
             name: {key: value for key, value in asdict(task).items() if key != "task"}
@@ -55,15 +64,16 @@ def stress_table(random: StressTest, grouped: StressTest) -> Grid:
     A type scored by one fold kind only (the other skipped it, :func:`skipped_lines`) shows ``-`` for the
     other; its n and chance come from the kind that scored it.
     """
-    rows = []
+    rows: list[tuple[str, tuple[Value, ...]]] = []
     for name in [*random.tasks, *(n for n in grouped.tasks if n not in random.tasks)]:
         task, other = random.tasks.get(name), grouped.tasks.get(name)
         known = task or other
         assert known is not None  # the name comes from one of the two
         rows.append((name, (known.n, known.chance, task.score if task else None, _ci(task),
                             other.score if other else None, _ci(other), _leak_text(task, other))))
-    score, chance = random.overall
-    rows.append(("overall", (len(random.items), chance, score, "", grouped.overall[0], "", "")))
+    score, chance = map(_defined, random.overall)
+    grouped_score = _defined(grouped.overall[0])
+    rows.append(("overall", (len(random.items), chance, score, None, grouped_score, None, None)))
     return Grid(
         ("n", "chance (item mean)", "TsT random", "95% CI", "TsT grouped", "95% CI", "leak check"),
         tuple(rows),
@@ -71,9 +81,9 @@ def stress_table(random: StressTest, grouped: StressTest) -> Grid:
     )
 
 
-def _ci(task: TaskScore | None) -> str:
-    if task is None:
-        return ""
+def _ci(task: TaskScore | None) -> str | None:
+    if task is None:  # this fold kind skipped the type: "-"
+        return None
     if task.interval is None:  # one scene: no interval (scoring.uncertainty.MIN_SCENES)
         return f"- ({task.scenes} scene)"
     return f"{task.interval[0]:.1f}-{task.interval[1]:.1f}"
@@ -127,7 +137,8 @@ def write_stress_test(
     """
     out.mkdir(parents=True, exist_ok=True)
     doc = out / "stress_test.json"
-    doc.write_text(json.dumps(stress_document(random, grouped, source), indent=2, sort_keys=True) + "\n")
+    document = stress_document(random, grouped, source)
+    doc.write_text(json.dumps(document, indent=2, sort_keys=True, allow_nan=False) + "\n")
     table = stress_table(random, grouped)
     notes = [*chance_lines(random, grouped), *skipped_lines(random, grouped)]
     (out / "stress_test.md").write_text("\n".join([*to_markdown(table), "", *notes]) + "\n")
