@@ -96,5 +96,5 @@ def test_a_human_run_s_config_with_out_names_the_folder_the_run_lives_in(tmp_pat
     result = CliRunner().invoke(app, ["run", "--config", str(tmp_path / "work" / "human-ana" / "config.json"),
                                       "--out", str(tmp_path / "x" / "hx3"), "--no-progress"])
     assert result.exit_code == 2, result.output
-    assert f"--workdir {tmp_path / 'work'}`, page Human evaluation, name ana\n" in result.output, result.output
+    assert f"--workdir {tmp_path / 'work'}`, page Human evaluation, name ana\n" in result.output
 
