@@ -85,3 +85,16 @@ def test_a_human_run_s_config_names_serve_not_an_unknown_model(tmp_path: Path) -
         f"continue it with `spatialbench serve --data {tmp_path / 'data'} --benchmark vsibench "
         f"--workdir {tmp_path / 'work'}`, page Human evaluation, name ana\n")
 
+
+def test_a_human_run_s_config_with_out_names_the_folder_the_run_lives_in(tmp_path: Path) -> None:
+    """--out does not move a human run: serve's --workdir is where human-ana is, not the parent of --out."""
+    from spatialbench.benchmarks import get_benchmark
+    from spatialbench.web import human
+
+    make_vsibench(tmp_path / "data", n_videos=1, per_video=2)
+    human.start(tmp_path / "work", "ana", get_benchmark("vsibench"), tmp_path / "data", ["0"])
+    result = CliRunner().invoke(app, ["run", "--config", str(tmp_path / "work" / "human-ana" / "config.json"),
+                                      "--out", str(tmp_path / "x" / "hx3"), "--no-progress"])
+    assert result.exit_code == 2, result.output
+    assert f"--workdir {tmp_path / 'work'}`, page Human evaluation, name ana\n" in result.output
+

@@ -30,6 +30,10 @@ TABLE = [
     ("A, since it is nearer", "A"), ("B", "B"),
     ("A person stands there", None),  # the article and no letter: no answer, never A
     ("A person stands there, so B or A", None),  # a hedge before the closing letter
+    ("Not A. It is B", "B"), ("A or B? I think B", None),
+    # a negated letter is no answer (the newcomer check: robust read B, B, A)
+    ("It is not B.", None), ("Neither A nor B", None), ("Answer: none of A", None),
+    ("It isn't B", None), ("It is never (B).", None), ("No B", None), ("B, not A", "B"),
 ]
 
 

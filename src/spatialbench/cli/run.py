@@ -162,10 +162,14 @@ def _prepare(config_file: Path | None, flags: dict[str, Any]) -> PreparedRun:
             worded by the flag. typer.Exit: (2) a bad value, worded as click words one (``Error: ...``).
     """
     from spatialbench.runs.checks import ConfigValueError, RunSetupError, check_blind_frames
+    from spatialbench.runs.folder import HUMAN_PREFIX
     from spatialbench.runs.plan import SelectionError
     from spatialbench.runs.prepare import prepare
 
     config, given = _validated(config_file, flags)
+    if config_file is not None and "out" in given and config.model.name.startswith(HUMAN_PREFIX):
+        # a human run is never run here; serve's --workdir must name the folder it lives in, not --out's
+        config, _ = _validated(config_file, {**flags, "out": None})
     try:
         check_blind_frames(config)
         prepared = prepare(config)

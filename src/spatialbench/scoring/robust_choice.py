@@ -28,7 +28,8 @@ C4 the article: a response starting ``A`` / ``a`` then a space and an option's t
    ...``, ``A is correct``, ``A or B`` → hedge).
 C5 the closing letter: where no earlier rule reads a letter, an upper-case option letter standing alone
    as the last word (``..., so B``, ``the order is (C).``) is the answer, unless a hedge names another
-   letter just before it (``B or C``).
+   letter just before it (``B or C``) or a negation (:data:`NEGATIONS`) stands right before it (``It is
+   not B.``, ``Neither A nor B``, ``none of A``: no answer).
 
 Order (the first candidate that gives a letter decides): ``\boxed{}`` (alone when present), ``<answer>``
 tag, JSON ``"answer"``, segments after self-corrections (last first: ``Answer: B. Wait, actually C`` →
@@ -77,6 +78,11 @@ _OPTION_PREFIX = re.compile(r"^\s*[(\[]?[A-Za-z][.:)\]]\s*")
 _EDGE_PUNCT = " \t\r\n.,;:!?\"'()[]"
 _ARTICLE = re.compile(r"\s*[Aa][ \t]+(\S.*)", re.DOTALL)
 _CLOSING = re.compile(r"(?:^|[\s,:;])[(\[]?([A-Z])[)\]]?[.!]?\s*$")  # C5: "..., so B", "is (C)."
+#: words that, directly before a closing letter, say it is NOT the answer ("It is not B.", "Neither A nor
+#: B", "none of A"): such a letter is no answer, never the choice. Only the word right before the letter
+#: counts, so "Not A. It is B" still closes on B; which option a negation leaves is unknown, so none is read.
+NEGATIONS = ("not", "nor", "neither", "none of", "isn't", "never", "no")
+_NEGATED = re.compile(rf"(?<![\w'])(?:{'|'.join(re.escape(w) for w in NEGATIONS)})[\s(\[]*$", re.IGNORECASE)
 _HEDGE_BEFORE = re.compile(r"(?<![A-Za-z])([A-Z])[)\]]?\s*(?:,|/|&|\bor\b|\band\b)[\s\w,]{0,20}$")
 _STATED = ("boxed", "tag", "json", "correction", "marker", "lead")
 _HEDGED = "hedged"
@@ -172,9 +178,9 @@ def _read(text: str, options: Sequence[str], where: str, by_text: bool = True) -
 
 
 def _closing(text: str, letters: str) -> list[tuple[str, str, bool]]:
-    """C5: the candidate ``(letter, "closing", False)`` for a letter ending ``text``, none after a hedge."""
+    """C5: candidate ``(letter, "closing", False)`` for a letter ending ``text``; none if hedged/negated."""
     match = _CLOSING.search(text)
-    if match is None:
+    if match is None or _NEGATED.search(text, 0, match.start(1)):
         return []
     hedge = _HEDGE_BEFORE.search(text, 0, match.start(1))
     if hedge and hedge.group(1) in letters and hedge.group(1) != match.group(1):
