@@ -11,11 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
 from benchmarks import test_mmsi_bench, test_threedsr, test_viewspatial
 from spatialbench.cli.main import app
 from support.image_tables import write_parquet, write_tsv
+from support.kit_tsvs import TSVS
 
 
 def _baseline(benchmark: str, annotations: Path) -> tuple[int, list[str]]:
@@ -53,3 +55,18 @@ def test_mmsi_parquet_read_as_blink_names_mmsi_bench(tmp_path: Path) -> None:
     assert _baseline("blink", parquet) == (2, [
         f"error: {parquet}: no column 'idx' (columns: id, images, question_type, question, answer, "
         "thought); another benchmark's file? (its columns are those of --benchmark mmsi-bench)"])
+
+
+@pytest.mark.parametrize("benchmark", ["cvbench", "3dsrbench", "mmsi-bench", "viewspatial"])
+def test_a_blink_tsv_read_as_another_kit_benchmark_names_blink(benchmark: str, tmp_path: Path) -> None:
+    # BLINK's TSV has the kit columns MindCube, MMSI-Bench and ViewSpatial-Bench require too: only its
+    # category values (Jigsaw, Relative Depth...) are BLINK's subtasks alone, so blink alone is named
+    table = TSVS["blink"](tmp_path)
+    code, lines = _baseline(benchmark, table)
+    assert code == 2 and len(lines) == 1
+    assert lines[0].startswith(f"error: {table}: not a TSV of ")
+    assert lines[0].endswith("another benchmark's file? (its columns are those of --benchmark blink)")
+    if benchmark == "cvbench":
+        assert lines == [f"error: {table}: not a TSV of CV-Bench: no source column (its columns: index, "
+                         "question, A, B, answer, category, image); another benchmark's file? (its columns "
+                         "are those of --benchmark blink)"]
