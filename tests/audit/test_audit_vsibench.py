@@ -158,12 +158,14 @@ def test_agreement_is_stored_unrounded_and_rounded_once_for_display():
     assert "67.6%" in render_text(summary) and "67.7%" not in render_text(summary)
 
 
-@pytest.mark.parametrize(("name", "content"), [("empty.jsonl", ""), ("obj.json", '{"a": 1}'),
-                                               ("obj.jsonl", '{"a": 1}\n')])
-def test_file_without_a_readable_question_is_an_error(shared_data, tmp_path, name, content):
+@pytest.mark.parametrize(("name", "content", "said"), [
+    ("empty.jsonl", "", "no usable items"), ("obj.json", '{"a": 1}', "no usable items"),
+    ("obj.jsonl", '{"a": 1}\n', "obj.jsonl: no column 'dataset' (columns: a)"),  # no VSI-Bench field
+])
+def test_file_without_a_readable_question_is_an_error(shared_data, tmp_path, name, content, said):
     (tmp_path / name).write_text(content)
     result = _audit_cli(shared_data, tmp_path / name)
-    assert result.exit_code == 2 and "no usable items" in result.output
+    assert result.exit_code == 2 and said in result.output
 
 
 def test_rel_distance_options_that_do_not_match_the_question_disagree(scenes, tmp_path):

@@ -11,11 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from typer.testing import CliRunner
 
-from benchmarks import test_mmsi_bench, test_threedsr, test_viewspatial
+from benchmarks import test_mmsi_bench, test_threedsr, test_viewspatial, test_vsi_super
 from spatialbench.cli.main import app
 from support.image_tables import write_parquet, write_tsv
+from support.kit_tsvs import TSVS
 
 
 def _baseline(benchmark: str, annotations: Path) -> tuple[int, list[str]]:
@@ -53,3 +55,41 @@ def test_mmsi_parquet_read_as_blink_names_mmsi_bench(tmp_path: Path) -> None:
     assert _baseline("blink", parquet) == (2, [
         f"error: {parquet}: no column 'idx' (columns: id, images, question_type, question, answer, "
         "thought); another benchmark's file? (its columns are those of --benchmark mmsi-bench)"])
+
+
+@pytest.mark.parametrize("benchmark", ["cvbench", "3dsrbench", "mmsi-bench", "viewspatial"])
+def test_a_blink_tsv_read_as_another_kit_benchmark_names_blink(benchmark: str, tmp_path: Path) -> None:
+    # BLINK's TSV has the kit columns MindCube, MMSI-Bench and ViewSpatial-Bench require too: only its
+    # category values (Jigsaw, Relative Depth...) are BLINK's subtasks alone, so blink alone is named
+    table = TSVS["blink"](tmp_path)
+    code, lines = _baseline(benchmark, table)
+    assert code == 2 and len(lines) == 1
+    assert lines[0].startswith(f"error: {table}: not a TSV of ")
+    assert lines[0].endswith("another benchmark's file? (its columns are those of --benchmark blink)")
+    if benchmark == "cvbench":
+        assert lines == [f"error: {table}: not a TSV of CV-Bench: no source column (its columns: index, "
+                         "question, A, B, answer, category, image); another benchmark's file? (its columns "
+                         "are those of --benchmark blink)"]
+
+
+VSIBENCH_ROW = ('{"id": 0, "dataset": "arkitscenes", "scene_name": "41069025", '
+                '"question_type": "object_counting", "question": "How many chair(s) are in this room?", '
+                '"options": null, "ground_truth": "2"}\n')
+
+
+def test_a_vsibench_jsonl_read_as_vsi_super_recall_names_vsibench(tmp_path: Path) -> None:
+    table = tmp_path / "test.jsonl"
+    table.write_text(VSIBENCH_ROW * 3)
+    assert _baseline("vsi-super-recall", table) == (2, [
+        f"error: {table}: no column 'video_path' / 'video' (columns: id, dataset, scene_name, question_type, "
+        "question, options, ground_truth); another benchmark's file? (its columns are those of --benchmark "
+        "vsibench)"])
+
+
+def test_a_vsi_super_recall_json_read_as_vsibench_names_vsi_super(tmp_path: Path) -> None:
+    # the three VSI-SUPER benchmarks require the same columns (their rows tell them apart): all three named
+    table = test_vsi_super.recall_release(tmp_path / "data") / "test.json"
+    assert _baseline("vsibench", table) == (2, [
+        f"error: {table}: no column 'dataset' (columns: id, video_path, split, answer, question, options); "
+        "another benchmark's file? (its columns are those of --benchmark vsi-super-recall or --benchmark "
+        "vsi-super-count or --benchmark vsi-super-count-streaming)"])

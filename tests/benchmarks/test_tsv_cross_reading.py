@@ -67,7 +67,8 @@ def test_another_benchmarks_tsv_is_refused(
         _load(reader, table)
     message = str(refused.value)
     assert message.startswith(f"{table}: not a TSV of {TITLES[reader]}: ") and "\n" not in message
-    assert message.endswith("another benchmark's file?")
+    # the hint names the owner alone: the columns of several fit, their kind values only the owner's
+    assert message.endswith(f"another benchmark's file? (its columns are those of --benchmark {owner})")
 
 
 def test_the_message_names_the_values_found_and_expected(tables: dict[str, Path]) -> None:
@@ -78,13 +79,14 @@ def test_the_message_names_the_values_found_and_expected(tables: dict[str, Path]
         "location_above, multi_object_facing, orientation_on_the_left) are none of MMSI-Bench's question "
         "types (Positional Relationship (Cam.-Cam.), Positional Relationship (Obj.-Obj.), "
         "Positional Relationship (Reg.-Reg.), Positional Relationship (Cam.-Obj.), ...); "
-        "another benchmark's file?"
+        "another benchmark's file? (its columns are those of --benchmark 3dsrbench)"
     )
     with pytest.raises(AnnotationFileError) as missing:
         _load("cvbench", tables["embspatial"])
     assert str(missing.value) == (
         f"{tables['embspatial']}: not a TSV of CV-Bench: no source column (its columns: index, image, "
-        "question, options, answer, data_source); another benchmark's file?"
+        "question, options, answer, data_source); another benchmark's file? (its columns are those of "
+        "--benchmark embspatial)"
     )
 
 

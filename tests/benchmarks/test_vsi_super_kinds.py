@@ -88,16 +88,18 @@ def test_run_says_it_in_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert (result.exit_code, result.output) == (2, f"error: {data.resolve()}: {CASES[1][2]}\n")
 
 
-def test_rows_of_no_vsi_super_benchmark_stay_row_errors(tmp_path: Path) -> None:
-    """A table without videos (MMSI-Bench's) is no "Count data": each row names its missing video."""
+def test_a_table_of_no_vsi_super_benchmark_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A table without a video column (MMSI-Bench's) listed each row's missing video: now one line."""
     from benchmarks import test_mmsi_bench
 
     parquet = test_mmsi_bench._write_both(tmp_path)[0]
-    loaded = get_benchmark("vsi-super-recall").load_items(parquet)
-    assert not loaded and len(loaded.errors) == 6
-    assert str(loaded.errors[0]) == f"{parquet}:1: field 'video_path': sample '0': missing"
+    with pytest.raises(AnnotationFileError) as refused:
+        get_benchmark("vsi-super-recall").load_items(parquet)
+    assert str(refused.value) == (
+        f"{parquet}: no column 'video_path' / 'video' (columns: id, images, question_type, question, answer, "
+        "thought); another benchmark's file? (its columns are those of --benchmark mmsi-bench)")
     listed = tmp_path / "rows.json"
     listed.write_text('[{"id": "x", "question": "q"}]')
-    assert [str(e) for e in get_benchmark("vsi-super-count").load_items(listed).errors] == [
-        f"{listed}: entry 1: field 'video_path': sample 'x': missing"
-    ]
+    with pytest.raises(AnnotationFileError) as unnamed:
+        get_benchmark("vsi-super-count").load_items(listed)
+    assert str(unnamed.value) == f"{listed}: no column 'video_path' / 'video' (columns: id, question)"

@@ -330,10 +330,10 @@ class BenchmarkSpec:
             FileNotFoundError / ValueError: from the loader (an unreadable file is a
                 ``records.errors.AnnotationFileError``, a ValueError, naming the file and line).
         """
-        from spatialbench.benchmarks.look_alike import MissingColumnError, hinted  # it imports the registry
+        from spatialbench.benchmarks.look_alike import WrongFileError, hinted  # it imports the registry
         try:
             return self.load(Path(path), **options)
-        except (UnicodeError, MissingColumnError) as error:
+        except (UnicodeError, WrongFileError) as error:
             raise hinted(path, error) from None
 
     def option_names(self) -> list[str] | None:

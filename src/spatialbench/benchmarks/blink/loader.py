@@ -52,8 +52,10 @@ SUBTASKS = (
 SPATIAL = ("Relative_Depth", "Spatial_Relation", "Multi-view_Reasoning", "Object_Localization")
 """The subtasks ``--subset spatial`` keeps (spatialbench's choice: depth, relations, views, boxes)."""
 TSV_KIND = TsvKind("BLINK", ("category",), SUBTASKS, "subtasks", lambda v: v.strip().replace(" ", "_"))
-COLUMNS = Columns(BENCHMARK_NAME, {".parquet": ("idx", "prompt", "sub_task", "choices", "answer", "image_1"),
-                            ".tsv": ("index", "question", "A", "B", "answer", ("image", "image_path"))})
+COLUMNS = Columns(BENCHMARK_NAME, {
+    ".parquet": ("idx", "prompt", "sub_task", "choices", "answer", "image_1"),
+    ".tsv": ("index", "question", "A", "B", "answer", ("image", "image_path")),
+}, TSV_KIND)
 _IMAGE_COLUMNS = ("image_1", "image_2", "image_3", "image_4")
 
 
@@ -106,7 +108,7 @@ def spatial_only(loaded: LoadedItems) -> LoadedItems:
 def _rows(table: Path) -> Iterator[TableRow]:
     """(row number, row, its images or their error) per row; a release row's images are written first."""
     if table.suffix == ".tsv":
-        yield from ((n, {**row, "_tsv": True}, media) for n, row, media in tsv_rows(table, TSV_KIND, COLUMNS))
+        yield from ((n, {**row, "_tsv": True}, media) for n, row, media in tsv_rows(table, COLUMNS))
         return
     for number, row in enumerate(parquet_records(table, COLUMNS), start=1):
         images = [row[c] for c in _IMAGE_COLUMNS if row.get(c) is not None]

@@ -40,7 +40,7 @@ TSV_KIND = TsvKind("CV-Bench", ("source",), SOURCES, "image sources")
 _RELEASE = ("choices", "answer", ("task", "category"), "source", ("prompt", "question"),
             ("image", "filename"))
 COLUMNS = Columns(BENCHMARK_NAME, {".parquet": _RELEASE, ".jsonl": _RELEASE, ".tsv": (
-    "question", "A", "B", "answer", ("task", "category"), "source", ("image", "image_path"))})
+    "question", "A", "B", "answer", ("task", "category"), "source", ("image", "image_path"))}, TSV_KIND)
 _LETTER = re.compile(r"^\(?([A-F])\)?$")
 
 
@@ -73,7 +73,7 @@ def load_cvbench(path: Path | str) -> LoadedItems:
 
 def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     if table.suffix == ".tsv":
-        frame = read_tsv(table, TSV_KIND, COLUMNS)
+        frame = read_tsv(table, COLUMNS)
         by_index = image_index(frame)
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):
             yield number, {**row, "_by_index": by_index}

@@ -46,7 +46,7 @@ SOURCES = ("mp3d", "ai2thor", "scannet")
 TSV_KIND = TsvKind("EmbSpatial-Bench", ("data_source",), SOURCES, "scene sources")
 _RELEASE = ("question_id", "question", "answer_options", "answer", "image", "data_source")
 COLUMNS = Columns(BENCHMARK_NAME, {".json": _RELEASE, ".jsonl": _RELEASE, ".tsv": (
-    "index", "question", ("options", "A"), "answer", "data_source", ("image", "image_path"))})
+    "index", "question", ("options", "A"), "answer", "data_source", ("image", "image_path"))}, TSV_KIND)
 
 
 def load_embspatial(path: Path | str) -> LoadedItems:
@@ -68,7 +68,7 @@ def load_embspatial(path: Path | str) -> LoadedItems:
 def _rows(table: Path) -> Iterator[TableRow]:
     """Yield (row number, row, its images or the error reading them)."""
     if table.suffix == ".tsv":
-        yield from tsv_rows(table, TSV_KIND, COLUMNS)
+        yield from tsv_rows(table, COLUMNS)
         return
     if table.suffix == ".json":
         entries = json_records(table, COLUMNS)

@@ -45,7 +45,8 @@ SETTINGS = ("rotation", "among", "around", "translation", "other")
 """The settings of the official evaluation, ``translation`` tracked but left out of the overall."""
 #: a MindCube TSV's ``category`` is the setting (VLMEvalKit's ``MindCubeBench``: ``id.split("_")[0]``)
 TSV_KIND = TsvKind("MindCube", ("category",), SETTINGS[:4], "settings", lambda v: v.strip().lower())
-COLUMNS = Columns(BENCHMARK_NAME, {".tsv": ("index", "question", "answer", ("image", "image_path"))})
+COLUMNS = Columns(BENCHMARK_NAME, {".tsv": ("index", "question", "answer", ("image", "image_path"))},
+                  TSV_KIND)
 _FILES = {
     "tiny": ("MindCube_tinybench.jsonl", "MindCubeBench_tiny_raw_qa.tsv"),
     "full": ("MindCube.jsonl", "MindCubeBench_raw_qa.tsv"),
@@ -175,7 +176,7 @@ def load_mindcube(
 def _rows(table: Path) -> Iterator[tuple[int, Any]]:
     """Yield (line or row number, a function making the item) per question of ``table``."""
     if table.suffix == ".tsv":
-        frame = read_tsv(table, TSV_KIND, COLUMNS)
+        frame = read_tsv(table, COLUMNS)
         by_index = image_index(frame)
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
             yield number, lambda r=row: _tsv_item(r, table, by_index)

@@ -47,7 +47,7 @@ TSV_KIND = TsvKind("MMSI-Bench", ("category", "question_type"), ORDER, "question
 COLUMNS = Columns(BENCHMARK_NAME, {
     ".tsv": ("index", "question", "answer", ("category", "question_type"), ("image", "image_path")),
     ".parquet": ("images", "question_type", "question", "answer"),
-})
+}, TSV_KIND)
 
 
 def load_mmsi_bench(path: Path | str, evaluation: str = "vanilla") -> LoadedItems:
@@ -91,7 +91,7 @@ def check_evaluation(evaluation: object) -> None:
 def _rows(table: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
     """Yield (row number, id, fields with ``media``) per row; images are written as files first."""
     if table.suffix == ".tsv":
-        for number, row, media in tsv_rows(table, TSV_KIND, COLUMNS):
+        for number, row, media in tsv_rows(table, COLUMNS):
             kind = row.get("category") or row.get("question_type")
             names = {"question_type": "category" if "category" in row else "question_type", "images": "image"}
             fields = {**row, "question_type": kind, "media": media, **_option_fields(row), "_names": names}

@@ -3,8 +3,10 @@
 A file without its ``answer`` column used to load as one "'' is not one of the options" row error per row,
 then "no usable items". Each loader declares its required columns per file kind in a :class:`Columns`; the
 shared readers (:mod:`~.tsv`) refuse a file lacking one in one line, ``FILE: no column 'answer' (columns:
-...)``. Every :class:`Columns` made is remembered, so :func:`looks_like` can name the benchmark whose
-columns a refused file has (``--benchmark embspatial`` given ``ViewSpatial-Bench.json``).
+...)``. A kit TSV is also refused when its :class:`~.tsv_kind.TsvKind` column holds none of the benchmark's
+values (:func:`check_kind`). Every :class:`Columns` made is remembered, so :func:`looks_like` can name the
+benchmark whose columns (and, for a TSV, kind values) a refused file has (``--benchmark embspatial`` given
+``ViewSpatial-Bench.json``, ``--benchmark cvbench`` given ``BLINK.tsv``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from spatialbench.benchmarks.shared.tsv_kind import TsvKind
 from spatialbench.records.errors import AnnotationFileError
 
 Required = tuple[str | tuple[str, ...], ...]
@@ -24,10 +27,14 @@ _MADE: list[Columns] = []  # every Columns declared, in import order (for looks_
 
 @dataclass(frozen=True)
 class Columns:
-    """The columns benchmark ``name``'s files must have, by suffix (``{".tsv": ("index", "answer")}``)."""
+    """The columns benchmark ``name``'s files must have, by suffix (``{".tsv": ("index", "answer")}``).
+
+    ``kind``: what marks its VLMEvalKit/EASI TSV among the others, whose columns are alike.
+    """
 
     name: str
     by_suffix: Mapping[str, Required]
+    kind: TsvKind | None = None
 
     def __post_init__(self) -> None:
         _MADE.append(self)
@@ -41,16 +48,45 @@ class Columns:
                 return " / ".join(repr(n) for n in names)
         return None
 
-
-class MissingColumnError(AnnotationFileError):
-    """A file lacks a column its benchmark needs (exit 2); ``columns``: those it has, ``name``: whose."""
-
-    def __init__(self, table: Path, missing: str, columns: list[str], name: str) -> None:
-        super().__init__(table, f"no column {missing} (columns: {', '.join(columns) or 'none'})")
-        self.table, self.columns, self.name = table, columns, name
+    def fits(self, suffix: str, columns: list[str], rows: Iterable[Mapping[str, Any]]) -> bool:
+        """Whether a ``suffix`` file with ``columns`` and ``rows`` has all this benchmark needs of one."""
+        if not self.by_suffix.get(suffix.lower()) or self.missing(suffix, columns) is not None:
+            return False
+        return self.kind is None or suffix.lower() != ".tsv" or self.kind.problem(columns, rows) is None
 
 
-def check_columns(table: Path, columns: Iterable[Any], wanted: Columns | None) -> None:
+class WrongFileError(AnnotationFileError):
+    """A file is not benchmark ``name``'s (exit 2); ``columns``, ``rows``: what it has (rows: a TSV's)."""
+
+    def __init__(self, table: Path, reason: str, columns: list[str], name: str,
+                 rows: list[Mapping[str, Any]] | None = None) -> None:
+        super().__init__(table, reason)
+        self.table, self.columns, self.name, self.rows = table, columns, name, rows or []
+
+
+class MissingColumnError(WrongFileError):
+    """A file lacks a column its benchmark needs (exit 2)."""
+
+    def __init__(self, table: Path, missing: str, columns: list[str], name: str,
+                 rows: list[Mapping[str, Any]] | None = None) -> None:
+        reason = f"no column {missing} (columns: {', '.join(columns) or 'none'})"
+        super().__init__(table, reason, columns, name, rows)
+
+
+def check_kind(table: Path, columns: Iterable[Any], rows: list[Mapping[str, Any]], wanted: Columns) -> None:
+    """Refuse kit TSV ``table`` unless its rows have values of ``wanted``'s kind (none declared: any TSV).
+
+    Raises:
+        WrongFileError (an AnnotationFileError): :meth:`~.tsv_kind.TsvKind.problem`'s line, with the rows.
+    """
+    have = [str(c) for c in columns]
+    problem = None if wanted.kind is None else wanted.kind.problem(have, rows)
+    if problem is not None:
+        raise WrongFileError(table, problem, have, wanted.name, rows)
+
+
+def check_columns(table: Path, columns: Iterable[Any], wanted: Columns | None,
+                  rows: list[Mapping[str, Any]] | None = None) -> None:
     """Refuse ``table`` when one of the columns ``wanted`` requires of its suffix is not in ``columns``.
 
     Raises:
@@ -59,7 +95,7 @@ def check_columns(table: Path, columns: Iterable[Any], wanted: Columns | None) -
     have = [str(c) for c in columns]
     missing = None if wanted is None else wanted.missing(table.suffix, have)
     if wanted is not None and missing is not None:
-        raise MissingColumnError(table, missing, have, wanted.name)
+        raise MissingColumnError(table, missing, have, wanted.name, rows)
 
 
 def record_columns(records: Iterable[Any]) -> list[str]:
@@ -71,12 +107,11 @@ def record_columns(records: Iterable[Any]) -> list[str]:
     return list(seen)
 
 
-def looks_like(error: MissingColumnError) -> list[str]:
-    """Return the other benchmarks (names) whose declared columns the refused file has, each once.
+def looks_like(error: WrongFileError) -> list[str]:
+    """Return the other benchmarks (names) whose declared columns (and TSV kind) the refused file has, once.
 
     Only benchmarks whose loader is imported are known; :meth:`BenchmarkSpec.load_items` imports them all.
     """
-    names = (c.name for c in _MADE if c.name != error.name
-              and c.by_suffix.get(error.table.suffix.lower())
-              and c.missing(error.table.suffix, error.columns) is None)
+    names = (c.name for c in _MADE
+             if c.name != error.name and c.fits(error.table.suffix, error.columns, error.rows))
     return list(dict.fromkeys(names))

@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from spatialbench.benchmarks.shared.columns import Columns, check_columns, record_columns
+from spatialbench.benchmarks.shared.columns import Columns, check_columns, check_kind, record_columns
 from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.images import (
     ImagesOrError,
@@ -26,7 +26,6 @@ from spatialbench.benchmarks.shared.images import (
     images_or_error,
     write_images,
 )
-from spatialbench.benchmarks.shared.tsv_kind import TsvKind, check_kind
 from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
 from spatialbench.records.item import Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems
@@ -38,24 +37,25 @@ TableRow = tuple[int, dict[str, Any], ImagesOrError]
 _REFERENCE_LENGTH = 64
 
 
-def read_tsv(path: Path, kind: TsvKind | None = None, columns: Columns | None = None) -> pd.DataFrame:
+def read_tsv(path: Path, columns: Columns | None = None) -> pd.DataFrame:
     """Read a VLMEvalKit TSV file as text columns (empty cells as ``""``), in file order.
 
-    ``kind``: the benchmark the file must belong to (:func:`~.tsv_kind.check_kind`); ``columns``: those
-    it must have (:func:`~.columns.check_columns`).
+    ``columns``: those it must have and its kind, the benchmark it must belong to
+    (:func:`~.columns.check_kind`, :func:`~.columns.check_columns`).
 
     Raises:
         AnnotationFileError (a ValueError): the file is not UTF-8, not a table, or another benchmark's.
-            MissingColumnError (one): a required column is missing.
+            WrongFileError (one): not a TSV of its kind; MissingColumnError (one): a column is missing.
     """
     try:  # as VLMEvalKit's ``load`` reads it: pandas' default quoting
         frame = pd.read_csv(path, sep="\t", dtype=str, keep_default_na=False)
     except (UnicodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as error:
         raise unreadable(path, error) from None
     frame.columns = [str(c).strip() for c in frame.columns]
-    if kind is not None:
-        check_kind(path, list(frame.columns), frame.to_dict(orient="records"), kind)
-    check_columns(path, frame.columns, columns)
+    if columns is not None:  # the rows go with a refusal: looks_like checks other benchmarks' kinds on them
+        rows = frame.to_dict(orient="records")
+        check_kind(path, frame.columns, rows, columns)
+        check_columns(path, frame.columns, columns, rows)
     return frame
 
 
@@ -83,13 +83,13 @@ def load_tables(
     return loaded
 
 
-def tsv_rows(table: Path, kind: TsvKind | None = None, columns: Columns | None = None) -> Iterator[TableRow]:
+def tsv_rows(table: Path, columns: Columns | None = None) -> Iterator[TableRow]:
     """Yield (line number, row, its images or the error reading them) for each row of a TSV, in order.
 
     Raises:
-        AnnotationFileError (a ValueError): see :func:`read_tsv` (``kind``, ``columns`` as there).
+        AnnotationFileError (a ValueError): see :func:`read_tsv` (``columns`` as there).
     """
-    frame = read_tsv(table, kind, columns)
+    frame = read_tsv(table, columns)
     by_index = image_index(frame)
     for number, row in enumerate(frame.to_dict(orient="records"), start=2):  # header is line 1
         yield number, row, images_or_error(tsv_images, row, table, by_index)

@@ -46,7 +46,8 @@ CATEGORIES = (
 TSV_KIND = TsvKind("SITE", ("category",), CATEGORIES, "categories", lambda v: v.strip().lower())
 _RELEASE = ("question", "category", "answer", "options", "visual")
 COLUMNS = Columns(BENCHMARK_NAME, {".parquet": _RELEASE, ".json": _RELEASE, ".jsonl": _RELEASE,
-                                   ".tsv": ("question", "category", "answer", ("options", "candidates"))})
+                                   ".tsv": ("question", "category", "answer", ("options", "candidates"))},
+                  TSV_KIND)
 _SUFFIXES = (".parquet", ".json", ".jsonl", ".tsv")
 _TSV_PART = {"sitebenchimage": "image", "sitebenchvideo": "video"}
 
@@ -98,7 +99,7 @@ def load_site(path: Path | str) -> LoadedItems:
     loaded, ids = LoadedItems(), UniqueIds()
     tables = sorted(site_tables(given), key=lambda pair: PARTS.index(pair[0]))
     for part, table in tables:
-        frame = read_tsv(table, TSV_KIND, COLUMNS) if table.suffix == ".tsv" else _release_frame(table)
+        frame = read_tsv(table, COLUMNS) if table.suffix == ".tsv" else _release_frame(table)
         by_index = image_index(frame)  # TSV rows may point at another row's image
         first = 2 if table.suffix == ".tsv" else 1  # a TSV's header is line 1
         for number, row in enumerate(frame.to_dict(orient="records"), start=first):

@@ -49,7 +49,8 @@ TYPES: dict[str, tuple[str, ...]] = {
 TYPE_OF = {category: kind for kind, categories in TYPES.items() for category in categories}
 TSV_KIND = TsvKind("3DSRBench", ("category",), tuple(TYPE_OF), "question types")
 _ROW = ("qid", "question", "A", "B", "answer", "category")
-COLUMNS = Columns(BENCHMARK_NAME, {".tsv": (*_ROW, ("image", "image_path")), ".parquet": (*_ROW, "image")})
+COLUMNS = Columns(BENCHMARK_NAME, {".tsv": (*_ROW, ("image", "image_path")), ".parquet": (*_ROW, "image")},
+                  TSV_KIND)
 
 
 def load_3dsrbench(path: Path | str) -> LoadedItems:
@@ -69,7 +70,7 @@ def load_3dsrbench(path: Path | str) -> LoadedItems:
 def _rows(table: Path) -> Iterator[TableRow]:
     """Yield (row number, row, its images or the error reading them)."""
     if table.suffix == ".tsv":
-        yield from tsv_rows(table, TSV_KIND, COLUMNS)
+        yield from tsv_rows(table, COLUMNS)
         return
     for number, row in enumerate(parquet_records(table, COLUMNS), start=1):
         row = {k: ("" if v is None else v) for k, v in row.items()}

@@ -36,7 +36,7 @@ TSV_KIND = TsvKind("ViewSpatial-Bench", ("category",), ("Camera perspective", "P
 COLUMNS = Columns(BENCHMARK_NAME, {
     ".json": ("question_type", "question", "answer", "choices", "image_path"),
     ".tsv": ("index", "category", "question", "A", "B", "answer", ("image", "image_path")),
-})
+}, TSV_KIND)
 
 
 def load_viewspatial(path: Path | str) -> LoadedItems:
@@ -52,7 +52,7 @@ def load_viewspatial(path: Path | str) -> LoadedItems:
     table = data_files(Path(path).resolve(), (".json", ".tsv"), "ViewSpatial-Bench")[0]
     loaded, ids = LoadedItems(), UniqueIds()
     if table.suffix == ".tsv":
-        frame = read_tsv(table, TSV_KIND, COLUMNS)
+        frame = read_tsv(table, COLUMNS)
         by_index = image_index(frame)
         for number, row in enumerate(frame.to_dict(orient="records"), start=2):
             _add((loaded, ids), lambda r=row: _tsv_item(r, table, by_index), table, number)

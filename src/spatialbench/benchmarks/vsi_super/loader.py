@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from spatialbench.benchmarks.shared.columns import Columns, check_columns, record_columns
 from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.tsv import data_files, jsonl_records
 from spatialbench.records.errors import AnnotationFileError, MalformedSampleError, unreadable
@@ -33,6 +34,9 @@ RECALL, COUNT, STREAMING = "vsi-super-recall", "vsi-super-count", "vsi-super-cou
 STREAMING_SUFFIX = "_streaming"
 DURATIONS = ("10mins", "30mins", "60mins", "120mins", "240mins")
 SUFFIXES = (".json", ".jsonl", ".parquet")
+#: every VSI-SUPER table's columns, the same for the three: its rows tell them apart (``_kind_of``)
+_RELEASE = (("video_path", "video"), ("answer", "answers"))
+COLUMNS = {name: Columns(name, dict.fromkeys(SUFFIXES, _RELEASE)) for name in (RECALL, COUNT, STREAMING)}
 
 
 def load_recall(path: Path | str) -> LoadedItems:
@@ -43,6 +47,7 @@ def load_recall(path: Path | str) -> LoadedItems:
 
     Raises:
         FileNotFoundError: no such file / no table in the folder. AnnotationFileError: unreadable table.
+            MissingColumnError (one): a table without a video or answer column (another benchmark's).
     """
     return _load(path, RECALL)
 
@@ -54,6 +59,7 @@ def load_count(path: Path | str) -> LoadedItems:
 
     Raises:
         FileNotFoundError: no such file / no table in the folder. AnnotationFileError: unreadable table.
+            MissingColumnError (one): a table without a video or answer column (another benchmark's).
     """
     return _load(path, COUNT)
 
@@ -66,6 +72,7 @@ def load_streaming(path: Path | str) -> LoadedItems:
 
     Raises:
         FileNotFoundError: no such file / no table in the folder. AnnotationFileError: unreadable table.
+            MissingColumnError (one): a table without a video or answer column (another benchmark's).
     """
     return _load(path, STREAMING)
 
@@ -81,7 +88,7 @@ def _load(path: Path | str, benchmark: str) -> LoadedItems:
     loaded, others, ids = LoadedItems(), Counter[str](), UniqueIds()
     for table in tables:
         prefix = f"{table.stem}:" if len(tables) > 1 else ""
-        for number, row in _rows(table):
+        for number, row in _rows(table, benchmark):
             kind = _kind_of(row)
             if kind is not None and kind != benchmark:
                 others[kind] += 1
@@ -120,7 +127,7 @@ def _none_of(root: Path, benchmark: str, others: Counter[str]) -> AnnotationFile
     return AnnotationFileError(root, f"no {wanted[benchmark]}: it holds {held}; use --benchmark {other}")
 
 
-def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def _rows(table: Path, benchmark: str) -> Iterator[tuple[int, dict[str, Any]]]:
     if table.suffix == ".jsonl":
         records = jsonl_records(table, "VSI-SUPER")
     else:
@@ -133,6 +140,7 @@ def _rows(table: Path) -> Iterator[tuple[int, dict[str, Any]]]:
             raise unreadable(table, error) from None
     if not isinstance(records, list):
         raise unreadable(table, ValueError("not a list of rows"))
+    check_columns(table, record_columns(records), COLUMNS[benchmark])  # another benchmark's file: one line
     rows = (r if isinstance(r, dict) else {} for r in records)
     for k, row in enumerate(rows, start=1):  # a JSON list's rows are printed "entry N"
         yield (EntryIndex(k) if table.suffix == ".json" else k), row

@@ -46,6 +46,8 @@ REL_DIRECTION_TASKS = MCA_TASKS[:3]
 
 _REQUIRED_TEXT = ("dataset", "scene_name", "question_type", "question")
 _KNOWN_FIELDS = {"id", "options", "ground_truth", "pruned", *_REQUIRED_TEXT}
+REQUIRED = (*_REQUIRED_TEXT, "ground_truth")
+"""The fields a VSI-Bench file must have (in some row): a file without one is another benchmark's."""
 _PATH_FIELDS = ("dataset", "scene_name")  # media: <data>/<dataset>/<scene_name>.mp4
 _NOT_IN_NAMES = frozenset("/\\\0")
 

@@ -20,15 +20,17 @@ from itertools import repeat
 from pathlib import Path
 from typing import Any
 
-from spatialbench.benchmarks.vsibench.format import RowProblem, record_to_item
+from spatialbench.benchmarks.shared.columns import Columns, check_columns
+from spatialbench.benchmarks.vsibench.format import NAME, REQUIRED, RowProblem, record_to_item
 from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
 from spatialbench.benchmarks.vsibench.rows_bulk import block_items
 from spatialbench.benchmarks.vsibench.subsets import FULL, NAMES, SUBSETS
 from spatialbench.records.blocks import Block, jsonl_blocks
 from spatialbench.records.bulk import Shared, paused_gc
-from spatialbench.records.files import Record, annotation_files, read_records
+from spatialbench.records.files import SUFFIX_PRIORITY, Record, annotation_files, read_records
 from spatialbench.records.rows import LoadedItems, RowError
 
+COLUMNS = Columns(NAME, dict.fromkeys(SUFFIX_PRIORITY, REQUIRED))
 
 def derived_id(record: dict[str, Any]) -> str:
     """Stable id for a record without one: ``<scene_name>-<sha1 of its content, 12 hex>``."""
@@ -59,6 +61,10 @@ class _Reader:
         self.first_file: str | None = None
         self.derived: dict[str, int] = {}
         self.shared, self.pruned = Shared(), pruned
+        # the fields of the rows read one by one, by file, and the files with an item: a file of no item
+        # lacking a column is another benchmark's (checked then, so a good bulk block costs nothing)
+        self.fields: dict[str, dict[str, None]] = {}
+        self.kept: set[str] = set()
 
     def block(self, block: Block) -> None:
         """Add a block's items at once, or row by row when one of its rows needs its own reading."""
@@ -73,10 +79,12 @@ class _Reader:
         places = lines if block.file == self.first_file else zip(repeat(block.file), lines)
         self.seen_ids.update(zip(ids, places, strict=True))
         self.items.extend(built)
+        self.kept.add(block.file)
 
     def row(self, file: str, line: int, record: dict[str, Any]) -> None:
         """Add one record's item, or its row error (a bad field, a repeated id)."""
         self.first_file = self.first_file or file
+        self.fields.setdefault(file, {}).update(dict.fromkeys(str(k) for k in record))
         try:
             item = record_to_item(_with_id(record, self.derived), self.pruned, self.shared)
         except RowProblem as problem:
@@ -89,6 +97,17 @@ class _Reader:
             return
         self.seen_ids[item.id] = line if file == self.first_file else (file, line)
         self.items.append(item)
+        self.kept.add(file)
+
+    def check_columns(self) -> None:
+        """Refuse a file none of whose rows made an item when it lacks a required column.
+
+        Raises:
+            MissingColumnError (an AnnotationFileError): the first such file, with the fields its rows have.
+        """
+        for file, fields in self.fields.items():
+            if file not in self.kept:
+                check_columns(Path(file), fields, COLUMNS)
 
 
 def _entries(path: Path) -> Iterator[Block | Record | RowError]:
@@ -107,6 +126,7 @@ def _read_items(path: Path, pruned: set[str] | None) -> LoadedItems:
             reader.errors.append(entry)
         else:
             reader.row(*entry)
+    reader.check_columns()
     reader.items.errors = reader.errors
     return reader.items
 
