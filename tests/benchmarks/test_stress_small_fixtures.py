@@ -25,14 +25,16 @@ def test_small_types_get_a_line_the_others_a_row(tmp_path: Path) -> None:
     lines = result.output.splitlines()
     # orientation: 4 rows, answers A, B, B, A → both folds; the others have one row per answer (random
     # folds need an answer twice) but 2-3 scenes (grouped folds need 2)
-    assert "| orientation_on_the_left | 4 | 50.0 | 50.0 | 0.0-100.0 | 50.0 | 0.0-100.0 |" in lines
-    assert "| height_higher | 2 | 50.0 | - | | 0.0 | 0.0-0.0 |" in lines  # grouped only: still a row
+    assert ("| orientation_on_the_left | 4 | 50.0 | 50.0 | 0.0-100.0 | 50.0 | 0.0-100.0 | passed (2 random, "
+            "2 grouped folds) |") in lines
+    # grouped only: still a row, "-" where the random folds skipped it
+    assert "| height_higher | 2 | 50.0 | - | - | 0.0 | 0.0-0.0 | passed (2 grouped folds) |" in lines
     why = "(random folds: every answer occurs fewer than k=2 times (most often: 1))"
     assert [line for line in lines if "not scored" in line] == [
         f"{task} not scored with k=2 {why}"
         for task in ("height_higher", "location_above", "multi_object_facing")
     ]
-    assert "| overall | 4 | 50.0 | 50.0 | | 12.5 | |" in lines  # grouped: mean of 50, 0, 0, 0
+    assert "| overall | 4 | 50.0 | 50.0 | - | 12.5 | - | - |" in lines  # grouped: mean of 50, 0, 0, 0
 
 
 def test_streaming_count_is_refused_with_the_reason(tmp_path: Path) -> None:
