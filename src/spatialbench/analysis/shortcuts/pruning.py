@@ -155,6 +155,18 @@ def _groups(
     return removed, records
 
 
+def _settings(
+    allocation: dict[str, Any], options: dict[str, Any], control_seeds: int, full: pd.DataFrame,
+    scorer: Scorer | None,
+) -> dict[str, Any]:
+    """summary.json's settings, in its key order: the allocation, then the loop's options."""
+    return {
+        **allocation, **options, "control_seeds": control_seeds,
+        "fingerprint": order_digest(full["id"].astype(str)), "procedure": PROCEDURE,
+        "scorer": getattr(scorer, "__name__", "custom") if scorer else "tst_rf",
+    }
+
+
 def iterative_bias_pruning(
     items: Any,
     budget: int | None,
@@ -194,11 +206,9 @@ def iterative_bias_pruning(
     options = dict(batch_size=batch_size, floor=floor, stop_below=stop_below, folds=folds, seed=seed)
     removed, records = _groups(full, groups, options, scorer or _forest(folds, seed), tally)
     table = full[~full["id"].isin(removed)].reset_index(drop=True)
-    settings = {  # summary.json's key order: the allocation, then the loop's options
-        "alloc": alloc, "budget": budget, "frac": frac, "budgets": {g.name: g.budget for g in groups},
-        **options, "control_seeds": control_seeds, "fingerprint": order_digest(full["id"].astype(str)),
-        "procedure": PROCEDURE, "scorer": getattr(scorer, "__name__", "custom") if scorer else "tst_rf",
-    }
+    per_group = {g.name: g.budget for g in groups}
+    allocation = {"alloc": alloc, "budget": budget, "frac": frac, "budgets": per_group}
+    settings = _settings(allocation, options, control_seeds, full, scorer)
     why = NO_REMOVAL if not removed else NO_SEEDS if not control_seeds else None
     seeds = 0 if why else control_seeds
     tally.total = tally.done + (2 if removed else 1) + seeds  # the iterations that ran
