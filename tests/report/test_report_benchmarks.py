@@ -99,10 +99,13 @@ def test_data_of_another_benchmark_is_refused_before_anything_is_written(tmp_pat
     make_vsibench(tmp_path / "vsi", n_videos=1, per_video=2)
     run(RunConfig.model_validate({"data": {"benchmark": "vsibench", "path": str(tmp_path / "vsi")},
                                   "model": {"name": "chance-random"}, "out": str(chance)}), progress=False)
-    other = build_remindview(tmp_path / "rmv")  # every row a row error for VSI-Bench's loader: 0 questions
+    other = build_remindview(tmp_path / "rmv")  # a ReMindView table lacks VSI-Bench's columns
     args = ["report", str(chance), "--data", str(other), "--out", str(tmp_path / "rep")]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 2, result.output
-    assert result.output.strip() == (f"error: {chance}: no vsibench question loaded from {other} "
-                                     "(is --data another benchmark's data?)")
+    table = other / "view_centric_qa.parquet"
+    assert result.output.strip() == (
+        f"error: {chance}: benchmark data of the run ({other}) cannot be read: {table}: no column 'dataset' "
+        "(columns: folder_path, query_type, query, ground_truth, choices, cross_frame, object_num); another "
+        "benchmark's file? (its columns are those of --benchmark remindview)")
     assert not (tmp_path / "rep").exists()

@@ -105,7 +105,7 @@ def test_data_of_another_benchmark_is_refused_not_served_empty(tmp_path: Path,
     rmv = build_remindview(tmp_path / "rmv")
     result = _serve(rmv, tmp_path / "work")
     assert result.exit_code == 2 and binds == []
-    line = result.output.strip()
-    assert line.startswith(f"error: {rmv}: no vsibench question loaded (4 row error(s); first: {rmv}/")
-    assert line.endswith("data of another benchmark needs --benchmark NAME (spatialbench list benchmarks)")
+    line = result.output.strip()  # one line naming the table, the missing column and the benchmark it fits
+    assert line.startswith(f"error: {rmv}/view_centric_qa.parquet: no column 'dataset' (columns: ")
+    assert line.endswith("another benchmark's file? (its columns are those of --benchmark remindview)")
     assert _serve(rmv, tmp_path / "work2", "--benchmark", "remindview").exit_code == 0 and len(binds) == 1
