@@ -60,9 +60,10 @@ def test_a_baseline_without_avg_shows_no_avg_interval(tmp_path: Path) -> None:
         progress=False)
     build_report([tmp_path / "chance"], tmp_path / "report")
     rows = (tmp_path / "report" / "tables" / "leaderboard_intervals.md").read_text().splitlines()
-    row = next(r for r in rows if r.startswith("| Chance Level (Random) |"))
-    assert row.startswith("| Chance Level (Random) | - | - |")  # Avg., then Obj. Count (numerical)
-    assert "n=4*" in row  # the relative-distance cell keeps its interval and n
+    # the fixture's 8 questions are all relative distance: the 7 empty columns are left out (named above
+    # the leaderboard); Avg. is "-", the relative-distance cell keeps its interval and n
+    assert rows[2:] == ["| | Avg. | Rel. Dist. |", "|---|---:|---:|",
+                        "| Chance Level (Random) | - | [25.0, 25.0] n=4* |"]
 
 
 def test_the_best_run_of_a_column_is_marked_within_its_track() -> None:
@@ -95,3 +96,22 @@ def test_a_benchmark_without_protocols_has_no_protocol_footnote(tmp_path: Path) 
     html = (tmp_path / "report" / "index.html").read_text()
     assert "another protocol" not in html and "MMSI-Video" not in html
     assert '"[other items: n]" after a rank' in html  # the rest of the footnote stays
+
+
+def test_tasks_no_run_answered_are_named_not_drawn(tmp_path: Path) -> None:
+    # issue 24 leftover: BLINK's 14 subtasks as columns made a 1200 px leaderboard cut after Object
+    # Localization and a per-task figure of 11 empty rows for a fixture with 3 subtasks
+    data = test_blink.write_release(tmp_path / "blink")
+    run(RunConfig.model_validate({"data": {"benchmark": "blink", "path": str(data)},
+                                  "model": {"name": "chance-random"}, "out": str(tmp_path / "run")}),
+        progress=False)
+    build_report([tmp_path / "run"], tmp_path / "report")
+    md = (tmp_path / "report" / "tables" / "leaderboard.md").read_text().splitlines()
+    assert md[0] == ("**No run has items for 11 of the 14 tasks (not shown; Avg. is over the tasks shown): "
+                     "Visual Similarity, Counting, Art Style, Functional Correspondence, "
+                     "Semantic Correspondence, Spatial Relation, Object Localization, Visual Correspondence, "
+                     "Relative Reflectance, Forensic Detection, IQ Test**")
+    assert md[2].split("|")[1:-1] == [" ", " Rank ", " Avg. ", " Relative Depth ", " Jigsaw ",
+                                      " Multi-view Reasoning "]
+    html = (tmp_path / "report" / "index.html").read_text()
+    assert "No run has items for 11 of the 14 tasks" in html and ">Counting<" not in html

@@ -25,7 +25,7 @@ from typing import Any
 from spatialbench.report import protocols
 from spatialbench.report.runs import RunData
 from spatialbench.runs.plan import data_root
-from spatialbench.scoring.grouped import Table
+from spatialbench.scoring.grouped import Cell, Table
 from spatialbench.scoring.render import CI_ROW, Grid, Value, interval_cell, spans, to_latex
 from spatialbench.scoring.uncertainty import cells_ci
 
@@ -47,16 +47,29 @@ class Leaderboard:
     sections: tuple[tuple[str, tuple[tuple[str, int | None, tuple[Value, ...]], ...]], ...]
     intervals: dict[str, tuple[tuple[Any, int, bool], ...]] = field(default_factory=dict)
     """Row label → ``(ci95, n, fewer than 30)`` for Avg. and each cell (:mod:`.protocols`)."""
+    left_out: tuple[str, ...] = ()
+    """Labels of the benchmark's cells no run has items for: not columns (BLINK's 14 subtasks, 3 answered)."""
+
+    @property
+    def note(self) -> str | None:
+        """The line naming the :attr:`left_out` cells (the grid's title, printed above the table), or None."""
+        if not self.left_out:
+            return None
+        return (f"No run has items for {len(self.left_out)} of the {len(self.left_out) + len(self.keys)} "
+                f"tasks (not shown; Avg. is over the tasks shown): {', '.join(self.left_out)}")
 
     def grid(self) -> Grid:
-        """Return the leaderboard as one :class:`Grid` (section titles as empty rows; Rank first)."""
+        """Return the leaderboard as one :class:`Grid` (section titles as empty rows; Rank first).
+
+        Its title is :attr:`note` (None when every cell has items).
+        """
         rows: list[tuple[str, tuple[Value, ...]]] = []
         for title, entries in self.sections:
             rows.append((title, ("",) * (len(self.header) + 1)))
             rows += [(name, (rank if rank is not None else "-", *values)) for name, rank, values in entries]
         groups = self.group_spans()
         over = (("", 2), *groups) if groups else ()  # Rank and Avg. stand under no group
-        return Grid(("Rank", *self.header), tuple(rows), groups=over)
+        return Grid(("Rank", *self.header), tuple(rows), self.note, groups=over)
 
     def group_spans(self) -> list[tuple[str, int]]:
         """Return the top header row over the cell columns: ``[(group label, columns spanned)]``.
@@ -155,9 +168,9 @@ def leaderboard(runs: Sequence[RunData]) -> Leaderboard:
     if len(benchmarks) > 1:
         raise ValueError(f"runs of different benchmarks cannot share a table: {', '.join(benchmarks)}")
     first = runs[0].result.table
-    keys = tuple(c.key for c in first.cells)
-    header = (first.average_label,
-              *(c.group for c in first.cells))
+    cells, left_out = _answered_cells(runs)
+    keys = tuple(c.key for c in cells)
+    header = (first.average_label, *(c.group for c in cells))
     values = {id(r): (_average(r), *(r.result.table.scores.get(k) for k in keys)) for r in runs}
     marks = protocols.item_marks(runs)
     labels = {id(r): row_label(r) for r in runs}
@@ -170,7 +183,21 @@ def leaderboard(runs: Sequence[RunData]) -> Leaderboard:
                                   for r in rows)) for name, rows, ranks in parts if rows]
     groups = tuple(runs[0].spec.scoring.group_of(k) for k in keys)
     intervals = {labels[id(r)]: protocols.cell_intervals(r, keys) for r in runs}
-    return Leaderboard(header, keys, groups, tuple(sections), intervals)
+    return Leaderboard(header, keys, groups, tuple(sections), intervals, left_out)
+
+
+def _answered_cells(runs: Sequence[RunData]) -> tuple[list[Cell], tuple[str, ...]]:
+    """Return the first run's cells some run has items for, and the labels of the others.
+
+    A cell without items in every run would be a column of ``-`` (BLINK defines 14 subtasks; a run of three
+    drew 11 empty columns and figure rows, issue 24): it is left out and named in the table's note. When no
+    cell has items, all stay (the table then shows what the benchmark defines).
+    """
+    cells = runs[0].result.table.cells
+    answered = {c.key for r in runs for c in r.result.table.cells if c.n}
+    if not answered:
+        return list(cells), ()
+    return [c for c in cells if c.key in answered], tuple(c.group for c in cells if c.key not in answered)
 
 
 def _rank(rank: int | None, mark: str | None) -> Any:
