@@ -84,6 +84,34 @@ def test_the_process_writes_the_same_bytes_as_writing_in_process(tmp_path: Path)
     assert np.array_equal(loaded.depth_mm[19], scenes[2][19][2])
 
 
+def test_the_video_writer_converts_each_frame_as_a_fresh_pyav_frame_does(tmp_path: Path) -> None:
+    """One reused rgb24 frame and converter (issue 25) give the yuv420p of a fresh frame per image.
+
+    22 px wide: PyAV pads each rgb24 row of 66 bytes to 96, so the reused frame's padding is exercised;
+    crf 0 is lossless, so the decoded planes are those the encoder was given.
+    """
+    import av
+
+    rng = np.random.default_rng(5)
+    images = [rng.integers(0, 256, (16, 22, 3), dtype=np.uint8) for _ in range(4)]
+    video = VideoWriter(tmp_path / "v.mp4", 22, 16, FPS, crf=0)
+    for image in images:
+        video.write(image)
+    video.close()
+    with av.open(str(tmp_path / "v.mp4")) as container:
+        decoded = [frame.to_ndarray() for frame in container.decode(video=0)]
+    fresh = [av.VideoFrame.from_ndarray(i).reformat(format="yuv420p").to_ndarray() for i in images]
+    assert len(decoded) == 4 and all(np.array_equal(d, f) for d, f in zip(decoded, fresh, strict=True))
+
+
+def test_the_video_writer_refuses_a_frame_of_another_shape(tmp_path: Path) -> None:
+    video = VideoWriter(tmp_path / "v.mp4", W, H, FPS)
+    expected = r"frame 0: uint8 \(1, 64, 3\), the video's frames are uint8 \(48, 64, 3\)"
+    with pytest.raises(ValueError, match=expected):
+        video.write(np.zeros((1, W, 3), np.uint8))  # would broadcast into the frame
+    video.abort()
+
+
 def test_a_writer_error_reaches_the_caller_and_leaves_no_files(tmp_path: Path) -> None:
     data = frames(12)
     data[3] = (data[3][0], data[3][1], np.full((H, W), 40_000, np.uint16))  # beyond int16 row differences
