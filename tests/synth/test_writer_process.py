@@ -143,6 +143,18 @@ def test_abort_removes_the_partial_video_and_the_next_scene_is_written(tmp_path:
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["frames.npz", "v.mp4"]
 
 
+def test_a_writer_started_early_is_the_one_its_scenes_use(tmp_path: Path) -> None:
+    with SceneWriter(W, H, slots=2) as writer:
+        assert writer.process is None  # nothing runs until asked
+        writer.start()
+        assert writer.process is not None
+        pid = writer.process.pid
+        writer.start()  # a second start (begin's own) starts nothing more
+        stream_scene(writer, tmp_path / "s", frames(3)).finish(*arrays(3)).result(timeout=60)
+        assert writer.process.pid == pid and writer.scenes == 1
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == ["frames.npz", "v.mp4"]
+
+
 def test_a_lost_writer_process_is_an_error_not_a_hang(tmp_path: Path) -> None:
     with SceneWriter(W, H, slots=2) as writer:
         (tmp_path / "s").mkdir()

@@ -209,6 +209,7 @@ def begin_scene(
         return PendingScene(RenderedScene(scene, video, folder, space, meta, visibility, True), record, None)
     with ExitStack() as own:
         renderer = renderer or own.enter_context(Renderer(config.width, config.height))
+        writer.start()  # its imports run on the other core while the scene's lighting is baked
         renderer.load(scene)
         stream = writer.begin(video, folder / "frames.npz", len(poses), config.fps, config.crf)
         visibility, written = _render_frames(renderer, poses, stream, config, n_ids)
