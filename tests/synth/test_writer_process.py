@@ -20,7 +20,7 @@ import pytest
 from spatialbench.synth.export import FrameSet
 from spatialbench.synth.streams import FrameSetWriter, VideoWriter
 from spatialbench.synth.writer_jobs import SceneAborted
-from spatialbench.synth.writer_process import SceneStream, SceneWriter, WriterProcessError
+from spatialbench.synth.writer_process import SceneStream, SceneWriter, Slot, WriterProcessError
 
 W, H, FPS = 64, 48, 8
 
@@ -55,13 +55,19 @@ def write_in_process(folder: Path, data: list) -> None:  # type: ignore[type-arg
     npz.close(*arrays(len(data)))
 
 
+def fill(slot: Slot, rgb: np.ndarray, id_depth: np.ndarray, depth_mm: np.ndarray) -> None:
+    """What the pipeline writes into a slot: the read-back, the ids as uint16, the depth in mm."""
+    slot.color[...], slot.id_depth[...], slot.depth_mm[...] = rgb, id_depth, depth_mm
+    np.copyto(slot.ids, id_depth[..., 0], casting="unsafe")
+
+
 def stream_scene(writer: SceneWriter, folder: Path, data: list, total: int | None = None) -> SceneStream:  # type: ignore[type-arg]
     """Begin a scene of ``total`` frames (default: all of ``data``) and queue ``data`` into it."""
     folder.mkdir(parents=True)
     stream = writer.begin(folder / "v.mp4", folder / "frames.npz", total or len(data), FPS, 23)
     for rgb, id_depth, depth_mm in data:
         slot = stream.slot()
-        slot.color[...], slot.id_depth[...], slot.depth_mm[...] = rgb, id_depth, depth_mm
+        fill(slot, rgb, id_depth, depth_mm)
         stream.push(slot)
     return stream
 
@@ -122,7 +128,7 @@ def test_a_writer_error_reaches_the_caller_and_leaves_no_files(tmp_path: Path) -
         with pytest.raises(ValueError, match="beyond 32.767 m"):
             for rgb, id_depth, depth_mm in data:
                 slot = stream.slot()
-                slot.color[...], slot.id_depth[...], slot.depth_mm[...] = rgb, id_depth, depth_mm
+                fill(slot, rgb, id_depth, depth_mm)
                 stream.push(slot)
                 queued += 1
         assert 4 <= queued < 12  # reported while the scene is still being queued (2 slots)

@@ -250,13 +250,15 @@ def _render_frames(
     K = intrinsics(config.width, config.height, config.horizontal_fov_deg)
     timestamps = np.arange(len(poses)) / config.fps
 
-    def rendered() -> Iterator[NDArray[np.int32]]:
+    def rendered() -> Iterator[NDArray[np.uint16]]:
         for pose in poses:
             slot = stream.slot()
             frame = renderer.render(K, pose, into=(slot.color, slot.id_depth))
+            # the ids as frames.npz stores them, made once for both the counting here and the deflater
+            np.copyto(slot.ids, frame.instance, casting="unsafe")
             slot.depth_mm[...] = depth_to_mm(frame.depth)
             stream.push(slot)
-            yield frame.instance
+            yield slot.ids
 
     try:
         visibility = Visibility.from_masks(rendered(), timestamps, n_ids)

@@ -49,8 +49,11 @@ class FrameSetWriter:
         if instance.shape != self._ids.shape or depth_mm.shape != self._dx.shape:
             shapes = f"{instance.shape} and {depth_mm.shape}"
             raise ValueError(f"frame {self._instance.frames}: shapes {shapes}, frames are {self._ids.shape}")
-        np.copyto(self._ids, instance, casting="unsafe")
-        self._instance.write(self._ids)
+        ids = instance
+        if ids.dtype != np.uint16 or not ids.flags.c_contiguous:  # the ring's are fed as they are
+            np.copyto(self._ids, instance, casting="unsafe")
+            ids = self._ids
+        self._instance.write(ids)
         depth = np.asarray(depth_mm, np.uint16).view(np.int16)  # all <= 32767: the same numbers
         self._dx[..., :1] = depth[..., :1]
         np.subtract(depth[..., 1:], depth[..., :-1], out=self._dx[..., 1:])  # |difference| <= 32767
