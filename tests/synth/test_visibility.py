@@ -15,7 +15,7 @@ from spatialbench.generate.vsi.appearance_order import AppearanceSettings, gener
 from spatialbench.scene.metainfo import load_meta_info, scene_from_meta
 from spatialbench.synth import RenderConfig, RenderedScene, SceneConfig, generate_scene, render_scene
 from spatialbench.synth.export import FrameSet
-from spatialbench.synth.visibility import min_visible_pixels
+from spatialbench.synth.visibility import min_visible_pixels, pixel_counts
 
 TINY = RenderConfig(width=160, height=120, fps=6, max_seconds=10.0)
 
@@ -38,6 +38,16 @@ def office(tmp_path_factory: pytest.TempPathFactory) -> tuple[RenderedScene, Pat
     rendered = render_scene(scene, out, TINY)
     write_synthetic_benchmark([rendered], out, seed=0)
     return rendered, out
+
+
+def test_pixel_counts_by_runs_match_a_hand_count() -> None:
+    """Runs that go on across a row end, an id above ``n_ids`` (left out), a strided int32 view."""
+    mask = np.array([[0, 0, 2, 2], [2, 1, 1, 5], [5, 1, 0, 0]], dtype=np.int32)
+    id_depth = np.stack([mask, np.full_like(mask, 7)], -1)  # the renderer's read-back: id, depth bits
+    # id 0: 2 + 2, id 1: 2 + 1, id 2: 2 + 1, id 5 (>= n_ids 3): not counted
+    assert pixel_counts(id_depth[..., 0], 3).tolist() == [4, 3, 3]
+    assert pixel_counts(mask, 7).tolist() == [4, 3, 3, 0, 0, 2, 0]
+    assert pixel_counts(np.zeros((0, 4), np.int32), 2).tolist() == [0, 0]
 
 
 def test_threshold_is_documented_fraction_of_the_frame() -> None:

@@ -20,7 +20,7 @@ import pytest
 from spatialbench.synth.export import FrameSet
 from spatialbench.synth.streams import FrameSetWriter, VideoWriter
 from spatialbench.synth.writer_jobs import SceneAborted
-from spatialbench.synth.writer_process import SceneStream, SceneWriter, WriterProcessError
+from spatialbench.synth.writer_process import SceneStream, SceneWriter, Slot, WriterProcessError
 
 W, H, FPS = 64, 48, 8
 
@@ -55,13 +55,19 @@ def write_in_process(folder: Path, data: list) -> None:  # type: ignore[type-arg
     npz.close(*arrays(len(data)))
 
 
+def fill(slot: Slot, rgb: np.ndarray, id_depth: np.ndarray, depth_mm: np.ndarray) -> None:
+    """What the pipeline writes into a slot: the read-back, the ids as uint16, the depth in mm."""
+    slot.color[...], slot.id_depth[...], slot.depth_mm[...] = rgb, id_depth, depth_mm
+    np.copyto(slot.ids, id_depth[..., 0], casting="unsafe")
+
+
 def stream_scene(writer: SceneWriter, folder: Path, data: list, total: int | None = None) -> SceneStream:  # type: ignore[type-arg]
     """Begin a scene of ``total`` frames (default: all of ``data``) and queue ``data`` into it."""
     folder.mkdir(parents=True)
     stream = writer.begin(folder / "v.mp4", folder / "frames.npz", total or len(data), FPS, 23)
     for rgb, id_depth, depth_mm in data:
         slot = stream.slot()
-        slot.color[...], slot.id_depth[...], slot.depth_mm[...] = rgb, id_depth, depth_mm
+        fill(slot, rgb, id_depth, depth_mm)
         stream.push(slot)
     return stream
 
@@ -84,6 +90,34 @@ def test_the_process_writes_the_same_bytes_as_writing_in_process(tmp_path: Path)
     assert np.array_equal(loaded.depth_mm[19], scenes[2][19][2])
 
 
+def test_the_video_writer_converts_each_frame_as_a_fresh_pyav_frame_does(tmp_path: Path) -> None:
+    """One reused rgb24 frame and converter (issue 25) give the yuv420p of a fresh frame per image.
+
+    22 px wide: PyAV pads each rgb24 row of 66 bytes to 96, so the reused frame's padding is exercised;
+    crf 0 is lossless, so the decoded planes are those the encoder was given.
+    """
+    import av
+
+    rng = np.random.default_rng(5)
+    images = [rng.integers(0, 256, (16, 22, 3), dtype=np.uint8) for _ in range(4)]
+    video = VideoWriter(tmp_path / "v.mp4", 22, 16, FPS, crf=0)
+    for image in images:
+        video.write(image)
+    video.close()
+    with av.open(str(tmp_path / "v.mp4")) as container:
+        decoded = [frame.to_ndarray() for frame in container.decode(video=0)]
+    fresh = [av.VideoFrame.from_ndarray(i).reformat(format="yuv420p").to_ndarray() for i in images]
+    assert len(decoded) == 4 and all(np.array_equal(d, f) for d, f in zip(decoded, fresh, strict=True))
+
+
+def test_the_video_writer_refuses_a_frame_of_another_shape(tmp_path: Path) -> None:
+    video = VideoWriter(tmp_path / "v.mp4", W, H, FPS)
+    expected = r"frame 0: uint8 \(1, 64, 3\), the video's frames are uint8 \(48, 64, 3\)"
+    with pytest.raises(ValueError, match=expected):
+        video.write(np.zeros((1, W, 3), np.uint8))  # would broadcast into the frame
+    video.abort()
+
+
 def test_a_writer_error_reaches_the_caller_and_leaves_no_files(tmp_path: Path) -> None:
     data = frames(12)
     data[3] = (data[3][0], data[3][1], np.full((H, W), 40_000, np.uint16))  # beyond int16 row differences
@@ -94,7 +128,7 @@ def test_a_writer_error_reaches_the_caller_and_leaves_no_files(tmp_path: Path) -
         with pytest.raises(ValueError, match="beyond 32.767 m"):
             for rgb, id_depth, depth_mm in data:
                 slot = stream.slot()
-                slot.color[...], slot.id_depth[...], slot.depth_mm[...] = rgb, id_depth, depth_mm
+                fill(slot, rgb, id_depth, depth_mm)
                 stream.push(slot)
                 queued += 1
         assert 4 <= queued < 12  # reported while the scene is still being queued (2 slots)
@@ -113,6 +147,18 @@ def test_abort_removes_the_partial_video_and_the_next_scene_is_written(tmp_path:
         stream_scene(writer, tmp_path / "b", frames(6)).finish(*arrays(6)).result(timeout=60)
     assert list((tmp_path / "a").iterdir()) == []
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == ["frames.npz", "v.mp4"]
+
+
+def test_a_writer_started_early_is_the_one_its_scenes_use(tmp_path: Path) -> None:
+    with SceneWriter(W, H, slots=2) as writer:
+        assert writer.process is None  # nothing runs until asked
+        writer.start()
+        assert writer.process is not None
+        pid = writer.process.pid
+        writer.start()  # a second start (begin's own) starts nothing more
+        stream_scene(writer, tmp_path / "s", frames(3)).finish(*arrays(3)).result(timeout=60)
+        assert writer.process.pid == pid and writer.scenes == 1
+    assert sorted(p.name for p in (tmp_path / "s").iterdir()) == ["frames.npz", "v.mp4"]
 
 
 def test_a_lost_writer_process_is_an_error_not_a_hang(tmp_path: Path) -> None:

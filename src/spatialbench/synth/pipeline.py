@@ -209,6 +209,7 @@ def begin_scene(
         return PendingScene(RenderedScene(scene, video, folder, space, meta, visibility, True), record, None)
     with ExitStack() as own:
         renderer = renderer or own.enter_context(Renderer(config.width, config.height))
+        writer.start()  # its imports run on the other core while the scene's lighting is baked
         renderer.load(scene)
         stream = writer.begin(video, folder / "frames.npz", len(poses), config.fps, config.crf)
         visibility, written = _render_frames(renderer, poses, stream, config, n_ids)
@@ -249,13 +250,15 @@ def _render_frames(
     K = intrinsics(config.width, config.height, config.horizontal_fov_deg)
     timestamps = np.arange(len(poses)) / config.fps
 
-    def rendered() -> Iterator[NDArray[np.int32]]:
+    def rendered() -> Iterator[NDArray[np.uint16]]:
         for pose in poses:
             slot = stream.slot()
             frame = renderer.render(K, pose, into=(slot.color, slot.id_depth))
+            # the ids as frames.npz stores them, made once for both the counting here and the deflater
+            np.copyto(slot.ids, frame.instance, casting="unsafe")
             slot.depth_mm[...] = depth_to_mm(frame.depth)
             stream.push(slot)
-            yield frame.instance
+            yield slot.ids
 
     try:
         visibility = Visibility.from_masks(rendered(), timestamps, n_ids)

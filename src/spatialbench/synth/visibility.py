@@ -23,6 +23,25 @@ def min_visible_pixels(width: int, height: int) -> int:
     return max(1, math.ceil(width * height * VISIBLE_FRACTION))
 
 
+def pixel_counts(mask: NDArray[np.integer], n_ids: int) -> NDArray[np.int64]:
+    """(n_ids,) pixels of each id below ``n_ids`` in ``mask`` (non-negative ids; larger ones ignored).
+
+    Counted by runs of equal ids along the rows (a rendered mask has about a thousand at 640x480), not
+    pixel by pixel: ``np.bincount`` over the pixels took 1.2 ms a frame, a quarter of the main process's
+    own work per frame in the demo (issue 25); over the runs it takes 0.3 ms. Same counts.
+    """
+    flat = np.ascontiguousarray(mask).ravel()
+    if not flat.size:
+        return np.zeros(n_ids, dtype=np.int64)
+    starts = np.empty(flat.size, dtype=bool)
+    starts[0] = True
+    np.not_equal(flat[1:], flat[:-1], out=starts[1:])
+    first = np.flatnonzero(starts)
+    lengths = np.diff(first, append=flat.size)
+    # float64 sums of whole numbers below 2**53 are exact
+    return np.bincount(flat[first], weights=lengths, minlength=n_ids)[:n_ids].astype(np.int64)
+
+
 @dataclass(frozen=True)
 class Visibility:
     """Per-frame visible pixels of every instance id of one walkthrough.
@@ -46,7 +65,7 @@ class Visibility:
         rows, shape = [], (0, 0)
         for mask in masks:
             shape = mask.shape
-            rows.append(np.bincount(np.asarray(mask).ravel(), minlength=n_ids)[:n_ids])
+            rows.append(pixel_counts(mask, n_ids))
         pixels = np.array(rows, dtype=np.int64).reshape(len(rows), n_ids)
         return cls(pixels, np.asarray(timestamps, dtype=np.float64), int(shape[1]), int(shape[0]))
 

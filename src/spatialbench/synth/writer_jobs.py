@@ -91,7 +91,7 @@ class Jobs:
                     self.reply("error", token, job.error)
 
         self.encoder.submit(job.guarded, job.video.write, slot.color).add_done_callback(done)
-        deflated = self.deflater.submit(job.guarded, job.frames.write, slot.instance, slot.depth_mm)
+        deflated = self.deflater.submit(job.guarded, job.frames.write, slot.ids, slot.depth_mm)
         deflated.add_done_callback(done)
 
     def finish(self, token: int, *arrays: Any) -> None:

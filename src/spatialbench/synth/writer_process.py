@@ -36,7 +36,7 @@ from numpy.typing import NDArray
 
 from spatialbench.errors import SpatialBenchError
 
-#: frames rendered ahead of the writers at most (about 3.4 MB each at 640×480)
+#: frames rendered ahead of the writers at most (about 4 MB each at 640×480)
 SLOTS = 32
 _CHILD = "from spatialbench.synth.writer_process import serve; serve()"
 
@@ -50,18 +50,16 @@ class Slot:
     """One frame's place in the ring.
 
     ``color`` (H, W, 3) uint8, ``id_depth`` (H, W, 2) int32 (the renderer's read-back: instance id, depth as
-    float bits), ``depth_mm`` (H, W) uint16.
+    float bits), ``ids`` (H, W) uint16 (the instance ids as ``frames.npz`` stores them) and ``depth_mm``
+    (H, W) uint16: the caller fills ``ids`` and ``depth_mm`` from the read-back, the process writes
+    ``color``, ``ids`` and ``depth_mm``.
     """
 
     index: int
     color: NDArray[np.uint8]
     id_depth: NDArray[np.int32]
+    ids: NDArray[np.uint16]
     depth_mm: NDArray[np.uint16]
-
-    @property
-    def instance(self) -> NDArray[np.int32]:
-        """(H, W) instance ids, a view of ``id_depth``."""
-        return self.id_depth[..., 0]
 
 
 class FrameRing:
@@ -69,7 +67,7 @@ class FrameRing:
 
     def __init__(self, width: int, height: int, slots: int, fd: int | None = None) -> None:
         pixels = width * height
-        self.sizes = (pixels * 3, pixels * 8, pixels * 2)
+        self.sizes = (pixels * 3, pixels * 8, pixels * 2, pixels * 2)
         self.slot_bytes = -(-sum(self.sizes) // 64) * 64
         if fd is None:
             fd = _memory_file(self.slot_bytes * slots)
@@ -79,11 +77,12 @@ class FrameRing:
 
     def _slot(self, index: int) -> Slot:
         base, (h, w) = index * self.slot_bytes, self.shape
-        color_n, id_n, _ = self.sizes
+        color_n, id_n, ids_n, _ = self.sizes
         color = np.frombuffer(self.map, np.uint8, h * w * 3, base).reshape(h, w, 3)
         id_depth = np.frombuffer(self.map, np.int32, h * w * 2, base + color_n).reshape(h, w, 2)
-        depth_mm = np.frombuffer(self.map, np.uint16, h * w, base + color_n + id_n).reshape(h, w)
-        return Slot(index, color, id_depth, depth_mm)
+        ids = np.frombuffer(self.map, np.uint16, h * w, base + color_n + id_n).reshape(h, w)
+        depth_mm = np.frombuffer(self.map, np.uint16, h * w, base + color_n + id_n + ids_n).reshape(h, w)
+        return Slot(index, color, id_depth, ids, depth_mm)
 
     def close(self) -> None:
         """Drop the views and unmap (the file goes when both processes closed it)."""
@@ -121,6 +120,18 @@ class SceneWriter:
         self.done: dict[int, Future[None]] = {}
         self.errors: dict[int, BaseException] = {}
         self.scenes = 0
+
+    def start(self) -> None:
+        """Start the process now, if not yet started (:meth:`begin` does it otherwise).
+
+        Its start-up (importing numpy and PyAV, half a second of CPU) then overlaps what the caller does
+        before its first frame.
+
+        Raises:
+            WriterProcessError: the process could not be started.
+        """
+        if self.process is None:
+            self._start()
 
     def _start(self) -> None:
         self.ring = FrameRing(self.width, self.height, self.slot_count)
@@ -179,8 +190,7 @@ class SceneWriter:
 
     def begin(self, video: Path, npz: Path, frames: int, fps: int, crf: int) -> SceneStream:
         """Start writing a walkthrough of ``frames`` frames to ``video`` and ``npz`` (through ``.part``)."""
-        if self.process is None:
-            self._start()
+        self.start()
         token, self.scenes = self.scenes, self.scenes + 1
         self.done[token] = Future()
         self.send("begin", token, str(video), str(npz), (frames, self.height, self.width), fps, crf)

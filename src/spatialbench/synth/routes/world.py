@@ -36,6 +36,9 @@ class RouteWorld:
         self.distance: dict[str, NDArray[np.float64]] = {
             name: shapely.distance(poly, points) for name, poly in self.footprints.items()
         }
+        # pose -> its ray's cells and their (rows, cols) index arrays: the route search walks the same ray
+        # once per landmark it tries (18 700 walks in the demo's 3 scenes)
+        self._rays: dict[Pose, tuple[list[tuple[int, int]], tuple[NDArray[np.intp], NDArray[np.intp]]]] = {}
 
     def on_grid(self, cell: tuple[int, int]) -> bool:
         """Return whether ``cell`` (row, col) lies on the grid."""
@@ -47,13 +50,20 @@ class RouteWorld:
 
     def ray(self, pose: Pose) -> list[tuple[int, int]]:
         """Free cells ahead of ``pose`` (excluding its own cell) until the first blocked cell."""
-        d_row, d_col = HEADING_VECTORS[pose.heading]
-        cells: list[tuple[int, int]] = []
-        cell = (pose.row + d_row, pose.col + d_col)
-        while self.is_walkable(cell):
-            cells.append(cell)
-            cell = (cell[0] + d_row, cell[1] + d_col)
-        return cells
+        return list(self._ray(pose)[0])
+
+    def _ray(self, pose: Pose) -> tuple[list[tuple[int, int]], tuple[NDArray[np.intp], NDArray[np.intp]]]:
+        """Return the ray's cells and their row and column indices (cached per pose)."""
+        if pose not in self._rays:
+            d_row, d_col = HEADING_VECTORS[pose.heading]
+            cells: list[tuple[int, int]] = []
+            cell = (pose.row + d_row, pose.col + d_col)
+            while self.is_walkable(cell):
+                cells.append(cell)
+                cell = (cell[0] + d_row, cell[1] + d_col)
+            index = np.array(cells, dtype=np.intp).reshape(-1, 2).T
+            self._rays[pose] = cells, (index[0], index[1])
+        return self._rays[pose]
 
     def forward_until(self, pose: Pose, landmark: str, settings: PlannerSettings) -> Pose | None:
         """Walk ahead until ``landmark`` (package docstring); None when the walk is not a valid move.
@@ -62,10 +72,10 @@ class RouteWorld:
             KeyError: ``landmark`` is not a known landmark.
         """
         field_ = self.distance[landmark]
-        cells = self.ray(pose)
+        cells, index = self._ray(pose)
         if not cells:
             return None
-        dists = np.array([field_[c] for c in cells])
+        dists = field_[index]
         closest = float(dists.min())
         if closest > settings.reach:
             return None
