@@ -10,6 +10,10 @@ A back end subclasses :class:`ApiBackend` and implements two hooks:
   when it is permanent (bad request, authentication...). Timeouts of the per-request limit are transient
   without any hook.
 
+Optionally, ``_build(request)`` returns the payload (e.g. the body) and ``_send_built(request, payload)``
+sends it: :meth:`ApiBackend.generate` then builds it before the request waits for a concurrency slot, so a
+slot freed by an answer goes to a request that is ready to send (issue 25).
+
 ``ApiBackend.generate`` applies the image-count limit (:mod:`spatialbench.models.images`), bounds
 concurrency with a semaphore, enforces the per-request timeout and retries transient failures with
 exponential backoff and full jitter, honouring a server's ``Retry-After``, behind a circuit breaker
