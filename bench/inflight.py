@@ -12,8 +12,11 @@ ideal is ``ceil(n / c) × latency``; the naive ``n × latency / c`` assumes frac
 can reach it unless c divides n (132 demo items at 16: 9 rounds, 1.80 s, not 8.25 rounds, 1.65 s).
 Printed: the span's share of both ideals (the round-based one is the goal's), the mean number in flight,
 the time with fewer than ``concurrency`` in flight, in-flight over time (one figure per 10 % of the span)
-and the client's CPU seconds. Several ``--src`` folders (e.g. the ``src`` of a checkout of another
-commit) run side by side, alternated ``--repeats`` times, in one session.
+and the client's CPU seconds; then where the slots idled (slot-seconds, :func:`idle_slots`): ramp-up (the
+first ``concurrency`` requests arriving after the first one), hand-offs (an answer to the arrival of the
+request taking its slot; also per hand-off) and ramp-down (a slot's last answer to the span's end).
+Several ``--src`` folders (e.g. the ``src`` of a checkout of another commit) run side by side, alternated
+``--repeats`` times, in one session.
 
 Usage: .venv/bin/python bench/inflight.py [--src src --src ../old/src]
        [--data DEMO/benchmark --frames uniform:8]
@@ -69,7 +72,8 @@ def one_run(src: Path, data: Path, tmp: Path, args: argparse.Namespace) -> dict[
     )
     server.communicate("")
     figures = json.loads(client.stdout.strip().splitlines()[-1])
-    return {**figures, **in_flight(np.array(json.loads(timeline.read_text())), args)}
+    spans = np.array(json.loads(timeline.read_text()))
+    return {**figures, **in_flight(spans, args), **idle_slots(spans, args.concurrency)}
 
 
 def ideals(n: int, latency: float, concurrency: int) -> tuple[float, float]:
@@ -95,6 +99,23 @@ def in_flight(spans: np.ndarray, args: argparse.Namespace) -> dict[str, float]:
         "ideal_s": rounds, "share": rounds / (end - start),
         "mean_in_flight": float(flying.mean()), "below_bound": float((flying < args.concurrency).mean()),
         "tenths": tenths,
+    }
+
+
+def idle_slots(spans: np.ndarray, concurrency: int) -> dict[str, float]:
+    """Idle slot-seconds of the span in ramp-up, hand-offs and ramp-down, and the mean hand-off in seconds.
+
+    ``spans``: (n, 2) arrivals and answers (n > ``concurrency``). Each request after the first
+    ``concurrency`` takes the slot of the earliest answer not yet handed on (slots are FIFO); the three
+    parts add up to ``concurrency × span − Σ(answer − arrival)``.
+    """
+    arrivals, answers = np.sort(spans[:, 0]), np.sort(spans[:, 1])
+    start, end, c = arrivals[0], answers[-1], concurrency
+    hand_offs = arrivals[c:] - answers[: len(answers) - c]
+    last = answers[len(answers) - c :]  # each slot's last answer
+    return {
+        "ramp_up": float((arrivals[:c] - start).sum()), "hand_offs": float(hand_offs.sum()),
+        "per_hand_off": float(hand_offs.mean()), "ramp_down": float((end - last).sum()),
     }
 
 
@@ -132,6 +153,8 @@ def main() -> None:
                       f"{100 * f['below_bound']:.0f} % of the span; client CPU {f['cpu_s']:.1f} s; "
                       "in flight per tenth: "
                       + " ".join(f"{t:.1f}" for t in f["tenths"]))
+                print(f"    idle slot-seconds: ramp-up {f['ramp_up']:.2f}, hand-offs {f['hand_offs']:.2f} "
+                      f"({1000 * f['per_hand_off']:.1f} ms each), ramp-down {f['ramp_down']:.2f}")
         print(f"load average {os.getloadavg()[0]:.2f}")
 
 

@@ -39,3 +39,15 @@ def test_a_client_that_never_idles_reaches_the_round_based_ideal(inflight: Modul
     assert figures["share"] == pytest.approx(1.0)
     assert figures["naive_share"] == pytest.approx(0.25 / 0.4)
     assert figures["n"] == 20 and figures["span_s"] == pytest.approx(0.4)
+
+
+def test_idle_slot_seconds_add_up_to_the_slots_idle_time(inflight: ModuleType) -> None:
+    # 2 slots, 200 ms each: A [0, 0.20] then [0.21, 0.41]; B [0.01, 0.21] then [0.23, 0.43]
+    spans = np.array([[0.0, 0.2], [0.01, 0.21], [0.21, 0.41], [0.23, 0.43]])
+    idle = inflight.idle_slots(spans, 2)
+    assert idle["ramp_up"] == pytest.approx(0.01)  # B arrived 10 ms after A
+    assert idle["hand_offs"] == pytest.approx(0.01 + 0.02)  # 0.20 → 0.21 and 0.21 → 0.23
+    assert idle["per_hand_off"] == pytest.approx(0.015)
+    assert idle["ramp_down"] == pytest.approx(0.02)  # A's last answer (0.41) to the end (0.43)
+    # together: 2 slots × 0.43 s span − 4 × 0.2 s answering = 0.06 slot-seconds idle
+    assert idle["ramp_up"] + idle["hand_offs"] + idle["ramp_down"] == pytest.approx(2 * 0.43 - 4 * 0.2)

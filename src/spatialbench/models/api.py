@@ -10,6 +10,10 @@ A back end subclasses :class:`ApiBackend` and implements two hooks:
   when it is permanent (bad request, authentication...). Timeouts of the per-request limit are transient
   without any hook.
 
+Optionally, ``_build(request)`` returns the payload (e.g. the body) and ``_send_built(request, payload)``
+sends it: :meth:`ApiBackend.generate` then builds it before the request waits for a concurrency slot, so a
+slot freed by an answer goes to a request that is ready to send (issue 25).
+
 ``ApiBackend.generate`` applies the image-count limit (:mod:`spatialbench.models.images`), bounds
 concurrency with a semaphore, enforces the per-request timeout and retries transient failures with
 exponential backoff and full jitter, honouring a server's ``Retry-After``, behind a circuit breaker
@@ -35,6 +39,7 @@ from spatialbench.models.errors import BackendError, RetryableError
 from spatialbench.models.images import (
     ImageFormat,
     ImageOverflow,
+    all_encoded,
     encode_off_loop,
     encode_together,
     limit_images,
@@ -136,15 +141,19 @@ class ApiBackend(Backend):
     async def generate(self, request: Request) -> Response:
         """Answer one request with limits, concurrency bound, timeout and retries applied."""
         request = limit_images(request, self.settings.max_images, self.settings.image_overflow)
-        # Encoded before a concurrency slot is taken: requests waiting for the encodings of a new video
-        # would otherwise hold the slots of requests ready to send.
-        await self._off_loop(request, lambda: None)
+        # Encoded and built before a concurrency slot is taken: requests waiting for the encodings of a
+        # new video would otherwise hold the slots of requests ready to send, and a slot freed by an
+        # answer goes to a request that only has to be written to the socket (issue 25).
+        payload = await self._off_loop(request, lambda: self._build(request))
 
         async def attempt() -> Response:
-            # The timeout covers the call only, not the wait for a concurrency slot.
+            # The timeout covers the call only, not the wait for a concurrency slot. asyncio.timeout, not
+            # wait_for: wait_for runs the call as a task of its own, two more turns of the event loop
+            # between a freed slot and the next request on the wire.
             async with self._semaphore:
                 self._sent += 1
-                return await asyncio.wait_for(self._send(request), self.settings.timeout_s)
+                async with asyncio.timeout(self.settings.timeout_s):
+                    return await self._send_built(request, payload)
 
         return await call_with_retries(
             attempt,
@@ -175,19 +184,36 @@ class ApiBackend(Backend):
         """Encode the images of ``request`` (cached ones are not encoded again), then return ``then()``.
 
         Both run in a worker thread when the images are large
-        (:func:`~spatialbench.models.images.encode_off_loop`).
+        (:func:`~spatialbench.models.images.encode_off_loop`) and not all encoded yet: splicing cached
+        encodings into a body takes well under a millisecond, while the hop to a worker thread and back
+        waits for the interpreter lock behind the decoding thread (issue 25: ~60 ms per demo request
+        between a slot freed and its next request sent).
         """
         images = request_images(request)
+        s = self.settings
 
         def work() -> T:
-            encode_together(images, self.settings.image_format, self.settings.jpeg_quality, self.image_form)
+            encode_together(images, s.image_format, s.jpeg_quality, self.image_form)
             return then()
 
-        return await asyncio.to_thread(work) if encode_off_loop(images) else work()
+        done = all_encoded(images, s.image_format, s.jpeg_quality, self.image_form)
+        return await asyncio.to_thread(work) if encode_off_loop(images) and not done else work()
 
     def requests_sent(self) -> int:
         """Return the attempts sent so far, each retry of a request counted (what the server saw)."""
         return self._sent
+
+    def _build(self, request: Request) -> Any:
+        """Return what :meth:`_send_built` sends for ``request`` (default None: ``_send`` builds it).
+
+        Built once per request (retries resend it), before a concurrency slot is taken, off the event
+        loop when its images have to be encoded.
+        """
+        return None
+
+    async def _send_built(self, request: Request, payload: Any) -> Response:
+        """One attempt sending ``payload`` (:meth:`_build`'s); default: :meth:`_send`."""
+        return await self._send(request)
 
     @abstractmethod
     async def _send(self, request: Request) -> Response:

@@ -127,6 +127,12 @@ class _EncodedImages:
         for future in waiting:
             future.exception()  # wait only
 
+    def cached(self, frames: list[NDArray[np.uint8]], fmt: ImageFormat, quality: int, form: str) -> bool:
+        """Whether every frame's encoding ``form`` is in the cache (none to encode, none in progress)."""
+        slots = [(self._key(pixels, fmt, quality), form) for pixels in frames]
+        with self._lock:
+            return all(slot in self._entries for slot in slots)
+
     def forget(self, frames: list[NDArray[np.uint8]]) -> int:
         """Drop every cached encoding (all formats and forms) of ``frames``; return the bytes freed."""
         digests = {self.digest(pixels) for pixels in frames}
@@ -223,6 +229,13 @@ def encode_together(
     them; frames already being encoded elsewhere are waited for, not encoded again.
     """
     _ENCODED.warm(frames, fmt, quality, form)
+
+
+def all_encoded(
+    frames: list[NDArray[np.uint8]], fmt: ImageFormat, quality: int, form: Literal["bytes", "b64", "url"]
+) -> bool:
+    """Whether every one of ``frames`` is already encoded as ``form`` (reading them encodes nothing)."""
+    return _ENCODED.cached(frames, fmt, quality, form)
 
 
 def request_images(request: Request) -> list[NDArray[np.uint8]]:

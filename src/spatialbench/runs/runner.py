@@ -231,6 +231,10 @@ class Runner:
             try:
                 async with slots:
                     sent = await self._attempt(planned, store, feed, failure)
+                    # the request that took the back end's freed slot goes on the wire before this
+                    # answer's store write (issue 25); the item taking this runner slot waits for the
+                    # write, so a failed one still stops dispatching
+                    await asyncio.sleep(0)
                 if sent is None:
                     progress.update("not_attempted", None)
                     return
