@@ -79,7 +79,10 @@ class ServerScript:
     ``answer(text)`` gives the reply text (bytes: sent verbatim as the 200 body); ``answer_seen(text,
     n_images)``, when given, replaces it for a model whose answer depends on the images sent;
     ``fault(seen, text)`` may inject a fault for the ``seen``-th time
-    (0-based) this exact text arrives; ``latency_s`` is added to each answer; after ``hold_after`` answered
+    (0-based) this exact text arrives; each answer starts ``latency_s`` after its request's headers
+    arrived (reading and parsing the body count within it, as on a server with CPUs of its own: parsing
+    a demo's 2.5 MB bodies on the client's 2 shared cores made every request ~14 ms longer, issue 25);
+    after ``hold_after`` answered
     requests, further requests are held without an answer until the server stops. ``raw_type``: the
     Content-Type of a bytes reply (``text/html``: a web page at a wrong base URL).
     """
@@ -146,7 +149,7 @@ def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
             return dict(json.loads(without_data_urls(buffer, got) or b"{}"))
 
         def do_POST(self) -> None:
-            arrived = time.monotonic()  # headers read: the request is in flight from here
+            arrived = self._arrived = time.monotonic()  # headers read: the request is in flight from here
             self._answer()
             with script.lock:
                 script.timeline.append((arrived, time.monotonic()))
@@ -169,7 +172,8 @@ def _handler(script: ServerScript) -> type[BaseHTTPRequestHandler]:
                 script.release.wait()
                 self.close_connection = True
                 return
-            time.sleep(script.latency_s + (fault.delay_s if fault else 0.0))
+            due = self._arrived + script.latency_s - time.monotonic()
+            time.sleep(max(0.0, due) + (fault.delay_s if fault else 0.0))
             if fault is not None and fault.kind in ("429", "500"):
                 headers = {"Retry-After": f"{fault.retry_after:g}"} if fault.retry_after is not None else {}
                 error = {"error": {"message": f"injected {fault.kind}", "type": "server_error"}}
