@@ -1,5 +1,6 @@
 import json
 import math
+from types import MappingProxyType
 
 import pandas as pd
 import pytest
@@ -94,3 +95,16 @@ def test_write_scores_files(tmp_path):
     assert list(rows.columns[:5]) == ["id", "task", "prediction", "extracted", "score"]
     assert rows.set_index("id").loc[6, "score"] == pytest.approx(0.6)
     assert "extraction: official" in paths["markdown"].read_text()
+
+
+def test_rows_carry_option_counts_and_pruned_flags_as_before():
+    """Issue 25 item 3: ``n_options`` is built as a numpy column, ``pruned`` by ``dict.get``; same values."""
+    items = [item("1", "object_rel_direction_easy", "A", AB, pruned=True),
+             item("5", "object_abs_distance", "2")]
+    rows = score_items(items, {"1": "A"}, RULES).rows
+    assert str(rows["n_options"].dtype) == "int64" and rows["n_options"].tolist() == [2, 0]
+    assert rows["pruned"].dtype == object and rows["pruned"].tolist() == [True, None]
+    # a metadata mapping that is not a dict (a built-without-validation item) is asked with its own get
+    odd = Item.model_construct(**{**dict(ITEMS[0]), "metadata": MappingProxyType({"pruned": False})})
+    assert score_items([odd], {}, RULES).rows["pruned"].tolist() == [False]
+    assert str(score_items([], {}, RULES).rows["n_options"].dtype) == "float64"  # no rows: as before

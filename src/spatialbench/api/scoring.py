@@ -191,7 +191,7 @@ def _read(
         from spatialbench.scoring.predictions import read_predictions
         from spatialbench.scoring.scorer import score_items
 
-        items = [i for i in loaded if i.id not in flagged]
+        items = [i for i in loaded if i.id not in flagged] if flagged else list(loaded)
         read = read_predictions(predictions, items, options["predictions_format"],  # type: ignore[arg-type]
                                 options["response_field"])
         missing = unusable_columns(read, options["response_field"])

@@ -43,9 +43,10 @@ def write_items_csv(rows: pd.DataFrame, handle: TextIO) -> None:
     """
     handle.write(",".join(_quoted(name) for name in CSV_COLUMNS) + "\n")
     frame = rows.loc[:, list(CSV_COLUMNS)]
+    repeats = [_repeats(frame[name].iloc[:CHUNK]) for name in CSV_COLUMNS]
     for start in range(0, len(frame), CHUNK):
         part = frame.iloc[start:start + CHUNK]
-        cells = [_cells(part[name]) for name in CSV_COLUMNS]
+        cells = [_cells(part[name], by_value) for name, by_value in zip(CSV_COLUMNS, repeats, strict=True)]
         cells[-1] = pc.binary_join_element_wise(cells[-1], _NEWLINE, _NOTHING)
         handle.write(_text(pc.binary_join_element_wise(*cells, _COMMA)))
 
@@ -64,11 +65,26 @@ def items_csv_text(rows: pd.DataFrame) -> str:
     return buffer.getvalue()
 
 
-def _cells(column: pd.Series) -> pa.Array:
-    """Return each cell of ``column`` as the CSV writer writes it (a large-string Arrow array)."""
+def _repeats(column: pd.Series) -> bool:
+    """Say whether ``column`` is an Arrow text column whose values repeat (fewer distinct than half)."""
+    if not isinstance(column.array, pd.arrays.ArrowStringArray) or not len(column):
+        return False
+    return len(pc.unique(pa.array(column.array))) * 2 <= len(column)
+
+
+def _cells(column: pd.Series, by_value: bool = False) -> pa.Array:
+    """Return each cell of ``column`` as the CSV writer writes it (a large-string Arrow array).
+
+    ``by_value``: an Arrow text column whose values repeat (task, scene, rule...) has each distinct
+    value's cell made once (the Arrow passes run over its distinct values, then a ``take``).
+    """
     dtype = column.dtype
     if isinstance(column.array, pd.arrays.ArrowStringArray):
-        return _text_cells(pa.array(column.array))
+        texts = pa.array(column.array)
+        if not by_value:
+            return _text_cells(texts)
+        encoded = pc.dictionary_encode(texts, null_encoding="encode")
+        return _text_cells(encoded.dictionary).take(encoded.indices)
     if dtype.kind in "fiub":
         return pa.array(_distinct_cells(column.to_numpy()), type=pa.large_string())
     return pa.array(_object_cells(np.asarray(column, dtype=object)), type=pa.large_string())
@@ -83,6 +99,9 @@ def _distinct_cells(values: np.ndarray) -> np.ndarray:
 
 def _object_cells(values: np.ndarray) -> np.ndarray:
     """Return the cells of an object array: texts, floats, bools, missing ones by kind, others one by one."""
+    types = set(map(type, values))
+    if len(types) == 1:  # e.g. ``pruned`` all None: one kind, no per-cell sorting
+        return _KIND_CELLS[_KINDS.get(types.pop(), -1)](values)
     kinds = np.fromiter(map(_KINDS.get, map(type, values), repeat(-1)), dtype=np.int8, count=len(values))
     cells = np.empty(len(values), dtype=object)
     for kind in np.unique(kinds).tolist():

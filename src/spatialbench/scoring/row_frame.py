@@ -1,4 +1,4 @@
-"""Per-item score columns as pandas Series: text columns converted by Arrow in one C pass.
+"""Per-item score columns as pandas Series: text columns converted (and looked up) by Arrow in C passes.
 
 ``pd.Series(cells)`` on a million texts spends most of its time inferring the type cell by cell before
 pandas (3.x: a text column is ``str``, Arrow-backed) converts them; :func:`column` sees in one pass that
@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 
 _TEXT_KINDS = ({str}, {str, type(None)})
 
@@ -38,3 +40,15 @@ def text_column(cells: list[str | None]) -> pd.Series:
         except (pa.ArrowException, UnicodeError):  # not texts after all, or a lone surrogate: as column()
             pass
     return column(cells)
+
+
+def positions(keys: pd.Series, names: list[str]) -> np.ndarray:
+    """Return each text of ``keys``'s position in ``names`` (-1 when not there), shape ``(len(keys),)``.
+
+    An Arrow text column is looked up by Arrow (``index_in``): no Python string is made per row.
+    """
+    if isinstance(keys.array, pd.arrays.ArrowStringArray):
+        texts = pa.array(keys.array)
+        found = pc.index_in(texts, value_set=pa.array(names, type=texts.type))
+        return np.asarray(found.fill_null(-1).to_numpy(zero_copy_only=False), dtype=np.intp)
+    return pd.Index(names).get_indexer(keys.to_numpy(dtype=object))

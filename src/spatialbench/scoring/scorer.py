@@ -242,8 +242,17 @@ def _row_columns(items: list[Item], texts: list[str | None], values: list, read_
     yield "answered", _flags(map(is_not, values, repeat(None)), len(values))
     yield "missing", _flags(map(is_, texts, repeat(None)), len(texts))
     yield "score", np.asarray(scores, dtype=float)
-    yield "pruned", list(map(_PRUNED, map(_METADATA, items)))
-    yield "n_options", list(map(len, map(_OPTIONS, items)))  # 0 for numerical items (chance-adjusted scores)
+    yield "pruned", _pruned(list(map(_METADATA, items)))
+    # 0 for numerical items (chance-adjusted scores); a numpy column: no million ints for pandas to infer
+    counts = map(len, map(_OPTIONS, items))
+    yield "n_options", np.fromiter(counts, dtype=np.int64, count=len(items)) if items else list(counts)
+
+
+def _pruned(metadata: list[dict[str, Any]]) -> list[Any]:
+    """Return each metadata's ``pruned`` (None when unset): ``dict.get`` in a C loop when all are dicts."""
+    if set(map(type, metadata)) <= {dict}:
+        return list(map(dict.get, metadata, repeat("pruned")))
+    return list(map(_PRUNED, metadata))  # another mapping type: its own get
 
 
 def _flags(flags: Iterator[bool], count: int) -> np.ndarray | list:

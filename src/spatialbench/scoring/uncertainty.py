@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 from spatialbench.scoring.grouped import Table
+from spatialbench.scoring.row_frame import positions
 
 RESAMPLES = 1000
 SEED = 0
@@ -122,11 +123,10 @@ class _Sums:
 
 def _codes(keys: pd.Series, clusters: Mapping[str, int]) -> np.ndarray:
     """Return the column of ``clusters`` of each key, in one hashed look-up (KeyError for an unknown one)."""
-    names = pd.Index(list(clusters))
-    found = names.get_indexer(keys.to_numpy(dtype=object))
+    found = positions(keys, list(clusters))
     if (found < 0).any():
         raise KeyError(keys[found < 0].iloc[0])
-    return np.asarray([clusters[n] for n in names], dtype=np.int64)[found]
+    return np.asarray(list(clusters.values()), dtype=np.int64)[found]
 
 
 def _nanmean(stack: list[np.ndarray]) -> np.ndarray:
@@ -147,7 +147,7 @@ def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | No
         raise ValueError(f"table {table.title!r} keeps no rows to resample")
     scored = table.source.reset_index(drop=True)
     sums = _Sums(scored, resampler, table.weight)
-    by = scored[table.by].astype(str).to_numpy() if len(scored) else np.array([], dtype=str)
+    by = scored[table.by].astype(str) if len(scored) else np.array([], dtype=str)
     is_task = _Labels(by)
     tasks = {t: sums.mean(is_task(t)) for t in table.task_scores}
     draws: dict[str, np.ndarray | None] = {}
@@ -206,8 +206,8 @@ def _table_clusters(table: Table) -> dict[str, tuple[int, int]]:
     if table.source is None:
         raise ValueError(f"table {table.title!r} keeps no rows to resample")
     scored = table.source.reset_index(drop=True)
-    keys = cluster_keys(scored).to_numpy() if len(scored) else np.array([], dtype=str)
-    by = scored[table.by].astype(str).to_numpy() if len(scored) else np.array([], dtype=str)
+    keys = cluster_keys(scored) if len(scored) else np.array([], dtype=str)
+    by = scored[table.by].astype(str) if len(scored) else np.array([], dtype=str)
     group_of = {g.key: g for g in table.groups}
     masks = {c.key: group_of[c.key].mask(scored).to_numpy(dtype=bool)
              for c in table.cells if c.key in group_of}
@@ -219,9 +219,12 @@ def _table_clusters(table: Table) -> dict[str, tuple[int, int]]:
 
 
 class _Labels:
-    """A column of texts as integer codes: ``labels(t)`` is ``column == t`` by an integer comparison."""
+    """A column of texts as integer codes: ``labels(t)`` is ``column == t`` by an integer comparison.
 
-    def __init__(self, column: np.ndarray) -> None:
+    An Arrow text Series is factorized by Arrow: no Python string made per row (a million rows: ~0.2 s).
+    """
+
+    def __init__(self, column: np.ndarray | pd.Series) -> None:
         self.codes, names = pd.factorize(column)
         self.names = np.asarray(names, dtype=object)
         self.code_of = {name: code for code, name in enumerate(self.names.tolist())}

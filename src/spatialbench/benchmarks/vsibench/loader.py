@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator
 from itertools import repeat
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,7 @@ from spatialbench.records.files import SUFFIX_PRIORITY, Record, annotation_files
 from spatialbench.records.rows import LoadedItems, RowError
 
 COLUMNS = Columns(NAME, dict.fromkeys(SUFFIX_PRIORITY, REQUIRED))
+_ID = attrgetter("id")
 
 def derived_id(record: dict[str, Any]) -> str:
     """Stable id for a record without one: ``<scene_name>-<sha1 of its content, 12 hex>``."""
@@ -70,7 +72,7 @@ class _Reader:
         """Add a block's items at once, or row by row when one of its rows needs its own reading."""
         self.first_file = self.first_file or block.file
         built = block_items(block.records, self.pruned, self.shared)
-        ids = [item.id for item in built] if built is not None else []
+        ids = list(map(_ID, built)) if built is not None else []  # a C loop
         if built is None or len(set(ids)) != len(ids) or not self.seen_ids.keys().isdisjoint(ids):
             for offset, record in enumerate(block.records):
                 self.row(block.file, block.first + offset, record)

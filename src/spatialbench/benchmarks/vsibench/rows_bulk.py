@@ -40,8 +40,7 @@ def block_items(records: list[dict[str, Any]], pruned: set[str] | None, shared: 
         dataset_names, scene_names, media = _scenes(datasets, scenes, shared)
         choices = _options(options, shared)
         task_names = _names(tasks, shared)
-        kinds = _kinds(task_names, choices)
-        answers = _truths(truths, kinds, choices, shared)
+        kinds, answers = _answers(task_names, truths, choices, shared)
     except (RowProblem, TypeError, ValueError, KeyError):  # a row the row-by-row reading must report
         return None
     item_ids = list(map(str, ids))
@@ -88,26 +87,24 @@ def _options(values: Sequence[Any], shared: Shared) -> list[tuple[str, ...]]:
     return list(map(stored.__getitem__, keys))
 
 
-def _kinds(tasks: Sequence[str], options: Sequence[tuple[str, ...]]) -> list[AnswerKind]:
-    """Return each row's answer kind, decided once per (task, whether it has options)."""
-    keys = list(zip(tasks, map(bool, options), strict=True))
-    kinds = {key: answer_kind(key[0], ("option",) if key[1] else ()) for key in set(keys)}
-    return list(map(kinds.__getitem__, keys))
+def _answers(tasks: Sequence[str], raws: Sequence[Any], options: Sequence[tuple[str, ...]],
+             shared: Shared) -> tuple[list[AnswerKind], list[str]]:
+    """Return each row's answer kind and checked ground truth, both made once per (task, truth, options).
 
-
-def _truths(raws: Sequence[Any], kinds: Sequence[AnswerKind], options: Sequence[tuple[str, ...]],
-            shared: Shared) -> list[str]:
-    """Return the checked ground truths, each checked once per (text, option count, answer kind)."""
+    The kind depends on the task and whether there are options, the truth on the kind and option count.
+    """
     if set(map(type, raws)) != {str}:
         raise ValueError("a ground truth is not a string")
-    keys = list(zip(raws, map(len, options), kinds, strict=True))
-    checked = {}
-    for raw, count, kind in set(keys):
+    keys = list(zip(tasks, raws, map(len, options), strict=True))
+    kinds, truths = {}, {}
+    for key in set(keys):
+        task, raw, count = key
+        kind = kinds[key] = answer_kind(task, ("option",) if count else ())
         if kind is _CHOICE:  # stored once for the loader, as record_to_item stores letters
-            checked[raw, count, kind] = shared.made(("letter", raw, count), checked_truth, raw, kind, count)
+            truths[key] = shared.made(("letter", raw, count), checked_truth, raw, kind, count)
         else:
-            checked[raw, count, kind] = checked_truth(raw, kind, count)
-    return list(map(checked.__getitem__, keys))
+            truths[key] = checked_truth(raw, kind, count)
+    return list(map(kinds.__getitem__, keys)), list(map(truths.__getitem__, keys))
 
 
 def _metadata(ids: list[str], flags: list[Any] | None, pruned: set[str] | None) -> list[dict[str, Any]]:
