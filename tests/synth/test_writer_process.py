@@ -2,8 +2,8 @@
 
 The demo's files are compared with digests frozen from main's code before the writer process
 (02a52b7: encoding and deflating on two threads of the rendering process), on the machine and
-software they were computed with (Mesa llvmpipe, PyAV, core count: x264 picks its thread count
-from the cores, which changes its bytes); elsewhere that one test is skipped and says why.
+software they were computed with (Mesa llvmpipe, PyAV; not the core count any more: x264's threads are
+pinned, tests/synth/test_video_threads.py); elsewhere that one test is skipped and says why.
 """
 
 from __future__ import annotations
@@ -186,8 +186,8 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
-#: where MAIN_DIGESTS were computed (bench/demo_time.py's machine): GL renderer and version, PyAV, cores
-MAIN_MACHINE = ("llvmpipe (LLVM 15.0.6, 256 bits)", "4.5 (Core Profile) Mesa 22.3.6", "18.1.0", 2)
+#: where MAIN_DIGESTS were computed (bench/demo_time.py's machine): GL renderer and version, PyAV
+MAIN_MACHINE = ("llvmpipe (LLVM 15.0.6, 256 bits)", "4.5 (Core Profile) Mesa 22.3.6", "18.1.0")
 #: every file of run_demo(out, scenes=2, seed=0, seconds=2.0) from main 02a52b7's code (48 frames a scene)
 MAIN_DIGESTS = {
     "benchmark/README.md": "f2fb4742898e10a0",
@@ -218,13 +218,13 @@ MAIN_DIGESTS = {
 }
 
 
-def _machine() -> tuple[str, str, str, int | None]:
+def _machine() -> tuple[str, str, str]:
     import av
     import moderngl
 
     ctx = moderngl.create_standalone_context(backend="egl")
     try:
-        return ctx.info["GL_RENDERER"], ctx.info["GL_VERSION"], av.__version__, os.cpu_count()
+        return ctx.info["GL_RENDERER"], ctx.info["GL_VERSION"], av.__version__
     finally:
         ctx.release()
 

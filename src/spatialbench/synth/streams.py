@@ -17,6 +17,9 @@ from numpy.typing import NDArray
 
 from spatialbench.synth.npz import NpzWriter
 
+#: x264 threads of every video (:class:`VideoWriter`), whatever the machine's core count
+X264_THREADS = 2
+
 
 class FrameSetWriter:
     """Writes ``frames.npz`` frame by frame (same file as :meth:`FrameSet.save`), compressing as it goes.
@@ -87,7 +90,11 @@ class VideoWriter:
         self.stream.width, self.stream.height, self.stream.pix_fmt = width, height, "yuv420p"
         # mbtree off: with it, x264 gave different bytes for identical input now and then (seen in 1 of ~10
         # encodes of the same frames); without it the output is reproducible.
-        self.stream.options = {"crf": str(crf), "preset": "veryfast", "x264-params": "mbtree=0"}
+        # threads pinned: x264's count follows the CPUs the process may use and its output follows the
+        # count (1, 2 and 3+ threads: three different files), so the same seed gave other videos on other
+        # machines; 2 is what the 2-core development machine chose, so its files stay as they were.
+        self.stream.options = {"crf": str(crf), "preset": "veryfast", "x264-params": "mbtree=0",
+                               "threads": str(X264_THREADS)}
         self.stream.codec_context.time_base = Fraction(1, fps)
         self.frames, self.fps = 0, fps
         # One rgb24 frame and one converter for the whole video: a fresh frame per image (what
