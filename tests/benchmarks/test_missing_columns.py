@@ -8,6 +8,7 @@ now names the benchmark whose columns the file has. Each file is the benchmark's
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pandas as pd
@@ -93,3 +94,16 @@ def test_a_vsi_super_recall_json_read_as_vsibench_names_vsi_super(tmp_path: Path
         f"error: {table}: no column 'dataset' (columns: id, video_path, split, answer, question, options); "
         "another benchmark's file? (its columns are those of --benchmark vsi-super-recall or --benchmark "
         "vsi-super-count or --benchmark vsi-super-count-streaming)"])
+
+
+def test_a_mindcube_jsonl_without_answers_is_one_line(tmp_path: Path) -> None:
+    # issue 24 leftover: MindCube's JSONL (read line by line, a bad line a row error) printed one
+    # "gt_answer: missing" row per line, then "no usable items"
+    from benchmarks import test_mindcube
+
+    table = test_mindcube.write_release(tmp_path) / "data" / "raw" / "MindCube_tinybench.jsonl"
+    lines = [json.loads(line) for line in table.read_text().splitlines()]
+    unanswered = [json.dumps({k: v for k, v in e.items() if k != "gt_answer"}) for e in lines]
+    table.write_text("\n".join([*unanswered, "not json"]) + "\n")
+    assert _baseline("mindcube", table) == (2, [
+        f"error: {table}: no column 'gt_answer' (columns: id, category, type, meta_info, question, images)"])

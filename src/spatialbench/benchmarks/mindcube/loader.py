@@ -31,7 +31,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from spatialbench.benchmarks.shared.columns import Columns
+from spatialbench.benchmarks.shared.columns import Columns, check_columns, record_columns
 from spatialbench.benchmarks.shared.fields import entry_object, path_list, required
 from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.benchmarks.shared.tsv import check_suffix, image_index, read_tsv, tsv_images
@@ -45,8 +45,8 @@ SETTINGS = ("rotation", "among", "around", "translation", "other")
 """The settings of the official evaluation, ``translation`` tracked but left out of the overall."""
 #: a MindCube TSV's ``category`` is the setting (VLMEvalKit's ``MindCubeBench``: ``id.split("_")[0]``)
 TSV_KIND = TsvKind("MindCube", ("category",), SETTINGS[:4], "settings", lambda v: v.strip().lower())
-COLUMNS = Columns(BENCHMARK_NAME, {".tsv": ("index", "question", "answer", ("image", "image_path"))},
-                  TSV_KIND)
+COLUMNS = Columns(BENCHMARK_NAME, {".tsv": ("index", "question", "answer", ("image", "image_path")),
+                                   ".jsonl": ("id", "question", "gt_answer")}, TSV_KIND)
 _FILES = {
     "tiny": ("MindCube_tinybench.jsonl", "MindCubeBench_tiny_raw_qa.tsv"),
     "full": ("MindCube.jsonl", "MindCubeBench_raw_qa.tsv"),
@@ -185,9 +185,13 @@ def _rows(table: Path) -> Iterator[tuple[int, Any]]:
         lines = table.read_text(encoding="utf-8").splitlines()
     except OSError as error:
         raise unreadable(table, error) from None
-    for number, line in enumerate(lines, start=1):
-        if line.strip():
-            yield number, lambda text=line, n=number: _json_item(text, n, table)
+    # parsed first, so a field no line has is one line naming the file (was a row error per line); a
+    # line that is not JSON stays a row error of its own
+    entries = [(number, _parsed(line)) for number, line in enumerate(lines, start=1) if line.strip()]
+    if any(isinstance(entry, Mapping) for _, entry in entries):
+        check_columns(table, record_columns(entry for _, entry in entries), COLUMNS)
+    for number, entry in entries:
+        yield number, lambda e=entry: _json_item(e, table)
 
 
 def image_root(table: Path, first: str) -> Path:
@@ -200,11 +204,18 @@ def image_root(table: Path, first: str) -> Path:
     return found or (table.parent.parent if table.parent.name == "raw" else table.parent)
 
 
-def _json_item(line: str, number: int, table: Path) -> Item:
+def _parsed(line: str) -> Any:
+    """Return the line's JSON value, or the row error of a line that is not JSON (:func:`_json_item`'s)."""
     try:
-        entry = entry_object(json.loads(line))
+        return json.loads(line)
     except json.JSONDecodeError as error:
-        raise MalformedSampleError("", "", f"not JSON ({error.msg})") from None
+        return MalformedSampleError("", "", f"not JSON ({error.msg})")
+
+
+def _json_item(parsed: Any, table: Path) -> Item:
+    if isinstance(parsed, MalformedSampleError):
+        raise parsed
+    entry = entry_object(parsed)
     sample_id = str(entry.get("id") or "")
     required(entry, ("id", "question", "gt_answer"), sample_id)
     images = path_list(entry, "images", sample_id)
