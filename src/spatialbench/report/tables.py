@@ -187,17 +187,19 @@ def leaderboard(runs: Sequence[RunData]) -> Leaderboard:
 
 
 def _answered_cells(runs: Sequence[RunData]) -> tuple[list[Cell], tuple[str, ...]]:
-    """Return the first run's cells some run has items for, and the labels of the others.
+    """Return the first run's cells to show, and the labels of those left out (no run has items for them).
 
-    A cell without items in every run would be a column of ``-`` (BLINK defines 14 subtasks; a run of three
-    drew 11 empty columns and figure rows, issue 24): it is left out and named in the table's note. When no
-    cell has items, all stay (the table then shows what the benchmark defines).
+    A table mostly of ``-`` columns hides what was measured (BLINK defines 14 subtasks; a run of three
+    drew a leaderboard wider than the page and 11 empty figure rows, issue 24): when more than half of
+    the cells have no items in any run, those are left out and named in the table's note. Otherwise all
+    stay, as the paper's table has them (a ReVSI run without object-size questions keeps its "-").
     """
     cells = runs[0].result.table.cells
     answered = {c.key for r in runs for c in r.result.table.cells if c.n}
-    if not answered:
+    empty = [c for c in cells if c.key not in answered]
+    if not answered or 2 * len(empty) <= len(cells):
         return list(cells), ()
-    return [c for c in cells if c.key in answered], tuple(c.group for c in cells if c.key not in answered)
+    return [c for c in cells if c.key in answered], tuple(c.group for c in empty)
 
 
 def _rank(rank: int | None, mark: str | None) -> Any:
