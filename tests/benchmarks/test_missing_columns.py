@@ -107,3 +107,15 @@ def test_a_mindcube_jsonl_without_answers_is_one_line(tmp_path: Path) -> None:
     table.write_text("\n".join([*unanswered, "not json"]) + "\n")
     assert _baseline("mindcube", table) == (2, [
         f"error: {table}: no column 'gt_answer' (columns: id, category, type, meta_info, question, images)"])
+
+
+def test_a_revsi_parquet_without_ground_truth_is_one_line(tmp_path: Path) -> None:
+    # issue 24 leftover: a ReVSI budget file without ground_truth printed a row error per row
+    from benchmarks import test_revsi
+
+    table = test_revsi.write_release(tmp_path / "revsi") / "all_frame" / "test-00000-of-00001.parquet"
+    rows = pd.read_parquet(table).drop(columns=["ground_truth"]).to_dict(orient="records")
+    write_parquet(rows, table)
+    assert _baseline("revsi", tmp_path / "revsi") == (2, [
+        f"error: {table}: no column 'ground_truth' (columns: id, scene_id, question_type, question, "
+        "options)"])

@@ -17,9 +17,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from spatialbench.benchmarks.shared.columns import Columns, check_columns, record_columns
 from spatialbench.benchmarks.shared.ids import UniqueIds
 from spatialbench.records.errors import MalformedSampleError
-from spatialbench.records.files import read_records
+from spatialbench.records.files import Record, read_records
 from spatialbench.records.item import AnswerKind, Item, MediaKind, MediaRef
 from spatialbench.records.rows import LoadedItems, RowError
 
@@ -43,6 +44,8 @@ MCA_TYPES = (
     "route_planning",
 )
 _SUFFIXES = (".parquet", ".jsonl", ".json")
+_REQUIRED = ("scene_id", "question_type", "question", "ground_truth")
+COLUMNS = Columns(BENCHMARK_NAME, dict.fromkeys(_SUFFIXES, _REQUIRED))
 
 
 def subset_name(budget: str) -> str:
@@ -66,13 +69,17 @@ def load_revsi(path: Path | str, budget: str = "all") -> LoadedItems:
 
     Raises:
         ValueError: a bad ``budget``. FileNotFoundError: no rows for the budget under ``path``.
+        MissingColumnError (a ValueError): a file with rows lacks ``scene_id``, ``question_type``,
+            ``question`` or ``ground_truth`` in all of them.
     """
     subset = subset_name(budget)
     path = Path(path).resolve()
     rows, root = _rows_of(path, subset)
     videos = root / "revsi_videos" / subset
     loaded, ids = LoadedItems(), UniqueIds()
-    for entry in read_records(rows):
+    entries = list(read_records(rows))
+    _check_columns(entries)
+    for entry in entries:
         if isinstance(entry, RowError):
             loaded.errors.append(entry)
             continue
@@ -84,6 +91,16 @@ def load_revsi(path: Path | str, budget: str = "all") -> LoadedItems:
             continue
         ids.keep(loaded, item, str(file), line, "id" if "id" in record else "question_id")
     return loaded
+
+
+def _check_columns(entries: list[Record | RowError]) -> None:
+    """Refuse a file none of whose rows has a column every ReVSI row needs: one line, not a row error each."""
+    by_file: dict[Path, list[Mapping[str, Any]]] = {}
+    for entry in entries:
+        if not isinstance(entry, RowError):
+            by_file.setdefault(Path(entry[0]), []).append(entry[2])
+    for file, records in by_file.items():
+        check_columns(file, record_columns(records), COLUMNS)
 
 
 def _rows_of(path: Path, subset: str) -> tuple[Path, Path]:
