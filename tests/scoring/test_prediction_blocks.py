@@ -12,7 +12,7 @@ LINES = ['{"id": 1, "response": "A"}', '{"id": 2, "response": "B"}', '{"id": 3, 
 
 
 @pytest.mark.parametrize("block_bytes", [1, 40, 1 << 21])  # a line a block, two lines a block, one block
-def test_an_id_repeated_in_a_later_block_is_refused_at_its_line_first_kept(tmp_path, monkeypatch, block_bytes):
+def test_an_id_repeated_in_a_later_block_is_refused_at_its_line(tmp_path, monkeypatch, block_bytes):
     monkeypatch.setattr(blocks, "BLOCK_BYTES", block_bytes)
     path = tmp_path / "predictions.jsonl"
     path.write_text("\n".join(LINES) + "\n", encoding="utf-8")

@@ -274,7 +274,7 @@ def _flags(flags: Iterator[bool], count: int) -> np.ndarray | list:
 def result_from_rows(rules: ScoringRules, extract: str, mra: str, rows: pd.DataFrame, errors: list[str],
                      unmatched: set[str]) -> ScoreResult:
     """Build a :class:`ScoreResult` (all tables) from per-item rows with columns ``ROW_COLUMNS``."""
-    by_dataset = {str(name): rules.table(group) for name, group in rows.groupby("dataset", sort=True)}
+    table = rules.table(rows)
     pruning_known = len(rows) > 0 and rows["pruned"].notna().all()
     debiased = rules.table(rows[~rows["pruned"].astype(bool)]) if pruning_known else None
     return ScoreResult(
@@ -282,11 +282,23 @@ def result_from_rows(rules: ScoringRules, extract: str, mra: str, rows: pd.DataF
         extract=extract,
         mra=mra,
         rows=rows,
-        table=rules.table(rows),
-        by_dataset=by_dataset,
+        table=table,
+        by_dataset=_by_dataset(rules, rows, table),
         debiased=debiased,
         no_answer=int((~rows["answered"] & ~rows["missing"]).sum()),
         missing_predictions=rows.loc[rows["missing"], "id"].tolist(),
         unmatched_predictions=sorted(unmatched),
         data_errors=errors,
     )
+
+
+def _by_dataset(rules: ScoringRules, rows: pd.DataFrame, table: Table) -> dict[str, Table]:
+    """Return the table of each dataset's rows; ``table`` (of all ``rows``) itself when all are one's.
+
+    One dataset's group is every row: the same table, without a copy of a million rows or its intervals
+    computed twice (they are kept per table object: :mod:`~spatialbench.scoring.uncertainty`).
+    """
+    names = rows["dataset"]
+    if len(names) and names.notna().all() and (names == names.iloc[0]).all():
+        return {str(names.iloc[0]): table}
+    return {str(name): rules.table(group) for name, group in rows.groupby("dataset", sort=True)}
