@@ -9,7 +9,7 @@ from spatialbench.benchmarks.vsibench.rows_bulk import block_items
 from spatialbench.records.blocks import Block, jsonl_blocks
 from spatialbench.records.bulk import Shared
 from spatialbench.records.files import read_records
-from spatialbench.scoring.prediction_blocks import add_block
+from spatialbench.scoring.prediction_blocks import add_pairs, block_pairs, hold_clean_blocks
 
 ROW = {"id": 1, "dataset": "scannet", "scene_name": "s1", "question_type": "object_counting",
        "question": "How many chairs?", "options": None, "ground_truth": " 3 "}
@@ -59,6 +59,12 @@ def test_a_block_with_a_row_to_report_is_left_to_the_row_reader(change):
     assert block_items([ROW, {**ROW, **change}], None, Shared()) is None
 
 
+def add_block(responses, records, field):
+    """A block's responses added as the reader adds them, or nothing (False)."""
+    pairs = block_pairs(records, field)
+    return pairs is not None and add_pairs(responses, *pairs)
+
+
 def test_add_block_takes_clean_blocks_only():
     responses = {"9": "A"}
     assert add_block(responses, [{"id": 1, "response": "B"}, {"id": "x", "response": "é"}], None)
@@ -69,3 +75,17 @@ def test_add_block_takes_clean_blocks_only():
         assert not add_block(responses, bad, None)
     assert responses == {"9": "A", "1": "B", "x": "é"}
     assert add_block(responses, [{"id": 3, "prediction": "C"}], "prediction") and responses["3"] == "C"
+
+
+def test_held_blocks_add_in_file_order_and_a_block_repeating_an_id_goes_line_by_line():
+    lines = []
+    blocks = [Block("p.jsonl", 1, [{"id": 1, "response": "A"}, {"id": 2, "response": "B"}]),
+              Block("p.jsonl", 3, [{"id": 3, "response": "C"}, {"id": 1, "response": "D"}]),
+              ("p.jsonl", 5, {"id": 4}), Block("p.jsonl", 6, [{"id": 5, "response": "E"}])]
+    responses = {}
+    passed = list(hold_clean_blocks(blocks, responses, None, lambda *line: lines.append(line)))
+    assert passed == [("p.jsonl", 5, {"id": 4})]
+    # block 1 added; block 2 repeats id 1, so each of its lines is read on its own (the reader then
+    # adds 3 and refuses the second 1); block 3 added after the line that is not a clean block
+    assert lines == [("p.jsonl", 3, "3", "C"), ("p.jsonl", 4, "1", "D")]
+    assert responses == {"1": "A", "2": "B", "5": "E"}

@@ -108,3 +108,15 @@ def test_rows_carry_option_counts_and_pruned_flags_as_before():
     odd = Item.model_construct(**{**dict(ITEMS[0]), "metadata": MappingProxyType({"pruned": False})})
     assert score_items([odd], {}, RULES).rows["pruned"].tolist() == [False]
     assert str(score_items([], {}, RULES).rows["n_options"].dtype) == "float64"  # no rows: as before
+
+
+def test_one_dataset_has_the_table_of_all_its_rows_and_no_dataset_none():
+    scannet = ITEMS[:4]
+    result = score_items(scannet, RESPONSES, RULES, extract="robust")
+    # the four scannet items: easy 1/1, medium 1/2, hard 0/1 -> Rel. Dir. (100 + 50 + 0) / 3
+    assert list(result.by_dataset) == ["scannet"]
+    assert result.by_dataset["scannet"].scores["object_rel_direction"] == pytest.approx(50.0)
+    assert result.by_dataset["scannet"] == result.table
+    assert score_items(scannet + ITEMS[4:5], RESPONSES, RULES).by_dataset["scannet"] == result.table
+    unnamed = [item.model_copy(update={"dataset": None}) for item in scannet]
+    assert score_items(unnamed, RESPONSES, RULES, extract="robust").by_dataset == {}

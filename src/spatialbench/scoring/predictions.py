@@ -58,7 +58,7 @@ from spatialbench.scoring.lmms_eval_log import (
     sample_item,
     sample_response,
 )
-from spatialbench.scoring.prediction_blocks import add_block
+from spatialbench.scoring.prediction_blocks import hold_clean_blocks
 from spatialbench.scoring.prediction_tables import (
     TABLE_SUFFIXES,
     check_folder,
@@ -300,11 +300,15 @@ def _readable(entries: Iterable[T | RowError], out: Predictions) -> Iterator[T]:
 
 
 def _read_jsonl(path: Path, joiner: _Joiner, out: Predictions, field: str | None) -> None:
-    entries: Iterator[Record | Block] = _readable(_jsonl_blocks(path), out)
+    def clean_line(file: str, line: int, item_id: str, text: str) -> None:  # a clean block's line
+        _add(out, item_id, text, (file, line), field or "response")
+
+    entries: Iterator[Record | Block] = _readable(
+        hold_clean_blocks(_jsonl_blocks(path), out.responses, field, clean_line), out)
     for entry in entries:
         if not isinstance(entry, Block):
             _jsonl_row(out, entry, field)
-        elif not add_block(out.responses, entry.records, field):  # a block with a line to report: one by one
+        else:  # a block with a line to report: one by one
             for line, record in enumerate(entry.records, start=entry.first):
                 _jsonl_row(out, (entry.file, line, record), field)
 

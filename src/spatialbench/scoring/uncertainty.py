@@ -152,10 +152,9 @@ def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | No
     tasks = {t: sums.mean(is_task(t)) for t in table.task_scores}
     draws: dict[str, np.ndarray | None] = {}
     covered = np.zeros(len(scored), dtype=bool)
-    group_of = {g.key: g for g in table.groups}
+    group_of = {g.key: (g, mask) for g, mask in zip(table.groups, table.group_masks, strict=True)}
     # a cell no group makes (a breakdown's Avg., keyed ``overall``) is resampled as the table's overall
-    for group, cell in ((group_of[c.key], c) for c in table.cells if c.key in group_of):
-        mask = group.mask(scored).to_numpy(dtype=bool)
+    for (group, mask), cell in ((group_of[c.key], c) for c in table.cells if c.key in group_of):
         covered |= mask
         if cell.accuracy is None:
             draws[cell.key] = None
@@ -208,9 +207,8 @@ def _table_clusters(table: Table) -> dict[str, tuple[int, int]]:
     scored = table.source.reset_index(drop=True)
     keys = cluster_keys(scored) if len(scored) else np.array([], dtype=str)
     by = scored[table.by].astype(str) if len(scored) else np.array([], dtype=str)
-    group_of = {g.key: g for g in table.groups}
-    masks = {c.key: group_of[c.key].mask(scored).to_numpy(dtype=bool)
-             for c in table.cells if c.key in group_of}
+    mask_of = {g.key: mask for g, mask in zip(table.groups, table.group_masks, strict=True)}
+    masks = {c.key: mask_of[c.key] for c in table.cells if c.key in mask_of}
     is_task = _Labels(by)
     masks.update({t: is_task(t) for t in {*table.task_scores, *table.other_tasks}})
     masks["overall"] = np.ones(len(scored), dtype=bool)
@@ -315,8 +313,8 @@ def _seeded_ci(table: Table) -> dict[str, Interval]:
     scored = table.source.reset_index(drop=True)
     out = _intervals(table, Resampler.for_rows(scored))
     covered = np.zeros(len(scored), dtype=bool)
-    for group in table.groups:
-        covered |= group.mask(scored).to_numpy(dtype=bool)
+    for mask in table.group_masks:
+        covered |= mask
     if covered.all() or not covered.any():
         return out
     inner = replace(table, source=scored[covered], other_tasks=())
