@@ -5,10 +5,11 @@ import json
 import pytest
 
 from spatialbench.benchmarks.vsibench.format import record_to_item
-from spatialbench.benchmarks.vsibench.rows_bulk import block_items
+from spatialbench.benchmarks.vsibench.rows_bulk import block_columns
 from spatialbench.records.blocks import Block, jsonl_blocks
 from spatialbench.records.bulk import Shared
 from spatialbench.records.files import read_records
+from spatialbench.records.item_table import ItemTable
 from spatialbench.scoring.prediction_blocks import add_pairs, block_pairs, hold_clean_blocks
 
 ROW = {"id": 1, "dataset": "scannet", "scene_name": "s1", "question_type": "object_counting",
@@ -42,21 +43,27 @@ def test_a_block_with_a_blank_or_bad_line_is_read_as_read_records_reads_it(tmp_p
     assert [e.line if hasattr(e, "line") else e[1] for e in entries] == [1, 3, 4, 5]
 
 
-def test_block_items_equal_the_items_read_one_by_one():
+def block_items(rows, pruned):
+    columns = block_columns(rows, pruned, Shared())
+    return None if columns is None else list(ItemTable(columns))
+
+
+def test_block_columns_are_those_of_the_items_read_one_by_one():
     rows = [{**ROW, "id": k, "pruned": k % 2 == 0} for k in range(4)]
     rows[1].update(question_type="route_planning", options=["A. x", "B. y"], ground_truth="b")
-    built = block_items(rows, None, Shared())
+    built = block_items(rows, None)
     assert built == [record_to_item(r, None, Shared()) for r in rows]
     assert [i.ground_truth for i in built] == ["3", "B", "3", "3"]
     assert [i.metadata["pruned"] for i in built] == [True, False, True, False]
-    assert block_items(rows, {"2"}, Shared()) == [record_to_item(r, {"2"}, Shared()) for r in rows]
+    assert block_items(rows, {"2"}) == [record_to_item(r, {"2"}, Shared()) for r in rows]
+    assert block_columns(rows, None, Shared())["id"] == ["0", "1", "2", "3"]
 
 
 @pytest.mark.parametrize("change", [{"extra": 1}, {"options": None, "question_type": "route_planning"},
                                     {"ground_truth": "abc"}, {"ground_truth": 3}, {"question": " "},
                                     {"scene_name": "../x"}, {"id": None}, {"options": ["A. x", 2]}])
 def test_a_block_with_a_row_to_report_is_left_to_the_row_reader(change):
-    assert block_items([ROW, {**ROW, **change}], None, Shared()) is None
+    assert block_columns([ROW, {**ROW, **change}], None, Shared()) is None
 
 
 def add_block(responses, records, field):

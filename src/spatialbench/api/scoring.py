@@ -23,6 +23,7 @@ from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.errors import SpatialBenchError
 from spatialbench.records.item import Item
+from spatialbench.records.item_table import ItemTable, LoadedTable
 from spatialbench.records.rows import LoadedItems, RowError
 from spatialbench.runs.folder import RunFolder, open_run
 from spatialbench.scoring.predictions import Predictions
@@ -53,13 +54,14 @@ class ScoreOutcome:
     Attributes:
         result: the scores (``scores.json`` / ``items.csv`` of :func:`~spatialbench.scoring.output.
             write_scores`). spec: the benchmark. items: the items scored (a run's selection; flagged
-            items left out). data: the annotation file or folder read. run: the run folder (None for a
+            items left out; an :class:`~spatialbench.records.item_table.ItemTable` for a predictions
+            file). data: the annotation file or folder read. run: the run folder (None for a
             predictions file). notes: the lines given to ``notify``, in order.
     """
 
     result: ScoreResult
     spec: BenchmarkSpec
-    items: list[Item]
+    items: Sequence[Item]
     data: Path
     run: RunFolder | None = None
     notes: list[str] = field(default_factory=list)
@@ -71,8 +73,8 @@ class _Read:
 
     spec: BenchmarkSpec
     data: Path
-    loaded: LoadedItems
-    items: list[Item]
+    loaded: LoadedItems | LoadedTable
+    items: Sequence[Item]
     predictions: Predictions
     result: ScoreResult
     flagged: set[str]
@@ -125,20 +127,24 @@ def load_annotations(
     Raises:
         ScoreInputError: an unreadable file, an option the benchmark does not take, no usable item.
     """
-    return _load(spec, Path(annotations), _path(pruned_ids), subset, _Notes(notify), options)
+    loaded = _load(spec, Path(annotations), _path(pruned_ids), subset, _Notes(notify), options)
+    assert isinstance(loaded, LoadedItems)  # loaded as items (columns=False)
+    return loaded
 
 
 def _load(
     spec: BenchmarkSpec, annotations: Path, pruned_ids: Path | None, subset: str | None, notes: _Notes,
-    options: Mapping[str, Any] | None = None,
-) -> LoadedItems:
+    options: Mapping[str, Any] | None = None, columns: bool = False,
+) -> LoadedItems | LoadedTable:
+    """Load the items (``columns``: as a :class:`LoadedTable`, for the scorer: no Item made per row)."""
     loader = {**(options or {}), **({"pruned_ids": pruned_ids} if pruned_ids is not None else {})}
     loader = {**loader, "subset": subset} if subset else loader
     with _as_input_error():
         spec.check_options(loader)  # an option the benchmark lacks (a subset, pruned ids): one line
-        items = spec.load_items(annotations, **loader)
+        items = (spec.load_table if columns else spec.load_items)(annotations, **loader)
     notes.rows("annotation", items.errors)
-    budgets = sorted({str(i.metadata["budget"]) for i in items if "budget" in i.metadata})
+    metadata = items.column("metadata") if isinstance(items, ItemTable) else [i.metadata for i in items]
+    budgets = sorted({str(m["budget"]) for m in metadata if "budget" in m})
     if budgets:  # ReVSI: each frame budget has its own ground truth; say which one was scored against
         notes.add(f"ground truth of frame budget {', '.join(budgets)} (--option budget=N selects another)")
     if not items:
@@ -146,7 +152,7 @@ def _load(
     return items
 
 
-def _flagged(items: LoadedItems, flags: Path | None, benchmark: str, notes: _Notes) -> set[str]:
+def _flagged(items: Sequence[Item], flags: Path | None, benchmark: str, notes: _Notes) -> set[str]:
     """Return the ids whose latest review flag in ``flags`` is wrong or ambiguous; note how many items."""
     if flags is None:
         return set()
@@ -156,7 +162,7 @@ def _flagged(items: LoadedItems, flags: Path | None, benchmark: str, notes: _Not
         dropped = excluded_ids(flags, benchmark)
     except (FileNotFoundError, FlagFileError) as err:
         raise ScoreInputError(f"--exclude {flags}: {err}") from None
-    notes.add(f"excluded {sum(i.id in dropped for i in items)} flagged item(s) ({flags})")
+    notes.add(f"excluded {sum(i in dropped for i in _ids(items))} flagged item(s) ({flags})")
     return dropped
 
 
@@ -177,13 +183,15 @@ def _read(
     spec = _lookup(benchmark or (folder.benchmark if folder is not None else default_benchmark))
     data = annotations if annotations is not None else folder.data_path  # type: ignore[union-attr]
     loaded = _load(spec, data, options["pruned_ids"], options["subset"], notes,
-                   {**(folder.options if folder is not None else {}), **options.get("options", {})})
+                   {**(folder.options if folder is not None else {}), **options.get("options", {})},
+                   columns=folder is None)
     flagged = _flagged(loaded, options["exclude"], spec.name, notes)
     extract, mra = options["extract"], options["mra"]
     with _as_input_error():
         if folder is not None:
+            assert isinstance(loaded, LoadedItems)  # loaded as items (columns=False)
             result = folder.score(loaded, extract=extract, mra=mra, exclude=flagged)
-            items = folder.items(loaded, exclude=flagged)
+            items: Sequence[Item] = folder.items(loaded, exclude=flagged)
             read = Predictions(format="baseline") if folder.baseline else Predictions(
                 responses=folder.responses(), format="run")
             return _Read(spec, data, loaded, items, read, result, flagged, folder)
@@ -191,7 +199,8 @@ def _read(
         from spatialbench.scoring.predictions import read_predictions
         from spatialbench.scoring.scorer import score_items
 
-        items = [i for i in loaded if i.id not in flagged] if flagged else list(loaded)
+        table = ItemTable.of(loaded)  # the loaded table itself (columns=True)
+        items = table.take([k for k, i in enumerate(_ids(table)) if i not in flagged]) if flagged else table
         read = read_predictions(predictions, items, options["predictions_format"],  # type: ignore[arg-type]
                                 options["response_field"])
         missing = unusable_columns(read, options["response_field"])
@@ -222,6 +231,11 @@ def score_answers(
     read = _read(benchmark, _path(annotations), _path(predictions), _path(run), knobs, notes,
                  default_benchmark)
     return ScoreOutcome(read.result, read.spec, read.items, read.data, read.run, list(notes))
+
+
+def _ids(items: Sequence[Item]) -> list[str]:
+    """Return each item's id (a table's column as it is)."""
+    return items.column("id") if isinstance(items, ItemTable) else [item.id for item in items]
 
 
 def _path(value: str | Path | None) -> Path | None:
@@ -334,7 +348,7 @@ def _pruning(spec: BenchmarkSpec, result: ScoreResult, items: Sequence[Item], pr
     if spec.pruned_ids is None:
         raise ScoreInputError(f"--pruned-ids does not apply to {spec.name} (it has no pruned-id list)")
     ids = spec.pruned_ids(pruned_ids)
-    matched = len(ids & {item.id for item in items})
+    matched = len(ids & set(_ids(items)))
     line = (f"pruned ids: {matched} of {len(ids)} in {pruned_ids} match an item; "
             f"debiased: {len(items) - matched} of {len(items)} items")
     warnings = []

@@ -16,85 +16,35 @@ from __future__ import annotations
 
 import inspect
 import os
-import types
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
 
+from spatialbench.benchmarks.option_kinds import OptionError, Scalar, check_kind
 from spatialbench.errors import SpatialBenchError
 from spatialbench.media.cache import resolve_path
 from spatialbench.prompting.builders import BuilderFactory
 from spatialbench.prompting.templates import read_json
 from spatialbench.records.item import Item, MediaKind
+from spatialbench.records.item_table import LoadedTable
 from spatialbench.records.rows import LoadedItems
 from spatialbench.registry import near_misses
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.rules import ScoringRules
 
-Scalar = str | int | float | bool
+T = TypeVar("T")
 Loader = Callable[..., LoadedItems]
 """``load(path, **options) -> LoadedItems``; path is a data folder or an annotation file."""
+TableLoader = Callable[..., LoadedTable]
+"""``load_table(path, **options) -> LoadedTable``: the loader's items as columns (same options)."""
 BreakdownFn = Callable[..., list[Table]]
 """``fn(items, rows, **options) -> tables``: the breakdowns of ``spatialbench breakdown`` / ``score``."""
 Writer = Callable[[Sequence[Item], Path], list[Path]]
 """``write(items, folder) -> paths written``: items as the benchmark's files, which ``load(folder)`` reads."""
-_KIND_NAMES = {bool: "true or false", int: "a whole number", float: "a number", str: "text"}
-
-
-class OptionError(SpatialBenchError, ValueError):
-    """A loader option value the benchmark refuses: ``option`` (its name) and ``reason`` (why, one line)."""
-
-    def __init__(self, option: str, reason: str) -> None:
-        super().__init__(f"benchmark option {option!r}: {reason}")
-        self.option, self.reason = option, reason
-        self.location = option
-
-
-def _scalar_kinds(annotation: Any) -> tuple[set[type], bool] | None:
-    """Return the scalar types an option annotation takes and whether it takes a file path.
-
-    ``Path`` and ``Literal`` strings count as text; None when the annotation takes anything (``Any``).
-    """
-    union = typing.get_origin(annotation) in (typing.Union, types.UnionType)
-    members = typing.get_args(annotation) if union else (annotation,)
-    kinds: set[type] = set()
-    for member in members:
-        if member is Any:
-            return None
-        if typing.get_origin(member) is typing.Literal:
-            kinds.update(type(value) for value in typing.get_args(member))
-        elif member in _KIND_NAMES or member is Path:
-            kinds.add(str if member is Path else member)
-    return kinds, Path in members
-
-
-def _described(value: Scalar) -> str:
-    if isinstance(value, bool):
-        return f"the value {str(value).lower()}"
-    return f"the text {value!r}" if isinstance(value, str) else f"the number {value}"
-
-
-def _check_kind(name: str, value: object, annotation: Any) -> None:
-    """Refuse a scalar ``value`` of a type the option's annotation does not take (OptionError).
-
-    An int given for text, ``true`` for a number; a text value of an option that takes a path must name an
-    existing file.
-    """
-    declared = _scalar_kinds(annotation)
-    if declared is None or not isinstance(value, (bool, int, float, str)):
-        return  # the loader's own business (e.g. pruned ids given as a set)
-    kinds, takes_path = declared
-    kind = type(value)
-    if kinds and kind not in kinds and not (kind is int and float in kinds):
-        wanted = " or ".join(_KIND_NAMES[k] for k in _KIND_NAMES if k in kinds)
-        raise OptionError(name, f"takes {wanted}, not {_described(value)}")
-    if takes_path and isinstance(value, str) and not Path(value).exists():
-        raise OptionError(name, f"no such file: {value}")
-
 
 def media_files(item: Item, root: Path) -> list[str]:
     """Return every media file ``item`` points at: relative paths joined to ``root``, frames to their folder.
@@ -267,6 +217,7 @@ class BenchmarkSpec:
         write: ``write(items, folder) -> paths``: the items as the benchmark's files, which ``load(folder)``
             reads back (the benchmark's ``format`` module; None: no writer).
         protocols: its protocol tracks, which reports rank apart (MMSI-Video-Bench's settings); () none.
+        table_loader: ``load`` as columns, no Item made per row (:meth:`load_table`; None: ``load``'s items).
     """
 
     name: str
@@ -286,6 +237,7 @@ class BenchmarkSpec:
     write: Writer | None = None
     task_words: Callable[[str], str] | None = None
     protocols: tuple[str, ...] = ()
+    table_loader: TableLoader | None = None
 
     def task_title(self, task: str) -> str:
         """Return a task key in words (``task_words``, else ``object_counting`` → ``object counting``)."""
@@ -330,9 +282,23 @@ class BenchmarkSpec:
             FileNotFoundError / ValueError: from the loader (an unreadable file is a
                 ``records.errors.AnnotationFileError``, a ValueError, naming the file and line).
         """
+        return self._loaded(self.load, path, options)
+
+    def load_table(self, path: str | Path, **options: Any) -> LoadedTable:
+        """:meth:`load_items` as columns (the scorer's input): ``table_loader``'s, else the items' fields.
+
+        Raises:
+            As :meth:`load_items`.
+        """
+        if self.table_loader is not None:
+            return self._loaded(self.table_loader, path, options)
+        items = self.load_items(path, **options)
+        return LoadedTable.of_items(items, items.errors)
+
+    def _loaded(self, load: Callable[..., T], path: str | Path, options: Mapping[str, Any]) -> T:
         from spatialbench.benchmarks.look_alike import WrongFileError, hinted  # it imports the registry
         try:
-            return self.load(Path(path), **options)
+            return load(Path(path), **options)
         except (UnicodeError, WrongFileError) as error:
             raise hinted(path, error) from None
 
@@ -367,7 +333,7 @@ class BenchmarkSpec:
                 close, listed = near_misses(name, known), ", ".join(known) or "none"
                 hint = f" did you mean {', '.join(map(repr, close))}?" if close else ""
                 raise ValueError(f"unknown benchmark option {name!r};{hint} known: {listed}")
-            _check_kind(name, value, hints.get(name, Any))
+            check_kind(name, value, hints.get(name, Any))
             if name in self.option_checks:
                 try:
                     self.option_checks[name](value)

@@ -12,7 +12,7 @@ cell per question type (VSI-Bench's three relative-direction sub-types among the
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -66,7 +66,7 @@ def default_breakdowns(spec: BenchmarkSpec, rows: pd.DataFrame) -> list[Table]:
 
 
 def _tables(
-    spec: BenchmarkSpec, items: list[Item], rows: pd.DataFrame, annotations: Path, options: Mapping[str, str]
+    spec: BenchmarkSpec, items: Sequence[Item], rows: pd.DataFrame, annotations: Path, options: Mapping[str, str]
 ) -> tuple[list[Table], list[str]]:
     """Return the benchmark's breakdown tables (or :func:`default_breakdowns`) and their warnings.
 
@@ -88,7 +88,7 @@ def _tables(
 
 def emit_breakdowns(
     spec: BenchmarkSpec,
-    items: list[Item],
+    items: Sequence[Item],
     rows: pd.DataFrame,
     annotations: Path,
     options: Mapping[str, str],

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from spatialbench.benchmarks import get_benchmark
-from spatialbench.benchmarks.spec import BenchmarkSpec, OptionError
+from spatialbench.benchmarks.option_kinds import OptionError
+from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.media.errors import MediaError
 from spatialbench.media.relevance import ImageTextScorer
 from spatialbench.media.sampling import parse_strategy

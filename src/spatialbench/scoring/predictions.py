@@ -47,6 +47,7 @@ from spatialbench.records.blocks import Block, jsonl_blocks
 from spatialbench.records.bulk import paused_gc
 from spatialbench.records.files import UTF16_TEXT, NotUtf8Error, Record, read_records, read_text
 from spatialbench.records.item import Item
+from spatialbench.records.item_table import ItemTable
 from spatialbench.records.rows import EntryIndex, RowError
 from spatialbench.records.surrogates import LONE_SURROGATE
 from spatialbench.scoring.lmms_eval_log import (
@@ -129,7 +130,7 @@ class _Joiner:
     The index is built on the first lookup: predictions with ids never need it.
     """
 
-    def __init__(self, items: Iterable[Item]) -> None:
+    def __init__(self, items: ItemTable) -> None:
         self.items = items
         self._ids: dict[tuple[str, str], list[str]] | None = None
 
@@ -137,8 +138,9 @@ class _Joiner:
     def ids(self) -> dict[tuple[str, str], list[str]]:
         if self._ids is None:
             self._ids = {}
-            for item in self.items:
-                self._ids.setdefault(self.key(item.scene_id, item.question), []).append(item.id)
+            columns = (self.items.column(name) for name in ("scene_id", "question", "id"))
+            for scene, question, item_id in zip(*columns, strict=True):
+                self._ids.setdefault(self.key(scene, question), []).append(item_id)
         return self._ids
 
     @staticmethod
@@ -258,7 +260,7 @@ def read_predictions(
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"predictions not found: {path}")
-    items, notes = list(items), []
+    items, notes = ItemTable.of(items), []  # fields read as columns (a loader's table as it is)
     if path.is_dir():
         check_folder(path)
         if format in (None, "lmms-eval") and sample_files(path):  # an lmms-eval output folder: one task
@@ -277,9 +279,10 @@ def read_predictions(
     return out
 
 
-def _question_of(items: list[Item]) -> Callable[[dict[str, Any]], str | None]:
+def _question_of(items: ItemTable) -> Callable[[dict[str, Any]], str | None]:
     """Return doc → the question of the item it names (its id, else the scene + question join), or None."""
-    questions, joiner = {item.id: item.question for item in items}, _Joiner(items)
+    questions = dict(zip(items.column("id"), items.column("question"), strict=True))
+    joiner = _Joiner(items)
 
     def question(doc: dict[str, Any]) -> str | None:
         found = _item_id(doc, joiner)

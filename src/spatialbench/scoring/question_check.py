@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from spatialbench.errors import SpatialBenchError
 from spatialbench.records.item import Item
+from spatialbench.records.item_table import ItemTable
 
 SHOWN = 60
 """Characters of each question shown in the refusal."""
@@ -55,7 +56,8 @@ def disagreement(logged: Mapping[str, LoggedQuestion], items: Iterable[Item], ou
     """
     if not logged:  # no question logged: nothing to compare (a million items not even read)
         return None
-    questions = {item.id: item.question for item in items}
+    table = ItemTable.of(items)
+    questions = dict(zip(table.column("id"), table.column("question"), strict=True))
     shared = [i for i in logged if i in questions]
     wrong = [i for i in shared if not _agree(logged[i].text, questions[i])]
     if not wrong:

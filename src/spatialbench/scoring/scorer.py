@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import attrgetter, is_, is_not, methodcaller
+from operator import is_, is_not, methodcaller
 from typing import Any
 
 import numpy as np
@@ -20,14 +20,13 @@ import pandas as pd
 
 from spatialbench.records.bulk import paused_gc
 from spatialbench.records.item import AnswerKind, Item
+from spatialbench.records.item_table import ItemTable
 from spatialbench.scoring.extraction import Extraction
 from spatialbench.scoring.grouped import Table
 from spatialbench.scoring.metrics import MRA_MODES, exact_match, ground_truth_error, mra_array
 from spatialbench.scoring.row_frame import column, text_column
 from spatialbench.scoring.rules import Extractors, ResponseScorer, ScoringRules
 
-_ID, _TASK, _DATASET, _SCENE, _KIND, _TRUTH, _METADATA, _OPTIONS, _QUESTION = map(attrgetter, (
-    "id", "task", "dataset", "scene_id", "answer_kind", "ground_truth", "metadata", "options", "question"))
 _PRUNED = methodcaller("get", "pruned")
 _ITEM_TEXTS = frozenset(("id", "task", "dataset", "scene_id", "answer_kind", "ground_truth", "rule"))
 """Row columns whose cells are texts or None by construction (validated item fields, rule names)."""
@@ -89,7 +88,7 @@ class ScoreResult:
         return f"extraction: {self.extract} · MRA: {self.mra} ({comparison})"
 
 
-def _extract_all(items: list[Item], texts: list[str | None], rules: ScoringRules, mode: str) -> list:
+def _extract_all(items: ItemTable, texts: list[str | None], rules: ScoringRules, mode: str) -> list:
     """Return each item's extraction (None without a response): choice and number items read apart.
 
     Extractors are pure functions of (text, options | the question's key): model answers repeat a lot
@@ -99,37 +98,39 @@ def _extract_all(items: list[Item], texts: list[str | None], rules: ScoringRules
     results: list[Extraction | None] = [None] * len(items)
     choice = _choice_flags(items)
     given = np.fromiter(map(is_not, texts, repeat(None)), bool, len(texts))
-    for picked, read in ((choice & given, _read_choices), (~choice & given, _read_numbers)):
+    for picked, read, cells in ((choice & given, _read_choices, items.column("options")),
+                                (~choice & given, _read_numbers, items.column("question"))):
         positions = np.flatnonzero(picked).tolist()
-        for position, found in zip(positions, read(_take(items, positions), _take(texts, positions),
+        for position, found in zip(positions, read(_take(cells, positions), _take(texts, positions),
                                                    extractors), strict=True):
             results[position] = found
     return results
 
 
-def _choice_flags(items: list[Item]) -> np.ndarray:
+def _choice_flags(items: ItemTable) -> np.ndarray:
     """Return whether each item is multiple choice (a C loop: a comprehension took ~0.35 s a million)."""
-    return np.fromiter(map(is_, map(_KIND, items), repeat(AnswerKind.MULTIPLE_CHOICE)), bool, len(items))
+    kinds = items.column("answer_kind")
+    return np.fromiter(map(is_, kinds, repeat(AnswerKind.MULTIPLE_CHOICE)), bool, len(kinds))
 
 
-def _read_choices(items: list[Item], texts: list[str], extractors: Extractors) -> list[Extraction]:
-    keys = list(zip(texts, map(_OPTIONS, items), strict=True))
+def _read_choices(options: list[tuple[str, ...]], texts: list[str],
+                  extractors: Extractors) -> list[Extraction]:
+    keys = list(zip(texts, options, strict=True))
     found = {key: extractors.choice(*key) for key in dict.fromkeys(keys)}
     return list(map(found.__getitem__, keys))
 
 
-def _read_numbers(items: list[Item], texts: list[str], extractors: Extractors) -> list[Extraction]:
-    questions = list(map(_QUESTION, items))
+def _read_numbers(questions: list[str], texts: list[str], extractors: Extractors) -> list[Extraction]:
     keys = list(zip(texts, map(extractors.question_key, questions), strict=True))
     first = dict(zip(reversed(keys), reversed(questions), strict=True))  # the question of its first item
     found = {key: extractors.number(key[0], question) for key, question in first.items()}
     return list(map(found.__getitem__, keys))
 
 
-def _scores(items: list[Item], values: list, mra: str) -> tuple[np.ndarray, list[str]]:
+def _scores(items: ItemTable, values: list, mra: str) -> tuple[np.ndarray, list[str]]:
     """Score items: exact match once per distinct (answer, truth) pair, MRA on all numerical ones at once."""
     scores = np.zeros(len(items))
-    truths = list(map(_TRUTH, items))
+    truths = items.column("ground_truth")
     choice = _choice_flags(items)
     picked, numeric = np.flatnonzero(choice).tolist(), np.flatnonzero(~choice).tolist()
     if picked:
@@ -140,7 +141,8 @@ def _scores(items: list[Item], values: list, mra: str) -> tuple[np.ndarray, list
         return scores, []
     numeric_truths = _take(truths, numeric)
     problems = {truth: ground_truth_error(truth) for truth in set(numeric_truths)}
-    errors = [f"item {items[i].id}: {problems[t]}" for i, t in zip(numeric, numeric_truths, strict=True)
+    ids = items.column("id")
+    errors = [f"item {ids[i]}: {problems[t]}" for i, t in zip(numeric, numeric_truths, strict=True)
               if problems[t]]
     expected = [np.nan if problems[t] else float(t) for t in numeric_truths]
     preds = [np.nan if value is None else value for value in _take(values, numeric)]
@@ -177,16 +179,16 @@ def score_items(
         UnknownNameError / ValueError: unknown extraction or MRA mode.
     """
     with paused_gc():  # with 100k live items every full collection re-scans them all (records.bulk)
-        return _score(list(items), responses, rules, extract, mra)
+        return _score(ItemTable.of(items), responses, rules, extract, mra)
 
 
 def _score(
-    items: list[Item], responses: Mapping[str, str | None], rules: ScoringRules, extract: str | None,
+    items: ItemTable, responses: Mapping[str, str | None], rules: ScoringRules, extract: str | None,
     mra: str,
 ) -> ScoreResult:
     extract = extract or rules.default_mode
     MRA_MODES.get(mra)
-    texts = list(map(responses.get, map(_ID, items)))
+    texts = list(map(responses.get, items.column("id")))
     if rules.score_response is not None:  # a whole response scored at once (ScoringRules.score_response)
         values, read_by, scores = _whole_responses(items, texts, rules.score_response, mra)
         errors: list[str] = []
@@ -200,14 +202,14 @@ def _score(
 
 
 def _whole_responses(
-    items: list[Item], texts: list[str | None], scorer: ResponseScorer, mra: str
+    items: ItemTable, texts: list[str | None], scorer: ResponseScorer, mra: str
 ) -> tuple[list, list[str], np.ndarray]:
     """Values read, rules and scores of ``scorer`` applied to each item's response."""
     scored = [scorer(item, text, mra) for item, text in zip(items, texts, strict=True)]
     return [s[0] for s in scored], [s[1] for s in scored], np.array([s[2] for s in scored], dtype=float)
 
 
-def _unmatched(items: list[Item], responses: Mapping[str, str | None], texts: list[str | None]) -> set[str]:
+def _unmatched(items: ItemTable, responses: Mapping[str, str | None], texts: list[str | None]) -> set[str]:
     """Return the response ids that match no item; ``texts``: each item's response (None: none).
 
     Item ids are unique, so as many texts found as there are responses means every response matched (a
@@ -215,18 +217,21 @@ def _unmatched(items: list[Item], responses: Mapping[str, str | None], texts: li
     """
     if len(texts) - texts.count(None) == len(responses):
         return set()
-    if sum(map(responses.__contains__, map(_ID, items))) == len(responses):
+    ids = items.column("id")
+    if sum(map(responses.__contains__, ids)) == len(responses):
         return set()
-    return set(responses.keys() - set(map(_ID, items)))
+    return set(responses.keys() - set(ids))
 
 
-def build_rows(items: list[Item], texts: list[str | None], values: list, read_by: list[str],
+def build_rows(items: Iterable[Item], texts: list[str | None], values: list, read_by: list[str],
                scores: Sequence[float] | np.ndarray) -> pd.DataFrame:
     """Per-item score rows (columns ``ROW_COLUMNS``); ``answered`` / ``missing`` follow values / texts.
 
-    Each column is converted as soon as it is made, so that one Python list of a million cells is alive
-    at a time, not thirteen.
+    ``items``: in the order of ``texts`` (an :class:`~spatialbench.records.item_table.ItemTable` is read
+    as it is). Each column is converted as soon as it is made, so that one Python list of a million cells
+    is alive at a time, not thirteen.
     """
+    items = ItemTable.of(items)
     columns = _row_columns(items, texts, values, read_by, scores)
     if not items:  # a frame of empty lists, as before: float64 columns
         return pd.DataFrame(dict(columns), columns=list(ROW_COLUMNS))
@@ -234,28 +239,23 @@ def build_rows(items: list[Item], texts: list[str | None], values: list, read_by
     return pd.DataFrame(frame, columns=list(ROW_COLUMNS))
 
 
-def _row_columns(items: list[Item], texts: list[str | None], values: list, read_by: list[str],
+def _row_columns(items: ItemTable, texts: list[str | None], values: list, read_by: list[str],
                  scores: Sequence[float] | np.ndarray) -> Iterator[tuple[str, Any]]:
-    """Yield ``(name, cells)`` for each of ``ROW_COLUMNS``, one column at a time.
-
-    Item fields are read by ``map(attrgetter(...))``, a C loop: half the time of a comprehension.
-    """
-    yield "id", list(map(_ID, items))
-    yield "task", list(map(_TASK, items))
-    yield "dataset", list(map(_DATASET, items))
-    yield "scene_id", list(map(_SCENE, items))
+    """Yield ``(name, cells)`` for each of ``ROW_COLUMNS``, one column at a time (item fields as they are)."""
+    for name in ("id", "task", "dataset", "scene_id"):
+        yield name, items.column(name)
     kinds = {kind: kind.value for kind in AnswerKind}  # Enum.value is a slow property
-    yield "answer_kind", list(map(kinds.__getitem__, map(_KIND, items)))
-    yield "ground_truth", list(map(_TRUTH, items))
+    yield "answer_kind", list(map(kinds.__getitem__, items.column("answer_kind")))
+    yield "ground_truth", items.column("ground_truth")
     yield "prediction", texts
     yield "extracted", values
     yield "rule", read_by
     yield "answered", _flags(map(is_not, values, repeat(None)), len(values))
     yield "missing", _flags(map(is_, texts, repeat(None)), len(texts))
     yield "score", np.asarray(scores, dtype=float)
-    yield "pruned", _pruned(list(map(_METADATA, items)))
+    yield "pruned", _pruned(items.column("metadata"))
     # 0 for numerical items (chance-adjusted scores); a numpy column: no million ints for pandas to infer
-    counts = map(len, map(_OPTIONS, items))
+    counts = map(len, items.column("options"))
     yield "n_options", np.fromiter(counts, dtype=np.int64, count=len(items)) if items else list(counts)
 
 

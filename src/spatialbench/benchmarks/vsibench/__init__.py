@@ -20,7 +20,7 @@ from spatialbench.benchmarks.vsibench.format import (
     record_to_item,
     write_items,
 )
-from spatialbench.benchmarks.vsibench.loader import derived_id, load_vsibench
+from spatialbench.benchmarks.vsibench.loader import derived_id, load_vsibench, load_vsibench_table
 from spatialbench.benchmarks.vsibench.prompt import VideoQABuilder
 from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
 from spatialbench.benchmarks.vsibench.subsets import SUBSETS
@@ -31,6 +31,7 @@ SPEC = BenchmarkSpec(
     name=NAME,
     description="VSI-Bench (Thinking in Space): 8 tasks over ARKitScenes, ScanNet, ScanNet++ videos",
     load=load_vsibench,
+    table_loader=load_vsibench_table,
     prompt_builder=VideoQABuilder,
     scoring=ScoringRules(
         name=NAME, table=vsibench_table, modes={**STANDARD_MODES, **PEER_MODES}, default_mode="robust",

@@ -17,22 +17,21 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator
 from itertools import repeat
-from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
 from spatialbench.benchmarks.shared.columns import Columns, check_columns
 from spatialbench.benchmarks.vsibench.format import NAME, REQUIRED, RowProblem, record_to_item
 from spatialbench.benchmarks.vsibench.pruned_ids import read_pruned_ids
-from spatialbench.benchmarks.vsibench.rows_bulk import block_items
+from spatialbench.benchmarks.vsibench.rows_bulk import block_columns
 from spatialbench.benchmarks.vsibench.subsets import FULL, NAMES, SUBSETS
 from spatialbench.records.blocks import Block, jsonl_blocks
 from spatialbench.records.bulk import Shared, paused_gc
 from spatialbench.records.files import SUFFIX_PRIORITY, Record, annotation_files, read_records
+from spatialbench.records.item_table import FIELDS, LoadedTable
 from spatialbench.records.rows import LoadedItems, RowError
 
 COLUMNS = Columns(NAME, dict.fromkeys(SUFFIX_PRIORITY, REQUIRED))
-_ID = attrgetter("id")
 
 def derived_id(record: dict[str, Any]) -> str:
     """Stable id for a record without one: ``<scene_name>-<sha1 of its content, 12 hex>``."""
@@ -54,10 +53,11 @@ def _with_id(record: dict[str, Any], seen: dict[str, int]) -> dict[str, Any]:
 
 
 class _Reader:
-    """Reads one path's items: blocks of JSONL lines in bulk (:mod:`.rows_bulk`), other rows one by one."""
+    """Reads one path's items as columns: JSONL lines in blocks (:mod:`.rows_bulk`), other rows one by one."""
 
     def __init__(self, pruned: set[str] | None) -> None:
-        self.items, self.errors = LoadedItems(), list[RowError]()
+        self.columns: dict[str, list[Any]] = {name: [] for name in FIELDS}
+        self.errors = list[RowError]()
         # id → its line (in the first file) or (file, line)
         self.seen_ids: dict[str, int | tuple[str, int]] = {}
         self.first_file: str | None = None
@@ -71,8 +71,8 @@ class _Reader:
     def block(self, block: Block) -> None:
         """Add a block's items at once, or row by row when one of its rows needs its own reading."""
         self.first_file = self.first_file or block.file
-        built = block_items(block.records, self.pruned, self.shared)
-        ids = list(map(_ID, built)) if built is not None else []  # a C loop
+        built = block_columns(block.records, self.pruned, self.shared)
+        ids = built["id"] if built is not None else []
         if built is None or len(set(ids)) != len(ids) or not self.seen_ids.keys().isdisjoint(ids):
             for offset, record in enumerate(block.records):
                 self.row(block.file, block.first + offset, record)
@@ -80,7 +80,8 @@ class _Reader:
         lines = range(block.first, block.first + len(ids))
         places = lines if block.file == self.first_file else zip(repeat(block.file), lines)
         self.seen_ids.update(zip(ids, places, strict=True))
-        self.items.extend(built)
+        for name, cells in built.items():
+            self.columns[name] += cells
         self.kept.add(block.file)
 
     def row(self, file: str, line: int, record: dict[str, Any]) -> None:
@@ -98,7 +99,8 @@ class _Reader:
             self.errors.append(RowError(file, line, "id", f"duplicate id {item.id!r} (first at {first})"))
             return
         self.seen_ids[item.id] = line if file == self.first_file else (file, line)
-        self.items.append(item)
+        for name, cells in self.columns.items():
+            cells.append(getattr(item, name))
         self.kept.add(file)
 
     def check_columns(self) -> None:
@@ -118,8 +120,8 @@ def _entries(path: Path) -> Iterator[Block | Record | RowError]:
         yield from jsonl_blocks(file) if file.suffix.lower() == ".jsonl" else read_records(file)
 
 
-def _read_items(path: Path, pruned: set[str] | None) -> LoadedItems:
-    """Every item of ``path`` in file order; bad rows and repeated ids go to ``.errors``."""
+def _read_table(path: Path, pruned: set[str] | None) -> LoadedTable:
+    """Every item of ``path`` in file order, as columns; bad rows and repeated ids go to ``.errors``."""
     reader = _Reader(pruned)
     for entry in _entries(path):
         if isinstance(entry, Block):
@@ -129,8 +131,7 @@ def _read_items(path: Path, pruned: set[str] | None) -> LoadedItems:
         else:
             reader.row(*entry)
     reader.check_columns()
-    reader.items.errors = reader.errors
-    return reader.items
+    return LoadedTable(reader.columns, reader.errors)
 
 
 def load_vsibench(
@@ -155,10 +156,41 @@ def load_vsibench(
         ValueError: unknown ``subset``, ``debiased`` without pruning information, or a pruned-id file
             with a line that is not an id (or no id at all).
     """
+    table = _table(Path(path), pruned_ids, subset)
+    with paused_gc():  # a million new items: no cycle scans while they are made (records.bulk)
+        return _select(LoadedItems(table, table.errors), subset)
+
+
+def load_vsibench_table(
+    path: str | Path,
+    *,
+    pruned_ids: str | Path | Iterable[Any] | None = None,
+    subset: str = FULL,
+) -> LoadedTable:
+    """Load VSI-Bench as :func:`load_vsibench` does, as columns (the scorer's input).
+
+    An :class:`~spatialbench.records.item_table.ItemTable`: no :class:`~spatialbench.records.item.Item`
+    is made for the rows of clean JSONL blocks.
+
+    Arguments, errors raised and the items (``.errors`` included) are :func:`load_vsibench`'s.
+    """
+    table = _table(Path(path), pruned_ids, subset)
+    if subset == FULL:
+        return table
+    with paused_gc():
+        items = _select(LoadedItems(table, table.errors), subset)
+    return LoadedTable.of_items(items, items.errors)
+
+
+def _table(path: Path, pruned_ids: str | Path | Iterable[Any] | None, subset: str) -> LoadedTable:
+    """Check ``subset``, read the pruned ids, then every item of ``path`` (as :func:`_read_table`)."""
     if subset not in NAMES:
         raise ValueError(f"subset must be one of {', '.join(NAMES)}, got {subset!r}")
     pruned = read_pruned_ids(pruned_ids) if pruned_ids is not None else None
-    with paused_gc():  # a million new items: no cycle scans while they are made (records.bulk)
-        items = _read_items(Path(path), pruned)
+    with paused_gc():  # a million new rows: no cycle scans while they are read (records.bulk)
+        return _read_table(path, pruned)
+
+
+def _select(items: LoadedItems, subset: str) -> LoadedItems:
     chosen = [s for s in SUBSETS if s.name == subset]
     return chosen[0].select(items) if chosen else items
