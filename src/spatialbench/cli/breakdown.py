@@ -66,7 +66,8 @@ def default_breakdowns(spec: BenchmarkSpec, rows: pd.DataFrame) -> list[Table]:
 
 
 def _tables(
-    spec: BenchmarkSpec, items: Sequence[Item], rows: pd.DataFrame, annotations: Path, options: Mapping[str, str]
+    spec: BenchmarkSpec, items: Sequence[Item], rows: pd.DataFrame, annotations: Path,
+    options: Mapping[str, str],
 ) -> tuple[list[Table], list[str]]:
     """Return the benchmark's breakdown tables (or :func:`default_breakdowns`) and their warnings.
 
