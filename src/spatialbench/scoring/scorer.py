@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import repeat
-from operator import is_, is_not, methodcaller
+from operator import attrgetter, is_, is_not, methodcaller
 from typing import Any
 
 import numpy as np
@@ -28,6 +28,9 @@ from spatialbench.scoring.row_frame import column, text_column
 from spatialbench.scoring.rules import Extractors, ResponseScorer, ScoringRules
 
 _PRUNED = methodcaller("get", "pruned")
+_VALUE, _RULE = attrgetter("value"), attrgetter("rule")
+_MISSING = Extraction(None, "missing_prediction")
+"""The extraction of an item without a response (scores 0, counted in ``missing_predictions``)."""
 _ITEM_TEXTS = frozenset(("id", "task", "dataset", "scene_id", "answer_kind", "ground_truth", "rule"))
 """Row columns whose cells are texts or None by construction (validated item fields, rule names)."""
 ROW_COLUMNS = (
@@ -88,15 +91,16 @@ class ScoreResult:
         return f"extraction: {self.extract} · MRA: {self.mra} ({comparison})"
 
 
-def _extract_all(items: ItemTable, texts: list[str | None], rules: ScoringRules, mode: str) -> list:
-    """Return each item's extraction (None without a response): choice and number items read apart.
+def _extract_all(items: ItemTable, texts: list[str | None], choice: np.ndarray, rules: ScoringRules,
+                 mode: str) -> list[Extraction]:
+    """Return each item's extraction (:data:`_MISSING` without a response): choice and number items apart.
 
-    Extractors are pure functions of (text, options | the question's key): model answers repeat a lot
-    ("B", "2"), so each distinct input is read once; keys are built and looked up in C loops.
+    ``choice``: whether each item is multiple choice. Extractors are pure functions of (text, options |
+    the question's key): model answers repeat a lot ("B", "2"), so each distinct input is read once; keys
+    are built and looked up in C loops.
     """
     extractors = rules.extractors(mode)
-    results: list[Extraction | None] = [None] * len(items)
-    choice = _choice_flags(items)
+    results = [_MISSING] * len(items)
     given = np.fromiter(map(is_not, texts, repeat(None)), bool, len(texts))
     for picked, read, cells in ((choice & given, _read_choices, items.column("options")),
                                 (~choice & given, _read_numbers, items.column("question"))):
@@ -127,11 +131,13 @@ def _read_numbers(questions: list[str], texts: list[str], extractors: Extractors
     return list(map(found.__getitem__, keys))
 
 
-def _scores(items: ItemTable, values: list, mra: str) -> tuple[np.ndarray, list[str]]:
-    """Score items: exact match once per distinct (answer, truth) pair, MRA on all numerical ones at once."""
+def _scores(items: ItemTable, values: list, choice: np.ndarray, mra: str) -> tuple[np.ndarray, list[str]]:
+    """Score items: exact match once per distinct (answer, truth) pair, MRA on all numerical ones at once.
+
+    ``choice``: whether each item is multiple choice.
+    """
     scores = np.zeros(len(items))
     truths = items.column("ground_truth")
-    choice = _choice_flags(items)
     picked, numeric = np.flatnonzero(choice).tolist(), np.flatnonzero(~choice).tolist()
     if picked:
         pairs = list(zip(_take(values, picked), _take(truths, picked), strict=True))
@@ -143,8 +149,9 @@ def _scores(items: ItemTable, values: list, mra: str) -> tuple[np.ndarray, list[
     problems = {truth: ground_truth_error(truth) for truth in set(numeric_truths)}
     ids = items.column("id")
     errors = [f"item {ids[i]}: {problems[t]}" for i, t in zip(numeric, numeric_truths, strict=True)
-              if problems[t]]
-    expected = [np.nan if problems[t] else float(t) for t in numeric_truths]
+              if problems[t]] if any(problems.values()) else []
+    numbers = {truth: np.nan if problem else float(truth) for truth, problem in problems.items()}
+    expected = list(map(numbers.__getitem__, numeric_truths))
     preds = [np.nan if value is None else value for value in _take(values, numeric)]
     scores[numeric] = mra_array(np.array(preds, dtype=float), np.array(expected, dtype=float), mra)
     return scores, errors
@@ -193,10 +200,11 @@ def _score(
         values, read_by, scores = _whole_responses(items, texts, rules.score_response, mra)
         errors: list[str] = []
     else:
-        extractions = _extract_all(items, texts, rules, extract)
-        values = [e.value if e is not None else None for e in extractions]
-        scores, errors = _scores(items, values, mra)
-        read_by = [e.rule if e is not None else "missing_prediction" for e in extractions]
+        choice = _choice_flags(items)
+        extractions = _extract_all(items, texts, choice, rules, extract)
+        values = list(map(_VALUE, extractions))
+        scores, errors = _scores(items, values, choice, mra)
+        read_by = list(map(_RULE, extractions))
     rows = build_rows(items, texts, values, read_by, scores)
     return result_from_rows(rules, extract, mra, rows, errors, _unmatched(items, responses, texts))
 
