@@ -84,3 +84,29 @@ def test_cells_of_every_kind_are_written_as_the_csv_module_wrote_them():
         '"x","x","\'\r=1","","","x","","x",False,"x",2\n'
         '"x","x","","",0.0,"x","\'\tc","x",1,"x",0\n'
         '"x","x","\'-x",3.0,1e-20,"x","ok","x","\'+x","x",10\n')
+
+
+def test_minus_zero_is_written_as_to_csv_writes_it_beside_zero():
+    """Found when cells became one per distinct value (issue 25): ``-0.0 == 0.0``, so one cell was made for
+    both and ``-0.0`` came out ``0.0`` (``DataFrame.to_csv`` writes ``-0.0``); ``True == 1.0`` stay apart."""
+    cols = {name: column(["x"] * 4) for name in CSV_COLUMNS}
+    cols["score"] = pd.Series([0.0, -0.0, -0.0, 0.0])
+    cols["extracted"] = pd.Series([0.0, -0.0, True, 1.0], dtype=object)
+    cols["pruned"] = pd.Series([None, float("nan"), pd.NA, None], dtype=object)  # all missing: ""
+    assert pd.DataFrame({"a": [-0.0]}).to_csv(index=False) == "a\n-0.0\n"
+    lines = items_csv_text(pd.DataFrame(cols)).splitlines()[1:]
+    assert lines == ['"x","x","x",0.0,0.0,"x","x","x","","x","x"',
+                     '"x","x","x",-0.0,-0.0,"x","x","x","","x","x"',
+                     '"x","x","x",True,-0.0,"x","x","x","","x","x"',
+                     '"x","x","x",1.0,0.0,"x","x","x","","x","x"']
+
+
+def test_a_text_column_of_distinct_values_is_escaped_in_every_chunk(monkeypatch):
+    """Ids all distinct (escaped a chunk at a time): a formula start or a quote only in the second chunk."""
+    monkeypatch.setattr("spatialbench.scoring.items_file.CHUNK", 2)
+    cols = {name: column(["x"] * 4) for name in CSV_COLUMNS}
+    cols["id"] = column(["a", "b", '"c"', None])
+    cols["prediction"] = column(["p", "q", "r", "=s"])
+    lines = items_csv_text(pd.DataFrame(cols)).splitlines()[1:]
+    assert [line.split(",")[0] for line in lines] == ['"a"', '"b"', '"""c"""', '""']
+    assert [line.split(",")[2] for line in lines] == ['"p"', '"q"', '"r"', '"\'=s"']
