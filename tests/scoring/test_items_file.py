@@ -110,3 +110,14 @@ def test_a_text_column_of_distinct_values_is_escaped_in_every_chunk(monkeypatch)
     lines = items_csv_text(pd.DataFrame(cols)).splitlines()[1:]
     assert [line.split(",")[0] for line in lines] == ['"a"', '"b"', '"""c"""', '""']
     assert [line.split(",")[2] for line in lines] == ['"p"', '"q"', '"r"', '"\'=s"']
+
+
+def test_a_text_column_in_several_arrow_chunks_is_written_whole():
+    """A concatenated column is a chunked Arrow array, with no data buffer to read: main (8bd24d5) failed on
+    it (AttributeError), as the first version of the per-column cells did."""
+    cols = {name: column(["x"] * 3) for name in CSV_COLUMNS}
+    cols["id"] = pd.concat([column(["a", "b"]), column(['"c"'])], ignore_index=True)
+    cols["task"] = pd.concat([column(["t"]), column(["t", "=u"])], ignore_index=True)
+    assert cols["id"].array._pa_array.num_chunks == 2
+    lines = items_csv_text(pd.DataFrame(cols)).splitlines()[1:]
+    assert [line.split(",")[:2] for line in lines] == [['"a"', '"t"'], ['"b"', '"t"'], ['"""c"""', '"\'=u"']]

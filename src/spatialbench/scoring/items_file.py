@@ -97,7 +97,10 @@ def _column(column: pd.Series, end: str) -> _Texts | _Coded:
     Made once per column, then taken a chunk at a time (:class:`_Texts`, :class:`_Coded`).
     """
     if isinstance(column.array, pd.arrays.ArrowStringArray):
-        texts = pa.array(column.array).cast(pa.large_string())
+        texts = pa.array(column.array)
+        if isinstance(texts, pa.ChunkedArray):  # e.g. a column of concatenated frames: one array to slice
+            texts = texts.combine_chunks()
+        texts = texts.cast(pa.large_string())
         # a column whose values repeat (task, scene, rule...) has each distinct value's cell made once
         if len(pc.unique(texts[:CHUNK])) * 2 > min(len(texts), CHUNK):
             return _Texts(texts, pa.scalar('"' + end, pa.large_string()))
