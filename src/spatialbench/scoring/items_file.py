@@ -27,6 +27,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from spatialbench.scoring.render import FORMULA_STARTS
+from spatialbench.scoring.row_frame import arrow_texts
 
 CSV_COLUMNS = ("id", "task", "prediction", "extracted", "score", "rule", "ground_truth", "dataset", "pruned",
                "scene_id", "n_options")
@@ -97,10 +98,7 @@ def _column(column: pd.Series, end: str) -> _Texts | _Coded:
     Made once per column, then taken a chunk at a time (:class:`_Texts`, :class:`_Coded`).
     """
     if isinstance(column.array, pd.arrays.ArrowStringArray):
-        texts = pa.array(column.array)
-        if isinstance(texts, pa.ChunkedArray):  # e.g. a column of concatenated frames: one array to slice
-            texts = texts.combine_chunks()
-        texts = texts.cast(pa.large_string())
+        texts = arrow_texts(column).cast(pa.large_string())  # one array (its buffers are read)
         # a column whose values repeat (task, scene, rule...) has each distinct value's cell made once
         if len(pc.unique(texts[:CHUNK])) * 2 > min(len(texts), CHUNK):
             return _Texts(texts, pa.scalar('"' + end, pa.large_string()))

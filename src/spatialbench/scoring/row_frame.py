@@ -42,6 +42,12 @@ def text_column(cells: list[str | None]) -> pd.Series:
     return column(cells)
 
 
+def arrow_texts(texts: pd.Series) -> pa.Array:
+    """Return an Arrow-backed text Series' values as one Arrow array (a chunked column's chunks joined)."""
+    found = pa.array(texts.array)
+    return found.combine_chunks() if isinstance(found, pa.ChunkedArray) else found
+
+
 def positions(keys: pd.Series, names: list[str]) -> np.ndarray:
     """Return each text of ``keys``'s position in ``names`` (-1 when not there), shape ``(len(keys),)``.
 

@@ -160,7 +160,7 @@ def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | No
             draws[cell.key] = None
         elif table.weighting == "columns":
             parts = is_task.sorted_in(mask)
-            only_by = _only_by(group, table.by)
+            only_by = group.only_by(table.by)
             draws[cell.key] = _nanmean([tasks[p] if only_by else sums.mean(mask & is_task(p)) for p in parts])
         else:
             draws[cell.key] = sums.mean(mask)
@@ -265,10 +265,6 @@ def interval_text(ci: Interval, n: int, scenes: int | None = None) -> str:
         return f"[{ci[0]:.1f}, {ci[1]:.1f}] n={n}"
     few = scenes is not None and 0 < scenes < MIN_SCENES
     return f"- n={n}" + (f" ({scenes} scene)" if few else "")
-
-
-def _only_by(group: Any, by: str) -> bool:
-    return bool(group.where) and all(column == by for column, _ in group.where)
 
 
 def interval(draws: np.ndarray | None, scenes: int) -> Interval:
