@@ -32,6 +32,7 @@ from typing import Any, Literal
 import numpy as np
 import pandas as pd
 import pyarrow.compute as pc
+from pandas.core.groupby import SeriesGroupBy
 
 from spatialbench.records.item import Item
 from spatialbench.scoring.row_frame import arrow_texts
@@ -196,8 +197,8 @@ def grouped(
     Never raises for groups without questions; rows with a NaN score are left out.
     """
     scored = _scored(rows, groups, by, weight)
-    per_part = scored.groupby(by, sort=True)["score"]
-    means = _group_means(scored, by, weight)
+    per_part = scored.groupby(by, sort=True)["score"]  # its keys factorized once: counts and means
+    means = _group_means(scored, by, weight, per_part)
     masks = _Conditions(scored).masks(groups)
     cells = tuple(_cell(scored, group, mask, weighting, by, means, weight)
                   for group, mask in zip(groups, masks, strict=True))
@@ -263,7 +264,9 @@ def _scored(rows: pd.DataFrame, groups: Sequence[Group], by: str, weight: str | 
     """
     wanted = ["id", "scene_id", "score", "answered", "n_options", by, *([weight] if weight else []),
               *(column for g in groups for column, _ in g.where)]
-    return rows.loc[rows["score"].notna(), [c for c in dict.fromkeys(wanted) if c in rows]]
+    columns = [c for c in dict.fromkeys(wanted) if c in rows]
+    valid = rows["score"].notna()
+    return rows[columns] if valid.all() else rows.loc[valid, columns]  # all scored: no copy of each column
 
 
 def _mean(chosen: pd.DataFrame, weight: str | None) -> float:
@@ -273,10 +276,15 @@ def _mean(chosen: pd.DataFrame, weight: str | None) -> float:
     return float((chosen["score"] * chosen[weight]).sum() / chosen[weight].sum())
 
 
-def _group_means(scored: pd.DataFrame, by: str, weight: str | None) -> dict[str, float]:
-    """Mean score per value of ``by`` (sorted); unweighted by pandas' group mean, to the official bits."""
+def _group_means(scored: pd.DataFrame, by: str, weight: str | None,
+                 per_part: SeriesGroupBy | None = None) -> dict[str, float]:
+    """Mean score per value of ``by`` (sorted); unweighted by pandas' group mean, to the official bits.
+
+    ``per_part``: ``scored.groupby(by, sort=True)["score"]`` when the caller made it.
+    """
     if weight is None:
-        return {str(k): float(v) for k, v in scored.groupby(by, sort=True)["score"].mean().items()}
+        per_part = scored.groupby(by, sort=True)["score"] if per_part is None else per_part
+        return {str(k): float(v) for k, v in per_part.mean().items()}
     return {str(k): _mean(part, weight) for k, part in scored.groupby(by, sort=True)}
 
 
