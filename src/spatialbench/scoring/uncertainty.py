@@ -114,8 +114,24 @@ class _Sums:
         """Percent, shape ``(1 + B,)``; NaN in a resample that drew none of the masked questions."""
         width = self.weights.shape[1]
         codes = self.codes[mask]
-        total = self.weights @ np.bincount(codes, weights=self.scores[mask], minlength=width)
-        count = self.weights @ np.bincount(codes, weights=self.counts[mask], minlength=width)
+        return self._percent(np.bincount(codes, weights=self.scores[mask], minlength=width),
+                             np.bincount(codes, weights=self.counts[mask], minlength=width))
+
+    def means_by(self, labels: _Labels) -> dict[str, np.ndarray]:
+        """Return ``{name: mean(labels(name))}`` for every name of ``labels``, in one pass over the rows.
+
+        Each (label, cluster) sum adds its rows in row order, as :meth:`mean` does: the same bits.
+        """
+        width, size = self.weights.shape[1], len(labels.names) * self.weights.shape[1]
+        kept = labels.codes >= 0  # a row without a label (NaN) is in no label's mean
+        cells = (labels.codes * width + self.codes)[kept]
+        totals = np.bincount(cells, weights=self.scores[kept], minlength=size).reshape(-1, width)
+        counts = np.bincount(cells, weights=self.counts[kept], minlength=size).reshape(-1, width)
+        return {name: self._percent(totals[k], counts[k]) for k, name in enumerate(labels.names.tolist())}
+
+    def _percent(self, totals: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """Resampled ``100 · Σ scores / Σ counts`` of per-cluster sums (NaN where a resample has none)."""
+        total, count = self.weights @ totals, self.weights @ counts
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(count > 0, 100.0 * total / count, np.nan)
 
@@ -151,7 +167,9 @@ def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | No
     scored = table.source.reset_index(drop=True)
     is_task, clusters = _row_labels(table)
     sums = _Sums(scored, resampler, table.weight, clusters)
-    tasks = {t: sums.mean(is_task(t)) for t in table.task_scores}
+    by_label = sums.means_by(is_task)
+    # a task without rows here (an inner table of _seeded_ci keeps its table's task_scores): NaN draws
+    tasks = {t: by_label[t] if t in by_label else sums.mean(is_task(t)) for t in table.task_scores}
     draws: dict[str, np.ndarray | None] = {}
     covered = np.zeros(len(scored), dtype=bool)
     group_of = {g.key: (g, mask) for g, mask in zip(table.groups, table.group_masks, strict=True)}
