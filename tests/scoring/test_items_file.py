@@ -121,3 +121,12 @@ def test_a_text_column_in_several_arrow_chunks_is_written_whole():
     assert cols["id"].array._pa_array.num_chunks == 2
     lines = items_csv_text(pd.DataFrame(cols)).splitlines()[1:]
     assert [line.split(",")[:2] for line in lines] == [['"a"', '"t"'], ['"b"', '"t"'], ['"""c"""', '"\'=u"']]
+
+
+def test_an_answer_column_of_texts_floats_and_missing_values_keeps_each_apart():
+    """Texts, floats and missing values are coded in one hashed pass: ``-0.0`` stays apart from ``0.0``,
+    None and NaN are both ``""``, a formula-like text is escaped, a repeated text is the same cell."""
+    cols = {name: column(["x"] * 8) for name in CSV_COLUMNS}
+    cols["extracted"] = pd.Series(["B", 0.0, -0.0, None, float("nan"), "=x", 2.5, "B"], dtype=object)
+    cells = [line.split(",")[3] for line in items_csv_text(pd.DataFrame(cols)).splitlines()[1:]]
+    assert cells == ['"B"', "0.0", "-0.0", '""', '""', '"\'=x"', "2.5", '"B"']

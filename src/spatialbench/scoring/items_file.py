@@ -128,11 +128,15 @@ def _numbers(values: np.ndarray) -> tuple[list[str], np.ndarray]:
 def _objects(values: np.ndarray) -> tuple[list[str], np.ndarray]:
     """Return the cells of an object array's distinct values and each value's index among them.
 
-    Values are coded per kind (texts, floats, bools, missing ones, others one by one): ``True == 1``, yet
-    they are written apart.
+    Texts, floats and missing values (an ``extracted`` column) are coded in one hashed pass
+    (:func:`_texts_and_floats`); any other mix per kind (texts, floats, bools, missing ones, others one by
+    one): ``True == 1``, yet they are written apart.
     """
     if pd.isna(values).all():  # e.g. ``pruned`` without pruned ids: None, NaN, NA... all written ""
         return _missing(values)
+    coded = _texts_and_floats(values)
+    if coded is not None:
+        return coded
     types = set(map(type, values))
     if len(types) == 1:  # one kind: no kind per cell
         return _KIND_CELLS[_KINDS.get(types.pop(), -1)](values)
@@ -145,6 +149,29 @@ def _objects(values: np.ndarray) -> tuple[list[str], np.ndarray]:
         codes[where] = kind_codes + len(cells)
         cells += found
     return cells, codes
+
+
+def _texts_and_floats(values: np.ndarray) -> tuple[list[str], np.ndarray] | None:
+    """Code an object array of texts, floats and missing values by its distinct values; None for others.
+
+    A hash takes equal values for one value: a text only equals a text, but ``1.0 == True`` and
+    ``0.0 == -0.0``, so the rows whose value is no text must all be floats; they are coded by their bits.
+    """
+    try:
+        codes, distinct = pd.factorize(values)  # missing ones (None, NaN) coded -1
+    except TypeError:  # an unhashable value (a list)
+        return None
+    is_text = np.fromiter(map(isinstance, distinct, repeat(str)), dtype=bool, count=len(distinct))
+    numbers = np.flatnonzero(~np.append(is_text, True)[codes])  # a missing value's -1: the appended True
+    if not set(map(type, values[numbers])) <= {float}:
+        return None
+    texts, text_codes = _texts(distinct[is_text])
+    floats, float_codes = _numbers(values[numbers].astype(float))
+    cell_of = np.zeros(len(distinct) + 1, dtype=np.intp)  # by code + 1; a missing value's cell first
+    cell_of[1:][is_text] = 1 + text_codes
+    found = cell_of[codes + 1]
+    found[numbers] = 1 + len(texts) + float_codes
+    return ['""', *texts, *floats], found
 
 
 def _texts(values: np.ndarray) -> tuple[list[str], np.ndarray]:
