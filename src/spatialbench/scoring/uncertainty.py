@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from spatialbench.scoring.grouped import Table
-from spatialbench.scoring.row_frame import positions
+from spatialbench.scoring.row_frame import Labels, positions
 
 RESAMPLES = 1000
 SEED = 0
@@ -102,7 +102,7 @@ class _Sums:
     """Weighted means of masks of one frame's scores under a :class:`Resampler`."""
 
     def __init__(self, rows: pd.DataFrame, resampler: Resampler, weight: str | None = None,
-                 clusters: _Labels | None = None) -> None:
+                 clusters: Labels | None = None) -> None:
         """``clusters``: the rows' :func:`cluster_keys` as labels, when already made (a table's)."""
         self.counts = rows[weight].to_numpy(dtype=float) if weight else np.ones(len(rows))
         self.scores = rows["score"].to_numpy(dtype=float) * self.counts
@@ -117,7 +117,7 @@ class _Sums:
         return self._percent(np.bincount(codes, weights=self.scores[mask], minlength=width),
                              np.bincount(codes, weights=self.counts[mask], minlength=width))
 
-    def means_by(self, labels: _Labels) -> dict[str, np.ndarray]:
+    def means_by(self, labels: Labels) -> dict[str, np.ndarray]:
         """Return ``{name: mean(labels(name))}`` for every name of ``labels``, in one pass over the rows.
 
         Each (label, cluster) sum adds its rows in row order, as :meth:`mean` does: the same bits.
@@ -232,7 +232,7 @@ def _table_clusters(table: Table) -> dict[str, tuple[int, int]]:
     return {k: (int(m.sum()), scenes.count_in(m)) for k, m in masks.items() if m.any()}
 
 
-def _row_labels(table: Table) -> tuple[_Labels, _Labels]:
+def _row_labels(table: Table) -> tuple[Labels, Labels]:
     """Return the labels of the rows' grouping key (``table.by``) and clusters, made once per table.
 
     The draws and the cluster counts both read them (a million rows: ~20 ms a factorization).
@@ -240,43 +240,12 @@ def _row_labels(table: Table) -> tuple[_Labels, _Labels]:
     return _once("labels", table, _make_labels)
 
 
-def _make_labels(table: Table) -> tuple[_Labels, _Labels]:
+def _make_labels(table: Table) -> tuple[Labels, Labels]:
     assert table.source is not None  # checked by the callers, which say which table keeps no rows
     scored = table.source.reset_index(drop=True)
     if not len(scored):
-        return _Labels(np.array([], dtype=str)), _Labels(np.array([], dtype=str))
-    return _Labels(scored[table.by].astype(str)), _Labels(cluster_keys(scored))
-
-
-class _Labels:
-    """A column of texts as integer codes: ``labels(t)`` is ``column == t`` by an integer comparison.
-
-    An Arrow text Series is factorized by Arrow: no Python string made per row (a million rows: ~0.2 s).
-    """
-
-    def __init__(self, column: np.ndarray | pd.Series) -> None:
-        self.codes, names = pd.factorize(column)
-        self.names = np.asarray(names, dtype=object)
-        self.code_of = {name: code for code, name in enumerate(self.names.tolist())}
-
-    def __call__(self, label: str) -> np.ndarray:
-        return self.codes == self.code_of.get(label, -2)  # factorize gives -1 to nothing here (no NaN)
-
-    def sorted_in(self, mask: np.ndarray) -> list[str]:
-        """Return ``sorted(set(column[mask]))``."""
-        return sorted(self.names[self._present(mask)[1:]].tolist())
-
-    def count_in(self, mask: np.ndarray) -> int:
-        """Return ``len(set(column[mask]))`` (a NaN counted once)."""
-        return int(np.count_nonzero(self._present(mask)))
-
-    def columns_in(self, columns: Mapping[str, int]) -> np.ndarray:
-        """Return each row's column of its label in ``columns`` (KeyError for a label not there)."""
-        return np.asarray([columns[name] for name in self.names.tolist()], dtype=np.int64)[self.codes]
-
-    def _present(self, mask: np.ndarray) -> np.ndarray:
-        """Whether each code (-1 for NaN first, then each name's) occurs in ``mask``: counted, not sorted."""
-        return np.bincount(self.codes[mask] + 1, minlength=len(self.names) + 1) > 0
+        return Labels(np.array([], dtype=str)), Labels(np.array([], dtype=str))
+    return Labels(scored[table.by].astype(str)), Labels(cluster_keys(scored))
 
 
 def too_few(questions: int, scenes: int) -> bool:
