@@ -84,3 +84,49 @@ def test_cells_of_every_kind_are_written_as_the_csv_module_wrote_them():
         '"x","x","\'\r=1","","","x","","x",False,"x",2\n'
         '"x","x","","",0.0,"x","\'\tc","x",1,"x",0\n'
         '"x","x","\'-x",3.0,1e-20,"x","ok","x","\'+x","x",10\n')
+
+
+def test_minus_zero_is_written_as_to_csv_writes_it_beside_zero():
+    """Found when cells became one per distinct value (issue 25): ``-0.0 == 0.0``, so one cell was made for
+    both and ``-0.0`` came out ``0.0`` (``DataFrame.to_csv`` writes ``-0.0``); ``True == 1.0`` stay apart."""
+    cols = {name: column(["x"] * 4) for name in CSV_COLUMNS}
+    cols["score"] = pd.Series([0.0, -0.0, -0.0, 0.0])
+    cols["extracted"] = pd.Series([0.0, -0.0, True, 1.0], dtype=object)
+    cols["pruned"] = pd.Series([None, float("nan"), pd.NA, None], dtype=object)  # all missing: ""
+    assert pd.DataFrame({"a": [-0.0]}).to_csv(index=False) == "a\n-0.0\n"
+    lines = items_csv_text(pd.DataFrame(cols)).splitlines()[1:]
+    assert lines == ['"x","x","x",0.0,0.0,"x","x","x","","x","x"',
+                     '"x","x","x",-0.0,-0.0,"x","x","x","","x","x"',
+                     '"x","x","x",True,-0.0,"x","x","x","","x","x"',
+                     '"x","x","x",1.0,0.0,"x","x","x","","x","x"']
+
+
+def test_a_text_column_of_distinct_values_is_escaped_in_every_chunk(monkeypatch):
+    """Ids all distinct (escaped a chunk at a time): a formula start or a quote only in the second chunk."""
+    monkeypatch.setattr("spatialbench.scoring.items_file.CHUNK", 2)
+    cols = {name: column(["x"] * 4) for name in CSV_COLUMNS}
+    cols["id"] = column(["a", "b", '"c"', None])
+    cols["prediction"] = column(["p", "q", "r", "=s"])
+    lines = items_csv_text(pd.DataFrame(cols)).splitlines()[1:]
+    assert [line.split(",")[0] for line in lines] == ['"a"', '"b"', '"""c"""', '""']
+    assert [line.split(",")[2] for line in lines] == ['"p"', '"q"', '"r"', '"\'=s"']
+
+
+def test_a_text_column_in_several_arrow_chunks_is_written_whole():
+    """A concatenated column is a chunked Arrow array, with no data buffer to read: main (8bd24d5) failed on
+    it (AttributeError), as the first version of the per-column cells did."""
+    cols = {name: column(["x"] * 3) for name in CSV_COLUMNS}
+    cols["id"] = pd.concat([column(["a", "b"]), column(['"c"'])], ignore_index=True)
+    cols["task"] = pd.concat([column(["t"]), column(["t", "=u"])], ignore_index=True)
+    assert cols["id"].array._pa_array.num_chunks == 2
+    lines = items_csv_text(pd.DataFrame(cols)).splitlines()[1:]
+    assert [line.split(",")[:2] for line in lines] == [['"a"', '"t"'], ['"b"', '"t"'], ['"""c"""', '"\'=u"']]
+
+
+def test_an_answer_column_of_texts_floats_and_missing_values_keeps_each_apart():
+    """Texts, floats and missing values are coded in one hashed pass: ``-0.0`` stays apart from ``0.0``,
+    None and NaN are both ``""``, a formula-like text is escaped, a repeated text is the same cell."""
+    cols = {name: column(["x"] * 8) for name in CSV_COLUMNS}
+    cols["extracted"] = pd.Series(["B", 0.0, -0.0, None, float("nan"), "=x", 2.5, "B"], dtype=object)
+    cells = [line.split(",")[3] for line in items_csv_text(pd.DataFrame(cols)).splitlines()[1:]]
+    assert cells == ['"B"', "0.0", "-0.0", '""', '""', '"\'=x"', "2.5", '"B"']

@@ -8,7 +8,14 @@ import pytest
 
 from spatialbench.scoring.grouped import Group, grouped
 from spatialbench.scoring.rules import task_table
-from spatialbench.scoring.uncertainty import Resampler, minimum_detectable, paired, table_ci, table_draws
+from spatialbench.scoring.uncertainty import (
+    Resampler,
+    minimum_detectable,
+    paired,
+    table_ci,
+    table_clusters,
+    table_draws,
+)
 
 
 def _rows(scores: np.ndarray, per_scene: int, task: str = "t") -> pd.DataFrame:
@@ -198,3 +205,30 @@ def test_overall_interval_resamples_only_the_questions_the_point_counts() -> Non
     expected = table_ci(grouped(inner, [Group.of("all", task=("rotation", "among", "around"))]))["overall"]
     assert (low, high) == expected
     assert table_ci(table)["translation"] is None  # its 1 question from 1 scene: no interval (MIN_SCENES)
+
+
+def test_scene_counts_by_hand_an_item_without_scene_its_own_cluster() -> None:
+    rows = pd.DataFrame({"id": ["1", "2", "3", "4", "5"], "task": ["a", "a", "b", "b", "b"],
+                         "scene_id": ["s1", "s1", "s1", "s2", None], "score": [1.0, 0.0, 1.0, 1.0, 0.0],
+                         "answered": True})
+    table = grouped(rows, [Group.of("a", task="a"), Group.of("b", task="b")])
+    # b: s1, s2 and item:5; overall: the same three scenes
+    assert table_clusters(table) == {"a": (2, 1), "b": (3, 3), "overall": (5, 3)}
+
+
+def test_a_resampler_without_one_of_the_tables_scenes_names_it() -> None:
+    table = grouped(_rows(np.ones(4), 2), [Group.of("t", task="t")])  # scenes s0, s1
+    with pytest.raises(KeyError, match="s1"):
+        table_draws(table, Resampler.of(["s0"]))
+
+
+def test_task_draws_by_hand_a_row_without_task_in_none() -> None:
+    rows = pd.DataFrame({"id": ["1", "2", "3", "4"], "task": pd.Series(["x", "x", "y", None], dtype="str"),
+                         "scene_id": ["s1", "s2", "s1", "s2"], "score": [1.0, 0.0, 0.5, 1.0],
+                         "answered": True})
+    table = task_table(rows)
+    # row 0 the point; then s1 drawn twice, then s2 drawn twice (y has no question in s2: NaN)
+    resampler = Resampler({"s1": 0, "s2": 1}, np.array([[1.0, 1.0], [2.0, 0.0], [0.0, 2.0]]))
+    draws = table_draws(table, resampler)
+    assert draws["x"] is not None and draws["x"].tolist() == [50.0, 100.0, 0.0]
+    assert draws["y"] is not None and np.array_equal(draws["y"], [50.0, 50.0, np.nan], equal_nan=True)

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from spatialbench.scoring.grouped import Table
-from spatialbench.scoring.row_frame import positions
+from spatialbench.scoring.row_frame import Labels, positions
 
 RESAMPLES = 1000
 SEED = 0
@@ -101,18 +101,37 @@ class Resampler:
 class _Sums:
     """Weighted means of masks of one frame's scores under a :class:`Resampler`."""
 
-    def __init__(self, rows: pd.DataFrame, resampler: Resampler, weight: str | None = None) -> None:
+    def __init__(self, rows: pd.DataFrame, resampler: Resampler, weight: str | None = None,
+                 clusters: Labels | None = None) -> None:
+        """``clusters``: the rows' :func:`cluster_keys` as labels, when already made (a table's)."""
         self.counts = rows[weight].to_numpy(dtype=float) if weight else np.ones(len(rows))
         self.scores = rows["score"].to_numpy(dtype=float) * self.counts
-        self.codes = _codes(cluster_keys(rows), resampler.clusters)
+        self.codes = (_codes(cluster_keys(rows), resampler.clusters) if clusters is None
+                      else clusters.columns_in(resampler.clusters))
         self.weights = resampler.weights
 
     def mean(self, mask: np.ndarray) -> np.ndarray:
         """Percent, shape ``(1 + B,)``; NaN in a resample that drew none of the masked questions."""
         width = self.weights.shape[1]
         codes = self.codes[mask]
-        total = self.weights @ np.bincount(codes, weights=self.scores[mask], minlength=width)
-        count = self.weights @ np.bincount(codes, weights=self.counts[mask], minlength=width)
+        return self._percent(np.bincount(codes, weights=self.scores[mask], minlength=width),
+                             np.bincount(codes, weights=self.counts[mask], minlength=width))
+
+    def means_by(self, labels: Labels) -> dict[str, np.ndarray]:
+        """Return ``{name: mean(labels(name))}`` for every name of ``labels``, in one pass over the rows.
+
+        Each (label, cluster) sum adds its rows in row order, as :meth:`mean` does: the same bits.
+        """
+        width, size = self.weights.shape[1], len(labels.names) * self.weights.shape[1]
+        kept = labels.codes >= 0  # a row without a label (NaN) is in no label's mean
+        cells = (labels.codes * width + self.codes)[kept]
+        totals = np.bincount(cells, weights=self.scores[kept], minlength=size).reshape(-1, width)
+        counts = np.bincount(cells, weights=self.counts[kept], minlength=size).reshape(-1, width)
+        return {name: self._percent(totals[k], counts[k]) for k, name in enumerate(labels.names.tolist())}
+
+    def _percent(self, totals: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """Resampled ``100 · Σ scores / Σ counts`` of per-cluster sums (NaN where a resample has none)."""
+        total, count = self.weights @ totals, self.weights @ counts
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(count > 0, 100.0 * total / count, np.nan)
 
@@ -146,10 +165,11 @@ def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | No
     if table.source is None:
         raise ValueError(f"table {table.title!r} keeps no rows to resample")
     scored = table.source.reset_index(drop=True)
-    sums = _Sums(scored, resampler, table.weight)
-    by = scored[table.by].astype(str) if len(scored) else np.array([], dtype=str)
-    is_task = _Labels(by)
-    tasks = {t: sums.mean(is_task(t)) for t in table.task_scores}
+    is_task, clusters = _row_labels(table)
+    sums = _Sums(scored, resampler, table.weight, clusters)
+    by_label = sums.means_by(is_task)
+    # a task without rows here (an inner table of _seeded_ci keeps its table's task_scores): NaN draws
+    tasks = {t: by_label[t] if t in by_label else sums.mean(is_task(t)) for t in table.task_scores}
     draws: dict[str, np.ndarray | None] = {}
     covered = np.zeros(len(scored), dtype=bool)
     group_of = {g.key: (g, mask) for g, mask in zip(table.groups, table.group_masks, strict=True)}
@@ -160,7 +180,7 @@ def table_draws(table: Table, resampler: Resampler) -> dict[str, np.ndarray | No
             draws[cell.key] = None
         elif table.weighting == "columns":
             parts = is_task.sorted_in(mask)
-            only_by = _only_by(group, table.by)
+            only_by = group.only_by(table.by)
             draws[cell.key] = _nanmean([tasks[p] if only_by else sums.mean(mask & is_task(p)) for p in parts])
         else:
             draws[cell.key] = sums.mean(mask)
@@ -204,40 +224,28 @@ def _once(kind: str, table: Table, compute: Callable[[Table], V]) -> V:
 def _table_clusters(table: Table) -> dict[str, tuple[int, int]]:
     if table.source is None:
         raise ValueError(f"table {table.title!r} keeps no rows to resample")
-    scored = table.source.reset_index(drop=True)
-    keys = cluster_keys(scored) if len(scored) else np.array([], dtype=str)
-    by = scored[table.by].astype(str) if len(scored) else np.array([], dtype=str)
     mask_of = {g.key: mask for g, mask in zip(table.groups, table.group_masks, strict=True)}
     masks = {c.key: mask_of[c.key] for c in table.cells if c.key in mask_of}
-    is_task = _Labels(by)
+    is_task, scenes = _row_labels(table)
     masks.update({t: is_task(t) for t in {*table.task_scores, *table.other_tasks}})
-    masks["overall"] = np.ones(len(scored), dtype=bool)
-    scenes = _Labels(keys)
+    masks["overall"] = np.ones(len(table.source), dtype=bool)
     return {k: (int(m.sum()), scenes.count_in(m)) for k, m in masks.items() if m.any()}
 
 
-class _Labels:
-    """A column of texts as integer codes: ``labels(t)`` is ``column == t`` by an integer comparison.
+def _row_labels(table: Table) -> tuple[Labels, Labels]:
+    """Return the labels of the rows' grouping key (``table.by``) and clusters, made once per table.
 
-    An Arrow text Series is factorized by Arrow: no Python string made per row (a million rows: ~0.2 s).
+    The draws and the cluster counts both read them (a million rows: ~20 ms a factorization).
     """
+    return _once("labels", table, _make_labels)
 
-    def __init__(self, column: np.ndarray | pd.Series) -> None:
-        self.codes, names = pd.factorize(column)
-        self.names = np.asarray(names, dtype=object)
-        self.code_of = {name: code for code, name in enumerate(self.names.tolist())}
 
-    def __call__(self, label: str) -> np.ndarray:
-        return self.codes == self.code_of.get(label, -2)  # factorize gives -1 to nothing here (no NaN)
-
-    def sorted_in(self, mask: np.ndarray) -> list[str]:
-        """Return ``sorted(set(column[mask]))``."""
-        found = np.unique(self.codes[mask])
-        return sorted(self.names[found[found >= 0]].tolist())
-
-    def count_in(self, mask: np.ndarray) -> int:
-        """Return ``len(set(column[mask]))``."""
-        return len(np.unique(self.codes[mask]))
+def _make_labels(table: Table) -> tuple[Labels, Labels]:
+    assert table.source is not None  # checked by the callers, which say which table keeps no rows
+    scored = table.source.reset_index(drop=True)
+    if not len(scored):
+        return Labels(np.array([], dtype=str)), Labels(np.array([], dtype=str))
+    return Labels(scored[table.by].astype(str)), Labels(cluster_keys(scored))
 
 
 def too_few(questions: int, scenes: int) -> bool:
@@ -265,10 +273,6 @@ def interval_text(ci: Interval, n: int, scenes: int | None = None) -> str:
         return f"[{ci[0]:.1f}, {ci[1]:.1f}] n={n}"
     few = scenes is not None and 0 < scenes < MIN_SCENES
     return f"- n={n}" + (f" ({scenes} scene)" if few else "")
-
-
-def _only_by(group: Any, by: str) -> bool:
-    return bool(group.where) and all(column == by for column, _ in group.where)
 
 
 def interval(draws: np.ndarray | None, scenes: int) -> Interval:
@@ -311,7 +315,7 @@ def _seeded_ci(table: Table) -> dict[str, Interval]:
     if table.source is None:
         return _intervals(table, Resampler.of([]))
     scored = table.source.reset_index(drop=True)
-    out = _intervals(table, Resampler.for_rows(scored))
+    out = _intervals(table, Resampler.of(_row_labels(table)[1].names.tolist()))  # the clusters of its rows
     covered = np.zeros(len(scored), dtype=bool)
     for mask in table.group_masks:
         covered |= mask
