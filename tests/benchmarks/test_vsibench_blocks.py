@@ -1,4 +1,4 @@
-"""VSI-Bench annotations read in blocks (issue 25): the same items and row errors however lines fall in blocks.
+"""VSI-Bench annotations read in blocks (issue 25): the same items and row errors however the lines fall.
 
 Clean blocks are held and their ids checked at once; a repeated id, a bad line or a file boundary between
 them must give the row errors, in file order, that a line-by-line reading gives.
