@@ -232,3 +232,13 @@ def test_task_draws_by_hand_a_row_without_task_in_none() -> None:
     draws = table_draws(table, resampler)
     assert draws["x"] is not None and draws["x"].tolist() == [50.0, 100.0, 0.0]
     assert draws["y"] is not None and np.array_equal(draws["y"], [50.0, 50.0, np.nan], equal_nan=True)
+
+
+def test_a_table_of_no_rows_has_no_intervals():
+    """A baseline that answers none of a benchmark's tasks scores no row (vsi-super-count's chance rows)."""
+    from spatialbench.benchmarks import get_benchmark
+    from spatialbench.scoring.scorer import build_rows
+
+    rows = build_rows([], [], [], [], [])
+    table = get_benchmark("vsibench").scoring.table(rows)
+    assert set(table_ci(table).values()) == {None}

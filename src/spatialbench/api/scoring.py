@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
@@ -29,6 +29,7 @@ from spatialbench.runs.folder import RunFolder, open_run
 from spatialbench.scoring.predictions import Predictions
 from spatialbench.scoring.scorer import ScoreResult
 
+Loaded = TypeVar("Loaded", LoadedItems, LoadedTable)
 SHOWN_ERRORS = 10
 """Bad rows and unmatched ids named in a note (the rest are counted)."""
 
@@ -127,21 +128,19 @@ def load_annotations(
     Raises:
         ScoreInputError: an unreadable file, an option the benchmark does not take, no usable item.
     """
-    loaded = _load(spec, Path(annotations), _path(pruned_ids), subset, _Notes(notify), options)
-    assert isinstance(loaded, LoadedItems)  # loaded as items (columns=False)
-    return loaded
+    return _load(spec.load_items, spec, Path(annotations), _path(pruned_ids), subset, _Notes(notify), options)
 
 
 def _load(
-    spec: BenchmarkSpec, annotations: Path, pruned_ids: Path | None, subset: str | None, notes: _Notes,
-    options: Mapping[str, Any] | None = None, columns: bool = False,
-) -> LoadedItems | LoadedTable:
-    """Load the items (``columns``: as a :class:`LoadedTable`, for the scorer: no Item made per row)."""
+    load: Callable[..., Loaded], spec: BenchmarkSpec, annotations: Path, pruned_ids: Path | None,
+    subset: str | None, notes: _Notes, options: Mapping[str, Any] | None = None,
+) -> Loaded:
+    """Load the items with ``spec.load_items``, or ``spec.load_table`` (the scorer's: no Item per row)."""
     loader = {**(options or {}), **({"pruned_ids": pruned_ids} if pruned_ids is not None else {})}
     loader = {**loader, "subset": subset} if subset else loader
     with _as_input_error():
         spec.check_options(loader)  # an option the benchmark lacks (a subset, pruned ids): one line
-        items = (spec.load_table if columns else spec.load_items)(annotations, **loader)
+        items = load(annotations, **loader)
     notes.rows("annotation", items.errors)
     metadata = items.column("metadata") if isinstance(items, ItemTable) else [i.metadata for i in items]
     budgets = sorted({str(m["budget"]) for m in metadata if "budget" in m})
@@ -182,14 +181,14 @@ def _read(
         raise ScoreInputError("--predictions needs --annotations")
     spec = _lookup(benchmark or (folder.benchmark if folder is not None else default_benchmark))
     data = annotations if annotations is not None else folder.data_path  # type: ignore[union-attr]
-    loaded = _load(spec, data, options["pruned_ids"], options["subset"], notes,
-                   {**(folder.options if folder is not None else {}), **options.get("options", {})},
-                   columns=folder is None)
+    args = (spec, data, options["pruned_ids"], options["subset"], notes,
+            {**(folder.options if folder is not None else {}), **options.get("options", {})})
+    loaded = _load(spec.load_items, *args) if folder is not None else _load(spec.load_table, *args)
     flagged = _flagged(loaded, options["exclude"], spec.name, notes)
     extract, mra = options["extract"], options["mra"]
     with _as_input_error():
         if folder is not None:
-            assert isinstance(loaded, LoadedItems)  # loaded as items (columns=False)
+            assert isinstance(loaded, LoadedItems)  # a run's items are loaded as items (load_items)
             result = folder.score(loaded, extract=extract, mra=mra, exclude=flagged)
             items: Sequence[Item] = folder.items(loaded, exclude=flagged)
             read = Predictions(format="baseline") if folder.baseline else Predictions(
@@ -199,7 +198,7 @@ def _read(
         from spatialbench.scoring.predictions import read_predictions
         from spatialbench.scoring.scorer import score_items
 
-        table = ItemTable.of(loaded)  # the loaded table itself (columns=True)
+        table = ItemTable.of(loaded)  # the loaded table itself (load_table)
         items = table.take([k for k, i in enumerate(_ids(table)) if i not in flagged]) if flagged else table
         read = read_predictions(predictions, items, options["predictions_format"],  # type: ignore[arg-type]
                                 options["response_field"])

@@ -281,8 +281,7 @@ def read_predictions(
 
 def _question_of(items: ItemTable) -> Callable[[dict[str, Any]], str | None]:
     """Return doc → the question of the item it names (its id, else the scene + question join), or None."""
-    questions = dict(zip(items.column("id"), items.column("question"), strict=True))
-    joiner = _Joiner(items)
+    questions, joiner = dict(zip(items.column("id"), items.column("question"), strict=True)), _Joiner(items)
 
     def question(doc: dict[str, Any]) -> str | None:
         found = _item_id(doc, joiner)

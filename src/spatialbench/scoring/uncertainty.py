@@ -122,11 +122,11 @@ class _Sums:
 
         Each (label, cluster) sum adds its rows in row order, as :meth:`mean` does: the same bits.
         """
-        width, size = self.weights.shape[1], len(labels.names) * self.weights.shape[1]
+        shape = (len(labels.names), self.weights.shape[1])  # explicit: a resampler of no cluster has width 0
         kept = labels.codes >= 0  # a row without a label (NaN) is in no label's mean
-        cells = (labels.codes * width + self.codes)[kept]
-        totals = np.bincount(cells, weights=self.scores[kept], minlength=size).reshape(-1, width)
-        counts = np.bincount(cells, weights=self.counts[kept], minlength=size).reshape(-1, width)
+        cells = (labels.codes * shape[1] + self.codes)[kept]
+        totals = np.bincount(cells, weights=self.scores[kept], minlength=shape[0] * shape[1]).reshape(shape)
+        counts = np.bincount(cells, weights=self.counts[kept], minlength=shape[0] * shape[1]).reshape(shape)
         return {name: self._percent(totals[k], counts[k]) for k, name in enumerate(labels.names.tolist())}
 
     def _percent(self, totals: np.ndarray, counts: np.ndarray) -> np.ndarray:
