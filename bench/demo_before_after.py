@@ -72,10 +72,11 @@ def summary(name: str, runs: list[dict[str, float]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", type=Path, required=True, help="source folder of the 'before' code")
-    parser.add_argument("--after", type=Path, default=Path(__file__).resolve().parents[1] / "src")
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--scenes", type=int, default=3)
-    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--after", type=Path, default=Path(__file__).resolve().parents[1] / "src",
+                        help="source folder of the 'after' code (default: this checkout's src)")
+    parser.add_argument("--repeats", type=int, default=3, help="demo runs of each tree, alternating")
+    parser.add_argument("--scenes", type=int, default=3, help="scenes of the demo (its default: 3)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="video length of each scene, seconds")
     args = parser.parse_args()
     rows: dict[str, list[dict[str, float]]] = {"before": [], "after": []}
     files: dict[str, dict[str, str]] = {}

@@ -25,9 +25,9 @@ GOAL_S, FAST_GOAL_S, RSS_GOAL_MB = 300.0, 30.0, 800.0
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--scenes", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--seconds", type=float, default=DEMO_SECONDS)
+    parser.add_argument("--scenes", type=int, default=3, help="scenes of the demo (its default: 3)")
+    parser.add_argument("--seed", type=int, default=0, help="the demo's seed")
+    parser.add_argument("--seconds", type=float, default=DEMO_SECONDS, help="video length of each scene, s")
     parser.add_argument(
         "--out", type=Path, default=None, help="keep the output here (default: a temp folder)"
     )

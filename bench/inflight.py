@@ -137,12 +137,12 @@ def main() -> None:
     parser.add_argument("--data", type=Path, help="a VSI-Bench-format folder (default: many short videos)")
     parser.add_argument("--warm", action="store_true",
                         help="time a second run in one process, its frames decoded by the first (a sweep)")
-    parser.add_argument("--videos", type=int, default=40)
-    parser.add_argument("--per-video", type=int, default=8)
-    parser.add_argument("--frames", default="uniform:8")
-    parser.add_argument("--latency", type=float, default=0.2)
-    parser.add_argument("--concurrency", type=int, default=16)
-    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--videos", type=int, default=40, help="short videos made (without --data)")
+    parser.add_argument("--per-video", type=int, default=8, help="questions per video (without --data)")
+    parser.add_argument("--frames", default="uniform:8", help="frame selection of the run")
+    parser.add_argument("--latency", type=float, default=0.2, help="the server's answer time, seconds")
+    parser.add_argument("--concurrency", type=int, default=16, help="requests in flight at most")
+    parser.add_argument("--repeats", type=int, default=2, help="runs of each client, alternating")
     args = parser.parse_args()
     sources = args.src or [ROOT / "src"]
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores; {args.latency * 1000:.0f} ms, "

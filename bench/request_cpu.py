@@ -98,10 +98,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--src", action="append", type=Path, help="client source folder (default: src)")
     parser.add_argument("--data", type=Path, help="a VSI-Bench-format folder (default: a 1-scene demo)")
-    parser.add_argument("--frames", default="uniform:32")
-    parser.add_argument("--latency", type=float, default=0.2)
+    parser.add_argument("--frames", default="uniform:32", help="frame selection of the run")
+    parser.add_argument("--latency", type=float, default=0.2, help="the server's answer time, seconds")
     parser.add_argument("--concurrency", type=int, action="append", help="default: 1 and 16")
-    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=2, help="runs of each client and concurrency")
     args = parser.parse_args()
     sources = args.src or [ROOT / "src"]
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores; "

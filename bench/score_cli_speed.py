@@ -19,6 +19,8 @@ the same annotation and prediction lines in this process, results dropped, and k
 ratio to it, and whether the two trees wrote byte-identical ``scores.json`` / ``items.csv`` / ``scores.md``.
 
 ``--cli-only`` (with ``--src``) leaves out the steps' child processes: half the time on a busy machine.
+With ``--src`` the inputs are JSONL annotations and predictions unless ``--annotations`` /
+``--predictions`` name others (each combination compared in turn); peak RSS is printed per tree.
 
 ``--data DIR`` writes the input files there and keeps them; ``--keep DIR`` keeps each run's output
 folder under DIR (``DIR/<annotations>-<predictions>/``), so the files of two versions can be compared
@@ -170,8 +172,9 @@ def parser_floor(annotations: Path, predictions: Path, keep: bool = False) -> fl
     return cpu
 
 
-def child_cpu(src: Path, command: list[str], log: Path) -> tuple[float, float, list[float]]:
-    """Run ``command`` with ``PYTHONPATH=src``; return CPU s, wall s, the ``CPU [...]`` line's numbers."""
+def child_cpu(src: Path, command: list[str], log: Path) -> tuple[float, float, list[float], float]:
+    """Run ``command`` with ``PYTHONPATH=src``; return CPU s, wall s, the ``CPU [...]`` line's numbers and
+    peak RSS (MB)."""
     env = {**os.environ, "PYTHONPATH": str(src)}
     start = time.perf_counter()
     with log.open("w") as out:
@@ -182,34 +185,41 @@ def child_cpu(src: Path, command: list[str], log: Path) -> tuple[float, float, l
         sys.exit(f"{src}: {command[-5:]} failed:\n{log.read_text()[-2000:]}")
     stage_lines = [line for line in log.read_text().splitlines() if line.startswith("CPU [")]
     stages = json.loads(stage_lines[-1][4:]) if stage_lines else []
-    return usage.ru_utime + usage.ru_stime, wall, stages
+    return usage.ru_utime + usage.ru_stime, wall, stages, usage.ru_maxrss / 1024
 
 
-def span(values: list[float]) -> str:
-    return f"{min(values):.2f}-{max(values):.2f}"
+def span(values: list[float], digits: int = 2) -> str:
+    return f"{min(values):.{digits}f}-{max(values):.{digits}f}"
 
 
 def compare(args: argparse.Namespace, paths: dict[str, Path], folder: Path) -> None:
-    """``--src``: this checkout and ``args.src`` side by side (module docstring), JSONL inputs."""
-    inputs = [str(paths["jsonl"]), str(paths["pred-jsonl"])]
+    """``--src``: this checkout and ``args.src`` side by side (module docstring), per input combination."""
+    for ann in args.annotations.split(","):
+        for pred in args.predictions.split(","):
+            compare_one(args, f"{ann}-{pred}", [paths[ann], paths[f"pred-{pred}"]], folder)
+
+
+def compare_one(args: argparse.Namespace, label: str, inputs: list[Path], folder: Path) -> None:
     sources = {"this": HERE_SRC, "other": args.src.resolve()}
-    cli = [sys.executable, "-c", "from spatialbench.cli.main import app; app()", "score", "-a", inputs[0],
-           "-p", inputs[1], "-o"]
-    runs: dict[str, list[tuple[float, float, list[float]]]] = {name: [] for name in sources}
+    outs = {name: (args.keep or folder) / f"{label}-{name}" for name in sources}
+    cli = [sys.executable, "-c", "from spatialbench.cli.main import app; app()", "score",
+           "-a", str(inputs[0]), "-p", str(inputs[1]), "-o"]
+    runs: dict[str, list[tuple[float, float, list[float], float]]] = {name: [] for name in sources}
     loads: dict[str, list[float]] = {name: [] for name in sources}
     floors, kept = [], []
     for _ in range(args.repeat):
         for name, src in sources.items():
             loads[name].append(os.getloadavg()[0])
-            total, wall, _ = child_cpu(src, [*cli, str(folder / f"out-{name}")], folder / "cli.log")
-            stage = [sys.executable, __file__, "--stage-child", *inputs, str(folder / "stage-out")]
+            total, wall, _, rss = child_cpu(src, [*cli, str(outs[name])], folder / "cli.log")
+            stage = [sys.executable, __file__, "--stage-child", *map(str, inputs), str(folder / "stage-out")]
             steps = [] if args.cli_only else child_cpu(src, stage, folder / "stage.log")[2]
-            runs[name].append((total, wall, steps))
+            runs[name].append((total, wall, steps, rss))
             loads[name].append(os.getloadavg()[0])
-        floors.append(parser_floor(paths["jsonl"], paths["pred-jsonl"]))
-        kept.append(parser_floor(paths["jsonl"], paths["pred-jsonl"], keep=True))
+        floors.append(parser_floor(*inputs))
+        kept.append(parser_floor(*inputs, keep=True))
     floor = min(floors)
-    print(f"{args.n:,} predictions, {args.repeat} runs each (min-max), alternating; {os.cpu_count()} cores")
+    print(f"{args.n:,} predictions ({label}), {args.repeat} runs each (min-max), alternating; "
+          f"{os.cpu_count()} cores")
     print(f"  parser floor (orjson, annotation + prediction lines, CPU s): {span(floors)} "
           f"({span(kept)} with the parsed objects kept)")
     for name, src in sources.items():
@@ -217,9 +227,10 @@ def compare(args: argparse.Namespace, paths: dict[str, Path], folder: Path) -> N
         steps = "not run (--cli-only)" if args.cli_only else ", ".join(
             f"{s} {span([r[2][k] for r in runs[name]])}" for k, s in enumerate(STAGES))
         print(f"  {name} ({src}): CLI {span(totals)} s CPU ({min(totals) / floor:.1f}-"
-              f"{max(totals) / floor:.1f}x the floor), {span(walls)} s wall, load average "
-              f"{span(loads[name])}; steps (CPU s): {steps}")
-    same = all(filecmp.cmp(folder / "out-this" / f, folder / "out-other" / f, shallow=False)
+              f"{max(totals) / floor:.1f}x the floor), {span(walls)} s wall, peak RSS "
+              f"{span([r[3] for r in runs[name]], 0)} MB, load average {span(loads[name])}; "
+              f"steps (CPU s): {steps}")
+    same = all(filecmp.cmp(outs["this"] / f, outs["other"] / f, shallow=False)
                for f in ("scores.json", "items.csv", "scores.md"))
     print(f"  output files of the two: {'byte-identical' if same else 'DIFFERENT'}")
 
@@ -250,18 +261,22 @@ def run_all(args: argparse.Namespace, paths: dict[str, Path], folder: Path) -> N
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=1_000_000)
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--repeat", type=int, default=2)
-    parser.add_argument("--annotations", default="jsonl,parquet")
-    parser.add_argument("--predictions", default="jsonl,lmms-eval")
-    parser.add_argument("--stages", action="store_true")
-    parser.add_argument("--keep", type=Path)
+    parser.add_argument("--n", type=int, default=1_000_000, help="items (and predictions) to build")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the built items and responses")
+    parser.add_argument("--repeat", type=int, default=2, help="runs of each combination (of each tree)")
+    parser.add_argument("--annotations", help="annotation files to score: jsonl, parquet, comma-separated "
+                        "(default jsonl,parquet; with --src jsonl)")
+    parser.add_argument("--predictions", help="prediction files: jsonl, lmms-eval, comma-separated "
+                        "(default jsonl,lmms-eval; with --src jsonl)")
+    parser.add_argument("--stages", action="store_true", help="also time the CLI's steps, one by one")
+    parser.add_argument("--keep", type=Path, help="keep each run's output folder under this folder")
     parser.add_argument("--data", type=Path, help="write the input files here (kept) instead of a temp dir")
     parser.add_argument("--src", type=Path, help="compare with this other checkout's src folder")
     parser.add_argument("--cli-only", action="store_true", help="--src: time the CLI only, not its steps")
     parser.add_argument("--stage-child", nargs=3, type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    args.annotations = args.annotations or ("jsonl" if args.src else "jsonl,parquet")
+    args.predictions = args.predictions or ("jsonl" if args.src else "jsonl,lmms-eval")
     if args.stage_child:
         stages(*args.stage_child)
         return

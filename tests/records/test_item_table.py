@@ -20,6 +20,7 @@ def test_a_table_of_items_gives_them_back_in_order():
     assert table.column("id") == ["a", "b"] and table.column("options") == [(), ("A. x", "B. y")]
     assert list(table[1:]) == ITEMS[1:] and list(table.take([1, 0])) == ITEMS[::-1]
     assert ItemTable.of(table) is table and ITEMS[1] in table
+    assert repr(table) == "ItemTable(2 items: ids 'a', 'b'; list(table) gives the Item objects)"
     # every field as an Item made by pydantic holds it: equal models, equal dumps
     assert [i.model_dump() for i in table] == [i.model_dump() for i in ITEMS]
 

@@ -5,7 +5,8 @@ in field order) and is a ``Sequence[Item]``: ``table[k]`` and iteration make eac
 asked for (:func:`~spatialbench.records.bulk.item_of`: equal to the item the loader would have kept, a
 new object each time). A loader that checks its rows column by column hands its columns over as they are
 (VSI-Bench's JSONL blocks: measured ~1.6 s and ~400 MB less on 1M items than making the items); the
-scorer reads whole columns (:meth:`ItemTable.column`) of any items (:meth:`ItemTable.of`).
+scorer reads whole columns (:meth:`ItemTable.column`) of any items (:meth:`ItemTable.of`). A table is no
+``list``: it does not compare equal to one and has no ``append``; ``list(table)`` makes the list.
 """
 
 from __future__ import annotations
@@ -79,6 +80,11 @@ class ItemTable(Sequence[Item]):
 
     def __iter__(self) -> Iterator[Item]:
         return map(item_of, *self._columns.values())
+
+    def __repr__(self) -> str:
+        ids = self._columns["id"]
+        shown = ", ".join(map(repr, ids[:3])) + (", ..." if len(ids) > 3 else "")
+        return f"{type(self).__name__}({len(ids)} items: ids {shown}; list(table) gives the Item objects)"
 
 
 class LoadedTable(ItemTable):
