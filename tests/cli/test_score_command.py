@@ -86,6 +86,23 @@ def test_pruned_ids_that_match_nothing_give_no_debiased_row(tmp_path):
     assert "pruned ids: 2 of 2 in" in partial.output and "| debiased |" in partial.output
 
 
+def test_pruned_ids_with_the_debiased_subset_count_the_ids_of_the_whole_benchmark(tmp_path):
+    # newcomer report: the subset holds no pruned item by definition, and "none matches" was claimed
+    pruned = tmp_path / "pruned.txt"
+    pruned.write_text("1\n2\n")
+    preds = tmp_path / "p.jsonl"
+    preds.write_text('{"id": 3, "response": "2"}\n')
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["score", "-a", str(_annotations(tmp_path)), "-p", str(preds), "--pruned-ids",
+                                 str(pruned), "--subset", "debiased", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "pruned ids: 2 of 2 in " in result.output and "none of the" not in result.output
+    assert "(the whole benchmark: 3 items; subset debiased: 1 scored)" in result.output
+    scores = json.loads((out / "scores.json").read_text())
+    assert scores["pruning"] == {"ids": 2, "matched": 2} and scores["warnings"] == []
+    assert scores["debiased"] is not None and scores["n_items"] == 1
+
+
 def test_junk_pruned_ids_file_is_refused(tmp_path):
     pruned = tmp_path / "weird.txt"
     pruned.write_text("abc\n14\n")

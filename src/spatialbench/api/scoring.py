@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
+from spatialbench.api.nothing_scored import nothing_scored
 from spatialbench.benchmarks import get_benchmark
 from spatialbench.benchmarks.spec import BenchmarkSpec
 from spatialbench.errors import SpatialBenchError
@@ -281,11 +282,13 @@ def score(
              "response_field": response_field, "options": dict(options or {})}
     read = _read(benchmark, _path(annotations), _path(predictions), _path(run), knobs, notes,
                  default_benchmark)
-    result = _with_inputs(read.spec, read.result, read.loaded.errors, read.items, pruned,
-                          read.predictions.errors, notes)
+    # pruned ids are ids of the whole benchmark: a subset (the debiased one holds none) counts them there
+    whole = _whole_ids(read) if subset and pruned is not None else None
+    result = _with_inputs(read.spec, read.result, read.loaded.errors, _ids(read.items), pruned,
+                          read.predictions.errors, notes, (whole, subset))
     result = _unmatched(result, read, notes, subset)
     outcome = ScoreOutcome(result, read.spec, read.items, read.data, read.run, list(notes))
-    failure = _nothing_scored(read.predictions, result, _path(run) or _path(predictions), read.data)
+    failure = nothing_scored(read.predictions, result, _path(run) or _path(predictions), read.data)
     if failure is not None:
         raise NothingScoredError(f"{failure}; nothing was scored", outcome)
     return outcome
@@ -312,12 +315,17 @@ def _unmatched(result: ScoreResult, read: _Read, notes: _Notes, subset: str | No
 
 def _outside(read: _Read, subset: str, unmatched: Sequence[str]) -> set[str]:
     """Return the ``unmatched`` ids that are items of the whole benchmark (loaded without the subset)."""
+    every = _whole_ids(read) or set()  # the whole set cannot be read: every id stays unmatched
+    return {i for i in unmatched if i in every}
+
+
+def _whole_ids(read: _Read) -> set[str] | None:
+    """Return the ids of the whole benchmark (loaded without a subset), None when it cannot be read."""
     options = {k: v for k, v in (read.run.options if read.run is not None else {}).items() if k != "subset"}
     try:
-        every = {i.id for i in read.spec.load_items(read.data, **options)}
-    except (OSError, ValueError):  # the whole set cannot be read: every id stays unmatched
-        return set()
-    return {i for i in unmatched if i in every}
+        return set(read.spec.load_table(read.data, **options).column("id"))
+    except (OSError, ValueError):
+        return None
 
 
 def with_inputs(
@@ -329,27 +337,30 @@ def with_inputs(
     ``items``: the loaded annotations (their bad rows are recorded; their ids matched against the
     pruned ids, read by ``spec.pruned_ids``). The pruning line goes to ``notify``.
     """
-    return _with_inputs(spec, result, items.errors, list(items), _path(pruned_ids), prediction_errors,
+    return _with_inputs(spec, result, items.errors, _ids(items), _path(pruned_ids), prediction_errors,
                         _Notes(notify))
 
 
 def _with_inputs(
-    spec: BenchmarkSpec, result: ScoreResult, annotation_errors: Sequence[RowError], items: Sequence[Item],
+    spec: BenchmarkSpec, result: ScoreResult, annotation_errors: Sequence[RowError], scored: Sequence[str],
     pruned_ids: Path | None, prediction_errors: Sequence[RowError], notes: _Notes,
+    whole: tuple[set[str] | None, str | None] = (None, None),
 ) -> ScoreResult:
+    """``scored``: the ids scored; ``whole``: the whole benchmark's ids and the subset, with a subset."""
     result = replace(result, skipped_rows=[str(e) for e in [*annotation_errors, *prediction_errors]])
-    return _pruning(spec, result, items, pruned_ids, notes) if pruned_ids is not None else result
+    return _pruning(spec, result, scored, pruned_ids, notes, *whole) if pruned_ids is not None else result
 
 
-def _pruning(spec: BenchmarkSpec, result: ScoreResult, items: Sequence[Item], pruned_ids: Path,
-             notes: _Notes) -> ScoreResult:
+def _pruning(spec: BenchmarkSpec, result: ScoreResult, scored: Sequence[str], pruned_ids: Path,
+             notes: _Notes, whole: set[str] | None, subset: str | None) -> ScoreResult:
     """Note how many pruned ids matched (and record it for scores.json); no debiased row when none did."""
     if spec.pruned_ids is None:
         raise ScoreInputError(f"--pruned-ids does not apply to {spec.name} (it has no pruned-id list)")
     ids = spec.pruned_ids(pruned_ids)
-    matched = len(ids & set(_ids(items)))
-    line = (f"pruned ids: {matched} of {len(ids)} in {pruned_ids} match an item; "
-            f"debiased: {len(items) - matched} of {len(items)} items")
+    matched = len(ids & (whole if whole is not None else set(scored)))
+    line = f"pruned ids: {matched} of {len(ids)} in {pruned_ids} match an item; " + (
+        f"debiased: {len(scored) - matched} of {len(scored)} items" if whole is None else
+        f"(the whole benchmark: {len(whole)} items; subset {subset}: {len(scored)} scored)")
     warnings = []
     if matched == 0:
         line = (f"none of the {len(ids)} pruned ids in {pruned_ids} matches an item id (id-less annotations "
@@ -361,40 +372,3 @@ def _pruning(spec: BenchmarkSpec, result: ScoreResult, items: Sequence[Item], pr
     notes.add(("warning: " if warnings else "") + line)
     return replace(result, pruning={"ids": len(ids), "matched": matched},
                    warnings=[*result.warnings, *warnings])
-
-
-def _nothing_scored(
-    read: Predictions, result: ScoreResult, predictions: Path | None, annotations: Path
-) -> str | None:
-    """Return the error when no prediction was read or none matched an item, else None."""
-    if read.format == "baseline":
-        return None  # a baseline run's answers come from the items
-    if not read.responses and not read.errors:
-        return f"no usable prediction in {predictions}: the file has no rows"
-    if not read.responses:
-        return f"no usable prediction in {predictions} ({len(read.errors)} rows skipped, listed above)" + (
-            f"; {_table_found(predictions)}" if read.format == "table" else "")
-    if len(read.responses) == len(result.unmatched_predictions):
-        shown = ", ".join(result.unmatched_predictions[:5])
-        return (f"none of the {len(read.responses)} predictions in {predictions} matches an item of "
-                f"{annotations} (ids such as {shown}); {_id_hint(result.unmatched_predictions)}")
-    return None
-
-
-def _table_found(predictions: Path | None) -> str:
-    """Return what a prediction table holds against what is expected (a folder: the table in it)."""
-    from spatialbench.scoring.prediction_tables import TABLE_SUFFIXES, describe_table
-
-    if predictions is None:
-        return ""
-    inside = predictions.iterdir() if predictions.is_dir() else ()  # a folder is read when it holds one table
-    tables = sorted(p for p in inside if p.suffix.lower() in TABLE_SUFFIXES) or [predictions]
-    return describe_table(tables[0]) if tables[0].is_file() else ""
-
-
-def _id_hint(unmatched: Sequence[str]) -> str:
-    """Why no id matched: decimals for whole numbers (pandas writes an int column with gaps as float)."""
-    if all(i.endswith(".0") and i[:-2].lstrip("-").isdigit() for i in unmatched):
-        return ("the ids are written as decimals (0.0, 1.0, ...): write the id column as whole numbers "
-                "(pandas turns an integer column with empty cells into floats)")
-    return "wrong annotation file?"
