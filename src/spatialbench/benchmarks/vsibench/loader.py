@@ -67,14 +67,15 @@ class _Reader:
         # lacking a column is another benchmark's (checked then, so a good bulk block costs nothing)
         self.fields: dict[str, dict[str, None]] = {}
         self.kept: set[str] = set()
-        self.held: list[tuple[Block, dict[str, list[Any]]]] = []  # clean blocks not added yet (add_held)
+        # clean blocks not added yet (add_held): file, first line, columns; their records are freed
+        self.held: list[tuple[str, int, dict[str, list[Any]]]] = []
 
     def block(self, block: Block) -> None:
         """Hold a block's checked columns (added by :meth:`add_held`), or read it row by row."""
         self.first_file = self.first_file or block.file
         built = block_columns(block.records, self.pruned, self.shared)
         if built is not None:
-            self.held.append((block, built))
+            self.held.append((block.file, block.first, built))
             return
         self.add_held()
         for offset, record in enumerate(block.records):
@@ -85,39 +86,53 @@ class _Reader:
 
         Their ids are checked at once: one dict of them all, not the ids of each block looked up among
         those read so far (a million rows: ~0.3 s less). An id twice among them sends each block through
-        :meth:`_add_block`, which reads a block repeating an id row by row (its row errors).
+        :meth:`_add_block`, which adds a block repeating an id row by row (its row errors).
         """
         held, self.held = self.held, []
-        ids = chain.from_iterable(built["id"] for _, built in held)
-        lines = chain.from_iterable(self._places(block, len(built["id"])) for block, built in held)
+        ids = chain.from_iterable(built["id"] for _, _, built in held)
+        lines = chain.from_iterable(self._places(f, first, len(built["id"])) for f, first, built in held)
         places = dict(zip(ids, lines, strict=True))
-        clean = len(places) == sum(len(built["id"]) for _, built in held)
+        clean = len(places) == sum(len(built["id"]) for _, _, built in held)
         if not clean or not self.seen_ids.keys().isdisjoint(places):
-            for block, built in held:
-                self._add_block(block, built)
+            for file, first, built in held:
+                self._add_block(file, first, built)
             return
         self.seen_ids.update(places)
-        for block, built in held:
-            self._extend(block.file, built)
+        for file, _, built in held:
+            self._extend(file, built)
 
-    def _add_block(self, block: Block, built: dict[str, list[Any]]) -> None:
+    def _add_block(self, file: str, first: int, built: dict[str, list[Any]]) -> None:
+        """Add a clean block's rows; one repeating an id read before is that row's error, as :meth:`row`'s."""
         ids = built["id"]
-        if len(set(ids)) != len(ids) or not self.seen_ids.keys().isdisjoint(ids):
-            for offset, record in enumerate(block.records):
-                self.row(block.file, block.first + offset, record)
+        if len(set(ids)) == len(ids) and self.seen_ids.keys().isdisjoint(ids):
+            self.seen_ids.update(zip(ids, self._places(file, first, len(ids)), strict=True))
+            self._extend(file, built)
             return
-        self.seen_ids.update(zip(ids, self._places(block, len(ids)), strict=True))
-        self._extend(block.file, built)
+        for offset, item_id in enumerate(ids):  # every other field of a clean block's rows is good
+            if not self._duplicate(file, first + offset, item_id):
+                self.seen_ids[item_id] = first + offset if file == self.first_file else (file, first + offset)
+                for name, cells in built.items():
+                    self.columns[name].append(cells[offset])
+                self.kept.add(file)
 
-    def _places(self, block: Block, count: int) -> Iterable[int | tuple[str, int]]:
-        """Return the place of each of the block's first ``count`` lines, as ``seen_ids`` keeps it."""
-        lines = range(block.first, block.first + count)
-        return lines if block.file == self.first_file else zip(repeat(block.file), lines)
+    def _places(self, file: str, first: int, count: int) -> Iterable[int | tuple[str, int]]:
+        """Return the place of each of a block's first ``count`` lines, as ``seen_ids`` keeps it."""
+        lines = range(first, first + count)
+        return lines if file == self.first_file else zip(repeat(file), lines)
 
     def _extend(self, file: str, built: dict[str, list[Any]]) -> None:
         for name, cells in built.items():
             self.columns[name] += cells
         self.kept.add(file)
+
+    def _duplicate(self, file: str, line: int, item_id: str) -> bool:
+        """Add the row error of an id read before (naming its first place) and return True, else False."""
+        if item_id not in self.seen_ids:
+            return False
+        place = self.seen_ids[item_id]
+        first = f"{self.first_file}:{place}" if isinstance(place, int) else "{}:{}".format(*place)
+        self.errors.append(RowError(file, line, "id", f"duplicate id {item_id!r} (first at {first})"))
+        return True
 
     def row(self, file: str, line: int, record: dict[str, Any]) -> None:
         """Add one record's item, or its row error (a bad field, a repeated id)."""
@@ -128,10 +143,7 @@ class _Reader:
         except RowProblem as problem:
             self.errors.append(RowError(file, line, problem.field, str(problem)))
             return
-        if item.id in self.seen_ids:
-            place = self.seen_ids[item.id]
-            first = f"{self.first_file}:{place}" if isinstance(place, int) else "{}:{}".format(*place)
-            self.errors.append(RowError(file, line, "id", f"duplicate id {item.id!r} (first at {first})"))
+        if self._duplicate(file, line, item.id):
             return
         self.seen_ids[item.id] = line if file == self.first_file else (file, line)
         for name, cells in self.columns.items():
