@@ -196,10 +196,13 @@ def compare(args: argparse.Namespace, paths: dict[str, Path], folder: Path) -> N
     """``--src``: this checkout and ``args.src`` side by side (module docstring), per input combination."""
     for ann in args.annotations.split(","):
         for pred in args.predictions.split(","):
-            compare_one(args, f"{ann}-{pred}", [paths[ann], paths[f"pred-{pred}"]], folder)
+            # the floor parses JSONL lines: the annotations' JSONL file (the same rows) for Parquet too
+            floor_of = [paths["jsonl"], paths[f"pred-{pred}"]]
+            compare_one(args, f"{ann}-{pred}", [paths[ann], paths[f"pred-{pred}"]], floor_of, folder)
 
 
-def compare_one(args: argparse.Namespace, label: str, inputs: list[Path], folder: Path) -> None:
+def compare_one(args: argparse.Namespace, label: str, inputs: list[Path], floor_of: list[Path],
+                folder: Path) -> None:
     sources = {"this": HERE_SRC, "other": args.src.resolve()}
     outs = {name: (args.keep or folder) / f"{label}-{name}" for name in sources}
     cli = [sys.executable, "-c", "from spatialbench.cli.main import app; app()", "score",
@@ -215,8 +218,8 @@ def compare_one(args: argparse.Namespace, label: str, inputs: list[Path], folder
             steps = [] if args.cli_only else child_cpu(src, stage, folder / "stage.log")[2]
             runs[name].append((total, wall, steps, rss))
             loads[name].append(os.getloadavg()[0])
-        floors.append(parser_floor(*inputs))
-        kept.append(parser_floor(*inputs, keep=True))
+        floors.append(parser_floor(*floor_of))
+        kept.append(parser_floor(*floor_of, keep=True))
     floor = min(floors)
     print(f"{args.n:,} predictions ({label}), {args.repeat} runs each (min-max), alternating; "
           f"{os.cpu_count()} cores")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Iterator
 from itertools import chain, repeat
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from spatialbench.benchmarks.vsibench.subsets import FULL, NAMES, SUBSETS
 from spatialbench.records.blocks import Block, jsonl_blocks
 from spatialbench.records.bulk import Shared, paused_gc
 from spatialbench.records.files import SUFFIX_PRIORITY, Record, annotation_files, read_records
+from spatialbench.records.item import Item
 from spatialbench.records.item_table import FIELDS, LoadedTable
 from spatialbench.records.rows import LoadedItems, RowError
 
@@ -69,6 +71,7 @@ class _Reader:
         self.kept: set[str] = set()
         # clean blocks not added yet (add_held): file, first line, columns; their records are freed
         self.held: list[tuple[str, int, dict[str, list[Any]]]] = []
+        self.rows: list[Item] = []  # items of rows read one by one, not in the columns yet (add_rows)
 
     def block(self, block: Block) -> None:
         """Hold a block's checked columns (added by :meth:`add_held`), or read it row by row."""
@@ -88,6 +91,8 @@ class _Reader:
         those read so far (a million rows: ~0.3 s less). An id twice among them sends each block through
         :meth:`_add_block`, which adds a block repeating an id row by row (its row errors).
         """
+        if not self.held:  # called before each row read one by one: a Parquet file's million
+            return
         held, self.held = self.held, []
         ids = chain.from_iterable(built["id"] for _, _, built in held)
         lines = chain.from_iterable(self._places(f, first, len(built["id"])) for f, first, built in held)
@@ -108,6 +113,7 @@ class _Reader:
             self.seen_ids.update(zip(ids, self._places(file, first, len(ids)), strict=True))
             self._extend(file, built)
             return
+        self.add_rows()
         for offset, item_id in enumerate(ids):  # every other field of a clean block's rows is good
             if not self._duplicate(file, first + offset, item_id):
                 self.seen_ids[item_id] = first + offset if file == self.first_file else (file, first + offset)
@@ -121,6 +127,7 @@ class _Reader:
         return lines if file == self.first_file else zip(repeat(file), lines)
 
     def _extend(self, file: str, built: dict[str, list[Any]]) -> None:
+        self.add_rows()
         for name, cells in built.items():
             self.columns[name] += cells
         self.kept.add(file)
@@ -146,9 +153,19 @@ class _Reader:
         if self._duplicate(file, line, item.id):
             return
         self.seen_ids[item.id] = line if file == self.first_file else (file, line)
-        for name, cells in self.columns.items():
-            cells.append(getattr(item, name))
+        self.rows.append(item)
         self.kept.add(file)
+
+    def add_rows(self) -> None:
+        """Add the items of the rows read one by one since the last block, to the columns, in order.
+
+        A field at a time, in C loops (a Parquet file's million rows come one by one): ~0.3 µs a row, where
+        appending each field of each item took ~2.5 µs.
+        """
+        if self.rows:
+            for name, cells in self.columns.items():
+                cells += map(attrgetter(name), self.rows)
+            self.rows.clear()
 
     def check_columns(self) -> None:
         """Refuse a file none of whose rows made an item when it lacks a required column.
@@ -180,6 +197,7 @@ def _read_table(path: Path, pruned: set[str] | None) -> LoadedTable:
         else:
             reader.row(*entry)
     reader.add_held()
+    reader.add_rows()
     reader.check_columns()
     return LoadedTable(reader.columns, reader.errors)
 
