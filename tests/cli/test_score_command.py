@@ -194,3 +194,14 @@ def test_score_subset_for_a_benchmark_without_subsets_is_refused(tmp_path):
                                  "--subset", "tiny"])
     assert result.exit_code == 2
     assert "has no subsets (--subset); benchmarks with subsets: blink (spatial)" in result.output
+
+
+def test_a_missing_pruned_id_list_names_options_that_score_has(tmp_path):
+    # newcomer report: "-o pruned_ids" is --out for score (run's -o is --option)
+    preds = tmp_path / "p.jsonl"
+    preds.write_text('{"id": 1, "response": "2"}\n')
+    missing = tmp_path / "none.txt"
+    result = runner.invoke(app, ["score", "-a", str(_annotations(tmp_path)), "-p", str(preds),
+                                 "--pruned-ids", str(missing)])
+    assert result.exit_code == 2
+    assert f"pruned-id list (--pruned-ids, or --option pruned_ids=FILE) not found: {missing}" in result.output

@@ -63,7 +63,7 @@ def test_score_with_a_missing_pruned_id_list_names_the_option(vsi: Path) -> None
     result = _invoke("score", "-a", vsi, "-p", vsi / "test.jsonl", "--pruned-ids", "/tmp/none-j9.txt")
     assert result.exit_code == 2
     assert _lines(result) == [
-        "error: pruned-id list (--pruned-ids / -o pruned_ids) not found: /tmp/none-j9.txt"
+        "error: pruned-id list (--pruned-ids, or --option pruned_ids=FILE) not found: /tmp/none-j9.txt"
     ]
 
 

@@ -23,14 +23,14 @@ from spatialbench.records.files import read_text
 _ID = re.compile(r"\d+|\S+-[0-9a-f]{12}(?:-\d+)?")
 _SHOWN = 5
 #: the options that name a pruned-id list (``spatialbench score`` / ``spatialbench run``)
-OPTION_NAMES = "--pruned-ids / -o pruned_ids"
+OPTION_NAMES = "--pruned-ids, or --option pruned_ids=FILE"
 
 
 def read_pruned_ids(source: str | Path | Iterable[Any]) -> set[str]:
     """Ids removed by bias pruning, from a file (rules in the module docstring) or an iterable of ids.
 
     Raises:
-        FileNotFoundError: the file is missing (the message names ``--pruned-ids`` / ``-o pruned_ids``).
+        FileNotFoundError: the file is missing (the message names ``--pruned-ids`` and ``--option pruned_ids=FILE``).
         ValueError: a line is not an id (file and line numbers named), or the file holds no id.
     """
     if not isinstance(source, (str, Path)):
