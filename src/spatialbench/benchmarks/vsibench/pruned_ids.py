@@ -30,7 +30,8 @@ def read_pruned_ids(source: str | Path | Iterable[Any]) -> set[str]:
     """Ids removed by bias pruning, from a file (rules in the module docstring) or an iterable of ids.
 
     Raises:
-        FileNotFoundError: the file is missing (the message names ``--pruned-ids`` and ``--option pruned_ids=FILE``).
+        FileNotFoundError: the file is missing (the message names both ``--pruned-ids`` and
+            ``--option pruned_ids=FILE``).
         ValueError: a line is not an id (file and line numbers named), or the file holds no id.
     """
     if not isinstance(source, (str, Path)):
