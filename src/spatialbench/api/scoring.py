@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -81,6 +82,16 @@ class _Read:
     result: ScoreResult
     flagged: set[str]
     run: RunFolder | None
+
+    @cached_property
+    def whole_ids(self) -> set[str] | None:
+        """The ids of the whole benchmark (loaded without a subset, once), None when it cannot be read."""
+        run_options = self.run.options if self.run is not None else {}
+        options = {k: v for k, v in run_options.items() if k != "subset"}
+        try:
+            return set(self.spec.load_table(self.data, **options).column("id"))
+        except (OSError, ValueError):
+            return None
 
 
 class _Notes(list[str]):
@@ -283,7 +294,7 @@ def score(
     read = _read(benchmark, _path(annotations), _path(predictions), _path(run), knobs, notes,
                  default_benchmark)
     # pruned ids are ids of the whole benchmark: a subset (the debiased one holds none) counts them there
-    whole = _whole_ids(read) if subset and pruned is not None else None
+    whole = read.whole_ids if subset and pruned is not None else None
     result = _with_inputs(read.spec, read.result, read.loaded.errors, _ids(read.items), pruned,
                           read.predictions.errors, notes, (whole, subset))
     result = _unmatched(result, read, notes, subset)
@@ -315,17 +326,8 @@ def _unmatched(result: ScoreResult, read: _Read, notes: _Notes, subset: str | No
 
 def _outside(read: _Read, subset: str, unmatched: Sequence[str]) -> set[str]:
     """Return the ``unmatched`` ids that are items of the whole benchmark (loaded without the subset)."""
-    every = _whole_ids(read) or set()  # the whole set cannot be read: every id stays unmatched
+    every = read.whole_ids or set()  # the whole set cannot be read: every id stays unmatched
     return {i for i in unmatched if i in every}
-
-
-def _whole_ids(read: _Read) -> set[str] | None:
-    """Return the ids of the whole benchmark (loaded without a subset), None when it cannot be read."""
-    options = {k: v for k, v in (read.run.options if read.run is not None else {}).items() if k != "subset"}
-    try:
-        return set(read.spec.load_table(read.data, **options).column("id"))
-    except (OSError, ValueError):
-        return None
 
 
 def with_inputs(

@@ -169,10 +169,7 @@ class Table:
         """
         if self.source is None:
             raise ValueError(f"table {self.title!r} keeps no rows to resample")
-        masks = tuple(group.mask(self.source).to_numpy(dtype=bool) for group in self.groups)
-        for mask in masks:
-            mask.setflags(write=False)
-        return masks
+        return _Conditions(self.source).masks(self.groups)  # as grouped() makes its cells' masks
 
     def cell(self, group: str) -> Cell:
         """Return the cell labelled ``group``; KeyError naming the known groups otherwise."""
